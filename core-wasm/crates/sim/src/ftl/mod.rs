@@ -1,0 +1,160 @@
+//! FTL schemes, one file each, behind the `Ftl` trait.
+
+use serde::{Deserialize, Serialize};
+
+use crate::nand::{Flash, FlashResult, Geometry, Lpn, PageKind, Pbn, Ppn};
+
+pub mod page;
+
+/// Role of a physical block: the colour language of the device view.
+/// The numbers are the bytes of `Session.block_roles()` (docs/session-api.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[repr(u8)]
+pub enum BlockRole {
+    Free = 0,
+    Data = 1,
+    /// The write frontier of a page-mapping FTL.
+    Active = 2,
+    SwLog = 3,
+    RwLog = 4,
+    /// A log block dedicated to (BAST) or associated with (KAST/KRAFT) logical blocks.
+    Log = 5,
+    Primary = 6,
+    Replacement = 7,
+    Buffer = 8,
+    Metadata = 9,
+    MapBlock = 10,
+    Checkpoint = 11,
+    MapDirectory = 12,
+    /// Destination of a GC or merge in progress.
+    GcDestination = 13,
+}
+
+/// State of a physical page as the FTL sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[repr(u8)]
+pub enum PageState {
+    Erased = 0,
+    Valid = 1,
+    Invalid = 2,
+    /// Invalid for the present but needed by a frozen state (LTFTL).
+    Retractable = 3,
+    Metadata = 4,
+}
+
+/// A scheme-specific table for the UI's panels (block map, sector map, ...).
+#[derive(Clone, Debug, Serialize)]
+pub struct Table {
+    pub title: String,
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+}
+
+/// Scheme name plus its parameters, as they come from a scenario or the CLI.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SchemeParams {
+    /// Over-provisioning ratio of the page-mapping FTL (share of physical pages
+    /// not exported as logical space).
+    pub op: Option<f64>,
+    /// Number of log blocks (hybrid schemes).
+    pub log_blocks: Option<u32>,
+    /// Associativity of KAST/KRAFT log blocks.
+    pub k: Option<u32>,
+    /// Share of the logical space in use (RFTL Table 4 runs 50% and 100%).
+    pub utilisation: Option<f64>,
+}
+
+/// Clone into a box: keyframes snapshot the scheme with the chip.
+pub trait FtlClone {
+    fn box_clone(&self) -> Box<dyn Ftl>;
+}
+impl<T: Ftl + Clone + 'static> FtlClone for T {
+    fn box_clone(&self) -> Box<dyn Ftl> {
+        Box::new(self.clone())
+    }
+}
+
+/// One FTL scheme. Every flash operation goes through `flash`, which counts it,
+/// times it, records it and fails it on power loss.
+pub trait Ftl: FtlClone + Send {
+    /// Short id used in scenarios and the CLI (`page`, `fast`, ...).
+    fn name(&self) -> &'static str;
+    /// Number of logical pages exported to the host.
+    fn logical_pages(&self) -> u32;
+    /// Host write of `lpn`; the data written is `(lpn, version)`.
+    fn write(&mut self, flash: &mut Flash, lpn: Lpn, version: u32) -> FlashResult<()>;
+    /// Host read: the flash operations the scheme needs to find and read `lpn`,
+    /// returning the page it read (None if never written).
+    fn read(&mut self, flash: &mut Flash, lpn: Lpn) -> FlashResult<Option<Ppn>>;
+    /// Where `lpn` lives now, without flash operations (verification and views).
+    fn locate(&self, lpn: Lpn) -> Option<Ppn>;
+    /// Role of a block for the device view.
+    fn block_role(&self, pbn: Pbn) -> BlockRole;
+    /// Logical block a physical block serves, if any.
+    fn block_owner(&self, _pbn: Pbn) -> Option<u32> {
+        None
+    }
+    /// State of a page. The default derives it from `locate`: a data page is valid
+    /// iff the map points at it.
+    fn page_state(&self, flash: &Flash, ppn: Ppn) -> PageState {
+        default_page_state(self, flash, ppn)
+    }
+    /// Mapping RAM in bytes by the paper's accounting.
+    fn ram_bytes(&self) -> u64;
+    /// Panels for the UI.
+    fn tables(&self, _flash: &Flash) -> Vec<Table> {
+        Vec::new()
+    }
+
+    /// Whether the scheme supports time shift (freeze / unfreeze / revert; LTFTL).
+    fn time_shift(&self) -> bool {
+        false
+    }
+    /// Freezes the current state; returns its id. The inner error is a refusal
+    /// (nothing changed), the outer one a flash failure.
+    fn freeze(&mut self, _flash: &mut Flash) -> FlashResult<Result<u32, String>> {
+        Ok(Err(format!("{} has no time shift", self.name())))
+    }
+    fn unfreeze(&mut self, _flash: &mut Flash, _state: u32) -> FlashResult<Result<(), String>> {
+        Ok(Err(format!("{} has no time shift", self.name())))
+    }
+    fn revert(&mut self, _flash: &mut Flash, _state: u32) -> FlashResult<Result<(), String>> {
+        Ok(Err(format!("{} has no time shift", self.name())))
+    }
+}
+
+pub fn default_page_state<F: Ftl + ?Sized>(ftl: &F, flash: &Flash, ppn: Ppn) -> PageState {
+    let p = flash.peek(ppn);
+    match p.kind {
+        PageKind::Erased => PageState::Erased,
+        PageKind::Meta => PageState::Metadata,
+        PageKind::Torn => PageState::Invalid,
+        PageKind::Data => {
+            if ftl.locate(p.lpn) == Some(ppn) {
+                PageState::Valid
+            } else {
+                PageState::Invalid
+            }
+        }
+    }
+}
+
+/// Schemes that exist, with a one-line description for the UI and `ftl --help`.
+pub const SCHEMES: &[(&str, &str)] = &[(
+    "page",
+    "Page mapping with greedy garbage collection (the baseline)",
+)];
+
+/// Builds a scheme on a chip geometry.
+pub fn build(scheme: &str, params: &SchemeParams, geometry: &Geometry) -> Result<Box<dyn Ftl>, String> {
+    match scheme {
+        "page" => Ok(Box::new(page::PageFtl::new(geometry, params)?)),
+        other => Err(format!(
+            "unknown scheme '{other}' (known: {})",
+            SCHEMES.iter().map(|s| s.0).collect::<Vec<_>>().join(", ")
+        )),
+    }
+}

@@ -1,0 +1,231 @@
+//! Page-mapping FTL with greedy garbage collection: the baseline every student knows.
+//! Each logical page maps to any physical page (a RAM table of one entry per page);
+//! writes go out of place to a write frontier; when free blocks run short, the block
+//! with the fewest valid pages is cleaned (its valid pages copied to a GC frontier, then erased).
+
+use std::collections::VecDeque;
+
+use super::{BlockRole, Ftl, SchemeParams, Table};
+use crate::nand::{Cause, Flash, FlashError, FlashResult, Geometry, Lpn, Page, Pbn, Ppn, NONE};
+
+/// Blocks the scheme always keeps out of logical space: the write frontier, the GC
+/// frontier and one free block so a GC can always finish.
+const RESERVED_BLOCKS: u32 = 3;
+pub const DEFAULT_OP: f64 = 0.25;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum BlockUse {
+    Free,
+    Frontier,
+    GcFrontier,
+    Used,
+}
+
+#[derive(Clone, Copy)]
+struct Frontier {
+    pbn: Pbn,
+    next: u32,
+}
+
+#[derive(Clone)]
+pub struct PageFtl {
+    ppb: u32,
+    logical_pages: u32,
+    /// Logical-to-physical page map (RAM).
+    l2p: Vec<Ppn>,
+    valid: Vec<u32>,
+    usage: Vec<BlockUse>,
+    free: VecDeque<Pbn>,
+    frontier: Option<Frontier>,
+    gc_frontier: Option<Frontier>,
+}
+
+impl PageFtl {
+    pub fn new(g: &Geometry, params: &SchemeParams) -> Result<PageFtl, String> {
+        let op = params.op.unwrap_or(DEFAULT_OP);
+        if !(0.0..1.0).contains(&op) {
+            return Err(format!("over-provisioning ratio must be in [0, 1) (got {op})"));
+        }
+        if g.blocks < RESERVED_BLOCKS + 1 {
+            return Err(format!("page mapping needs at least {} blocks", RESERVED_BLOCKS + 1));
+        }
+        let by_op = ((g.pages() as f64) * (1.0 - op)).floor() as u32;
+        let logical_pages = by_op.min((g.blocks - RESERVED_BLOCKS) * g.pages_per_block).max(1);
+        Ok(PageFtl {
+            ppb: g.pages_per_block,
+            logical_pages,
+            l2p: vec![NONE; logical_pages as usize],
+            valid: vec![0; g.blocks as usize],
+            usage: vec![BlockUse::Free; g.blocks as usize],
+            free: (0..g.blocks).collect(),
+            frontier: None,
+            gc_frontier: None,
+        })
+    }
+
+    fn take_free(&mut self, role: BlockUse) -> FlashResult<Frontier> {
+        let pbn = self
+            .free
+            .pop_front()
+            .ok_or_else(|| FlashError::Violation("page mapping ran out of free blocks".into()))?;
+        self.usage[pbn as usize] = role;
+        Ok(Frontier { pbn, next: 0 })
+    }
+
+    /// Invalidates the old copy of `lpn` and points the map at `ppn`.
+    fn remap(&mut self, lpn: Lpn, ppn: Ppn) {
+        let old = self.l2p[lpn as usize];
+        if old != NONE {
+            self.valid[(old / self.ppb) as usize] -= 1;
+        }
+        self.l2p[lpn as usize] = ppn;
+        self.valid[(ppn / self.ppb) as usize] += 1;
+    }
+
+    /// A page of the write frontier, opening a new one (and collecting garbage
+    /// first if free blocks run short) when the current one is full.
+    fn next_host_page(&mut self, flash: &mut Flash) -> FlashResult<Ppn> {
+        if let Some(f) = self.frontier {
+            if f.next < self.ppb {
+                return Ok(f.pbn * self.ppb + f.next);
+            }
+            self.usage[f.pbn as usize] = BlockUse::Used;
+            self.frontier = None;
+        }
+        while self.free.len() < 2 {
+            self.collect(flash)?;
+        }
+        let f = self.take_free(BlockUse::Frontier)?;
+        flash.note("alloc", || format!("write frontier full: block {} opened for host writes", f.pbn));
+        self.frontier = Some(f);
+        Ok(f.pbn * self.ppb)
+    }
+
+    /// Greedy GC: clean the used block with the fewest valid pages.
+    fn collect(&mut self, flash: &mut Flash) -> FlashResult<()> {
+        let victim = (0..self.usage.len() as u32)
+            .filter(|&b| self.usage[b as usize] == BlockUse::Used)
+            .min_by_key(|&b| self.valid[b as usize])
+            .ok_or_else(|| FlashError::Violation("no block to collect".into()))?;
+        let valid = self.valid[victim as usize];
+        if valid == self.ppb {
+            return Err(FlashError::Violation("garbage collection found no invalid page".into()));
+        }
+        flash.counters.gc_runs += 1;
+        flash.note("gc", || {
+            format!(
+                "free blocks low: GC picks block {victim} (fewest valid pages: {valid} of {}), copies {valid}, erases it",
+                self.ppb
+            )
+        });
+        for off in 0..self.ppb {
+            let src = victim * self.ppb + off;
+            let p = *flash.peek(src);
+            // Only pages the map points at are live; the map is RAM, so no read is needed to know.
+            if p.kind != crate::nand::PageKind::Data || self.l2p[p.lpn as usize] != src {
+                continue;
+            }
+            let dst = self.next_gc_page()?;
+            let data = flash.read(src, Cause::Gc)?;
+            flash.program(dst, Page::data(data.lpn, data.version), Cause::Gc)?;
+            self.advance_gc();
+            self.remap(data.lpn, dst);
+        }
+        flash.erase(victim, Cause::Gc)?;
+        self.usage[victim as usize] = BlockUse::Free;
+        self.free.push_back(victim);
+        Ok(())
+    }
+
+    fn next_gc_page(&mut self) -> FlashResult<Ppn> {
+        match self.gc_frontier {
+            Some(f) if f.next < self.ppb => Ok(f.pbn * self.ppb + f.next),
+            other => {
+                if let Some(f) = other {
+                    self.usage[f.pbn as usize] = BlockUse::Used;
+                }
+                let f = self.take_free(BlockUse::GcFrontier)?;
+                self.gc_frontier = Some(f);
+                Ok(f.pbn * self.ppb)
+            }
+        }
+    }
+
+    fn advance_gc(&mut self) {
+        if let Some(f) = &mut self.gc_frontier {
+            f.next += 1;
+        }
+    }
+}
+
+impl Ftl for PageFtl {
+    fn name(&self) -> &'static str {
+        "page"
+    }
+    fn logical_pages(&self) -> u32 {
+        self.logical_pages
+    }
+
+    fn write(&mut self, flash: &mut Flash, lpn: Lpn, version: u32) -> FlashResult<()> {
+        let ppn = self.next_host_page(flash)?;
+        flash.program(ppn, Page::data(lpn, version), Cause::Host)?;
+        if let Some(f) = &mut self.frontier {
+            f.next += 1;
+        }
+        // The map changes only once the program succeeded: a cut leaves the old mapping.
+        self.remap(lpn, ppn);
+        Ok(())
+    }
+
+    fn read(&mut self, flash: &mut Flash, lpn: Lpn) -> FlashResult<Option<Ppn>> {
+        let ppn = self.l2p[lpn as usize];
+        if ppn == NONE {
+            return Ok(None);
+        }
+        flash.read(ppn, Cause::Host)?;
+        Ok(Some(ppn))
+    }
+
+    fn locate(&self, lpn: Lpn) -> Option<Ppn> {
+        self.l2p.get(lpn as usize).copied().filter(|&p| p != NONE)
+    }
+
+    fn block_role(&self, pbn: Pbn) -> BlockRole {
+        match self.usage[pbn as usize] {
+            BlockUse::Free => BlockRole::Free,
+            BlockUse::Frontier => BlockRole::Active,
+            BlockUse::GcFrontier => BlockRole::GcDestination,
+            BlockUse::Used => BlockRole::Data,
+        }
+    }
+
+    fn ram_bytes(&self) -> u64 {
+        // One 4-byte entry per logical page.
+        4 * self.logical_pages as u64
+    }
+
+    fn tables(&self, _flash: &Flash) -> Vec<Table> {
+        let rows = self
+            .l2p
+            .iter()
+            .enumerate()
+            .take(256)
+            .map(|(lpn, &ppn)| {
+                let (b, o) = if ppn == NONE {
+                    ("-".to_string(), "-".to_string())
+                } else {
+                    ((ppn / self.ppb).to_string(), (ppn % self.ppb).to_string())
+                };
+                vec![lpn.to_string(), b, o]
+            })
+            .collect();
+        vec![Table {
+            title: format!(
+                "Page map (L2P, RAM){}",
+                if self.l2p.len() > 256 { " — first 256 LPNs" } else { "" }
+            ),
+            columns: vec!["lpn".into(), "pbn".into(), "page".into()],
+            rows,
+        }]
+    }
+}

@@ -1,0 +1,11 @@
+//! ftlscope's simulator core: a NAND chip, FTL schemes from the papers, a reference
+//! model, metrics and time travel. Pure Rust: no wasm or JS types (crates/wasm wraps it).
+
+pub mod ftl;
+pub mod metrics;
+pub mod nand;
+pub mod oracle;
+pub mod scenario;
+pub mod sim;
+pub mod stepper;
+pub mod trace;

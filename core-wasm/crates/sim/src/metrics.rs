@@ -1,0 +1,203 @@
+//! Counters and the latency distribution; `Metrics` is the JSON shape of
+//! `ftl run --json` and `Session.metrics()` (docs/cli.md).
+
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+use crate::ftl::Ftl;
+use crate::nand::{Flash, OpKind, CAUSES};
+
+/// Exact latency distribution: latencies are sums of a few operation times, so
+/// there are few distinct values and a sorted map of counts is small and exact.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LatencyHist {
+    counts: BTreeMap<u64, u64>,
+    n: u64,
+    sum: u128,
+}
+
+impl LatencyHist {
+    pub fn record(&mut self, ns: u64) {
+        *self.counts.entry(ns).or_insert(0) += 1;
+        self.n += 1;
+        self.sum += ns as u128;
+    }
+    pub fn len(&self) -> u64 {
+        self.n
+    }
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+    pub fn min(&self) -> Option<u64> {
+        self.counts.keys().next().copied()
+    }
+    pub fn max(&self) -> Option<u64> {
+        self.counts.keys().next_back().copied()
+    }
+    /// Nearest-rank percentile.
+    pub fn percentile(&self, p: f64) -> Option<u64> {
+        if self.n == 0 {
+            return None;
+        }
+        let rank = ((p / 100.0) * self.n as f64).ceil().max(1.0) as u64;
+        let mut seen = 0;
+        for (&v, &c) in &self.counts {
+            seen += c;
+            if seen >= rank {
+                return Some(v);
+            }
+        }
+        self.max()
+    }
+    pub fn buckets(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        self.counts.iter().map(|(&k, &v)| (k, v))
+    }
+    pub fn summary(&self) -> LatencySummary {
+        let us = |ns: Option<u64>| ns.map(|v| v as f64 / 1000.0).unwrap_or(0.0);
+        LatencySummary {
+            count: self.n,
+            best: us(self.min()),
+            mean: if self.n == 0 { 0.0 } else { (self.sum as f64 / self.n as f64) / 1000.0 },
+            p99: us(self.percentile(99.0)),
+            worst: us(self.max()),
+        }
+    }
+}
+
+/// What the simulator counts per host request (the chip counts the rest).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HostCounters {
+    pub reads: u64,
+    pub writes: u64,
+    /// Reads that disagreed with the reference model. Must stay 0.
+    pub wrong_reads: u64,
+    pub read_latency: LatencyHist,
+    pub write_latency: LatencyHist,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LatencySummary {
+    pub count: u64,
+    pub best: f64,
+    pub mean: f64,
+    pub p99: f64,
+    pub worst: f64,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LatencyPair {
+    pub read: LatencySummary,
+    pub write: LatencySummary,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct EraseSpread {
+    pub min: u32,
+    pub max: u32,
+    pub mean: f64,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Merges {
+    pub switch: u64,
+    pub partial: u64,
+    /// Per logical block merged.
+    pub full: u64,
+    /// Per victim log block.
+    pub full_victims: u64,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct OpsByCause {
+    pub reads: u64,
+    pub oob_reads: u64,
+    pub programs: u64,
+    pub erases: u64,
+}
+
+/// Stable field names: the CLI's `--json` output and the app's metrics panel.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Metrics {
+    pub scheme: String,
+    pub chip: String,
+    pub requests: u64,
+    pub host_reads: u64,
+    pub host_writes: u64,
+    pub page_reads: u64,
+    pub oob_reads: u64,
+    pub page_programs: u64,
+    pub erases: u64,
+    /// Page programs of every cause per host write.
+    pub write_amplification: f64,
+    /// Sum of operation times (the papers' formula).
+    pub elapsed_us: f64,
+    pub latency_us: LatencyPair,
+    pub erase_count: EraseSpread,
+    pub merges: Merges,
+    pub gc_runs: u64,
+    /// Mean utilisation of log blocks when replaced (FAST Figure 4); null when none was.
+    pub log_utilisation: Option<f64>,
+    pub ram_bytes: u64,
+    pub wrong_reads: u64,
+    pub by_cause: BTreeMap<&'static str, OpsByCause>,
+}
+
+impl Metrics {
+    pub fn collect(flash: &Flash, ftl: &dyn Ftl, host: &HostCounters) -> Metrics {
+        let ec = flash.erase_counts();
+        let programs = flash.total(OpKind::Program);
+        let c = &flash.counters;
+        let by_cause = CAUSES
+            .iter()
+            .map(|&cause| {
+                (
+                    cause.name(),
+                    OpsByCause {
+                        reads: flash.count(OpKind::Read, cause),
+                        oob_reads: flash.count(OpKind::ReadOob, cause),
+                        programs: flash.count(OpKind::Program, cause),
+                        erases: flash.count(OpKind::Erase, cause),
+                    },
+                )
+            })
+            .filter(|(_, o)| o.reads + o.oob_reads + o.programs + o.erases > 0)
+            .collect();
+        Metrics {
+            scheme: ftl.name().to_string(),
+            chip: flash.chip.name.clone(),
+            requests: host.reads + host.writes,
+            host_reads: host.reads,
+            host_writes: host.writes,
+            page_reads: flash.total(OpKind::Read),
+            oob_reads: flash.total(OpKind::ReadOob),
+            page_programs: programs,
+            erases: flash.total(OpKind::Erase),
+            write_amplification: if host.writes == 0 { 0.0 } else { programs as f64 / host.writes as f64 },
+            elapsed_us: flash.elapsed_ns as f64 / 1000.0,
+            latency_us: LatencyPair {
+                read: host.read_latency.summary(),
+                write: host.write_latency.summary(),
+            },
+            erase_count: EraseSpread {
+                min: ec.iter().copied().min().unwrap_or(0),
+                max: ec.iter().copied().max().unwrap_or(0),
+                mean: if ec.is_empty() { 0.0 } else { ec.iter().map(|&e| e as f64).sum::<f64>() / ec.len() as f64 },
+            },
+            merges: Merges {
+                switch: c.switch_merges,
+                partial: c.partial_merges,
+                full: c.full_merges,
+                full_victims: c.full_merge_victims,
+            },
+            gc_runs: c.gc_runs,
+            log_utilisation: if c.log_replacements == 0 {
+                None
+            } else {
+                Some(c.log_utilisation_sum / c.log_replacements as f64)
+            },
+            ram_bytes: ftl.ram_bytes(),
+            wrong_reads: host.wrong_reads,
+            by_cause,
+        }
+    }
+}

@@ -1,0 +1,426 @@
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+use super::{Chip, Geometry, Timing};
+
+pub type Lpn = u32;
+pub type Pbn = u32;
+pub type Ppn = u32;
+
+/// "No page / no LPN" in packed arrays.
+pub const NONE: u32 = u32::MAX;
+
+/// What a physical page holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[repr(u8)]
+pub enum PageKind {
+    Erased = 0,
+    /// Host data: `lpn` and `version` (the oracle's write counter) are the data area.
+    Data = 1,
+    /// A metadata page (map page, checkpoint, intent-log page, map directory); its
+    /// payload, if any, is in `Flash::payload`.
+    Meta = 2,
+    /// A program interrupted by a power cut: the ECC/checksum fails, so the page must be
+    /// detected as unreadable rather than read as valid data.
+    Torn = 3,
+}
+
+/// Contents of one page: the data area (`lpn`, `version`) and the spare area (`lpn` is
+/// written there too, as the papers' schemes do, plus `seq`: a sequence number, MSN or
+/// global time depending on the scheme, and `tag`, a scheme-defined spare byte).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Page {
+    pub lpn: Lpn,
+    pub version: u32,
+    pub seq: u32,
+    pub kind: PageKind,
+    pub tag: u8,
+}
+
+impl Page {
+    pub const ERASED: Page = Page { lpn: NONE, version: 0, seq: 0, kind: PageKind::Erased, tag: 0 };
+    pub fn data(lpn: Lpn, version: u32) -> Page {
+        Page { lpn, version, seq: 0, kind: PageKind::Data, tag: 0 }
+    }
+    pub fn meta(tag: u8, seq: u32) -> Page {
+        Page { lpn: NONE, version: 0, seq, kind: PageKind::Meta, tag }
+    }
+    pub fn with_seq(mut self, seq: u32) -> Page {
+        self.seq = seq;
+        self
+    }
+    pub fn is_erased(&self) -> bool {
+        self.kind == PageKind::Erased
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[repr(u8)]
+pub enum OpKind {
+    Read = 0,
+    ReadOob = 1,
+    Program = 2,
+    Erase = 3,
+}
+
+/// Why an operation happened. Metrics are broken down by cause; the UI narrates by it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[repr(u8)]
+pub enum Cause {
+    Host = 0,
+    /// Garbage collection of a page-mapping or real-time FTL.
+    Gc = 1,
+    /// A switch merge (a log block becomes the data block).
+    Switch = 2,
+    /// A partial merge (copy the missing pages into the log block, then switch).
+    PartialMerge = 3,
+    /// A full merge (copy the latest of every page into a new block).
+    FullMerge = 4,
+    /// Copies that keep a log block serial (KRAFT's fill).
+    Fill = 5,
+    /// Mapping metadata: map pages, map blocks, map directory.
+    Map = 6,
+    /// Checkpoints and intent logs.
+    Log = 7,
+    Recovery = 8,
+    WearLevel = 9,
+}
+
+pub const CAUSES: [Cause; 10] = [
+    Cause::Host,
+    Cause::Gc,
+    Cause::Switch,
+    Cause::PartialMerge,
+    Cause::FullMerge,
+    Cause::Fill,
+    Cause::Map,
+    Cause::Log,
+    Cause::Recovery,
+    Cause::WearLevel,
+];
+
+impl Cause {
+    pub fn name(self) -> &'static str {
+        match self {
+            Cause::Host => "host",
+            Cause::Gc => "gc",
+            Cause::Switch => "switch",
+            Cause::PartialMerge => "partial_merge",
+            Cause::FullMerge => "full_merge",
+            Cause::Fill => "fill",
+            Cause::Map => "map",
+            Cause::Log => "log",
+            Cause::Recovery => "recovery",
+            Cause::WearLevel => "wear_level",
+        }
+    }
+}
+
+/// One entry of the event stream: a flash operation, or an FTL-level note
+/// (merge begin, victim chosen, role change, GC step ...) for narration.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    Op { kind: OpKind, ppn: Ppn, pbn: Pbn, lpn: Lpn, cause: Cause },
+    Note { tag: &'static str, text: String },
+}
+
+/// Errors a flash operation can return. The FTL unwinds with `?`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FlashError {
+    /// The power-loss budget ran out: this and every later operation fail.
+    PowerLoss,
+    /// The FTL broke a NAND rule (a bug in the scheme, never a user error).
+    Violation(String),
+}
+
+impl std::fmt::Display for FlashError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FlashError::PowerLoss => write!(f, "power loss"),
+            FlashError::Violation(m) => write!(f, "NAND rule violated: {m}"),
+        }
+    }
+}
+
+pub type FlashResult<T> = Result<T, FlashError>;
+
+/// Merge and GC counts kept beside the operation counts so that one clone of the
+/// chip carries every metric (keyframes restore them together).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct FtlCounters {
+    pub switch_merges: u64,
+    pub partial_merges: u64,
+    /// Full merges counted per logical block merged.
+    pub full_merges: u64,
+    /// Full merges counted per victim log block (one victim may need several).
+    pub full_merge_victims: u64,
+    pub gc_runs: u64,
+    /// Log-block replacements and the summed utilisation of the replaced blocks
+    /// (valid pages / pages; FAST paper Figure 4).
+    pub log_replacements: u64,
+    pub log_utilisation_sum: f64,
+}
+
+/// The chip. Owns every page, erase counts, counters and the event stream.
+#[derive(Clone)]
+pub struct Flash {
+    pub chip: Chip,
+    pages: Vec<Page>,
+    /// Pages programmed so far in each block (for the in-order programming rule).
+    write_ptr: Vec<u32>,
+    erase_counts: Vec<u32>,
+    /// Metadata payloads of `Meta` pages (map pages, checkpoints ...), by ppn.
+    payloads: BTreeMap<Ppn, Vec<u32>>,
+    /// counts[kind][cause]
+    counts: [[u64; 10]; 4],
+    pub elapsed_ns: u64,
+    pub counters: FtlCounters,
+    /// Operations left before power fails; None = unlimited.
+    power_budget: Option<u64>,
+    power_lost: bool,
+    recording: bool,
+    events: Vec<Event>,
+}
+
+impl Flash {
+    pub fn new(chip: Chip) -> Flash {
+        let g = chip.geometry;
+        Flash {
+            pages: vec![Page::ERASED; g.pages() as usize],
+            write_ptr: vec![0; g.blocks as usize],
+            erase_counts: vec![0; g.blocks as usize],
+            payloads: BTreeMap::new(),
+            counts: [[0; 10]; 4],
+            elapsed_ns: 0,
+            counters: FtlCounters::default(),
+            power_budget: None,
+            power_lost: false,
+            recording: false,
+            events: Vec::new(),
+            chip,
+        }
+    }
+
+    pub fn geometry(&self) -> &Geometry {
+        &self.chip.geometry
+    }
+    pub fn timing(&self) -> &Timing {
+        &self.chip.timing
+    }
+    pub fn ppb(&self) -> u32 {
+        self.chip.geometry.pages_per_block
+    }
+    pub fn blocks(&self) -> u32 {
+        self.chip.geometry.blocks
+    }
+
+    // ---- power ----------------------------------------------------------------
+
+    /// After `n` more operations every operation fails with `PowerLoss`.
+    pub fn set_power_budget(&mut self, n: Option<u64>) {
+        self.power_budget = n;
+    }
+    pub fn power_lost(&self) -> bool {
+        self.power_lost
+    }
+    /// Power comes back: the chip keeps its contents, the budget is cleared.
+    pub fn power_on(&mut self) {
+        self.power_lost = false;
+        self.power_budget = None;
+    }
+
+    /// Charges one operation against the power budget.
+    #[inline]
+    fn spend(&mut self) -> FlashResult<()> {
+        if self.power_lost {
+            return Err(FlashError::PowerLoss);
+        }
+        if let Some(b) = self.power_budget {
+            if b == 0 {
+                self.power_lost = true;
+                return Err(FlashError::PowerLoss);
+            }
+            self.power_budget = Some(b - 1);
+        }
+        Ok(())
+    }
+
+    // ---- event stream ---------------------------------------------------------
+
+    /// Per-operation events are kept only when someone watches (stepping in the UI);
+    /// full-speed runs count metrics only and regenerate events by replay.
+    pub fn set_recording(&mut self, on: bool) {
+        self.recording = on;
+        if !on {
+            self.events.clear();
+        }
+    }
+    pub fn recording(&self) -> bool {
+        self.recording
+    }
+    pub fn take_events(&mut self) -> Vec<Event> {
+        std::mem::take(&mut self.events)
+    }
+    /// An FTL-level note for narration. The text is built only when recording.
+    #[inline]
+    pub fn note(&mut self, tag: &'static str, text: impl FnOnce() -> String) {
+        if self.recording {
+            self.events.push(Event::Note { tag, text: text() });
+        }
+    }
+
+    #[inline]
+    fn account(&mut self, kind: OpKind, ppn: Ppn, lpn: Lpn, cause: Cause) {
+        let t = &self.chip.timing;
+        self.elapsed_ns += match kind {
+            OpKind::Read => t.read_ns,
+            OpKind::ReadOob => t.read_oob_ns,
+            OpKind::Program => t.program_ns,
+            OpKind::Erase => t.erase_ns,
+        };
+        self.counts[kind as usize][cause as usize] += 1;
+        if self.recording {
+            let pbn = ppn / self.chip.geometry.pages_per_block;
+            self.events.push(Event::Op { kind, ppn, pbn, lpn, cause });
+        }
+    }
+
+    // ---- operations -----------------------------------------------------------
+
+    /// Reads a page (data and spare area).
+    pub fn read(&mut self, ppn: Ppn, cause: Cause) -> FlashResult<Page> {
+        self.check_ppn(ppn)?;
+        self.spend()?;
+        let p = self.pages[ppn as usize];
+        self.account(OpKind::Read, ppn, p.lpn, cause);
+        Ok(p)
+    }
+
+    /// Reads only the spare (OOB) area: the caller must use only `lpn`, `seq`, `tag`, `kind`.
+    pub fn read_oob(&mut self, ppn: Ppn, cause: Cause) -> FlashResult<Page> {
+        self.check_ppn(ppn)?;
+        self.spend()?;
+        let p = self.pages[ppn as usize];
+        self.account(OpKind::ReadOob, ppn, p.lpn, cause);
+        Ok(p)
+    }
+
+    /// Programs an erased page.
+    pub fn program(&mut self, ppn: Ppn, page: Page, cause: Cause) -> FlashResult<()> {
+        self.check_ppn(ppn)?;
+        let g = self.chip.geometry;
+        let (pbn, off) = (g.pbn_of(ppn), g.offset_of(ppn));
+        if !self.pages[ppn as usize].is_erased() {
+            return Err(FlashError::Violation(format!(
+                "program of page {off} in block {pbn}, which is not erased"
+            )));
+        }
+        if page.kind == PageKind::Erased {
+            return Err(FlashError::Violation("programming an erased record".into()));
+        }
+        if self.chip.in_order_programming && off < self.write_ptr[pbn as usize] {
+            return Err(FlashError::Violation(format!(
+                "out-of-order program of page {off} in block {pbn} (next in order is {})",
+                self.write_ptr[pbn as usize]
+            )));
+        }
+        if let Err(e) = self.spend() {
+            // The page under program when power fails is torn: detectably unreadable.
+            self.pages[ppn as usize] = Page { kind: PageKind::Torn, ..page };
+            return Err(e);
+        }
+        self.pages[ppn as usize] = page;
+        let wp = &mut self.write_ptr[pbn as usize];
+        *wp = (*wp).max(off + 1);
+        self.account(OpKind::Program, ppn, page.lpn, cause);
+        Ok(())
+    }
+
+    /// Programs a metadata page with a payload (map page, checkpoint, log page ...).
+    pub fn program_meta(&mut self, ppn: Ppn, page: Page, payload: Vec<u32>, cause: Cause) -> FlashResult<()> {
+        self.program(ppn, page, cause)?;
+        self.payloads.insert(ppn, payload);
+        Ok(())
+    }
+
+    /// Copies a page's contents to an erased page (one read + one program),
+    /// returning what was copied.
+    pub fn copy(&mut self, src: Ppn, dst: Ppn, cause: Cause) -> FlashResult<Page> {
+        let p = self.read(src, cause)?;
+        self.program(dst, p, cause)?;
+        Ok(p)
+    }
+
+    /// Erases a whole block.
+    pub fn erase(&mut self, pbn: Pbn, cause: Cause) -> FlashResult<()> {
+        if pbn >= self.blocks() {
+            return Err(FlashError::Violation(format!("erase of block {pbn} beyond the chip")));
+        }
+        let ppb = self.ppb();
+        let range = (pbn * ppb) as usize..((pbn + 1) * ppb) as usize;
+        if let Err(e) = self.spend() {
+            // An interrupted erase leaves the block in an unknown state: every
+            // programmed page is treated as unreadable.
+            for p in &mut self.pages[range] {
+                if !p.is_erased() {
+                    p.kind = PageKind::Torn;
+                }
+            }
+            return Err(e);
+        }
+        self.pages[range].fill(Page::ERASED);
+        if !self.payloads.is_empty() {
+            let lo = pbn * ppb;
+            let keys: Vec<Ppn> = self.payloads.range(lo..lo + ppb).map(|(k, _)| *k).collect();
+            for k in keys {
+                self.payloads.remove(&k);
+            }
+        }
+        self.write_ptr[pbn as usize] = 0;
+        self.erase_counts[pbn as usize] += 1;
+        self.account(OpKind::Erase, pbn * ppb, NONE, cause);
+        Ok(())
+    }
+
+    fn check_ppn(&self, ppn: Ppn) -> FlashResult<()> {
+        if ppn >= self.chip.geometry.pages() {
+            return Err(FlashError::Violation(format!("page {ppn} is beyond the chip")));
+        }
+        Ok(())
+    }
+
+    // ---- inspection (free: no time, no power) -----------------------------------
+
+    #[inline]
+    pub fn peek(&self, ppn: Ppn) -> &Page {
+        &self.pages[ppn as usize]
+    }
+    pub fn payload(&self, ppn: Ppn) -> Option<&[u32]> {
+        self.payloads.get(&ppn).map(|v| v.as_slice())
+    }
+    pub fn pages(&self) -> &[Page] {
+        &self.pages
+    }
+    pub fn block_pages(&self, pbn: Pbn) -> &[Page] {
+        let ppb = self.ppb() as usize;
+        &self.pages[pbn as usize * ppb..(pbn as usize + 1) * ppb]
+    }
+    pub fn erase_counts(&self) -> &[u32] {
+        &self.erase_counts
+    }
+    pub fn erase_count(&self, pbn: Pbn) -> u32 {
+        self.erase_counts[pbn as usize]
+    }
+    pub fn count(&self, kind: OpKind, cause: Cause) -> u64 {
+        self.counts[kind as usize][cause as usize]
+    }
+    pub fn total(&self, kind: OpKind) -> u64 {
+        self.counts[kind as usize].iter().sum()
+    }
+    pub fn total_ops(&self) -> u64 {
+        self.counts.iter().flatten().sum()
+    }
+}

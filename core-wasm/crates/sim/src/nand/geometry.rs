@@ -1,0 +1,125 @@
+//! Chip geometry and timing, with the presets the papers use.
+
+use serde::{Deserialize, Serialize};
+
+/// Physical shape of the chip. Pages are addressed as `ppn = pbn * pages_per_block + page`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Geometry {
+    pub blocks: u32,
+    pub pages_per_block: u32,
+    /// Data area of a page (a "sector" in the FAST paper), in bytes.
+    pub page_bytes: u32,
+    /// Spare (OOB) area of a page, in bytes.
+    pub spare_bytes: u32,
+}
+
+impl Geometry {
+    pub fn pages(&self) -> u32 {
+        self.blocks * self.pages_per_block
+    }
+    pub fn ppn(&self, pbn: u32, page: u32) -> u32 {
+        pbn * self.pages_per_block + page
+    }
+    pub fn pbn_of(&self, ppn: u32) -> u32 {
+        ppn / self.pages_per_block
+    }
+    pub fn offset_of(&self, ppn: u32) -> u32 {
+        ppn % self.pages_per_block
+    }
+    pub fn validate(&self) -> Result<(), String> {
+        if self.blocks < 2 {
+            return Err(format!("a chip needs at least 2 blocks (got {})", self.blocks));
+        }
+        if self.pages_per_block < 1 || self.pages_per_block > 4096 {
+            return Err(format!(
+                "pages per block must be 1..=4096 (got {})",
+                self.pages_per_block
+            ));
+        }
+        if (self.blocks as u64) * (self.pages_per_block as u64) > 1 << 26 {
+            return Err(format!(
+                "chip too large: {} blocks x {} pages exceeds 64 M pages",
+                self.blocks, self.pages_per_block
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Operation latencies in nanoseconds (integers, so sums are exact and deterministic).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Timing {
+    pub read_ns: u64,
+    pub read_oob_ns: u64,
+    pub program_ns: u64,
+    pub erase_ns: u64,
+}
+
+impl Timing {
+    pub const fn us(read: u64, read_oob: u64, program: u64, erase: u64) -> Timing {
+        Timing {
+            read_ns: read * 1000,
+            read_oob_ns: read_oob * 1000,
+            program_ns: program * 1000,
+            erase_ns: erase * 1000,
+        }
+    }
+}
+
+/// A named chip: geometry plus timing.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Chip {
+    pub name: String,
+    pub geometry: Geometry,
+    pub timing: Timing,
+    /// MLC rule: pages of a block must be programmed in order. Off for the 2000s SLC
+    /// schemes that write data blocks in place (FAST, BAST).
+    pub in_order_programming: bool,
+}
+
+pub const PRESET_NAMES: &[&str] = &["classroom", "fast2007", "rftl-small", "rftl-large", "fastcheck"];
+
+impl Chip {
+    /// Presets from the papers.
+    pub fn preset(name: &str) -> Result<Chip, String> {
+        let (geometry, timing) = match name {
+            // A tiny chip like the papers' figures: 4 pages per block.
+            "classroom" => (
+                Geometry { blocks: 16, pages_per_block: 4, page_bytes: 512, spare_bytes: 16 },
+                Timing::us(15, 15, 200, 2000),
+            ),
+            // FAST paper section 4: 512 B sectors, 32 sectors per block,
+            // read 15 us, write 200 us, erase 2 ms. 64 MB by default.
+            "fast2007" => (
+                Geometry { blocks: 4096, pages_per_block: 32, page_bytes: 512, spare_bytes: 16 },
+                Timing::us(15, 15, 200, 2000),
+            ),
+            // RFTL Table 1, Samsung 16 MB small block: 16 KB blocks of 512 B pages (+16 B OOB);
+            // read page 36 us, read OOB 10 us, write page 200 us, erase 2000 us.
+            "rftl-small" => (
+                Geometry { blocks: 1024, pages_per_block: 32, page_bytes: 512, spare_bytes: 16 },
+                Timing::us(36, 10, 200, 2000),
+            ),
+            // RFTL Table 1, Samsung 128 MB large block: 64 KB blocks of 2 KB pages (+64 B OOB);
+            // read page 25 us, read OOB 25 us, write page 300 us, erase 2000 us (used by Table 4).
+            "rftl-large" => (
+                Geometry { blocks: 2048, pages_per_block: 32, page_bytes: 2048, spare_bytes: 64 },
+                Timing::us(25, 25, 300, 2000),
+            ),
+            // FastCheck section 6: 4 KB pages, 512 KB blocks (128 pages); 8 GB = 16384 blocks.
+            // The paper counts operations only; we borrow large-block SLC timing (25 us read and
+            // OOB read, 200 us program, 2 ms erase) so elapsed time is defined (docs/chips.md).
+            "fastcheck" => (
+                Geometry { blocks: 16384, pages_per_block: 128, page_bytes: 4096, spare_bytes: 128 },
+                Timing::us(25, 25, 200, 2000),
+            ),
+            other => {
+                return Err(format!(
+                    "unknown chip preset '{other}' (known: {})",
+                    PRESET_NAMES.join(", ")
+                ))
+            }
+        };
+        Ok(Chip { name: name.to_string(), geometry, timing, in_order_programming: false })
+    }
+}

@@ -1,0 +1,204 @@
+//! The simulator: runs host requests through one scheme on one chip, keeps the
+//! reference model, and travels in time with keyframes + deterministic replay.
+
+use std::sync::Arc;
+
+use crate::ftl::Ftl;
+use crate::metrics::{HostCounters, Metrics};
+use crate::nand::{Flash, FlashError, Lpn, PageKind};
+use crate::oracle::Oracle;
+use crate::trace::Request;
+
+impl Clone for Box<dyn Ftl> {
+    fn clone(&self) -> Self {
+        self.box_clone()
+    }
+}
+
+/// Everything a run changes: cloned whole for keyframes.
+#[derive(Clone)]
+pub struct State {
+    pub flash: Flash,
+    pub ftl: Box<dyn Ftl>,
+    pub oracle: Oracle,
+    pub host: HostCounters,
+    /// Version number the next host write gets (versions start at 1; 0 = never written).
+    pub next_version: u32,
+    /// Requests completed.
+    pub pos: usize,
+}
+
+impl State {
+    pub fn new(flash: Flash, ftl: Box<dyn Ftl>) -> State {
+        let oracle = Oracle::new(ftl.logical_pages());
+        State { flash, ftl, oracle, host: HostCounters::default(), next_version: 1, pos: 0 }
+    }
+
+    /// Runs one host request. A flash error (power loss, NAND violation) leaves the
+    /// request unacknowledged: the oracle is not updated.
+    pub fn exec(&mut self, req: Request) -> Result<(), FlashError> {
+        let t0 = self.flash.elapsed_ns;
+        match req {
+            Request::Write { lpn } => {
+                let version = self.next_version;
+                self.next_version += 1;
+                self.ftl.write(&mut self.flash, lpn, version)?;
+                self.oracle.ack(lpn, version);
+                self.host.writes += 1;
+                self.host.write_latency.record(self.flash.elapsed_ns - t0);
+            }
+            Request::Read { lpn } => {
+                let ppn = self.ftl.read(&mut self.flash, lpn)?;
+                let got = ppn.map(|p| self.version_at(p, lpn)).unwrap_or(0);
+                let want = self.oracle.expected(lpn);
+                if got != want {
+                    self.host.wrong_reads += 1;
+                    self.flash.note("wrong_read", || {
+                        format!("WRONG READ: lpn {lpn} returned version {got}, the latest acknowledged is {want}")
+                    });
+                }
+                self.host.reads += 1;
+                self.host.read_latency.record(self.flash.elapsed_ns - t0);
+            }
+            Request::Freeze => {
+                if let Ok(id) = self.ftl.freeze(&mut self.flash)? {
+                    self.oracle.freeze(id);
+                }
+            }
+            Request::Unfreeze { state } => {
+                if self.ftl.unfreeze(&mut self.flash, state)?.is_ok() {
+                    self.oracle.unfreeze(state);
+                }
+            }
+            Request::Revert { state } => {
+                if self.ftl.revert(&mut self.flash, state)?.is_ok() {
+                    self.oracle.revert(state);
+                }
+            }
+        }
+        self.pos += 1;
+        Ok(())
+    }
+
+    /// Version of `lpn` held by page `ppn`, 0 if the page does not hold it
+    /// (a torn page never counts as data).
+    fn version_at(&self, ppn: u32, lpn: Lpn) -> u32 {
+        let p = self.flash.peek(ppn);
+        if p.kind == PageKind::Data && p.lpn == lpn {
+            p.version
+        } else {
+            0
+        }
+    }
+
+    /// Logical pages whose current mapping disagrees with the reference model.
+    pub fn mismatches(&self) -> Vec<Lpn> {
+        (0..self.ftl.logical_pages())
+            .filter(|&lpn| {
+                let got = self.ftl.locate(lpn).map(|p| self.version_at(p, lpn)).unwrap_or(0);
+                got != self.oracle.expected(lpn)
+            })
+            .collect()
+    }
+
+    pub fn metrics(&self) -> Metrics {
+        Metrics::collect(&self.flash, self.ftl.as_ref(), &self.host)
+    }
+}
+
+/// Builds the state at step 0 (a fresh chip and scheme).
+pub type Fresh = Arc<dyn Fn() -> State + Send + Sync>;
+
+/// Keyframes are kept within this many bytes (roughly) per run.
+const KEYFRAME_BUDGET: usize = 96 << 20;
+
+pub struct Simulator {
+    pub state: State,
+    requests: Arc<[Request]>,
+    fresh: Fresh,
+    keyframes: Vec<State>,
+    interval: usize,
+    /// First error that stopped the run (a NAND rule broken by the scheme).
+    pub error: Option<String>,
+}
+
+impl Simulator {
+    pub fn new(fresh: Fresh, requests: Vec<Request>) -> Simulator {
+        let state = fresh();
+        let g = state.flash.geometry();
+        // Rough size of one snapshot: pages (16 B) + a 4 B map entry per page + blocks.
+        let snapshot = g.pages() as usize * 20 + g.blocks as usize * 32 + 1024;
+        let max_frames = (KEYFRAME_BUDGET / snapshot).max(1);
+        let interval = requests.len().div_ceil(max_frames).max(256);
+        Simulator { state, requests: requests.into(), fresh, keyframes: Vec::new(), interval, error: None }
+    }
+
+    pub fn pos(&self) -> usize {
+        self.state.pos
+    }
+    pub fn total(&self) -> usize {
+        self.requests.len()
+    }
+    pub fn requests(&self) -> &[Request] {
+        &self.requests
+    }
+    pub fn next_request(&self) -> Option<Request> {
+        self.requests.get(self.state.pos).copied()
+    }
+    pub fn keyframe_interval(&self) -> usize {
+        self.interval
+    }
+
+    /// Runs the next request. Ok(false) at the end of the workload.
+    pub fn step(&mut self) -> Result<bool, String> {
+        if let Some(e) = &self.error {
+            return Err(e.clone());
+        }
+        let Some(req) = self.next_request() else { return Ok(false) };
+        if self.state.pos % self.interval == 0
+            && self.state.pos > 0
+            && self.keyframes.last().is_none_or(|k| k.pos < self.state.pos)
+        {
+            self.keyframes.push(self.state.clone());
+        }
+        match self.state.exec(req) {
+            Ok(()) => Ok(true),
+            Err(e) => {
+                let msg = format!("request {} ({req:?}) failed: {e}", self.state.pos + 1);
+                self.error = Some(msg.clone());
+                Err(msg)
+            }
+        }
+    }
+
+    /// Runs up to `n` requests; returns how many ran.
+    pub fn run(&mut self, n: usize) -> Result<usize, String> {
+        let mut done = 0;
+        while done < n && self.step()? {
+            done += 1;
+        }
+        Ok(done)
+    }
+
+    /// The state after `step` requests: the nearest keyframe at or before it, then replay.
+    /// Equal to a fresh replay because everything is deterministic.
+    pub fn seek(&mut self, step: usize) -> Result<(), String> {
+        let step = step.min(self.total());
+        let recording = self.state.flash.recording();
+        if step < self.state.pos || self.error.is_some() {
+            self.error = None;
+            let base = self.keyframes.iter().rev().find(|k| k.pos <= step);
+            self.state = match base {
+                Some(k) => k.clone(),
+                None => (self.fresh)(),
+            };
+        } else if let Some(k) = self.keyframes.iter().rev().find(|k| k.pos <= step && k.pos > self.state.pos) {
+            self.state = k.clone();
+        }
+        self.state.flash.set_recording(false);
+        let n = step - self.state.pos;
+        let r = self.run(n);
+        self.state.flash.set_recording(recording);
+        r.map(|_| ())
+    }
+}

@@ -1,0 +1,309 @@
+//! Stepping one flash operation at a time, for the app. A request runs whole in the
+//! simulator with event recording on; its operations are then revealed one by one on
+//! a display copy of the page states, which snaps to the scheme's own view when the
+//! request completes.
+
+use serde::Serialize;
+use std::collections::HashMap;
+
+use crate::ftl::PageState;
+use crate::nand::{Event, OpKind, NONE};
+use crate::sim::Simulator;
+use crate::trace::Request;
+
+pub struct Stepper {
+    pub sim: Simulator,
+    /// Events of the in-progress (or last completed) request.
+    events: Vec<Event>,
+    /// Events revealed so far.
+    cursor: usize,
+    in_request: bool,
+    /// The request the events belong to.
+    request: Option<Request>,
+    /// Display copy of page states and LPNs while a request is being revealed.
+    states: Vec<u8>,
+    lpns: Vec<u32>,
+}
+
+/// An event as the UI gets it.
+#[derive(Serialize)]
+pub struct EventView {
+    pub kind: &'static str,
+    pub pbn: Option<u32>,
+    pub page: Option<u32>,
+    pub lpn: Option<u32>,
+    pub cause: Option<&'static str>,
+    pub text: String,
+}
+
+impl Stepper {
+    pub fn new(sim: Simulator) -> Stepper {
+        Stepper { sim, events: Vec::new(), cursor: 0, in_request: false, request: None, states: Vec::new(), lpns: Vec::new() }
+    }
+
+    /// Requests completed (the in-progress one, already run in the simulator, excluded).
+    pub fn step(&self) -> usize {
+        self.sim.pos() - usize::from(self.in_request)
+    }
+    /// Flash operations revealed in the in-progress request.
+    pub fn op_cursor(&self) -> usize {
+        if !self.in_request {
+            return 0;
+        }
+        self.events[..self.cursor].iter().filter(|e| matches!(e, Event::Op { .. })).count()
+    }
+    pub fn op_count(&self) -> usize {
+        if !self.in_request {
+            return 0;
+        }
+        self.events.iter().filter(|e| matches!(e, Event::Op { .. })).count()
+    }
+
+    fn authoritative(&self) -> (Vec<u8>, Vec<u32>) {
+        let s = &self.sim.state;
+        let n = s.flash.geometry().pages();
+        let states = (0..n).map(|p| s.ftl.page_state(&s.flash, p) as u8).collect();
+        let lpns = s.flash.pages().iter().map(|p| p.lpn).collect();
+        (states, lpns)
+    }
+
+    /// Page states as displayed (mid-request: the pre-request view with the revealed ops applied).
+    pub fn page_states(&self) -> Vec<u8> {
+        if self.in_request {
+            self.states.clone()
+        } else {
+            self.authoritative().0
+        }
+    }
+    pub fn page_lpns(&self) -> Vec<u32> {
+        if self.in_request {
+            self.lpns.clone()
+        } else {
+            self.authoritative().1
+        }
+    }
+
+    /// Starts the next request: snapshot the display, run it recording events.
+    fn begin(&mut self) -> Result<bool, String> {
+        let Some(req) = self.sim.next_request() else { return Ok(false) };
+        let (states, lpns) = self.authoritative();
+        self.states = states;
+        self.lpns = lpns;
+        self.sim.state.flash.set_recording(true);
+        let r = self.sim.step();
+        self.events = self.sim.state.flash.take_events();
+        self.sim.state.flash.set_recording(false);
+        r?;
+        self.request = Some(req);
+        self.cursor = 0;
+        self.in_request = true;
+        Ok(true)
+    }
+
+    /// Reveals events up to and including the next flash operation.
+    fn reveal_one(&mut self) {
+        let ppb = self.sim.state.flash.ppb();
+        while self.cursor < self.events.len() {
+            let e = self.events[self.cursor].clone();
+            self.cursor += 1;
+            if let Event::Op { kind, ppn, pbn, lpn, .. } = e {
+                match kind {
+                    OpKind::Program => {
+                        if lpn == NONE {
+                            self.states[ppn as usize] = PageState::Metadata as u8;
+                        } else {
+                            // The older copy of this LPN, if displayed valid, is now stale.
+                            for (i, (&s, &l)) in self.states.iter().zip(&self.lpns).enumerate() {
+                                if l == lpn && s == PageState::Valid as u8 && i != ppn as usize {
+                                    self.states[i] = PageState::Invalid as u8;
+                                    break;
+                                }
+                            }
+                            self.states[ppn as usize] = PageState::Valid as u8;
+                        }
+                        self.lpns[ppn as usize] = lpn;
+                    }
+                    OpKind::Erase => {
+                        let r = (pbn * ppb) as usize..((pbn + 1) * ppb) as usize;
+                        self.states[r.clone()].fill(PageState::Erased as u8);
+                        self.lpns[r].fill(NONE);
+                    }
+                    OpKind::Read | OpKind::ReadOob => {}
+                }
+                break;
+            }
+        }
+        // Trailing notes belong to the operation just revealed.
+        while self.cursor < self.events.len() && matches!(self.events[self.cursor], Event::Note { .. }) {
+            self.cursor += 1;
+        }
+        if self.cursor >= self.events.len() {
+            self.in_request = false;
+        }
+    }
+
+    /// One more flash operation (starting the next request if needed). False at the end.
+    pub fn step_op(&mut self) -> Result<bool, String> {
+        if !self.in_request && !self.begin()? {
+            return Ok(false);
+        }
+        self.reveal_one();
+        Ok(true)
+    }
+
+    /// Finishes the in-progress request, or runs the next one whole.
+    pub fn step_request(&mut self) -> Result<bool, String> {
+        if !self.in_request && !self.begin()? {
+            return Ok(false);
+        }
+        self.cursor = self.events.len();
+        self.in_request = false;
+        Ok(true)
+    }
+
+    /// Full speed, no events kept.
+    pub fn run(&mut self, n: usize) -> Result<usize, String> {
+        self.finish();
+        self.events.clear();
+        self.request = None;
+        self.sim.run(n)
+    }
+
+    fn finish(&mut self) {
+        self.in_request = false;
+        self.cursor = self.events.len();
+    }
+
+    pub fn seek(&mut self, step: usize) -> Result<(), String> {
+        self.finish();
+        self.events.clear();
+        self.request = None;
+        self.sim.seek(step)
+    }
+
+    /// Back one flash operation (into the previous request when between requests).
+    pub fn back_op(&mut self) -> Result<bool, String> {
+        let (pos, revealed) = if self.in_request {
+            (self.sim.pos() - 1, self.op_cursor())
+        } else if self.sim.pos() == 0 {
+            return Ok(false);
+        } else {
+            let pos = self.sim.pos() - 1;
+            // Operations of the request just completed: re-run it to count them.
+            self.seek(pos)?;
+            self.begin()?;
+            let n = self.op_count();
+            (pos, n)
+        };
+        self.seek(pos)?;
+        if revealed <= 1 {
+            return Ok(true);
+        }
+        self.begin()?;
+        for _ in 0..revealed - 1 {
+            self.reveal_one();
+        }
+        Ok(true)
+    }
+
+    /// Revealed events with plain-words text.
+    pub fn events(&self) -> Vec<EventView> {
+        let g = *self.sim.state.flash.geometry();
+        self.events[..self.cursor]
+            .iter()
+            .map(|e| match e {
+                Event::Op { kind, ppn, pbn, lpn, cause } => {
+                    let page = g.offset_of(*ppn);
+                    let what = match kind {
+                        OpKind::Read => format!("read page {page} of block {pbn}"),
+                        OpKind::ReadOob => format!("read the spare area of page {page} of block {pbn}"),
+                        OpKind::Program if *lpn == NONE => format!("program metadata into page {page} of block {pbn}"),
+                        OpKind::Program => format!("program lpn {lpn} into page {page} of block {pbn}"),
+                        OpKind::Erase => format!("erase block {pbn}"),
+                    };
+                    let kind = match kind {
+                        OpKind::Read => "read",
+                        OpKind::ReadOob => "read_oob",
+                        OpKind::Program => "program",
+                        OpKind::Erase => "erase",
+                    };
+                    EventView {
+                        kind,
+                        pbn: Some(*pbn),
+                        page: (kind != "erase").then_some(page),
+                        lpn: (*lpn != NONE).then_some(*lpn),
+                        cause: Some(cause.name()),
+                        text: format!("{what} ({})", cause.name().replace('_', " ")),
+                    }
+                }
+                Event::Note { tag, text } => {
+                    EventView { kind: tag, pbn: None, page: None, lpn: None, cause: None, text: text.clone() }
+                }
+            })
+            .collect()
+    }
+
+    /// One line about the last revealed event, with the request it belongs to.
+    pub fn narration(&self) -> String {
+        let Some(req) = self.request else {
+            return if self.sim.pos() == 0 {
+                "Ready: press → to step one flash operation, or Space to play.".into()
+            } else {
+                format!("At request {} of {}.", self.sim.pos(), self.sim.total())
+            };
+        };
+        let head = match req {
+            Request::Write { lpn } => format!("Write lpn {lpn}"),
+            Request::Read { lpn } => format!("Read lpn {lpn}"),
+            Request::Freeze => "Freeze".into(),
+            Request::Unfreeze { state } => format!("Unfreeze state {state}"),
+            Request::Revert { state } => format!("Revert to state {state}"),
+        };
+        let evs = self.events();
+        if evs.is_empty() {
+            return match req {
+                Request::Read { .. } => format!("{head}: never written, nothing to read."),
+                _ => format!("{head}: no flash operation needed."),
+            };
+        }
+        let last_op = evs.iter().rev().find(|e| e.cause.is_some());
+        let last_note = evs.iter().rev().find(|e| e.cause.is_none());
+        let n_ops = evs.iter().filter(|e| e.cause.is_some()).count();
+        let mut s = format!("{head} — op {n_ops}/{}: ", self.op_count().max(n_ops));
+        if let Some(n) = last_note {
+            s.push_str(&n.text);
+            s.push_str(" · ");
+        }
+        if let Some(o) = last_op {
+            s.push_str(&o.text);
+        }
+        s
+    }
+}
+
+/// Counts for an LPN → page index, used by tests.
+pub fn valid_lpns(states: &[u8], lpns: &[u32]) -> HashMap<u32, usize> {
+    let mut m = HashMap::new();
+    for (i, (&s, &l)) in states.iter().zip(lpns).enumerate() {
+        if s == PageState::Valid as u8 {
+            m.insert(l, i);
+        }
+    }
+    m
+}
+
+impl Stepper {
+    pub fn block_roles(&self) -> Vec<u8> {
+        let s = &self.sim.state;
+        (0..s.flash.blocks()).map(|b| s.ftl.block_role(b) as u8).collect()
+    }
+    pub fn block_owners(&self) -> Vec<i32> {
+        let s = &self.sim.state;
+        (0..s.flash.blocks()).map(|b| s.ftl.block_owner(b).map_or(-1, |l| l as i32)).collect()
+    }
+    /// Scheme panels as JSON: `{tables:[{title, columns, rows}]}`.
+    pub fn view_json(&self) -> String {
+        let s = &self.sim.state;
+        serde_json::json!({ "tables": s.ftl.tables(&s.flash) }).to_string()
+    }
+}

@@ -1,0 +1,45 @@
+//! Workloads: the host requests a run replays. Parsers for trace formats and
+//! synthetic generators live here.
+
+use serde::Serialize;
+
+use crate::nand::Lpn;
+
+pub mod gen;
+pub mod pattern;
+pub mod rng;
+
+/// One host request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Request {
+    Read { lpn: Lpn },
+    Write { lpn: Lpn },
+    /// Time-shifting schemes (LTFTL): freeze the current state.
+    Freeze,
+    Unfreeze { state: u32 },
+    Revert { state: u32 },
+}
+
+impl Request {
+    pub fn lpn(&self) -> Option<Lpn> {
+        match *self {
+            Request::Read { lpn } | Request::Write { lpn } => Some(lpn),
+            _ => None,
+        }
+    }
+}
+
+/// A parse error with its place in the input.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ParseError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}, column {}: {}", self.line, self.column, self.message)
+    }
+}
