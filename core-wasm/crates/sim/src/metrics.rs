@@ -140,6 +140,8 @@ pub struct Metrics {
     pub ram_bytes: u64,
     pub wrong_reads: u64,
     pub by_cause: BTreeMap<&'static str, OpsByCause>,
+    #[serde(skip_serializing_if = "serde_json::Value::is_null")]
+    pub scheme_metrics: serde_json::Value,
 }
 
 impl Metrics {
@@ -198,6 +200,7 @@ impl Metrics {
             ram_bytes: ftl.ram_bytes(),
             wrong_reads: host.wrong_reads,
             by_cause,
+            scheme_metrics: ftl.scheme_metrics(),
         }
     }
 }

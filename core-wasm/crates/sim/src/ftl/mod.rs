@@ -104,6 +104,11 @@ pub trait Ftl: FtlClone + Send {
     }
     /// Mapping RAM in bytes by the paper's accounting.
     fn ram_bytes(&self) -> u64;
+    /// Scheme-specific metrics (e.g. KRAFT's MRG, RFTL's GC steps), merged into the
+    /// metrics JSON under `scheme_metrics`. Null when the scheme has none.
+    fn scheme_metrics(&self) -> serde_json::Value {
+        serde_json::Value::Null
+    }
     /// Panels for the UI.
     fn tables(&self, _flash: &Flash) -> Vec<Table> {
         Vec::new()
