@@ -2,9 +2,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::nand::{Flash, FlashResult, Geometry, Lpn, PageKind, Pbn, Ppn};
+use crate::nand::{Chip, Flash, FlashResult, Geometry, Lpn, PageKind, Pbn, Ppn};
 
+pub mod gftl;
+pub mod nftl;
 pub mod page;
+pub mod rftl;
 
 /// Role of a physical block: the colour language of the device view.
 /// The numbers are the bytes of `Session.block_roles()` (docs/session-api.md).
@@ -148,15 +151,29 @@ pub fn default_page_state<F: Ftl + ?Sized>(ftl: &F, flash: &Flash, ppn: Ppn) -> 
 }
 
 /// Schemes that exist, with a one-line description for the UI and `ftl --help`.
-pub const SCHEMES: &[(&str, &str)] = &[(
-    "page",
-    "Page mapping with greedy garbage collection (the baseline)",
-)];
+pub const SCHEMES: &[(&str, &str)] = &[
+    ("page", "Page mapping with greedy garbage collection (the baseline)"),
+    ("rftl", "RFTL: primary / replacement / buffer blocks, OOB sub-tables, distributed partial GC (real-time)"),
+    ("gftl", "GFTL as the RFTL paper describes it: buffer blocks, central GC queue, partial block cleaning"),
+    ("nftl", "NFTL: block mapping with a replacement block; merge when both are full"),
+];
+
+/// Builds a scheme on a chip: like `build`, but schemes whose parameters depend on the
+/// chip's timing (RFTL's β, k, j; GFTL's step size) get it. Scenarios use this.
+pub fn build_on_chip(scheme: &str, params: &SchemeParams, chip: &Chip) -> Result<Box<dyn Ftl>, String> {
+    match scheme {
+        "rftl" => Ok(Box::new(rftl::Rftl::new(&chip.geometry, &chip.timing, params)?)),
+        "gftl" => Ok(Box::new(gftl::Gftl::new(&chip.geometry, &chip.timing, params)?)),
+        _ => build(scheme, params, &chip.geometry),
+    }
+}
 
 /// Builds a scheme on a chip geometry.
 pub fn build(scheme: &str, params: &SchemeParams, geometry: &Geometry) -> Result<Box<dyn Ftl>, String> {
     match scheme {
         "page" => Ok(Box::new(page::PageFtl::new(geometry, params)?)),
+        "nftl" => Ok(Box::new(nftl::Nftl::new(geometry, params)?)),
+        "rftl" | "gftl" => Err(format!("scheme '{scheme}' needs the chip's timing: use ftl::build_on_chip")),
         other => Err(format!(
             "unknown scheme '{other}' (known: {})",
             SCHEMES.iter().map(|s| s.0).collect::<Vec<_>>().join(", ")
