@@ -53,7 +53,8 @@ struct Job {
     old: Pbn,
     new: Pbn,
     new_next: u32,
-    closed: Pbn,
+    /// The logical block's buffer blocks when the job started, merged then erased.
+    closed: Vec<Pbn>,
     steps: u32,
 }
 
@@ -61,8 +62,12 @@ struct Job {
 struct Lblock {
     data: Pbn,
     data_next: u32,
+    /// Open buffer block (NONE: none yet) and its next free page. When it fills before
+    /// the logical block's job has run, it is closed and another one is chained.
     buf: Pbn,
     buf_next: u32,
+    /// Full buffer blocks chained before the job ran.
+    full_bufs: Vec<Pbn>,
     /// RAM page map of the buffer blocks (open or closed): block offset → page.
     buf_map: Vec<Ppn>,
     queued: bool,
@@ -104,13 +109,21 @@ impl Gftl {
         let per_step = (t.erase_ns / copy) as u32;
         let scan_steps = (ppb as u64 * t.read_oob_ns).div_ceil(t.erase_ns) as u32;
         let max_steps = 1 + scan_steps + ppb.div_ceil(per_step) + 2;
+        // Our sizing rule (the analogue of RFTL's Theorem 4.1): a buffer block absorbs the
+        // writes of a logical block whose job waits behind one other job.
+        if ppb < 2 * max_steps {
+            return Err(format!(
+                "GFTL needs pi >= 2 x (steps of one GC job) = {} pages per block (got {ppb}); use more pages per block",
+                2 * max_steps
+            ));
+        }
         Ok(Gftl {
             ppb,
             page_bytes: g.page_bytes,
             timing: *t,
             logical_pages: n * ppb,
             lbs: vec![
-                Lblock { data: NONE, data_next: 0, buf: NONE, buf_next: 0, buf_map: vec![NONE; ppb as usize], queued: false };
+                Lblock { data: NONE, data_next: 0, buf: NONE, buf_next: 0, full_bufs: Vec::new(), buf_map: vec![NONE; ppb as usize], queued: false };
                 n as usize
             ],
             usage: vec![Use::Free; g.blocks as usize],
@@ -143,7 +156,7 @@ impl Gftl {
         }
         lb.queued = true;
         let old = lb.data;
-        self.queue.push_back(Job { lbn, phase: Phase::Start, old, new: NONE, new_next: 0, closed: NONE, steps: 0 });
+        self.queue.push_back(Job { lbn, phase: Phase::Start, old, new: NONE, new_next: 0, closed: Vec::new(), steps: 0 });
         let pos = self.queue.len();
         flash.note("gc_queue", || format!("logical block {lbn}: data block {old} is full — queued for GC (position {pos})"));
     }
@@ -164,17 +177,21 @@ impl Gftl {
                 Phase::Start => {
                     job.new = self.alloc(Use::Dest(lbn))?;
                     let lb = &mut self.lbs[lbn as usize];
-                    job.closed = lb.buf;
+                    job.closed = std::mem::take(&mut lb.full_bufs);
+                    if lb.buf != NONE {
+                        job.closed.push(lb.buf);
+                    }
                     lb.buf = NONE;
                     lb.buf_next = 0;
-                    if job.closed != NONE {
-                        self.usage[job.closed as usize] = Use::Closed(lbn);
+                    for &b in &job.closed {
+                        self.usage[b as usize] = Use::Closed(lbn);
                     }
                     flash.counters.gc_runs += 1;
                     self.jobs += 1;
-                    let (old, new, closed) = (job.old, job.new, job.closed);
+                    let (old, new) = (job.old, job.new);
+                    let closed = format!("{:?}", job.closed);
                     flash.note("gc", || {
-                        format!("GC of logical block {lbn}: old data block {old} and buffer {} merge into block {new}", if closed == NONE { "-".into() } else { closed.to_string() })
+                        format!("GC of logical block {lbn}: old data block {old} and buffer blocks {closed} merge into block {new}")
                     });
                     job.phase = Phase::Scan(0);
                 }
@@ -197,7 +214,7 @@ impl Gftl {
                     }
                     let lpn = lbn * ppb + bo;
                     let src = self.loc[lpn as usize];
-                    let from_old_or_closed = src != NONE && (src / ppb == job.old || src / ppb == job.closed);
+                    let from_old_or_closed = src != NONE && (src / ppb == job.old || job.closed.contains(&(src / ppb)));
                     if from_old_or_closed {
                         if spent + self.timing.read_ns + self.timing.program_ns > budget {
                             break;
@@ -226,7 +243,7 @@ impl Gftl {
                     lb.data_next = job.new_next;
                     // Pages copied from the closed buffer now live in the new data block.
                     for e in lb.buf_map.iter_mut() {
-                        if *e != NONE && *e / ppb == job.closed {
+                        if *e != NONE && job.closed.contains(&(*e / ppb)) {
                             *e = NONE;
                         }
                     }
@@ -237,16 +254,19 @@ impl Gftl {
                     did += 1;
                 }
                 Phase::EraseBuf => {
-                    if job.closed != NONE {
+                    if let Some(&b) = job.closed.last() {
                         if did > 0 {
                             break;
                         }
-                        let range = job.closed * ppb..(job.closed + 1) * ppb;
+                        let range = b * ppb..(b + 1) * ppb;
                         if self.loc[(lbn * ppb) as usize..((lbn + 1) * ppb) as usize].iter().any(|q| range.contains(q)) {
-                            return Err(FlashError::Violation(format!("GFTL: erasing buffer {} would lose a valid page", job.closed)));
+                            return Err(FlashError::Violation(format!("GFTL: erasing buffer {b} would lose a valid page")));
                         }
-                        flash.erase(job.closed, Cause::Gc)?;
-                        self.release(job.closed);
+                        flash.erase(b, Cause::Gc)?;
+                        self.release(b);
+                        job.closed.pop();
+                        did += 1;
+                        continue;
                     }
                     self.lbs[lbn as usize].queued = false;
                     let spent = flash.elapsed_ns - t0;
@@ -306,10 +326,16 @@ impl Ftl for Gftl {
                 lb.buf = b;
                 lb.buf_next = 0;
             }
-            let lb = &self.lbs[lbn as usize];
-            if lb.buf_next >= ppb {
-                return Err(FlashError::Violation(format!("GFTL: the buffer block of logical block {lbn} is full")));
+            if self.lbs[lbn as usize].buf_next >= ppb {
+                // Full before the job ran: chain another buffer block.
+                let b = self.alloc(Use::Buffer(lbn))?;
+                let lb = &mut self.lbs[lbn as usize];
+                let full = std::mem::replace(&mut lb.buf, b);
+                lb.full_bufs.push(full);
+                lb.buf_next = 0;
+                flash.note("alloc", || format!("logical block {lbn}: buffer block {full} full — block {b} chained"));
             }
+            let lb = &self.lbs[lbn as usize];
             let dst = lb.buf * ppb + lb.buf_next;
             flash.program(dst, Page::data(lpn, version), Cause::Host)?;
             let lb = &mut self.lbs[lbn as usize];
@@ -407,7 +433,7 @@ impl Ftl for Gftl {
                 vec![
                     l.to_string(),
                     format!("{} ({}/{})", b(lb.data), lb.data_next, self.ppb),
-                    format!("{} ({}/{})", b(lb.buf), lb.buf_next, self.ppb),
+                    format!("{}{} ({}/{})", lb.full_bufs.iter().map(|x| format!("{x} → ")).collect::<String>(), b(lb.buf), lb.buf_next, self.ppb),
                     lb.buf_map.iter().filter(|&&q| q != NONE).count().to_string(),
                 ]
             })
