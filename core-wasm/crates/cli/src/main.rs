@@ -35,6 +35,10 @@ struct RunArgs {
     /// Print one JSON object with stable field names (docs/cli.md).
     #[arg(long)]
     json: bool,
+    /// Write every request's response time to this CSV file
+    /// (`request,op,lpn,total_us,gc_us`; gc_us = GC / merge work carried by the request).
+    #[arg(long)]
+    timeline: Option<std::path::PathBuf>,
 }
 
 /// Chip, scheme parameters and workload: shared by the commands that run a scenario.
@@ -119,8 +123,22 @@ fn parse_gen(spec: &str) -> Result<Workload, String> {
 fn run(args: &RunArgs) -> Result<Metrics, String> {
     let scenario = args.setup.scenario(&args.scheme)?;
     let mut sim = scenario.build()?;
+    sim.record_timeline(args.timeline.is_some());
     let total = sim.total();
     sim.run(total)?;
+    if let Some(path) = &args.timeline {
+        use std::fmt::Write as _;
+        let mut out = String::from("request,op,lpn,total_us,gc_us\n");
+        for (i, (r, t)) in sim.requests().iter().zip(sim.timeline().unwrap_or(&[])).enumerate() {
+            let (op, lpn) = match r {
+                ftl_sim::trace::Request::Read { lpn } => ("r", lpn.to_string()),
+                ftl_sim::trace::Request::Write { lpn } => ("w", lpn.to_string()),
+                other => (if matches!(other, ftl_sim::trace::Request::Freeze) { "freeze" } else { "state" }, String::new()),
+            };
+            let _ = writeln!(out, "{},{op},{lpn},{},{}", i + 1, t.total_ns as f64 / 1000.0, t.gc_ns as f64 / 1000.0);
+        }
+        std::fs::write(path, out).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
     Ok(sim.state.metrics())
 }
 

@@ -41,6 +41,7 @@ pub struct Nftl {
     /// Simulation bookkeeping (not NFTL's RAM): where every LPN lives.
     loc: Vec<Ppn>,
     merges: u64,
+    copies: u64,
 }
 
 /// Logical blocks a chip exports at a utilisation: the RFTL capacity ⌊blocks/3⌋ times
@@ -69,6 +70,7 @@ impl Nftl {
             free: (0..g.blocks).collect(),
             loc: vec![NONE; (n * ppb) as usize],
             merges: 0,
+            copies: 0,
         })
     }
 
@@ -110,6 +112,7 @@ impl Nftl {
                     continue;
                 }
                 flash.copy(src, dst, Cause::FullMerge)?;
+                self.copies += 1;
             }
             self.loc[l as usize] = dst;
         }
@@ -208,7 +211,12 @@ impl Ftl for Nftl {
     }
 
     fn scheme_metrics(&self) -> serde_json::Value {
-        serde_json::json!({ "logical_blocks": self.map.len(), "merges": self.merges, "free_blocks": self.free.len() })
+        serde_json::json!({
+            "logical_blocks": self.map.len(),
+            "merges": self.merges,
+            "valid_page_copies": self.copies,
+            "free_blocks": self.free.len(),
+        })
     }
 
     fn tables(&self, _flash: &Flash) -> Vec<Table> {
