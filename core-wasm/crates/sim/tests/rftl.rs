@@ -353,3 +353,38 @@ proptest! {
         check_scheme("nftl", blocks, ppb, if full { 1.0 } else { 0.5 }, workload(kind, n, seed, read_ratio))?;
     }
 }
+
+/// Figure 6 / section 4.4: a GC step rides only on a write to its own logical block;
+/// requests to other logical blocks (and reads) leave it where it is.
+#[test]
+fn gc_steps_are_distributed_per_logical_block() {
+    let chip = Chip {
+        name: "figure6".into(),
+        geometry: Geometry { blocks: 6, pages_per_block: 8, page_bytes: 512, spare_bytes: 16 },
+        timing: Timing::us(25, 25, 400, 2000),
+        in_order_programming: true,
+    };
+    let mut flash = Flash::new(chip.clone());
+    let mut f = Rftl::new(&chip.geometry, &chip.timing, &SchemeParams::default()).unwrap();
+    let mut v = 0;
+    let mut w = |f: &mut Rftl, flash: &mut Flash, lpn: u32| {
+        v += 1;
+        f.write(flash, lpn, v).unwrap();
+    };
+    for l in 0..16 {
+        w(&mut f, &mut flash, l);
+    }
+    // B0's GC starts with w0 (copy step 1)...
+    w(&mut f, &mut flash, 0);
+    assert_eq!(f.gc_progress(0), Some((GcKind::Primary, 1, 3)));
+    // ...w1 goes to B1 and starts B1's own GC; B0's does not move, nor on a read.
+    w(&mut f, &mut flash, 8);
+    assert_eq!(f.gc_progress(0), Some((GcKind::Primary, 1, 3)));
+    assert_eq!(f.gc_progress(1), Some((GcKind::Primary, 1, 3)));
+    f.read(&mut flash, 3).unwrap();
+    assert_eq!(f.gc_progress(0), Some((GcKind::Primary, 1, 3)));
+    // The next write to B0 carries its step 2.
+    w(&mut f, &mut flash, 1);
+    assert_eq!(f.gc_progress(0), Some((GcKind::Primary, 2, 3)));
+    assert_eq!(f.gc_progress(1), Some((GcKind::Primary, 1, 3)));
+}
