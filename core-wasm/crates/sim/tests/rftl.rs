@@ -305,7 +305,7 @@ fn check_scheme(scheme: &str, blocks: u32, ppb: u32, u: f64, w: Workload) -> Res
         _ => 0,
     };
     let sc = Scenario { scheme: scheme.into(), params: params(u), chip: small_chip(blocks, ppb), workload: w };
-    let mut sim = sc.build().map_err(|e| TestCaseError::fail(e))?;
+    let mut sim = sc.build().map_err(TestCaseError::fail)?;
     run_checked(&mut sim, 1999);
     let m = sim.state.metrics();
     prop_assert_eq!(m.wrong_reads, 0);
