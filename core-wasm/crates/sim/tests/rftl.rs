@@ -193,6 +193,14 @@ fn figure5_gc_walkthrough() {
     assert_eq!(at(&f, 0), (2, 0));
     assert_eq!((1..5).map(|l| at(&f, l)).collect::<Vec<_>>(), vec![(1, 0), (1, 1), (1, 2), (1, 3)]);
     assert_eq!(t, (25 + 400 + 4 * 475) * 1000);
+    // What the app shows: roles, owners, and the GC's progress in the block-map panel.
+    use ftl_sim::ftl::BlockRole;
+    assert_eq!((0..3).map(|b| f.block_role(b)).collect::<Vec<_>>(), vec![BlockRole::Primary, BlockRole::Replacement, BlockRole::Buffer]);
+    assert_eq!((0..3).map(|b| f.block_owner(b)).collect::<Vec<_>>(), vec![Some(0); 3]);
+    let tables = f.tables(&flash);
+    assert_eq!(tables[0].rows[0], vec!["0", "0 (8/8)", "1 (4/8)", "2 (1/8)", "primary GC: step 1 of 3"]);
+    // Sub-table 0 (BO 0..3) was last written with the copy of LPN 3, sub-table 1 with LPN 4's.
+    assert_eq!(tables[1].rows[0], vec!["0", "1:2", "1:3"]);
 
     // (c) w1; copy1 moves the rest of the primary's valid pages (5 is now in the buffer).
     write(&mut f, &mut flash, 5);
