@@ -21,6 +21,9 @@ struct Cli {
 enum Cmd {
     /// Run one scheme on one workload and print its metrics.
     Run(RunArgs),
+    /// Run several schemes and log-block counts on one workload (FAST paper Figure 10):
+    /// erases, merges by kind and elapsed time per scheme and log-block count.
+    Sweep(SweepArgs),
     /// List the schemes and chip presets.
     List,
 }
@@ -35,6 +38,18 @@ struct RunArgs {
     /// Print one JSON object with stable field names (docs/cli.md).
     #[arg(long)]
     json: bool,
+}
+
+#[derive(Args)]
+struct SweepArgs {
+    /// Comma-separated schemes, e.g. `bast,fast,ofast`.
+    #[arg(long, value_delimiter = ',', required = true)]
+    schemes: Vec<String>,
+    #[command(flatten)]
+    setup: Setup,
+    /// Print CSV (one header line, one row per scheme and log-block count).
+    #[arg(long)]
+    csv: bool,
 }
 
 /// Chip, scheme parameters and workload: shared by the commands that run a scenario.
@@ -52,9 +67,10 @@ struct Setup {
     /// Over-provisioning ratio (page mapping).
     #[arg(long)]
     op: Option<f64>,
-    /// Number of log blocks (hybrid schemes).
-    #[arg(long)]
-    log_blocks: Option<u32>,
+    /// Number of log blocks (hybrid schemes). `sweep` takes a comma-separated list
+    /// (`--log-blocks 4,8,16,32,64`); `run` takes one value.
+    #[arg(long, value_delimiter = ',')]
+    log_blocks: Vec<u32>,
     /// Associativity K (KAST, KRAFT).
     #[arg(long)]
     k: Option<u32>,
@@ -75,6 +91,13 @@ struct Setup {
 
 impl Setup {
     fn scenario(&self, scheme: &str) -> Result<Scenario, String> {
+        if self.log_blocks.len() > 1 {
+            return Err("give one --log-blocks value (use `ftl sweep` for several)".into());
+        }
+        self.scenario_with(scheme, self.log_blocks.first().copied())
+    }
+
+    fn scenario_with(&self, scheme: &str, log_blocks: Option<u32>) -> Result<Scenario, String> {
         let workload = if let Some(g) = &self.gen {
             parse_gen(g)?
         } else if let Some(p) = &self.pattern {
@@ -88,7 +111,7 @@ impl Setup {
         };
         Ok(Scenario {
             scheme: scheme.to_string(),
-            params: SchemeParams { op: self.op, log_blocks: self.log_blocks, k: self.k, utilisation: self.utilisation },
+            params: SchemeParams { op: self.op, log_blocks, k: self.k, utilisation: self.utilisation },
             chip: ChipSpec { preset: self.chip.clone(), blocks: self.blocks, pages_per_block: self.pages_per_block },
             workload,
         })
@@ -124,6 +147,76 @@ fn run(args: &RunArgs) -> Result<Metrics, String> {
     Ok(sim.state.metrics())
 }
 
+/// One row of `ftl sweep`.
+struct SweepRow {
+    log_blocks: Option<u32>,
+    m: Metrics,
+}
+
+fn sweep(args: &SweepArgs) -> Result<Vec<SweepRow>, String> {
+    let counts: Vec<Option<u32>> =
+        if args.setup.log_blocks.is_empty() { vec![None] } else { args.setup.log_blocks.iter().map(|&n| Some(n)).collect() };
+    let mut rows = Vec::new();
+    for scheme in &args.schemes {
+        for &lb in &counts {
+            let scenario = args.setup.scenario_with(scheme, lb)?;
+            let mut sim = scenario
+                .build()
+                .map_err(|e| format!("{scheme} with {} log blocks: {e}", lb.map(|n| n.to_string()).unwrap_or("default".into())))?;
+            let total = sim.total();
+            sim.run(total)?;
+            rows.push(SweepRow { log_blocks: lb, m: sim.state.metrics() });
+        }
+    }
+    Ok(rows)
+}
+
+fn print_sweep(rows: &[SweepRow], csv: bool) {
+    let lb = |r: &SweepRow| r.log_blocks.map(|n| n.to_string()).unwrap_or_else(|| "-".into());
+    if csv {
+        println!("scheme,log_blocks,host_writes,erases,switch_merges,partial_merges,full_merges,full_merge_victims,page_reads,page_programs,elapsed_s,log_utilisation,wrong_reads");
+        for r in rows {
+            let m = &r.m;
+            println!(
+                "{},{},{},{},{},{},{},{},{},{},{:.6},{},{}",
+                m.scheme,
+                lb(r),
+                m.host_writes,
+                m.erases,
+                m.merges.switch,
+                m.merges.partial,
+                m.merges.full,
+                m.merges.full_victims,
+                m.page_reads,
+                m.page_programs,
+                m.elapsed_us / 1e6,
+                m.log_utilisation.map(|u| format!("{u:.4}")).unwrap_or_default(),
+                m.wrong_reads
+            );
+        }
+        return;
+    }
+    println!(
+        "{:8} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9} {:>12} {:>8}",
+        "scheme", "log blocks", "erases", "switch", "partial", "full", "victims", "elapsed (s)", "log util"
+    );
+    for r in rows {
+        let m = &r.m;
+        println!(
+            "{:8} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9} {:>12.3} {:>8}",
+            m.scheme,
+            lb(r),
+            m.erases,
+            m.merges.switch,
+            m.merges.partial,
+            m.merges.full,
+            m.merges.full_victims,
+            m.elapsed_us / 1e6,
+            m.log_utilisation.map(|u| format!("{:.1}%", u * 100.0)).unwrap_or_else(|| "-".into())
+        );
+    }
+}
+
 fn print_human(m: &Metrics) {
     println!("scheme {} on chip {}", m.scheme, m.chip);
     println!("  host requests      {} ({} reads, {} writes)", m.requests, m.host_reads, m.host_writes);
@@ -154,6 +247,21 @@ fn main() -> ExitCode {
             println!("chips: {}", PRESET_NAMES.join(", "));
             ExitCode::SUCCESS
         }
+        Cmd::Sweep(args) => match sweep(&args) {
+            Ok(rows) => {
+                print_sweep(&rows, args.csv);
+                let wrong: u64 = rows.iter().map(|r| r.m.wrong_reads).sum();
+                if wrong > 0 {
+                    eprintln!("error: {wrong} reads disagreed with the reference model");
+                    return ExitCode::from(3);
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
         Cmd::Run(args) => match run(&args) {
             Ok(m) => {
                 if args.json {

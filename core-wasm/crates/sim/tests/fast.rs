@@ -93,7 +93,7 @@ fn run_after_fill(scheme: &str, log_blocks: u32, blocks: u32, ppb: u32, pattern:
     let total = sim.total();
     run_checked(&mut sim, 1);
     assert_eq!(sim.pos(), total);
-    let notes = sim
+    let notes: Vec<String> = sim
         .state
         .flash
         .take_events()
@@ -104,6 +104,9 @@ fn run_after_fill(scheme: &str, log_blocks: u32, blocks: u32, ppb: u32, pattern:
         })
         .collect();
     let cost = delta(&before, &snapshot(&sim));
+    if std::env::var("FAST_NOTES").is_ok() {
+        eprintln!("--- {scheme} L={log_blocks} {pattern}\n{}", notes.iter().filter(|n| !n.starts_with("S") || !n.contains("in place")).cloned().collect::<Vec<_>>().join("\n"));
+    }
     Run { cost, notes, sim }
 }
 

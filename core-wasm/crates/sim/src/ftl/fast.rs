@@ -303,27 +303,17 @@ impl FastFtl {
         }
         let lazy = self.lazy;
         flash.note("victim", || {
-            let list = |v: &[u32]| v.iter().map(|l| l.to_string()).collect::<Vec<_>>().join(" and ");
-            let mut s = format!("RW log blocks full: victim log block {victim} (round robin, first of the RW list)");
+            let mut s = format!("RW log full: victim log block {victim} (round robin: the first of the RW list)");
             if lbns.is_empty() {
-                s += &format!(" holds only −1 sectors ({merged_marks}) → no merge, just erase it");
+                s += &format!(" holds only −1 sectors ({merged_marks}) → no merge, only its erase");
             } else {
-                s += &format!(" holds sectors of LBN {}", list(&lbns));
+                s = format!("RW log full: victim log block {victim} holds sectors of LBN {}", join_and(&lbns));
                 if merged_marks > 0 {
-                    s += &format!(" and {merged_marks} −1 sectors");
+                    s += &format!(" and {merged_marks} −1 sector{}", if merged_marks == 1 { "" } else { "s" });
                 }
-                s += &format!(
-                    " → {} merge{}",
-                    match merge.len() {
-                        0 => "no".to_string(),
-                        1 => "one".to_string(),
-                        2 => "two".to_string(),
-                        k => k.to_string(),
-                    },
-                    if merge.len() == 1 { "" } else { "s" }
-                );
+                s += &format!(" → {} (round robin: the first of the RW list)", count_merges(merge.len()));
                 if lazy && !skip.is_empty() {
-                    s += &format!(" (O-FAST lazy merge skips LBN {}: newer copies of all its victim sectors are in other log blocks)", list(&skip));
+                    s += &format!("; O-FAST lazy merge skips LBN {}: newer copies of all its victim sectors are in other log blocks", join_and(&skip));
                 }
             }
             s
@@ -402,7 +392,7 @@ impl FastFtl {
             flash.note("case", || {
                 format!("case 1 (Fig. 5): S{lsn} is at offset 0, so it starts a new SW log block{}", match self.sw {
                     Some(s) if s.next == n => format!("; the SW log block {} (LBN {}) is full and sequential → switch first", s.pbn, s.lbn),
-                    Some(s) => format!("; the SW log block {} (LBN {}, {} sectors) is merged first", s.pbn, s.lbn, s.next),
+                    Some(s) => format!("; the SW log block {} (LBN {}, {} of {n} sectors) is merged first", s.pbn, s.lbn, s.next),
                     None => String::new(),
                 })
             });
@@ -480,6 +470,22 @@ impl FastFtl {
         self.erase(flash, sw.pbn, Cause::FullMerge)?;
         Ok(())
     }
+}
+
+/// "0", "0 and 2", "0, 2 and 5".
+fn join_and(v: &[u32]) -> String {
+    let s: Vec<String> = v.iter().map(|x| x.to_string()).collect();
+    match s.len() {
+        0 => String::new(),
+        1 => s[0].clone(),
+        k => format!("{} and {}", s[..k - 1].join(", "), s[k - 1]),
+    }
+}
+
+fn count_merges(k: usize) -> String {
+    const WORDS: [&str; 10] = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"];
+    let w = WORDS.get(k).map(|w| w.to_string()).unwrap_or_else(|| k.to_string());
+    format!("{w} merge{}", if k == 1 { "" } else { "s" })
 }
 
 impl Ftl for FastFtl {
