@@ -433,3 +433,26 @@ fn bad_parameters_are_clear_errors() {
     let s = scenario("ofast", params(4), 16, 4, w).build().unwrap();
     assert_eq!(s.state.ftl.logical_pages(), (16 - 4 - 1) * 4);
 }
+
+/// The scenario presets of docs/schemes/fast.md (classroom chip, only the touched data
+/// blocks filled first: `w0-15`) give the same counts as the tests above.
+#[test]
+fn docs_presets_give_the_papers_counts() {
+    let presets: [(&str, u32, &str, u64, u64); 8] = [
+        // scheme, log blocks, pattern, erases, merges (switch + partial + full)
+        ("bast", 2, "w0-15 S0 S4 S8 S12 S0 S4 S8 S12", 12, 6),
+        ("fast", 3, "w0-15 S0 S4 S8 S12 S0 S4 S8 S12", 7, 7),
+        ("fast", 3, "w0-15 S1 S5 S9 S13 S1 S5 S9 S13", 0, 0),
+        ("bast", 2, "w0-15 S0 S2 S1 S3 S1 S0 S2 S3", 2, 1),
+        ("fast", 3, "w0-15 S0 S2 S1 S3 S1 S0 S2 S3", 2, 2),
+        ("fast", 3, "w0-15 S1 S3 S2 S3 S1 S2 S3 S1", 0, 0),
+        ("fast", 3, "w0-15 S1 S9 S10 S11 S9 S10 S11 S2 S3", 3, 2),
+        ("ofast", 3, "w0-15 S1 S9 S10 S11 S9 S10 S11 S2 S3", 2, 1),
+    ];
+    for (scheme, lb, text, erases, merges) in presets {
+        let mut sim = scenario(scheme, params(lb), 16, 4, Workload::Pattern { text: text.into() }).build().unwrap();
+        run_checked(&mut sim, 1);
+        let m = sim.state.metrics();
+        assert_eq!((m.erases, m.merges.switch + m.merges.partial + m.merges.full), (erases, merges), "{scheme} {text}");
+    }
+}
