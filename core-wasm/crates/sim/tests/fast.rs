@@ -456,3 +456,36 @@ fn docs_presets_give_the_papers_counts() {
         assert_eq!((m.erases, m.merges.switch + m.merges.partial + m.merges.full), (erases, merges), "{scheme} {text}");
     }
 }
+
+/// Stepping one flash operation at a time: each merge's copies are narrated by that
+/// merge's note (the note comes before its operations), and the block roles and
+/// owners follow the merges.
+#[test]
+fn stepping_narrates_each_merge_at_its_copies() {
+    use ftl_sim::stepper::Stepper;
+    let text = "w0-15 S1 S9 S10 S11 S9 S10 S11 S2 S3";
+    let mut s = Stepper::new(scenario("fast", params(3), 16, 4, Workload::Pattern { text: text.into() }).build().unwrap());
+    let mut seen = [false; 2];
+    while s.step_op().unwrap() {
+        let evs = s.events();
+        let Some(last) = evs.iter().rev().find(|e| e.cause.is_some()) else { continue };
+        if last.cause == Some("full_merge") && last.kind == "read" {
+            let lbn = last.lpn.unwrap() / 4;
+            let n = s.narration();
+            assert!(n.contains(&format!("merge of LBN {lbn}:")), "copy of lpn {:?} narrated as: {n}", last.lpn);
+            seen[if lbn == 0 { 0 } else { 1 }] = true;
+        }
+    }
+    assert_eq!(seen, [true, true]);
+    let roles = s.block_roles();
+    let owners = s.block_owners();
+    // Data blocks of LBN 0..3 + two RW log blocks ([-1 -1 -1 -1] and [S3]); the rest free.
+    assert_eq!(roles.iter().filter(|&&r| r == 1).count(), 4);
+    assert_eq!(roles.iter().filter(|&&r| r == 4).count(), 2);
+    assert_eq!(roles.iter().filter(|&&r| r == 0).count(), 10);
+    for lbn in 0..4 {
+        assert_eq!(owners.iter().filter(|&&o| o == lbn).count(), 1, "one data block per LBN");
+    }
+    let view = s.view_json();
+    assert!(view.contains("Sector-mapping table: RW log blocks") && view.contains("-1"), "{view}");
+}

@@ -145,28 +145,33 @@ impl BastFtl {
             return self.erase(flash, old, Cause::Switch);
         }
         let dst = self.take_free(Use::Data, log.lbn)?;
-        let mut copies = 0;
-        for off in 0..n {
-            let lsn = log.lbn * n + off;
-            let src = match log.lsns.iter().rposition(|&l| l == lsn) {
-                Some(i) => Some(log.pbn * n + i as u32),
-                None => Some(old * n + off).filter(|&p| self.written[p as usize]),
-            };
-            if let Some(src) = src {
-                flash.copy(src, dst * n + off, Cause::FullMerge)?;
-                self.written[(dst * n + off) as usize] = true;
-                copies += 1;
+        let srcs: Vec<Option<Ppn>> = (0..n)
+            .map(|off| {
+                let lsn = log.lbn * n + off;
+                match log.lsns.iter().rposition(|&l| l == lsn) {
+                    Some(i) => Some(log.pbn * n + i as u32),
+                    None => Some(old * n + off).filter(|&p| self.written[p as usize]),
+                }
+            })
+            .collect();
+        flash.note("merge", || {
+            format!(
+                "full merge of LBN {}: {} up-to-date sectors copied into free block {dst}, the new data block; data block {old} and log block {} erased (2 erases)",
+                log.lbn,
+                srcs.iter().flatten().count(),
+                log.pbn
+            )
+        });
+        for (off, src) in srcs.iter().enumerate() {
+            if let Some(src) = *src {
+                let to = dst * n + off as u32;
+                flash.copy(src, to, Cause::FullMerge)?;
+                self.written[to as usize] = true;
             }
         }
         self.bmt[log.lbn as usize] = dst;
         flash.counters.full_merges += 1;
         flash.counters.full_merge_victims += 1;
-        flash.note("merge", || {
-            format!(
-                "full merge of LBN {}: {copies} up-to-date sectors copied into free block {dst}, the new data block; data block {old} and log block {} erased (2 erases)",
-                log.lbn, log.pbn
-            )
-        });
         self.erase(flash, old, Cause::FullMerge)?;
         self.erase(flash, log.pbn, Cause::FullMerge)
     }

@@ -196,28 +196,27 @@ impl FastFtl {
     /// log blocks"): the up-to-date copy of every sector is copied in, the new block
     /// becomes the data block and the old data block is erased. Every RW sector of `lbn` becomes −1.
     fn merge_into_new(&mut self, flash: &mut Flash, lbn: u32, cause: Cause) -> FlashResult<Pbn> {
+        let n = self.ppb;
         let dst = self.take_free(Use::Data, lbn)?;
-        let mut copies = 0;
-        for off in 0..self.ppb {
-            let lsn = lbn * self.ppb + off;
-            let to = dst * self.ppb + off;
-            if let Some(src) = self.locate(lsn) {
-                self.copy(flash, src, to, cause)?;
-                copies += 1;
+        let srcs: Vec<Option<Ppn>> = (0..n).map(|off| self.locate(lbn * n + off)).collect();
+        let old = self.bmt[lbn as usize];
+        flash.note("merge", || {
+            format!(
+                "merge of LBN {lbn}: {} up-to-date sectors copied into free block {dst}, which becomes its data block; old data block {} erased; LBN {lbn}'s RW sectors marked −1",
+                srcs.iter().flatten().count(),
+                if old == NONE { "-".to_string() } else { old.to_string() }
+            )
+        });
+        for (off, src) in srcs.iter().enumerate() {
+            if let Some(src) = *src {
+                self.copy(flash, src, dst * n + off as u32, cause)?;
             }
         }
-        let old = self.bmt[lbn as usize];
         self.bmt[lbn as usize] = dst;
         self.invalidate_rw(lbn);
         if old != NONE {
             self.erase(flash, old, cause)?;
         }
-        flash.note("merge", || {
-            format!(
-                "merge of LBN {lbn}: {copies} up-to-date sectors copied into free block {dst}, which becomes its data block; old data block {} erased; LBN {lbn}'s RW sectors marked −1",
-                if old == NONE { "-".to_string() } else { old.to_string() }
-            )
-        });
         Ok(dst)
     }
 
@@ -244,30 +243,40 @@ impl FastFtl {
             }
             return Ok(());
         }
-        let mut copies = 0;
-        for off in sw.next..n {
+        let srcs: Vec<Option<Ppn>> = (sw.next..n)
+            .map(|off| {
+                let lsn = sw.lbn * n + off;
+                if host.is_some_and(|h| h.0 == lsn) {
+                    None
+                } else {
+                    self.latest_outside_sw(lsn)
+                }
+            })
+            .collect();
+        flash.note("partial_merge", || {
+            format!(
+                "partial merge (Fig. 7a): SW log block {} holds {} of LBN {}'s {n} sectors; {} missing sectors copied in{}; it becomes the data block, old data block {old} erased (1 erase)",
+                sw.pbn,
+                sw.next,
+                sw.lbn,
+                srcs.iter().flatten().count(),
+                if host.is_some() { " and the new sector written at its offset" } else { "" }
+            )
+        });
+        for (i, src) in srcs.iter().enumerate() {
+            let off = sw.next + i as u32;
             let lsn = sw.lbn * n + off;
             let to = sw.pbn * n + off;
             if let Some((h, version)) = host.filter(|h| h.0 == lsn) {
                 self.program(flash, to, Page::data(h, version), Cause::Host)?;
-            } else if let Some(src) = self.latest_outside_sw(lsn) {
+            } else if let Some(src) = *src {
                 self.copy(flash, src, to, Cause::PartialMerge)?;
-                copies += 1;
             }
         }
         self.bmt[sw.lbn as usize] = sw.pbn;
         self.usage[sw.pbn as usize] = Use::Data;
         self.invalidate_rw(sw.lbn);
         flash.counters.partial_merges += 1;
-        flash.note("partial_merge", || {
-            format!(
-                "partial merge (Fig. 7a): SW log block {} held {} of LBN {}'s {n} sectors; {copies} missing sectors copied in{}; it becomes the data block, old data block {old} erased (1 erase)",
-                sw.pbn,
-                sw.next,
-                sw.lbn,
-                if host.is_some() { " and the new sector written at its offset" } else { "" }
-            )
-        });
         if old != NONE {
             self.erase(flash, old, Cause::PartialMerge)?;
         }
@@ -442,28 +451,39 @@ impl FastFtl {
     fn merge_into_new_with_sw(&mut self, flash: &mut Flash, sw: SwLog, lsn: Lpn, version: u32) -> FlashResult<()> {
         let n = self.ppb;
         let dst = self.take_free(Use::Data, sw.lbn)?;
-        let mut copies = 0;
-        for off in 0..n {
-            let l = sw.lbn * n + off;
-            let to = dst * n + off;
-            if l == lsn {
+        let srcs: Vec<Option<Ppn>> = (0..n)
+            .map(|off| {
+                let l = sw.lbn * n + off;
+                if l == lsn {
+                    None
+                } else if off < sw.next {
+                    Some(sw.pbn * n + off)
+                } else {
+                    self.latest_outside_sw(l)
+                }
+            })
+            .collect();
+        let old = self.bmt[sw.lbn as usize];
+        flash.note("merge", || {
+            format!(
+                "merge of LBN {}: {} sectors copied into free block {dst} with S{lsn}; SW log block {} and old data block {old} erased (2 erases)",
+                sw.lbn,
+                srcs.iter().flatten().count(),
+                sw.pbn
+            )
+        });
+        for (off, src) in srcs.iter().enumerate() {
+            let to = dst * n + off as u32;
+            if sw.lbn * n + off as u32 == lsn {
                 self.program(flash, to, Page::data(lsn, version), Cause::Host)?;
-                continue;
-            }
-            let src = if off < sw.next { Some(sw.pbn * n + off) } else { self.latest_outside_sw(l) };
-            if let Some(src) = src {
+            } else if let Some(src) = *src {
                 self.copy(flash, src, to, Cause::FullMerge)?;
-                copies += 1;
             }
         }
-        let old = self.bmt[sw.lbn as usize];
         self.bmt[sw.lbn as usize] = dst;
         self.invalidate_rw(sw.lbn);
         flash.counters.full_merges += 1;
         flash.counters.full_merge_victims += 1;
-        flash.note("merge", || {
-            format!("merge of LBN {}: {copies} sectors copied into free block {dst} with S{lsn}; SW log block {} and old data block {old} erased (2 erases)", sw.lbn, sw.pbn)
-        });
         if old != NONE {
             self.erase(flash, old, Cause::FullMerge)?;
         }
