@@ -250,8 +250,8 @@ fn hot_run(scheme: &str, log_blocks: u32, ppb: u32, lbns: &[u32], stop: impl Fn(
         let off = 1 + (i / lbns.len() as u32 * 3 + i) % (ppb - 1);
         text += &format!("S{} ", lbn * ppb + off);
     }
-    let r = run_after_fill(scheme, log_blocks, blocks, ppb, "");
-    let lp = r.sim.state.ftl.logical_pages();
+    let probe = scenario(scheme, params(log_blocks), blocks, ppb, Workload::Sequential { n: 1 }).build().unwrap();
+    let lp = probe.state.ftl.logical_pages();
     let full = format!("w0-{} {text}", lp - 1);
     let mut sim = scenario(scheme, params(log_blocks), blocks, ppb, Workload::Pattern { text: full }).build().unwrap();
     sim.run(lp as usize).unwrap();
@@ -488,4 +488,15 @@ fn stepping_narrates_each_merge_at_its_copies() {
     }
     let view = s.view_json();
     assert!(view.contains("Sector-mapping table: RW log blocks") && view.contains("-1"), "{view}");
+}
+
+/// The paper's chip geometry (4096 blocks of 32 sectors, 64 MB) with 4 and 64 log
+/// blocks, a skewed workload with reads.
+#[test]
+fn fast2007_geometry_matches_reference_model() {
+    for scheme in ["bast", "fast", "ofast"] {
+        for lb in [4u32, 64] {
+            reference_model(scheme, 32, lb, 4096 - lb - 1, 1, 60_000, 11, 0.3);
+        }
+    }
 }
