@@ -153,6 +153,15 @@ pub const SCHEMES: &[(&str, &str)] = &[(
     "Page mapping with greedy garbage collection (the baseline)",
 )];
 
+/// Rebuilds a scheme from the chip alone after a power cut (RAM is lost). The outer
+/// error is a power loss during recovery; the inner one a scheme that cannot recover.
+pub fn recover(scheme: &str, params: &SchemeParams, flash: &mut Flash) -> FlashResult<Result<Box<dyn Ftl>, String>> {
+    Ok(Ok(match scheme {
+        "page" => Box::new(page::PageFtl::recover(flash, params)?),
+        other => return Ok(Err(format!("scheme '{other}' has no recovery yet"))),
+    }))
+}
+
 /// Builds a scheme on a chip geometry.
 pub fn build(scheme: &str, params: &SchemeParams, geometry: &Geometry) -> Result<Box<dyn Ftl>, String> {
     match scheme {
