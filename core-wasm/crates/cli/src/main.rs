@@ -21,8 +21,36 @@ struct Cli {
 enum Cmd {
     /// Run one scheme on one workload and print its metrics.
     Run(RunArgs),
+    /// Cut power at chosen flash-operation boundaries, recover from the chip alone,
+    /// verify against the reference model.
+    CrashSweep(CrashArgs),
     /// List the schemes and chip presets.
     List,
+}
+
+#[derive(Args)]
+struct CrashArgs {
+    #[arg(long)]
+    scheme: String,
+    #[command(flatten)]
+    setup: Setup,
+    /// Cut at every operation boundary of the run.
+    #[arg(long, conflicts_with_all = ["every", "random"])]
+    all: bool,
+    /// Cut at every N-th operation boundary.
+    #[arg(long, conflicts_with = "random")]
+    every: Option<u64>,
+    /// Cut at N random operation boundaries.
+    #[arg(long)]
+    random: Option<u64>,
+    /// Seed of the random cut points and of the cuts inside recovery.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Do not cut again inside each recovery.
+    #[arg(long)]
+    no_recut: bool,
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args)]
@@ -143,9 +171,58 @@ fn print_human(m: &Metrics) {
     println!("  wrong reads        {}", m.wrong_reads);
 }
 
+fn crash_sweep(a: &CrashArgs) -> Result<ftl_sim::crash::SweepReport, String> {
+    use ftl_sim::crash::{sweep, Points};
+    let points = match (a.all, a.every, a.random) {
+        (true, _, _) => Points::All,
+        (_, Some(n), _) => Points::Every(n),
+        (_, _, Some(n)) => Points::Random { n, seed: a.seed },
+        _ => return Err("choose the cut points: --all, --every N or --random N [--seed X]".into()),
+    };
+    let scenario = a.setup.scenario(&a.scheme)?;
+    let sim = scenario.build()?;
+    let recut = (!a.no_recut).then_some(a.seed);
+    let mut last = std::time::Instant::now();
+    let report = sweep(&sim.state, sim.requests(), &scenario.recoverer(), points, recut, |done, total| {
+        if last.elapsed().as_millis() > 500 {
+            eprint!("\r{done}/{total} cut points");
+            last = std::time::Instant::now();
+        }
+    });
+    eprint!("\r{:40}\r", "");
+    Ok(report)
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.cmd {
+        Cmd::CrashSweep(a) => match crash_sweep(&a) {
+            Ok(r) => {
+                if a.json {
+                    println!("{}", serde_json::to_string(&r).expect("report serialises"));
+                } else {
+                    println!("crash sweep of {} over a run of {} flash operations", r.scheme, r.run_ops);
+                    println!("  points tried          {} ({} also cut inside recovery)", r.points_tried, r.recut_points);
+                    println!("  recovered correctly   {}", r.recovered_correctly);
+                    println!("  acked writes lost     {}", r.acked_writes_lost);
+                    println!("  wrong data            {}", r.wrong_reads);
+                    println!("  torn pages mapped     {}", r.torn_mapped);
+                    println!("  other errors          {}", r.errors);
+                    let p = &r.recovery_pages_read;
+                    println!("  recovery pages read   min {:.0} mean {:.1} p99 {:.0} max {:.0}", p.min, p.mean, p.p99, p.max);
+                    let t = &r.recovery_us;
+                    println!("  recovery time (us)    min {:.0} mean {:.1} p99 {:.0} max {:.0}", t.min, t.mean, t.p99, t.max);
+                    for f in &r.first_failures {
+                        println!("  FAILED: {f}");
+                    }
+                }
+                if r.recovered_correctly == r.points_tried { ExitCode::SUCCESS } else { ExitCode::from(3) }
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
         Cmd::List => {
             println!("schemes:");
             for (name, what) in SCHEMES {
