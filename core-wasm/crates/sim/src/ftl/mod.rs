@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::nand::{Flash, FlashResult, Geometry, Lpn, PageKind, Pbn, Ppn};
 
+pub mod greedy;
 pub mod page;
 
 /// Role of a physical block: the colour language of the device view.

@@ -5,6 +5,7 @@
 
 use std::collections::VecDeque;
 
+use super::greedy::ValidBuckets;
 use super::{BlockRole, Ftl, SchemeParams, Table};
 use crate::nand::{Cause, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
 
@@ -35,7 +36,8 @@ pub struct PageFtl {
     logical_pages: u32,
     /// Logical-to-physical page map (RAM).
     l2p: Vec<Ppn>,
-    valid: Vec<u32>,
+    /// Valid pages per block; full blocks are the GC candidates.
+    valid: ValidBuckets,
     usage: Vec<BlockUse>,
     free: VecDeque<Pbn>,
     frontier: Option<Frontier>,
@@ -60,7 +62,7 @@ impl PageFtl {
             ppb: g.pages_per_block,
             logical_pages,
             l2p: vec![NONE; logical_pages as usize],
-            valid: vec![0; g.blocks as usize],
+            valid: ValidBuckets::new(g.blocks, g.pages_per_block),
             usage: vec![BlockUse::Free; g.blocks as usize],
             free: (0..g.blocks).collect(),
             frontier: None,
@@ -117,7 +119,7 @@ impl PageFtl {
             if next == 0 {
                 ftl.free.push_back(pbn);
             } else {
-                ftl.usage[pbn as usize] = BlockUse::Used;
+                ftl.set_used(pbn);
                 if next < g.pages_per_block {
                     partial.push((is_gc, Frontier { pbn, next }));
                 }
@@ -131,18 +133,28 @@ impl PageFtl {
                 Some(gc) => gc,
                 None => ftl.gc_frontier.is_none(),
             };
+            // A frontier is written again, so it is no GC candidate.
+            ftl.valid.remove(f.pbn);
             if as_gc && ftl.gc_frontier.is_none() {
                 ftl.usage[f.pbn as usize] = BlockUse::GcFrontier;
                 ftl.gc_frontier = Some(f);
             } else if ftl.frontier.is_none() {
                 ftl.usage[f.pbn as usize] = BlockUse::Frontier;
                 ftl.frontier = Some(f);
+            } else {
+                ftl.valid.insert(f.pbn);
             }
         }
         for &ppn in ftl.l2p.iter().filter(|&&p| p != NONE) {
-            ftl.valid[(ppn / ftl.ppb) as usize] += 1;
+            ftl.valid.incr(ppn / ftl.ppb);
         }
         Ok(ftl)
+    }
+
+    /// A full block: it becomes a GC candidate.
+    fn set_used(&mut self, pbn: Pbn) {
+        self.usage[pbn as usize] = BlockUse::Used;
+        self.valid.insert(pbn);
     }
 
     fn take_free(&mut self, role: BlockUse) -> FlashResult<Frontier> {
@@ -158,10 +170,10 @@ impl PageFtl {
     fn remap(&mut self, lpn: Lpn, ppn: Ppn) {
         let old = self.l2p[lpn as usize];
         if old != NONE {
-            self.valid[(old / self.ppb) as usize] -= 1;
+            self.valid.decr(old / self.ppb);
         }
         self.l2p[lpn as usize] = ppn;
-        self.valid[(ppn / self.ppb) as usize] += 1;
+        self.valid.incr(ppn / self.ppb);
     }
 
     /// A page of the write frontier, opening a new one (and collecting garbage
@@ -171,7 +183,7 @@ impl PageFtl {
             if f.next < self.ppb {
                 return Ok(f.pbn * self.ppb + f.next);
             }
-            self.usage[f.pbn as usize] = BlockUse::Used;
+            self.set_used(f.pbn);
             self.frontier = None;
         }
         while self.free.len() < 2 {
@@ -185,11 +197,8 @@ impl PageFtl {
 
     /// Greedy GC: clean the used block with the fewest valid pages.
     fn collect(&mut self, flash: &mut Flash) -> FlashResult<()> {
-        let victim = (0..self.usage.len() as u32)
-            .filter(|&b| self.usage[b as usize] == BlockUse::Used)
-            .min_by_key(|&b| self.valid[b as usize])
-            .ok_or_else(|| FlashError::Violation("no block to collect".into()))?;
-        let valid = self.valid[victim as usize];
+        let victim = self.valid.min().ok_or_else(|| FlashError::Violation("no block to collect".into()))?;
+        let valid = self.valid.valid(victim);
         if valid == self.ppb {
             return Err(FlashError::Violation("garbage collection found no invalid page".into()));
         }
@@ -216,6 +225,7 @@ impl PageFtl {
             self.remap(data.lpn, dst);
         }
         flash.erase(victim, Cause::Gc)?;
+        self.valid.remove(victim);
         self.usage[victim as usize] = BlockUse::Free;
         self.free.push_back(victim);
         Ok(())
@@ -226,7 +236,7 @@ impl PageFtl {
             Some(f) if f.next < self.ppb => Ok(f.pbn * self.ppb + f.next),
             other => {
                 if let Some(f) = other {
-                    self.usage[f.pbn as usize] = BlockUse::Used;
+                    self.set_used(f.pbn);
                 }
                 let f = self.take_free(BlockUse::GcFrontier)?;
                 self.gc_frontier = Some(f);
