@@ -24,8 +24,48 @@ enum Cmd {
     /// Run several schemes and log-block counts on one workload (FAST paper Figure 10):
     /// erases, merges by kind and elapsed time per scheme and log-block count.
     Sweep(SweepArgs),
+    /// Cut power at chosen flash-operation boundaries, recover from the chip alone,
+    /// verify against the reference model.
+    CrashSweep(CrashArgs),
+    /// Time full-speed runs of one scenario (JSON, as the app's Session takes it).
+    Bench(BenchArgs),
     /// List the schemes and chip presets.
     List,
+}
+
+#[derive(Args)]
+struct BenchArgs {
+    /// Scenario JSON, or @FILE.
+    #[arg(long)]
+    scenario: String,
+    /// Runs to take the median of.
+    #[arg(long, default_value_t = 5)]
+    runs: usize,
+}
+
+#[derive(Args)]
+struct CrashArgs {
+    #[arg(long)]
+    scheme: String,
+    #[command(flatten)]
+    setup: Setup,
+    /// Cut at every operation boundary of the run.
+    #[arg(long, conflicts_with_all = ["every", "random"])]
+    all: bool,
+    /// Cut at every N-th operation boundary.
+    #[arg(long, conflicts_with = "random")]
+    every: Option<u64>,
+    /// Cut at N random operation boundaries.
+    #[arg(long)]
+    random: Option<u64>,
+    /// Seed of the random cut points and of the cuts inside recovery.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Do not cut again inside each recovery.
+    #[arg(long)]
+    no_recut: bool,
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args)]
@@ -236,9 +276,110 @@ fn print_human(m: &Metrics) {
     println!("  wrong reads        {}", m.wrong_reads);
 }
 
+fn crash_sweep(a: &CrashArgs) -> Result<ftl_sim::crash::SweepReport, String> {
+    use ftl_sim::crash::{sweep, Points};
+    let points = match (a.all, a.every, a.random) {
+        (true, _, _) => Points::All,
+        (_, Some(n), _) => Points::Every(n),
+        (_, _, Some(n)) => Points::Random { n, seed: a.seed },
+        _ => return Err("choose the cut points: --all, --every N or --random N [--seed X]".into()),
+    };
+    let scenario = a.setup.scenario(&a.scheme)?;
+    let sim = scenario.build()?;
+    let recut = (!a.no_recut).then_some(a.seed);
+    let mut last = std::time::Instant::now();
+    let report = sweep(&sim.state, sim.requests(), &scenario.recoverer(), points, recut, |done, total| {
+        if last.elapsed().as_millis() > 500 {
+            eprint!("\r{done}/{total} cut points");
+            last = std::time::Instant::now();
+        }
+    });
+    eprint!("\r{:40}\r", "");
+    Ok(report)
+}
+
+/// Peak resident memory of this process (Linux), in bytes.
+fn peak_rss() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse::<u64>().ok().map(|kb| kb * 1024)
+}
+
+fn bench(a: &BenchArgs) -> Result<serde_json::Value, String> {
+    let json = match a.scenario.strip_prefix('@') {
+        Some(path) => std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?,
+        None => a.scenario.clone(),
+    };
+    let scenario = Scenario::from_json(&json)?;
+    let mut secs = Vec::new();
+    let (mut requests, mut ops) = (0, 0);
+    for _ in 0..a.runs.max(1) {
+        let mut sim = scenario.build()?;
+        let total = sim.total();
+        let t0 = std::time::Instant::now();
+        sim.run(total)?;
+        secs.push(t0.elapsed().as_secs_f64());
+        let m = sim.state.metrics();
+        if m.wrong_reads > 0 {
+            return Err(format!("{} wrong reads", m.wrong_reads));
+        }
+        requests = total as u64;
+        ops = sim.state.flash.total_ops();
+    }
+    secs.sort_by(|a, b| a.total_cmp(b));
+    let median = secs[secs.len() / 2];
+    Ok(serde_json::json!({
+        "scheme": scenario.scheme,
+        "requests": requests,
+        "flash_ops": ops,
+        "runs_s": secs,
+        "median_s": median,
+        "requests_per_s": requests as f64 / median,
+        "flash_ops_per_s": ops as f64 / median,
+        "peak_rss_bytes": peak_rss(),
+    }))
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.cmd {
+        Cmd::Bench(a) => match bench(&a) {
+            Ok(v) => {
+                println!("{v}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
+        Cmd::CrashSweep(a) => match crash_sweep(&a) {
+            Ok(r) => {
+                if a.json {
+                    println!("{}", serde_json::to_string(&r).expect("report serialises"));
+                } else {
+                    println!("crash sweep of {} over a run of {} flash operations", r.scheme, r.run_ops);
+                    println!("  points tried          {} ({} also cut inside recovery)", r.points_tried, r.recut_points);
+                    println!("  recovered correctly   {}", r.recovered_correctly);
+                    println!("  acked writes lost     {}", r.acked_writes_lost);
+                    println!("  wrong data            {}", r.wrong_reads);
+                    println!("  torn pages mapped     {}", r.torn_mapped);
+                    println!("  other errors          {}", r.errors);
+                    let p = &r.recovery_pages_read;
+                    println!("  recovery pages read   min {:.0} mean {:.1} p99 {:.0} max {:.0}", p.min, p.mean, p.p99, p.max);
+                    let t = &r.recovery_us;
+                    println!("  recovery time (us)    min {:.0} mean {:.1} p99 {:.0} max {:.0}", t.min, t.mean, t.p99, t.max);
+                    for f in &r.first_failures {
+                        println!("  FAILED: {f}");
+                    }
+                }
+                if r.recovered_correctly == r.points_tried { ExitCode::SUCCESS } else { ExitCode::from(3) }
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
         Cmd::List => {
             println!("schemes:");
             for (name, what) in SCHEMES {

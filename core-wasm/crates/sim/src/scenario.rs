@@ -72,6 +72,12 @@ impl Scenario {
         Ok(reqs)
     }
 
+    /// Recovery from the chip alone for this scenario's scheme.
+    pub fn recoverer(&self) -> crate::crash::Recover {
+        let (scheme, params) = (self.scheme.clone(), self.params.clone());
+        Arc::new(move |flash| ftl::recover(&scheme, &params, flash))
+    }
+
     pub fn build(&self) -> Result<Simulator, String> {
         let first = self.fresh()?;
         let reqs = self.requests(first.ftl.logical_pages(), first.ftl.time_shift())?;

@@ -6,6 +6,7 @@ use crate::nand::{Flash, FlashResult, Geometry, Lpn, PageKind, Pbn, Ppn};
 
 pub mod bast;
 pub mod fast;
+pub mod greedy;
 pub mod page;
 
 /// Role of a physical block: the colour language of the device view.
@@ -156,6 +157,15 @@ pub const SCHEMES: &[(&str, &str)] = &[
     ("fast", "FAST: one SW log block plus fully-associative RW log blocks, eager merge"),
     ("ofast", "O-FAST: FAST with lazy merge (skips merges whose sectors have newer copies)"),
 ];
+
+/// Rebuilds a scheme from the chip alone after a power cut (RAM is lost). The outer
+/// error is a power loss during recovery; the inner one a scheme that cannot recover.
+pub fn recover(scheme: &str, params: &SchemeParams, flash: &mut Flash) -> FlashResult<Result<Box<dyn Ftl>, String>> {
+    Ok(Ok(match scheme {
+        "page" => Box::new(page::PageFtl::recover(flash, params)?),
+        other => return Ok(Err(format!("scheme '{other}' has no recovery yet"))),
+    }))
+}
 
 /// Builds a scheme on a chip geometry.
 pub fn build(scheme: &str, params: &SchemeParams, geometry: &Geometry) -> Result<Box<dyn Ftl>, String> {
