@@ -270,7 +270,7 @@ fn replaced(n: u64) -> impl Fn(&Simulator, usize) -> bool {
 
 #[test]
 fn one_hot_block_fast_saves_nlb_minus_1_erases_section_3_5() {
-    for (nlb, ppb) in [(4u32, 8u32), (6, 4), (3, 16)] {
+    for (nlb, ppb) in [(2u32, 4u32), (4, 8), (6, 4), (3, 16)] {
         // FAST: nlb RW log blocks (+ the SW log block, unused here).
         let (fast, _) = hot_run("fast", nlb + 1, ppb, &[2], replaced(nlb as u64));
         // First victim: its own erase + the hot data block's; the next nlb−1 victims
@@ -284,13 +284,14 @@ fn one_hot_block_fast_saves_nlb_minus_1_erases_section_3_5() {
 
 #[test]
 fn hot_blocks_equal_log_blocks_cost_the_same_section_3_5() {
-    let (nlb, ppb) = (4u32, 8u32);
-    let hot: Vec<u32> = (1..=nlb).collect();
-    // FAST: the first victim holds sectors of all nlb hot blocks: nlb + 1 erases; the
-    // next nlb − 1 victims are all −1: one each. 2·nlb in all, as BAST.
-    let (fast, _) = hot_run("fast", nlb + 1, ppb, &hot, replaced(nlb as u64));
-    let (bast, _) = hot_run("bast", nlb, ppb, &hot, replaced(nlb as u64));
-    assert_eq!((fast, bast), (2 * nlb as u64, 2 * nlb as u64));
+    for (nlb, ppb) in [(4u32, 4u32), (4, 8), (3, 16)] {
+        let hot: Vec<u32> = (1..=nlb).collect();
+        // FAST: the first victim holds sectors of all nlb hot blocks: nlb + 1 erases; the
+        // next nlb − 1 victims are all −1: one each. 2·nlb in all, as BAST.
+        let (fast, _) = hot_run("fast", nlb + 1, ppb, &hot, replaced(nlb as u64));
+        let (bast, _) = hot_run("bast", nlb, ppb, &hot, replaced(nlb as u64));
+        assert_eq!((fast, bast), (2 * nlb as u64, 2 * nlb as u64), "nlb {nlb} nspb {ppb}");
+    }
 }
 
 #[test]
