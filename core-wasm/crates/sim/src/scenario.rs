@@ -83,7 +83,7 @@ impl Scenario {
         let reqs = self.requests(first.ftl.logical_pages(), first.ftl.time_shift())?;
         let me = self.clone();
         let fresh = Arc::new(move || me.fresh().expect("scenario was validated"));
-        Ok(Simulator::new(fresh, reqs))
+        Ok(Simulator::with_state(first, fresh, reqs))
     }
 }
 

@@ -115,7 +115,7 @@ pub const KEYFRAME_BUDGET: usize = 96 << 20;
 
 pub struct Simulator {
     pub state: State,
-    requests: Arc<[Request]>,
+    requests: Vec<Request>,
     fresh: Fresh,
     keyframes: Vec<State>,
     interval: usize,
@@ -126,7 +126,12 @@ pub struct Simulator {
 impl Simulator {
     pub fn new(fresh: Fresh, requests: Vec<Request>) -> Simulator {
         let state = fresh();
-        let mut sim = Simulator { state, requests: requests.into(), fresh, keyframes: Vec::new(), interval: 0, error: None };
+        Simulator::with_state(state, fresh, requests)
+    }
+
+    /// As `new`, with the step-0 state already built (a large chip is built once, not twice).
+    pub fn with_state(state: State, fresh: Fresh, requests: Vec<Request>) -> Simulator {
+        let mut sim = Simulator { state, requests, fresh, keyframes: Vec::new(), interval: 0, error: None };
         sim.set_keyframe_budget(KEYFRAME_BUDGET);
         sim
     }
