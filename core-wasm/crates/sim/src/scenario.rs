@@ -72,12 +72,18 @@ impl Scenario {
         Ok(reqs)
     }
 
+    /// Recovery from the chip alone for this scenario's scheme.
+    pub fn recoverer(&self) -> crate::crash::Recover {
+        let (scheme, params) = (self.scheme.clone(), self.params.clone());
+        Arc::new(move |flash| ftl::recover(&scheme, &params, flash))
+    }
+
     pub fn build(&self) -> Result<Simulator, String> {
         let first = self.fresh()?;
         let reqs = self.requests(first.ftl.logical_pages(), first.ftl.time_shift())?;
         let me = self.clone();
         let fresh = Arc::new(move || me.fresh().expect("scenario was validated"));
-        Ok(Simulator::new(fresh, reqs))
+        Ok(Simulator::with_state(first, fresh, reqs))
     }
 }
 

@@ -20,7 +20,9 @@ impl Session {
     #[wasm_bindgen(constructor)]
     pub fn new(scenario_json: &str) -> Result<Session, JsError> {
         let scenario = Scenario::from_json(scenario_json).map_err(js_err)?;
-        let sim = scenario.build().map_err(js_err)?;
+        let mut sim = scenario.build().map_err(js_err)?;
+        // wasm memory is small: keyframes get a quarter of the 64 MB the largest chip may use.
+        sim.set_keyframe_budget(16 << 20);
         let info = ftl_sim::scenario::info_json(&scenario, &sim);
         Ok(Session { stepper: Stepper::new(sim), info })
     }

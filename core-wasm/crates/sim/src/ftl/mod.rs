@@ -4,7 +4,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::nand::{Chip, Flash, FlashResult, Geometry, Lpn, PageKind, Pbn, Ppn};
 
+pub mod bast;
+pub mod fast;
 pub mod gftl;
+pub mod greedy;
 pub mod nftl;
 pub mod page;
 pub mod rftl;
@@ -153,6 +156,9 @@ pub fn default_page_state<F: Ftl + ?Sized>(ftl: &F, flash: &Flash, ppn: Ppn) -> 
 /// Schemes that exist, with a one-line description for the UI and `ftl --help`.
 pub const SCHEMES: &[(&str, &str)] = &[
     ("page", "Page mapping with greedy garbage collection (the baseline)"),
+    ("bast", "BAST: one log block dedicated to each logical block (block-associative sector translation)"),
+    ("fast", "FAST: one SW log block plus fully-associative RW log blocks, eager merge"),
+    ("ofast", "O-FAST: FAST with lazy merge (skips merges whose sectors have newer copies)"),
     ("rftl", "RFTL: primary / replacement / buffer blocks, OOB sub-tables, distributed partial GC (real-time)"),
     ("gftl", "GFTL as the RFTL paper describes it: buffer blocks, central GC queue, partial block cleaning"),
     ("nftl", "NFTL: block mapping with a replacement block; merge when both are full"),
@@ -168,10 +174,22 @@ pub fn build_on_chip(scheme: &str, params: &SchemeParams, chip: &Chip) -> Result
     }
 }
 
+/// Rebuilds a scheme from the chip alone after a power cut (RAM is lost). The outer
+/// error is a power loss during recovery; the inner one a scheme that cannot recover.
+pub fn recover(scheme: &str, params: &SchemeParams, flash: &mut Flash) -> FlashResult<Result<Box<dyn Ftl>, String>> {
+    Ok(Ok(match scheme {
+        "page" => Box::new(page::PageFtl::recover(flash, params)?),
+        other => return Ok(Err(format!("scheme '{other}' has no recovery yet"))),
+    }))
+}
+
 /// Builds a scheme on a chip geometry.
 pub fn build(scheme: &str, params: &SchemeParams, geometry: &Geometry) -> Result<Box<dyn Ftl>, String> {
     match scheme {
         "page" => Ok(Box::new(page::PageFtl::new(geometry, params)?)),
+        "bast" => Ok(Box::new(bast::BastFtl::new(geometry, params)?)),
+        "fast" => Ok(Box::new(fast::FastFtl::new(geometry, params, false)?)),
+        "ofast" => Ok(Box::new(fast::FastFtl::new(geometry, params, true)?)),
         "nftl" => Ok(Box::new(nftl::Nftl::new(geometry, params)?)),
         "rftl" | "gftl" => Err(format!("scheme '{scheme}' needs the chip's timing: use ftl::build_on_chip")),
         other => Err(format!(
