@@ -134,6 +134,8 @@ pub struct Simulator {
     /// (`record_timeline`). Kept here, not in `State`, so keyframes do not copy it;
     /// replay after a seek rewrites the same values (the run is deterministic).
     timeline: Option<Vec<RequestTime>>,
+    /// Markers and sampled counts for the timeline and charts.
+    pub log: crate::runlog::RunLog,
 }
 
 impl Simulator {
@@ -144,7 +146,8 @@ impl Simulator {
 
     /// As `new`, with the step-0 state already built (a large chip is built once, not twice).
     pub fn with_state(state: State, fresh: Fresh, requests: Vec<Request>) -> Simulator {
-        let mut sim = Simulator { state, requests, fresh, keyframes: Vec::new(), interval: 0, error: None, timeline: None };
+        let log = crate::runlog::RunLog::new(requests.len());
+        let mut sim = Simulator { state, requests, fresh, keyframes: Vec::new(), interval: 0, error: None, timeline: None, log };
         sim.set_keyframe_budget(KEYFRAME_BUDGET);
         sim
     }
@@ -205,8 +208,19 @@ impl Simulator {
         }
         let f = &self.state.flash;
         let (t0, h0) = (f.elapsed_ns, f.time_ns(crate::nand::Cause::Host));
+        let probe = crate::runlog::Probe::of(f);
+        let wrong0 = self.state.host.wrong_reads;
         match self.state.exec(req) {
             Ok(()) => {
+                let s = &self.state;
+                let mut extra = 0;
+                if s.host.wrong_reads != wrong0 {
+                    extra |= crate::runlog::MARK_WRONG_READ;
+                }
+                if req.lpn().is_none() {
+                    extra |= crate::runlog::MARK_TIME_SHIFT;
+                }
+                self.log.record(s.pos - 1, probe, &s.flash, s.host.writes, extra);
                 if let Some(tl) = &mut self.timeline {
                     let f = &self.state.flash;
                     let total = f.elapsed_ns - t0;
