@@ -575,3 +575,25 @@ fn seek_equals_fresh_replay_and_bad_params() {
     let e = scenario("kast", params(2, 0), 16, 4, w).build().err().unwrap();
     assert!(e.contains("at least 1"), "{e}");
 }
+
+#[test]
+fn narration_notes() {
+    let mut r = Rig::classroom(2, 2);
+    r.flash.set_recording(true);
+    r.w(&(0..20).collect::<Vec<_>>());
+    r.w(&[0, 4, 8, 12, 16]);
+    let notes: Vec<(&str, String)> = r
+        .flash
+        .take_events()
+        .into_iter()
+        .filter_map(|e| match e {
+            ftl_sim::nand::Event::Note { tag, text } => Some((tag, text)),
+            _ => None,
+        })
+        .collect();
+    let tags: Vec<&str> = notes.iter().map(|n| n.0).collect();
+    assert_eq!(tags, vec!["associate", "associate", "associate", "serial", "associate", "serial", "victim", "merge", "merge_end", "associate"]);
+    assert!(notes[6].1.contains("lowest associativity reached K = 2") && notes[6].1.contains("least recently used"), "{}", notes[6].1);
+    // 8 copies · (15 + 200) µs + 3 erases · 2000 µs
+    assert!(notes[8].1.contains("7720"), "{}", notes[8].1);
+}

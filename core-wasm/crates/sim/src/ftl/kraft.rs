@@ -114,6 +114,8 @@ struct Stats {
     /// Full merges (victim log blocks) and the sum of their Nd.
     full_merges: u64,
     full_merge_nd: u64,
+    /// nd_hist[d - 1]: full merges of a victim associated with d logical blocks.
+    nd_hist: Vec<u64>,
     reads: u64,
     read_ns: u64,
     writes: u64,
@@ -262,8 +264,26 @@ impl Kraft {
             }
             None => flash.program(dst, page, cause)?,
         }
+        let (was_free, was_serial, had) = (log.is_free(), log.serial, log.lbns.contains(&lbn));
         self.place(a, lbn, off, top);
         self.logs[a].top = top + 1;
+        let log = &self.logs[a];
+        if !had {
+            let (assoc, pbn, serial) = (log.associativity(), log.pbn, log.serial);
+            flash.note("associate", || {
+                if was_free {
+                    format!(
+                        "logical block {lbn} takes free log block {a} (pbn {pbn}){}",
+                        if serial { ": a new serial log" } else { "" }
+                    )
+                } else {
+                    format!("logical block {lbn} joins log block {a} (pbn {pbn}), the lowest associativity: now {assoc} of K = {}", self.k)
+                }
+            });
+        }
+        if was_serial && !was_free && !log.serial {
+            flash.note("serial", || format!("log block {a} is no longer serial (page {top} holds offset {off} of logical block {lbn})"));
+        }
         Ok(())
     }
 
@@ -330,8 +350,12 @@ impl Kraft {
         let (cause, kind) = if v == 0 { (Cause::Switch, "switch") } else { (Cause::PartialMerge, "switch (partial merge)") };
         let pbn = self.logs[a].pbn;
         let old = self.data[lbn as usize];
+        let t = *flash.timing();
         flash.note("merge", || {
-            format!("{kind}: serial log block {pbn} becomes the data block of logical block {lbn}, copying {v} valid pages, erasing block {old}")
+            format!(
+                "{kind}: serial log block {pbn} becomes the data block of logical block {lbn}, copying {v} valid pages, erasing block {old} (Table 1: Tc·v_page + Te = {} µs)",
+                ((t.read_ns + t.program_ns) * v as u64 + t.erase_ns) as f64 / 1000.0
+            )
         });
         self.count_replacement(flash, a);
         for o in 0..n {
@@ -396,13 +420,19 @@ impl Kraft {
         flash.counters.full_merge_victims += 1;
         self.stats.full_merges += 1;
         self.stats.full_merge_nd += lbns.len() as u64;
+        let d = lbns.len();
+        if self.stats.nd_hist.len() < d {
+            self.stats.nd_hist.resize(d, 0);
+        }
+        self.stats.nd_hist[d - 1] += 1;
         self.logs[a] = LogBlock::new(pbn, n);
         self.end_merge(flash, t0);
         Ok(())
     }
 
-    fn end_merge(&mut self, flash: &Flash, t0: u64) {
+    fn end_merge(&mut self, flash: &mut Flash, t0: u64) {
         let dt = flash.elapsed_ns - t0;
+        flash.note("merge_end", || format!("merge done in {} µs (counted in MRG)", dt as f64 / 1000.0));
         self.stats.merges += 1;
         self.stats.merge_ns += dt;
         self.stats.merge_max_ns = self.stats.merge_max_ns.max(dt);
@@ -608,6 +638,7 @@ impl Ftl for Kraft {
             "mean_associativity": if assoc.is_empty() { 0.0 } else { assoc.iter().sum::<usize>() as f64 / assoc.len() as f64 },
             "serial_log_blocks": self.logs.iter().filter(|l| !l.is_free() && l.serial).count(),
             "full_merges": s.full_merges,
+            "full_merge_nd_histogram": s.nd_hist,
             "mean_full_merge_nd": if s.full_merges == 0 { 0.0 } else { s.full_merge_nd as f64 / s.full_merges as f64 },
             "merges_associated_full": s.merges_associated_full,
             "early_switches": s.early_switches,
