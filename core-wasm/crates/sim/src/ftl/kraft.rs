@@ -252,38 +252,34 @@ impl Kraft {
 
     /// Appends `page` (lpn `lbn·N + off`) at the top of log `a`, updating the
     /// relative-addressing table (2-B).
-    fn append(&mut self, flash: &mut Flash, a: usize, lbn: u32, off: u32, page: Page, cause: Cause, src: Option<Ppn>) -> FlashResult<()> {
+    fn append(&mut self, flash: &mut Flash, a: usize, lbn: u32, off: u32, page: Page) -> FlashResult<()> {
         let n = self.ppb;
         let log = &self.logs[a];
         let top = log.top;
         debug_assert!(top < n);
-        let dst = log.pbn * n + top;
-        match src {
-            Some(s) => {
-                flash.copy(s, dst, cause)?;
-            }
-            None => flash.program(dst, page, cause)?,
-        }
-        let (was_free, was_serial, had) = (log.is_free(), log.serial, log.lbns.contains(&lbn));
-        self.place(a, lbn, off, top);
-        self.logs[a].top = top + 1;
-        let log = &self.logs[a];
+        // Narrated before the program, so stepping shows it with its operation.
+        let (was_free, had) = (log.is_free(), log.lbns.contains(&lbn));
+        let assoc = log.associativity() + usize::from(!had);
+        let serial_after = log.serial && assoc == 1 && off == top;
         if !had {
-            let (assoc, pbn, serial) = (log.associativity(), log.pbn, log.serial);
+            let pbn = log.pbn;
             flash.note("associate", || {
                 if was_free {
                     format!(
                         "logical block {lbn} takes free log block {a} (pbn {pbn}){}",
-                        if serial { ": a new serial log" } else { "" }
+                        if serial_after { ": a new serial log" } else { "" }
                     )
                 } else {
                     format!("logical block {lbn} joins log block {a} (pbn {pbn}), the lowest associativity: now {assoc} of K = {}", self.k)
                 }
             });
         }
-        if was_serial && !was_free && !log.serial {
-            flash.note("serial", || format!("log block {a} is no longer serial (page {top} holds offset {off} of logical block {lbn})"));
+        if log.serial && !was_free && !serial_after {
+            flash.note("serial", || format!("log block {a} is no longer serial (page {top} takes offset {off} of logical block {lbn})"));
         }
+        flash.program(log.pbn * n + top, page, Cause::Host)?;
+        self.place(a, lbn, off, top);
+        self.logs[a].top = top + 1;
         Ok(())
     }
 
@@ -489,15 +485,15 @@ impl Kraft {
                         self.stats.early_switches += 1;
                         self.switch(flash, a)?;
                         // Lines 10-11: the slot's fresh block is a free log; a new serial log.
-                        return self.append(flash, a, lbn, 0, page, Cause::Host, None);
+                        return self.append(flash, a, lbn, 0, page);
                     }
-                    return self.append(flash, a, lbn, 0, page, Cause::Host, None);
+                    return self.append(flash, a, lbn, 0, page);
                 }
                 // Lines 13-17.
                 if self.kraft() && log.serial && log.top < off && self.fill_copies(flash, a, lbn, off) <= self.fill_max {
                     self.fill(flash, a, lbn, off)?;
                 }
-                return self.append(flash, a, lbn, off, page, Cause::Host, None);
+                return self.append(flash, a, lbn, off, page);
             }
             // Line 19: the lowest-associativity log block that has a free page.
             let cand = self
@@ -514,7 +510,7 @@ impl Kraft {
                         self.fill(flash, l, lbn, off)?;
                     }
                     // Lines 25-27, 31-32.
-                    return self.append(flash, l, lbn, off, page, Cause::Host, None);
+                    return self.append(flash, l, lbn, off, page);
                 }
                 other => {
                     // Lines 20-23.
