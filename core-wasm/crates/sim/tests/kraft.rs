@@ -597,3 +597,34 @@ fn narration_notes() {
     // 8 copies · (15 + 200) µs + 3 erases · 2000 µs
     assert!(notes[8].1.contains("7720"), "{}", notes[8].1);
 }
+
+/// The scenario presets of docs/schemes/kraft.md ("K at work" tour) give the documented counts.
+#[test]
+fn docs_presets_give_documented_counts() {
+    use ftl_sim::scenario::Scenario;
+    // (scheme, k, pattern, erases, [switch, partial, full, full_victims], copies, MRG µs)
+    let thrash = "w0-19 w0 w4 w8 w12 w16 w1 w5 w9 w13 w17";
+    let cases: &[(&str, u32, &str, u64, [u64; 4], u64, f64)] = &[
+        ("kraft", 1, thrash, 7, [0, 7, 0, 0], 22, 2552.8571428571427),
+        ("kast", 1, thrash, 11, [0, 5, 3, 3], 27, 3475.625),
+        ("kraft", 2, thrash, 6, [0, 0, 4, 2], 17, 7720.0),
+        ("kraft", 4, thrash, 4, [0, 0, 3, 1], 13, 10580.0),
+        ("kraft", 2, "w0-15 w1 w2 w3 w0 w1", 1, [1, 0, 0, 0], 1, 2000.0),
+        ("kast", 2, "w0-15 w1 w2 w3 w0 w1", 2, [0, 0, 1, 1], 4, 4860.0),
+        ("kraft", 2, "w0-15 w0 w1 w2 w0 w1 w2 w3 w0", 2, [1, 1, 0, 0], 1, 2107.5),
+        ("kast", 2, "w0-15 w0 w1 w2 w0 w1 w2 w3 w0", 2, [0, 0, 1, 1], 4, 4860.0),
+    ];
+    for &(scheme, k, pattern, erases, merges, copies, mrg) in cases {
+        let json = format!(
+            r#"{{"scheme":"{scheme}","params":{{"log_blocks":2,"k":{k}}},"chip":{{"preset":"classroom"}},"workload":{{"kind":"pattern","text":"{pattern}"}}}}"#
+        );
+        let mut sim = Scenario::from_json(&json).unwrap().build().unwrap();
+        run_checked(&mut sim, 1);
+        let m = sim.state.metrics();
+        let what = format!("{scheme} K={k} {pattern}");
+        assert_eq!(m.erases, erases, "{what}");
+        assert_eq!([m.merges.switch, m.merges.partial, m.merges.full, m.merges.full_victims], merges, "{what}");
+        assert_eq!(m.page_programs - m.host_writes, copies, "{what}");
+        assert!((m.scheme_metrics["mrg_us"].as_f64().unwrap() - mrg).abs() < 1e-9, "{what}: {}", m.scheme_metrics["mrg_us"]);
+    }
+}
