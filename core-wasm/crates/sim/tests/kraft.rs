@@ -421,6 +421,12 @@ fn scheme_ram_kraft_below_kast() {
     assert!(r.ftl.ram_bytes() < k.ftl.ram_bytes(), "{} vs {}", r.ftl.ram_bytes(), k.ftl.ram_bytes());
     // 55 logical blocks × 6-bit PBN + 8 × (6 + 32 × 11)-bit FAST log blocks.
     assert_eq!(k.ftl.ram_bytes(), (55 * 6 + 8 * (6 + 32 * 11) + 7) / 8);
+    // KRAFT: 8 × (6-bit PBN + 4 × 6-bit LBN + 32 × (2-bit RI + 5-bit RLSN)).
+    assert_eq!(r.ftl.ram_bytes(), (55 * 6 + 8 * (6 + 4 * 6 + 32 * 7) + 7) / 8);
+    // K beyond N adds no slots.
+    let big = Rig::with(64, 32, &params(8, 1000), Variant::Kraft);
+    let n = Rig::with(64, 32, &params(8, 32), Variant::Kraft);
+    assert_eq!(big.ftl.ram_bytes(), n.ftl.ram_bytes());
 }
 
 // ---- metrics: MRG and LATE ----------------------------------------------------------

@@ -610,7 +610,7 @@ impl Ftl for Kraft {
         let g = self.map_geometry();
         let m = self.logs.len() as u64;
         super::ram::bytes(match self.variant {
-            Variant::Kraft => g.kraft_bits(m, self.k),
+            Variant::Kraft => g.kraft_bits(m, self.table_k()),
             Variant::Kast => g.fast_bits(m),
         })
     }
@@ -646,8 +646,8 @@ impl Ftl for Kraft {
             "fill_max": self.fill_max,
             "ram": {
                 "fast_bytes": super::ram::bytes(g.fast_bits(m)),
-                "kraft_bytes": super::ram::bytes(g.kraft_bits(m, self.k)),
-                "kraft_log_blocks_for_fast_ram": g.kraft_log_blocks_for_fast_ram(m, self.k),
+                "kraft_bytes": super::ram::bytes(g.kraft_bits(m, self.table_k())),
+                "kraft_log_blocks_for_fast_ram": g.kraft_log_blocks_for_fast_ram(m, self.table_k()),
             },
         })
     }
@@ -736,12 +736,12 @@ impl Ftl for Kraft {
                 .collect(),
         });
         let g = self.map_geometry();
-        let c = g.compare(self.logs.len() as u64, self.k);
+        let c = g.compare(self.logs.len() as u64, self.table_k());
         out.push(Table {
             title: "Mapping RAM by the KRAFT paper's bit widths (2-B)".into(),
             columns: vec!["".into(), "FAST / KAST".into(), "KRAFT".into()],
             rows: vec![
-                vec!["bits per log block".into(), format!("{} (PBN {} + {}×LSN {})", c.fast_log_bits_per_block, c.pbn_bits, n, c.lsn_bits), format!("{} (PBN {} + {}×LBN {} + {}×(RI {} + RLSN {}))", c.kraft_log_bits_per_block, c.pbn_bits, self.k, c.lbn_bits, n, c.ri_bits, c.rlsn_bits)],
+                vec!["bits per log block".into(), format!("{} (PBN {} + {}×LSN {})", c.fast_log_bits_per_block, c.pbn_bits, n, c.lsn_bits), format!("{} (PBN {} + {}×LBN {} + {}×(RI {} + RLSN {}))", c.kraft_log_bits_per_block, c.pbn_bits, self.table_k(), c.lbn_bits, n, c.ri_bits, c.rlsn_bits)],
                 vec![format!("RAM with {} log blocks (bytes)", c.fast_log_blocks), c.fast_bytes.to_string(), c.kraft_bytes_same_log_blocks.to_string()],
                 vec!["log blocks within FAST's RAM".into(), c.fast_log_blocks.to_string(), c.kraft_log_blocks.to_string()],
             ],
@@ -751,6 +751,11 @@ impl Ftl for Kraft {
 }
 
 impl Kraft {
+    /// K as the RAM table needs it: a log block of N pages never holds more than N
+    /// logical blocks, so slots beyond N would be unused.
+    fn table_k(&self) -> u32 {
+        self.k.min(self.ppb)
+    }
     fn map_geometry(&self) -> MapGeometry {
         MapGeometry {
             physical_blocks: self.blocks as u64,
