@@ -634,3 +634,32 @@ fn docs_presets_give_documented_counts() {
         assert!((m.scheme_metrics["mrg_us"].as_f64().unwrap() - mrg).abs() < 1e-9, "{what}: {}", m.scheme_metrics["mrg_us"]);
     }
 }
+
+/// Stepping the "K = 2" preset one flash operation at a time: roles, owners, tables, and
+/// the full merge narrated before its copies.
+#[test]
+fn stepper_shows_roles_owners_tables_and_merge_narration() {
+    use ftl_sim::stepper::Stepper;
+    let w = Workload::Pattern { text: "w0-19 w0 w4 w8 w12 w16".into() };
+    let mut s = Stepper::new(scenario("kraft", params(2, 2), 16, 4, w).build().unwrap());
+    s.seek(24).unwrap();
+    // Log slots are blocks 0 and 1: log 0 holds lbns 0, 2; log 1 holds lbns 1, 3.
+    let roles = s.block_roles();
+    assert_eq!(&roles[..2], &[BlockRole::Log as u8, BlockRole::Log as u8]);
+    assert_eq!(&s.block_owners()[..2], &[0, 1]);
+    assert_eq!(roles.iter().filter(|&&r| r == BlockRole::Data as u8).count(), 5);
+    let view = s.view_json();
+    assert!(view.contains("Relative addressing, log block 0 (pbn 0): LBN[] = [0, 2]"), "{view}");
+    // w16: victim, full merge of log 0 (Nd = 2): the merge note comes before the first copy.
+    let mut first_copy_had_note = None;
+    while s.step_op().unwrap() && s.step() < 25 {
+        let ev = s.events();
+        if first_copy_had_note.is_none() && ev.iter().any(|e| e.cause == Some("full_merge")) {
+            first_copy_had_note = Some(ev.iter().any(|e| e.kind == "merge" && e.text.contains("full merge")));
+        }
+    }
+    assert_eq!(first_copy_had_note, Some(true));
+    let tables = s.sim.state.ftl.tables(&s.sim.state.flash);
+    assert_eq!(tables[0].rows[0][3], "4", "log 0 now holds lbn 4 only");
+    assert_eq!(tables[0].rows[0][4], "yes", "and is serial");
+}
