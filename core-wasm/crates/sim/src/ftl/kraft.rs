@@ -23,7 +23,9 @@ use serde_json::json;
 
 use super::ram::MapGeometry;
 use super::{BlockRole, Ftl, SchemeParams, Table};
-use crate::nand::{Cause, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
+use crate::nand::{
+    Cause, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE,
+};
 
 /// RI of a page that holds nothing (erased, or skipped by a fill).
 const NO_RI: u16 = u16::MAX;
@@ -154,7 +156,9 @@ pub fn default_log_blocks(blocks: u32) -> u32 {
 impl Kraft {
     pub fn new(g: &Geometry, params: &SchemeParams, variant: Variant) -> Result<Kraft, String> {
         let n = g.pages_per_block;
-        let m = params.log_blocks.unwrap_or_else(|| default_log_blocks(g.blocks));
+        let m = params
+            .log_blocks
+            .unwrap_or_else(|| default_log_blocks(g.blocks));
         let k = params.k.unwrap_or(DEFAULT_K);
         if m == 0 {
             return Err("KRAFT/KAST need at least 1 log block".into());
@@ -218,7 +222,11 @@ impl Kraft {
     }
     /// The log block a logical block is associated with (index into `log_blocks()`).
     pub fn associated_log(&self, lbn: u32) -> Option<usize> {
-        self.log_of.get(lbn as usize).copied().filter(|&l| l != NONE).map(|l| l as usize)
+        self.log_of
+            .get(lbn as usize)
+            .copied()
+            .filter(|&l| l != NONE)
+            .map(|l| l as usize)
     }
 
     fn kraft(&self) -> bool {
@@ -247,12 +255,21 @@ impl Kraft {
 
     /// Valid data pages between the log's top and `off` (the fill cost, in pages copied).
     fn fill_copies(&self, flash: &Flash, a: usize, lbn: u32, off: u32) -> u32 {
-        (self.logs[a].top..off).filter(|&o| self.data_valid(flash, lbn, o)).count() as u32
+        (self.logs[a].top..off)
+            .filter(|&o| self.data_valid(flash, lbn, o))
+            .count() as u32
     }
 
     /// Appends `page` (lpn `lbn·N + off`) at the top of log `a`, updating the
     /// relative-addressing table (2-B).
-    fn append(&mut self, flash: &mut Flash, a: usize, lbn: u32, off: u32, page: Page) -> FlashResult<()> {
+    fn append(
+        &mut self,
+        flash: &mut Flash,
+        a: usize,
+        lbn: u32,
+        off: u32,
+        page: Page,
+    ) -> FlashResult<()> {
         let n = self.ppb;
         let log = &self.logs[a];
         let top = log.top;
@@ -329,7 +346,10 @@ impl Kraft {
         let log = &self.logs[a];
         let n = self.ppb;
         let valid = (0..log.top)
-            .filter(|&p| log.lsn(p, n).is_some_and(|lpn| self.locate(lpn) == Some(log.pbn * n + p)))
+            .filter(|&p| {
+                log.lsn(p, n)
+                    .is_some_and(|lpn| self.locate(lpn) == Some(log.pbn * n + p))
+            })
             .count();
         flash.counters.log_replacements += 1;
         flash.counters.log_utilisation_sum += valid as f64 / n as f64;
@@ -343,7 +363,11 @@ impl Kraft {
         let n = self.ppb;
         let lbn = self.logs[a].lbns[0];
         let v = self.switch_copies(flash, a);
-        let (cause, kind) = if v == 0 { (Cause::Switch, "switch") } else { (Cause::PartialMerge, "switch (partial merge)") };
+        let (cause, kind) = if v == 0 {
+            (Cause::Switch, "switch")
+        } else {
+            (Cause::PartialMerge, "switch (partial merge)")
+        };
         let pbn = self.logs[a].pbn;
         let old = self.data[lbn as usize];
         let t = *flash.timing();
@@ -428,7 +452,9 @@ impl Kraft {
 
     fn end_merge(&mut self, flash: &mut Flash, t0: u64) {
         let dt = flash.elapsed_ns - t0;
-        flash.note("merge_end", || format!("merge done in {} µs (counted in MRG)", dt as f64 / 1000.0));
+        flash.note("merge_end", || {
+            format!("merge done in {} µs (counted in MRG)", dt as f64 / 1000.0)
+        });
         self.stats.merges += 1;
         self.stats.merge_ns += dt;
         self.stats.merge_max_ns = self.stats.merge_max_ns.max(dt);
@@ -481,7 +507,8 @@ impl Kraft {
                 }
                 if off == 0 {
                     // Lines 7-12.
-                    if self.kraft() && log.serial && self.switch_copies(flash, a) <= self.switch_max {
+                    if self.kraft() && log.serial && self.switch_copies(flash, a) <= self.switch_max
+                    {
                         self.stats.early_switches += 1;
                         self.switch(flash, a)?;
                         // Lines 10-11: the slot's fresh block is a free log; a new serial log.
@@ -490,7 +517,11 @@ impl Kraft {
                     return self.append(flash, a, lbn, 0, page);
                 }
                 // Lines 13-17.
-                if self.kraft() && log.serial && log.top < off && self.fill_copies(flash, a, lbn, off) <= self.fill_max {
+                if self.kraft()
+                    && log.serial
+                    && log.top < off
+                    && self.fill_copies(flash, a, lbn, off) <= self.fill_max
+                {
                     self.fill(flash, a, lbn, off)?;
                 }
                 return self.append(flash, a, lbn, off, page);
@@ -505,7 +536,11 @@ impl Kraft {
                 .map(|(i, l)| (i, l.associativity()));
             match cand {
                 Some((l, assoc)) if (assoc as u32) < self.k => {
-                    if off != 0 && self.kraft() && self.logs[l].is_free() && self.fill_copies(flash, l, lbn, off) <= self.fill_max {
+                    if off != 0
+                        && self.kraft()
+                        && self.logs[l].is_free()
+                        && self.fill_copies(flash, l, lbn, off) <= self.fill_max
+                    {
                         // Lines 29-31: a new serial log, filled up to the offset.
                         self.fill(flash, l, lbn, off)?;
                     }
@@ -525,7 +560,8 @@ impl Kraft {
                     } else {
                         "every log block is full".to_string()
                     };
-                    let (vp, serial, top) = (self.logs[v].pbn, self.logs[v].serial, self.logs[v].top);
+                    let (vp, serial, top) =
+                        (self.logs[v].pbn, self.logs[v].serial, self.logs[v].top);
                     flash.note("victim", || {
                         if serial {
                             format!("{why}: victim log block {vp} (the most-filled serial log, {top} pages)")
@@ -617,7 +653,13 @@ impl Ftl for Kraft {
 
     fn scheme_metrics(&self) -> serde_json::Value {
         let s = &self.stats;
-        let mean = |ns: u64, n: u64| if n == 0 { 0.0 } else { ns as f64 / n as f64 / 1000.0 };
+        let mean = |ns: u64, n: u64| {
+            if n == 0 {
+                0.0
+            } else {
+                ns as f64 / n as f64 / 1000.0
+            }
+        };
         let assoc: Vec<usize> = self.logs.iter().map(|l| l.associativity()).collect();
         let g = self.map_geometry();
         let m = self.logs.len() as u64;
@@ -656,11 +698,23 @@ impl Ftl for Kraft {
         let n = self.ppb;
         let mut out = Vec::new();
         out.push(Table {
-            title: format!("Log blocks (K = {}, {} log blocks)", self.k, self.logs.len()),
-            columns: ["log", "pbn", "associativity", "LBN[0..K)", "serial", "top", "last used"]
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
+            title: format!(
+                "Log blocks (K = {}, {} log blocks)",
+                self.k,
+                self.logs.len()
+            ),
+            columns: [
+                "log",
+                "pbn",
+                "associativity",
+                "LBN[0..K)",
+                "serial",
+                "top",
+                "last used",
+            ]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
             rows: self
                 .logs
                 .iter()
@@ -673,9 +727,19 @@ impl Ftl for Kraft {
                         if l.is_free() {
                             "free".into()
                         } else {
-                            l.lbns.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ")
+                            l.lbns
+                                .iter()
+                                .map(|x| x.to_string())
+                                .collect::<Vec<_>>()
+                                .join(" ")
                         },
-                        if l.is_free() { "-".into() } else if l.serial { "yes".into() } else { "no".into() },
+                        if l.is_free() {
+                            "-".into()
+                        } else if l.serial {
+                            "yes".into()
+                        } else {
+                            "no".into()
+                        },
                         l.top.to_string(),
                         l.last_used.to_string(),
                     ]
@@ -684,12 +748,25 @@ impl Ftl for Kraft {
         });
         // Figure 2/3: the relative-addressing table of each used log block, with the
         // worked computation LSN = LBN[RI[PSN]]·N + RLSN[PSN].
-        for (i, l) in self.logs.iter().enumerate().filter(|(_, l)| !l.is_free()).take(16) {
+        for (i, l) in self
+            .logs
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| !l.is_free())
+            .take(16)
+        {
             let rows = (0..l.top)
                 .map(|p| {
                     let psn = l.pbn * n + p;
                     match l.lsn(p, n) {
-                        None => vec![psn.to_string(), p.to_string(), "-".into(), "-".into(), "-".into(), "(skipped)".into()],
+                        None => vec![
+                            psn.to_string(),
+                            p.to_string(),
+                            "-".into(),
+                            "-".into(),
+                            "-".into(),
+                            "(skipped)".into(),
+                        ],
                         Some(lsn) => {
                             let ri = l.ri[p as usize];
                             let lbn = l.lbns[ri as usize];
@@ -710,27 +787,46 @@ impl Ftl for Kraft {
                 title: format!(
                     "Relative addressing, log block {i} (pbn {}): LBN[] = [{}]",
                     l.pbn,
-                    l.lbns.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
+                    l.lbns
+                        .iter()
+                        .map(|x| x.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
-                columns: ["PSN", "page", "RI", "LBN[RI]", "RLSN", "LSN = LBN[RI]·N + RLSN"]
-                    .iter()
-                    .map(|s| s.to_string())
-                    .collect(),
+                columns: [
+                    "PSN",
+                    "page",
+                    "RI",
+                    "LBN[RI]",
+                    "RLSN",
+                    "LSN = LBN[RI]·N + RLSN",
+                ]
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
                 rows,
             });
         }
         out.push(Table {
             title: format!(
                 "Block map (data blocks){}",
-                if self.data.len() > 256 { " — first 256 LBNs" } else { "" }
+                if self.data.len() > 256 {
+                    " — first 256 LBNs"
+                } else {
+                    ""
+                }
             ),
             columns: vec!["lbn".into(), "data pbn".into(), "log".into()],
             rows: (0..self.logical_blocks.min(256))
                 .map(|lbn| {
                     vec![
                         lbn.to_string(),
-                        self.data_block(lbn).map(|p| p.to_string()).unwrap_or("-".into()),
-                        self.associated_log(lbn).map(|l| l.to_string()).unwrap_or("-".into()),
+                        self.data_block(lbn)
+                            .map(|p| p.to_string())
+                            .unwrap_or("-".into()),
+                        self.associated_log(lbn)
+                            .map(|l| l.to_string())
+                            .unwrap_or("-".into()),
                     ]
                 })
                 .collect(),
@@ -741,9 +837,33 @@ impl Ftl for Kraft {
             title: "Mapping RAM by the KRAFT paper's bit widths (2-B)".into(),
             columns: vec!["".into(), "FAST / KAST".into(), "KRAFT".into()],
             rows: vec![
-                vec!["bits per log block".into(), format!("{} (PBN {} + {}×LSN {})", c.fast_log_bits_per_block, c.pbn_bits, n, c.lsn_bits), format!("{} (PBN {} + {}×LBN {} + {}×(RI {} + RLSN {}))", c.kraft_log_bits_per_block, c.pbn_bits, self.table_k(), c.lbn_bits, n, c.ri_bits, c.rlsn_bits)],
-                vec![format!("RAM with {} log blocks (bytes)", c.fast_log_blocks), c.fast_bytes.to_string(), c.kraft_bytes_same_log_blocks.to_string()],
-                vec!["log blocks within FAST's RAM".into(), c.fast_log_blocks.to_string(), c.kraft_log_blocks.to_string()],
+                vec![
+                    "bits per log block".into(),
+                    format!(
+                        "{} (PBN {} + {}×LSN {})",
+                        c.fast_log_bits_per_block, c.pbn_bits, n, c.lsn_bits
+                    ),
+                    format!(
+                        "{} (PBN {} + {}×LBN {} + {}×(RI {} + RLSN {}))",
+                        c.kraft_log_bits_per_block,
+                        c.pbn_bits,
+                        self.table_k(),
+                        c.lbn_bits,
+                        n,
+                        c.ri_bits,
+                        c.rlsn_bits
+                    ),
+                ],
+                vec![
+                    format!("RAM with {} log blocks (bytes)", c.fast_log_blocks),
+                    c.fast_bytes.to_string(),
+                    c.kraft_bytes_same_log_blocks.to_string(),
+                ],
+                vec![
+                    "log blocks within FAST's RAM".into(),
+                    c.fast_log_blocks.to_string(),
+                    c.kraft_log_blocks.to_string(),
+                ],
             ],
         });
         out
