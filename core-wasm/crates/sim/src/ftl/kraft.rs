@@ -512,8 +512,8 @@ impl Kraft {
                         self.stats.early_switches += 1;
                         self.switch(flash, a)?;
                         // Lines 10-11: the slot's fresh block is a free log; a new serial log.
-                        return self.append(flash, a, lbn, 0, page);
                     }
+                    // Line 12 otherwise: append, breaking seriality.
                     return self.append(flash, a, lbn, 0, page);
                 }
                 // Lines 13-17.
@@ -555,14 +555,14 @@ impl Kraft {
                         self.stats.victims_logs_full += 1;
                     }
                     let v = self.victim();
-                    let why = if other.is_some() {
-                        format!("lowest associativity reached K = {}", self.k)
-                    } else {
-                        "every log block is full".to_string()
-                    };
-                    let (vp, serial, top) =
-                        (self.logs[v].pbn, self.logs[v].serial, self.logs[v].top);
+                    let (vp, serial, top, k) =
+                        (self.logs[v].pbn, self.logs[v].serial, self.logs[v].top, self.k);
                     flash.note("victim", || {
+                        let why = if other.is_some() {
+                            format!("lowest associativity reached K = {k}")
+                        } else {
+                            "every log block is full".to_string()
+                        };
                         if serial {
                             format!("{why}: victim log block {vp} (the most-filled serial log, {top} pages)")
                         } else {
