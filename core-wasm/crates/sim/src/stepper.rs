@@ -205,6 +205,24 @@ impl Stepper {
         self.sim.seek(step)
     }
 
+    /// The state after `step` requests plus `ops` flash operations of the next one
+    /// (the event list's "jump to this moment").
+    pub fn goto(&mut self, step: usize, ops: usize) -> Result<(), String> {
+        self.seek(step)?;
+        if ops == 0 || !self.begin()? {
+            return Ok(());
+        }
+        let n = self.op_count();
+        if ops >= n {
+            self.finish();
+            return Ok(());
+        }
+        for _ in 0..ops {
+            self.reveal_one();
+        }
+        Ok(())
+    }
+
     /// Back one flash operation (into the previous request when between requests).
     pub fn back_op(&mut self) -> Result<bool, String> {
         let (pos, revealed) = if self.in_request {

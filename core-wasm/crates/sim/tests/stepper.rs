@@ -119,3 +119,19 @@ fn a_gc_victim_keeps_its_role_until_its_erase_is_shown() {
         assert_eq!(s.block_roles()[victim as usize], after as u8);
     }
 }
+
+#[test]
+fn goto_lands_inside_a_request() {
+    let mut s = stepper("(w0-19)x2 (w3 w7 w1 w15 w2 w9 w11 w0 w4 w13 w17 w5)x6");
+    // Walk op by op, remembering (step, op_cursor, states); goto must reproduce each.
+    let mut seen = Vec::new();
+    for _ in 0..200 {
+        s.step_op().unwrap();
+        seen.push((s.step(), s.op_cursor(), s.page_states()));
+    }
+    for (step, ops, states) in seen.into_iter().rev().step_by(7) {
+        s.goto(step, ops).unwrap();
+        assert_eq!((s.step(), s.op_cursor()), (step, ops));
+        assert_eq!(s.page_states(), states, "at step {step} op {ops}");
+    }
+}
