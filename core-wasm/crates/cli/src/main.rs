@@ -8,7 +8,12 @@ use ftl_sim::ftl::{SchemeParams, SCHEMES};
 use ftl_sim::metrics::Metrics;
 use ftl_sim::nand::PRESET_NAMES;
 use ftl_sim::scenario::{ChipSpec, Scenario};
-use ftl_sim::trace::gen::Workload;
+use ftl_sim::sim::Simulator;
+use ftl_sim::trace::fit::{Fit, TraceSummary};
+use ftl_sim::trace::gen::{Workload, GENERATORS};
+use ftl_sim::trace::load;
+use ftl_sim::trace::parse::{Format, RawTrace, TraceParser, FORMATS};
+use std::io::Read;
 
 #[derive(Parser)]
 #[command(name = "ftl", version, about = "Simulate NAND flash translation layers (ftlscope)")]
@@ -21,8 +26,20 @@ struct Cli {
 enum Cmd {
     /// Run one scheme on one workload and print its metrics.
     Run(RunArgs),
-    /// List the schemes and chip presets.
+    /// List the schemes, chip presets, generators and trace formats.
     List,
+    /// Parse a trace (--trace FILE) and print its summary as JSON: format, requests,
+    /// read/write mix, footprint, the fit applied (docs/traces.md).
+    Trace(TraceArgs),
+}
+
+#[derive(Args)]
+struct TraceArgs {
+    /// Scheme whose logical space the trace is fitted into.
+    #[arg(long, default_value = "page")]
+    scheme: String,
+    #[command(flatten)]
+    setup: Setup,
 }
 
 #[derive(Args)]
@@ -68,9 +85,27 @@ struct Setup {
     /// Inline pattern, e.g. "w0 w4 w8 w12 r3 (w1 w2)x3".
     #[arg(long, conflicts_with = "trace")]
     pattern: Option<String>,
-    /// Trace file (the inline pattern language).
+    /// Trace file: UMass/SPC, MSR Cambridge, blkparse text, DiskSim/MQSim ASCII, CSV
+    /// with a header, or the inline pattern language (docs/traces.md).
     #[arg(long)]
     trace: Option<std::path::PathBuf>,
+    /// Trace format (default: auto-detect): umass, msr, blkparse, disksim, csv, pattern.
+    #[arg(long, requires = "trace")]
+    format: Option<String>,
+    /// Addresses beyond the logical space: fold (modulo), compact (renumber touched
+    /// logical blocks densely), scale (grow the chip). Default: refuse with a message.
+    #[arg(long, requires = "trace")]
+    fit: Option<String>,
+    /// Keep only this device of a multi-device trace (ASU, DiskNumber, device, or
+    /// blkparse `major,minor`).
+    #[arg(long, requires = "trace")]
+    device: Option<String>,
+    /// Skip malformed lines (their count and the first ones are reported).
+    #[arg(long, requires = "trace")]
+    skip_bad_lines: bool,
+    /// blkparse: which action counts (D = issued to the device, Q = queued, C = completed).
+    #[arg(long, requires = "trace")]
+    blkparse_action: Option<String>,
 }
 
 impl Setup {
@@ -79,10 +114,16 @@ impl Setup {
             parse_gen(g)?
         } else if let Some(p) = &self.pattern {
             Workload::Pattern { text: p.clone() }
-        } else if let Some(path) = &self.trace {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read trace {}: {e}", path.display()))?;
-            Workload::Pattern { text }
+        } else if self.trace.is_some() {
+            // The text is streamed from the file by `build`, not held in the scenario.
+            Workload::Trace {
+                text: String::new(),
+                format: self.format.as_deref().map(Format::from_name).transpose()?,
+                fit: self.fit.as_deref().map(Fit::from_name).transpose()?.unwrap_or_default(),
+                device: self.device.clone(),
+                skip_bad_lines: self.skip_bad_lines,
+                blkparse_action: self.blkparse_action.clone(),
+            }
         } else {
             return Err("give a workload: --gen KIND:key=value,..., --pattern \"w0 w4\" or --trace FILE".into());
         };
@@ -116,9 +157,55 @@ fn parse_gen(spec: &str) -> Result<Workload, String> {
     serde_json::from_value(serde_json::Value::Object(obj)).map_err(|e| format!("--gen '{spec}': {e}"))
 }
 
+impl Setup {
+    /// The simulator, and the trace summary when the workload is a trace file.
+    fn build(&self, scheme: &str) -> Result<(Simulator, Option<TraceSummary>), String> {
+        let scenario = self.scenario(scheme)?;
+        let Some(path) = &self.trace else {
+            return Ok((scenario.build()?, None));
+        };
+        let (raw, fit) = self.parse_trace(&scenario, path)?;
+        let (sim, summary) = load::build_with_raw(&scenario, &raw, fit)?;
+        Ok((sim, Some(summary)))
+    }
+
+    fn parse_trace(&self, scenario: &Scenario, path: &std::path::Path) -> Result<(RawTrace, Fit), String> {
+        let (opts, fit) = load::options_for(scenario)?;
+        let mut file = std::fs::File::open(path).map_err(|e| format!("cannot read trace {}: {e}", path.display()))?;
+        let mut parser = TraceParser::new(opts);
+        let mut buf = vec![0u8; 1 << 20];
+        loop {
+            let n = file.read(&mut buf).map_err(|e| format!("cannot read trace {}: {e}", path.display()))?;
+            if n == 0 || parser.feed(&buf[..n]).failed {
+                break;
+            }
+        }
+        let raw = parser.finish().map_err(|e| format!("trace {}: {e}", path.display()))?;
+        Ok((raw, fit))
+    }
+}
+
+fn print_trace_summary(s: &TraceSummary) {
+    let fmt = s.format.map(|f| f.name()).unwrap_or("?");
+    eprintln!(
+        "trace: {fmt}{}, {} records ({} reads, {} writes) -> {} page requests ({} reads, {} writes), {} logical blocks touched",
+        if s.format_detected { " (detected)" } else { "" },
+        s.records, s.record_reads, s.record_writes, s.requests, s.reads, s.writes, s.footprint_blocks
+    );
+    eprintln!("trace: {}", s.fit_note);
+    if s.skipped_lines > 0 {
+        eprintln!("trace: {} malformed lines skipped", s.skipped_lines);
+    }
+    for w in &s.warnings {
+        eprintln!("trace: warning: {w}");
+    }
+}
+
 fn run(args: &RunArgs) -> Result<Metrics, String> {
-    let scenario = args.setup.scenario(&args.scheme)?;
-    let mut sim = scenario.build()?;
+    let (mut sim, summary) = args.setup.build(&args.scheme)?;
+    if let Some(s) = &summary {
+        print_trace_summary(s);
+    }
     let total = sim.total();
     sim.run(total)?;
     Ok(sim.state.metrics())
@@ -152,7 +239,47 @@ fn main() -> ExitCode {
                 println!("  {name:8} {what}");
             }
             println!("chips: {}", PRESET_NAMES.join(", "));
+            println!("generators (--gen KIND:key=value,...):");
+            for (name, what) in GENERATORS {
+                println!("  {name:10} {what}");
+            }
+            println!("trace formats (--trace FILE --format F):");
+            for (_, name, what) in FORMATS {
+                println!("  {name:10} {what}");
+            }
             ExitCode::SUCCESS
+        }
+        Cmd::Trace(args) => {
+            if args.setup.trace.is_none() {
+                eprintln!("error: give the trace with --trace FILE");
+                return ExitCode::from(2);
+            }
+            let summary = || -> Result<TraceSummary, String> {
+                let scenario = args.setup.scenario(&args.scheme)?;
+                let path = args.setup.trace.as_ref().expect("checked");
+                let (raw, fit) = args.setup.parse_trace(&scenario, path)?;
+                match load::build_with_raw(&scenario, &raw, fit) {
+                    Ok((_, s)) => Ok(s),
+                    // The fit failed (e.g. addresses out of range and no --fit):
+                    // still show the trace, with the reason as a warning.
+                    Err(e) => {
+                        let ppb = scenario.chip.chip()?.geometry.pages_per_block;
+                        let mut s = raw.summary(ppb);
+                        s.warnings.push(e);
+                        Ok(s)
+                    }
+                }
+            };
+            match summary() {
+                Ok(s) => {
+                    println!("{}", serde_json::to_string(&s).expect("summary serialises"));
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            }
         }
         Cmd::Run(args) => match run(&args) {
             Ok(m) => {

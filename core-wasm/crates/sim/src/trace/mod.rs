@@ -5,7 +5,10 @@ use serde::Serialize;
 
 use crate::nand::Lpn;
 
+pub mod fit;
 pub mod gen;
+pub mod load;
+pub mod parse;
 pub mod pattern;
 pub mod rng;
 
