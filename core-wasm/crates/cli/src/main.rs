@@ -13,6 +13,7 @@ use ftl_sim::trace::fit::{Fit, TraceSummary};
 use ftl_sim::trace::gen::{Workload, GENERATORS};
 use ftl_sim::trace::load;
 use ftl_sim::trace::parse::{Format, RawTrace, TraceParser, FORMATS};
+use ftl_sim::trace::write::write_trace;
 use std::io::Read;
 
 #[derive(Parser)]
@@ -31,6 +32,20 @@ enum Cmd {
     /// Parse a trace (--trace FILE) and print its summary as JSON: format, requests,
     /// read/write mix, footprint, the fit applied (docs/traces.md).
     Trace(TraceArgs),
+    /// Write a workload (--gen, --pattern or --trace) as a trace file on stdout, in the
+    /// logical space of --scheme on --chip; addresses use the chip's page size.
+    Export(ExportArgs),
+}
+
+#[derive(Args)]
+struct ExportArgs {
+    #[arg(long, default_value = "page")]
+    scheme: String,
+    #[command(flatten)]
+    setup: Setup,
+    /// Output format: umass, msr, blkparse, disksim, csv, pattern.
+    #[arg(long, default_value = "pattern")]
+    to: String,
 }
 
 #[derive(Args)]
@@ -248,6 +263,23 @@ fn main() -> ExitCode {
                 println!("  {name:10} {what}");
             }
             ExitCode::SUCCESS
+        }
+        Cmd::Export(args) => {
+            let out = || -> Result<String, String> {
+                let to = Format::from_name(&args.to)?;
+                let (sim, _) = args.setup.build(&args.scheme)?;
+                write_trace(sim.requests(), to, sim.state.flash.geometry().page_bytes)
+            };
+            match out() {
+                Ok(text) => {
+                    print!("{text}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            }
         }
         Cmd::Trace(args) => {
             if args.setup.trace.is_none() {

@@ -11,6 +11,7 @@ pub mod load;
 pub mod parse;
 pub mod pattern;
 pub mod rng;
+pub mod write;
 
 /// One host request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
