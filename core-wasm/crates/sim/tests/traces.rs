@@ -269,6 +269,16 @@ fn clear_messages_for_bad_files() {
 }
 
 #[test]
+fn limit_keeps_a_prefix_and_says_so() {
+    // 3 records of 2, 3 and 1 pages; a limit of 4 keeps the first only.
+    let text = "op,lpn,pages\nw,0,2\nw,10,3\nw,20,1\n";
+    let r = parse_bytes(text.as_bytes(), TraceOptions { limit: 4, ..opts(512) }).unwrap();
+    assert_eq!((r.len(), r.records, r.ignored.beyond_limit), (2, 1, 2));
+    let s = r.summary(4);
+    assert!(s.warnings.iter().any(|w| w.contains("truncated: 2 records")), "{:?}", s.warnings);
+}
+
+#[test]
 fn fold_and_compact_counts() {
     // Pages 0, 1, 100, 101, 205, 3 (each a 512-B record), space of 16 pages in blocks of 4.
     let text = "op,lpn\nw,0\nw,1\nw,100\nr,101\nw,205\nw,3\n";

@@ -689,7 +689,9 @@ impl TraceParser {
             return;
         }
         let n = last - first + 1;
-        if self.out.packed.len() as u64 + n > self.opts.limit {
+        // Once a record does not fit under the limit, it and every later one are
+        // counted as beyond the limit (the kept trace is a prefix).
+        if self.out.ignored.beyond_limit > 0 || self.out.packed.len() as u64 + n > self.opts.limit {
             self.out.ignored.beyond_limit += 1;
             return;
         }
