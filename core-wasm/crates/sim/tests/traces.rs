@@ -205,6 +205,7 @@ fn shared_mqsim_trace_runs_compacted() {
     assert_eq!(s.requests, sim.total() as u64);
     assert!(s.fit_touched > 0 && s.fit_note.contains("compacted"), "{}", s.fit_note);
     assert!(s.sample.len() <= 1000 && !s.sample.is_empty());
+    assert!(s.reads_of_unwritten > 0 && s.reads_of_unwritten <= s.reads);
     run_checked(&mut sim, 5000);
 }
 
@@ -296,6 +297,7 @@ fn fold_and_compact_counts() {
     assert_eq!((s.footprint_blocks, s.fitted_footprint_blocks), (3, 3));
     assert!(s.fit_note.contains("3 touched logical blocks"), "{}", s.fit_note);
     assert!(matches!(reqs[3], Request::Read { lpn: 5 }));
+    assert_eq!(s.reads_of_unwritten, 1);
     // Compact cannot squeeze 3 blocks into 2.
     let e = r.fit(Some(Space { logical_pages: 8, pages_per_block: 4 }), Fit::Compact).unwrap_err();
     assert!(e.contains("3 logical blocks"), "{e}");

@@ -79,6 +79,10 @@ pub struct TraceSummary {
     pub out_of_range: u64,
     /// Distinct logical blocks touched after the fit.
     pub fitted_footprint_blocks: u64,
+    /// Reads of a page the trace has not written before (after the fit): they find
+    /// nothing on the chip and cost no flash read (common in a trace cut from a
+    /// longer run).
+    pub reads_of_unwritten: u64,
     /// One sentence: what the fit did.
     pub fit_note: String,
     pub ignored: Ignored,
@@ -232,6 +236,20 @@ impl RawTrace {
             }
         }
         s.fitted_footprint_blocks = blocks.len() as u64;
+        let mut written = vec![false; lp as usize];
+        for r in &reqs {
+            match *r {
+                Request::Write { lpn } => written[lpn as usize] = true,
+                Request::Read { lpn } if !written[lpn as usize] => s.reads_of_unwritten += 1,
+                _ => {}
+            }
+        }
+        if s.reads > 0 && s.writes > 0 && s.reads_of_unwritten * 2 > s.reads {
+            s.warnings.push(format!(
+                "{} of the {} reads are of pages the trace never wrote before: they find nothing on the chip",
+                s.reads_of_unwritten, s.reads
+            ));
+        }
         let step = sample_step(reqs.len());
         s.sample = reqs
             .iter()
@@ -327,6 +345,7 @@ impl RawTrace {
             fit_touched: 0,
             out_of_range: 0,
             fitted_footprint_blocks: 0,
+            reads_of_unwritten: 0,
             fit_note: String::new(),
             ignored: self.ignored.clone(),
             skipped_lines: self.bad_lines,
