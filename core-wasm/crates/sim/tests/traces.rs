@@ -139,6 +139,17 @@ fn pattern_example() {
 }
 
 #[test]
+fn detection_after_more_than_8_kb_of_comments() {
+    let comments = "# a long preamble of comments\n".repeat(400);
+    let r = parse(&(comments.clone() + DISKSIM), 512);
+    assert_eq!((r.format, r.records, r.ignored.comments), (Some(Format::Disksim), 2, 400));
+    let r = parse(&(comments.clone() + PATTERN), 512);
+    assert_eq!((r.format, r.len()), (Some(Format::Pattern), 6));
+    let e = parse_err((comments + "w0 q1\n").as_bytes(), opts(512));
+    assert_eq!((e.errors[0].line, e.errors[0].column), (401, 4));
+}
+
+#[test]
 fn manual_format_overrides_detection() {
     // A DiskSim line read as DiskSim explicitly; as UMass it is an error on column 1.
     let o = TraceOptions { format: Some(Format::Disksim), ..opts(512) };

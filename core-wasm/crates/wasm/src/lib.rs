@@ -165,3 +165,14 @@ impl TraceParser {
         Ok((scenario, raw, fit))
     }
 }
+
+/// The trace formats and generators with their one-sentence descriptions, for the UI:
+/// `{formats: [{name, description}], generators: [{kind, description}]}`.
+#[wasm_bindgen]
+pub fn trace_catalog() -> String {
+    serde_json::json!({
+        "formats": parse::FORMATS.iter().map(|f| serde_json::json!({"name": f.1, "description": f.2})).collect::<Vec<_>>(),
+        "generators": ftl_sim::trace::gen::GENERATORS.iter().map(|g| serde_json::json!({"kind": g.0, "description": g.1})).collect::<Vec<_>>(),
+    })
+    .to_string()
+}

@@ -49,5 +49,7 @@ check('empty file', JSON.parse(empty.finish()).error.message === 'the file is em
 let threw = false;
 try { new pkg.TraceParser('{"nope": 1}'); } catch (e) { threw = /invalid trace options/.test(e.message); }
 check('bad options throw a readable error', threw);
+const cat = JSON.parse(pkg.trace_catalog());
+check('catalog', cat.formats.length === 6 && cat.generators.some((g) => g.kind === 'postmark'), cat);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

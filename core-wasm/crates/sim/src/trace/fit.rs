@@ -38,6 +38,9 @@ impl Fit {
     }
 }
 
+/// Maps a page to its fitted page (the map is compact's renumbering).
+type MapFn = dyn Fn(u64, &mut HashMap<u64, u64>) -> Result<u64, String>;
+
 /// Most points in `sample`.
 pub const SAMPLE_POINTS: usize = 1000;
 
@@ -152,7 +155,7 @@ impl RawTrace {
         };
         // page -> fitted page
         let mut compact: HashMap<u64, u64> = HashMap::new();
-        let mapped: Box<dyn Fn(u64, &mut HashMap<u64, u64>) -> Result<u64, String>> = match fit {
+        let mapped: Box<MapFn> = match fit {
             Fit::None | Fit::Scale => {
                 if out_of_range > 0 {
                     let need = if fit == Fit::Scale {

@@ -273,6 +273,8 @@ pub struct TraceParser {
     csv: Option<CsvCols>,
     blk_stats: bool,
     pattern: Vec<u8>,
+    /// Lines before the pattern text (comment lines before a late detection).
+    pattern_first_line: usize,
     meaningful_lines: u64,
 }
 
@@ -427,6 +429,7 @@ impl TraceParser {
             csv: None,
             blk_stats: false,
             pattern: Vec::new(),
+            pattern_first_line: 0,
             meaningful_lines: 0,
         }
     }
@@ -598,6 +601,11 @@ impl TraceParser {
             if self.progress().failed {
                 return;
             }
+            if self.out.format == Some(Format::Pattern) {
+                // Detected late (after comment lines): the rest is pattern text.
+                self.pattern.extend_from_slice(&buf[start..]);
+                return;
+            }
         }
         let rest = &buf[start..];
         if last {
@@ -637,10 +645,30 @@ impl TraceParser {
             return;
         }
         self.meaningful_lines += 1;
-        let Some(fmt) = self.out.format else {
-            self.bad(1, "the trace format is unknown".into());
+        if self.out.format.is_none() {
+            // The first 8 KB held only blank or comment lines: detect here.
+            match detect_line(text) {
+                Some(f) => {
+                    self.out.format = Some(f);
+                    self.out.format_detected = true;
+                }
+                None => {
+                    self.fail(format!(
+                        "cannot tell the trace format from line {}: '{}'. Choose the format explicitly.",
+                        self.out.lines,
+                        clip(text.trim())
+                    ));
+                    return;
+                }
+            }
+        }
+        let Some(fmt) = self.out.format else { return };
+        if fmt == Format::Pattern {
+            self.pattern_first_line = self.out.lines as usize - 1;
+            self.pattern.extend_from_slice(raw);
+            self.pattern.push(b'\n');
             return;
-        };
+        }
         let r = match fmt {
             Format::Umass => self.umass(text),
             Format::Msr => self.msr(text),
@@ -711,7 +739,7 @@ impl TraceParser {
             .ok_or((col, format!("{what} '{s}' is too large")))
     }
 
-    fn need<'a>(f: &[(usize, &'a str)], n: usize, line_len: usize, what: &str) -> Result<(), (usize, String)> {
+    fn need(f: &[(usize, &str)], n: usize, line_len: usize, what: &str) -> Result<(), (usize, String)> {
         if f.len() < n {
             let col = f.last().map(|x| x.0 + x.1.len()).unwrap_or(1).min(line_len + 1);
             return Err((col, format!("expected {n} fields ({what}), found {}", f.len())));
@@ -914,7 +942,8 @@ impl TraceParser {
                 return;
             }
         };
-        self.out.lines = text.lines().count() as u64;
+        let skip = self.pattern_first_line;
+        self.out.lines = (skip + text.lines().count()) as u64;
         match super::pattern::parse(&text) {
             Ok(reqs) => {
                 for r in reqs {
@@ -940,8 +969,9 @@ impl TraceParser {
                     self.out.packed.push(p);
                 }
             }
-            Err(e) => {
+            Err(mut e) => {
                 // The pattern is one expression: a bad item cannot be skipped.
+                e.line += skip;
                 self.out.bad_lines += 1;
                 self.out.errors.push(e);
                 self.fail("the pattern could not be parsed".into());

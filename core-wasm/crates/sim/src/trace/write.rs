@@ -31,7 +31,7 @@ fn runs(reqs: &[Request]) -> Result<Vec<(bool, u32, u32)>, String> {
 /// The requests as `format` text; byte and sector addresses use `page_bytes` pages
 /// (a multiple of 512). One record per millisecond of made-up time.
 pub fn write_trace(reqs: &[Request], format: Format, page_bytes: u32) -> Result<String, String> {
-    if page_bytes == 0 || page_bytes % 512 != 0 {
+    if page_bytes == 0 || !page_bytes.is_multiple_of(512) {
         return Err(format!("page_bytes must be a multiple of 512 (got {page_bytes})"));
     }
     let pb = page_bytes as u64;
