@@ -95,6 +95,10 @@ fn blkparse_example_counts_d_by_default_and_q_on_request() {
     assert_eq!(q.records, 2);
     // 223490 sectors * 512 = byte 114426880 = 4 KB page 27936 (+ 2 KB): 4 KB spans 2 pages.
     assert_eq!(pages(&q)[..2], [(true, 27936), (true, 27937)]);
+    // Flushes without a sector range, discards and plugs are counted, not errors.
+    let extra = "  8,0    1        7     0.1   812  D  FN [cat]\n  8,0    1        8     0.2   812  D  DS 64 + 8 [cat]\n  8,0    1        9     0.3   812  P   N [cat]\n";
+    let r = parse(&format!("{extra}{BLKPARSE}"), 512);
+    assert_eq!((r.records, r.ignored.not_read_write, r.ignored.other_action), (2, 2, 5));
     // Only C actions missing? Ask for an action that is absent: a clear message.
     let e = parse_err(BLKPARSE.as_bytes(), TraceOptions { blkparse_action: "X".into(), ..opts(512) });
     assert!(e.message.contains("other actions than 'X'"), "{e}");
@@ -408,7 +412,7 @@ fn sample_traces_parse() {
         }
         let bytes = std::fs::read(&p).unwrap();
         let r = parse_bytes(&bytes, opts(512)).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-        assert!(r.len() > 0);
+        assert!(!r.is_empty());
         n += 1;
     }
     assert!(n >= 5, "only {n} sample traces");

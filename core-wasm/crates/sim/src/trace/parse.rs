@@ -828,18 +828,14 @@ impl TraceParser {
             self.out.ignored.other_action += 1;
             return Ok(None);
         }
-        Self::need(&f, 10, line.len(), "dev cpu seq time pid action RWBS sector + count")?;
+        Self::need(&f, 7, line.len(), "dev cpu seq time pid action RWBS")?;
         let rwbs = f[6].1;
         if !rwbs.bytes().all(|c| b"RWDBSFMANTE".contains(&c)) {
             return Err((f[6].0, format!("expected RWBS flags such as W, WS, R, RA, found '{}'", clip(rwbs))));
         }
-        let offset = self.sectors(f[7].0, f[7].1, "the start sector")?;
-        if f[8].1 != "+" {
-            return Err((f[8].0, format!("expected '+' between sector and count, found '{}'", clip(f[8].1))));
-        }
-        let bytes = self.sectors(f[9].0, f[9].1, "the sector count")?;
+        // Discards, and flushes with neither R nor W (which carry no sector range).
         let write = if rwbs.contains('D') {
-            None // discard
+            None
         } else if rwbs.contains('W') {
             Some(true)
         } else if rwbs.contains('R') {
@@ -847,13 +843,17 @@ impl TraceParser {
         } else {
             None
         };
-        match write {
-            None => {
-                self.out.ignored.not_read_write += 1;
-                Ok(None)
-            }
-            Some(write) => Ok(Some(Rec { write, offset, bytes, device: Some(first) })),
+        let Some(write) = write else {
+            self.out.ignored.not_read_write += 1;
+            return Ok(None);
+        };
+        Self::need(&f, 10, line.len(), "dev cpu seq time pid action RWBS sector + count")?;
+        let offset = self.sectors(f[7].0, f[7].1, "the start sector")?;
+        if f[8].1 != "+" {
+            return Err((f[8].0, format!("expected '+' between sector and count, found '{}'", clip(f[8].1))));
         }
+        let bytes = self.sectors(f[9].0, f[9].1, "the sector count")?;
+        Ok(Some(Rec { write, offset, bytes, device: Some(first) }))
     }
 
     fn csv_header(&mut self, line: &str) -> Result<(), (usize, String)> {
