@@ -285,6 +285,22 @@ fn clear_messages_for_bad_files() {
 }
 
 #[test]
+fn huge_numbers_are_errors_not_overflows() {
+    let e = parse_err(b"0,18446744073709551615,512,w,0\n", opts(512));
+    assert!(e.errors[0].message.contains("too large"), "{e}");
+    assert_eq!(e.errors[0].column, 3);
+    let e = parse_err(b"0,1,99999999999999999999,w,0\n", opts(512));
+    assert!(e.errors[0].message.contains("too large"), "{e}");
+    let e = parse_err(b"op,offset,size\nw,18446744073709551000,4096\n", opts(512));
+    assert!(e.errors[0].message.contains("overflows"), "{e}");
+    // A single record far larger than the limit is counted, not allocated.
+    let r = parse_bytes(b"op,offset,size\nw,0,512\nw,0,1099511627776\n", TraceOptions { limit: 1000, ..opts(512) }).unwrap();
+    assert_eq!((r.len(), r.ignored.beyond_limit), (1, 1));
+    let e = parse_err(UMASS.as_bytes(), TraceOptions { page_bytes: 0, ..opts(512) });
+    assert!(e.message.contains("page_bytes"), "{e}");
+}
+
+#[test]
 fn limit_keeps_a_prefix_and_says_so() {
     // 3 records of 2, 3 and 1 pages; a limit of 4 keeps the first only.
     let text = "op,lpn,pages\nw,0,2\nw,10,3\nw,20,1\n";
@@ -466,6 +482,13 @@ proptest! {
             }
         }
         exercise(&b, format, chunk, skip);
+    }
+
+    #[test]
+    fn text_like_garbage_never_panics(text in "[0-9,. rwRWQDCN+:#()x\n\t-]{0,400}", format in arb_format(), chunk in 1usize..64, skip in any::<bool>()) {
+        exercise(text.as_bytes(), format, chunk, skip);
+        let header = format!("op,lba,sectors,device\n{text}");
+        exercise(header.as_bytes(), Some(Format::Csv), chunk, skip);
     }
 
     #[test]

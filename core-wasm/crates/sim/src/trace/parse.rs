@@ -536,6 +536,10 @@ impl TraceParser {
     /// Binary check and format detection on the first bytes.
     fn sniff(&mut self) {
         self.sniffed = true;
+        if self.opts.page_bytes == 0 || self.opts.sector_bytes == 0 {
+            self.fail("page_bytes and sector_bytes must be at least 1".into());
+            return;
+        }
         if self.carry.is_empty() {
             self.fail("the file is empty".into());
             return;
