@@ -27,6 +27,14 @@ struct Cli {
 enum Cmd {
     /// Run one scheme on one workload and print its metrics.
     Run(RunArgs),
+    /// Run several schemes and log-block counts on one workload (FAST paper Figure 10):
+    /// erases, merges by kind and elapsed time per scheme and log-block count.
+    Sweep(SweepArgs),
+    /// Cut power at chosen flash-operation boundaries, recover from the chip alone,
+    /// verify against the reference model.
+    CrashSweep(CrashArgs),
+    /// Time full-speed runs of one scenario (JSON, as the app's Session takes it).
+    Bench(BenchArgs),
     /// List the schemes, chip presets, generators and trace formats.
     List,
     /// Parse a trace (--trace FILE) and print its summary as JSON: format, requests,
@@ -58,6 +66,41 @@ struct TraceArgs {
 }
 
 #[derive(Args)]
+struct BenchArgs {
+    /// Scenario JSON, or @FILE.
+    #[arg(long)]
+    scenario: String,
+    /// Runs to take the median of.
+    #[arg(long, default_value_t = 5)]
+    runs: usize,
+}
+
+#[derive(Args)]
+struct CrashArgs {
+    #[arg(long)]
+    scheme: String,
+    #[command(flatten)]
+    setup: Setup,
+    /// Cut at every operation boundary of the run.
+    #[arg(long, conflicts_with_all = ["every", "random"])]
+    all: bool,
+    /// Cut at every N-th operation boundary.
+    #[arg(long, conflicts_with = "random")]
+    every: Option<u64>,
+    /// Cut at N random operation boundaries.
+    #[arg(long)]
+    random: Option<u64>,
+    /// Seed of the random cut points and of the cuts inside recovery.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Do not cut again inside each recovery.
+    #[arg(long)]
+    no_recut: bool,
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
 struct RunArgs {
     /// Scheme: see `ftl list`.
     #[arg(long)]
@@ -67,6 +110,18 @@ struct RunArgs {
     /// Print one JSON object with stable field names (docs/cli.md).
     #[arg(long)]
     json: bool,
+}
+
+#[derive(Args)]
+struct SweepArgs {
+    /// Comma-separated schemes, e.g. `bast,fast,ofast`.
+    #[arg(long, value_delimiter = ',', required = true)]
+    schemes: Vec<String>,
+    #[command(flatten)]
+    setup: Setup,
+    /// Print CSV (one header line, one row per scheme and log-block count).
+    #[arg(long)]
+    csv: bool,
 }
 
 /// Chip, scheme parameters and workload: shared by the commands that run a scenario.
@@ -84,9 +139,10 @@ struct Setup {
     /// Over-provisioning ratio (page mapping).
     #[arg(long)]
     op: Option<f64>,
-    /// Number of log blocks (hybrid schemes).
-    #[arg(long)]
-    log_blocks: Option<u32>,
+    /// Number of log blocks (hybrid schemes). `sweep` takes a comma-separated list
+    /// (`--log-blocks 4,8,16,32,64`); `run` takes one value.
+    #[arg(long, value_delimiter = ',')]
+    log_blocks: Vec<u32>,
     /// Associativity K (KAST, KRAFT).
     #[arg(long)]
     k: Option<u32>,
@@ -121,10 +177,20 @@ struct Setup {
     /// blkparse: which action counts (D = issued to the device, Q = queued, C = completed).
     #[arg(long, requires = "trace")]
     blkparse_action: Option<String>,
+    /// The trace file once parsed.
+    #[arg(skip)]
+    parsed: std::cell::OnceCell<RawTrace>,
 }
 
 impl Setup {
     fn scenario(&self, scheme: &str) -> Result<Scenario, String> {
+        if self.log_blocks.len() > 1 {
+            return Err("give one --log-blocks value (use `ftl sweep` for several)".into());
+        }
+        self.scenario_with(scheme, self.log_blocks.first().copied())
+    }
+
+    fn scenario_with(&self, scheme: &str, log_blocks: Option<u32>) -> Result<Scenario, String> {
         let workload = if let Some(g) = &self.gen {
             parse_gen(g)?
         } else if let Some(p) = &self.pattern {
@@ -144,7 +210,7 @@ impl Setup {
         };
         Ok(Scenario {
             scheme: scheme.to_string(),
-            params: SchemeParams { op: self.op, log_blocks: self.log_blocks, k: self.k, utilisation: self.utilisation },
+            params: SchemeParams { op: self.op, log_blocks, k: self.k, utilisation: self.utilisation },
             chip: ChipSpec { preset: self.chip.clone(), blocks: self.blocks, pages_per_block: self.pages_per_block },
             workload,
         })
@@ -176,11 +242,22 @@ impl Setup {
     /// The simulator, and the trace summary when the workload is a trace file.
     fn build(&self, scheme: &str) -> Result<(Simulator, Option<TraceSummary>), String> {
         let scenario = self.scenario(scheme)?;
+        self.sim_for(&scenario)
+    }
+
+    /// The simulator for a scenario of this setup; a trace file is streamed and parsed
+    /// once (cached for `sweep`'s several schemes) and fitted per scheme.
+    fn sim_for(&self, scenario: &Scenario) -> Result<(Simulator, Option<TraceSummary>), String> {
         let Some(path) = &self.trace else {
             return Ok((scenario.build()?, None));
         };
-        let (raw, fit) = self.parse_trace(&scenario, path)?;
-        let (sim, summary) = load::build_with_raw(&scenario, &raw, fit)?;
+        let (_, fit) = load::options_for(scenario)?;
+        if self.parsed.get().is_none() {
+            let (raw, _) = self.parse_trace(scenario, path)?;
+            let _ = self.parsed.set(raw);
+        }
+        let raw = self.parsed.get().expect("parsed above");
+        let (sim, summary) = load::build_with_raw(scenario, raw, fit)?;
         Ok((sim, Some(summary)))
     }
 
@@ -226,6 +303,77 @@ fn run(args: &RunArgs) -> Result<Metrics, String> {
     Ok(sim.state.metrics())
 }
 
+/// One row of `ftl sweep`.
+struct SweepRow {
+    log_blocks: Option<u32>,
+    m: Metrics,
+}
+
+fn sweep(args: &SweepArgs) -> Result<Vec<SweepRow>, String> {
+    let counts: Vec<Option<u32>> =
+        if args.setup.log_blocks.is_empty() { vec![None] } else { args.setup.log_blocks.iter().map(|&n| Some(n)).collect() };
+    let mut rows = Vec::new();
+    for scheme in &args.schemes {
+        for &lb in &counts {
+            let scenario = args.setup.scenario_with(scheme, lb)?;
+            let (mut sim, _) = args
+                .setup
+                .sim_for(&scenario)
+                .map_err(|e| format!("{scheme} with {} log blocks: {e}", lb.map(|n| n.to_string()).unwrap_or("default".into())))?;
+            let total = sim.total();
+            sim.run(total)?;
+            rows.push(SweepRow { log_blocks: lb, m: sim.state.metrics() });
+        }
+    }
+    Ok(rows)
+}
+
+fn print_sweep(rows: &[SweepRow], csv: bool) {
+    let lb = |r: &SweepRow| r.log_blocks.map(|n| n.to_string()).unwrap_or_else(|| "-".into());
+    if csv {
+        println!("scheme,log_blocks,host_writes,erases,switch_merges,partial_merges,full_merges,full_merge_victims,page_reads,page_programs,elapsed_s,log_utilisation,wrong_reads");
+        for r in rows {
+            let m = &r.m;
+            println!(
+                "{},{},{},{},{},{},{},{},{},{},{:.6},{},{}",
+                m.scheme,
+                lb(r),
+                m.host_writes,
+                m.erases,
+                m.merges.switch,
+                m.merges.partial,
+                m.merges.full,
+                m.merges.full_victims,
+                m.page_reads,
+                m.page_programs,
+                m.elapsed_us / 1e6,
+                m.log_utilisation.map(|u| format!("{u:.4}")).unwrap_or_default(),
+                m.wrong_reads
+            );
+        }
+        return;
+    }
+    println!(
+        "{:8} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9} {:>12} {:>8}",
+        "scheme", "log blocks", "erases", "switch", "partial", "full", "victims", "elapsed (s)", "log util"
+    );
+    for r in rows {
+        let m = &r.m;
+        println!(
+            "{:8} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9} {:>12.3} {:>8}",
+            m.scheme,
+            lb(r),
+            m.erases,
+            m.merges.switch,
+            m.merges.partial,
+            m.merges.full,
+            m.merges.full_victims,
+            m.elapsed_us / 1e6,
+            m.log_utilisation.map(|u| format!("{:.1}%", u * 100.0)).unwrap_or_else(|| "-".into())
+        );
+    }
+}
+
 fn print_human(m: &Metrics) {
     println!("scheme {} on chip {}", m.scheme, m.chip);
     println!("  host requests      {} ({} reads, {} writes)", m.requests, m.host_reads, m.host_writes);
@@ -245,9 +393,110 @@ fn print_human(m: &Metrics) {
     println!("  wrong reads        {}", m.wrong_reads);
 }
 
+fn crash_sweep(a: &CrashArgs) -> Result<ftl_sim::crash::SweepReport, String> {
+    use ftl_sim::crash::{sweep, Points};
+    let points = match (a.all, a.every, a.random) {
+        (true, _, _) => Points::All,
+        (_, Some(n), _) => Points::Every(n),
+        (_, _, Some(n)) => Points::Random { n, seed: a.seed },
+        _ => return Err("choose the cut points: --all, --every N or --random N [--seed X]".into()),
+    };
+    let scenario = a.setup.scenario(&a.scheme)?;
+    let (sim, _) = a.setup.sim_for(&scenario)?;
+    let recut = (!a.no_recut).then_some(a.seed);
+    let mut last = std::time::Instant::now();
+    let report = sweep(&sim.state, sim.requests(), &scenario.recoverer(), points, recut, |done, total| {
+        if last.elapsed().as_millis() > 500 {
+            eprint!("\r{done}/{total} cut points");
+            last = std::time::Instant::now();
+        }
+    });
+    eprint!("\r{:40}\r", "");
+    Ok(report)
+}
+
+/// Peak resident memory of this process (Linux), in bytes.
+fn peak_rss() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse::<u64>().ok().map(|kb| kb * 1024)
+}
+
+fn bench(a: &BenchArgs) -> Result<serde_json::Value, String> {
+    let json = match a.scenario.strip_prefix('@') {
+        Some(path) => std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?,
+        None => a.scenario.clone(),
+    };
+    let scenario = Scenario::from_json(&json)?;
+    let mut secs = Vec::new();
+    let (mut requests, mut ops) = (0, 0);
+    for _ in 0..a.runs.max(1) {
+        let mut sim = scenario.build()?;
+        let total = sim.total();
+        let t0 = std::time::Instant::now();
+        sim.run(total)?;
+        secs.push(t0.elapsed().as_secs_f64());
+        let m = sim.state.metrics();
+        if m.wrong_reads > 0 {
+            return Err(format!("{} wrong reads", m.wrong_reads));
+        }
+        requests = total as u64;
+        ops = sim.state.flash.total_ops();
+    }
+    secs.sort_by(|a, b| a.total_cmp(b));
+    let median = secs[secs.len() / 2];
+    Ok(serde_json::json!({
+        "scheme": scenario.scheme,
+        "requests": requests,
+        "flash_ops": ops,
+        "runs_s": secs,
+        "median_s": median,
+        "requests_per_s": requests as f64 / median,
+        "flash_ops_per_s": ops as f64 / median,
+        "peak_rss_bytes": peak_rss(),
+    }))
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.cmd {
+        Cmd::Bench(a) => match bench(&a) {
+            Ok(v) => {
+                println!("{v}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
+        Cmd::CrashSweep(a) => match crash_sweep(&a) {
+            Ok(r) => {
+                if a.json {
+                    println!("{}", serde_json::to_string(&r).expect("report serialises"));
+                } else {
+                    println!("crash sweep of {} over a run of {} flash operations", r.scheme, r.run_ops);
+                    println!("  points tried          {} ({} also cut inside recovery)", r.points_tried, r.recut_points);
+                    println!("  recovered correctly   {}", r.recovered_correctly);
+                    println!("  acked writes lost     {}", r.acked_writes_lost);
+                    println!("  wrong data            {}", r.wrong_reads);
+                    println!("  torn pages mapped     {}", r.torn_mapped);
+                    println!("  other errors          {}", r.errors);
+                    let p = &r.recovery_pages_read;
+                    println!("  recovery pages read   min {:.0} mean {:.1} p99 {:.0} max {:.0}", p.min, p.mean, p.p99, p.max);
+                    let t = &r.recovery_us;
+                    println!("  recovery time (us)    min {:.0} mean {:.1} p99 {:.0} max {:.0}", t.min, t.mean, t.p99, t.max);
+                    for f in &r.first_failures {
+                        println!("  FAILED: {f}");
+                    }
+                }
+                if r.recovered_correctly == r.points_tried { ExitCode::SUCCESS } else { ExitCode::from(3) }
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
         Cmd::List => {
             println!("schemes:");
             for (name, what) in SCHEMES {
@@ -313,6 +562,21 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Cmd::Sweep(args) => match sweep(&args) {
+            Ok(rows) => {
+                print_sweep(&rows, args.csv);
+                let wrong: u64 = rows.iter().map(|r| r.m.wrong_reads).sum();
+                if wrong > 0 {
+                    eprintln!("error: {wrong} reads disagreed with the reference model");
+                    return ExitCode::from(3);
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
         Cmd::Run(args) => match run(&args) {
             Ok(m) => {
                 if args.json {

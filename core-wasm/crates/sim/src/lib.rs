@@ -1,6 +1,7 @@
 //! ftlscope's simulator core: a NAND chip, FTL schemes from the papers, a reference
 //! model, metrics and time travel. Pure Rust: no wasm or JS types (crates/wasm wraps it).
 
+pub mod crash;
 pub mod ftl;
 pub mod metrics;
 pub mod nand;

@@ -72,6 +72,12 @@ impl Scenario {
         Ok(reqs)
     }
 
+    /// Recovery from the chip alone for this scenario's scheme.
+    pub fn recoverer(&self) -> crate::crash::Recover {
+        let (scheme, params) = (self.scheme.clone(), self.params.clone());
+        Arc::new(move |flash| ftl::recover(&scheme, &params, flash))
+    }
+
     pub fn build(&self) -> Result<Simulator, String> {
         if matches!(self.workload, Workload::Trace { .. }) {
             return crate::trace::load::build_trace(self).map(|(sim, _)| sim);
@@ -80,7 +86,7 @@ impl Scenario {
         let reqs = self.requests(first.ftl.logical_pages(), first.ftl.time_shift())?;
         let me = self.clone();
         let fresh = Arc::new(move || me.fresh().expect("scenario was validated"));
-        Ok(Simulator::new(fresh, reqs))
+        Ok(Simulator::with_state(first, fresh, reqs))
     }
 }
 

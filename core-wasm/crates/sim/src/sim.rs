@@ -109,12 +109,13 @@ impl State {
 /// Builds the state at step 0 (a fresh chip and scheme).
 pub type Fresh = Arc<dyn Fn() -> State + Send + Sync>;
 
-/// Keyframes are kept within this many bytes (roughly) per run.
-const KEYFRAME_BUDGET: usize = 96 << 20;
+/// Keyframes are kept within this many bytes (roughly) per run, unless set otherwise
+/// (the browser keeps less: wasm memory is small).
+pub const KEYFRAME_BUDGET: usize = 96 << 20;
 
 pub struct Simulator {
     pub state: State,
-    requests: Arc<[Request]>,
+    requests: Vec<Request>,
     fresh: Fresh,
     keyframes: Vec<State>,
     interval: usize,
@@ -125,12 +126,25 @@ pub struct Simulator {
 impl Simulator {
     pub fn new(fresh: Fresh, requests: Vec<Request>) -> Simulator {
         let state = fresh();
-        let g = state.flash.geometry();
+        Simulator::with_state(state, fresh, requests)
+    }
+
+    /// As `new`, with the step-0 state already built (a large chip is built once, not twice).
+    pub fn with_state(state: State, fresh: Fresh, requests: Vec<Request>) -> Simulator {
+        let mut sim = Simulator { state, requests, fresh, keyframes: Vec::new(), interval: 0, error: None };
+        sim.set_keyframe_budget(KEYFRAME_BUDGET);
+        sim
+    }
+
+    /// Spreads keyframes evenly over the run within `bytes`; a chip too large for even
+    /// one keyframe gets none (seeking back then replays from step 0).
+    pub fn set_keyframe_budget(&mut self, bytes: usize) {
+        let g = self.state.flash.geometry();
         // Rough size of one snapshot: pages (16 B) + a 4 B map entry per page + blocks.
         let snapshot = g.pages() as usize * 20 + g.blocks as usize * 32 + 1024;
-        let max_frames = (KEYFRAME_BUDGET / snapshot).max(1);
-        let interval = requests.len().div_ceil(max_frames).max(256);
-        Simulator { state, requests: requests.into(), fresh, keyframes: Vec::new(), interval, error: None }
+        let max_frames = bytes / snapshot;
+        self.interval = if max_frames == 0 { usize::MAX } else { self.requests.len().div_ceil(max_frames).max(256) };
+        self.keyframes.retain(|k| k.pos % self.interval == 0);
     }
 
     pub fn pos(&self) -> usize {

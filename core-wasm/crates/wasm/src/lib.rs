@@ -23,7 +23,9 @@ impl Session {
     #[wasm_bindgen(constructor)]
     pub fn new(scenario_json: &str) -> Result<Session, JsError> {
         let scenario = Scenario::from_json(scenario_json).map_err(js_err)?;
-        let sim = scenario.build().map_err(js_err)?;
+        let mut sim = scenario.build().map_err(js_err)?;
+        // wasm memory is small: keyframes get a quarter of the 64 MB the largest chip may use.
+        sim.set_keyframe_budget(16 << 20);
         let info = ftl_sim::scenario::info_json(&scenario, &sim);
         Ok(Session { stepper: Stepper::new(sim), info })
     }
@@ -33,7 +35,8 @@ impl Session {
     /// `{kind: "trace", fit?, ...}` (its `text` is ignored). docs/session-api.md.
     pub fn from_trace(scenario_json: &str, parser: &TraceParser) -> Result<Session, JsError> {
         let (scenario, raw, fit) = parser.scenario_and_raw(scenario_json).map_err(js_err)?;
-        let (sim, _) = load::build_with_raw(&scenario, raw, fit).map_err(js_err)?;
+        let (mut sim, _) = load::build_with_raw(&scenario, raw, fit).map_err(js_err)?;
+        sim.set_keyframe_budget(16 << 20);
         let info = ftl_sim::scenario::info_json(&scenario, &sim);
         Ok(Session { stepper: Stepper::new(sim), info })
     }

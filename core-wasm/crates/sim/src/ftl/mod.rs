@@ -4,6 +4,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::nand::{Flash, FlashResult, Geometry, Lpn, PageKind, Pbn, Ppn};
 
+pub mod bast;
+pub mod fast;
+pub mod greedy;
 pub mod page;
 
 /// Role of a physical block: the colour language of the device view.
@@ -148,15 +151,29 @@ pub fn default_page_state<F: Ftl + ?Sized>(ftl: &F, flash: &Flash, ppn: Ppn) -> 
 }
 
 /// Schemes that exist, with a one-line description for the UI and `ftl --help`.
-pub const SCHEMES: &[(&str, &str)] = &[(
-    "page",
-    "Page mapping with greedy garbage collection (the baseline)",
-)];
+pub const SCHEMES: &[(&str, &str)] = &[
+    ("page", "Page mapping with greedy garbage collection (the baseline)"),
+    ("bast", "BAST: one log block dedicated to each logical block (block-associative sector translation)"),
+    ("fast", "FAST: one SW log block plus fully-associative RW log blocks, eager merge"),
+    ("ofast", "O-FAST: FAST with lazy merge (skips merges whose sectors have newer copies)"),
+];
+
+/// Rebuilds a scheme from the chip alone after a power cut (RAM is lost). The outer
+/// error is a power loss during recovery; the inner one a scheme that cannot recover.
+pub fn recover(scheme: &str, params: &SchemeParams, flash: &mut Flash) -> FlashResult<Result<Box<dyn Ftl>, String>> {
+    Ok(Ok(match scheme {
+        "page" => Box::new(page::PageFtl::recover(flash, params)?),
+        other => return Ok(Err(format!("scheme '{other}' has no recovery yet"))),
+    }))
+}
 
 /// Builds a scheme on a chip geometry.
 pub fn build(scheme: &str, params: &SchemeParams, geometry: &Geometry) -> Result<Box<dyn Ftl>, String> {
     match scheme {
         "page" => Ok(Box::new(page::PageFtl::new(geometry, params)?)),
+        "bast" => Ok(Box::new(bast::BastFtl::new(geometry, params)?)),
+        "fast" => Ok(Box::new(fast::FastFtl::new(geometry, params, false)?)),
+        "ofast" => Ok(Box::new(fast::FastFtl::new(geometry, params, true)?)),
         other => Err(format!(
             "unknown scheme '{other}' (known: {})",
             SCHEMES.iter().map(|s| s.0).collect::<Vec<_>>().join(", ")

@@ -5,12 +5,15 @@
 
 use std::collections::VecDeque;
 
+use super::greedy::ValidBuckets;
 use super::{BlockRole, Ftl, SchemeParams, Table};
-use crate::nand::{Cause, Flash, FlashError, FlashResult, Geometry, Lpn, Page, Pbn, Ppn, NONE};
+use crate::nand::{Cause, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
 
 /// Blocks the scheme always keeps out of logical space: the write frontier, the GC
 /// frontier and one free block so a GC can always finish.
 const RESERVED_BLOCKS: u32 = 3;
+/// Spare-area tag of GC copies, so recovery can tell the GC frontier from the host one.
+const TAG_GC: u8 = 1;
 pub const DEFAULT_OP: f64 = 0.25;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -33,11 +36,15 @@ pub struct PageFtl {
     logical_pages: u32,
     /// Logical-to-physical page map (RAM).
     l2p: Vec<Ppn>,
-    valid: Vec<u32>,
+    /// Valid pages per block; full blocks are the GC candidates.
+    valid: ValidBuckets,
     usage: Vec<BlockUse>,
     free: VecDeque<Pbn>,
     frontier: Option<Frontier>,
     gc_frontier: Option<Frontier>,
+    /// Sequence number written to the spare area of every program, so that recovery
+    /// can tell the newest copy of an LPN (a GC copy has the same data, a higher seq).
+    seq: u32,
 }
 
 impl PageFtl {
@@ -55,12 +62,99 @@ impl PageFtl {
             ppb: g.pages_per_block,
             logical_pages,
             l2p: vec![NONE; logical_pages as usize],
-            valid: vec![0; g.blocks as usize],
+            valid: ValidBuckets::new(g.blocks, g.pages_per_block),
             usage: vec![BlockUse::Free; g.blocks as usize],
             free: (0..g.blocks).collect(),
             frontier: None,
             gc_frontier: None,
+            seq: 0,
         })
+    }
+
+    /// Test hook: point `lpn` at `ppn` (used to check that broken recoveries are caught).
+    #[doc(hidden)]
+    pub fn debug_force_map(&mut self, lpn: Lpn, ppn: Ppn) {
+        self.remap(lpn, ppn);
+    }
+
+    fn next_seq(&mut self) -> u32 {
+        self.seq += 1;
+        self.seq
+    }
+
+    /// Rebuilds the map from the chip alone after a power cut: read the spare area of
+    /// every page, keep for each LPN the copy with the highest sequence number, skip torn
+    /// pages (their checksum fails). Fully erased blocks are free; the (at most two)
+    /// partly written blocks become the write and GC frontiers again (told apart by the
+    /// GC tag in the spare area), so a GC cut short can finish with the reserve it had.
+    pub fn recover(flash: &mut Flash, params: &SchemeParams) -> FlashResult<PageFtl> {
+        let g = *flash.geometry();
+        let mut ftl = PageFtl::new(&g, params).map_err(FlashError::Violation)?;
+        let mut best_seq = vec![0u32; ftl.logical_pages as usize];
+        // Partly written blocks: (role known from the last readable page's tag, frontier).
+        let mut partial: Vec<(Option<bool>, Frontier)> = Vec::new();
+        ftl.free.clear();
+        for pbn in 0..g.blocks {
+            let (mut next, mut is_gc) = (g.pages_per_block, None);
+            for off in 0..g.pages_per_block {
+                let ppn = pbn * g.pages_per_block + off;
+                let p = flash.read_oob(ppn, Cause::Recovery)?;
+                match p.kind {
+                    // Pages are programmed in order within a block: the rest are erased.
+                    PageKind::Erased => {
+                        next = off;
+                        break;
+                    }
+                    PageKind::Data if p.lpn < ftl.logical_pages => {
+                        is_gc = Some(p.tag == TAG_GC);
+                        ftl.seq = ftl.seq.max(p.seq);
+                        if p.seq > best_seq[p.lpn as usize] {
+                            best_seq[p.lpn as usize] = p.seq;
+                            ftl.l2p[p.lpn as usize] = ppn;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            if next == 0 {
+                ftl.free.push_back(pbn);
+            } else {
+                ftl.set_used(pbn);
+                if next < g.pages_per_block {
+                    partial.push((is_gc, Frontier { pbn, next }));
+                }
+            }
+        }
+        // Known roles first; a block holding only a torn page serves whichever role is open
+        // (the GC frontier first: a GC cut at its first copy must be able to finish).
+        partial.sort_by_key(|&(role, f)| (role.is_none(), f.pbn));
+        for (role, f) in partial {
+            let as_gc = match role {
+                Some(gc) => gc,
+                None => ftl.gc_frontier.is_none(),
+            };
+            // A frontier is written again, so it is no GC candidate.
+            ftl.valid.remove(f.pbn);
+            if as_gc && ftl.gc_frontier.is_none() {
+                ftl.usage[f.pbn as usize] = BlockUse::GcFrontier;
+                ftl.gc_frontier = Some(f);
+            } else if ftl.frontier.is_none() {
+                ftl.usage[f.pbn as usize] = BlockUse::Frontier;
+                ftl.frontier = Some(f);
+            } else {
+                ftl.valid.insert(f.pbn);
+            }
+        }
+        for &ppn in ftl.l2p.iter().filter(|&&p| p != NONE) {
+            ftl.valid.incr(ppn / ftl.ppb);
+        }
+        Ok(ftl)
+    }
+
+    /// A full block: it becomes a GC candidate.
+    fn set_used(&mut self, pbn: Pbn) {
+        self.usage[pbn as usize] = BlockUse::Used;
+        self.valid.insert(pbn);
     }
 
     fn take_free(&mut self, role: BlockUse) -> FlashResult<Frontier> {
@@ -76,10 +170,10 @@ impl PageFtl {
     fn remap(&mut self, lpn: Lpn, ppn: Ppn) {
         let old = self.l2p[lpn as usize];
         if old != NONE {
-            self.valid[(old / self.ppb) as usize] -= 1;
+            self.valid.decr(old / self.ppb);
         }
         self.l2p[lpn as usize] = ppn;
-        self.valid[(ppn / self.ppb) as usize] += 1;
+        self.valid.incr(ppn / self.ppb);
     }
 
     /// A page of the write frontier, opening a new one (and collecting garbage
@@ -89,7 +183,7 @@ impl PageFtl {
             if f.next < self.ppb {
                 return Ok(f.pbn * self.ppb + f.next);
             }
-            self.usage[f.pbn as usize] = BlockUse::Used;
+            self.set_used(f.pbn);
             self.frontier = None;
         }
         while self.free.len() < 2 {
@@ -103,11 +197,8 @@ impl PageFtl {
 
     /// Greedy GC: clean the used block with the fewest valid pages.
     fn collect(&mut self, flash: &mut Flash) -> FlashResult<()> {
-        let victim = (0..self.usage.len() as u32)
-            .filter(|&b| self.usage[b as usize] == BlockUse::Used)
-            .min_by_key(|&b| self.valid[b as usize])
-            .ok_or_else(|| FlashError::Violation("no block to collect".into()))?;
-        let valid = self.valid[victim as usize];
+        let victim = self.valid.min().ok_or_else(|| FlashError::Violation("no block to collect".into()))?;
+        let valid = self.valid.valid(victim);
         if valid == self.ppb {
             return Err(FlashError::Violation("garbage collection found no invalid page".into()));
         }
@@ -122,16 +213,19 @@ impl PageFtl {
             let src = victim * self.ppb + off;
             let p = *flash.peek(src);
             // Only pages the map points at are live; the map is RAM, so no read is needed to know.
-            if p.kind != crate::nand::PageKind::Data || self.l2p[p.lpn as usize] != src {
+            if p.kind != PageKind::Data || self.l2p[p.lpn as usize] != src {
                 continue;
             }
             let dst = self.next_gc_page()?;
             let data = flash.read(src, Cause::Gc)?;
-            flash.program(dst, Page::data(data.lpn, data.version), Cause::Gc)?;
+            let seq = self.next_seq();
+            let copy = Page { tag: TAG_GC, ..Page::data(data.lpn, data.version).with_seq(seq) };
+            flash.program(dst, copy, Cause::Gc)?;
             self.advance_gc();
             self.remap(data.lpn, dst);
         }
         flash.erase(victim, Cause::Gc)?;
+        self.valid.remove(victim);
         self.usage[victim as usize] = BlockUse::Free;
         self.free.push_back(victim);
         Ok(())
@@ -142,7 +236,7 @@ impl PageFtl {
             Some(f) if f.next < self.ppb => Ok(f.pbn * self.ppb + f.next),
             other => {
                 if let Some(f) = other {
-                    self.usage[f.pbn as usize] = BlockUse::Used;
+                    self.set_used(f.pbn);
                 }
                 let f = self.take_free(BlockUse::GcFrontier)?;
                 self.gc_frontier = Some(f);
@@ -168,7 +262,8 @@ impl Ftl for PageFtl {
 
     fn write(&mut self, flash: &mut Flash, lpn: Lpn, version: u32) -> FlashResult<()> {
         let ppn = self.next_host_page(flash)?;
-        flash.program(ppn, Page::data(lpn, version), Cause::Host)?;
+        let seq = self.next_seq();
+        flash.program(ppn, Page::data(lpn, version).with_seq(seq), Cause::Host)?;
         if let Some(f) = &mut self.frontier {
             f.next += 1;
         }

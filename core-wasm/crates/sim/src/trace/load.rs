@@ -79,8 +79,12 @@ pub fn build_with_raw(scenario: &Scenario, raw: &RawTrace, fit: Fit) -> Result<(
             sc.scheme
         ));
     }
+    // The factory needs scheme and chip only: do not keep the trace text alive in it.
+    if let Workload::Trace { text, .. } = &mut sc.workload {
+        *text = String::new();
+    }
     let fresh = Arc::new(move || sc.fresh().expect("scenario was validated"));
-    Ok((Simulator::new(fresh, reqs), summary))
+    Ok((Simulator::with_state(first, fresh, reqs), summary))
 }
 
 /// Smallest block count (at least the chip's) whose scheme exports `need` logical pages.

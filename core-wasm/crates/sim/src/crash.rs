@@ -1,0 +1,283 @@
+//! Power cuts at any flash-operation boundary, recovery from the chip alone, and
+//! verification against the reference model.
+//!
+//! A cut at point `p` of a run means: the first `p` flash operations of the run complete,
+//! operation `p + 1` fails with `PowerLoss` (a program under way is torn), the host
+//! request in flight is not acknowledged, RAM is lost. Recovery must then give every LPN
+//! its latest acknowledged version — except the LPN of an interrupted write, which may be
+//! either fully old or fully new.
+
+use serde::Serialize;
+use std::sync::Arc;
+
+use crate::ftl::Ftl;
+use crate::metrics::LatencyHist;
+use crate::nand::{Cause, Flash, FlashError, FlashResult, OpKind, PageKind};
+use crate::sim::State;
+use crate::trace::Request;
+
+/// Rebuilds the scheme from the chip alone.
+pub type Recover = Arc<dyn Fn(&mut Flash) -> FlashResult<Result<Box<dyn Ftl>, String>> + Send + Sync>;
+
+/// What one cut led to.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CrashOutcome {
+    /// Acknowledged writes whose data recovery lost (mapped to an older version or none).
+    pub lost: u64,
+    /// LPNs mapped to data that was never the latest acknowledged nor the in-flight write.
+    pub wrong: u64,
+    /// LPNs mapped to a torn page (must be 0: a torn program is detected, not read).
+    pub torn_mapped: u64,
+    /// Flash operations recovery needed, and their time.
+    pub recovery_ops: u64,
+    pub recovery_pages_read: u64,
+    pub recovery_ns: u64,
+    /// A problem that is not a data mismatch (recovery refused, result not idempotent ...).
+    pub error: Option<String>,
+}
+
+impl CrashOutcome {
+    pub fn ok(&self) -> bool {
+        self.lost == 0 && self.wrong == 0 && self.torn_mapped == 0 && self.error.is_none()
+    }
+}
+
+fn recovery_ops(flash: &Flash) -> (u64, u64) {
+    let ops = [OpKind::Read, OpKind::ReadOob, OpKind::Program, OpKind::Erase]
+        .iter()
+        .map(|&k| flash.count(k, Cause::Recovery))
+        .sum();
+    (ops, flash.count(OpKind::Read, Cause::Recovery) + flash.count(OpKind::ReadOob, Cause::Recovery))
+}
+
+/// Cuts power after `cut_after` operations of `req` run on a copy of `before`; if
+/// `recut` is given, cuts power again after that many operations of the first recovery
+/// attempt. Returns None when `req` needs `cut_after` operations or fewer (no cut happened).
+pub fn crash_once(
+    before: &State,
+    req: Request,
+    cut_after: u64,
+    recut: Option<u64>,
+    recover: &Recover,
+    after: &[Request],
+) -> Option<(CrashOutcome, State)> {
+    let mut s = before.clone();
+    s.flash.set_power_budget(Some(cut_after));
+    match s.exec(req) {
+        Ok(()) => return None,
+        Err(FlashError::PowerLoss) => {}
+        Err(e) => {
+            return Some((CrashOutcome { error: Some(format!("the run failed before the cut: {e}")), ..blank() }, s))
+        }
+    }
+    s.flash.power_on();
+    let (ops0, reads0) = recovery_ops(&s.flash);
+    let t0 = s.flash.elapsed_ns;
+    let mut out = blank();
+
+    // Reference result: recovery on an untouched copy of the chip after the cut.
+    let reference = recut.map(|_| {
+        let mut f = s.flash.clone();
+        recover(&mut f).ok().and_then(|r| r.ok()).map(|ftl| snapshot(ftl.as_ref(), &f))
+    });
+    if let Some(r) = recut {
+        s.flash.set_power_budget(Some(r));
+        let _ = recover(&mut s.flash); // power fails somewhere inside (or it finishes)
+        s.flash.power_on();
+    }
+    let ftl = match recover(&mut s.flash) {
+        Ok(Ok(f)) => f,
+        Ok(Err(e)) => return Some((CrashOutcome { error: Some(e), ..out }, s)),
+        Err(e) => return Some((CrashOutcome { error: Some(format!("recovery failed: {e}")), ..out }, s)),
+    };
+    let (ops1, reads1) = recovery_ops(&s.flash);
+    out.recovery_ops = ops1 - ops0;
+    out.recovery_pages_read = reads1 - reads0;
+    out.recovery_ns = s.flash.elapsed_ns - t0;
+    if let Some(Some(reference)) = reference {
+        if reference != snapshot(ftl.as_ref(), &s.flash) {
+            out.error = Some("recovery is not idempotent: a cut during recovery changed its result".into());
+        }
+    }
+
+    // Verify against the oracle (the in-flight request was not acknowledged).
+    let in_flight = match req {
+        Request::Write { lpn } => Some((lpn, before.next_version)),
+        _ => None,
+    };
+    for lpn in 0..ftl.logical_pages() {
+        let want = s.oracle.expected(lpn);
+        let got = match ftl.locate(lpn) {
+            None => 0,
+            Some(ppn) => {
+                let p = s.flash.peek(ppn);
+                match p.kind {
+                    PageKind::Data if p.lpn == lpn => p.version,
+                    PageKind::Torn => {
+                        out.torn_mapped += 1;
+                        continue;
+                    }
+                    _ => u32::MAX,
+                }
+            }
+        };
+        if got == want || in_flight == Some((lpn, got)) {
+            continue;
+        }
+        if got < want {
+            out.lost += 1;
+        } else {
+            out.wrong += 1;
+        }
+    }
+    if in_flight.is_some_and(|(lpn, v)| ftl.locate(lpn).is_some_and(|p| s.flash.peek(p).version == v)) {
+        // The interrupted write survived: from now on it is the latest version.
+        let (lpn, v) = in_flight.unwrap();
+        s.oracle.ack(lpn, v);
+    }
+    s.ftl = ftl;
+    s.next_version = before.next_version + 1;
+    // The recovered scheme must keep working: run a few more requests and check them.
+    for &r in after {
+        if let Err(e) = s.exec(r) {
+            out.error = Some(format!("after recovery, {r:?} failed: {e}"));
+            break;
+        }
+    }
+    if out.error.is_none() {
+        let bad = s.mismatches().len() as u64;
+        if bad > 0 || s.host.wrong_reads > before.host.wrong_reads {
+            out.error = Some(format!("after recovery and {} more requests, {bad} LPNs disagree with the reference model", after.len()));
+        }
+    }
+    Some((out, s))
+}
+
+/// What a recovery rebuilt, for the idempotence check: where every LPN maps.
+fn snapshot(ftl: &dyn Ftl, flash: &Flash) -> Vec<u32> {
+    (0..ftl.logical_pages())
+        .map(|l| ftl.locate(l).map(|p| flash.peek(p).version).unwrap_or(0))
+        .collect()
+}
+
+fn blank() -> CrashOutcome {
+    CrashOutcome { lost: 0, wrong: 0, torn_mapped: 0, recovery_ops: 0, recovery_pages_read: 0, recovery_ns: 0, error: None }
+}
+
+/// Which cut points a sweep tries, as operation indices of the whole run.
+#[derive(Clone, Debug)]
+pub enum Points {
+    All,
+    Every(u64),
+    Random { n: u64, seed: u64 },
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct SweepReport {
+    pub scheme: String,
+    pub run_ops: u64,
+    pub points_tried: u64,
+    pub recovered_correctly: u64,
+    pub acked_writes_lost: u64,
+    pub wrong_reads: u64,
+    pub torn_mapped: u64,
+    pub errors: u64,
+    /// Points also cut again inside their recovery.
+    pub recut_points: u64,
+    pub recovery_pages_read: Summary,
+    pub recovery_us: Summary,
+    /// The first failures, for diagnosis.
+    pub first_failures: Vec<String>,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Summary {
+    pub min: f64,
+    pub mean: f64,
+    pub p99: f64,
+    pub max: f64,
+}
+
+/// The histogram reports thousandths (ns → µs); pages are recorded ×1000 to match.
+fn summary(h: &LatencyHist) -> Summary {
+    let s = h.summary();
+    Summary { min: s.best, mean: s.mean, p99: s.p99, max: s.worst }
+}
+
+/// Runs `requests` from `fresh`, cutting power at the chosen points (each point on its
+/// own copy of the state), recovering and verifying. With `recut_seed`, each point is
+/// also cut once more at a random operation inside its recovery.
+pub fn sweep(
+    fresh: &State,
+    requests: &[Request],
+    recover: &Recover,
+    points: Points,
+    recut_seed: Option<u64>,
+    mut progress: impl FnMut(u64, u64),
+) -> SweepReport {
+    // First pass: operations per request, to place the points.
+    let mut s = fresh.clone();
+    let mut ops_before = Vec::with_capacity(requests.len() + 1);
+    for &r in requests {
+        ops_before.push(s.flash.total_ops());
+        if s.exec(r).is_err() {
+            break;
+        }
+    }
+    let run_ops = s.flash.total_ops();
+    ops_before.push(run_ops);
+    let mut chosen: Vec<u64> = match points {
+        Points::All => (0..run_ops).collect(),
+        Points::Every(n) => (0..run_ops).step_by(n.max(1) as usize).collect(),
+        Points::Random { n, seed } => {
+            let mut rng = crate::trace::rng::SplitMix64::new(seed);
+            (0..n).map(|_| rng.below(run_ops.max(1))).collect()
+        }
+    };
+    chosen.sort_unstable();
+    let mut rng = recut_seed.map(crate::trace::rng::SplitMix64::new);
+    let mut report = SweepReport { scheme: fresh.ftl.name().into(), run_ops, ..Default::default() };
+    let (mut pages, mut time) = (LatencyHist::default(), LatencyHist::default());
+    let mut s = fresh.clone();
+    let mut next = 0;
+    for (i, &r) in requests.iter().enumerate() {
+        let hi = ops_before[i + 1];
+        while next < chosen.len() && chosen[next] < hi {
+            let cut_after = chosen[next] - ops_before[i];
+            next += 1;
+            // A cut inside recovery: somewhere in the first recovery's operations.
+            let recut = rng.as_mut().map(|g| g.below(4 * s.flash.blocks() as u64 * s.flash.ppb() as u64 + 1));
+            let after = &requests[i + 1..(i + 33).min(requests.len())];
+            let Some((o, _)) = crash_once(&s, r, cut_after, recut, recover, after) else { continue };
+            report.points_tried += 1;
+            report.recut_points += recut.is_some() as u64;
+            report.acked_writes_lost += o.lost;
+            report.wrong_reads += o.wrong;
+            report.torn_mapped += o.torn_mapped;
+            report.errors += o.error.is_some() as u64;
+            pages.record(o.recovery_pages_read * 1000);
+            time.record(o.recovery_ns);
+            if o.ok() {
+                report.recovered_correctly += 1;
+            } else if report.first_failures.len() < 10 {
+                report.first_failures.push(format!(
+                    "cut after op {} (request {} {r:?}, op {} of it): lost {}, wrong {}, torn mapped {}{}",
+                    chosen[next - 1],
+                    i + 1,
+                    cut_after + 1,
+                    o.lost,
+                    o.wrong,
+                    o.torn_mapped,
+                    o.error.map(|e| format!(", {e}")).unwrap_or_default()
+                ));
+            }
+            progress(next as u64, chosen.len() as u64);
+        }
+        if s.exec(r).is_err() {
+            break;
+        }
+    }
+    report.recovery_pages_read = summary(&pages);
+    report.recovery_us = summary(&time);
+    report
+}

@@ -1,0 +1,352 @@
+//! BAST, the log block scheme of Kim et al. (2002), as the FAST paper (Lee et al.,
+//! ACM TECS 2007) describes it in sections 2.2 and 2.4, with the victim rules that
+//! paper assumes in 3.7.
+//!
+//! Pages are the paper's sectors (LPN = lsn, `lbn = lsn / sectors per block`). A first
+//! write to a sector goes in place into its data block; a collision (the data block's
+//! page is already written) goes to the log block dedicated to that logical block
+//! (block-associative sector translation). A log block is merged when it is full and
+//! its logical block collides again, or when it is chosen as a victim:
+//! (1) the full dedicated log block of the colliding logical block, (2) a log block the
+//! switch optimisation applies to, (3) round robin over the log-block slots.
+//! A merge is a switch (the log block holds its logical block's sectors in order from
+//! offset 0 to the end: 1 erase) or a full merge (copy the up-to-date sectors into a
+//! free block: 2 erases). The partial merge of FAST 3.4 is not applied to BAST ("this
+//! optimization could also be applied to BAST, but we first suggest the technique in
+//! this paper").
+
+use std::collections::VecDeque;
+
+use super::{BlockRole, Ftl, SchemeParams, Table};
+use crate::nand::{Cause, Flash, FlashError, FlashResult, Geometry, Lpn, Page, Pbn, Ppn, NONE};
+
+/// Free blocks kept beyond data and log blocks: a full merge takes one free block
+/// before it erases the data block and the log block.
+pub const SPARE_BLOCKS: u32 = 1;
+pub const DEFAULT_LOG_BLOCKS: u32 = 4;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Use {
+    Free,
+    Data,
+    Log,
+}
+
+/// One log block and its part of the sector-mapping table (the lsn of each page in
+/// write order; the newest copy of an lsn is the last one).
+#[derive(Clone, Debug)]
+struct LogBlock {
+    pbn: Pbn,
+    lbn: u32,
+    lsns: Vec<Lpn>,
+}
+
+#[derive(Clone, Default, Debug, serde::Serialize)]
+struct VictimRules {
+    in_place: u64,
+    appended: u64,
+    /// A free log-block slot was used (no replacement).
+    new_log: u64,
+    /// Rule (1): the colliding logical block's own log block was full.
+    rule1_full: u64,
+    /// Rule (2): a switchable log block was the victim.
+    rule2_switchable: u64,
+    /// Rule (3): round robin.
+    rule3_round_robin: u64,
+}
+
+#[derive(Clone)]
+pub struct BastFtl {
+    ppb: u32,
+    data_blocks: u32,
+    /// Block-mapping table: lbn → data pbn.
+    bmt: Vec<Pbn>,
+    usage: Vec<Use>,
+    owner: Vec<u32>,
+    free: VecDeque<Pbn>,
+    written: Vec<bool>,
+    /// Log-block slots (the number of log blocks is a parameter).
+    slots: Vec<Option<LogBlock>>,
+    /// lbn → its slot, NONE if it has no log block.
+    slot_of: Vec<u32>,
+    /// Next slot rule (3) replaces.
+    rr: usize,
+    rules: VictimRules,
+}
+
+impl BastFtl {
+    pub fn new(g: &Geometry, params: &SchemeParams) -> Result<BastFtl, String> {
+        let log_blocks = params.log_blocks.unwrap_or(DEFAULT_LOG_BLOCKS);
+        if log_blocks < 1 {
+            return Err("BAST needs at least 1 log block".into());
+        }
+        if g.blocks < log_blocks + SPARE_BLOCKS + 1 {
+            return Err(format!(
+                "BAST with {log_blocks} log blocks needs at least {} blocks ({log_blocks} log, {SPARE_BLOCKS} spare, 1 data)",
+                log_blocks + SPARE_BLOCKS + 1
+            ));
+        }
+        let data_blocks = g.blocks - log_blocks - SPARE_BLOCKS;
+        Ok(BastFtl {
+            ppb: g.pages_per_block,
+            data_blocks,
+            bmt: vec![NONE; data_blocks as usize],
+            usage: vec![Use::Free; g.blocks as usize],
+            owner: vec![NONE; g.blocks as usize],
+            free: (0..g.blocks).collect(),
+            written: vec![false; g.pages() as usize],
+            slots: vec![None; log_blocks as usize],
+            slot_of: vec![NONE; data_blocks as usize],
+            rr: 0,
+            rules: VictimRules::default(),
+        })
+    }
+
+    fn take_free(&mut self, use_: Use, owner: u32) -> FlashResult<Pbn> {
+        let pbn = self
+            .free
+            .pop_front()
+            .ok_or_else(|| FlashError::Violation("BAST ran out of free blocks".into()))?;
+        self.usage[pbn as usize] = use_;
+        self.owner[pbn as usize] = owner;
+        Ok(pbn)
+    }
+
+    fn erase(&mut self, flash: &mut Flash, pbn: Pbn, cause: Cause) -> FlashResult<()> {
+        flash.erase(pbn, cause)?;
+        let n = self.ppb as usize;
+        self.written[pbn as usize * n..(pbn as usize + 1) * n].fill(false);
+        self.usage[pbn as usize] = Use::Free;
+        self.owner[pbn as usize] = NONE;
+        self.free.push_back(pbn);
+        Ok(())
+    }
+
+    fn switchable(&self, log: &LogBlock) -> bool {
+        log.lsns.len() as u32 == self.ppb
+            && log.lsns.iter().enumerate().all(|(i, &l)| l == log.lbn * self.ppb + i as u32)
+    }
+
+    /// Merges the log block in `slot` with its data block and empties the slot.
+    fn merge(&mut self, flash: &mut Flash, slot: usize) -> FlashResult<()> {
+        let log = self.slots[slot].take().expect("merge of an empty slot");
+        self.slot_of[log.lbn as usize] = NONE;
+        let n = self.ppb;
+        flash.counters.log_replacements += 1;
+        flash.counters.log_utilisation_sum += log.lsns.len() as f64 / n as f64;
+        let old = self.bmt[log.lbn as usize];
+        if self.switchable(&log) {
+            self.bmt[log.lbn as usize] = log.pbn;
+            self.usage[log.pbn as usize] = Use::Data;
+            flash.counters.switch_merges += 1;
+            flash.note("switch", || {
+                format!("switch: log block {} holds LBN {}'s sectors in order and becomes its data block; old data block {old} erased (1 erase)", log.pbn, log.lbn)
+            });
+            return self.erase(flash, old, Cause::Switch);
+        }
+        let dst = self.take_free(Use::Data, log.lbn)?;
+        let srcs: Vec<Option<Ppn>> = (0..n)
+            .map(|off| {
+                let lsn = log.lbn * n + off;
+                match log.lsns.iter().rposition(|&l| l == lsn) {
+                    Some(i) => Some(log.pbn * n + i as u32),
+                    None => Some(old * n + off).filter(|&p| self.written[p as usize]),
+                }
+            })
+            .collect();
+        flash.note("merge", || {
+            format!(
+                "full merge of LBN {}: {} up-to-date sectors copied into free block {dst}, the new data block; data block {old} and log block {} erased (2 erases)",
+                log.lbn,
+                srcs.iter().flatten().count(),
+                log.pbn
+            )
+        });
+        for (off, src) in srcs.iter().enumerate() {
+            if let Some(src) = *src {
+                let to = dst * n + off as u32;
+                flash.copy(src, to, Cause::FullMerge)?;
+                self.written[to as usize] = true;
+            }
+        }
+        self.bmt[log.lbn as usize] = dst;
+        flash.counters.full_merges += 1;
+        flash.counters.full_merge_victims += 1;
+        self.erase(flash, old, Cause::FullMerge)?;
+        self.erase(flash, log.pbn, Cause::FullMerge)
+    }
+
+    /// A log block for `lbn` in `slot` (which must be empty), from the free list.
+    fn new_log(&mut self, flash: &mut Flash, slot: usize, lbn: u32) -> FlashResult<()> {
+        let pbn = self.take_free(Use::Log, lbn)?;
+        self.slots[slot] = Some(LogBlock { pbn, lbn, lsns: Vec::with_capacity(self.ppb as usize) });
+        self.slot_of[lbn as usize] = slot as u32;
+        flash.note("alloc", || format!("free block {pbn} becomes the log block of LBN {lbn}"));
+        Ok(())
+    }
+
+    fn describe(&self, slot: usize) -> String {
+        match &self.slots[slot] {
+            Some(l) => format!("log block {} (LBN {}, {} of {} sectors written)", l.pbn, l.lbn, l.lsns.len(), self.ppb),
+            None => "an empty slot".into(),
+        }
+    }
+}
+
+impl Ftl for BastFtl {
+    fn name(&self) -> &'static str {
+        "bast"
+    }
+
+    fn logical_pages(&self) -> u32 {
+        self.data_blocks * self.ppb
+    }
+
+    fn write(&mut self, flash: &mut Flash, lsn: Lpn, version: u32) -> FlashResult<()> {
+        let n = self.ppb;
+        let (lbn, off) = (lsn / n, lsn % n);
+        let mut data = self.bmt[lbn as usize];
+        if data == NONE {
+            data = self.take_free(Use::Data, lbn)?;
+            self.bmt[lbn as usize] = data;
+            flash.note("alloc", || format!("LBN {lbn} gets data block {data} from the free-block list"));
+        }
+        let ppn = data * n + off;
+        if !self.written[ppn as usize] {
+            self.rules.in_place += 1;
+            flash.note("in_place", || format!("S{lsn}: offset {off} of data block {data} (LBN {lbn}) is empty → written in place"));
+            flash.program(ppn, Page::data(lsn, version), Cause::Host)?;
+            self.written[ppn as usize] = true;
+            return Ok(());
+        }
+        // A collision: the sector goes to LBN's dedicated log block (2.2).
+        let slot = self.slot_of[lbn as usize];
+        if slot != NONE && self.slots[slot as usize].as_ref().unwrap().lsns.len() as u32 == n {
+            // Rule (1): the dedicated log block is full.
+            self.rules.rule1_full += 1;
+            let s = slot as usize;
+            flash.note("victim", || format!("S{lsn} collides in data block {data}; LBN {lbn}'s {} is full → victim by rule (1), merged", self.describe(s)));
+            self.merge(flash, s)?;
+            self.new_log(flash, s, lbn)?;
+        } else if slot == NONE {
+            if let Some(s) = self.slots.iter().position(|x| x.is_none()) {
+                self.rules.new_log += 1;
+                self.new_log(flash, s, lbn)?;
+            } else {
+                let (s, rule) = match self.slots.iter().position(|x| self.switchable(x.as_ref().unwrap())) {
+                    Some(s) => {
+                        self.rules.rule2_switchable += 1;
+                        (s, "rule (2): it can be switched")
+                    }
+                    None => {
+                        self.rules.rule3_round_robin += 1;
+                        let s = self.rr;
+                        self.rr = (self.rr + 1) % self.slots.len();
+                        (s, "rule (3): round robin")
+                    }
+                };
+                let k = self.slots.len();
+                flash.note("victim", || {
+                    format!("S{lsn} collides in data block {data}; LBN {lbn} has no log block and all {k} are in use → victim {} by {rule}", self.describe(s))
+                });
+                self.merge(flash, s)?;
+                self.new_log(flash, s, lbn)?;
+            }
+        }
+        let s = self.slot_of[lbn as usize] as usize;
+        let log = self.slots[s].as_mut().unwrap();
+        let ppn = log.pbn * n + log.lsns.len() as u32;
+        flash.program(ppn, Page::data(lsn, version), Cause::Host)?;
+        log.lsns.push(lsn);
+        self.written[ppn as usize] = true;
+        self.rules.appended += 1;
+        Ok(())
+    }
+
+    fn read(&mut self, flash: &mut Flash, lsn: Lpn) -> FlashResult<Option<Ppn>> {
+        let Some(ppn) = self.locate(lsn) else { return Ok(None) };
+        flash.read(ppn, Cause::Host)?;
+        Ok(Some(ppn))
+    }
+
+    fn locate(&self, lsn: Lpn) -> Option<Ppn> {
+        if lsn >= self.logical_pages() {
+            return None;
+        }
+        let n = self.ppb;
+        let (lbn, off) = (lsn / n, lsn % n);
+        let s = self.slot_of[lbn as usize];
+        if s != NONE {
+            let log = self.slots[s as usize].as_ref().unwrap();
+            if let Some(i) = log.lsns.iter().rposition(|&l| l == lsn) {
+                return Some(log.pbn * n + i as u32);
+            }
+        }
+        let d = self.bmt[lbn as usize];
+        if d == NONE {
+            return None;
+        }
+        Some(d * n + off).filter(|&p| self.written[p as usize])
+    }
+
+    fn block_role(&self, pbn: Pbn) -> BlockRole {
+        match self.usage[pbn as usize] {
+            Use::Free => BlockRole::Free,
+            Use::Data => BlockRole::Data,
+            Use::Log => BlockRole::Log,
+        }
+    }
+
+    fn block_owner(&self, pbn: Pbn) -> Option<u32> {
+        Some(self.owner[pbn as usize]).filter(|&o| o != NONE)
+    }
+
+    /// A simple accounting (ftl/ram.rs will hold the papers' bit widths): 4 bytes per
+    /// logical block in the block-mapping table; per log block its lbn and pbn (8 bytes)
+    /// and a 4-byte sector-mapping entry per page.
+    fn ram_bytes(&self) -> u64 {
+        4 * self.data_blocks as u64 + self.slots.len() as u64 * (8 + 4 * self.ppb as u64)
+    }
+
+    fn scheme_metrics(&self) -> serde_json::Value {
+        serde_json::to_value(&self.rules).unwrap_or(serde_json::Value::Null)
+    }
+
+    fn tables(&self, _flash: &Flash) -> Vec<Table> {
+        let bmt_rows = self
+            .bmt
+            .iter()
+            .enumerate()
+            .take(256)
+            .map(|(lbn, &p)| vec![lbn.to_string(), if p == NONE { "-".into() } else { p.to_string() }])
+            .collect();
+        let log_rows = self
+            .slots
+            .iter()
+            .enumerate()
+            .map(|(i, s)| match s {
+                Some(l) => {
+                    let mut e: Vec<String> = l.lsns.iter().map(|x| x.to_string()).collect();
+                    e.resize(self.ppb as usize, "·".into());
+                    vec![i.to_string(), l.pbn.to_string(), l.lbn.to_string(), e.join(" ")]
+                }
+                None => vec![i.to_string(), "-".into(), "-".into(), String::new()],
+            })
+            .collect();
+        vec![
+            Table {
+                title: format!(
+                    "Block-mapping table (LBN → data PBN){}",
+                    if self.bmt.len() > 256 { " — first 256 LBNs" } else { "" }
+                ),
+                columns: vec!["lbn".into(), "pbn".into()],
+                rows: bmt_rows,
+            },
+            Table {
+                title: format!("Sector-mapping table: log blocks (lsn per page, · = empty; round robin replaces slot {} next)", self.rr),
+                columns: vec!["slot".into(), "pbn".into(), "lbn".into(), "lsns".into()],
+                rows: log_rows,
+            },
+        ]
+    }
+}

@@ -1,0 +1,647 @@
+//! FAST (Lee et al., "A log buffer-based FTL using fully-associative sector
+//! translation", ACM TECS 2007) and O-FAST, its lazy-merge variant (section 3.6).
+//!
+//! Pages are the paper's sectors: an LPN is the paper's lsn and `lbn = lsn / sectors
+//! per block`. Logical space = the data blocks; the log blocks are one SW (sequential
+//! write) log block plus `log_blocks - 1` RW (random write) log blocks (3.2).
+//! Writes follow Fig. 6: Algorithm 1 writes in place when the data block's page is
+//! still empty; a collision goes to `write_to_log_block` (Algorithm 2), cases 1, 2.1,
+//! 2.2, 2.3 and 3 of Fig. 5. docs/schemes/fast.md lists every choice where the paper
+//! is silent.
+
+use std::collections::VecDeque;
+
+use super::{BlockRole, Ftl, SchemeParams, Table};
+use crate::nand::{Cause, Flash, FlashError, FlashResult, Geometry, Lpn, Page, Pbn, Ppn, NONE};
+
+/// Free blocks kept beyond data and log blocks: a merge into a new block (a RW victim's
+/// merge per logical block, the case 2.3 merge) needs one free block before it can
+/// erase the old ones; every other merge frees blocks before it takes one.
+pub const SPARE_BLOCKS: u32 = 1;
+/// Default number of log blocks (section 3.7's examples use four).
+pub const DEFAULT_LOG_BLOCKS: u32 = 4;
+
+/// A RW sector-mapping entry marked invalid (−1 in the paper, 3.4): its logical block
+/// was merged, so its data block holds the up-to-date copy.
+const MERGED: u32 = u32::MAX - 1;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Use {
+    Free,
+    Data,
+    Sw,
+    Rw,
+}
+
+/// The SW log block part of the sector-mapping table: its owner and how many sectors
+/// it holds (always offsets 0..next of the owner, in order: the two conditions of 3.3).
+#[derive(Clone, Copy, Debug)]
+struct SwLog {
+    pbn: Pbn,
+    lbn: u32,
+    next: u32,
+}
+
+/// Counts of the Fig. 5 cases and of O-FAST's skipped merges.
+#[derive(Clone, Default, Debug, serde::Serialize)]
+struct CaseCounts {
+    in_place: u64,
+    case1: u64,
+    case2_1: u64,
+    case2_2: u64,
+    case2_3: u64,
+    case3: u64,
+    /// Merges a RW victim did not need because every sector of the logical block
+    /// was already −1 is not a merge at all; this counts O-FAST's lazy skips (3.6).
+    lazy_skips: u64,
+    /// RW victims replaced with no merge at all (every entry −1 or lazily skipped).
+    victims_without_merge: u64,
+}
+
+#[derive(Clone)]
+pub struct FastFtl {
+    ppb: u32,
+    data_blocks: u32,
+    log_blocks: u32,
+    /// O-FAST: lazy merge (3.6).
+    lazy: bool,
+    /// Block-mapping table: lbn → data pbn (NONE before the first write).
+    bmt: Vec<Pbn>,
+    usage: Vec<Use>,
+    owner: Vec<u32>,
+    free: VecDeque<Pbn>,
+    /// Whether each physical page holds data (in-place writes need to know: Algorithm 1).
+    written: Vec<bool>,
+    sw: Option<SwLog>,
+    /// RW log block list in order: the front is the next round-robin victim (Fig. 6
+    /// line 22), the back is being filled (3.2: "filling the RW log blocks in sequence").
+    rw: VecDeque<Pbn>,
+    /// Pages used in the last RW log block.
+    rw_fill: u32,
+    /// RW sector-mapping table, per physical page: the lsn, MERGED (−1) or NONE (empty).
+    smt: Vec<Lpn>,
+    /// Newest RW copy of each lsn (an index over `smt`, what a scan from its end finds).
+    rw_latest: Vec<Ppn>,
+    /// RW pages of each logical block that are not −1 (an index for the merges).
+    rw_of_lbn: Vec<Vec<Ppn>>,
+    cases: CaseCounts,
+}
+
+impl FastFtl {
+    pub fn new(g: &Geometry, params: &SchemeParams, lazy: bool) -> Result<FastFtl, String> {
+        let log_blocks = params.log_blocks.unwrap_or(DEFAULT_LOG_BLOCKS);
+        if log_blocks < 2 {
+            return Err(format!("FAST needs at least 2 log blocks: 1 SW and at least 1 RW (got {log_blocks})"));
+        }
+        if g.blocks < log_blocks + SPARE_BLOCKS + 1 {
+            return Err(format!(
+                "FAST with {log_blocks} log blocks needs at least {} blocks ({log_blocks} log, {SPARE_BLOCKS} spare, 1 data)",
+                log_blocks + SPARE_BLOCKS + 1
+            ));
+        }
+        let data_blocks = g.blocks - log_blocks - SPARE_BLOCKS;
+        let pages = g.pages() as usize;
+        Ok(FastFtl {
+            ppb: g.pages_per_block,
+            data_blocks,
+            log_blocks,
+            lazy,
+            bmt: vec![NONE; data_blocks as usize],
+            usage: vec![Use::Free; g.blocks as usize],
+            owner: vec![NONE; g.blocks as usize],
+            free: (0..g.blocks).collect(),
+            written: vec![false; pages],
+            sw: None,
+            rw: VecDeque::new(),
+            rw_fill: 0,
+            smt: vec![NONE; pages],
+            rw_latest: vec![NONE; (data_blocks * g.pages_per_block) as usize],
+            rw_of_lbn: vec![Vec::new(); data_blocks as usize],
+            cases: CaseCounts::default(),
+        })
+    }
+
+    fn rw_capacity(&self) -> u32 {
+        self.log_blocks - 1
+    }
+
+    fn take_free(&mut self, use_: Use, owner: u32) -> FlashResult<Pbn> {
+        let pbn = self
+            .free
+            .pop_front()
+            .ok_or_else(|| FlashError::Violation("FAST ran out of free blocks".into()))?;
+        self.usage[pbn as usize] = use_;
+        self.owner[pbn as usize] = owner;
+        Ok(pbn)
+    }
+
+    fn program(&mut self, flash: &mut Flash, ppn: Ppn, page: Page, cause: Cause) -> FlashResult<()> {
+        flash.program(ppn, page, cause)?;
+        self.written[ppn as usize] = true;
+        Ok(())
+    }
+
+    fn copy(&mut self, flash: &mut Flash, src: Ppn, dst: Ppn, cause: Cause) -> FlashResult<()> {
+        flash.copy(src, dst, cause)?;
+        self.written[dst as usize] = true;
+        Ok(())
+    }
+
+    fn erase(&mut self, flash: &mut Flash, pbn: Pbn, cause: Cause) -> FlashResult<()> {
+        flash.erase(pbn, cause)?;
+        let n = self.ppb as usize;
+        self.written[pbn as usize * n..(pbn as usize + 1) * n].fill(false);
+        self.smt[pbn as usize * n..(pbn as usize + 1) * n].fill(NONE);
+        self.usage[pbn as usize] = Use::Free;
+        self.owner[pbn as usize] = NONE;
+        self.free.push_back(pbn);
+        Ok(())
+    }
+
+    /// The up-to-date copy of `lsn` outside the SW log block: the newest RW copy, else
+    /// the data block's page if written.
+    fn latest_outside_sw(&self, lsn: Lpn) -> Option<Ppn> {
+        let r = self.rw_latest[lsn as usize];
+        if r != NONE {
+            return Some(r);
+        }
+        let lbn = lsn / self.ppb;
+        let d = self.bmt[lbn as usize];
+        if d == NONE {
+            return None;
+        }
+        let ppn = d * self.ppb + lsn % self.ppb;
+        self.written[ppn as usize].then_some(ppn)
+    }
+
+    /// Marks every RW sector of `lbn` −1 (3.4): its new data block is up to date.
+    fn invalidate_rw(&mut self, lbn: u32) {
+        for ppn in std::mem::take(&mut self.rw_of_lbn[lbn as usize]) {
+            let lsn = self.smt[ppn as usize];
+            if lsn != NONE && lsn != MERGED {
+                self.smt[ppn as usize] = MERGED;
+                if self.rw_latest[lsn as usize] == ppn {
+                    self.rw_latest[lsn as usize] = NONE;
+                }
+            }
+        }
+    }
+
+    fn record_replacement(flash: &mut Flash, written: u32, ppb: u32) {
+        flash.counters.log_replacements += 1;
+        flash.counters.log_utilisation_sum += written as f64 / ppb as f64;
+    }
+
+    /// Merges `lbn` into a new block from the free list (3.4 "merge operation in the RW
+    /// log blocks"): the up-to-date copy of every sector is copied in, the new block
+    /// becomes the data block and the old data block is erased. Every RW sector of `lbn` becomes −1.
+    fn merge_into_new(&mut self, flash: &mut Flash, lbn: u32, cause: Cause) -> FlashResult<Pbn> {
+        let n = self.ppb;
+        let dst = self.take_free(Use::Data, lbn)?;
+        let srcs: Vec<Option<Ppn>> = (0..n).map(|off| self.locate(lbn * n + off)).collect();
+        let old = self.bmt[lbn as usize];
+        flash.note("merge", || {
+            format!(
+                "merge of LBN {lbn}: {} up-to-date sectors copied into free block {dst}, which becomes its data block; old data block {} erased; LBN {lbn}'s RW sectors marked −1",
+                srcs.iter().flatten().count(),
+                if old == NONE { "-".to_string() } else { old.to_string() }
+            )
+        });
+        for (off, src) in srcs.iter().enumerate() {
+            if let Some(src) = *src {
+                self.copy(flash, src, dst * n + off as u32, cause)?;
+            }
+        }
+        self.bmt[lbn as usize] = dst;
+        self.invalidate_rw(lbn);
+        if old != NONE {
+            self.erase(flash, old, cause)?;
+        }
+        Ok(dst)
+    }
+
+    /// Ends the SW log block's life: a switch if it holds all sectors of its owner in
+    /// order, else the partial merge of 3.4 / Fig. 7a (copy only the missing sectors into
+    /// it, exchange it with the data block, erase the data block). `host` is a sector
+    /// written at its offset during the partial merge (case 2.2).
+    fn retire_sw(&mut self, flash: &mut Flash, host: Option<(Lpn, u32)>) -> FlashResult<()> {
+        let Some(sw) = self.sw.take() else { return Ok(()) };
+        let n = self.ppb;
+        Self::record_replacement(flash, sw.next, n);
+        let old = self.bmt[sw.lbn as usize];
+        if sw.next == n {
+            // Switch: the SW log block becomes the data block (3.4, first bullet).
+            self.bmt[sw.lbn as usize] = sw.pbn;
+            self.usage[sw.pbn as usize] = Use::Data;
+            self.invalidate_rw(sw.lbn);
+            flash.counters.switch_merges += 1;
+            flash.note("switch", || {
+                format!("switch: SW log block {} holds LBN {} in order and becomes its data block; old data block {old} erased (1 erase, no copy)", sw.pbn, sw.lbn)
+            });
+            if old != NONE {
+                self.erase(flash, old, Cause::Switch)?;
+            }
+            return Ok(());
+        }
+        let srcs: Vec<Option<Ppn>> = (sw.next..n)
+            .map(|off| {
+                let lsn = sw.lbn * n + off;
+                if host.is_some_and(|h| h.0 == lsn) {
+                    None
+                } else {
+                    self.latest_outside_sw(lsn)
+                }
+            })
+            .collect();
+        flash.note("partial_merge", || {
+            format!(
+                "partial merge (Fig. 7a): SW log block {} holds {} of LBN {}'s {n} sectors; {} missing sectors copied in{}; it becomes the data block, old data block {old} erased (1 erase)",
+                sw.pbn,
+                sw.next,
+                sw.lbn,
+                srcs.iter().flatten().count(),
+                if host.is_some() { " and the new sector written at its offset" } else { "" }
+            )
+        });
+        for (i, src) in srcs.iter().enumerate() {
+            let off = sw.next + i as u32;
+            let lsn = sw.lbn * n + off;
+            let to = sw.pbn * n + off;
+            if let Some((h, version)) = host.filter(|h| h.0 == lsn) {
+                self.program(flash, to, Page::data(h, version), Cause::Host)?;
+            } else if let Some(src) = *src {
+                self.copy(flash, src, to, Cause::PartialMerge)?;
+            }
+        }
+        self.bmt[sw.lbn as usize] = sw.pbn;
+        self.usage[sw.pbn as usize] = Use::Data;
+        self.invalidate_rw(sw.lbn);
+        flash.counters.partial_merges += 1;
+        if old != NONE {
+            self.erase(flash, old, Cause::PartialMerge)?;
+        }
+        Ok(())
+    }
+
+    /// Fig. 6 lines 21–25: the RW log blocks are full; the first of the list is the
+    /// victim. FAST merges every logical block with a sector in it (eager merge); O-FAST
+    /// skips a logical block whose sectors in the victim all have newer copies in
+    /// non-victim log blocks (lazy merge, 3.6). Then the victim is erased.
+    fn replace_rw_victim(&mut self, flash: &mut Flash) -> FlashResult<()> {
+        let victim = self.rw.pop_front().expect("RW log list is full");
+        let n = self.ppb;
+        let base = victim * n;
+        let mut lbns: Vec<u32> = Vec::new();
+        let mut merged_marks = 0;
+        for off in 0..n {
+            let lsn = self.smt[(base + off) as usize];
+            if lsn == MERGED {
+                merged_marks += 1;
+            } else if lsn != NONE && !lbns.contains(&(lsn / n)) {
+                lbns.push(lsn / n);
+            }
+        }
+        let mut merge: Vec<u32> = Vec::new();
+        let mut skip: Vec<u32> = Vec::new();
+        for &lbn in &lbns {
+            if self.lazy && self.victim_sectors_superseded(victim, lbn) {
+                skip.push(lbn);
+            } else {
+                merge.push(lbn);
+            }
+        }
+        let lazy = self.lazy;
+        flash.note("victim", || {
+            let mut s = format!("RW log full: victim log block {victim} (round robin: the first of the RW list)");
+            if lbns.is_empty() {
+                s += &format!(" holds only −1 sectors ({merged_marks}) → no merge, only its erase");
+            } else {
+                s = format!("RW log full: victim log block {victim} holds sectors of LBN {}", join_and(&lbns));
+                if merged_marks > 0 {
+                    s += &format!(" and {merged_marks} −1 sector{}", if merged_marks == 1 { "" } else { "s" });
+                }
+                s += &format!(" → {} (round robin: the first of the RW list)", count_merges(merge.len()));
+                if lazy && !skip.is_empty() {
+                    s += &format!("; O-FAST lazy merge skips LBN {}: newer copies of all its victim sectors are in other log blocks", join_and(&skip));
+                }
+            }
+            s
+        });
+        for &lbn in &merge {
+            self.merge_into_new(flash, lbn, Cause::FullMerge)?;
+            flash.counters.full_merges += 1;
+        }
+        if !merge.is_empty() {
+            flash.counters.full_merge_victims += 1;
+        } else {
+            self.cases.victims_without_merge += 1;
+        }
+        self.cases.lazy_skips += skip.len() as u64;
+        // Entries left in the victim belong to skipped logical blocks: drop them from
+        // the indexes (their newer copies live elsewhere).
+        for off in 0..n {
+            let ppn = base + off;
+            let lsn = self.smt[ppn as usize];
+            if lsn != NONE && lsn != MERGED {
+                self.rw_of_lbn[(lsn / n) as usize].retain(|&p| p != ppn);
+                if self.rw_latest[lsn as usize] == ppn {
+                    self.rw_latest[lsn as usize] = NONE;
+                }
+            }
+        }
+        Self::record_replacement(flash, n, n);
+        self.erase(flash, victim, Cause::FullMerge)?;
+        Ok(())
+    }
+
+    /// O-FAST's test (3.6): does every sector of `lbn` in the victim have a newer copy
+    /// in a non-victim log block (a later RW log block or the SW log block)?
+    fn victim_sectors_superseded(&self, victim: Pbn, lbn: u32) -> bool {
+        let n = self.ppb;
+        (0..n).all(|off| {
+            let lsn = self.smt[(victim * n + off) as usize];
+            if lsn == NONE || lsn == MERGED || lsn / n != lbn {
+                return true;
+            }
+            let in_sw = self.sw.is_some_and(|s| s.lbn == lbn && lsn % n < s.next);
+            let r = self.rw_latest[lsn as usize];
+            in_sw || (r != NONE && r / n != victim)
+        })
+    }
+
+    /// Case 3: append to the RW log blocks, replacing a victim when they are full.
+    fn write_rw(&mut self, flash: &mut Flash, lsn: Lpn, version: u32) -> FlashResult<()> {
+        let n = self.ppb;
+        if self.rw.is_empty() || self.rw_fill == n {
+            if self.rw.len() as u32 == self.rw_capacity() {
+                self.replace_rw_victim(flash)?;
+            }
+            let pbn = self.take_free(Use::Rw, NONE)?;
+            self.rw.push_back(pbn);
+            self.rw_fill = 0;
+            flash.note("alloc", || format!("free block {pbn} added to the end of the RW log block list"));
+        }
+        let pbn = *self.rw.back().unwrap();
+        let ppn = pbn * n + self.rw_fill;
+        self.program(flash, ppn, Page::data(lsn, version), Cause::Host)?;
+        self.rw_fill += 1;
+        self.smt[ppn as usize] = lsn;
+        self.rw_latest[lsn as usize] = ppn;
+        self.rw_of_lbn[(lsn / n) as usize].push(ppn);
+        Ok(())
+    }
+
+    /// Algorithm 2 of Fig. 6: a collision at `offset` of the data block of `lbn`.
+    fn write_to_log_block(&mut self, flash: &mut Flash, lsn: Lpn, version: u32) -> FlashResult<()> {
+        let n = self.ppb;
+        let (lbn, offset) = (lsn / n, lsn % n);
+        if offset == 0 {
+            // Case 1: the first condition (lsn mod n = 0) holds.
+            self.cases.case1 += 1;
+            flash.note("case", || {
+                format!("case 1 (Fig. 5): S{lsn} is at offset 0, so it starts a new SW log block{}", match self.sw {
+                    Some(s) if s.next == n => format!("; the SW log block {} (LBN {}) is full and sequential → switch first", s.pbn, s.lbn),
+                    Some(s) => format!("; the SW log block {} (LBN {}, {} of {n} sectors) is merged first", s.pbn, s.lbn, s.next),
+                    None => String::new(),
+                })
+            });
+            self.retire_sw(flash, None)?;
+            let pbn = self.take_free(Use::Sw, lbn)?;
+            self.program(flash, pbn * n, Page::data(lsn, version), Cause::Host)?;
+            self.sw = Some(SwLog { pbn, lbn, next: 1 });
+            return Ok(());
+        }
+        match self.sw {
+            Some(sw) if sw.lbn == lbn => {
+                let last = lbn * n + sw.next - 1;
+                if offset == sw.next {
+                    // Case 2.1: lsn = last_lsn + 1, the second condition holds.
+                    self.cases.case2_1 += 1;
+                    flash.note("case", || format!("case 2.1 (Fig. 5): S{lsn} follows last lsn S{last} of the SW log block {} → appended", sw.pbn));
+                    self.program(flash, sw.pbn * n + offset, Page::data(lsn, version), Cause::Host)?;
+                    self.sw = Some(SwLog { next: sw.next + 1, ..sw });
+                } else if offset > sw.next {
+                    // Case 2.2: a gap. Partial merge (Fig. 7a) with the new sector written
+                    // at its offset of the SW log block as part of the merge.
+                    self.cases.case2_2 += 1;
+                    flash.note("case", || format!("case 2.2 (Fig. 5): S{lsn} does not follow last lsn S{last} of the SW log block (a gap) → SW partial merge, S{lsn} written into the merged block"));
+                    self.retire_sw(flash, Some((lsn, version)))?;
+                } else {
+                    // Case 2.3: the sector is already in the SW log block, so the SW log
+                    // block cannot take it: merge into a new block with the sector in it.
+                    self.cases.case2_3 += 1;
+                    flash.note("case", || format!("case 2.3 (Fig. 5): S{lsn} is already in the SW log block {} (last lsn S{last}) → merge SW log block and data block into a free block, S{lsn} written there", sw.pbn));
+                    self.sw = None;
+                    Self::record_replacement(flash, sw.next, n);
+                    self.merge_into_new_with_sw(flash, sw, lsn, version)?;
+                }
+                Ok(())
+            }
+            _ => {
+                // Case 3: neither condition holds.
+                self.cases.case3 += 1;
+                flash.note("case", || format!("case 3 (Fig. 5): S{lsn} satisfies neither SW condition → appended to the RW log blocks"));
+                self.write_rw(flash, lsn, version)
+            }
+        }
+    }
+
+    /// Case 2.3's merge: the SW log block (already detached from `self.sw`) and the
+    /// data block are merged into a free block holding the new sector; both are erased.
+    fn merge_into_new_with_sw(&mut self, flash: &mut Flash, sw: SwLog, lsn: Lpn, version: u32) -> FlashResult<()> {
+        let n = self.ppb;
+        let dst = self.take_free(Use::Data, sw.lbn)?;
+        let srcs: Vec<Option<Ppn>> = (0..n)
+            .map(|off| {
+                let l = sw.lbn * n + off;
+                if l == lsn {
+                    None
+                } else if off < sw.next {
+                    Some(sw.pbn * n + off)
+                } else {
+                    self.latest_outside_sw(l)
+                }
+            })
+            .collect();
+        let old = self.bmt[sw.lbn as usize];
+        flash.note("merge", || {
+            format!(
+                "merge of LBN {}: {} sectors copied into free block {dst} with S{lsn}; SW log block {} and old data block {old} erased (2 erases)",
+                sw.lbn,
+                srcs.iter().flatten().count(),
+                sw.pbn
+            )
+        });
+        for (off, src) in srcs.iter().enumerate() {
+            let to = dst * n + off as u32;
+            if sw.lbn * n + off as u32 == lsn {
+                self.program(flash, to, Page::data(lsn, version), Cause::Host)?;
+            } else if let Some(src) = *src {
+                self.copy(flash, src, to, Cause::FullMerge)?;
+            }
+        }
+        self.bmt[sw.lbn as usize] = dst;
+        self.invalidate_rw(sw.lbn);
+        flash.counters.full_merges += 1;
+        flash.counters.full_merge_victims += 1;
+        if old != NONE {
+            self.erase(flash, old, Cause::FullMerge)?;
+        }
+        self.erase(flash, sw.pbn, Cause::FullMerge)?;
+        Ok(())
+    }
+}
+
+/// "0", "0 and 2", "0, 2 and 5".
+fn join_and(v: &[u32]) -> String {
+    let s: Vec<String> = v.iter().map(|x| x.to_string()).collect();
+    match s.len() {
+        0 => String::new(),
+        1 => s[0].clone(),
+        k => format!("{} and {}", s[..k - 1].join(", "), s[k - 1]),
+    }
+}
+
+fn count_merges(k: usize) -> String {
+    const WORDS: [&str; 10] = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"];
+    let w = WORDS.get(k).map(|w| w.to_string()).unwrap_or_else(|| k.to_string());
+    format!("{w} merge{}", if k == 1 { "" } else { "s" })
+}
+
+impl Ftl for FastFtl {
+    fn name(&self) -> &'static str {
+        if self.lazy {
+            "ofast"
+        } else {
+            "fast"
+        }
+    }
+
+    fn logical_pages(&self) -> u32 {
+        self.data_blocks * self.ppb
+    }
+
+    /// Algorithm 1 of Fig. 6.
+    fn write(&mut self, flash: &mut Flash, lsn: Lpn, version: u32) -> FlashResult<()> {
+        let n = self.ppb;
+        let (lbn, offset) = (lsn / n, lsn % n);
+        let mut pbn = self.bmt[lbn as usize];
+        if pbn == NONE {
+            // First write to this logical block: it gets a data block from the free list.
+            pbn = self.take_free(Use::Data, lbn)?;
+            self.bmt[lbn as usize] = pbn;
+            flash.note("alloc", || format!("LBN {lbn} gets data block {pbn} from the free-block list"));
+        }
+        let ppn = pbn * n + offset;
+        if !self.written[ppn as usize] {
+            self.cases.in_place += 1;
+            flash.note("in_place", || format!("S{lsn}: offset {offset} of data block {pbn} (LBN {lbn}) is empty → written in place (Algorithm 1)"));
+            return self.program(flash, ppn, Page::data(lsn, version), Cause::Host);
+        }
+        self.write_to_log_block(flash, lsn, version)
+    }
+
+    fn read(&mut self, flash: &mut Flash, lsn: Lpn) -> FlashResult<Option<Ppn>> {
+        let Some(ppn) = self.locate(lsn) else { return Ok(None) };
+        flash.read(ppn, Cause::Host)?;
+        Ok(Some(ppn))
+    }
+
+    /// SW log block first (its sectors are newer than any RW copy: while it owns a
+    /// logical block every write to that block goes to it), then the newest RW copy,
+    /// then the data block.
+    fn locate(&self, lsn: Lpn) -> Option<Ppn> {
+        if lsn >= self.logical_pages() {
+            return None;
+        }
+        let (lbn, off) = (lsn / self.ppb, lsn % self.ppb);
+        if let Some(sw) = self.sw {
+            if sw.lbn == lbn && off < sw.next {
+                return Some(sw.pbn * self.ppb + off);
+            }
+        }
+        self.latest_outside_sw(lsn)
+    }
+
+    fn block_role(&self, pbn: Pbn) -> BlockRole {
+        match self.usage[pbn as usize] {
+            Use::Free => BlockRole::Free,
+            Use::Data => BlockRole::Data,
+            Use::Sw => BlockRole::SwLog,
+            Use::Rw => BlockRole::RwLog,
+        }
+    }
+
+    fn block_owner(&self, pbn: Pbn) -> Option<u32> {
+        Some(self.owner[pbn as usize]).filter(|&o| o != NONE)
+    }
+
+    /// A simple accounting (ftl/ram.rs will hold the KRAFT paper's bit widths): the
+    /// block-mapping table at 4 bytes per logical block, the SW part (owner and last
+    /// lsn, 4 bytes each), 4 bytes per RW log page entry (3.2: "each entry ... can be
+    /// stored in 4 bytes") and 4 bytes per RW log block in the list.
+    fn ram_bytes(&self) -> u64 {
+        let rw = (self.log_blocks - 1) as u64;
+        4 * self.data_blocks as u64 + 8 + rw * (4 * self.ppb as u64 + 4)
+    }
+
+    fn scheme_metrics(&self) -> serde_json::Value {
+        serde_json::to_value(&self.cases).unwrap_or(serde_json::Value::Null)
+    }
+
+    fn tables(&self, _flash: &Flash) -> Vec<Table> {
+        let n = self.ppb;
+        let bmt_rows = self
+            .bmt
+            .iter()
+            .enumerate()
+            .take(256)
+            .map(|(lbn, &p)| vec![lbn.to_string(), if p == NONE { "-".into() } else { p.to_string() }])
+            .collect();
+        let sw_rows = match self.sw {
+            Some(s) => vec![vec![
+                s.pbn.to_string(),
+                s.lbn.to_string(),
+                (s.lbn * n + s.next - 1).to_string(),
+                s.next.to_string(),
+            ]],
+            None => vec![vec!["-".into(), "-".into(), "-".into(), "0".into()]],
+        };
+        let rw_rows = self
+            .rw
+            .iter()
+            .enumerate()
+            .map(|(i, &pbn)| {
+                let entries = (0..n)
+                    .map(|off| match self.smt[(pbn * n + off) as usize] {
+                        NONE => "·".to_string(),
+                        MERGED => "-1".to_string(),
+                        l => l.to_string(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                vec![i.to_string(), pbn.to_string(), entries]
+            })
+            .collect();
+        vec![
+            Table {
+                title: format!(
+                    "Block-mapping table (LBN → data PBN){}",
+                    if self.bmt.len() > 256 { " — first 256 LBNs" } else { "" }
+                ),
+                columns: vec!["lbn".into(), "pbn".into()],
+                rows: bmt_rows,
+            },
+            Table {
+                title: "Sector-mapping table: SW log block".into(),
+                columns: vec!["pbn".into(), "owner lbn".into(), "last lsn".into(), "sectors".into()],
+                rows: sw_rows,
+            },
+            Table {
+                title: "Sector-mapping table: RW log blocks (lsn per page, −1 = merged, · = empty; row 0 is the next victim)".into(),
+                columns: vec!["order".into(), "pbn".into(), "lsns".into()],
+                rows: rw_rows,
+            },
+        ]
+    }
+}
