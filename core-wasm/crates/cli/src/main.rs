@@ -43,6 +43,9 @@ enum Cmd {
     /// Write a workload (--gen, --pattern or --trace) as a trace file on stdout, in the
     /// logical space of --scheme on --chip; addresses use the chip's page size.
     Export(ExportArgs),
+    /// Mapping RAM of FAST and KRAFT by the KRAFT paper's bit widths: with the RAM FAST
+    /// needs for its log blocks, how many log blocks can KRAFT afford?
+    Ram(RamArgs),
 }
 
 #[derive(Args)]
@@ -63,6 +66,50 @@ struct TraceArgs {
     scheme: String,
     #[command(flatten)]
     setup: Setup,
+}
+
+#[derive(Args)]
+struct RamArgs {
+    /// Device capacity, binary units (64GB = 64·2^30 bytes).
+    #[arg(long, default_value = "64GB")]
+    capacity: String,
+    /// Page (sector) size in bytes (the paper's MLC chip: 2048).
+    #[arg(long, default_value_t = 2048)]
+    page_bytes: u64,
+    /// Pages per block, N (the paper's MLC chip: 128).
+    #[arg(long, default_value_t = 128)]
+    pages_per_block: u64,
+    /// FAST's number of log blocks.
+    #[arg(long, default_value_t = 128)]
+    log_blocks: u64,
+    /// KRAFT's associativity K.
+    #[arg(long, default_value_t = 8)]
+    k: u32,
+    /// Print one JSON object (docs/cli.md).
+    #[arg(long)]
+    json: bool,
+}
+
+fn ram(a: &RamArgs) -> Result<(), String> {
+    use ftl_sim::ftl::ram::{parse_capacity, MapGeometry};
+    if a.k == 0 {
+        return Err("--k must be at least 1".into());
+    }
+    let g = MapGeometry::from_capacity(parse_capacity(&a.capacity)?, a.page_bytes, a.pages_per_block)?;
+    let c = g.compare(a.log_blocks, a.k);
+    if a.json {
+        println!("{}", serde_json::to_string(&c).expect("serialise"));
+    } else {
+        println!("{} blocks of {} pages; PBN {} bits, LBN {} bits, LSN {} bits, RI {} bits, RLSN {} bits",
+            g.physical_blocks, g.pages_per_block, c.pbn_bits, c.lbn_bits, c.lsn_bits, c.ri_bits, c.rlsn_bits);
+        println!("  block map (both)          {} bytes", c.block_map_bytes);
+        println!("  FAST log block            {} bits", c.fast_log_bits_per_block);
+        println!("  KRAFT log block (K = {:2})  {} bits", a.k, c.kraft_log_bits_per_block);
+        println!("  FAST with {} log blocks    {} bytes", c.fast_log_blocks, c.fast_bytes);
+        println!("  KRAFT with {} log blocks   {} bytes", c.fast_log_blocks, c.kraft_bytes_same_log_blocks);
+        println!("  KRAFT affords {} log blocks in FAST's RAM ({} bytes)", c.kraft_log_blocks, c.kraft_bytes);
+    }
+    Ok(())
 }
 
 #[derive(Args)]
@@ -110,6 +157,10 @@ struct RunArgs {
     /// Print one JSON object with stable field names (docs/cli.md).
     #[arg(long)]
     json: bool,
+    /// Write every request's response time to this CSV file
+    /// (`request,op,lpn,total_us,gc_us`; gc_us = GC / merge work carried by the request).
+    #[arg(long)]
+    timeline: Option<std::path::PathBuf>,
 }
 
 #[derive(Args)]
@@ -146,6 +197,12 @@ struct Setup {
     /// Associativity K (KAST, KRAFT).
     #[arg(long)]
     k: Option<u32>,
+    /// KRAFT: largest v_page for which an early switch counts as low cost (default N/2).
+    #[arg(long)]
+    switch_max: Option<u32>,
+    /// KRAFT: largest number of pages a fill may copy (default max(1, N/4)).
+    #[arg(long)]
+    fill_max: Option<u32>,
     /// Share of the logical space in use.
     #[arg(long)]
     utilisation: Option<f64>,
@@ -210,7 +267,14 @@ impl Setup {
         };
         Ok(Scenario {
             scheme: scheme.to_string(),
-            params: SchemeParams { op: self.op, log_blocks, k: self.k, utilisation: self.utilisation },
+            params: SchemeParams {
+                op: self.op,
+                log_blocks,
+                k: self.k,
+                switch_max: self.switch_max,
+                fill_max: self.fill_max,
+                utilisation: self.utilisation,
+            },
             chip: ChipSpec { preset: self.chip.clone(), blocks: self.blocks, pages_per_block: self.pages_per_block },
             workload,
         })
@@ -298,8 +362,22 @@ fn run(args: &RunArgs) -> Result<Metrics, String> {
     if let Some(s) = &summary {
         print_trace_summary(s);
     }
+    sim.record_timeline(args.timeline.is_some());
     let total = sim.total();
     sim.run(total)?;
+    if let Some(path) = &args.timeline {
+        use std::fmt::Write as _;
+        let mut out = String::from("request,op,lpn,total_us,gc_us\n");
+        for (i, (r, t)) in sim.requests().iter().zip(sim.timeline().unwrap_or(&[])).enumerate() {
+            let (op, lpn) = match r {
+                ftl_sim::trace::Request::Read { lpn } => ("r", lpn.to_string()),
+                ftl_sim::trace::Request::Write { lpn } => ("w", lpn.to_string()),
+                other => (if matches!(other, ftl_sim::trace::Request::Freeze) { "freeze" } else { "state" }, String::new()),
+            };
+            let _ = writeln!(out, "{},{op},{lpn},{},{}", i + 1, t.total_ns as f64 / 1000.0, t.gc_ns as f64 / 1000.0);
+        }
+        std::fs::write(path, out).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
     Ok(sim.state.metrics())
 }
 
@@ -572,6 +650,13 @@ fn main() -> ExitCode {
                 }
                 ExitCode::SUCCESS
             }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
+        Cmd::Ram(args) => match ram(&args) {
+            Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("error: {e}");
                 ExitCode::from(2)

@@ -57,7 +57,7 @@ impl Scenario {
     /// A fresh chip and scheme, checked once so the factory cannot fail later.
     pub fn fresh(&self) -> Result<State, String> {
         let chip = self.chip.chip()?;
-        let ftl = ftl::build(&self.scheme, &self.params, &chip.geometry)?;
+        let ftl = ftl::build_on_chip(&self.scheme, &self.params, &chip)?;
         Ok(State::new(Flash::new(chip), ftl))
     }
 

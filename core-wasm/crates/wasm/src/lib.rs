@@ -95,6 +95,33 @@ impl Session {
     pub fn narration(&self) -> String {
         self.stepper.narration()
     }
+    /// Notable requests as flat pairs [request index, MARK_* bits, ...] (src/runlog.rs),
+    /// complete up to `log_upto()`.
+    pub fn markers(&self) -> Vec<u32> {
+        self.stepper.sim.log.markers().iter().flat_map(|&(i, b)| [i, b as u32]).collect()
+    }
+    pub fn log_upto(&self) -> u32 {
+        self.stepper.sim.log.upto() as u32
+    }
+    /// Cumulative counts sampled over the run: JSON `[{step, host_writes, page_programs, erases, elapsed_us}]`.
+    pub fn series(&self) -> String {
+        serde_json::to_string(self.stepper.sim.log.samples()).unwrap_or_default()
+    }
+    /// Exact latency distributions: JSON `{read: [[us, count], ...], write: [...]}`.
+    pub fn latency_histogram(&self) -> String {
+        let h = &self.stepper.sim.state.host;
+        let pairs = |l: &ftl_sim::metrics::LatencyHist| l.buckets().map(|(ns, c)| (ns as f64 / 1000.0, c)).collect::<Vec<_>>();
+        serde_json::json!({ "read": pairs(&h.read_latency), "write": pairs(&h.write_latency) }).to_string()
+    }
+    /// Records each request's response time from now on (RFTL Figure 8).
+    pub fn record_timeline(&mut self, on: bool) {
+        self.stepper.sim.record_timeline(on);
+    }
+    /// Per request (by index) [total_ns, gc_ns, ...] flat, for the requests recorded.
+    pub fn timeline(&self) -> Vec<u32> {
+        self.stepper.sim.timeline().unwrap_or(&[]).iter().flat_map(|t| [t.total_ns, t.gc_ns]).collect()
+    }
+
     pub fn view(&self) -> String {
         self.stepper.view_json()
     }

@@ -2,12 +2,17 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::nand::{Flash, FlashResult, Geometry, Lpn, PageKind, Pbn, Ppn};
+use crate::nand::{Chip, Flash, FlashResult, Geometry, Lpn, PageKind, Pbn, Ppn};
 
 pub mod bast;
 pub mod fast;
+pub mod gftl;
 pub mod greedy;
+pub mod kraft;
+pub mod nftl;
 pub mod page;
+pub mod ram;
+pub mod rftl;
 
 /// Role of a physical block: the colour language of the device view.
 /// The numbers are the bytes of `Session.block_roles()` (docs/session-api.md).
@@ -66,6 +71,12 @@ pub struct SchemeParams {
     pub log_blocks: Option<u32>,
     /// Associativity of KAST/KRAFT log blocks.
     pub k: Option<u32>,
+    /// KRAFT: largest v_page (valid pages copied from the data block) for which a switch
+    /// on an offset-0 write counts as "low cost" (Algorithm 1 line 8). Default N/2.
+    pub switch_max: Option<u32>,
+    /// KRAFT: largest number of valid pages a fill may copy to keep a log block serial
+    /// (Algorithm 1 lines 14, 29: "fill cost is low"). Default max(1, N/4).
+    pub fill_max: Option<u32>,
     /// Share of the logical space in use (RFTL Table 4 runs 50% and 100%).
     pub utilisation: Option<f64>,
 }
@@ -156,7 +167,22 @@ pub const SCHEMES: &[(&str, &str)] = &[
     ("bast", "BAST: one log block dedicated to each logical block (block-associative sector translation)"),
     ("fast", "FAST: one SW log block plus fully-associative RW log blocks, eager merge"),
     ("ofast", "O-FAST: FAST with lazy merge (skips merges whose sectors have newer copies)"),
+    ("rftl", "RFTL: primary / replacement / buffer blocks, OOB sub-tables, distributed partial GC (real-time)"),
+    ("gftl", "GFTL as the RFTL paper describes it: buffer blocks, central GC queue, partial block cleaning"),
+    ("nftl", "NFTL: block mapping with a replacement block; merge when both are full"),
+    ("kraft", "KRAFT: K-associative log blocks kept serial, relative addressing (Kang et al.)"),
+    ("kast", "KAST-style K-associative log blocks (KRAFT without seriality maintenance)"),
 ];
+
+/// Builds a scheme on a chip: like `build`, but schemes whose parameters depend on the
+/// chip's timing (RFTL's β, k, j; GFTL's step size) get it. Scenarios use this.
+pub fn build_on_chip(scheme: &str, params: &SchemeParams, chip: &Chip) -> Result<Box<dyn Ftl>, String> {
+    match scheme {
+        "rftl" => Ok(Box::new(rftl::Rftl::new(&chip.geometry, &chip.timing, params)?)),
+        "gftl" => Ok(Box::new(gftl::Gftl::new(&chip.geometry, &chip.timing, params)?)),
+        _ => build(scheme, params, &chip.geometry),
+    }
+}
 
 /// Rebuilds a scheme from the chip alone after a power cut (RAM is lost). The outer
 /// error is a power loss during recovery; the inner one a scheme that cannot recover.
@@ -174,6 +200,10 @@ pub fn build(scheme: &str, params: &SchemeParams, geometry: &Geometry) -> Result
         "bast" => Ok(Box::new(bast::BastFtl::new(geometry, params)?)),
         "fast" => Ok(Box::new(fast::FastFtl::new(geometry, params, false)?)),
         "ofast" => Ok(Box::new(fast::FastFtl::new(geometry, params, true)?)),
+        "nftl" => Ok(Box::new(nftl::Nftl::new(geometry, params)?)),
+        "rftl" | "gftl" => Err(format!("scheme '{scheme}' needs the chip's timing: use ftl::build_on_chip")),
+        "kraft" => Ok(Box::new(kraft::Kraft::new(geometry, params, kraft::Variant::Kraft)?)),
+        "kast" => Ok(Box::new(kraft::Kraft::new(geometry, params, kraft::Variant::Kast)?)),
         other => Err(format!(
             "unknown scheme '{other}' (known: {})",
             SCHEMES.iter().map(|s| s.0).collect::<Vec<_>>().join(", ")
