@@ -491,6 +491,47 @@ proptest! {
         exercise(header.as_bytes(), Some(Format::Csv), chunk, skip);
     }
 
+    /// Fold and compact keep every request, its kind and order, land inside the space,
+    /// and count exactly the requests they moved; compact keeps in-block offsets and
+    /// maps distinct blocks to distinct blocks.
+    #[test]
+    fn fits_keep_requests_and_count_changes(recs in proptest::collection::vec((any::<bool>(), 0u64..5000), 1..300), lp_blocks in 1u32..40, ppb in 1u32..9) {
+        let text: String = std::iter::once("op,lpn\n".to_string())
+            .chain(recs.iter().map(|(w, p)| format!("{},{p}\n", if *w { 'w' } else { 'r' })))
+            .collect();
+        let raw = parse(&text, 512);
+        let space = Space { logical_pages: lp_blocks * ppb, pages_per_block: ppb };
+        let lp = space.logical_pages as u64;
+        for fit in [Fit::Fold, Fit::Compact] {
+            let Ok((reqs, s)) = raw.fit(Some(space), fit) else {
+                prop_assert_eq!(fit, Fit::Compact, "fold never fails");
+                continue;
+            };
+            prop_assert_eq!(reqs.len(), recs.len());
+            let mut moved = 0;
+            let mut map = std::collections::HashMap::new();
+            for (r, (w, p)) in reqs.iter().zip(&recs) {
+                let q = r.lpn().unwrap() as u64;
+                prop_assert!(q < lp);
+                prop_assert_eq!(matches!(r, Request::Write { .. }), *w);
+                moved += (q != *p) as u64;
+                match fit {
+                    Fit::Fold => prop_assert_eq!(q, p % lp),
+                    _ => {
+                        prop_assert_eq!(q % ppb as u64, p % ppb as u64);
+                        let prev = map.insert(p / ppb as u64, q / ppb as u64);
+                        prop_assert!(prev.is_none() || prev == Some(q / ppb as u64));
+                    }
+                }
+            }
+            prop_assert_eq!(s.fit_touched, moved);
+            if fit == Fit::Compact {
+                let distinct: std::collections::HashSet<_> = map.values().collect();
+                prop_assert_eq!(distinct.len(), map.len());
+            }
+        }
+    }
+
     #[test]
     fn chunking_does_not_change_the_result(which in 0usize..6, chunk in 1usize..40) {
         let text = [UMASS, MSR, BLKPARSE, DISKSIM, CSV, CSV_SECTORS][which];

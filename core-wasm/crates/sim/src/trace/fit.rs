@@ -212,6 +212,9 @@ impl RawTrace {
         }
         s.fit_touched = touched;
         match fit {
+            Fit::Fold if touched == 0 => {
+                s.fit_note = format!("every address fits the {lp}-page space; folding changed nothing");
+            }
             Fit::Fold => {
                 s.fit_note = format!(
                     "folded (page modulo {lp}): {} changed, {} of them were beyond the space",
