@@ -68,6 +68,10 @@ impl Session {
     pub fn seek(&mut self, step: u32) -> Result<(), JsError> {
         self.stepper.seek(step as usize).map_err(js_err)
     }
+    /// The state after `step` requests and `ops` flash operations of the next one.
+    pub fn goto(&mut self, step: u32, ops: u32) -> Result<(), JsError> {
+        self.stepper.goto(step as usize, ops as usize).map_err(js_err)
+    }
     pub fn back_op(&mut self) -> Result<bool, JsError> {
         self.stepper.back_op().map_err(js_err)
     }
@@ -205,4 +209,25 @@ pub fn trace_catalog() -> String {
         "generators": ftl_sim::trace::gen::GENERATORS.iter().map(|g| serde_json::json!({"kind": g.0, "description": g.1})).collect::<Vec<_>>(),
     })
     .to_string()
+}
+
+/// Schemes, chip presets and the parameters each scheme reads:
+/// `{schemes: [{id, label, params: [...]}], chips: [...]}`.
+#[wasm_bindgen]
+pub fn catalog() -> String {
+    let schemes: Vec<_> = ftl_sim::ftl::SCHEMES
+        .iter()
+        .map(|(id, label)| serde_json::json!({"id": id, "label": label, "params": ftl_sim::ftl::scheme_params(id)}))
+        .collect();
+    serde_json::json!({"schemes": schemes, "chips": ftl_sim::nand::PRESET_NAMES}).to_string()
+}
+
+/// Checks a pattern-language text: `{ok: true, requests: n}` or
+/// `{ok: false, line, column, message}` (the same parser the Session uses).
+#[wasm_bindgen]
+pub fn check_pattern(text: &str) -> String {
+    match ftl_sim::trace::pattern::parse(text) {
+        Ok(r) => serde_json::json!({"ok": true, "requests": r.len()}).to_string(),
+        Err(e) => serde_json::json!({"ok": false, "line": e.line, "column": e.column, "message": e.message}).to_string(),
+    }
 }

@@ -174,6 +174,18 @@ pub const SCHEMES: &[(&str, &str)] = &[
     ("kast", "KAST-style K-associative log blocks (KRAFT without seriality maintenance)"),
 ];
 
+/// The parameters each scheme reads (the app's form shows just these).
+pub fn scheme_params(scheme: &str) -> &'static [&'static str] {
+    match scheme {
+        "page" => &["op"],
+        "bast" | "fast" | "ofast" => &["log_blocks"],
+        "kraft" => &["log_blocks", "k", "switch_max", "fill_max"],
+        "kast" => &["log_blocks", "k"],
+        "rftl" | "gftl" | "nftl" => &["utilisation"],
+        _ => &[],
+    }
+}
+
 /// Builds a scheme on a chip: like `build`, but schemes whose parameters depend on the
 /// chip's timing (RFTL's β, k, j; GFTL's step size) get it. Scenarios use this.
 pub fn build_on_chip(scheme: &str, params: &SchemeParams, chip: &Chip) -> Result<Box<dyn Ftl>, String> {
