@@ -4,7 +4,7 @@
 // writes docs/performance.md with the machine, the date and the command.
 //   node scripts/bench.mjs [--quick] [--schemes page,fast] [--no-write]
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,6 +61,13 @@ function workloads(scheme) {
       },
     },
   ];
+  // The shipped sample traces (traces/), folded into the scheme's logical space.
+  if (!quick) {
+    for (const f of readdirSync(join(ROOT, 'traces')).filter((f) => f !== 'README.md').sort()) {
+      const text = readFileSync(join(ROOT, 'traces', f), 'utf8');
+      list.push({ name: `trace ${f}`, scenario: { scheme, chip, workload: { kind: 'trace', text, fit: 'fold' } } });
+    }
+  }
   return list;
 }
 
