@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::nand::{Flash, FlashResult, Geometry, Lpn, PageKind, Pbn, Ppn};
 
+pub mod ltftl;
 pub mod page;
 
 /// Role of a physical block: the colour language of the device view.
@@ -59,7 +60,7 @@ pub struct SchemeParams {
     /// Over-provisioning ratio of the page-mapping FTL (share of physical pages
     /// not exported as logical space).
     pub op: Option<f64>,
-    /// Number of log blocks (hybrid schemes).
+    /// Number of log blocks (hybrid schemes); for LTFTL, the size of the log section.
     pub log_blocks: Option<u32>,
     /// Associativity of KAST/KRAFT log blocks.
     pub k: Option<u32>,
@@ -148,15 +149,16 @@ pub fn default_page_state<F: Ftl + ?Sized>(ftl: &F, flash: &Flash, ppn: Ppn) -> 
 }
 
 /// Schemes that exist, with a one-line description for the UI and `ftl --help`.
-pub const SCHEMES: &[(&str, &str)] = &[(
-    "page",
-    "Page mapping with greedy garbage collection (the baseline)",
-)];
+pub const SCHEMES: &[(&str, &str)] = &[
+    ("page", "Page mapping with greedy garbage collection (the baseline)"),
+    ("ltftl", "LTFTL: page mapping with time shift (freeze / unfreeze / revert) and power-loss roll-back"),
+];
 
 /// Builds a scheme on a chip geometry.
 pub fn build(scheme: &str, params: &SchemeParams, geometry: &Geometry) -> Result<Box<dyn Ftl>, String> {
     match scheme {
         "page" => Ok(Box::new(page::PageFtl::new(geometry, params)?)),
+        "ltftl" => Ok(Box::new(ltftl::LtFtl::new(geometry, params)?)),
         other => Err(format!(
             "unknown scheme '{other}' (known: {})",
             SCHEMES.iter().map(|s| s.0).collect::<Vec<_>>().join(", ")
