@@ -374,6 +374,8 @@ fn run_random(blocks: u32, ppb: u32, page_bytes: u32, op: f64, seed: u64, kind: 
     r
 }
 
+static REQUESTS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 20, ..ProptestConfig::default() })]
 
@@ -396,6 +398,9 @@ proptest! {
         prop_assume!(LtFtl::new(&chip(blocks, ppb, page_bytes).geometry, &params(op, None)).is_ok());
         let r = run_random(blocks, ppb, page_bytes, op, seed, kind, read_ratio, n);
         prop_assert!(r.flash.total(OpKind::Program) > 0);
+        let total = REQUESTS.fetch_add(n, std::sync::atomic::Ordering::Relaxed) + n;
+        let m = r.ftl.scheme_metrics();
+        eprintln!("case {blocks}x{ppb}x{page_bytes}B op {op:.2} kind {kind}: {n} requests (total so far {total}); states made {}, live {}, released {}, dumps {}, GC {}", r.ids.len(), m["frozen_states"], m["states_released_automatically"], m["map_dumps"], r.flash.counters.gc_runs);
     }
 }
 
@@ -700,3 +705,4 @@ fn bad_parameters_and_registration() {
     assert_eq!(m.scheme, "ltftl");
     assert!(ftl_sim::ftl::SCHEMES.iter().any(|s| s.0 == "ltftl"));
 }
+

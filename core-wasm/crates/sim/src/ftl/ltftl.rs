@@ -74,7 +74,8 @@ pub struct LogEntry {
     pub old: Ppn,
     pub new: Ppn,
     pub gt: u32,
-    /// A GC relocation of `old` to `new` (not a host write; never undone).
+    /// A GC relocation of `old` to `new` (not a host write; never undone). For a move,
+    /// `gt` is the global time at which the moved data was written.
     pub moved: bool,
 }
 
@@ -635,14 +636,29 @@ impl LtFtl {
         self.log = kept;
         self.flushed = self.log.len();
         self.since_dump = 0;
+        self.rebuild_old_ref();
+        self.dumps += 1;
+        self.wear_level(flash)
+    }
+
+    /// Points every page at the log entry that invalidated its data. An entry can
+    /// name a page number that has since been erased and reused ("stale"); only the
+    /// entry whose time is the page's recorded death is the page's own.
+    fn rebuild_old_ref(&mut self) {
         self.old_ref.fill(NONE);
         for (i, e) in self.log.iter().enumerate() {
-            if e.old != NONE {
+            if !e.moved && e.old != NONE && self.death[e.old as usize] == e.gt {
                 self.old_ref[e.old as usize] = i as u32;
             }
         }
-        self.dumps += 1;
-        self.wear_level(flash)
+    }
+
+    /// Recovery: the entry that invalidated the data (sector, born at `birth`) is the
+    /// sector's first host-write entry after `birth` — the data was current until then.
+    fn death_entry(log: &[LogEntry], by_sector: &[Vec<u32>], sector: Lpn, birth: u32) -> Option<usize> {
+        let list = by_sector.get(sector as usize)?;
+        let k = list.partition_point(|&i| log[i as usize].gt <= birth);
+        list.get(k).map(|&i| i as usize)
     }
 
     fn free_log_blocks_excluding(&self, old_chain: &[Pbn]) -> Vec<Pbn> {
@@ -754,7 +770,9 @@ impl LtFtl {
                 self.log[r as usize].old = dst;
                 self.old_ref[dst as usize] = r;
             }
-            let gt = self.next_gt;
+            // The time field of a move holds the moved data's birth: recovery uses it
+            // to find the entry that invalidated the data (see `death_entry`).
+            let gt = self.birth[src as usize];
             self.append(LogEntry { sector, old: src, new: dst, gt, moved: true });
             if self.log.len() - self.flushed >= self.entries_per_log_page() {
                 self.flush_log(flash, Cause::Log)?;
@@ -1028,6 +1046,7 @@ impl LtFtl {
         f.slot_next = f.slots[f.cur_slot].len() as u32 * ppb;
         // 5. the log chain: history before the dump, then entries to replay.
         let mut last_logged: Option<u32> = None;
+        let mut by_sector: Vec<Vec<u32>> = vec![Vec::new(); f.logical_pages as usize];
         f.chain = chain.clone();
         f.chain_next = ppb;
         'chain: for &b in chain.iter() {
@@ -1044,18 +1063,27 @@ impl LtFtl {
                 f.log_pages.push((ppn, f.log.len()));
                 for w in words.chunks(4) {
                     let e = LogEntry::decode(w);
-                    if e.gt >= f.dump_gt {
+                    // Moves are never in the history part (a dump resolves them).
+                    if e.moved || e.gt >= f.dump_gt {
                         if e.moved {
                             if f.fwd[e.sector as usize] == e.old {
                                 f.fwd[e.sector as usize] = e.new;
                             }
-                            if let Some(r) = f.log.iter_mut().rev().find(|x| !x.moved && x.old == e.old && x.sector == e.sector) {
-                                r.old = e.new;
+                            // A moved page that a frozen state needs: the entry that
+                            // invalidated its data now names the copy. (A move entry's
+                            // time field holds the moved data's birth.)
+                            if let Some(i) = Self::death_entry(&f.log, &by_sector, e.sector, e.gt) {
+                                if f.log[i].old == e.old {
+                                    f.log[i].old = e.new;
+                                }
                             }
                         } else {
                             f.fwd[e.sector as usize] = e.new;
                             last_logged = Some(last_logged.map_or(e.gt, |l| l.max(e.gt)));
                         }
+                    }
+                    if !e.moved && (e.sector as usize) < by_sector.len() {
+                        by_sector[e.sector as usize].push(f.log.len() as u32);
                     }
                     f.log.push(e);
                 }
@@ -1076,6 +1104,7 @@ impl LtFtl {
             for (gt, ppn, sector) in tail {
                 let old = f.fwd[sector as usize];
                 f.fwd[sector as usize] = ppn;
+                by_sector[sector as usize].push(f.log.len() as u32);
                 f.log.push(LogEntry { sector, old, new: ppn, gt, moved: false });
             }
         }
@@ -1092,13 +1121,17 @@ impl LtFtl {
                 f.owner[ppn as usize] = sector as u32;
             }
         }
-        f.old_ref.fill(NONE);
-        for (i, e) in f.log.iter().enumerate() {
-            if !e.moved && e.old != NONE && f.owner[e.old as usize] == NONE {
-                f.death[e.old as usize] = e.gt;
-                f.old_ref[e.old as usize] = i as u32;
+        for &(birth, ppn, sector) in &data_pages {
+            if f.owner[ppn as usize] != NONE {
+                continue;
+            }
+            if let Some(i) = Self::death_entry(&f.log, &by_sector, sector, birth) {
+                if f.log[i].old == ppn {
+                    f.death[ppn as usize] = f.log[i].gt;
+                }
             }
         }
+        f.rebuild_old_ref();
         f.mounted = true;
         // 8. "when LTFTL is initialized": dump the up-to-date map (or revert first).
         match f.states.last().copied() {
