@@ -47,8 +47,12 @@ const MOVE_FLAG: u32 = 1 << 31;
 /// Section 5.1: "after 50 erase operations, we select one block from each section".
 pub const WEAR_LEVEL_PERIOD: u32 = 50;
 pub const DEFAULT_OP: f64 = 0.25;
-/// Data blocks kept out of logical space: host frontier, GC frontier, one free block.
-const RESERVED_BLOCKS: u32 = 3;
+/// Data blocks kept out of logical space: host frontier, GC frontier and two free
+/// blocks. GC runs while fewer than `MIN_FREE` blocks are free, so a cut in the middle
+/// of a GC (its destination taken, its victim not yet erased) still leaves a free block
+/// for the first GC after recovery.
+const RESERVED_BLOCKS: u32 = 4;
+const MIN_FREE: usize = 3;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Section {
@@ -691,7 +695,7 @@ impl LtFtl {
             self.usage[b as usize] = Use::Closed;
             self.frontier = None;
         }
-        while self.free.len() < 2 {
+        while self.free.len() < MIN_FREE {
             self.collect(flash)?;
         }
         let b = self.take_free(flash, Use::Frontier, Cause::Host)?;
@@ -946,11 +950,12 @@ impl LtFtl {
             }
             f.meta_seq = seq;
             f.meta_block = ppn / ppb;
-            // Records are written in order; continue after the last programmed page.
-            let blk = f.meta_block;
-            f.meta_next = (0..ppb).rev().find(|&o| !flash.peek(blk * ppb + o).is_erased()).map_or(0, |o| o + 1);
             f.slots[f.cur_slot] = slot;
         }
+        // Records are written in order; continue after the last programmed page (the
+        // OOB reads above saw them; a torn record counts as programmed).
+        let blk = f.meta_block;
+        f.meta_next = (0..ppb).rev().find(|&o| !flash.peek(blk * ppb + o).is_erased()).map_or(0, |o| o + 1);
         for b in 0..2 {
             f.written[b] = flash.block_pages(b as Pbn).iter().any(|p| !p.is_erased());
         }
