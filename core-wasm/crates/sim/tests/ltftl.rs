@@ -10,7 +10,7 @@ use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
 
 use common::{run_checked, scenario};
-use ftl_sim::ftl::ltftl::LtFtl;
+use ftl_sim::ftl::ltftl::{LtFtl, Section};
 use ftl_sim::ftl::{Ftl, PageState, SchemeParams};
 use ftl_sim::nand::{Cause, Chip, Flash, FlashError, Lpn, OpKind, PageKind, Ppn};
 use ftl_sim::oracle::Oracle;
@@ -371,21 +371,22 @@ fn run_random(blocks: u32, ppb: u32, page_bytes: u32, op: f64, seed: u64, kind: 
         }
     }
     r.check("at the end");
+    assert_shares_match_chip(&r);
     r
 }
 
 static REQUESTS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 20, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
     /// Random geometries (page sizes change log and map page capacities) and
     /// workloads (uniform, hot/cold, sequential; with reads) with random freeze /
     /// unfreeze / revert: the map and every live state's image match the model.
-    /// 20 cases × ≥ 5,000 requests = ≥ 100,000 requests.
+    /// 48 cases × ≥ 5,000 requests = ≥ 240,000 requests.
     #[test]
     fn ltftl_matches_reference_model_with_time_shift(
-        blocks in 24u32..72,
+        blocks in 24u32..160,
         ppb in 2u32..24,
         pb in 0usize..3,
         op in 0.15f64..0.5,
@@ -462,13 +463,14 @@ fn cut_and_recover(base: &Run, req: Request, rng: &mut SplitMix64, p: &SchemePar
     r.ids = probe.ids.clone();
     r.next_version = probe.next_version;
     r.check(&format!("after recovering from a cut in {req:?} (budget {budget} of {ops})"));
+    assert_shares_match_chip(&r);
     (r, rec_ops)
 }
 
 static CUTS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 8, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
     /// Power cut inside every request of a random workload with time shift (and, in
     /// a third of the cases, again during recovery): recovery from the chip alone keeps
@@ -477,8 +479,8 @@ proptest! {
     /// working. Half the cases reboot to the latest frozen state.
     #[test]
     fn power_cut_sweep_recovers_every_acknowledged_write_and_state(
-        blocks in 24u32..48,
-        ppb in 3u32..12,
+        blocks in 24u32..64,
+        ppb in 2u32..16,
         pb in 0usize..3,
         seed in any::<u64>(),
         kind in 0u8..3,
@@ -578,6 +580,29 @@ fn wear_levelling_swaps_blocks_between_sections() {
 
 // ---- Figure 8: space accounting ------------------------------------------------------
 
+/// The RAM-side shares (what `scheme_metrics` reports) agree with the chip's pages as
+/// `page_state` classifies them.
+fn assert_shares_match_chip(r: &Run) {
+    let s = r.ftl.space_shares();
+    let n = r.flash.geometry().pages();
+    let (mut valid, mut invalid, mut retr, mut log, mut free) = (0, 0, 0, 0, 0);
+    for ppn in 0..n {
+        let sec = r.ftl.section_of(ppn / r.flash.ppb());
+        match (sec, r.flash.peek(ppn).kind) {
+            (Section::Map | Section::Meta, _) => {}
+            (_, PageKind::Erased) => free += 1,
+            (Section::Log, _) => log += 1,
+            _ => match r.ftl.page_state(&r.flash, ppn) {
+                PageState::Valid => valid += 1,
+                PageState::Retractable => retr += 1,
+                _ => invalid += 1,
+            },
+        }
+    }
+    let f = |k: u32| k as f64 / n as f64;
+    assert_eq!((s.valid, s.invalid, s.retractable, s.log, s.free), (f(valid), f(invalid), f(retr), f(log), f(free)));
+}
+
 /// LTFTL(n): a fill then random overwrites with n freezes spread evenly and no
 /// unfreeze; the shares of valid / invalid / log / map / retractable pages (Figure 8).
 fn figure8(n_states: u32) -> ftl_sim::ftl::ltftl::SpaceShares {
@@ -598,7 +623,8 @@ fn figure8(n_states: u32) -> ftl_sim::ftl::ltftl::SpaceShares {
     }
     assert_eq!(r.ftl.states().len() as u32, n_states, "no state had to be released");
     r.check("figure 8 run");
-    let s = r.ftl.space_shares(&r.flash);
+    let s = r.ftl.space_shares();
+    assert_shares_match_chip(&r);
     eprintln!(
         "LTFTL({n_states}): valid {:.2}% invalid {:.2}% log {:.2}% map {:.2}% retractable {:.2}% (meta {:.2}%, free {:.2}%), states kept {}",
         100.0 * s.valid,

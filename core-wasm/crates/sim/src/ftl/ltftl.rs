@@ -122,6 +122,8 @@ pub struct LtFtl {
     usage: Vec<Use>,
     /// Blocks programmed since their last erase (must be erased before reuse).
     written: Vec<bool>,
+    /// Pages programmed in each block since its last erase (blocks fill in order).
+    programmed: Vec<u32>,
     free: VecDeque<Pbn>,
     frontier: Option<(Pbn, u32)>,
     gc_frontier: Option<(Pbn, u32)>,
@@ -237,6 +239,7 @@ impl LtFtl {
             section,
             usage: vec![Use::Free; g.blocks as usize],
             written: vec![false; g.blocks as usize],
+            programmed: vec![0; g.blocks as usize],
             free,
             frontier: None,
             gc_frontier: None,
@@ -355,30 +358,36 @@ impl LtFtl {
 
     /// Shares of the chip's pages (Figure 8): valid, invalid, retractable, log, map,
     /// metadata and free.
-    pub fn space_shares(&self, flash: &Flash) -> SpaceShares {
+    pub fn space_shares(&self) -> SpaceShares {
+        // From RAM alone (programmed-page counts per block, the inverted table and the
+        // birth/death times), so `scheme_metrics` can report it.
         let mut s = SpaceShares::default();
-        for ppn in 0..self.pages {
-            let p = flash.peek(ppn);
-            let sec = self.section[(ppn / self.ppb) as usize];
-            let slot = match (sec, p.kind) {
+        let ppb = self.ppb as f64;
+        for b in 0..self.section.len() as u32 {
+            let programmed = self.programmed[b as usize];
+            match self.section[b as usize] {
                 // The mapping and metadata sections are reserved whole (the paper's map
                 // share, 1.59%, is two copies of a 4 B-per-page table); the log section
                 // counts only its written pages (its size "changes dynamically").
-                (Section::Map, _) => &mut s.map,
-                (Section::Meta, _) => &mut s.meta,
-                (_, PageKind::Erased) => &mut s.free,
-                _ => match sec {
-                    Section::Meta => &mut s.meta,
-                    Section::Map => &mut s.map,
-                    Section::Log => &mut s.log,
-                    Section::Data => match self.page_state(flash, ppn) {
-                        PageState::Valid => &mut s.valid,
-                        PageState::Retractable => &mut s.retractable,
-                        _ => &mut s.invalid,
-                    },
-                },
-            };
-            *slot += 1.0;
+                Section::Map => s.map += ppb,
+                Section::Meta => s.meta += ppb,
+                Section::Log => {
+                    s.log += programmed as f64;
+                    s.free += ppb - programmed as f64;
+                }
+                Section::Data => {
+                    for p in b * self.ppb..b * self.ppb + programmed {
+                        if self.owner[p as usize] != NONE {
+                            s.valid += 1.0;
+                        } else if self.needed_by_state(p) {
+                            s.retractable += 1.0;
+                        } else {
+                            s.invalid += 1.0;
+                        }
+                    }
+                    s.free += ppb - programmed as f64;
+                }
+            }
         }
         let n = self.pages as f64;
         for v in [&mut s.valid, &mut s.invalid, &mut s.retractable, &mut s.log, &mut s.map, &mut s.meta, &mut s.free] {
@@ -390,18 +399,25 @@ impl LtFtl {
     // ---- flash helpers ----------------------------------------------------------
 
     fn prog(&mut self, flash: &mut Flash, ppn: Ppn, page: Page, cause: Cause) -> FlashResult<()> {
-        self.written[(ppn / self.ppb) as usize] = true;
-        flash.program(ppn, page, cause)
+        let b = (ppn / self.ppb) as usize;
+        self.written[b] = true;
+        flash.program(ppn, page, cause)?;
+        self.programmed[b] += 1;
+        Ok(())
     }
 
     fn prog_meta(&mut self, flash: &mut Flash, ppn: Ppn, page: Page, payload: Vec<u32>, cause: Cause) -> FlashResult<()> {
-        self.written[(ppn / self.ppb) as usize] = true;
-        flash.program_meta(ppn, page, payload, cause)
+        let b = (ppn / self.ppb) as usize;
+        self.written[b] = true;
+        flash.program_meta(ppn, page, payload, cause)?;
+        self.programmed[b] += 1;
+        Ok(())
     }
 
     fn erase(&mut self, flash: &mut Flash, pbn: Pbn, cause: Cause) -> FlashResult<()> {
         flash.erase(pbn, cause)?;
         self.written[pbn as usize] = false;
+        self.programmed[pbn as usize] = 0;
         let lo = (pbn * self.ppb) as usize;
         for i in lo..lo + self.ppb as usize {
             self.owner[i] = NONE;
@@ -958,6 +974,7 @@ impl LtFtl {
         f.meta_next = (0..ppb).rev().find(|&o| !flash.peek(blk * ppb + o).is_erased()).map_or(0, |o| o + 1);
         for b in 0..2 {
             f.written[b] = flash.block_pages(b as Pbn).iter().any(|p| !p.is_erased());
+            f.programmed[b] = flash.block_pages(b as Pbn).iter().rposition(|p| !p.is_erased()).map_or(0, |o| o as u32 + 1);
         }
         // 2. scan the spare area of every page outside the metadata section.
         let mut data_pages: Vec<(u32, Ppn, Lpn)> = Vec::new();
@@ -967,6 +984,8 @@ impl LtFtl {
             let b = (ppn / ppb) as usize;
             if p.kind != PageKind::Erased {
                 f.written[b] = true;
+                // Blocks fill in order: the last programmed (or torn) page ends the prefix.
+                f.programmed[b] = ppn % ppb + 1;
             }
             if p.kind == PageKind::Data && p.tag == TAG_DATA && p.lpn < f.logical_pages {
                 has_data[b] = true;
@@ -1233,7 +1252,12 @@ impl Ftl for LtFtl {
     }
 
     fn scheme_metrics(&self) -> serde_json::Value {
+        let sh = self.space_shares();
         serde_json::json!({
+            "space_shares": {
+                "valid": sh.valid, "invalid": sh.invalid, "retractable": sh.retractable,
+                "log": sh.log, "map": sh.map, "metadata": sh.meta, "free": sh.free,
+            },
             "frozen_states": self.states.len(),
             "global_time": self.next_gt,
             "log_entries": self.log.len(),
@@ -1270,7 +1294,7 @@ impl Ftl for LtFtl {
         let start = self.flushed.saturating_sub(64);
         let log_rows = (start..self.flushed).map(|i| entry_row(i, &self.log[i])).collect();
         let buf_rows = (self.flushed..self.log.len()).map(|i| entry_row(i, &self.log[i])).collect();
-        let shares = self.space_shares(flash);
+        let shares = self.space_shares();
         let pct = |v: f64| format!("{:.1}%", v * 100.0);
         let [meta, map, data, log] = self.sections();
         let list = |v: &[Pbn]| v.iter().map(|b| b.to_string()).collect::<Vec<_>>().join(" ");
