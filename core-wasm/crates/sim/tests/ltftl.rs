@@ -173,6 +173,15 @@ fn figure2_states_s8_s12_and_revert() {
         assert_eq!(st(j), PageState::Valid);
     }
     r.check("at t = 12");
+    // The UI's revert diff lists exactly U(8-12)'s sectors with their old pages.
+    let tables = r.ftl.tables(&r.flash);
+    let diff = tables.iter().find(|t| t.title.starts_with("Revert diff")).unwrap();
+    let rows: Vec<(String, String)> = diff.rows.iter().map(|row| (row[1].clone(), row[3].clone())).collect();
+    let want: Vec<(String, String)> =
+        [(3, page(3).to_string()), (4, page(6).to_string()), (5, page(7).to_string()), (6, "-".to_string())].iter().map(|(a, b)| (a.to_string(), b.clone())).collect();
+    assert_eq!(rows, want);
+    let states = tables.iter().find(|t| t.title.starts_with("Frozen states")).unwrap();
+    assert_eq!(states.rows, vec![vec![id.to_string(), "S8".to_string(), "3".to_string()]], "state 1 is S8 and pins 3 pages");
     // Revert S12 → S8.
     r.exec(Request::Revert { state: id }).unwrap();
     assert_eq!(&r.ftl.forward_map()[..6], &s8[..], "after revert the map is S8");

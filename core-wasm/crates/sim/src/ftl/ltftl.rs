@@ -456,6 +456,8 @@ impl LtFtl {
             self.dump_at,
             self.cur_slot as u32,
             self.next_gt,
+            // Figure 5's "oldest revertible state id" (NONE when there is none).
+            self.states.first().map_or(NONE, |s| s.id),
         ];
         payload.push(self.slots[self.cur_slot].len() as u32);
         payload.extend_from_slice(&self.slots[self.cur_slot]);
@@ -953,7 +955,8 @@ impl LtFtl {
             f.dump_at = r[5];
             f.cur_slot = r[6] as usize;
             f.next_gt = r[7];
-            let mut i = 8;
+            // r[8]: the oldest revertible state, also the first of the list below.
+            let mut i = 9;
             let n = r[i] as usize;
             let slot: Vec<Pbn> = r[i + 1..i + 1 + n].to_vec();
             i += 1 + n;
@@ -1298,6 +1301,17 @@ impl Ftl for LtFtl {
         let pct = |v: f64| format!("{:.1}%", v * 100.0);
         let [meta, map, data, log] = self.sections();
         let list = |v: &[Pbn]| v.iter().map(|b| b.to_string()).collect::<Vec<_>>().join(" ");
+        // What reverting to each state would change (equation 1), newest state first.
+        let mut diff_rows = Vec::new();
+        for st in self.states.iter().rev() {
+            for (sector, old) in self.undo_targets(st.epoch) {
+                if diff_rows.len() >= 128 {
+                    break;
+                }
+                let pg = |p: Ppn| if p == NONE { "-".to_string() } else { p.to_string() };
+                diff_rows.push(vec![st.id.to_string(), sector.to_string(), pg(self.fwd[sector as usize]), pg(old)]);
+            }
+        }
         vec![
             Table {
                 title: "Frozen states (time shift)".into(),
@@ -1310,6 +1324,11 @@ impl Ftl for LtFtl {
                 rows: log_rows,
             },
             Table { title: "Log buffer (RAM, one page)".into(), columns: cols(), rows: buf_rows },
+            Table {
+                title: "Revert diff: sectors a revert would change (first 128)".into(),
+                columns: vec!["state".into(), "sector".into(), "page now".into(), "page after revert".into()],
+                rows: diff_rows,
+            },
             Table {
                 title: "Sections (Figure 5) and space (Figure 8)".into(),
                 columns: vec!["section".into(), "blocks".into()],
