@@ -104,12 +104,22 @@ impl Run {
     fn check(&self, when: &str) {
         let cur = versions(&self.flash, self.ftl.forward_map());
         let bad: Vec<usize> = (0..cur.len()).filter(|&l| cur[l] != self.oracle.latest()[l]).collect();
-        assert!(bad.is_empty(), "{when}: {} sectors disagree with the model, e.g. {:?}", bad.len(), &bad[..bad.len().min(8)]);
+        assert!(
+            bad.is_empty(),
+            "{when}: {} sectors disagree with the model, e.g. {:?}",
+            bad.len(),
+            &bad[..bad.len().min(8)]
+        );
         for s in self.ftl.states() {
             let img = versions(&self.flash, &self.ftl.image_of(s.id).unwrap());
             let want = self.oracle.frozen(s.id).expect("a live state the model knows");
             let bad: Vec<usize> = (0..img.len()).filter(|&l| img[l] != want[l]).collect();
-            assert!(bad.is_empty(), "{when}: state {} image differs from its frozen versions at {:?}", s.id, &bad[..bad.len().min(8)]);
+            assert!(
+                bad.is_empty(),
+                "{when}: state {} image differs from its frozen versions at {:?}",
+                s.id,
+                &bad[..bad.len().min(8)]
+            );
         }
         for ppn in 0..self.flash.geometry().pages() {
             if self.flash.peek(ppn).kind == PageKind::Torn {
@@ -160,7 +170,12 @@ fn figure2_states_s8_s12_and_revert() {
         r.ftl.log_entries().iter().filter(|e| e.gt >= 8).map(|e| (e.sector, e.old, e.new, e.gt)).collect();
     assert_eq!(
         u,
-        vec![(3, page(3), page(8), 8), (4, page(6), page(9), 9), (5, page(7), page(10), 10), (6, u32::MAX, page(11), 11)]
+        vec![
+            (3, page(3), page(8), 8),
+            (4, page(6), page(9), 9),
+            (5, page(7), page(10), 10),
+            (6, u32::MAX, page(11), 11)
+        ]
     );
     let st = |j: u32| r.ftl.page_state(&r.flash, page(j));
     for j in [3, 6, 7] {
@@ -178,10 +193,17 @@ fn figure2_states_s8_s12_and_revert() {
     let diff = tables.iter().find(|t| t.title.starts_with("Revert diff")).unwrap();
     let rows: Vec<(String, String)> = diff.rows.iter().map(|row| (row[1].clone(), row[3].clone())).collect();
     let want: Vec<(String, String)> =
-        [(3, page(3).to_string()), (4, page(6).to_string()), (5, page(7).to_string()), (6, "-".to_string())].iter().map(|(a, b)| (a.to_string(), b.clone())).collect();
+        [(3, page(3).to_string()), (4, page(6).to_string()), (5, page(7).to_string()), (6, "-".to_string())]
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.clone()))
+            .collect();
     assert_eq!(rows, want);
     let states = tables.iter().find(|t| t.title.starts_with("Frozen states")).unwrap();
-    assert_eq!(states.rows, vec![vec![id.to_string(), "S8".to_string(), "3".to_string()]], "state 1 is S8 and pins 3 pages");
+    assert_eq!(
+        states.rows,
+        vec![vec![id.to_string(), "S8".to_string(), "3".to_string()]],
+        "state 1 is S8 and pins 3 pages"
+    );
     // Revert S12 → S8.
     r.exec(Request::Revert { state: id }).unwrap();
     assert_eq!(&r.ftl.forward_map()[..6], &s8[..], "after revert the map is S8");
@@ -325,7 +347,15 @@ fn out_of_space_releases_the_oldest_state() {
 
 // ---- reference model, random time shift ---------------------------------------------
 
-fn random_requests(rng: &mut SplitMix64, n: usize, space: u32, kind: u8, read_ratio: f64, live: &[u32], last_id: u32) -> Vec<Request> {
+fn random_requests(
+    rng: &mut SplitMix64,
+    n: usize,
+    space: u32,
+    kind: u8,
+    read_ratio: f64,
+    live: &[u32],
+    last_id: u32,
+) -> Vec<Request> {
     let mut out = Vec::with_capacity(n);
     let mut seq = 0u32;
     for _ in 0..n {
@@ -334,30 +364,47 @@ fn random_requests(rng: &mut SplitMix64, n: usize, space: u32, kind: u8, read_ra
             Request::Freeze
         } else if u < 0.0045 && last_id > 0 {
             // Ids the scheme may or may not still have: refused ones change nothing.
-            let pick = if !live.is_empty() && rng.unit() < 0.7 { live[rng.below(live.len() as u64) as usize] } else { 1 + rng.below(last_id as u64) as u32 };
+            let pick = if !live.is_empty() && rng.unit() < 0.7 {
+                live[rng.below(live.len() as u64) as usize]
+            } else {
+                1 + rng.below(last_id as u64) as u32
+            };
             Request::Unfreeze { state: pick }
         } else if u < 0.006 && last_id > 0 {
-            let pick = if !live.is_empty() && rng.unit() < 0.8 { live[rng.below(live.len() as u64) as usize] } else { 1 + rng.below(last_id as u64) as u32 };
+            let pick = if !live.is_empty() && rng.unit() < 0.8 {
+                live[rng.below(live.len() as u64) as usize]
+            } else {
+                1 + rng.below(last_id as u64) as u32
+            };
             Request::Revert { state: pick }
         } else {
             let lpn = match kind {
                 0 => rng.below(space as u64) as u32,
                 1 => {
                     let hot = (space / 5).max(1);
-                    if rng.unit() < 0.8 { rng.below(hot as u64) as u32 } else { hot + rng.below((space - hot).max(1) as u64) as u32 % space }
+                    if rng.unit() < 0.8 {
+                        rng.below(hot as u64) as u32
+                    } else {
+                        hot + rng.below((space - hot).max(1) as u64) as u32 % space
+                    }
                 }
                 _ => {
                     seq = (seq + 1) % space;
                     seq
                 }
             };
-            if rng.unit() < read_ratio { Request::Read { lpn } } else { Request::Write { lpn } }
+            if rng.unit() < read_ratio {
+                Request::Read { lpn }
+            } else {
+                Request::Write { lpn }
+            }
         };
         out.push(r);
     }
     out
 }
 
+#[allow(clippy::too_many_arguments)]
 fn run_random(blocks: u32, ppb: u32, page_bytes: u32, op: f64, seed: u64, kind: u8, read_ratio: f64, n: usize) -> Run {
     let mut r = Run::new(chip(blocks, ppb, page_bytes), &params(op, None));
     let mut rng = SplitMix64::new(seed);
@@ -420,7 +467,14 @@ proptest! {
 /// no acknowledged write lost, the interrupted request fully old or fully new, every
 /// surviving state's image intact, torn pages never mapped. Optionally cuts again
 /// during recovery. Returns the recovered run and the recovery's flash operations.
-fn cut_and_recover(base: &Run, req: Request, rng: &mut SplitMix64, p: &SchemeParams, cut_recovery: bool, to_frozen: bool) -> (Run, [u64; 4]) {
+fn cut_and_recover(
+    base: &Run,
+    req: Request,
+    rng: &mut SplitMix64,
+    p: &SchemeParams,
+    cut_recovery: bool,
+    to_frozen: bool,
+) -> (Run, [u64; 4]) {
     // Operations this request needs without a cut.
     let mut probe = base.clone();
     let before = probe.flash.total_ops();
@@ -683,7 +737,9 @@ fn reliability_table1_transaction_consistency_after_power_cuts() {
     let p = params(0.25, None);
     let mut r = Run::new(chip(blocks, ppb, page_bytes), &p);
     let page_chip = chip(blocks, ppb, page_bytes);
-    let page_ftl = ftl_sim::ftl::build("page", &SchemeParams { op: Some(0.25), ..Default::default() }, &page_chip.geometry).unwrap();
+    let page_ftl =
+        ftl_sim::ftl::build("page", &SchemeParams { op: Some(0.25), ..Default::default() }, &page_chip.geometry)
+            .unwrap();
     let mut pg = State::new(Flash::new(page_chip), page_ftl);
     let space = r.ftl.logical_pages().min(pg.ftl.logical_pages());
     let mut rng = SplitMix64::new(2026);
@@ -773,5 +829,3 @@ fn bad_parameters_and_registration() {
     assert_eq!(m.scheme, "ltftl");
     assert!(ftl_sim::ftl::SCHEMES.iter().any(|s| s.0 == "ltftl"));
 }
-
-

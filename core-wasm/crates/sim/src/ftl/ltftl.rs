@@ -406,7 +406,14 @@ impl LtFtl {
         Ok(())
     }
 
-    fn prog_meta(&mut self, flash: &mut Flash, ppn: Ppn, page: Page, payload: Vec<u32>, cause: Cause) -> FlashResult<()> {
+    fn prog_meta(
+        &mut self,
+        flash: &mut Flash,
+        ppn: Ppn,
+        page: Page,
+        payload: Vec<u32>,
+        cause: Cause,
+    ) -> FlashResult<()> {
         let b = (ppn / self.ppb) as usize;
         self.written[b] = true;
         flash.program_meta(ppn, page, payload, cause)?;
@@ -526,7 +533,13 @@ impl LtFtl {
         for e in &self.log[self.flushed..] {
             e.encode(&mut payload);
         }
-        let page = Page { lpn: self.log_pages.len() as u32, version: 0, seq: self.generation, kind: PageKind::Meta, tag: TAG_LOG };
+        let page = Page {
+            lpn: self.log_pages.len() as u32,
+            version: 0,
+            seq: self.generation,
+            kind: PageKind::Meta,
+            tag: TAG_LOG,
+        };
         self.prog_meta(flash, ppn, page, payload, cause)?;
         self.log_pages.push((ppn, self.flushed));
         self.chain_next += 1;
@@ -599,7 +612,10 @@ impl LtFtl {
         self.generation += 1;
         let gen = self.generation;
         flash.note("dump", || {
-            format!("map dump #{gen}: inverted table written to the mapping section; log rewritten with {} entries", kept.len())
+            format!(
+                "map dump #{gen}: inverted table written to the mapping section; log rewritten with {} entries",
+                kept.len()
+            )
         });
         // 1. the inverted table (page → sector), into the current slot if it still has
         // room, else into the other slot (which holds only an older dump).
@@ -696,10 +712,8 @@ impl LtFtl {
     // ---- data section -----------------------------------------------------------
 
     fn take_free(&mut self, flash: &mut Flash, role: Use, cause: Cause) -> FlashResult<Pbn> {
-        let pbn = self
-            .free
-            .pop_front()
-            .ok_or_else(|| FlashError::Violation("ltftl ran out of free data blocks".into()))?;
+        let pbn =
+            self.free.pop_front().ok_or_else(|| FlashError::Violation("ltftl ran out of free data blocks".into()))?;
         self.erase_if_written(flash, pbn, cause)?;
         self.usage[pbn as usize] = role;
         Ok(pbn)
@@ -830,7 +844,9 @@ impl LtFtl {
                 if flash.erase_count(d) > flash.erase_count(m) {
                     self.swap_into_data(d, m, Section::Map);
                     self.slots[s][i] = d;
-                    flash.note("wear_level", || format!("wear levelling: mapping block {m} and data block {d} trade places"));
+                    flash.note("wear_level", || {
+                        format!("wear levelling: mapping block {m} and data block {d} trade places")
+                    });
                 }
             }
         }
@@ -841,7 +857,9 @@ impl LtFtl {
                     self.swap_into_data(d, l, Section::Log);
                     let pos = self.log_section.iter().position(|&b| b == l).unwrap();
                     self.log_section[pos] = d;
-                    flash.note("wear_level", || format!("wear levelling: log block {l} and data block {d} trade places"));
+                    flash.note("wear_level", || {
+                        format!("wear levelling: log block {l} and data block {d} trade places")
+                    });
                 }
             }
         }
@@ -883,8 +901,12 @@ impl LtFtl {
         };
         // (1) the up-to-date map is in RAM; charge reading the log pages undone.
         let first_undone = self.log.iter().position(|e| e.gt >= s.epoch).unwrap_or(self.log.len());
-        let reads: Vec<Ppn> =
-            self.log_pages.iter().filter(|&&(_, start)| start + self.entries_per_log_page() > first_undone).map(|&(p, _)| p).collect();
+        let reads: Vec<Ppn> = self
+            .log_pages
+            .iter()
+            .filter(|&&(_, start)| start + self.entries_per_log_page() > first_undone)
+            .map(|&(p, _)| p)
+            .collect();
         for p in reads {
             flash.read(p, cause)?;
         }
@@ -977,7 +999,8 @@ impl LtFtl {
         f.meta_next = (0..ppb).rev().find(|&o| !flash.peek(blk * ppb + o).is_erased()).map_or(0, |o| o + 1);
         for b in 0..2 {
             f.written[b] = flash.block_pages(b as Pbn).iter().any(|p| !p.is_erased());
-            f.programmed[b] = flash.block_pages(b as Pbn).iter().rposition(|p| !p.is_erased()).map_or(0, |o| o as u32 + 1);
+            f.programmed[b] =
+                flash.block_pages(b as Pbn).iter().rposition(|p| !p.is_erased()).map_or(0, |o| o as u32 + 1);
         }
         // 2. scan the spare area of every page outside the metadata section.
         let mut data_pages: Vec<(u32, Ppn, Lpn)> = Vec::new();
@@ -1011,24 +1034,38 @@ impl LtFtl {
         let mut other_slot = Vec::new();
         if f.dump_at != NONE {
             while other_slot.len() < slot_len {
-                other_slot.push(spare.pop_front().ok_or_else(|| FlashError::Violation("recovery: no room for the map slots".into()))?);
+                other_slot.push(
+                    spare
+                        .pop_front()
+                        .ok_or_else(|| FlashError::Violation("recovery: no room for the map slots".into()))?,
+                );
             }
         } else {
             // No dump yet: both slots come from spare blocks.
             f.slots[f.cur_slot].clear();
             for _ in 0..slot_len {
-                let b = spare.pop_front().ok_or_else(|| FlashError::Violation("recovery: no room for the map slots".into()))?;
+                let b = spare
+                    .pop_front()
+                    .ok_or_else(|| FlashError::Violation("recovery: no room for the map slots".into()))?;
                 f.slots[f.cur_slot].push(b);
             }
             while other_slot.len() < slot_len {
-                other_slot.push(spare.pop_front().ok_or_else(|| FlashError::Violation("recovery: no room for the map slots".into()))?);
+                other_slot.push(
+                    spare
+                        .pop_front()
+                        .ok_or_else(|| FlashError::Violation("recovery: no room for the map slots".into()))?,
+                );
             }
         }
         f.slots[1 - f.cur_slot] = other_slot;
         let log_blocks = f.log_section.len();
         let mut log_section = chain.clone();
         while log_section.len() < log_blocks {
-            log_section.push(spare.pop_front().ok_or_else(|| FlashError::Violation("recovery: no room for the log section".into()))?);
+            log_section.push(
+                spare
+                    .pop_front()
+                    .ok_or_else(|| FlashError::Violation("recovery: no room for the log section".into()))?,
+            );
         }
         f.log_section = log_section;
         f.section.fill(Section::Data);
@@ -1273,7 +1310,7 @@ impl Ftl for LtFtl {
         })
     }
 
-    fn tables(&self, flash: &Flash) -> Vec<Table> {
+    fn tables(&self, _flash: &Flash) -> Vec<Table> {
         let states = self
             .states
             .iter()
@@ -1337,8 +1374,20 @@ impl Ftl for LtFtl {
                     vec!["mapping".into(), list(&map)],
                     vec!["data".into(), format!("{} blocks", data.len())],
                     vec!["log".into(), list(&log)],
-                    vec!["valid / invalid / retractable".into(), format!("{} / {} / {}", pct(shares.valid), pct(shares.invalid), pct(shares.retractable))],
-                    vec!["log / map / metadata / free".into(), format!("{} / {} / {} / {}", pct(shares.log), pct(shares.map), pct(shares.meta), pct(shares.free))],
+                    vec![
+                        "valid / invalid / retractable".into(),
+                        format!("{} / {} / {}", pct(shares.valid), pct(shares.invalid), pct(shares.retractable)),
+                    ],
+                    vec![
+                        "log / map / metadata / free".into(),
+                        format!(
+                            "{} / {} / {} / {}",
+                            pct(shares.log),
+                            pct(shares.map),
+                            pct(shares.meta),
+                            pct(shares.free)
+                        ),
+                    ],
                 ],
             },
         ]
