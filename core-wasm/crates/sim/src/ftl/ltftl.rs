@@ -173,6 +173,8 @@ pub struct LtFtl {
     /// An "unclean" metadata record was written since mount.
     mounted: bool,
     erases_since_wl: u32,
+    /// Section 5.1 wear levelling on (default) or off (for the Figure 9 comparison).
+    wear_levelling: bool,
 
     // statistics
     dumps: u64,
@@ -270,6 +272,7 @@ impl LtFtl {
             meta_seq: 0,
             mounted: false,
             erases_since_wl: 0,
+            wear_levelling: true,
             dumps: 0,
             released_states: 0,
             retractable_copies: 0,
@@ -312,6 +315,10 @@ impl LtFtl {
     /// with no frozen state we still count the current one.
     pub fn dump_threshold_entries(&self) -> usize {
         self.pages as usize * self.states.len().max(1)
+    }
+    /// Turns section 5.1's wear levelling off or on (Figure 9 compares both).
+    pub fn set_wear_levelling(&mut self, on: bool) {
+        self.wear_levelling = on;
     }
     pub fn dumps(&self) -> u64 {
         self.dumps
@@ -828,7 +835,7 @@ impl LtFtl {
     /// the mapping slot not in use and the least-worn free log block, each with the
     /// most-worn free data block, when that one is more worn.
     fn wear_level(&mut self, flash: &mut Flash) -> FlashResult<()> {
-        if self.erases_since_wl < WEAR_LEVEL_PERIOD {
+        if !self.wear_levelling || self.erases_since_wl < WEAR_LEVEL_PERIOD {
             return Ok(());
         }
         self.erases_since_wl = 0;
