@@ -121,6 +121,9 @@ impl Run {
                 &bad[..bad.len().min(8)]
             );
         }
+        if let Err(e) = self.ftl.check_counters() {
+            panic!("{when}: {e}");
+        }
         for ppn in 0..self.flash.geometry().pages() {
             if self.flash.peek(ppn).kind == PageKind::Torn {
                 assert_ne!(self.ftl.page_state(&self.flash, ppn), PageState::Valid);

@@ -136,6 +136,11 @@ pub struct LtFtl {
     birth: Vec<u32>,
     /// Global time of the write that invalidated a page (NONE: none recorded).
     death: Vec<u32>,
+    /// Per block: valid pages; per page: retractable (kept in step with the definitions
+    /// in `page_state`, so GC picks victims without scanning every page).
+    valid_cnt: Vec<u32>,
+    retr: Vec<bool>,
+    retr_cnt: Vec<u32>,
 
     /// Global time of the next write (incremented at each write request, section 4).
     next_gt: u32,
@@ -249,6 +254,9 @@ impl LtFtl {
             owner: vec![NONE; pages as usize],
             birth: vec![NONE; pages as usize],
             death: vec![NONE; pages as usize],
+            valid_cnt: vec![0; g.blocks as usize],
+            retr: vec![false; pages as usize],
+            retr_cnt: vec![0; g.blocks as usize],
             next_gt: 0,
             states: Vec::new(),
             next_id: 1,
@@ -434,7 +442,8 @@ impl LtFtl {
         self.programmed[pbn as usize] = 0;
         let lo = (pbn * self.ppb) as usize;
         for i in lo..lo + self.ppb as usize {
-            self.owner[i] = NONE;
+            self.set_owner(i as Ppn, NONE);
+            self.set_retr(i as Ppn, false);
             self.birth[i] = NONE;
             self.death[i] = NONE;
             self.old_ref[i] = NONE;
@@ -446,6 +455,55 @@ impl LtFtl {
     fn erase_if_written(&mut self, flash: &mut Flash, pbn: Pbn, cause: Cause) -> FlashResult<()> {
         if self.written[pbn as usize] {
             self.erase(flash, pbn, cause)?;
+        }
+        Ok(())
+    }
+
+    fn set_owner(&mut self, ppn: Ppn, sector: Lpn) {
+        let b = (ppn / self.ppb) as usize;
+        match (self.owner[ppn as usize] == NONE, sector == NONE) {
+            (true, false) => self.valid_cnt[b] += 1,
+            (false, true) => self.valid_cnt[b] -= 1,
+            _ => {}
+        }
+        self.owner[ppn as usize] = sector;
+    }
+
+    fn set_retr(&mut self, ppn: Ppn, on: bool) {
+        if self.retr[ppn as usize] != on {
+            self.retr[ppn as usize] = on;
+            let b = (ppn / self.ppb) as usize;
+            if on {
+                self.retr_cnt[b] += 1;
+            } else {
+                self.retr_cnt[b] -= 1;
+            }
+        }
+    }
+
+    /// Recomputes every page's retractable flag (after unfreeze, revert, recovery).
+    fn recount_retractable(&mut self) {
+        for p in 0..self.pages {
+            let on = self.owner[p as usize] == NONE && self.needed_by_state(p);
+            self.set_retr(p, on);
+        }
+    }
+
+    /// Checks the per-block counters against the definitions (tests).
+    pub fn check_counters(&self) -> Result<(), String> {
+        for b in 0..self.section.len() as u32 {
+            let pages = b * self.ppb..(b + 1) * self.ppb;
+            let valid = pages.clone().filter(|&p| self.owner[p as usize] != NONE).count() as u32;
+            let retr = pages.clone().filter(|&p| self.owner[p as usize] == NONE && self.needed_by_state(p)).count() as u32;
+            if valid != self.valid_cnt[b as usize] || retr != self.retr_cnt[b as usize] {
+                return Err(format!(
+                    "block {b}: valid {valid} (counter {}), retractable {retr} (counter {})",
+                    self.valid_cnt[b as usize], self.retr_cnt[b as usize]
+                ));
+            }
+            if pages.clone().any(|p| self.retr[p as usize] != (self.owner[p as usize] == NONE && self.needed_by_state(p))) {
+                return Err(format!("block {b}: a retractable flag is stale"));
+            }
         }
         Ok(())
     }
@@ -756,9 +814,7 @@ impl LtFtl {
     }
 
     fn reclaimable(&self, pbn: Pbn) -> u32 {
-        (pbn * self.ppb..(pbn + 1) * self.ppb)
-            .filter(|&p| self.owner[p as usize] == NONE && !self.needed_by_state(p))
-            .count() as u32
+        self.ppb - self.valid_cnt[pbn as usize] - self.retr_cnt[pbn as usize]
     }
 
     /// Garbage collection (section 4): the block with the highest share of
@@ -788,7 +844,7 @@ impl LtFtl {
         });
         for src in victim * ppb..(victim + 1) * ppb {
             let valid = self.owner[src as usize] != NONE;
-            let retractable = !valid && self.needed_by_state(src);
+            let retractable = !valid && self.retr[src as usize];
             if !valid && !retractable {
                 continue;
             }
@@ -799,15 +855,17 @@ impl LtFtl {
                 *n += 1;
             }
             let sector = data.lpn;
-            if valid {
-                self.fwd[sector as usize] = dst;
-                self.owner[dst as usize] = sector;
-                self.owner[src as usize] = NONE;
-            } else {
-                self.retractable_copies += 1;
-            }
             self.birth[dst as usize] = self.birth[src as usize];
             self.death[dst as usize] = self.death[src as usize];
+            if valid {
+                self.fwd[sector as usize] = dst;
+                self.set_owner(dst, sector);
+                self.set_owner(src, NONE);
+            } else {
+                self.set_retr(dst, true);
+                self.set_retr(src, false);
+                self.retractable_copies += 1;
+            }
             let r = self.old_ref[src as usize];
             if r != NONE {
                 self.log[r as usize].old = dst;
@@ -894,6 +952,7 @@ impl LtFtl {
     /// nothing needs any more are dropped at the next dump.
     fn release(&mut self, flash: &mut Flash, id: u32, why: &str, persist: bool) -> FlashResult<()> {
         self.states.retain(|s| s.id != id);
+        self.recount_retractable();
         self.released_states += 1;
         flash.note("unfreeze", || format!("state {id} released automatically: {why}"));
         if persist {
@@ -924,19 +983,20 @@ impl LtFtl {
         for (sector, old) in targets {
             let cur = self.fwd[sector as usize];
             if cur != NONE {
-                self.owner[cur as usize] = NONE;
+                self.set_owner(cur, NONE);
                 // Written after the epoch and undone: no state can need it again.
                 self.death[cur as usize] = self.birth[cur as usize];
             }
             self.fwd[sector as usize] = old;
             if old != NONE {
-                self.owner[old as usize] = sector;
+                self.set_owner(old, sector);
                 self.death[old as usize] = NONE;
             }
         }
         // Time shift is linear: states frozen after this one are dropped with the
         // history they need.
         self.states.retain(|t| t.epoch <= s.epoch);
+        self.recount_retractable();
         let keep = self.log.iter().position(|e| e.gt >= s.epoch).unwrap_or(self.log.len());
         self.log.truncate(keep);
         self.flushed = self.flushed.min(keep);
@@ -1180,7 +1240,7 @@ impl LtFtl {
             }
         }
         // 7. RAM indexes: owner from the map, deaths from the log.
-        for (sector, &ppn) in f.fwd.iter().enumerate() {
+        for (sector, ppn) in f.fwd.clone().into_iter().enumerate() {
             if ppn != NONE {
                 let p = flash.peek(ppn);
                 if p.kind != PageKind::Data || p.lpn != sector as u32 {
@@ -1189,7 +1249,7 @@ impl LtFtl {
                         p, f.generation, f.dump_gt, f.log.iter().filter(|e| e.sector == sector as u32).collect::<Vec<_>>()
                     )));
                 }
-                f.owner[ppn as usize] = sector as u32;
+                f.set_owner(ppn, sector as u32);
             }
         }
         for &(birth, ppn, sector) in &data_pages {
@@ -1203,6 +1263,7 @@ impl LtFtl {
             }
         }
         f.rebuild_old_ref();
+        f.recount_retractable();
         f.mounted = true;
         // 8. "when LTFTL is initialized": dump the up-to-date map (or revert first).
         match f.states.last().copied() {
@@ -1236,14 +1297,16 @@ impl Ftl for LtFtl {
         }
         self.next_gt += 1;
         let old = self.fwd[lpn as usize];
-        if old != NONE {
-            self.owner[old as usize] = NONE;
-            self.death[old as usize] = gt;
-        }
         self.fwd[lpn as usize] = ppn;
-        self.owner[ppn as usize] = lpn;
+        self.set_owner(ppn, lpn);
         self.birth[ppn as usize] = gt;
         self.death[ppn as usize] = NONE;
+        if old != NONE {
+            self.set_owner(old, NONE);
+            self.death[old as usize] = gt;
+            let pinned = self.needed_by_state(old);
+            self.set_retr(old, pinned);
+        }
         self.append(LogEntry { sector: lpn, old, new: ppn, gt, moved: false });
         self.after_append(flash)
     }
@@ -1423,6 +1486,7 @@ impl Ftl for LtFtl {
         }
         self.ensure_mounted(flash)?;
         self.states.retain(|s| s.id != state);
+        self.recount_retractable();
         flash.note("unfreeze", || format!("unfreeze: state {state} released; its retractable pages are invalid now"));
         self.write_meta(flash, false, Cause::Log)?;
         Ok(Ok(()))
