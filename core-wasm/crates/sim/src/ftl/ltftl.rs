@@ -494,14 +494,18 @@ impl LtFtl {
         for b in 0..self.section.len() as u32 {
             let pages = b * self.ppb..(b + 1) * self.ppb;
             let valid = pages.clone().filter(|&p| self.owner[p as usize] != NONE).count() as u32;
-            let retr = pages.clone().filter(|&p| self.owner[p as usize] == NONE && self.needed_by_state(p)).count() as u32;
+            let retr =
+                pages.clone().filter(|&p| self.owner[p as usize] == NONE && self.needed_by_state(p)).count() as u32;
             if valid != self.valid_cnt[b as usize] || retr != self.retr_cnt[b as usize] {
                 return Err(format!(
                     "block {b}: valid {valid} (counter {}), retractable {retr} (counter {})",
                     self.valid_cnt[b as usize], self.retr_cnt[b as usize]
                 ));
             }
-            if pages.clone().any(|p| self.retr[p as usize] != (self.owner[p as usize] == NONE && self.needed_by_state(p))) {
+            if pages
+                .clone()
+                .any(|p| self.retr[p as usize] != (self.owner[p as usize] == NONE && self.needed_by_state(p)))
+            {
                 return Err(format!("block {b}: a retractable flag is stale"));
             }
         }
