@@ -437,12 +437,12 @@ fn run_random(blocks: u32, ppb: u32, page_bytes: u32, op: f64, seed: u64, kind: 
 static REQUESTS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
 
     /// Random geometries (page sizes change log and map page capacities) and
     /// workloads (uniform, hot/cold, sequential; with reads) with random freeze /
     /// unfreeze / revert: the map and every live state's image match the model.
-    /// 48 cases × ≥ 5,000 requests = ≥ 240,000 requests.
+    /// 96 cases × ≥ 5,000 requests = ≥ 480,000 requests.
     #[test]
     fn ltftl_matches_reference_model_with_time_shift(
         blocks in 24u32..160,
@@ -536,7 +536,7 @@ fn cut_and_recover(
 static CUTS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
     /// Power cut inside every request of a random workload with time shift (and, in
     /// a third of the cases, again during recovery): recovery from the chip alone keeps
