@@ -25,6 +25,7 @@ async function ready(page: Page) {
 
 async function shot(page: Page, name: string) {
   mkdirSync('test-results', { recursive: true });
+  await page.waitForTimeout(700); // let the device view's colour transitions finish
   await page.screenshot({ path: `test-results/${name}.png` });
 }
 
@@ -152,5 +153,35 @@ test('KRAFT: log strip, relative addressing worked LSN, RAM panel (light and dar
   await page.getByRole('button', { name: 'Dark theme' }).click();
   await page.waitForTimeout(500);
   await shot(page, 'kraft-dark');
+  expect(problems).toEqual([]);
+});
+
+test('LTFTL: frozen states, revert diff, revert / unfreeze / freeze buttons, intent log and log buffer', async ({ page }) => {
+  const problems = watch(page);
+  await ready(page);
+  await applyPreset(page, 'ltftl-figure2');
+  await expect(page.getByTestId('scenario-line')).toContainText('LTFTL');
+  await expect(page.getByTestId('step-counter')).toContainText('/ 19');
+  await expect(page.getByTestId('state-1')).toContainText('epoch S8');
+  await expect(page.getByTestId('diff-1')).toContainText(/A revert changes \d+ sectors/);
+  await expect(page.getByTestId('intent-log')).toContainText('RAM · log buffer');
+  // Retractable pages have their own colour (page state 3) on the chip.
+  await expect(page.locator('[data-testid=device-grid] rect.page[data-state="3"]').first()).toBeVisible();
+  await shot(page, 'ltftl');
+  await page.getByTestId('time-shift').screenshot({ path: 'test-results/ltftl-panel.png' });
+
+  await page.getByTestId('ts-revert-1').click();
+  await expect(page.getByTestId('step-counter')).toContainText('/ 20');
+  await expect.poll(async () => Number(await page.getByTestId('step-counter').getAttribute('data-step'))).toBe(20);
+  await expect(page.getByTestId('diff-1')).toContainText('A revert changes no sector.');
+  await expect(page.getByTestId('time-shift').getByRole('status')).toContainText('“revert 1” inserted as request 20');
+
+  await page.getByTestId('ts-unfreeze-1').click();
+  await expect(page.getByTestId('step-counter')).toContainText('/ 21');
+  await expect(page.getByTestId('state-1')).toHaveCount(0);
+
+  await page.getByTestId('ts-freeze').click();
+  await expect(page.getByTestId('step-counter')).toContainText('/ 22');
+  await expect(page.getByTestId('state-2')).toBeVisible();
   expect(problems).toEqual([]);
 });

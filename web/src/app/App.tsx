@@ -193,7 +193,18 @@ export function App() {
           {snap && <MetricsPanel metrics={snap.metrics} />}
           {snap && <EventList events={snap.events} step={snap.step} opCount={snap.opCount} />}
           {snap && info && loaded && (
-            <SchemePanels client={client} sid={loaded.sid} info={info} snapshot={snap} width={262} selectedLog={selectedLog} onSelectLog={setSelectedLog} />
+            <SchemePanels
+              client={client}
+              sid={loaded.sid}
+              info={info}
+              snapshot={snap}
+              width={262}
+              selectedLog={selectedLog}
+              onSelectLog={setSelectedLog}
+              scenario={loaded.scenario}
+              onLoad={(s) => sim.load(s, 0)}
+              onSeek={sim.seek}
+            />
           )}
           {snap && <TablesPanel tables={info ? tablesShownElsewhere(info.scheme, snap.view.tables) : snap.view.tables} />}
         </aside>

@@ -9,6 +9,8 @@ import { LogStrip, RamPanel, RelativeAddressing } from './KraftPanels';
 import { ResponseTimeline, fmtUs, type Bound } from './ResponseTimeline';
 import { KRAFT_LIKE, RFTL_LIKE, gftlBound, kraftLogBlocks, ramTable, relativeTables, rftlBound, rftlGroups, type RftlGroup } from './tables';
 import { useSchemeData } from './useSchemeData';
+import { LtftlPanels } from './LtftlPanels';
+import type { Scenario } from '../scenario/model';
 import './register';
 import './schemes.css';
 
@@ -33,6 +35,10 @@ export interface SchemeViewProps {
   width: number;
   selectedLog: number | null;
   onSelectLog: (slot: number | null) => void;
+  /** for LTFTL's time-shift buttons: the scenario on screen, reload and seek */
+  scenario?: Scenario;
+  onLoad?: (s: Scenario) => Promise<boolean>;
+  onSeek?: (step: number) => void;
 }
 
 /** Under the device view: RFTL-like response times, KRAFT-like log blocks. */
@@ -92,7 +98,7 @@ function GroupCard({ g, ppb }: { g: RftlGroup; ppb: number }) {
 }
 
 /** Right column: RFTL groups and histogram; KRAFT relative addressing and RAM. */
-export function SchemePanels({ client, sid, info, snapshot, width, selectedLog }: SchemeViewProps) {
+export function SchemePanels({ client, sid, info, snapshot, width, selectedLog, scenario, onLoad, onSeek }: SchemeViewProps) {
   const rftlLike = RFTL_LIKE.has(info.scheme);
   const data = useSchemeData(client, sid, snapshot.step, 10, rftlLike);
   const tables = snapshot.view.tables;
@@ -121,6 +127,9 @@ export function SchemePanels({ client, sid, info, snapshot, width, selectedLog }
         </section>
       </>
     );
+  }
+  if (info.scheme === 'ltftl' && sid !== null && scenario && onLoad && onSeek) {
+    return <LtftlPanels client={client} sid={sid} scenario={scenario} snapshot={snapshot} onLoad={onLoad} onSeek={onSeek} />;
   }
   if (KRAFT_LIKE.has(info.scheme)) {
     const slot = selectedLog !== null && rel.some((t) => t.slot === selectedLog) ? selectedLog : (rel[0]?.slot ?? null);

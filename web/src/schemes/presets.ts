@@ -33,6 +33,17 @@ export const SCHEME_PRESETS: Preset[] = [
     },
     openAt: 0.25,
   },
+  {
+    id: 'ltftl-figure2',
+    label: 'LTFTL: Figure 2, frozen at S8 (then revert, unfreeze)',
+    scenario: {
+      scheme: 'ltftl',
+      params: { op: 0.25 },
+      chip: { preset: 'classroom', blocks: 16, pages_per_block: 4 },
+      workload: { kind: 'pattern', text: 'w0 w1 w2 w3 w0 w1 w4 w5 freeze w3 w4 w5 w6 w0 w2 w3 w1 w7 w8' },
+    },
+    openAt: 1,
+  },
   { id: 'kraft-k2', label: 'KRAFT: K at work (K = 2, shared logs)', scenario: kAtWork(2), openAt: 0.75 },
   { id: 'kraft-k1', label: 'KRAFT: K = 1, dedicated logs', scenario: kAtWork(1), openAt: 0.75 },
   { id: 'kraft-k4', label: 'KRAFT: K = 4 (unlimited on 4-page blocks)', scenario: kAtWork(4), openAt: 0.75 },

@@ -27,6 +27,12 @@ export const SCHEME_SPECS: SchemeSpec[] = [
     description: 'KRAFT: K-associative log blocks kept serial, relative addressing (Kang et al.)',
     params: [LOG_BLOCKS, K],
   },
+  {
+    id: 'ltftl',
+    label: 'LTFTL',
+    description: 'LTFTL: page mapping with time shift (freeze / unfreeze / revert) and power-loss roll-back',
+    params: [{ key: 'op', label: 'Over-provisioning', min: 0.05, max: 0.9, step: 0.05, default: 0.25 }],
+  },
   { id: 'kast', label: 'KAST (K-associative)', description: 'KAST-style K-associative log blocks (KRAFT without seriality maintenance)', params: [LOG_BLOCKS, K] },
 ];
 

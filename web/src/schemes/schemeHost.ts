@@ -16,3 +16,8 @@ export function schemeData(s: TimelineSession, bins: number, upto: number): Sche
   const histogram = s.latency_histogram ? (JSON.parse(s.latency_histogram()) as LatencyHistogram) : null;
   return { timeline: flat && flat.length > 0 ? binTimeline(flat, upto, bins) : flat ? binTimeline([], 0, bins) : null, histogram };
 }
+
+export function workloadPattern(s: TimelineSession, from: number, to: number): string {
+  if (!s.workload_pattern) throw new Error('this build of the core cannot list its workload (workload_pattern)');
+  return s.workload_pattern(Math.max(0, Math.floor(from)), Math.max(0, Math.floor(to)));
+}

@@ -1,6 +1,7 @@
 // Reading the scheme panels' data out of the core's view() tables (docs/schemes/*.md,
 // "What the app should show"). Titles are matched by their stable prefixes.
 import type { ViewTable } from '../sim/protocol';
+import { LTFTL_TABLES } from './timeShift';
 
 export const RFTL_LIKE = new Set(['rftl', 'gftl', 'nftl']);
 export const KRAFT_LIKE = new Set(['kraft', 'kast']);
@@ -149,6 +150,7 @@ export function tablesShownElsewhere(scheme: string, tables: ViewTable[]): ViewT
       (t) => !t.title.startsWith('Log blocks (K = ') && !t.title.startsWith('Relative addressing, log block') && !t.title.startsWith('Mapping RAM by the KRAFT'),
     );
   }
+  if (scheme === 'ltftl') return tables.filter((t) => !LTFTL_TABLES.some((p) => t.title.startsWith(p)));
   return tables;
 }
 

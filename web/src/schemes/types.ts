@@ -24,10 +24,14 @@ export interface SchemeData {
   histogram: LatencyHistogram | null;
 }
 
-export type SchemeCommand = { type: 'scheme_data'; sid: number; bins: number; upto: number };
+export type SchemeCommand =
+  | { type: 'scheme_data'; sid: number; bins: number; upto: number }
+  /** requests from..to of the workload as pattern text (time shift inserts a request) */
+  | { type: 'workload_pattern'; sid: number; from: number; to: number };
 
 export interface SchemeResultMap {
   scheme_data: SchemeData;
+  workload_pattern: string;
 }
 
 /** Optional Session methods for the scheme panels (docs/session-api.md). */
@@ -35,6 +39,7 @@ export interface TimelineSession {
   record_timeline?(on: boolean): void;
   timeline?(): Uint32Array;
   latency_histogram?(): string;
+  workload_pattern?(from: number, to: number): string;
 }
 
 /** Bin a flat [total_ns, gc_ns, ...] timeline: per bin the longest request, in µs. */

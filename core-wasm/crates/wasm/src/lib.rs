@@ -129,6 +129,16 @@ impl Session {
     pub fn view(&self) -> String {
         self.stepper.view_json()
     }
+
+    /// Requests `from..to` of the workload as inline-pattern text (`w3 r7 freeze ...`), so the
+    /// app can issue freeze / unfreeze / revert at the current step by re-running the workload
+    /// with the request inserted (docs/session-api.md, "Time shift").
+    pub fn workload_pattern(&self, from: u32, to: u32) -> Result<String, JsError> {
+        let reqs = self.stepper.sim.requests();
+        let to = (to as usize).min(reqs.len());
+        let from = (from as usize).min(to);
+        ftl_sim::trace::write::write_trace(&reqs[from..to], ftl_sim::trace::parse::Format::Pattern, 512).map_err(js_err)
+    }
 }
 
 /// Streams an uploaded trace in chunks (docs/session-api.md, "Traces"): `feed` returns
