@@ -1,0 +1,58 @@
+/// <reference types="node" />
+// Time shift through the real core: the workload re-written with a request inserted.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Session, initSync } from '../sim/pkg/ftlscope_wasm.js';
+import { SessionHost } from '../sim/host';
+import type { CreateResult, SessionConstructor, ViewTable } from '../sim/protocol';
+import type { Scenario } from '../scenario/model';
+import { frozenStates, insertionPoint, revertDiff, withInserted } from './timeShift';
+
+beforeAll(() => {
+  initSync({ module: readFileSync(fileURLToPath(new URL('../sim/pkg/ftlscope_wasm_bg.wasm', import.meta.url))) });
+});
+
+const base: Scenario = {
+  scheme: 'ltftl',
+  params: { op: 0.25 },
+  chip: { preset: 'classroom', blocks: 16, pages_per_block: 4 },
+  workload: { kind: 'pattern', text: 'w0 w1 w2 w3 w0 w1 w4 w5 w3 w4 w5 w6' },
+};
+
+describe('time shift (real core)', () => {
+  it('freeze inserted at step 8 gives the paper’s S8, and reverting undoes exactly the diff', async () => {
+    const host = new SessionHost(async () => Session as unknown as SessionConstructor);
+    let id = 1;
+    const call = async <T,>(cmd: Record<string, unknown>): Promise<T> => {
+      const res = await host.handle({ ...cmd, id: id++ } as never);
+      if (!res.ok) throw new Error(res.error);
+      return res.result as T;
+    };
+    const a = await call<CreateResult>({ type: 'create', scenario: base });
+    await call({ type: 'seek', sid: a.sid, step: 8 });
+    const at = insertionPoint(8, 0);
+    const before = await call<string>({ type: 'workload_pattern', sid: a.sid, from: 0, to: at });
+    const after = await call<string>({ type: 'workload_pattern', sid: a.sid, from: at, to: 12 });
+    expect(before.trim()).toBe('w0 w1 w2 w3 w0 w1 w4 w5');
+    const frozen = withInserted(base, before, { kind: 'freeze' }, after);
+    const b = await call<CreateResult>({ type: 'create', scenario: frozen });
+    expect(b.info.total_requests).toBe(13);
+    const end = await call<{ snapshot: { view: { tables: ViewTable[] }; pageStates: Uint8Array } }>({ type: 'seek', sid: b.sid, step: 13 });
+    expect(frozenStates(end.snapshot.view.tables)).toEqual([{ id: 1, epoch: 'S8', pinned: expect.any(Number) }]);
+    expect([...end.snapshot.pageStates].filter((x) => x === 3).length).toBe(3); // retractable {3, 6, 7} in Figure 2
+    const diff = revertDiff(end.snapshot.view.tables).get(1) ?? [];
+    expect(diff.map((d) => d.sector).sort()).toEqual([3, 4, 5, 6]);
+
+    const reverted = withInserted(frozen, await call<string>({ type: 'workload_pattern', sid: b.sid, from: 0, to: 13 }), { kind: 'revert', state: 1 }, '');
+    const c = await call<CreateResult>({ type: 'create', scenario: reverted });
+    const done = await call<{ snapshot: { view: { tables: ViewTable[] } } }>({ type: 'seek', sid: c.sid, step: 14 });
+    expect(revertDiff(done.snapshot.view.tables).get(1) ?? []).toEqual([]);
+  });
+
+  it('inserts after the request in progress', () => {
+    expect(insertionPoint(5, 0)).toBe(5);
+    expect(insertionPoint(5, 3)).toBe(6);
+    expect(withInserted(base, 'w1\n', { kind: 'unfreeze', state: 2 }, '').workload).toEqual({ kind: 'pattern', text: 'w1\nunfreeze 2' });
+  });
+});
