@@ -10,6 +10,7 @@ import { ResponseTimeline, fmtUs, type Bound } from './ResponseTimeline';
 import { KRAFT_LIKE, RFTL_LIKE, gftlBound, kraftLogBlocks, ramTable, relativeTables, rftlBound, rftlGroups, type RftlGroup } from './tables';
 import { useSchemeData } from './useSchemeData';
 import { LtftlPanels } from './LtftlPanels';
+import { CrashPanel } from './CrashPanel';
 import type { Scenario } from '../scenario/model';
 import './register';
 import './schemes.css';
@@ -97,8 +98,18 @@ function GroupCard({ g, ppb }: { g: RftlGroup; ppb: number }) {
   );
 }
 
-/** Right column: RFTL groups and histogram; KRAFT relative addressing and RAM. */
-export function SchemePanels({ client, sid, info, snapshot, width, selectedLog, scenario, onLoad, onSeek }: SchemeViewProps) {
+/** Right column: the scheme's own panels, then the crash test. */
+export function SchemePanels(props: SchemeViewProps) {
+  return (
+    <>
+      <SchemeSpecificPanels {...props} />
+      {props.scenario && <CrashPanel scenario={props.scenario} />}
+    </>
+  );
+}
+
+/** RFTL groups and histogram; KRAFT relative addressing and RAM; LTFTL time shift. */
+function SchemeSpecificPanels({ client, sid, info, snapshot, width, selectedLog, scenario, onLoad, onSeek }: SchemeViewProps) {
   const rftlLike = RFTL_LIKE.has(info.scheme);
   const data = useSchemeData(client, sid, snapshot.step, 10, rftlLike);
   const tables = snapshot.view.tables;

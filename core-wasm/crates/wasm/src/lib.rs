@@ -241,3 +241,31 @@ pub fn check_pattern(text: &str) -> String {
         Err(e) => serde_json::json!({"ok": false, "line": e.line, "column": e.column, "message": e.message}).to_string(),
     }
 }
+
+/// A crash sweep of a scenario from step 0, as `ftl crash-sweep` does it (ftl_sim::crash::sweep):
+/// `options_json` = `{"all": true} | {"every": n} | {"random": n, "seed"?: s}` plus `"recut"?: bool`
+/// (also cut each point once more inside its recovery, seeded by `seed`); `progress(done, total)`
+/// is called after each cut point. Returns the SweepReport as JSON. docs/session-api.md.
+#[wasm_bindgen]
+pub fn crash_sweep(scenario_json: &str, options_json: &str, progress: &js_sys::Function) -> Result<String, JsError> {
+    use ftl_sim::crash::{sweep, Points};
+    let o: serde_json::Value =
+        serde_json::from_str(options_json).map_err(|e| js_err(format!("invalid sweep options: {e}")))?;
+    let seed = o["seed"].as_u64().unwrap_or(1);
+    let points = if o["all"].as_bool() == Some(true) {
+        Points::All
+    } else if let Some(n) = o["every"].as_u64() {
+        Points::Every(n)
+    } else if let Some(n) = o["random"].as_u64() {
+        Points::Random { n, seed }
+    } else {
+        return Err(js_err("choose the cut points: all, every N or random N"));
+    };
+    let scenario = Scenario::from_json(scenario_json).map_err(js_err)?;
+    let sim = scenario.build().map_err(js_err)?;
+    let recut = o["recut"].as_bool().unwrap_or(false).then_some(seed);
+    let report = sweep(&sim.state, sim.requests(), &scenario.recoverer(), points, recut, |done, total| {
+        let _ = progress.call2(&JsValue::NULL, &JsValue::from_f64(done as f64), &JsValue::from_f64(total as f64));
+    });
+    Ok(serde_json::to_string(&report).unwrap_or_default())
+}
