@@ -1,5 +1,5 @@
 // Trace upload (issue 8) and the scheme panels of RFTL/GFTL/NFTL (issue 5) and KRAFT/KAST (issue 4).
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 
 function watch(page: Page) {
@@ -131,6 +131,8 @@ test('RFTL: response-time timeline against L(p), histogram, primary/replacement/
   await expect(page.getByTestId('scenario-line')).toContainText('NFTL');
   await expect.poll(async () => Number(await page.getByTestId('response-timeline').getAttribute('data-max-us'))).toBeGreaterThan(2325);
   await shot(page, 'nftl');
+  await page.getByRole('button', { name: 'Dark theme' }).click();
+  await shot(page, 'nftl-dark');
   expect(problems).toEqual([]);
 });
 
@@ -202,5 +204,25 @@ test('crash test: a sweep of power cuts in its own worker ends with the verdict'
   await page.getByTestId('crash-run').click();
   await expect(page.getByTestId('crash-verdict')).toContainText('✘');
   await expect(page.getByTestId('crash-report')).toContainText('has no recovery yet');
+  expect(problems).toEqual([]);
+});
+
+const SHARED_TRACE = '../shared/traces/mqsim-tpcc-small.trace';
+test(`the shared MQSim trace: 16 devices, a device filter${existsSync(SHARED_TRACE) ? '' : ' (SKIPPED: ' + SHARED_TRACE + ' not found)'}`, async ({ page }) => {
+  test.skip(!existsSync(SHARED_TRACE), `${SHARED_TRACE} not found`);
+  const problems = watch(page);
+  await ready(page);
+  await page.getByRole('button', { name: 'Dark theme' }).click();
+  await page.getByTestId('trace-input').setInputFiles(SHARED_TRACE);
+  await expect(page.getByTestId('trace-format-detected')).toContainText('disksim (detected)');
+  await expect(page.getByTestId('trace-warnings')).toBeVisible();
+  await page.getByTestId('trace-device').selectOption('3');
+  await expect(page.getByTestId('trace-summary')).toContainText('records of other devices');
+  await page.getByTestId('trace-chip').selectOption('fastcheck');
+  await page.getByTestId('trace-fit-fold').check();
+  await expect(page.getByTestId('trace-fit-preview')).toContainText(/requests touched/);
+  await shot(page, 'trace-mqsim-dark');
+  await page.getByTestId('trace-run').click();
+  await expect(page.getByTestId('scenario-line')).toContainText('mqsim-tpcc-small.trace');
   expect(problems).toEqual([]);
 });

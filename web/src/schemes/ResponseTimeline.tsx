@@ -34,7 +34,9 @@ export function ResponseTimeline({ bins, bounds, total, width, height = 118 }: R
   const bw = Math.max(0.6, x(bins.binSize) - x(0) - (bins.binSize === 1 && x(1) - x(0) > 3 ? 1 : 0));
 
   useEffect(() => {
-    if (yAxis.current) d3.select(yAxis.current).call(d3.axisLeft(y).ticks(4).tickFormat((v) => fmtUs(Number(v))));
+    const inMs = top >= 5000;
+    const tick = (v: number) => (inMs ? `${(v / 1000).toLocaleString('en-US', { maximumFractionDigits: 1 })} ms` : `${v.toLocaleString('en-US')} µs`);
+    if (yAxis.current) d3.select(yAxis.current).call(d3.axisLeft(y).ticks(4).tickFormat((v) => tick(Number(v))));
     if (xAxis.current) d3.select(xAxis.current).call(d3.axisBottom(x).ticks(6).tickFormat(d3.format('~s')));
   });
 
