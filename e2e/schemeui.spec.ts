@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // Trace upload (issue 8) and the scheme panels of RFTL/GFTL/NFTL (issue 5) and KRAFT/KAST (issue 4).
 import { existsSync, mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
@@ -91,6 +92,34 @@ test('a bad trace lists its errors by line and column, and can skip them', async
   await expect(page.getByTestId('trace-error')).toContainText(/binary/);
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('trace-dialog')).toBeHidden();
+  expect(problems).toEqual([]);
+});
+
+test('a file dropped anywhere on the page is read; the dialog keeps keyboard focus', async ({ page }) => {
+  const problems = watch(page);
+  await ready(page);
+  await page.evaluate(() => {
+    const dt = new DataTransfer();
+    dt.items.add(new File(['w0 w1 w2 w3 (w0 w1)x4 r2\n'], 'dropped.pattern', { type: 'text/plain' }));
+    window.dispatchEvent(new DragEvent('dragenter', { dataTransfer: dt }));
+  });
+  await expect(page.getByTestId('drop-overlay')).toBeVisible();
+  await page.evaluate(() => {
+    const dt = new DataTransfer();
+    dt.items.add(new File(['w0 w1 w2 w3 (w0 w1)x4 r2\n'], 'dropped.pattern', { type: 'text/plain' }));
+    document.body.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  });
+  await expect(page.getByTestId('drop-overlay')).toBeHidden();
+  await expect(page.getByTestId('trace-format-detected')).toContainText('pattern (detected)');
+  await expect(page.getByTestId('trace-requests')).toHaveText('13');
+  // Tab cycles inside the modal dialog, and Space there does not play the simulation.
+  for (let i = 0; i < 25; i++) await page.keyboard.press('Tab');
+  expect(await page.evaluate(() => !!document.activeElement?.closest('[data-testid=trace-dialog]'))).toBe(true);
+  await page.getByTestId('trace-skip-bad').focus();
+  await page.keyboard.press('Space');
+  await expect(page.getByTestId('btn-play')).toHaveAttribute('aria-pressed', 'false');
+  await page.getByTestId('trace-run').click();
+  await expect(page.getByTestId('step-counter')).toContainText('/ 13');
   expect(problems).toEqual([]);
 });
 

@@ -59,6 +59,24 @@ export function chipPagesAfterFit(note: string | null | undefined, blocks: numbe
 const HINT =
   'Read a block I/O trace (SPC, MSR, blkparse, DiskSim/MQSim, CSV or a pattern), or drop a file anywhere on the page. It stays in your browser.';
 
+/** Keep Tab inside the dialog (it is modal). */
+function trapFocus(e: KeyboardEvent, root: HTMLElement | null): void {
+  if (!root) return;
+  const items = [...root.querySelectorAll<HTMLElement>('button, input, select, textarea, summary, [tabindex]:not([tabindex="-1"])')].filter(
+    (el) => !(el as HTMLButtonElement).disabled && el.offsetParent !== null,
+  );
+  if (items.length === 0) return;
+  const first = items[0];
+  const last = items[items.length - 1];
+  if (e.shiftKey && (document.activeElement === first || document.activeElement === root)) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && document.activeElement === last) {
+    e.preventDefault();
+    first.focus();
+  }
+}
+
 function hasFiles(e: DragEvent): boolean {
   return !!e.dataTransfer && Array.from(e.dataTransfer.types).includes('Files');
 }
@@ -298,6 +316,7 @@ function TraceDialog({ client, file, current, onClose, onRun }: DialogProps) {
         onKeyDown={(e) => {
           e.stopPropagation();
           if (e.key === 'Escape') close();
+          if (e.key === 'Tab') trapFocus(e.nativeEvent, dialogRef.current);
         }}
       >
         <header className="modal-head">
