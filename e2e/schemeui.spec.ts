@@ -131,6 +131,7 @@ test('a large file streams with progress and can be cancelled', async ({ page })
   await page.getByTestId('trace-input').setInputFiles({ name: 'big.trace', mimeType: 'text/plain', buffer });
   await expect(page.getByTestId('trace-progress')).toBeVisible();
   await expect.poll(async () => Number(await page.getByTestId('trace-progress').getAttribute('value'))).toBeGreaterThan(0);
+  await page.getByTestId('trace-dialog').screenshot({ path: 'test-results/trace-reading.png' });
   // The page stays responsive while the worker reads.
   const t0 = Date.now();
   await page.evaluate(() => 1 + 1);

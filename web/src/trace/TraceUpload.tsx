@@ -552,6 +552,7 @@ function TraceDialog({ client, file, current, onClose, onRun }: DialogProps) {
           </div>
         )}
 
+        {phase.kind !== 'reading' && (
         <footer className="modal-foot">
           <button
             type="button"
@@ -570,6 +571,7 @@ function TraceDialog({ client, file, current, onClose, onRun }: DialogProps) {
             Cancel
           </button>
         </footer>
+        )}
       </div>
     </div>
   );
