@@ -173,6 +173,7 @@ test('KRAFT: log strip, relative addressing worked LSN, RAM panel (light and dar
   await expect(page.getByTestId('scenario-line')).toContainText('KRAFT');
   await expect(page.getByTestId('log-strip')).toBeVisible();
   await expect(page.getByTestId('log-card-0')).toBeVisible();
+  await expect(page.getByTestId('assoc-chart').locator('path.assoc-mean')).toBeVisible();
   await expect(page.getByTestId('ram-panel')).toContainText('KRAFT affords');
   await page.getByTestId('btn-step-request').click();
   await page.getByTestId('log-card-1').click();

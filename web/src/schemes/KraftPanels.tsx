@@ -4,6 +4,8 @@
 import { useState } from 'react';
 import type { Metrics, ViewTable } from '../sim/protocol';
 import type { LogBlocks, RelativeTable } from './tables';
+import type { AssociativitySeries } from './types';
+import * as d3 from 'd3';
 
 export function LogStrip({
   logs,
@@ -166,5 +168,39 @@ export function RamPanel({ metrics, table, scheme }: { metrics: Metrics; table: 
         </details>
       )}
     </section>
+  );
+}
+
+/** Associativity of each log block over the run (thin lines) and their mean (thick), with the current step. */
+export function AssociativityChart({ series, k, step, total, width = 240, height = 58 }: { series: AssociativitySeries; k: number; step: number; total: number; width?: number; height?: number }) {
+  const m = { top: 4, right: 4, bottom: 12, left: 22 };
+  const x = d3.scaleLinear().domain([0, Math.max(1, total)]).range([m.left, width - m.right]);
+  const top = Math.max(1, k, ...series.slots.flat());
+  const y = d3.scaleLinear().domain([0, top]).range([height - m.bottom, m.top]);
+  const slots = series.slots[0]?.length ?? 0;
+  const line = (vals: number[]) =>
+    d3
+      .line<number>()
+      .x((_, i) => x(series.steps[i]))
+      .y((v) => y(v))
+      .curve(d3.curveStepAfter)(vals) ?? '';
+  return (
+    <svg className="assoc-chart" width={width} height={height} role="img" aria-label={`Associativity of the log blocks over the run, K = ${k}`} data-testid="assoc-chart">
+      <line className="assoc-k" x1={m.left} x2={width - m.right} y1={y(k)} y2={y(k)} />
+      <text className="assoc-label" x={m.left - 3} y={y(k) + 3} textAnchor="end">
+        K
+      </text>
+      <text className="assoc-label" x={m.left - 3} y={y(0)} textAnchor="end">
+        0
+      </text>
+      {Array.from({ length: slots }, (_, j) => (
+        <path key={j} className="assoc-slot" d={line(series.slots.map((s) => s[j] ?? 0))} />
+      ))}
+      <path className="assoc-mean" d={line(series.mean)} />
+      <line className="assoc-now" x1={x(step)} x2={x(step)} y1={m.top} y2={height - m.bottom} />
+      <text className="assoc-label" x={(m.left + width - m.right) / 2} y={height - 1} textAnchor="middle">
+        associativity over the run (mean thick)
+      </text>
+    </svg>
   );
 }

@@ -1,11 +1,12 @@
 // Scheme-specific panels: a strip under the device view (center) and panels in the
 // right column. Each reads the core's view() tables and metrics, plus run-wide data
 // (timeline, histogram) fetched from the worker.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import type { AssociativitySeries } from './types';
 import type { SimClient } from '../sim/client';
 import type { SessionInfo, Snapshot } from '../sim/protocol';
 import { LatencyHistogram } from './LatencyHistogram';
-import { LogStrip, RamPanel, RelativeAddressing } from './KraftPanels';
+import { AssociativityChart, LogStrip, RamPanel, RelativeAddressing } from './KraftPanels';
 import { ResponseTimeline, fmtUs, type Bound } from './ResponseTimeline';
 import { KRAFT_LIKE, RFTL_LIKE, gftlBound, kraftLogBlocks, ramTable, relativeTables, rftlBound, rftlGroups, type RftlGroup } from './tables';
 import { useSchemeData } from './useSchemeData';
@@ -14,6 +15,23 @@ import { CrashPanel } from './CrashPanel';
 import type { Scenario } from '../scenario/model';
 import './register';
 import './schemes.css';
+
+/** The associativity series of a KRAFT/KAST session, fetched once per session. */
+function useAssociativity(client: SimClient | null, sid: number | null, enabled: boolean): AssociativitySeries | null {
+  const [series, setSeries] = useState<{ sid: number | null; data: AssociativitySeries | null }>({ sid: null, data: null });
+  useEffect(() => {
+    if (!client || sid === null || !enabled) return;
+    let live = true;
+    client.request('associativity_series', { sid, points: 120 }).then(
+      (data) => live && setSeries({ sid, data }),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [client, sid, enabled]);
+  return enabled && series.sid === sid ? series.data : null;
+}
 
 export function boundsFor(info: SessionInfo): Bound[] {
   const t = info.chip.timing;
@@ -47,6 +65,7 @@ export function SchemeStrip({ client, sid, info, snapshot, width, selectedLog, o
   const rftlLike = RFTL_LIKE.has(info.scheme);
   const chartWidth = Math.max(200, Math.floor(width));
   const data = useSchemeData(client, sid, snapshot.step, Math.max(50, chartWidth - 60), rftlLike);
+  const assoc = useAssociativity(client, sid, KRAFT_LIKE.has(info.scheme));
   if (rftlLike) {
     return (
       <section className="scheme-strip" aria-labelledby="rt-h" data-testid="scheme-strip">
@@ -70,8 +89,9 @@ export function SchemeStrip({ client, sid, info, snapshot, width, selectedLog, o
     const logs = kraftLogBlocks(snapshot.view.tables);
     if (!logs) return null;
     return (
-      <div className="scheme-strip" data-testid="scheme-strip">
+      <div className="scheme-strip kraft-strip" data-testid="scheme-strip">
         <LogStrip logs={logs} pagesPerBlock={info.chip.pages_per_block} selected={selectedLog} onSelect={onSelectLog} />
+        {assoc && <AssociativityChart series={assoc} k={logs.k} step={snapshot.step} total={snapshot.total} />}
       </div>
     );
   }

@@ -50,6 +50,32 @@ describe('time shift (real core)', () => {
     expect(revertDiff(done.snapshot.view.tables).get(1) ?? []).toEqual([]);
   });
 
+  it('samples KRAFT associativity over the run and puts the session back where it was', async () => {
+    const host = new SessionHost(async () => Session as unknown as SessionConstructor);
+    const sc = {
+      scheme: 'kraft',
+      params: { log_blocks: 2, k: 2 },
+      chip: { preset: 'classroom' },
+      workload: { kind: 'pattern', text: 'w0-19 w0 w4 w8 w12 w16 w1 w5 w9 w13 w17' },
+    };
+    const c = (await host.handle({ id: 1, type: 'create', scenario: sc })) as { ok: true; result: CreateResult };
+    const sid = c.result.sid;
+    await host.handle({ id: 2, type: 'seek', sid, step: 22 });
+    await host.handle({ id: 3, type: 'step_op', sid });
+    const before = (await host.handle({ id: 4, type: 'snapshot', sid })) as { ok: true; result: { step: number; opCursor: number; pageStates: Uint8Array } };
+    const r = (await host.handle({ id: 5, type: 'associativity_series', sid, points: 10 })) as {
+      ok: true;
+      result: { steps: number[]; slots: number[][]; mean: number[] };
+    };
+    expect(r.result.steps[0]).toBe(0);
+    expect(r.result.steps.at(-1)).toBe(30);
+    expect(r.result.slots.every((a) => a.length === 2 && a.every((v) => v <= 2))).toBe(true);
+    expect(Math.max(...r.result.mean)).toBeGreaterThan(0);
+    const after = (await host.handle({ id: 6, type: 'snapshot', sid })) as typeof before;
+    expect([after.result.step, after.result.opCursor]).toEqual([before.result.step, before.result.opCursor]);
+    expect([...after.result.pageStates]).toEqual([...before.result.pageStates]);
+  });
+
   it('inserts after the request in progress', () => {
     expect(insertionPoint(5, 0)).toBe(5);
     expect(insertionPoint(5, 3)).toBe(6);

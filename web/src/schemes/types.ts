@@ -27,11 +27,21 @@ export interface SchemeData {
 export type SchemeCommand =
   | { type: 'scheme_data'; sid: number; bins: number; upto: number }
   /** requests from..to of the workload as pattern text (time shift inserts a request) */
-  | { type: 'workload_pattern'; sid: number; from: number; to: number };
+  | { type: 'workload_pattern'; sid: number; from: number; to: number }
+  /** KRAFT/KAST: associativity of each log block sampled over the whole run */
+  | { type: 'associativity_series'; sid: number; points: number };
+
+export interface AssociativitySeries {
+  steps: number[];
+  /** per sample, the associativity of each log slot */
+  slots: number[][];
+  mean: number[];
+}
 
 export interface SchemeResultMap {
   scheme_data: SchemeData;
   workload_pattern: string;
+  associativity_series: AssociativitySeries | null;
 }
 
 /** Optional Session methods for the scheme panels (docs/session-api.md). */

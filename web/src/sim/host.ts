@@ -13,7 +13,7 @@ import type {
 } from './protocol';
 import { TRACE_COMMANDS, TraceHost } from '../trace/traceHost';
 import { isUploadWorkload, type TraceCommand, type TraceCore } from '../trace/types';
-import { schemeData, startTimeline, workloadPattern } from '../schemes/schemeHost';
+import { associativitySeries, schemeData, startTimeline, workloadPattern } from '../schemes/schemeHost';
 import type { TimelineSession } from '../schemes/types';
 
 export function errorMessage(e: unknown): string {
@@ -174,6 +174,8 @@ export class SessionHost {
       }
       case 'scheme_data':
         return schemeData(this.session(cmd.sid) as TimelineSession, cmd.bins, cmd.upto);
+      case 'associativity_series':
+        return associativitySeries(this.session(cmd.sid), cmd.points);
       case 'workload_pattern':
         return workloadPattern(this.session(cmd.sid) as TimelineSession, cmd.from, cmd.to);
       default: {
