@@ -257,3 +257,26 @@ test(`the shared MQSim trace: 16 devices, a device filter${existsSync(SHARED_TRA
   await expect(page.getByTestId('scenario-line')).toContainText('mqsim-tpcc-small.trace');
   expect(problems).toEqual([]);
 });
+
+test('power cut at the current operation: RAM panels go dark, Recover gives the verdict', async ({ page }) => {
+  const problems = watch(page);
+  await ready(page);
+  await page.getByTestId('power-cut').click();
+  await expect(page.getByTestId('power-off')).toContainText('Power lost during request');
+  await expect(page.locator('html')).toHaveClass(/power-off/);
+  expect(await page.locator('section.metrics').evaluate((el) => getComputedStyle(el, '::after').backgroundColor)).toBe('rgba(10, 10, 12, 0.82)');
+  await shot(page, 'power-off');
+  await page.getByTestId('power-recover').click();
+  await expect(page.getByTestId('power-verdict')).toContainText('✔ Recovered');
+  await expect(page.locator('html')).not.toHaveClass(/power-off/);
+  await shot(page, 'power-recovered');
+  // Stepping powers back on; a scheme without recovery says so.
+  await page.getByTestId('btn-step-op').click();
+  await expect(page.getByTestId('power-cut')).toBeVisible();
+  await applyPreset(page, 'kraft-k2');
+  await page.getByTestId('btn-back').click();
+  await page.getByTestId('power-cut').click();
+  await page.getByTestId('power-recover').click();
+  await expect(page.getByTestId('power-verdict')).toContainText("has no recovery yet");
+  expect(problems).toEqual([]);
+});

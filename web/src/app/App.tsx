@@ -17,6 +17,7 @@ import { describeWithTrace } from '../trace/describe';
 import { isUploadWorkload } from '../trace/types';
 import { SchemePanels, SchemeStrip, useSelectedLog } from '../schemes/SchemePanels';
 import { tablesShownElsewhere } from '../schemes/tables';
+import { PowerPanel } from '../schemes/PowerPanel';
 import { defaultWorkload, type Scenario } from '../scenario/model';
 
 /** The scenario form cannot edit an uploaded trace: it offers the scheme and chip with a generated workload. */
@@ -190,6 +191,7 @@ export function App() {
         </main>
 
         <aside className="right">
+          {snap && loaded && <PowerPanel client={client} sid={loaded.sid} snapshot={snap} />}
           {snap && <MetricsPanel metrics={snap.metrics} />}
           {snap && <EventList events={snap.events} step={snap.step} opCount={snap.opCount} />}
           {snap && info && loaded && (

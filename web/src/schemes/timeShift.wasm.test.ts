@@ -76,6 +76,27 @@ describe('time shift (real core)', () => {
     expect([...after.result.pageStates]).toEqual([...before.result.pageStates]);
   });
 
+  it('cuts power at the current operation, recovers and verifies, leaving the session as it was', async () => {
+    const host = new SessionHost(async () => Session as unknown as SessionConstructor);
+    const hotcold = { kind: 'hotcold', n: 400, seed: 1, read_ratio: 0.1, hot_fraction: 0.2, hot_ratio: 0.8 };
+    const c = (await host.handle({ id: 1, type: 'create', scenario: { ...base, scheme: 'page', workload: hotcold } })) as { ok: true; result: CreateResult };
+    const sid = c.result.sid;
+    await host.handle({ id: 2, type: 'seek', sid, step: 160 });
+    type Snap = { ok: true; result: { snapshot?: { step: number; opCursor: number; opCount: number }; step: number; opCursor: number } };
+    let at = { step: 0, opCursor: 0, opCount: 0 };
+    for (let i = 0; i < 40 && !(at.opCount > 2 && at.opCursor >= 2); i++) at = ((await host.handle({ id: 10 + i, type: 'step_op', sid })) as Snap).result.snapshot!;
+    expect(at.opCursor).toBeGreaterThanOrEqual(2);
+    const r = (await host.handle({ id: 4, type: 'crash_here', sid })) as { ok: true; result: { step: number; op: number; outcome: { lost: number; error: string | null; recovery_pages_read: number } } };
+    expect(r.ok).toBe(true);
+    expect(r.result).toMatchObject({ step: at.step, op: at.opCursor, outcome: { lost: 0, error: null } });
+    expect(r.result.outcome.recovery_pages_read).toBeGreaterThan(0);
+    const snap = (await host.handle({ id: 5, type: 'snapshot', sid })) as Snap;
+    expect([snap.result.step, snap.result.opCursor]).toEqual([at.step, at.opCursor]);
+    await host.handle({ id: 6, type: 'seek', sid, step: 400 });
+    const end = await host.handle({ id: 7, type: 'crash_here', sid });
+    expect(end.ok).toBe(false);
+  });
+
   it('inserts after the request in progress', () => {
     expect(insertionPoint(5, 0)).toBe(5);
     expect(insertionPoint(5, 3)).toBe(6);

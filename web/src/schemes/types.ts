@@ -29,7 +29,23 @@ export type SchemeCommand =
   /** requests from..to of the workload as pattern text (time shift inserts a request) */
   | { type: 'workload_pattern'; sid: number; from: number; to: number }
   /** KRAFT/KAST: associativity of each log block sampled over the whole run */
-  | { type: 'associativity_series'; sid: number; points: number };
+  | { type: 'associativity_series'; sid: number; points: number }
+  /** power cut at the current operation, recovery from the chip alone, verification */
+  | { type: 'crash_here'; sid: number };
+
+export interface CrashHere {
+  step: number;
+  op: number;
+  outcome: {
+    lost: number;
+    wrong: number;
+    torn_mapped: number;
+    recovery_ops: number;
+    recovery_pages_read: number;
+    recovery_ns: number;
+    error: string | null;
+  };
+}
 
 export interface AssociativitySeries {
   steps: number[];
@@ -42,6 +58,7 @@ export interface SchemeResultMap {
   scheme_data: SchemeData;
   workload_pattern: string;
   associativity_series: AssociativitySeries | null;
+  crash_here: CrashHere;
 }
 
 /** Optional Session methods for the scheme panels (docs/session-api.md). */
@@ -50,6 +67,7 @@ export interface TimelineSession {
   timeline?(): Uint32Array;
   latency_histogram?(): string;
   workload_pattern?(from: number, to: number): string;
+  crash_here?(): string;
 }
 
 /** Bin a flat [total_ns, gc_ns, ...] timeline: per bin the longest request, in µs. */

@@ -174,6 +174,11 @@ export class SessionHost {
       }
       case 'scheme_data':
         return schemeData(this.session(cmd.sid) as TimelineSession, cmd.bins, cmd.upto);
+      case 'crash_here': {
+        const s = this.session(cmd.sid) as TimelineSession;
+        if (!s.crash_here) throw new Error('this build of the core cannot cut power (crash_here)');
+        return parseJson(s.crash_here(), 'crash');
+      }
       case 'associativity_series':
         return associativitySeries(this.session(cmd.sid), cmd.points);
       case 'workload_pattern':

@@ -12,6 +12,8 @@ use wasm_bindgen::prelude::*;
 pub struct Session {
     stepper: Stepper,
     info: String,
+    /// The scenario's recovery from the chip alone (`crash_here`).
+    recover: ftl_sim::crash::Recover,
 }
 
 fn js_err(e: impl std::fmt::Display) -> JsError {
@@ -27,7 +29,7 @@ impl Session {
         // wasm memory is small: keyframes get a quarter of the 64 MB the largest chip may use.
         sim.set_keyframe_budget(16 << 20);
         let info = ftl_sim::scenario::info_json(&scenario, &sim);
-        Ok(Session { stepper: Stepper::new(sim), info })
+        Ok(Session { stepper: Stepper::new(sim), info, recover: scenario.recoverer() })
     }
 
     /// A session running a trace streamed through `parser` (after `finish()`), on the
@@ -38,7 +40,7 @@ impl Session {
         let (mut sim, _) = load::build_with_raw(&scenario, raw, fit).map_err(js_err)?;
         sim.set_keyframe_budget(16 << 20);
         let info = ftl_sim::scenario::info_json(&scenario, &sim);
-        Ok(Session { stepper: Stepper::new(sim), info })
+        Ok(Session { stepper: Stepper::new(sim), info, recover: scenario.recoverer() })
     }
 
     pub fn info(&self) -> String {
@@ -128,6 +130,27 @@ impl Session {
 
     pub fn view(&self) -> String {
         self.stepper.view_json()
+    }
+
+    /// Power cut "here": after the flash operations revealed so far of the request in progress
+    /// (or before the next request), on a copy of the state, then recovery from the chip alone
+    /// and verification (ftl_sim::crash::crash_once, as `ftl crash-sweep` does per point). The
+    /// session itself is left as it was. JSON `{step, op, outcome: CrashOutcome}`.
+    pub fn crash_here(&mut self) -> Result<String, JsError> {
+        let (step, ops) = (self.stepper.step(), self.stepper.op_cursor());
+        let reqs = self.stepper.sim.requests();
+        let Some(&req) = reqs.get(step) else {
+            return Err(js_err("the workload is finished: there is no operation left to cut"));
+        };
+        let after = reqs[step + 1..(step + 33).min(reqs.len())].to_vec();
+        self.stepper.seek(step).map_err(js_err)?;
+        let before = self.stepper.sim.state.clone();
+        let r = ftl_sim::crash::crash_once(&before, req, ops as u64, None, &self.recover, &after);
+        self.stepper.goto(step, ops).map_err(js_err)?;
+        let Some((outcome, _)) = r else {
+            return Err(js_err("the request completed before that operation: nothing to cut"));
+        };
+        Ok(serde_json::json!({"step": step, "op": ops, "outcome": outcome}).to_string())
     }
 
     /// Requests `from..to` of the workload as inline-pattern text (`w3 r7 freeze ...`), so the
