@@ -92,6 +92,18 @@ test('a bad trace lists its errors by line and column, and can skip them', async
   await expect(page.getByTestId('trace-error')).toContainText(/binary/);
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('trace-dialog')).toBeHidden();
+
+  // Only reads: allowed, with a warning. Every address out of range: the fit says so.
+  await page.getByTestId('trace-input').setInputFiles({ name: 'reads.pattern', mimeType: 'text/plain', buffer: Buffer.from('r0 r1 r2 r3\n') });
+  await expect(page.getByTestId('trace-warnings')).toContainText(/read/);
+  await page.keyboard.press('Escape');
+  await page.getByTestId('trace-input').setInputFiles({ name: 'far.pattern', mimeType: 'text/plain', buffer: Buffer.from('w100000 w200000 w300000\n') });
+  await page.getByTestId('trace-fit-none').check();
+  await expect(page.getByTestId('trace-fit-preview')).toContainText('every one of the 3 page requests');
+  await expect(page.getByTestId('trace-run')).toBeDisabled();
+  await page.getByTestId('trace-fit-compact').check();
+  await expect(page.getByTestId('trace-fit-preview')).toContainText('3 of 3 requests touched');
+  await page.keyboard.press('Escape');
   expect(problems).toEqual([]);
 });
 
