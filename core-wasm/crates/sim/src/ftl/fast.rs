@@ -14,6 +14,7 @@ use std::collections::VecDeque;
 use super::{BlockRole, Ftl, SchemeParams, Table};
 use crate::nand::{Cause, Flash, FlashError, FlashResult, Geometry, Lpn, Page, Pbn, Ppn, NONE};
 
+
 /// Free blocks kept beyond data and log blocks: a merge into a new block (a RW victim's
 /// merge per logical block, the case 2.3 merge) needs one free block before it can
 /// erase the old ones; every other merge frees blocks before it takes one.
@@ -23,10 +24,31 @@ pub const DEFAULT_LOG_BLOCKS: u32 = 4;
 
 /// A RW sector-mapping entry marked invalid (−1 in the paper, 3.4): its logical block
 /// was merged, so its data block holds the up-to-date copy.
-const MERGED: u32 = u32::MAX - 1;
+pub(crate) const MERGED: u32 = u32::MAX - 1;
+
+/// Spare-area tags (the `tag` byte of every program), so recovery can tell the role a
+/// page was written in from the chip alone (FastCheck 2.1: the original FAST recovers
+/// from the spare areas). The low bits are the role, the high bits flags.
+pub(crate) mod tag {
+    /// Host write in place into a data block (Algorithm 1).
+    pub const DATA: u8 = 1;
+    /// Host write into the SW log block (cases 1 and 2.1).
+    pub const SW: u8 = 2;
+    /// Host write into a RW log block (case 3).
+    pub const RW: u8 = 3;
+    /// A page written by a merge (copy, or the host sector of cases 2.2 / 2.3).
+    pub const MERGE: u8 = 4;
+    pub const ROLE: u8 = 0x0f;
+    /// The last program of a merge: the destination is complete, so its sources may be
+    /// gone (a merge destination without it is incomplete and recovery undoes it).
+    pub const LAST: u8 = 0x10;
+    /// On the last page of a merge that retires the SW log block (case 2.3, recovery
+    /// merges): the older SW log block of that logical block is garbage.
+    pub const RETIRE_SW: u8 = 0x20;
+}
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Use {
+pub(crate) enum Use {
     Free,
     Data,
     Sw,
@@ -36,15 +58,15 @@ enum Use {
 /// The SW log block part of the sector-mapping table: its owner and how many sectors
 /// it holds (always offsets 0..next of the owner, in order: the two conditions of 3.3).
 #[derive(Clone, Copy, Debug)]
-struct SwLog {
-    pbn: Pbn,
-    lbn: u32,
-    next: u32,
+pub(crate) struct SwLog {
+    pub(crate) pbn: Pbn,
+    pub(crate) lbn: u32,
+    pub(crate) next: u32,
 }
 
 /// Counts of the Fig. 5 cases and of O-FAST's skipped merges.
 #[derive(Clone, Default, Debug, serde::Serialize)]
-struct CaseCounts {
+pub(crate) struct CaseCounts {
     in_place: u64,
     case1: u64,
     case2_1: u64,
@@ -60,31 +82,34 @@ struct CaseCounts {
 
 #[derive(Clone)]
 pub struct FastFtl {
-    ppb: u32,
-    data_blocks: u32,
-    log_blocks: u32,
+    pub(crate) ppb: u32,
+    pub(crate) data_blocks: u32,
+    pub(crate) log_blocks: u32,
     /// O-FAST: lazy merge (3.6).
-    lazy: bool,
+    pub(crate) lazy: bool,
     /// Block-mapping table: lbn → data pbn (NONE before the first write).
-    bmt: Vec<Pbn>,
-    usage: Vec<Use>,
-    owner: Vec<u32>,
-    free: VecDeque<Pbn>,
+    pub(crate) bmt: Vec<Pbn>,
+    pub(crate) usage: Vec<Use>,
+    pub(crate) owner: Vec<u32>,
+    pub(crate) free: VecDeque<Pbn>,
     /// Whether each physical page holds data (in-place writes need to know: Algorithm 1).
-    written: Vec<bool>,
-    sw: Option<SwLog>,
+    pub(crate) written: Vec<bool>,
+    pub(crate) sw: Option<SwLog>,
     /// RW log block list in order: the front is the next round-robin victim (Fig. 6
     /// line 22), the back is being filled (3.2: "filling the RW log blocks in sequence").
-    rw: VecDeque<Pbn>,
+    pub(crate) rw: VecDeque<Pbn>,
     /// Pages used in the last RW log block.
-    rw_fill: u32,
+    pub(crate) rw_fill: u32,
     /// RW sector-mapping table, per physical page: the lsn, MERGED (−1) or NONE (empty).
-    smt: Vec<Lpn>,
+    pub(crate) smt: Vec<Lpn>,
     /// Newest RW copy of each lsn (an index over `smt`, what a scan from its end finds).
-    rw_latest: Vec<Ppn>,
+    pub(crate) rw_latest: Vec<Ppn>,
     /// RW pages of each logical block that are not −1 (an index for the merges).
-    rw_of_lbn: Vec<Vec<Ppn>>,
-    cases: CaseCounts,
+    pub(crate) rw_of_lbn: Vec<Vec<Ppn>>,
+    pub(crate) cases: CaseCounts,
+    /// Sequence number written to the spare area of every program (a global program
+    /// clock): recovery orders blocks and copies by it.
+    pub(crate) seq: u32,
 }
 
 impl FastFtl {
@@ -118,6 +143,7 @@ impl FastFtl {
             rw_latest: vec![NONE; (data_blocks * g.pages_per_block) as usize],
             rw_of_lbn: vec![Vec::new(); data_blocks as usize],
             cases: CaseCounts::default(),
+            seq: 0,
         })
     }
 
@@ -125,7 +151,7 @@ impl FastFtl {
         self.log_blocks - 1
     }
 
-    fn take_free(&mut self, use_: Use, owner: u32) -> FlashResult<Pbn> {
+    pub(crate) fn take_free(&mut self, use_: Use, owner: u32) -> FlashResult<Pbn> {
         let pbn = self
             .free
             .pop_front()
@@ -135,19 +161,26 @@ impl FastFtl {
         Ok(pbn)
     }
 
-    fn program(&mut self, flash: &mut Flash, ppn: Ppn, page: Page, cause: Cause) -> FlashResult<()> {
-        flash.program(ppn, page, cause)?;
+    pub(crate) fn next_seq(&mut self) -> u32 {
+        self.seq += 1;
+        self.seq
+    }
+
+    /// Programs `(lsn, version)` with a fresh sequence number and `tag` in the spare area.
+    pub(crate) fn program(&mut self, flash: &mut Flash, ppn: Ppn, lsn: Lpn, version: u32, cause: Cause, tag: u8) -> FlashResult<()> {
+        let seq = self.next_seq();
+        flash.program(ppn, Page { tag, ..Page::data(lsn, version).with_seq(seq) }, cause)?;
         self.written[ppn as usize] = true;
         Ok(())
     }
 
-    fn copy(&mut self, flash: &mut Flash, src: Ppn, dst: Ppn, cause: Cause) -> FlashResult<()> {
-        flash.copy(src, dst, cause)?;
-        self.written[dst as usize] = true;
-        Ok(())
+    /// A copy (one read, one program) that writes a fresh sequence number and `tag`.
+    pub(crate) fn copy(&mut self, flash: &mut Flash, src: Ppn, dst: Ppn, cause: Cause, tag: u8) -> FlashResult<()> {
+        let p = flash.read(src, cause)?;
+        self.program(flash, dst, p.lpn, p.version, cause, tag)
     }
 
-    fn erase(&mut self, flash: &mut Flash, pbn: Pbn, cause: Cause) -> FlashResult<()> {
+    pub(crate) fn erase(&mut self, flash: &mut Flash, pbn: Pbn, cause: Cause) -> FlashResult<()> {
         flash.erase(pbn, cause)?;
         let n = self.ppb as usize;
         self.written[pbn as usize * n..(pbn as usize + 1) * n].fill(false);
@@ -207,9 +240,11 @@ impl FastFtl {
                 if old == NONE { "-".to_string() } else { old.to_string() }
             )
         });
+        let last = srcs.iter().rposition(|s| s.is_some());
         for (off, src) in srcs.iter().enumerate() {
             if let Some(src) = *src {
-                self.copy(flash, src, dst * n + off as u32, cause)?;
+                let t = tag::MERGE | if Some(off) == last { tag::LAST } else { 0 };
+                self.copy(flash, src, dst * n + off as u32, cause, t)?;
             }
         }
         self.bmt[lbn as usize] = dst;
@@ -263,14 +298,17 @@ impl FastFtl {
                 if host.is_some() { " and the new sector written at its offset" } else { "" }
             )
         });
+        let writes = |i: usize, s: &Option<Ppn>| s.is_some() || host.is_some_and(|h| h.0 == sw.lbn * n + sw.next + i as u32);
+        let last = srcs.iter().enumerate().rposition(|(i, s)| writes(i, s));
         for (i, src) in srcs.iter().enumerate() {
             let off = sw.next + i as u32;
             let lsn = sw.lbn * n + off;
             let to = sw.pbn * n + off;
+            let t = tag::MERGE | if Some(i) == last { tag::LAST } else { 0 };
             if let Some((h, version)) = host.filter(|h| h.0 == lsn) {
-                self.program(flash, to, Page::data(h, version), Cause::Host)?;
+                self.program(flash, to, h, version, Cause::Host, t)?;
             } else if let Some(src) = *src {
-                self.copy(flash, src, to, Cause::PartialMerge)?;
+                self.copy(flash, src, to, Cause::PartialMerge, t)?;
             }
         }
         self.bmt[sw.lbn as usize] = sw.pbn;
@@ -383,7 +421,7 @@ impl FastFtl {
         }
         let pbn = *self.rw.back().unwrap();
         let ppn = pbn * n + self.rw_fill;
-        self.program(flash, ppn, Page::data(lsn, version), Cause::Host)?;
+        self.program(flash, ppn, lsn, version, Cause::Host, tag::RW)?;
         self.rw_fill += 1;
         self.smt[ppn as usize] = lsn;
         self.rw_latest[lsn as usize] = ppn;
@@ -407,7 +445,7 @@ impl FastFtl {
             });
             self.retire_sw(flash, None)?;
             let pbn = self.take_free(Use::Sw, lbn)?;
-            self.program(flash, pbn * n, Page::data(lsn, version), Cause::Host)?;
+            self.program(flash, pbn * n, lsn, version, Cause::Host, tag::SW)?;
             self.sw = Some(SwLog { pbn, lbn, next: 1 });
             return Ok(());
         }
@@ -418,7 +456,7 @@ impl FastFtl {
                     // Case 2.1: lsn = last_lsn + 1, the second condition holds.
                     self.cases.case2_1 += 1;
                     flash.note("case", || format!("case 2.1 (Fig. 5): S{lsn} follows last lsn S{last} of the SW log block {} → appended", sw.pbn));
-                    self.program(flash, sw.pbn * n + offset, Page::data(lsn, version), Cause::Host)?;
+                    self.program(flash, sw.pbn * n + offset, lsn, version, Cause::Host, tag::SW)?;
                     self.sw = Some(SwLog { next: sw.next + 1, ..sw });
                 } else if offset > sw.next {
                     // Case 2.2: a gap. Partial merge (Fig. 7a) with the new sector written
@@ -472,12 +510,15 @@ impl FastFtl {
                 sw.pbn
             )
         });
+        let host_off = (lsn % n) as usize;
+        let last = srcs.iter().enumerate().rposition(|(i, s)| s.is_some() || i == host_off);
         for (off, src) in srcs.iter().enumerate() {
             let to = dst * n + off as u32;
+            let t = tag::MERGE | if Some(off) == last { tag::LAST | tag::RETIRE_SW } else { 0 };
             if sw.lbn * n + off as u32 == lsn {
-                self.program(flash, to, Page::data(lsn, version), Cause::Host)?;
+                self.program(flash, to, lsn, version, Cause::Host, t)?;
             } else if let Some(src) = *src {
-                self.copy(flash, src, to, Cause::FullMerge)?;
+                self.copy(flash, src, to, Cause::FullMerge, t)?;
             }
         }
         self.bmt[sw.lbn as usize] = dst;
@@ -536,7 +577,7 @@ impl Ftl for FastFtl {
         if !self.written[ppn as usize] {
             self.cases.in_place += 1;
             flash.note("in_place", || format!("S{lsn}: offset {offset} of data block {pbn} (LBN {lbn}) is empty → written in place (Algorithm 1)"));
-            return self.program(flash, ppn, Page::data(lsn, version), Cause::Host);
+            return self.program(flash, ppn, lsn, version, Cause::Host, tag::DATA);
         }
         self.write_to_log_block(flash, lsn, version)
     }

@@ -8,6 +8,7 @@ pub mod bast;
 pub mod fast;
 pub mod greedy;
 pub mod page;
+pub mod scan_recovery;
 
 /// Role of a physical block: the colour language of the device view.
 /// The numbers are the bytes of `Session.block_roles()` (docs/session-api.md).
@@ -163,6 +164,9 @@ pub const SCHEMES: &[(&str, &str)] = &[
 pub fn recover(scheme: &str, params: &SchemeParams, flash: &mut Flash) -> FlashResult<Result<Box<dyn Ftl>, String>> {
     Ok(Ok(match scheme {
         "page" => Box::new(page::PageFtl::recover(flash, params)?),
+        "bast" => Box::new(scan_recovery::recover_bast(flash, params)?),
+        "fast" => Box::new(scan_recovery::recover_fast(flash, params, false)?),
+        "ofast" => Box::new(scan_recovery::recover_fast(flash, params, true)?),
         other => return Ok(Err(format!("scheme '{other}' has no recovery yet"))),
     }))
 }
