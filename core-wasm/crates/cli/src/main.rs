@@ -151,7 +151,7 @@ impl Setup {
         };
         Ok(Scenario {
             scheme: scheme.to_string(),
-            params: SchemeParams { op: self.op, log_blocks, k: self.k, utilisation: self.utilisation },
+            params: SchemeParams { op: self.op, log_blocks, k: self.k, utilisation: self.utilisation, checkpoint_lpns: self.checkpoint_lpns },
             chip: ChipSpec { preset: self.chip.clone(), blocks: self.blocks, pages_per_block: self.pages_per_block },
             workload,
         })

@@ -78,3 +78,67 @@ fn scan_recovery_every_cut_point_small_chip() {
         }
     }
 }
+
+fn fc(log_blocks: u32, lpns: u32) -> SchemeParams {
+    SchemeParams { log_blocks: Some(log_blocks), checkpoint_lpns: Some(lpns), ..Default::default() }
+}
+
+#[test]
+fn fastcheck_and_ltlog_every_cut_point_small_chip() {
+    for scheme in ["fastcheck", "fast-ltlog"] {
+        for (seed, w) in [
+            (1, mixed(500, 1)),
+            (2, Workload::Uniform { n: 500, seed: 2, read_ratio: 0.1 }),
+            (3, seq_mix(500, 3, 56, 4)),
+        ] {
+            // 7 RW log blocks of 4 pages, regions of 2 log blocks (8 LPNs per checkpoint).
+            let r = run_sweep(scheme, fc(8, 8), 32, 4, w, Points::All, Some(seed));
+            eprintln!("{scheme} seed {seed}: {} points, ok {}, pages read mean {}", r.points_tried, r.recovered_correctly, r.recovery_pages_read.mean);
+            assert_eq!(r.points_tried, r.run_ops);
+            assert_all_ok(&r);
+        }
+    }
+}
+
+#[test]
+#[ignore]
+fn debug_point() {
+    use ftl_sim::crash::crash_once;
+    let scheme = std::env::var("S").unwrap_or("fast-ltlog".into());
+    let req_i: usize = std::env::var("R").unwrap().parse().unwrap();
+    let op: u64 = std::env::var("O").unwrap().parse().unwrap();
+    let w = match std::env::var("W").as_deref() {
+        Ok("2") => Workload::Uniform { n: 500, seed: 2, read_ratio: 0.1 },
+        Ok("3") => seq_mix(500, 3, 56, 4),
+        _ => mixed(500, 1),
+    };
+    let sc = scenario(&scheme, fc(8, 8), 32, 4, w);
+    let sim = sc.build().unwrap();
+    let mut s = sim.state.clone();
+    let reqs = sim.requests().to_vec();
+    for &r in &reqs[..req_i - 1] {
+        s.exec(r).unwrap();
+    }
+    s.flash.set_recording(true);
+    let mut t = s.clone();
+    let _ = t.exec(reqs[req_i - 1]);
+    for e in t.flash.take_events().iter().take(40) {
+        eprintln!("  {e:?}");
+    }
+    let rec = sc.recoverer();
+    let rec2: ftl_sim::crash::Recover = std::sync::Arc::new(move |f: &mut ftl_sim::nand::Flash| {
+        let r = rec(f);
+        for e in f.take_events() {
+            if let ftl_sim::nand::Event::Note { text, .. } = e {
+                eprintln!("  REC {text}");
+            }
+        }
+        r
+    });
+    let (o, st) = crash_once(&s, reqs[req_i - 1], op - 1, None, &rec2, &[]).unwrap();
+    eprintln!("{o:?}");
+    for t in st.ftl.tables(&st.flash) {
+        eprintln!("{}: {:?}", t.title, t.rows);
+    }
+    eprintln!("mismatches {:?}", st.mismatches());
+}

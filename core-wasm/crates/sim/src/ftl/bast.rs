@@ -33,7 +33,6 @@ pub(crate) mod tag {
     pub const LOG: u8 = 2;
     /// A full-merge copy into a new data block.
     pub const MERGE: u8 = 4;
-    pub const ROLE: u8 = 0x0f;
     /// The last copy of a merge: the new data block is complete.
     pub const LAST: u8 = 0x10;
 }

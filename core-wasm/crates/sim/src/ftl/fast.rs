@@ -110,21 +110,35 @@ pub struct FastFtl {
     /// Sequence number written to the spare area of every program (a global program
     /// clock): recovery orders blocks and copies by it.
     pub(crate) seq: u32,
+    /// dbMSN of each logical block: the program clock when the merge that made its data
+    /// block completed (FastCheck 5.2.2; kept only when `meta` logs it).
+    pub(crate) bmt_msn: Vec<u32>,
+    /// Crash-recovery logging (FastCheck, or LTFTL-style logging on FAST); None for the
+    /// plain schemes, which recover by scanning spare areas (ftl/scan_recovery.rs).
+    pub(crate) meta: Option<Box<super::fastcheck::MetaLog>>,
+    /// The RW victim being replaced (popped from `rw`, not yet erased), for the map page.
+    pub(crate) victim: Option<Pbn>,
 }
 
 impl FastFtl {
     pub fn new(g: &Geometry, params: &SchemeParams, lazy: bool) -> Result<FastFtl, String> {
+        Self::with_layout(g, params, lazy, 0, &[])
+    }
+
+    /// FAST with `reserved` blocks kept out of logical space for a metadata area, of which
+    /// `fixed` are never in the free list (FastCheck's map directory).
+    pub(crate) fn with_layout(g: &Geometry, params: &SchemeParams, lazy: bool, reserved: u32, fixed: &[Pbn]) -> Result<FastFtl, String> {
         let log_blocks = params.log_blocks.unwrap_or(DEFAULT_LOG_BLOCKS);
         if log_blocks < 2 {
             return Err(format!("FAST needs at least 2 log blocks: 1 SW and at least 1 RW (got {log_blocks})"));
         }
-        if g.blocks < log_blocks + SPARE_BLOCKS + 1 {
+        if g.blocks < log_blocks + SPARE_BLOCKS + reserved + 1 {
             return Err(format!(
                 "FAST with {log_blocks} log blocks needs at least {} blocks ({log_blocks} log, {SPARE_BLOCKS} spare, 1 data)",
                 log_blocks + SPARE_BLOCKS + 1
             ));
         }
-        let data_blocks = g.blocks - log_blocks - SPARE_BLOCKS;
+        let data_blocks = g.blocks - log_blocks - SPARE_BLOCKS - reserved;
         let pages = g.pages() as usize;
         Ok(FastFtl {
             ppb: g.pages_per_block,
@@ -134,7 +148,7 @@ impl FastFtl {
             bmt: vec![NONE; data_blocks as usize],
             usage: vec![Use::Free; g.blocks as usize],
             owner: vec![NONE; g.blocks as usize],
-            free: (0..g.blocks).collect(),
+            free: (0..g.blocks).filter(|b| !fixed.contains(b)).collect(),
             written: vec![false; pages],
             sw: None,
             rw: VecDeque::new(),
@@ -144,10 +158,24 @@ impl FastFtl {
             rw_of_lbn: vec![Vec::new(); data_blocks as usize],
             cases: CaseCounts::default(),
             seq: 0,
+            bmt_msn: vec![0; data_blocks as usize],
+            meta: None,
+            victim: None,
         })
     }
 
-    fn rw_capacity(&self) -> u32 {
+    /// A merge of `lbn` completed (its new data block holds every sector): record its
+    /// dbMSN and let the crash-recovery logging log the block map (FastCheck 4.2).
+    fn merged(&mut self, flash: &mut Flash, lbn: u32, merged_out: u32) -> FlashResult<()> {
+        self.bmt_msn[lbn as usize] = self.seq;
+        if let Some(mut m) = self.meta.take() {
+            m.after_merge(flash, self, lbn, merged_out)?;
+            self.meta = Some(m);
+        }
+        Ok(())
+    }
+
+    pub(crate) fn rw_capacity(&self) -> u32 {
         self.log_blocks - 1
     }
 
@@ -208,16 +236,19 @@ impl FastFtl {
     }
 
     /// Marks every RW sector of `lbn` −1 (3.4): its new data block is up to date.
-    fn invalidate_rw(&mut self, lbn: u32) {
+    fn invalidate_rw(&mut self, lbn: u32) -> u32 {
+        let mut k = 0;
         for ppn in std::mem::take(&mut self.rw_of_lbn[lbn as usize]) {
             let lsn = self.smt[ppn as usize];
             if lsn != NONE && lsn != MERGED {
                 self.smt[ppn as usize] = MERGED;
+                k += 1;
                 if self.rw_latest[lsn as usize] == ppn {
                     self.rw_latest[lsn as usize] = NONE;
                 }
             }
         }
+        k
     }
 
     fn record_replacement(flash: &mut Flash, written: u32, ppb: u32) {
@@ -248,7 +279,8 @@ impl FastFtl {
             }
         }
         self.bmt[lbn as usize] = dst;
-        self.invalidate_rw(lbn);
+        let k = self.invalidate_rw(lbn);
+        self.merged(flash, lbn, k)?;
         if old != NONE {
             self.erase(flash, old, cause)?;
         }
@@ -268,11 +300,12 @@ impl FastFtl {
             // Switch: the SW log block becomes the data block (3.4, first bullet).
             self.bmt[sw.lbn as usize] = sw.pbn;
             self.usage[sw.pbn as usize] = Use::Data;
-            self.invalidate_rw(sw.lbn);
+            let k = self.invalidate_rw(sw.lbn);
             flash.counters.switch_merges += 1;
             flash.note("switch", || {
                 format!("switch: SW log block {} holds LBN {} in order and becomes its data block; old data block {old} erased (1 erase, no copy)", sw.pbn, sw.lbn)
             });
+            self.merged(flash, sw.lbn, k)?;
             if old != NONE {
                 self.erase(flash, old, Cause::Switch)?;
             }
@@ -313,8 +346,9 @@ impl FastFtl {
         }
         self.bmt[sw.lbn as usize] = sw.pbn;
         self.usage[sw.pbn as usize] = Use::Data;
-        self.invalidate_rw(sw.lbn);
+        let k = self.invalidate_rw(sw.lbn);
         flash.counters.partial_merges += 1;
+        self.merged(flash, sw.lbn, k)?;
         if old != NONE {
             self.erase(flash, old, Cause::PartialMerge)?;
         }
@@ -325,8 +359,11 @@ impl FastFtl {
     /// victim. FAST merges every logical block with a sector in it (eager merge); O-FAST
     /// skips a logical block whose sectors in the victim all have newer copies in
     /// non-victim log blocks (lazy merge, 3.6). Then the victim is erased.
-    fn replace_rw_victim(&mut self, flash: &mut Flash) -> FlashResult<()> {
+    /// Returns the victim, already erased unless crash-recovery logging defers its erase
+    /// until the replacement block is logged in the block map.
+    fn replace_rw_victim(&mut self, flash: &mut Flash) -> FlashResult<Pbn> {
         let victim = self.rw.pop_front().expect("RW log list is full");
+        self.victim = Some(victim);
         let n = self.ppb;
         let base = victim * n;
         let mut lbns: Vec<u32> = Vec::new();
@@ -388,8 +425,11 @@ impl FastFtl {
             }
         }
         Self::record_replacement(flash, n, n);
-        self.erase(flash, victim, Cause::FullMerge)?;
-        Ok(())
+        if self.meta.is_none() {
+            self.erase(flash, victim, Cause::FullMerge)?;
+            self.victim = None;
+        }
+        Ok(victim)
     }
 
     /// O-FAST's test (3.6): does every sector of `lbn` in the victim have a newer copy
@@ -411,13 +451,25 @@ impl FastFtl {
     fn write_rw(&mut self, flash: &mut Flash, lsn: Lpn, version: u32) -> FlashResult<()> {
         let n = self.ppb;
         if self.rw.is_empty() || self.rw_fill == n {
+            let mut victim = None;
             if self.rw.len() as u32 == self.rw_capacity() {
-                self.replace_rw_victim(flash)?;
+                victim = Some(self.replace_rw_victim(flash)?);
             }
             let pbn = self.take_free(Use::Rw, NONE)?;
             self.rw.push_back(pbn);
             self.rw_fill = 0;
+            self.victim = None;
             flash.note("alloc", || format!("free block {pbn} added to the end of the RW log block list"));
+            if let Some(mut m) = self.meta.take() {
+                // FastCheck 4.2: the victim replaced by an empty block changes the log-block
+                // part of the block map: log it, then erase the victim (a cut in between
+                // leaves a block the map no longer lists: garbage for recovery).
+                m.after_rw_alloc(flash, self, pbn)?;
+                self.meta = Some(m);
+                if let Some(v) = victim {
+                    self.erase(flash, v, Cause::FullMerge)?;
+                }
+            }
         }
         let pbn = *self.rw.back().unwrap();
         let ppn = pbn * n + self.rw_fill;
@@ -426,6 +478,10 @@ impl FastFtl {
         self.smt[ppn as usize] = lsn;
         self.rw_latest[lsn as usize] = ppn;
         self.rw_of_lbn[(lsn / n) as usize].push(ppn);
+        if let Some(mut m) = self.meta.take() {
+            m.after_rw_write(flash, self, pbn)?;
+            self.meta = Some(m);
+        }
         Ok(())
     }
 
@@ -522,9 +578,10 @@ impl FastFtl {
             }
         }
         self.bmt[sw.lbn as usize] = dst;
-        self.invalidate_rw(sw.lbn);
+        let k = self.invalidate_rw(sw.lbn);
         flash.counters.full_merges += 1;
         flash.counters.full_merge_victims += 1;
+        self.merged(flash, sw.lbn, k)?;
         if old != NONE {
             self.erase(flash, old, Cause::FullMerge)?;
         }
@@ -551,6 +608,9 @@ fn count_merges(k: usize) -> String {
 
 impl Ftl for FastFtl {
     fn name(&self) -> &'static str {
+        if let Some(m) = &self.meta {
+            return m.name();
+        }
         if self.lazy {
             "ofast"
         } else {
@@ -605,6 +665,9 @@ impl Ftl for FastFtl {
     }
 
     fn block_role(&self, pbn: Pbn) -> BlockRole {
+        if let Some(r) = self.meta.as_ref().and_then(|m| m.block_role(pbn)) {
+            return r;
+        }
         match self.usage[pbn as usize] {
             Use::Free => BlockRole::Free,
             Use::Data => BlockRole::Data,
@@ -627,10 +690,31 @@ impl Ftl for FastFtl {
     }
 
     fn scheme_metrics(&self) -> serde_json::Value {
-        serde_json::to_value(&self.cases).unwrap_or(serde_json::Value::Null)
+        let mut v = serde_json::to_value(&self.cases).unwrap_or(serde_json::Value::Null);
+        if let (Some(m), Some(o)) = (&self.meta, v.as_object_mut()) {
+            o.insert("recovery_logging".into(), m.metrics());
+        }
+        v
     }
 
-    fn tables(&self, _flash: &Flash) -> Vec<Table> {
+    fn page_state(&self, flash: &Flash, ppn: Ppn) -> super::PageState {
+        if self.meta.is_some() && flash.peek(ppn).kind == crate::nand::PageKind::Meta {
+            return super::PageState::Metadata;
+        }
+        super::default_page_state(self, flash, ppn)
+    }
+
+    fn tables(&self, flash: &Flash) -> Vec<Table> {
+        let mut t = self.fast_tables();
+        if let Some(m) = &self.meta {
+            t.extend(m.tables(self, flash));
+        }
+        t
+    }
+}
+
+impl FastFtl {
+    fn fast_tables(&self) -> Vec<Table> {
         let n = self.ppb;
         let bmt_rows = self
             .bmt

@@ -6,6 +6,7 @@ use crate::nand::{Flash, FlashResult, Geometry, Lpn, PageKind, Pbn, Ppn};
 
 pub mod bast;
 pub mod fast;
+pub mod fastcheck;
 pub mod greedy;
 pub mod page;
 pub mod scan_recovery;
@@ -69,6 +70,10 @@ pub struct SchemeParams {
     pub k: Option<u32>,
     /// Share of the logical space in use (RFTL Table 4 runs 50% and 100%).
     pub utilisation: Option<f64>,
+    /// FastCheck: LPNs per log region, i.e. the checkpoint period P_fastcheck in log pages
+    /// (default page size / 4 B; FastCheck Figure 8 also runs it twice as fast). For
+    /// `fast-ltlog`: records per log page P_ltftl (default page size / 16 B).
+    pub checkpoint_lpns: Option<u32>,
 }
 
 /// Clone into a box: keyframes snapshot the scheme with the chip.
@@ -157,6 +162,8 @@ pub const SCHEMES: &[(&str, &str)] = &[
     ("bast", "BAST: one log block dedicated to each logical block (block-associative sector translation)"),
     ("fast", "FAST: one SW log block plus fully-associative RW log blocks, eager merge"),
     ("ofast", "O-FAST: FAST with lazy merge (skips merges whose sectors have newer copies)"),
+    ("fastcheck", "FastCheck: FAST with map directory, map blocks, log-region checkpoints and MSN-checked recovery"),
+    ("fast-ltlog", "FAST with LTFTL-style recovery logging (mapping log records, page-map dumps), as FastCheck 6.2 compares"),
 ];
 
 /// Rebuilds a scheme from the chip alone after a power cut (RAM is lost). The outer
@@ -167,6 +174,8 @@ pub fn recover(scheme: &str, params: &SchemeParams, flash: &mut Flash) -> FlashR
         "bast" => Box::new(scan_recovery::recover_bast(flash, params)?),
         "fast" => Box::new(scan_recovery::recover_fast(flash, params, false)?),
         "ofast" => Box::new(scan_recovery::recover_fast(flash, params, true)?),
+        "fastcheck" => Box::new(fastcheck::recover(flash, params, fastcheck::Mode::FastCheck)?),
+        "fast-ltlog" => Box::new(fastcheck::recover(flash, params, fastcheck::Mode::LtLog)?),
         other => return Ok(Err(format!("scheme '{other}' has no recovery yet"))),
     }))
 }
@@ -178,6 +187,8 @@ pub fn build(scheme: &str, params: &SchemeParams, geometry: &Geometry) -> Result
         "bast" => Ok(Box::new(bast::BastFtl::new(geometry, params)?)),
         "fast" => Ok(Box::new(fast::FastFtl::new(geometry, params, false)?)),
         "ofast" => Ok(Box::new(fast::FastFtl::new(geometry, params, true)?)),
+        "fastcheck" => Ok(Box::new(fastcheck::build(geometry, params, fastcheck::Mode::FastCheck)?)),
+        "fast-ltlog" => Ok(Box::new(fastcheck::build(geometry, params, fastcheck::Mode::LtLog)?)),
         other => Err(format!(
             "unknown scheme '{other}' (known: {})",
             SCHEMES.iter().map(|s| s.0).collect::<Vec<_>>().join(", ")

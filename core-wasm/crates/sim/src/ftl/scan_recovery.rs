@@ -36,6 +36,8 @@ pub(crate) struct Blk {
     pub pages: Vec<Page>,
     /// Sequence number of its first program (lowest readable seq), u32::MAX if none.
     pub birth: u32,
+    /// Sequence number of its newest readable program.
+    pub newest: u32,
     /// Role bits of that first program.
     pub role: u8,
     /// Logical block of that first program.
@@ -52,6 +54,7 @@ impl Blk {
         let mut b = Blk {
             pbn,
             birth: u32::MAX,
+            newest: 0,
             role: 0,
             lbn: NONE,
             torn: false,
@@ -66,6 +69,7 @@ impl Blk {
                 PageKind::Erased => {}
                 PageKind::Data => {
                     b.programmed = true;
+                    b.newest = b.newest.max(p.seq);
                     if p.seq < b.birth {
                         b.birth = p.seq;
                         b.role = p.tag & tag::ROLE;
@@ -142,17 +146,40 @@ pub fn recover_fast(flash: &mut Flash, params: &SchemeParams, lazy: bool) -> Fla
     });
     let scans = scan_all(flash)?;
     let blks: Vec<Blk> = scans.into_iter().enumerate().map(|(i, p)| Blk::new(i as Pbn, p, g.pages_per_block, tag::MERGE)).collect();
-    rebuild_fast(flash, &mut ftl, blks, &[])?;
+    rebuild_fast(flash, &mut ftl, blks, &[], None)?;
     Ok(ftl)
+}
+
+/// The RW log blocks as FastCheck / LTFTL-style logging restores them (from checkpoints or
+/// log records, and the restoration scan), instead of a scan of every spare area.
+pub(crate) struct ExtRw {
+    /// RW log blocks in list order (the map page's order), oldest first.
+    pub order: Vec<Pbn>,
+    /// Per block, per page: `Data` with the LPN for an entry valid after the consistency
+    /// check (seq: the program clock, or an upper bound for checkpointed pages), `Torn`
+    /// for a −1 or unreadable entry, `Erased` for an empty page.
+    pub pages: Vec<Vec<Page>>,
+    /// The block map of the newest map page: a logical block whose data block recovery
+    /// finds different (the merge cut before its map page) has no valid RW entry left.
+    pub map_bmt: Vec<Pbn>,
 }
 
 /// Rebuilds a FAST state from block summaries (see the module comment). Blocks listed in
 /// `skip` are not the scheme's (FastCheck's metadata blocks) and are left alone.
 /// Returns the logical blocks whose data block recovery created or completed.
-pub(crate) fn rebuild_fast(flash: &mut Flash, ftl: &mut FastFtl, mut blks: Vec<Blk>, skip: &[Pbn]) -> FlashResult<Vec<u32>> {
+pub(crate) fn rebuild_fast(flash: &mut Flash, ftl: &mut FastFtl, mut blks: Vec<Blk>, skip: &[Pbn], ext: Option<&ExtRw>) -> FlashResult<Vec<u32>> {
     let n = ftl.ppb;
     let nb = blks.len();
     ftl.seq = ftl.seq.max(max_seq(&blks));
+    let mut skip: Vec<Pbn> = skip.to_vec();
+    if let Some(e) = ext {
+        for (i, &pbn) in e.order.iter().enumerate() {
+            blks[pbn as usize] = Blk::new(pbn, e.pages[i].clone(), n, tag::MERGE);
+            blks[pbn as usize].role = tag::RW;
+            skip.push(pbn);
+        }
+    }
+    let skip = &skip[..];
     for u in ftl.usage.iter_mut() {
         *u = fast::Use::Free;
     }
@@ -168,7 +195,8 @@ pub(crate) fn rebuild_fast(flash: &mut Flash, ftl: &mut FastFtl, mut blks: Vec<B
             continue;
         }
         let undo = b.readable() && b.role == tag::MERGE && !b.last;
-        if !b.readable() || undo {
+        let stray_rw = ext.is_some() && b.readable() && b.role == tag::RW;
+        if !b.readable() || undo || stray_rw {
             let pbn = b.pbn;
             flash.note("recovery", || {
                 if undo {
@@ -186,6 +214,9 @@ pub(crate) fn rebuild_fast(flash: &mut Flash, ftl: &mut FastFtl, mut blks: Vec<B
     let mut groups: Vec<Vec<usize>> = vec![Vec::new(); ftl.data_blocks as usize];
     let mut rw: Vec<usize> = Vec::new();
     let mut s_star: Option<usize> = None;
+    if let Some(e) = ext {
+        rw = e.order.iter().map(|&p| p as usize).collect();
+    }
     for (i, b) in blks.iter().enumerate() {
         if is_skip(b.pbn) || !b.readable() {
             continue;
@@ -199,7 +230,9 @@ pub(crate) fn rebuild_fast(flash: &mut Flash, ftl: &mut FastFtl, mut blks: Vec<B
             }
         }
     }
-    rw.sort_by_key(|&i| blks[i].birth);
+    if ext.is_none() {
+        rw.sort_by_key(|&i| blks[i].birth);
+    }
     let rw_of = |blks: &[Blk], lbn: u32| -> Vec<usize> {
         rw.iter().copied().filter(|&i| blks[i].pages.iter().any(|p| p.kind == PageKind::Data && p.lpn / n == lbn)).collect()
     };
@@ -220,7 +253,7 @@ pub(crate) fn rebuild_fast(flash: &mut Flash, ftl: &mut FastFtl, mut blks: Vec<B
         let mut data_ish: Vec<usize> = group.iter().copied().filter(|&i| Some(i) != s_here || blks[i].has_merge).collect();
         if let Some(s) = s_here.filter(|&s| !blks[s].has_merge) {
             let sb = &blks[s];
-            let retired = group.iter().any(|&j| blks[j].role == tag::MERGE && blks[j].retire && blks[j].birth > sb.birth);
+            let retired = garbage_retired(&blks, &group, s);
             let k = sb.pages.iter().take_while(|p| p.kind == PageKind::Data).count();
             let prefix = sb.pages[k..].iter().all(|p| p.is_erased());
             if retired {
@@ -234,7 +267,10 @@ pub(crate) fn rebuild_fast(flash: &mut Flash, ftl: &mut FastFtl, mut blks: Vec<B
                 data_ish.push(s);
             }
         }
-        data_ish.sort_by_key(|&i| blks[i].birth);
+        // The newest by last program: the block an interrupted operation was writing (a
+        // partial merge into an SW log block born before the current data block, as after
+        // a RW merge of the SW owner) is newer than the blocks it copies from.
+        data_ish.sort_by_key(|&i| blks[i].newest);
         let mut d = data_ish.last().copied();
         if let Some(di) = d {
             garbage.extend(data_ish[..data_ish.len() - 1].iter().copied());
@@ -251,6 +287,7 @@ pub(crate) fn rebuild_fast(flash: &mut Flash, ftl: &mut FastFtl, mut blks: Vec<B
                     .filter_map(|o| newest(&blks, &srcs, lbn * n + o, n).map(|(_, p)| (o, p)))
                     .collect();
                 let pbn = db.pbn;
+                rebuilt.push(lbn);
                 flash.note("merge_redo", || {
                     format!("LBN {lbn}: the partial merge into SW log block {pbn} was interrupted → redone: {} missing sectors copied in", todo.len())
                 });
@@ -265,8 +302,17 @@ pub(crate) fn rebuild_fast(flash: &mut Flash, ftl: &mut FastFtl, mut blks: Vec<B
             // a free block (newest copy of every sector), then drop the old blocks.
             let mut srcs = group.clone();
             srcs.extend(rw_of(&blks, lbn));
-            let todo: Vec<(u32, Ppn)> =
-                (0..n).filter_map(|o| newest(&blks, &srcs, lbn * n + o, n).map(|(_, p)| (o, p))).collect();
+            // The SW log block's sectors are the newest (no RW write to its owner while it
+            // owns it); otherwise the newest copy by sequence number.
+            let sw_src = s_here.filter(|&s| !garbage_retired(&blks, &group, s));
+            let todo: Vec<(u32, Ppn)> = (0..n)
+                .filter_map(|o| {
+                    if let Some(s) = sw_src.filter(|&s| blks[s].pages[o as usize].kind == PageKind::Data) {
+                        return Some((o, blks[s].pbn * n + o));
+                    }
+                    newest(&blks, &srcs, lbn * n + o, n).map(|(_, p)| (o, p))
+                })
+                .collect();
             let dst = take_erased(flash, ftl, &blks, skip)?;
             flash.note("merge_redo", || {
                 format!("LBN {lbn}: a block in use holds a torn page → merged into free block {dst} ({} sectors), old blocks erased", todo.len())
@@ -332,7 +378,16 @@ pub(crate) fn rebuild_fast(flash: &mut Flash, ftl: &mut FastFtl, mut blks: Vec<B
             }
             ftl.written[ppn as usize] = true;
             let lbn = p.lpn / n;
-            let valid = p.kind == PageKind::Data && ftl.bmt[lbn as usize] != NONE && p.seq > birth_d[lbn as usize];
+            let valid = match ext {
+                None => p.kind == PageKind::Data && ftl.bmt[lbn as usize] != NONE && p.seq > birth_d[lbn as usize],
+                Some(e) => {
+                    let m = if p.kind == PageKind::Data { e.map_bmt[lbn as usize] } else { NONE };
+                    p.kind == PageKind::Data
+                        && ftl.bmt[lbn as usize] != NONE
+                        && !rebuilt.contains(&lbn)
+                        && (m == NONE || m == ftl.bmt[lbn as usize])
+                }
+            };
             if valid {
                 ftl.smt[ppn as usize] = p.lpn;
                 ftl.rw_of_lbn[lbn as usize].push(ppn);
@@ -362,6 +417,12 @@ pub(crate) fn rebuild_fast(flash: &mut Flash, ftl: &mut FastFtl, mut blks: Vec<B
         )
     });
     Ok(rebuilt)
+}
+
+/// Whether the SW-born block `s` is garbage: a newer complete merge of its logical block
+/// retired it (case 2.3, or a recovery merge).
+fn garbage_retired(blks: &[Blk], group: &[usize], s: usize) -> bool {
+    group.iter().any(|&j| blks[j].role == tag::MERGE && blks[j].retire && blks[j].birth > blks[s].birth)
 }
 
 /// An erased block nobody uses, for a recovery merge.
