@@ -142,3 +142,88 @@ fn debug_point() {
     }
     eprintln!("mismatches {:?}", st.mismatches());
 }
+
+/// FastCheck Figure 4: six RW log blocks in two log regions of three (4-page blocks, a
+/// checkpoint of 12 LPNs). Region 0 is checkpointed; region 1's first block was a victim
+/// and was replaced by a new block, now full; the second block of region 1 is the victim
+/// — it holds LPNs 41, 42 (LBN 10), 46 (LBN 11) and 49 (LBN 12, already merged: −1) —
+/// and power fails right after its first merge (LBN 10).
+#[test]
+fn figure_4_cut_right_after_the_first_merge_of_a_victim() {
+    use ftl_sim::crash::crash_once;
+    use ftl_sim::nand::{Cause, Event, OpKind};
+    use ftl_sim::trace::Request;
+    let text = [
+        "w0-67",                                             // every data block written in place
+        "w5 w6 w7 w9 w13 w14 w15 w17 w21 w22 w23 w25",       // region 0: A B C (checkpoint)
+        "w49 w50 w49 w51 w41 w42 w46 w49 w29 w30 w31 w33",   // region 1: D E F (checkpoint)
+        "w53 w54 w55 w57 w61 w62 w63 w65 w1 w2 w3 w5",       // A, B, C victims → A' B' C' (checkpoint)
+        "w9 w10 w11 w13",                                    // D victim (merges LBN 12) → D'
+        "w18",                                               // E victim: merge LBN 10, then LBN 11
+    ]
+    .join(" ");
+    let sc = scenario("fastcheck", fc(7, 12), 32, 4, Workload::Pattern { text });
+    let sim = sc.build().unwrap();
+    let reqs = sim.requests().to_vec();
+    let mut s = sim.state.clone();
+    for &r in &reqs[..reqs.len() - 1] {
+        s.exec(r).unwrap();
+    }
+    let last = *reqs.last().unwrap();
+    assert_eq!(last, Request::Write { lpn: 18 });
+    // Find the end of the victim's first merge: the erase of LBN 10's old data block.
+    let mut probe = s.clone();
+    probe.flash.set_recording(true);
+    probe.exec(last).unwrap();
+    let ev: Vec<Event> = probe.flash.take_events().into_iter().filter(|e| matches!(e, Event::Op { .. })).collect();
+    let first_erase = ev.iter().position(|e| matches!(e, Event::Op { kind: OpKind::Erase, cause: Cause::FullMerge, .. })).unwrap();
+    let merges_before = s.flash.counters.full_merges;
+
+    let rec = sc.recoverer();
+    let notes = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let n2 = notes.clone();
+    let rec2: ftl_sim::crash::Recover = std::sync::Arc::new(move |f: &mut ftl_sim::nand::Flash| {
+        f.set_recording(true);
+        let r = rec(f);
+        for e in f.take_events() {
+            if let Event::Note { tag, text } = e {
+                n2.lock().unwrap().push((tag, text));
+            }
+        }
+        f.set_recording(false);
+        r
+    });
+    let (o, after) = crash_once(&s, last, first_erase as u64 + 1, None, &rec2, &[]).unwrap();
+    assert!(o.ok(), "{o:?}");
+    // Exactly one merge (LBN 10) happened in the cut request.
+    assert_eq!(after.flash.counters.full_merges, merges_before + 1);
+
+    let notes = notes.lock().unwrap().clone();
+    let phases: Vec<&str> = notes.iter().filter(|n| n.0 == "recovery_phase").map(|n| &n.1[..2]).collect();
+    assert_eq!(phases, ["1.", "2.", "3.", "4.", "5.", "6."], "{notes:#?}");
+    // The consistency check sets exactly LPNs 41, 42 (merged by the interrupted victim's
+    // first merge) and 49 (merged with D after region 1's checkpoint) of the victim to −1.
+    let inval: Vec<&String> = notes.iter().filter(|n| n.0 == "consistency" && n.1.contains("→ −1")).map(|n| &n.1).collect();
+    assert_eq!(inval.len(), 3, "{inval:#?}");
+    for l in ["LPN 41", "LPN 42", "LPN 49"] {
+        assert!(inval.iter().any(|t| t.contains(l)), "{l}: {inval:#?}");
+    }
+    let m = &after.ftl.scheme_metrics()["recovery_logging"]["last_recovery"];
+    // The newest checkpoint of each of the 2 regions, plus 2 spare-area reads (a binary
+    // search over the 4 pages of the checkpoint block) to find where its pages end.
+    assert_eq!(m["checkpoints"], 2 + 2, "{m}");
+    assert_eq!(m["restoration"], 4, "the spare areas of the one uncheckpointed log block D': {m}");
+    assert_eq!(m["redo_ops"], 0, "the merge completed: nothing to undo or finish: {m}");
+
+    // The recovered RW list: the victim first, with its merged entries −1 and LPN 46 still
+    // valid (LBN 11's merge is redone at the next RW write), then F, A', B', C', D'.
+    let t = after.ftl.tables(&after.flash);
+    let rw = t.iter().find(|t| t.title.starts_with("Sector-mapping table: RW")).unwrap();
+    let lpns: Vec<&str> = rw.rows.iter().map(|r| r[2].as_str()).collect();
+    assert_eq!(lpns, ["-1 -1 46 -1", "29 30 31 33", "53 54 55 57", "61 62 63 65", "1 2 3 5", "9 10 11 13"]);
+    // Redo: the write that was cut is retried; the victim's remaining merge (LBN 11) runs.
+    let mut again = after.clone();
+    again.exec(last).unwrap();
+    assert_eq!(again.flash.counters.full_merges, merges_before + 2);
+    assert!(again.mismatches().is_empty());
+}
