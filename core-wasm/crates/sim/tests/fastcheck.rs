@@ -110,9 +110,12 @@ fn debug_point() {
     let w = match std::env::var("W").as_deref() {
         Ok("2") => Workload::Uniform { n: 500, seed: 2, read_ratio: 0.1 },
         Ok("3") => seq_mix(500, 3, 56, 4),
+        Ok(path) if path.starts_with('/') => Workload::Pattern { text: std::fs::read_to_string(path).unwrap() },
         _ => mixed(500, 1),
     };
-    let sc = scenario(&scheme, fc(8, 8), 32, 4, w);
+    let env = |k: &str, d: u32| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
+    let params = SchemeParams { log_blocks: Some(env("L", 8)), checkpoint_lpns: std::env::var("C").ok().and_then(|v| v.parse().ok()), ..Default::default() };
+    let sc = scenario(&scheme, params, env("B", 32), env("P", 4), w);
     let sim = sc.build().unwrap();
     let mut s = sim.state.clone();
     let reqs = sim.requests().to_vec();
@@ -135,12 +138,33 @@ fn debug_point() {
         }
         r
     });
-    let (o, st) = crash_once(&s, reqs[req_i - 1], op - 1, None, &rec2, &[]).unwrap();
+    if std::env::var("RC").as_deref() == Ok("all") {
+        let quiet = sc.recoverer();
+        for k in 0..5000u64 {
+            let (o, _) = crash_once(&s, reqs[req_i - 1], op - 1, Some(k), &quiet, &[]).unwrap();
+            if !o.ok() {
+                eprintln!("RC={k}: {o:?}");
+                break;
+            }
+        }
+        return;
+    }
+    let recut = std::env::var("RC").ok().and_then(|v| v.parse().ok());
+    let (o, st) = crash_once(&s, reqs[req_i - 1], op - 1, recut, &rec2, &[]).unwrap();
     eprintln!("{o:?}");
     for t in st.ftl.tables(&st.flash) {
         eprintln!("{}: {:?}", t.title, t.rows);
     }
     eprintln!("mismatches {:?}", st.mismatches());
+    for l in st.mismatches() {
+        eprintln!("lpn {l}: before at {:?}, after at {:?}, want v{}", s.ftl.locate(l), st.ftl.locate(l), st.oracle.expected(l));
+        for ppn in 0..s.flash.geometry().pages() {
+            let p = s.flash.peek(ppn);
+            if p.lpn == l {
+                eprintln!("   before: ppn {ppn} (block {}) {:?} role {:?}", ppn / s.flash.ppb(), p, s.ftl.block_role(ppn / s.flash.ppb()));
+            }
+        }
+    }
 }
 
 /// FastCheck Figure 4: six RW log blocks in two log regions of three (4-page blocks, a

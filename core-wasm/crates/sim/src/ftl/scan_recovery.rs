@@ -302,13 +302,19 @@ pub(crate) fn rebuild_fast(flash: &mut Flash, ftl: &mut FastFtl, mut blks: Vec<B
             // a free block (newest copy of every sector), then drop the old blocks.
             let mut srcs = group.clone();
             srcs.extend(rw_of(&blks, lbn));
-            // The SW log block's sectors are the newest (no RW write to its owner while it
-            // owns it); otherwise the newest copy by sequence number.
-            let sw_src = s_here.filter(|&s| !garbage_retired(&blks, &group, s));
+            // The SW log block's sectors (not yet retired: no merge page) are the newest (no
+            // RW write to its owner while it owns it); otherwise the newest copy by sequence number.
+            let sw_src = s_here.filter(|&s| !blks[s].has_merge && !garbage_retired(&blks, &group, s));
+            // With checkpointed log pages (FastCheck, LTFTL-style) the RW copies carry order
+            // keys, not clocks: the data block an interrupted operation was writing (the map
+            // page does not name it yet) is newer than every copy valid for the map's block.
+            let d_new = d.filter(|&di| ext.is_some_and(|e| e.map_bmt[lbn as usize] != NONE && e.map_bmt[lbn as usize] != blks[di].pbn));
             let todo: Vec<(u32, Ppn)> = (0..n)
                 .filter_map(|o| {
-                    if let Some(s) = sw_src.filter(|&s| blks[s].pages[o as usize].kind == PageKind::Data) {
-                        return Some((o, blks[s].pbn * n + o));
+                    for x in [d_new, sw_src].into_iter().flatten() {
+                        if blks[x].pages[o as usize].kind == PageKind::Data {
+                            return Some((o, blks[x].pbn * n + o));
+                        }
                     }
                     newest(&blks, &srcs, lbn * n + o, n).map(|(_, p)| (o, p))
                 })
