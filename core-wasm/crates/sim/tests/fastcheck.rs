@@ -251,3 +251,67 @@ fn figure_4_cut_right_after_the_first_merge_of_a_victim() {
     assert_eq!(again.flash.counters.full_merges, merges_before + 2);
     assert!(again.mismatches().is_empty());
 }
+
+#[test]
+fn random_cut_points_on_a_larger_chip_all_schemes() {
+    for scheme in ["bast", "fast", "ofast", "fastcheck", "fast-ltlog"] {
+        let p = SchemeParams { log_blocks: Some(8), checkpoint_lpns: Some(32), ..Default::default() };
+        let w = seq_mix(6000, 21, 600, 16);
+        let r = run_sweep(scheme, p, 64, 16, w, Points::Random { n: 2500, seed: 4 }, Some(4));
+        eprintln!("{scheme}: {} points, ok {}, pages read mean {:.0}", r.points_tried, r.recovered_correctly, r.recovery_pages_read.mean);
+        assert!(r.points_tried > 2000);
+        assert_all_ok(&r);
+    }
+}
+
+/// The paper's geometry (4 KB pages, 512 KB blocks: P_fastcheck = 1024, P_ltftl = 256) on a
+/// 1024-block (512 MB) chip, log provisioning 3, 10 and 20 %; docs/schemes/fastcheck.md has the
+/// 8 GB runs. Equation 3: FastCheck writes one checkpoint page per P log-page writes;
+/// equation 4: LTFTL-style logging writes at least 16 times more log pages. Equations 5
+/// and 6 bound the pages read to restore the log-page-mapping table.
+#[test]
+fn logging_overhead_and_recovery_cost_against_equations_3_to_6() {
+    use ftl_sim::nand::{Cause, OpKind};
+    use ftl_sim::scenario::{ChipSpec, Scenario};
+    let blocks = 1024u32;
+    for rate in [0.03, 0.10, 0.20] {
+        let log_blocks = (blocks as f64 * rate).round() as u32;
+        let mut out = Vec::new();
+        for scheme in ["fastcheck", "fast-ltlog"] {
+            let sc = Scenario {
+                scheme: scheme.into(),
+                params: SchemeParams { log_blocks: Some(log_blocks), ..Default::default() },
+                chip: ChipSpec { preset: "fastcheck".into(), blocks: Some(blocks), pages_per_block: None },
+                workload: Workload::Hotcold { n: 150_000, seed: 9, read_ratio: 0.0, hot_fraction: 0.05, hot_ratio: 0.9 },
+            };
+            let mut sim = sc.build().unwrap();
+            let total = sim.total();
+            sim.run(total).unwrap();
+            assert!(sim.state.mismatches().is_empty());
+            let f = &sim.state.flash;
+            let sm = sim.state.ftl.scheme_metrics();
+            let rw_writes = sm["case3"].as_u64().unwrap();
+            let log_pages = f.count(OpKind::Program, Cause::Log);
+            let npmap = sm["recovery_logging"]["n_pmap"].as_u64().unwrap();
+            let mut flash = f.clone();
+            let ftl = ftl_sim::ftl::recover(scheme, &sc.params, &mut flash).unwrap().unwrap();
+            let lr = ftl.scheme_metrics()["recovery_logging"]["last_recovery"].clone();
+            let mapping = lr["checkpoints"].as_u64().unwrap() + lr["restoration"].as_u64().unwrap();
+            eprintln!("{scheme} log {:.0}%: rw writes {rw_writes}, log pages {log_pages}, n_pmap {npmap}, recovery mapping pages {mapping} ({lr})", rate * 100.0);
+            out.push((rw_writes, log_pages, npmap, mapping));
+        }
+        let (w, fc_pages, npmap, fc_rec) = out[0];
+        let (_, lt_pages, _, lt_rec) = out[1];
+        // Equation 3 (the writes that reach the log blocks): one page per region of 1024 LPNs
+        // (8 blocks); the last region is smaller when 8 does not divide the RW log blocks.
+        let cap = (log_blocks - 1) as f64;
+        let eq3 = w as f64 / 1024.0 * ((cap / 8.0).ceil() * 8.0 / cap);
+        assert!((fc_pages as f64 - eq3).abs() <= 0.05 * eq3 + 2.0, "FastCheck {fc_pages} checkpoint pages, equation 3 gives {eq3:.1}");
+        // Equation 4: LTFTL-style ≥ 16× (flushes after every merge add more, as Figure 7 shows).
+        assert!(lt_pages as f64 >= 16.0 * fc_pages as f64, "LTFTL-style {lt_pages} vs FastCheck {fc_pages}");
+        // Equations 6 and 5 (maxima), plus a binary search over one log-area block (7 spare reads).
+        assert!(fc_rec <= npmap + 1024 + 7, "FastCheck recovery read {fc_rec} > N_pmap + P = {}", npmap + 1024);
+        // Equation 5 with our extra dump trigger (every 4 N_pmap record pages): dump + records + tail.
+        assert!(lt_rec <= (1 + 4) * npmap + 256 + 7, "LTFTL-style recovery read {lt_rec} > 5 N_pmap + P = {}", 5 * npmap + 256);
+    }
+}

@@ -41,6 +41,11 @@ mod mtag {
     pub const LTDUMP: u8 = 0x45;
 }
 
+/// LTFTL-style: a dump is also forced when the record pages since the last one reach this
+/// many times N_pmap (flushes after every merge write part-full pages; this bounds the log
+/// area and the pages recovery reads).
+pub const LT_PAGES_PER_DUMP: u32 = 4;
+
 /// A merge record in the LTFTL-style log: every RW entry of `lbn` became −1.
 const REC_MERGE: u32 = u32::MAX - 2;
 
@@ -126,7 +131,7 @@ pub fn build(g: &Geometry, params: &SchemeParams, mode: Mode) -> Result<FastFtl,
     let (bpr, regions, lrecs, npmap) = geometry_of(g, params, rw_cap);
     let area_max = match mode {
         Mode::FastCheck => regions.div_ceil(ppb) + 2,
-        Mode::LtLog => (2 * npmap).div_ceil(ppb) + 3,
+        Mode::LtLog => ((2 + LT_PAGES_PER_DUMP) * npmap).div_ceil(ppb) + 3,
     };
     let reserved = DIR_BLOCKS.len() as u32 + 2 + area_max;
     let mut ftl = FastFtl::with_layout(g, params, false, reserved, &DIR_BLOCKS)?;
@@ -390,7 +395,8 @@ impl MetaLog {
 
     /// LTFTL-style: writes the records in RAM as one log page; dumps the whole
     /// log-page-mapping table when the records since the last dump pass the threshold
-    /// (N_lr_threshold = P_ltftl × N_pmap, 6.1.1) or the record pages since it reach N_pmap.
+    /// (N_lr_threshold = P_ltftl × N_pmap, 6.1.1) or the record pages since it reach
+    /// LT_PAGES_PER_DUMP × N_pmap.
     fn flush(&mut self, flash: &mut Flash, ftl: &mut FastFtl) -> FlashResult<()> {
         if self.records.is_empty() {
             return Ok(());
@@ -402,7 +408,7 @@ impl MetaLog {
         self.live.push(ppn);
         self.log_pages_since_dump += 1;
         let threshold = self.lrecs_in_page as u64 * self.npmap as u64;
-        if self.records_since_dump >= threshold || self.log_pages_since_dump >= self.npmap {
+        if self.records_since_dump >= threshold || self.log_pages_since_dump >= LT_PAGES_PER_DUMP * self.npmap {
             self.dump(flash, ftl)?;
         }
         Ok(())
