@@ -157,6 +157,10 @@ impl Simulator {
     pub fn keyframe_interval(&self) -> usize {
         self.interval
     }
+    /// Drops keyframes after request `pos` (the run diverged there: a power cut and recovery).
+    pub fn truncate_keyframes(&mut self, pos: usize) {
+        self.keyframes.retain(|k| k.pos <= pos);
+    }
 
     /// Runs the next request. Ok(false) at the end of the workload.
     pub fn step(&mut self) -> Result<bool, String> {

@@ -24,7 +24,9 @@ impl Session {
         // wasm memory is small: keyframes get a quarter of the 64 MB the largest chip may use.
         sim.set_keyframe_budget(16 << 20);
         let info = ftl_sim::scenario::info_json(&scenario, &sim);
-        Ok(Session { stepper: Stepper::new(sim), info })
+        let mut stepper = Stepper::new(sim);
+        stepper.set_recoverer(scenario.recoverer());
+        Ok(Session { stepper, info })
     }
 
     pub fn info(&self) -> String {
@@ -83,5 +85,20 @@ impl Session {
     }
     pub fn view(&self) -> String {
         self.stepper.view_json()
+    }
+    /// Cuts power at the current flash operation (docs/session-api.md, "Power cut").
+    pub fn power_cut(&mut self) -> Result<(), JsError> {
+        self.stepper.power_cut().map_err(js_err)
+    }
+    pub fn powered(&self) -> bool {
+        self.stepper.powered()
+    }
+    /// Recovers from the chip; its operations are then revealed with `step_op`.
+    pub fn recover(&mut self) -> Result<(), JsError> {
+        self.stepper.recover().map_err(js_err)
+    }
+    /// The last recovery's verdict (JSON, null before any).
+    pub fn verdict(&self) -> String {
+        self.stepper.verdict_json()
     }
 }
