@@ -121,6 +121,10 @@ pub struct MetaLog {
     log_pages_since_dump: u32,
     pub stats: LogStats,
     pub last_recovery: RecoveryStats,
+    /// The newest map pages; older ones' payloads (a whole block-map snapshot each) are
+    /// dropped from simulation memory: recovery reads the newest readable one (the one
+    /// before it if a cut tore the newest).
+    recent_maps: VecDeque<Ppn>,
 }
 
 /// FastCheck or LTFTL-style logging on FAST.
@@ -156,6 +160,7 @@ pub fn build(g: &Geometry, params: &SchemeParams, mode: Mode) -> Result<FastFtl,
         log_pages_since_dump: 0,
         stats: LogStats::default(),
         last_recovery: RecoveryStats::default(),
+        recent_maps: VecDeque::new(),
     }));
     Ok(ftl)
 }
@@ -277,6 +282,11 @@ impl MetaLog {
         flash.program_meta(ppn, Page::meta(mtag::MAP, seq), payload, Cause::Map)?;
         self.map.1 += 1;
         self.stats.map_pages += 1;
+        self.recent_maps.push_back(ppn);
+        while self.recent_maps.len() > 2 {
+            let old = self.recent_maps.pop_front().unwrap();
+            flash.drop_payload(old);
+        }
         Ok(())
     }
 
@@ -357,7 +367,7 @@ impl MetaLog {
                 self.lbmsn[pbn as usize] = ftl.seq;
                 let cap = ftl.rw_capacity();
                 let slot = self.gen[pbn as usize] % cap;
-                if (slot + 1) % self.bpr != 0 && slot + 1 != cap {
+                if !(slot + 1).is_multiple_of(self.bpr) && slot + 1 != cap {
                     return Ok(());
                 }
                 // The region's last log block is full: checkpoint its part of the
