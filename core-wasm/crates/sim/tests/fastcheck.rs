@@ -202,6 +202,7 @@ fn figure_4_cut_right_after_the_first_merge_of_a_victim() {
     let ev: Vec<Event> = probe.flash.take_events().into_iter().filter(|e| matches!(e, Event::Op { .. })).collect();
     let first_erase = ev.iter().position(|e| matches!(e, Event::Op { kind: OpKind::Erase, cause: Cause::FullMerge, .. })).unwrap();
     let merges_before = s.flash.counters.full_merges;
+    eprintln!("Figure 4: request {} of {}, cut after operation {} of {}", reqs.len(), reqs.len(), first_erase + 1, ev.len());
 
     let rec = sc.recoverer();
     let notes = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
@@ -362,4 +363,32 @@ fn stepper_power_cut_and_recover() {
     st.seek(10).unwrap();
     st.seek(300).unwrap();
     assert!(st.sim.state.mismatches().is_empty());
+}
+
+/// The app's Figure 4 preset (docs/schemes/fastcheck.md): seek to request 108, reveal 10
+/// operations of request 109 (up to the erase that ends LBN 10's merge), cut, recover.
+#[test]
+fn figure_4_preset_through_the_stepper() {
+    use ftl_sim::scenario::Scenario;
+    use ftl_sim::stepper::Stepper;
+    let json = r#"{"scheme":"fastcheck","params":{"log_blocks":7,"checkpoint_lpns":12},
+        "chip":{"preset":"classroom","blocks":32,"pages_per_block":4},
+        "workload":{"kind":"pattern","text":"w0-67 w5 w6 w7 w9 w13 w14 w15 w17 w21 w22 w23 w25 w49 w50 w49 w51 w41 w42 w46 w49 w29 w30 w31 w33 w53 w54 w55 w57 w61 w62 w63 w65 w1 w2 w3 w5 w9 w10 w11 w13 w18"}}"#;
+    let sc = Scenario::from_json(json).unwrap();
+    let mut st = Stepper::new(sc.build().unwrap());
+    st.set_recoverer(sc.recoverer());
+    st.seek(108).unwrap();
+    for _ in 0..10 {
+        st.step_op().unwrap();
+    }
+    let last = st.events().into_iter().rev().find(|e| e.cause.is_some()).unwrap();
+    assert_eq!((last.kind, last.cause), ("erase", Some("full_merge")), "{}", last.text);
+    st.power_cut().unwrap();
+    st.recover().unwrap();
+    st.step_request().unwrap();
+    let ev = st.events();
+    let inval = ev.iter().filter(|e| e.kind == "consistency" && e.text.contains("→ −1")).count();
+    assert_eq!(inval, 3);
+    let v: serde_json::Value = serde_json::from_str(&st.verdict_json()).unwrap();
+    assert_eq!(v["ok"], true, "{v}");
 }

@@ -472,6 +472,7 @@ impl MetaLog {
             let rw: Vec<Pbn> = ftl.victim.iter().chain(ftl.rw.iter()).copied().collect();
             let rows = rw
                 .iter()
+                .take(64)
                 .map(|&b| {
                     let g = self.gen[b as usize];
                     let region = (g % cap) / self.bpr;
@@ -494,7 +495,12 @@ impl MetaLog {
                 })
                 .collect();
             t.push(Table {
-                title: format!("Log regions ({} log blocks per region, {} regions) and lbMSN", self.bpr, self.regions),
+                title: format!(
+                    "Log regions ({} log blocks per region, {} regions) and lbMSN{}",
+                    self.bpr,
+                    self.regions,
+                    if rw.len() > 64 { " — first 64 RW log blocks" } else { "" }
+                ),
                 columns: vec!["pbn".into(), "region".into(), "lbMSN".into(), "state".into(), "lpns".into()],
                 rows,
             });
