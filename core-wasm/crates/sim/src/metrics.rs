@@ -8,19 +8,36 @@ use crate::ftl::Ftl;
 use crate::nand::{Flash, OpKind, CAUSES};
 
 /// Exact latency distribution: latencies are sums of a few operation times, so
-/// there are few distinct values and a sorted map of counts is small and exact.
+/// there are few distinct values; a sorted vector of (latency, count) is small and exact,
+/// and the last value hit is checked first (most requests cost the same).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LatencyHist {
-    counts: BTreeMap<u64, u64>,
+    counts: Vec<(u64, u64)>,
+    last: usize,
     n: u64,
     sum: u128,
 }
 
 impl LatencyHist {
     pub fn record(&mut self, ns: u64) {
-        *self.counts.entry(ns).or_insert(0) += 1;
         self.n += 1;
         self.sum += ns as u128;
+        if let Some(e) = self.counts.get_mut(self.last) {
+            if e.0 == ns {
+                e.1 += 1;
+                return;
+            }
+        }
+        match self.counts.binary_search_by_key(&ns, |e| e.0) {
+            Ok(i) => {
+                self.counts[i].1 += 1;
+                self.last = i;
+            }
+            Err(i) => {
+                self.counts.insert(i, (ns, 1));
+                self.last = i;
+            }
+        }
     }
     pub fn len(&self) -> u64 {
         self.n
@@ -29,10 +46,10 @@ impl LatencyHist {
         self.n == 0
     }
     pub fn min(&self) -> Option<u64> {
-        self.counts.keys().next().copied()
+        self.counts.first().map(|e| e.0)
     }
     pub fn max(&self) -> Option<u64> {
-        self.counts.keys().next_back().copied()
+        self.counts.last().map(|e| e.0)
     }
     /// Nearest-rank percentile.
     pub fn percentile(&self, p: f64) -> Option<u64> {
@@ -41,7 +58,7 @@ impl LatencyHist {
         }
         let rank = ((p / 100.0) * self.n as f64).ceil().max(1.0) as u64;
         let mut seen = 0;
-        for (&v, &c) in &self.counts {
+        for &(v, c) in &self.counts {
             seen += c;
             if seen >= rank {
                 return Some(v);
@@ -50,7 +67,7 @@ impl LatencyHist {
         self.max()
     }
     pub fn buckets(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
-        self.counts.iter().map(|(&k, &v)| (k, v))
+        self.counts.iter().copied()
     }
     pub fn summary(&self) -> LatencySummary {
         let us = |ns: Option<u64>| ns.map(|v| v as f64 / 1000.0).unwrap_or(0.0);

@@ -57,7 +57,7 @@ impl Scenario {
     /// A fresh chip and scheme, checked once so the factory cannot fail later.
     pub fn fresh(&self) -> Result<State, String> {
         let chip = self.chip.chip()?;
-        let ftl = ftl::build(&self.scheme, &self.params, &chip.geometry)?;
+        let ftl = ftl::build_on_chip(&self.scheme, &self.params, &chip)?;
         Ok(State::new(Flash::new(chip), ftl))
     }
 
@@ -79,11 +79,14 @@ impl Scenario {
     }
 
     pub fn build(&self) -> Result<Simulator, String> {
+        if matches!(self.workload, Workload::Trace { .. }) {
+            return crate::trace::load::build_trace(self).map(|(sim, _)| sim);
+        }
         let first = self.fresh()?;
         let reqs = self.requests(first.ftl.logical_pages(), first.ftl.time_shift())?;
         let me = self.clone();
         let fresh = Arc::new(move || me.fresh().expect("scenario was validated"));
-        Ok(Simulator::new(fresh, reqs))
+        Ok(Simulator::with_state(first, fresh, reqs))
     }
 }
 

@@ -106,6 +106,15 @@ impl State {
     }
 }
 
+/// One request's response time (section 5.1 of the RFTL paper: its own flash operations
+/// plus the GC / merge work scheduled with it), in ns, saturating at u32::MAX.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct RequestTime {
+    pub total_ns: u32,
+    /// The part of `total_ns` not caused by the host request itself (GC, merges, ...).
+    pub gc_ns: u32,
+}
+
 /// Builds the state at step 0 (a fresh chip and scheme).
 pub type Fresh = Arc<dyn Fn() -> State + Send + Sync>;
 
@@ -115,18 +124,30 @@ pub const KEYFRAME_BUDGET: usize = 96 << 20;
 
 pub struct Simulator {
     pub state: State,
-    requests: Arc<[Request]>,
+    requests: Vec<Request>,
     fresh: Fresh,
     keyframes: Vec<State>,
     interval: usize,
     /// First error that stopped the run (a NAND rule broken by the scheme).
     pub error: Option<String>,
+    /// Per-request response times, indexed by request, when turned on
+    /// (`record_timeline`). Kept here, not in `State`, so keyframes do not copy it;
+    /// replay after a seek rewrites the same values (the run is deterministic).
+    timeline: Option<Vec<RequestTime>>,
+    /// Markers and sampled counts for the timeline and charts.
+    pub log: crate::runlog::RunLog,
 }
 
 impl Simulator {
     pub fn new(fresh: Fresh, requests: Vec<Request>) -> Simulator {
         let state = fresh();
-        let mut sim = Simulator { state, requests: requests.into(), fresh, keyframes: Vec::new(), interval: 0, error: None };
+        Simulator::with_state(state, fresh, requests)
+    }
+
+    /// As `new`, with the step-0 state already built (a large chip is built once, not twice).
+    pub fn with_state(state: State, fresh: Fresh, requests: Vec<Request>) -> Simulator {
+        let log = crate::runlog::RunLog::new(requests.len());
+        let mut sim = Simulator { state, requests, fresh, keyframes: Vec::new(), interval: 0, error: None, timeline: None, log };
         sim.set_keyframe_budget(KEYFRAME_BUDGET);
         sim
     }
@@ -162,6 +183,21 @@ impl Simulator {
         self.keyframes.retain(|k| k.pos <= pos);
     }
 
+    /// Turns the per-request response-time record on or off (off by default: 8 bytes
+    /// per request). Requests run before it was turned on are not in it.
+    pub fn record_timeline(&mut self, on: bool) {
+        if !on {
+            self.timeline = None;
+        } else if self.timeline.is_none() {
+            self.timeline = Some(Vec::new());
+        }
+    }
+    /// Response times of the requests run so far (when recording), by request index;
+    /// requests run before recording started read as zero.
+    pub fn timeline(&self) -> Option<&[RequestTime]> {
+        self.timeline.as_deref()
+    }
+
     /// Runs the next request. Ok(false) at the end of the workload.
     pub fn step(&mut self) -> Result<bool, String> {
         if let Some(e) = &self.error {
@@ -174,8 +210,37 @@ impl Simulator {
         {
             self.keyframes.push(self.state.clone());
         }
+        let f = &self.state.flash;
+        let (t0, h0) = (f.elapsed_ns, f.time_ns(crate::nand::Cause::Host));
+        let probe = crate::runlog::Probe::of(f);
+        let wrong0 = self.state.host.wrong_reads;
         match self.state.exec(req) {
-            Ok(()) => Ok(true),
+            Ok(()) => {
+                let s = &self.state;
+                let mut extra = 0;
+                if s.host.wrong_reads != wrong0 {
+                    extra |= crate::runlog::MARK_WRONG_READ;
+                }
+                if req.lpn().is_none() {
+                    extra |= crate::runlog::MARK_TIME_SHIFT;
+                }
+                self.log.record(s.pos - 1, probe, &s.flash, s.host.writes, extra);
+                if let Some(tl) = &mut self.timeline {
+                    let f = &self.state.flash;
+                    let total = f.elapsed_ns - t0;
+                    let host = f.time_ns(crate::nand::Cause::Host) - h0;
+                    let sat = |v: u64| v.min(u32::MAX as u64) as u32;
+                    let rt = RequestTime { total_ns: sat(total), gc_ns: sat(total - host) };
+                    let i = self.state.pos - 1;
+                    if i >= tl.len() {
+                        tl.resize(i, RequestTime::default());
+                        tl.push(rt);
+                    } else {
+                        tl[i] = rt;
+                    }
+                }
+                Ok(true)
+            }
             Err(e) => {
                 let msg = format!("request {} ({req:?}) failed: {e}", self.state.pos + 1);
                 self.error = Some(msg.clone());

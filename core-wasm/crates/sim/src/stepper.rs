@@ -42,6 +42,11 @@ pub struct Stepper {
     /// Requests completed when the run diverged from the recorded workload run (a
     /// recovered power cut); seeking back before the present returns to the recorded run.
     branch_from: Option<usize>,
+    /// Block roles before the request, and which blocks its revealed operations touched:
+    /// an untouched block keeps its old role until the request completes (a GC victim
+    /// reads "data" until its erase is shown), a touched one shows its new role.
+    roles_before: Vec<u8>,
+    touched: Vec<bool>,
 }
 
 /// An event as the UI gets it.
@@ -70,6 +75,8 @@ impl Stepper {
             recovering: false,
             verdict: None,
             branch_from: None,
+            roles_before: Vec::new(),
+            touched: Vec::new(),
         }
     }
 
@@ -174,6 +181,9 @@ impl Stepper {
         }
         let ops = self.events.iter().filter(|e| matches!(e, Event::Op { .. })).count();
         v.recovery_ops = ops as u64;
+        // While the recovery is revealed, blocks it has not touched keep their last role.
+        self.roles_before = self.current_roles();
+        self.touched = vec![false; self.roles_before.len()];
         let pos = off.before.pos + usize::from(off.req.is_some());
         self.sim.state = State {
             flash,
@@ -256,6 +266,8 @@ impl Stepper {
         let (states, lpns) = self.authoritative();
         self.states = states;
         self.lpns = lpns;
+        self.roles_before = self.current_roles();
+        self.touched = vec![false; self.roles_before.len()];
         self.sim.state.flash.set_recording(true);
         let r = self.sim.step();
         self.events = self.sim.state.flash.take_events();
@@ -274,6 +286,9 @@ impl Stepper {
             let e = self.events[self.cursor].clone();
             self.cursor += 1;
             if let Event::Op { kind, ppn, pbn, lpn, .. } = e {
+                if matches!(kind, OpKind::Program | OpKind::Erase) {
+                    self.touched[pbn as usize] = true;
+                }
                 match kind {
                     OpKind::Program => {
                         if lpn == NONE {
@@ -333,10 +348,17 @@ impl Stepper {
     /// Full speed, no events kept.
     pub fn run(&mut self, n: usize) -> Result<usize, String> {
         self.check_power()?;
-        self.finish();
-        self.events.clear();
-        self.request = None;
+        self.recovering = false;
+        self.forget_request();
         self.sim.run(n)
+    }
+
+    /// Leaves no request in progress and no events to show.
+    fn forget_request(&mut self) {
+        self.in_request = false;
+        self.events.clear();
+        self.cursor = 0;
+        self.request = None;
     }
 
     fn finish(&mut self) {
@@ -363,10 +385,27 @@ impl Stepper {
             let b = self.branch_from.take().unwrap();
             self.sim.truncate_keyframes(b);
         }
-        self.finish();
-        self.events.clear();
-        self.request = None;
+        self.recovering = false;
+        self.forget_request();
         self.sim.seek(step)
+    }
+
+    /// The state after `step` requests plus `ops` flash operations of the next one
+    /// (the event list's "jump to this moment").
+    pub fn goto(&mut self, step: usize, ops: usize) -> Result<(), String> {
+        self.seek(step)?;
+        if ops == 0 || !self.begin()? {
+            return Ok(());
+        }
+        let n = self.op_count();
+        if ops >= n {
+            self.finish();
+            return Ok(());
+        }
+        for _ in 0..ops {
+            self.reveal_one();
+        }
+        Ok(())
     }
 
     /// Back one flash operation (into the previous request when between requests).
@@ -494,9 +533,21 @@ pub fn valid_lpns(states: &[u8], lpns: &[u32]) -> HashMap<u32, usize> {
 }
 
 impl Stepper {
-    pub fn block_roles(&self) -> Vec<u8> {
+    fn current_roles(&self) -> Vec<u8> {
         let s = &self.sim.state;
         (0..s.flash.blocks()).map(|b| s.ftl.block_role(b) as u8).collect()
+    }
+    /// Roles as displayed (see `roles_before`).
+    pub fn block_roles(&self) -> Vec<u8> {
+        let mut roles = self.current_roles();
+        if self.in_request {
+            for (b, r) in roles.iter_mut().enumerate() {
+                if !self.touched[b] {
+                    *r = self.roles_before[b];
+                }
+            }
+        }
+        roles
     }
     pub fn block_owners(&self) -> Vec<i32> {
         let s = &self.sim.state;

@@ -3,6 +3,9 @@
 
 use ftl_sim::scenario::Scenario;
 use ftl_sim::stepper::Stepper;
+use ftl_sim::trace::fit::Fit;
+use ftl_sim::trace::load;
+use ftl_sim::trace::parse::{self, RawTrace, TraceOptions};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
@@ -27,6 +30,17 @@ impl Session {
         let mut stepper = Stepper::new(sim);
         stepper.set_recoverer(scenario.recoverer());
         Ok(Session { stepper, info })
+    }
+
+    /// A session running a trace streamed through `parser` (after `finish()`), on the
+    /// scenario's scheme and chip; the scenario's workload must be
+    /// `{kind: "trace", fit?, ...}` (its `text` is ignored). docs/session-api.md.
+    pub fn from_trace(scenario_json: &str, parser: &TraceParser) -> Result<Session, JsError> {
+        let (scenario, raw, fit) = parser.scenario_and_raw(scenario_json).map_err(js_err)?;
+        let (mut sim, _) = load::build_with_raw(&scenario, raw, fit).map_err(js_err)?;
+        sim.set_keyframe_budget(16 << 20);
+        let info = ftl_sim::scenario::info_json(&scenario, &sim);
+        Ok(Session { stepper: Stepper::new(sim), info })
     }
 
     pub fn info(&self) -> String {
@@ -56,6 +70,10 @@ impl Session {
     pub fn seek(&mut self, step: u32) -> Result<(), JsError> {
         self.stepper.seek(step as usize).map_err(js_err)
     }
+    /// The state after `step` requests and `ops` flash operations of the next one.
+    pub fn goto(&mut self, step: u32, ops: u32) -> Result<(), JsError> {
+        self.stepper.goto(step as usize, ops as usize).map_err(js_err)
+    }
     pub fn back_op(&mut self) -> Result<bool, JsError> {
         self.stepper.back_op().map_err(js_err)
     }
@@ -83,6 +101,33 @@ impl Session {
     pub fn narration(&self) -> String {
         self.stepper.narration()
     }
+    /// Notable requests as flat pairs [request index, MARK_* bits, ...] (src/runlog.rs),
+    /// complete up to `log_upto()`.
+    pub fn markers(&self) -> Vec<u32> {
+        self.stepper.sim.log.markers().iter().flat_map(|&(i, b)| [i, b as u32]).collect()
+    }
+    pub fn log_upto(&self) -> u32 {
+        self.stepper.sim.log.upto() as u32
+    }
+    /// Cumulative counts sampled over the run: JSON `[{step, host_writes, page_programs, erases, elapsed_us}]`.
+    pub fn series(&self) -> String {
+        serde_json::to_string(self.stepper.sim.log.samples()).unwrap_or_default()
+    }
+    /// Exact latency distributions: JSON `{read: [[us, count], ...], write: [...]}`.
+    pub fn latency_histogram(&self) -> String {
+        let h = &self.stepper.sim.state.host;
+        let pairs = |l: &ftl_sim::metrics::LatencyHist| l.buckets().map(|(ns, c)| (ns as f64 / 1000.0, c)).collect::<Vec<_>>();
+        serde_json::json!({ "read": pairs(&h.read_latency), "write": pairs(&h.write_latency) }).to_string()
+    }
+    /// Records each request's response time from now on (RFTL Figure 8).
+    pub fn record_timeline(&mut self, on: bool) {
+        self.stepper.sim.record_timeline(on);
+    }
+    /// Per request (by index) [total_ns, gc_ns, ...] flat, for the requests recorded.
+    pub fn timeline(&self) -> Vec<u32> {
+        self.stepper.sim.timeline().unwrap_or(&[]).iter().flat_map(|t| [t.total_ns, t.gc_ns]).collect()
+    }
+
     pub fn view(&self) -> String {
         self.stepper.view_json()
     }
@@ -100,5 +145,106 @@ impl Session {
     /// The last recovery's verdict (JSON, null before any).
     pub fn verdict(&self) -> String {
         self.stepper.verdict_json()
+    }
+}
+
+/// Streams an uploaded trace in chunks (docs/session-api.md, "Traces"): `feed` returns
+/// progress JSON, `finish` the summary or the errors; cancel = stop feeding and `free()`.
+#[wasm_bindgen]
+pub struct TraceParser {
+    parser: Option<parse::TraceParser>,
+    raw: Option<RawTrace>,
+    pages_per_block: u32,
+}
+
+#[wasm_bindgen]
+impl TraceParser {
+    /// `options_json`: TraceOptions (`{format?, page_bytes, device?, skip_bad_lines?, ...}`)
+    /// plus an optional `pages_per_block` for the summary's footprint.
+    #[wasm_bindgen(constructor)]
+    pub fn new(options_json: &str) -> Result<TraceParser, JsError> {
+        let mut v: serde_json::Value =
+            serde_json::from_str(options_json).map_err(|e| js_err(format!("invalid trace options: {e}")))?;
+        let ppb = v
+            .as_object_mut()
+            .and_then(|o| o.remove("pages_per_block"))
+            .and_then(|p| p.as_u64())
+            .unwrap_or(1) as u32;
+        let opts: TraceOptions = serde_json::from_value(v).map_err(|e| js_err(format!("invalid trace options: {e}")))?;
+        Ok(TraceParser { parser: Some(parse::TraceParser::new(opts)), raw: None, pages_per_block: ppb })
+    }
+
+    /// Feeds the next chunk; returns `{bytes, lines, records, requests, bad_lines, format, failed}`.
+    pub fn feed(&mut self, bytes: &[u8]) -> Result<String, JsError> {
+        let p = self.parser.as_mut().ok_or_else(|| js_err("the parser is finished"))?;
+        Ok(serde_json::to_string(&p.feed(bytes)).unwrap_or_default())
+    }
+
+    /// Ends the input: `{ok: true, summary}` or `{ok: false, error: {message, errors, bad_lines}}`.
+    pub fn finish(&mut self) -> Result<String, JsError> {
+        let p = self.parser.take().ok_or_else(|| js_err("the parser is finished"))?;
+        Ok(match p.finish() {
+            Ok(raw) => {
+                let s = raw.summary(self.pages_per_block);
+                self.raw = Some(raw);
+                serde_json::json!({"ok": true, "summary": s})
+            }
+            Err(e) => serde_json::json!({"ok": false, "error": e}),
+        }
+        .to_string())
+    }
+
+    /// Preview of the fit on a scenario (scheme, chip, `workload.fit`):
+    /// `{ok: true, summary}` or `{ok: false, message}` (e.g. addresses out of range).
+    pub fn fit(&self, scenario_json: &str) -> String {
+        let r = self
+            .scenario_and_raw(scenario_json)
+            .and_then(|(sc, raw, fit)| load::build_with_raw(&sc, raw, fit).map(|(_, s)| s));
+        match r {
+            Ok(s) => serde_json::json!({"ok": true, "summary": s}),
+            Err(m) => serde_json::json!({"ok": false, "message": m}),
+        }
+        .to_string()
+    }
+}
+
+impl TraceParser {
+    fn scenario_and_raw(&self, scenario_json: &str) -> Result<(Scenario, &RawTrace, Fit), String> {
+        let raw = self.raw.as_ref().ok_or("the trace is not parsed yet: call finish() first")?;
+        let scenario = Scenario::from_json(scenario_json)?;
+        let (_, fit) = load::options_for(&scenario)?;
+        Ok((scenario, raw, fit))
+    }
+}
+
+/// The trace formats and generators with their one-sentence descriptions, for the UI:
+/// `{formats: [{name, description}], generators: [{kind, description}]}`.
+#[wasm_bindgen]
+pub fn trace_catalog() -> String {
+    serde_json::json!({
+        "formats": parse::FORMATS.iter().map(|f| serde_json::json!({"name": f.1, "description": f.2})).collect::<Vec<_>>(),
+        "generators": ftl_sim::trace::gen::GENERATORS.iter().map(|g| serde_json::json!({"kind": g.0, "description": g.1})).collect::<Vec<_>>(),
+    })
+    .to_string()
+}
+
+/// Schemes, chip presets and the parameters each scheme reads:
+/// `{schemes: [{id, label, params: [...]}], chips: [...]}`.
+#[wasm_bindgen]
+pub fn catalog() -> String {
+    let schemes: Vec<_> = ftl_sim::ftl::SCHEMES
+        .iter()
+        .map(|(id, label)| serde_json::json!({"id": id, "label": label, "params": ftl_sim::ftl::scheme_params(id)}))
+        .collect();
+    serde_json::json!({"schemes": schemes, "chips": ftl_sim::nand::PRESET_NAMES}).to_string()
+}
+
+/// Checks a pattern-language text: `{ok: true, requests: n}` or
+/// `{ok: false, line, column, message}` (the same parser the Session uses).
+#[wasm_bindgen]
+pub fn check_pattern(text: &str) -> String {
+    match ftl_sim::trace::pattern::parse(text) {
+        Ok(r) => serde_json::json!({"ok": true, "requests": r.len()}).to_string(),
+        Err(e) => serde_json::json!({"ok": false, "line": e.line, "column": e.column, "message": e.message}).to_string(),
     }
 }

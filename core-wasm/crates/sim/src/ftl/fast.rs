@@ -684,9 +684,16 @@ impl Ftl for FastFtl {
     /// block-mapping table at 4 bytes per logical block, the SW part (owner and last
     /// lsn, 4 bytes each), 4 bytes per RW log page entry (3.2: "each entry ... can be
     /// stored in 4 bytes") and 4 bytes per RW log block in the list.
+    /// The KRAFT paper's accounting of FAST's map (ftl/ram.rs): a block map entry per
+    /// logical block plus a page-mapped table for every log block.
     fn ram_bytes(&self) -> u64 {
-        let rw = (self.log_blocks - 1) as u64;
-        4 * self.data_blocks as u64 + 8 + rw * (4 * self.ppb as u64 + 4)
+        let g = super::ram::MapGeometry {
+            // Data blocks, log blocks and the spare block a merge needs.
+            physical_blocks: (self.data_blocks + self.log_blocks + 1) as u64,
+            logical_blocks: self.data_blocks as u64,
+            pages_per_block: self.ppb as u64,
+        };
+        super::ram::bytes(g.fast_bits(self.log_blocks as u64))
     }
 
     fn scheme_metrics(&self) -> serde_json::Value {

@@ -2,14 +2,20 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::nand::{Flash, FlashResult, Geometry, Lpn, PageKind, Pbn, Ppn};
+use crate::nand::{Chip, Flash, FlashResult, Geometry, Lpn, PageKind, Pbn, Ppn};
 
 pub mod bast;
 pub mod fast;
 pub mod fastcheck;
+pub mod gftl;
 pub mod greedy;
+pub mod kraft;
+pub mod ltftl;
+pub mod nftl;
 pub mod page;
 pub mod scan_recovery;
+pub mod ram;
+pub mod rftl;
 
 /// Role of a physical block: the colour language of the device view.
 /// The numbers are the bytes of `Session.block_roles()` (docs/session-api.md).
@@ -64,10 +70,16 @@ pub struct SchemeParams {
     /// Over-provisioning ratio of the page-mapping FTL (share of physical pages
     /// not exported as logical space).
     pub op: Option<f64>,
-    /// Number of log blocks (hybrid schemes).
+    /// Number of log blocks (hybrid schemes); for LTFTL, the size of the log section.
     pub log_blocks: Option<u32>,
     /// Associativity of KAST/KRAFT log blocks.
     pub k: Option<u32>,
+    /// KRAFT: largest v_page (valid pages copied from the data block) for which a switch
+    /// on an offset-0 write counts as "low cost" (Algorithm 1 line 8). Default N/2.
+    pub switch_max: Option<u32>,
+    /// KRAFT: largest number of valid pages a fill may copy to keep a log block serial
+    /// (Algorithm 1 lines 14, 29: "fill cost is low"). Default max(1, N/4).
+    pub fill_max: Option<u32>,
     /// Share of the logical space in use (RFTL Table 4 runs 50% and 100%).
     pub utilisation: Option<f64>,
     /// FastCheck: LPNs per log region, i.e. the checkpoint period P_fastcheck in log pages
@@ -164,7 +176,37 @@ pub const SCHEMES: &[(&str, &str)] = &[
     ("ofast", "O-FAST: FAST with lazy merge (skips merges whose sectors have newer copies)"),
     ("fastcheck", "FastCheck: FAST with map directory, map blocks, log-region checkpoints and MSN-checked recovery"),
     ("fast-ltlog", "FAST with LTFTL-style recovery logging (mapping log records, page-map dumps), as FastCheck 6.2 compares"),
+    ("rftl", "RFTL: primary / replacement / buffer blocks, OOB sub-tables, distributed partial GC (real-time)"),
+    ("gftl", "GFTL as the RFTL paper describes it: buffer blocks, central GC queue, partial block cleaning"),
+    ("nftl", "NFTL: block mapping with a replacement block; merge when both are full"),
+    ("kraft", "KRAFT: K-associative log blocks kept serial, relative addressing (Kang et al.)"),
+    ("kast", "KAST-style K-associative log blocks (KRAFT without seriality maintenance)"),
+    ("ltftl", "LTFTL: page mapping with time shift (freeze / unfreeze / revert) and power-loss roll-back"),
 ];
+
+/// The parameters each scheme reads (the app's form shows just these).
+pub fn scheme_params(scheme: &str) -> &'static [&'static str] {
+    match scheme {
+        "page" => &["op"],
+        "bast" | "fast" | "ofast" => &["log_blocks"],
+        "fastcheck" | "fast-ltlog" => &["log_blocks", "checkpoint_lpns"],
+        "kraft" => &["log_blocks", "k", "switch_max", "fill_max"],
+        "kast" => &["log_blocks", "k"],
+        "rftl" | "gftl" | "nftl" => &["utilisation"],
+        "ltftl" => &["op", "log_blocks"],
+        _ => &[],
+    }
+}
+
+/// Builds a scheme on a chip: like `build`, but schemes whose parameters depend on the
+/// chip's timing (RFTL's β, k, j; GFTL's step size) get it. Scenarios use this.
+pub fn build_on_chip(scheme: &str, params: &SchemeParams, chip: &Chip) -> Result<Box<dyn Ftl>, String> {
+    match scheme {
+        "rftl" => Ok(Box::new(rftl::Rftl::new(&chip.geometry, &chip.timing, params)?)),
+        "gftl" => Ok(Box::new(gftl::Gftl::new(&chip.geometry, &chip.timing, params)?)),
+        _ => build(scheme, params, &chip.geometry),
+    }
+}
 
 /// Rebuilds a scheme from the chip alone after a power cut (RAM is lost). The outer
 /// error is a power loss during recovery; the inner one a scheme that cannot recover.
@@ -176,6 +218,8 @@ pub fn recover(scheme: &str, params: &SchemeParams, flash: &mut Flash) -> FlashR
         "ofast" => Box::new(scan_recovery::recover_fast(flash, params, true)?),
         "fastcheck" => Box::new(fastcheck::recover(flash, params, fastcheck::Mode::FastCheck)?),
         "fast-ltlog" => Box::new(fastcheck::recover(flash, params, fastcheck::Mode::LtLog)?),
+        // Back to the latest write (the app offers rebooting to the latest frozen state).
+        "ltftl" => Box::new(ltftl::LtFtl::recover(flash, params, false)?),
         other => return Ok(Err(format!("scheme '{other}' has no recovery yet"))),
     }))
 }
@@ -189,6 +233,11 @@ pub fn build(scheme: &str, params: &SchemeParams, geometry: &Geometry) -> Result
         "ofast" => Ok(Box::new(fast::FastFtl::new(geometry, params, true)?)),
         "fastcheck" => Ok(Box::new(fastcheck::build(geometry, params, fastcheck::Mode::FastCheck)?)),
         "fast-ltlog" => Ok(Box::new(fastcheck::build(geometry, params, fastcheck::Mode::LtLog)?)),
+        "nftl" => Ok(Box::new(nftl::Nftl::new(geometry, params)?)),
+        "rftl" | "gftl" => Err(format!("scheme '{scheme}' needs the chip's timing: use ftl::build_on_chip")),
+        "kraft" => Ok(Box::new(kraft::Kraft::new(geometry, params, kraft::Variant::Kraft)?)),
+        "kast" => Ok(Box::new(kraft::Kraft::new(geometry, params, kraft::Variant::Kast)?)),
+        "ltftl" => Ok(Box::new(ltftl::LtFtl::new(geometry, params)?)),
         other => Err(format!(
             "unknown scheme '{other}' (known: {})",
             SCHEMES.iter().map(|s| s.0).collect::<Vec<_>>().join(", ")

@@ -177,6 +177,9 @@ pub struct Flash {
     /// counts[kind][cause]
     counts: [[u64; 10]; 4],
     pub elapsed_ns: u64,
+    /// `elapsed_ns` split by cause, so a request's own time and the GC/merge work it
+    /// carried can be told apart (response-time timeline).
+    time_by_cause: [u64; 10],
     pub counters: FtlCounters,
     /// Operations left before power fails; None = unlimited.
     power_budget: Option<u64>,
@@ -195,6 +198,7 @@ impl Flash {
             payloads: BTreeMap::new(),
             counts: [[0; 10]; 4],
             elapsed_ns: 0,
+            time_by_cause: [0; 10],
             counters: FtlCounters::default(),
             power_budget: None,
             power_lost: false,
@@ -275,12 +279,14 @@ impl Flash {
     #[inline]
     fn account(&mut self, kind: OpKind, ppn: Ppn, lpn: Lpn, cause: Cause) {
         let t = &self.chip.timing;
-        self.elapsed_ns += match kind {
+        let ns = match kind {
             OpKind::Read => t.read_ns,
             OpKind::ReadOob => t.read_oob_ns,
             OpKind::Program => t.program_ns,
             OpKind::Erase => t.erase_ns,
         };
+        self.elapsed_ns += ns;
+        self.time_by_cause[cause as usize] += ns;
         self.counts[kind as usize][cause as usize] += 1;
         if self.recording {
             let pbn = ppn / self.chip.geometry.pages_per_block;
@@ -425,6 +431,10 @@ impl Flash {
     }
     pub fn total(&self, kind: OpKind) -> u64 {
         self.counts[kind as usize].iter().sum()
+    }
+    /// Time spent in operations of one cause, in ns.
+    pub fn time_ns(&self, cause: Cause) -> u64 {
+        self.time_by_cause[cause as usize]
     }
     pub fn total_ops(&self) -> u64 {
         self.counts.iter().flatten().sum()

@@ -1,0 +1,103 @@
+//! What the timeline and the charts need about a whole run, recorded once as the run
+//! first passes each step: markers (requests that merged, collected garbage, wrote
+//! metadata ...) and a sampled series of cumulative counts. Kept beside the state,
+//! not in keyframes; a replay after a seek would record the same values, so the log
+//! only grows at its high-water mark.
+
+use serde::Serialize;
+
+use crate::nand::{Cause, Flash, OpKind};
+
+pub const MARK_MERGE: u8 = 1;
+pub const MARK_GC: u8 = 2;
+pub const MARK_METADATA: u8 = 4;
+pub const MARK_WRONG_READ: u8 = 8;
+pub const MARK_TIME_SHIFT: u8 = 16;
+pub const MARK_POWER_CUT: u8 = 32;
+
+/// Cumulative counts at one step.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Sample {
+    pub step: u32,
+    pub host_writes: u64,
+    pub page_programs: u64,
+    pub erases: u64,
+    pub elapsed_us: f64,
+}
+
+/// Counts compared before and after a request to classify it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Probe {
+    merges: u64,
+    gc: u64,
+    meta: u64,
+}
+
+impl Probe {
+    pub fn of(f: &Flash) -> Probe {
+        let c = &f.counters;
+        Probe {
+            merges: c.switch_merges + c.partial_merges + c.full_merges,
+            gc: c.gc_runs + f.count(OpKind::Erase, Cause::Gc),
+            meta: f.count(OpKind::Program, Cause::Map) + f.count(OpKind::Program, Cause::Log),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct RunLog {
+    /// (request index, MARK_* bits) of notable requests, in order.
+    markers: Vec<(u32, u8)>,
+    samples: Vec<Sample>,
+    /// Requests covered so far.
+    upto: usize,
+    sample_every: usize,
+}
+
+impl RunLog {
+    pub fn new(total: usize) -> RunLog {
+        RunLog { sample_every: total.div_ceil(1000).max(1), samples: vec![Sample::default()], ..Default::default() }
+    }
+
+    /// Records request `index` (0-based) if the log has not seen it yet.
+    pub fn record(&mut self, index: usize, before: Probe, f: &Flash, host_writes: u64, extra: u8) {
+        if index != self.upto {
+            return;
+        }
+        self.upto += 1;
+        let after = Probe::of(f);
+        let mut bits = extra;
+        if after.merges != before.merges {
+            bits |= MARK_MERGE;
+        }
+        if after.gc != before.gc {
+            bits |= MARK_GC;
+        }
+        if after.meta != before.meta {
+            bits |= MARK_METADATA;
+        }
+        if bits != 0 {
+            self.markers.push((index as u32, bits));
+        }
+        if self.upto % self.sample_every == 0 {
+            self.samples.push(Sample {
+                step: self.upto as u32,
+                host_writes,
+                page_programs: f.total(OpKind::Program),
+                erases: f.total(OpKind::Erase),
+                elapsed_us: f.elapsed_ns as f64 / 1000.0,
+            });
+        }
+    }
+
+    pub fn markers(&self) -> &[(u32, u8)] {
+        &self.markers
+    }
+    pub fn samples(&self) -> &[Sample] {
+        &self.samples
+    }
+    /// Requests the log covers (markers and samples are complete up to here).
+    pub fn upto(&self) -> usize {
+        self.upto
+    }
+}

@@ -1,0 +1,398 @@
+//! RFTL, GFTL and NFTL (papers/rftl-real-time-ftl.txt): Table 4's response times,
+//! Table 2's bounds, the Figure 5 GC walk-through, and the reference model.
+
+mod common;
+
+use std::sync::Arc;
+
+use common::run_checked;
+use ftl_sim::ftl::rftl::{GcKind, Rftl};
+use ftl_sim::ftl::{Ftl, SchemeParams};
+use ftl_sim::nand::{Chip, Flash, Geometry, Timing, NONE};
+use ftl_sim::scenario::{ChipSpec, Scenario};
+use ftl_sim::sim::{RequestTime, Simulator};
+use ftl_sim::trace::gen::Workload;
+use ftl_sim::trace::rng::SplitMix64;
+use ftl_sim::trace::Request;
+use proptest::prelude::*;
+
+fn params(u: f64) -> SchemeParams {
+    SchemeParams { utilisation: Some(u), ..Default::default() }
+}
+
+fn large(scheme: &str, u: f64, blocks: u32) -> Scenario {
+    Scenario {
+        scheme: scheme.into(),
+        params: params(u),
+        chip: ChipSpec { preset: "rftl-large".into(), blocks: Some(blocks), pages_per_block: None },
+        workload: Workload::Sequential { n: 1 },
+    }
+}
+
+/// A simulator over explicit requests: every LPN written once (warm-up), then `n`
+/// uniformly random requests, `read_ratio` of them reads. Returns it with the number of
+/// warm-up requests.
+fn warm_then_random(sc: &Scenario, n: usize, read_ratio: f64, seed: u64) -> (Simulator, usize) {
+    let first = sc.fresh().unwrap();
+    let space = first.ftl.logical_pages();
+    let mut reqs: Vec<Request> = (0..space).map(|lpn| Request::Write { lpn }).collect();
+    let warm = reqs.len();
+    let mut rng = SplitMix64::new(seed);
+    for _ in 0..n {
+        let lpn = rng.below(space as u64) as u32;
+        reqs.push(if rng.unit() < read_ratio { Request::Read { lpn } } else { Request::Write { lpn } });
+    }
+    let me = sc.clone();
+    let mut sim = Simulator::new(Arc::new(move || me.fresh().unwrap()), reqs);
+    sim.record_timeline(true);
+    (sim, warm)
+}
+
+struct Split {
+    read: Vec<RequestTime>,
+    write: Vec<RequestTime>,
+}
+
+fn split(sim: &Simulator, from: usize) -> Split {
+    let tl = sim.timeline().unwrap();
+    let mut s = Split { read: vec![], write: vec![] };
+    for (i, r) in sim.requests().iter().enumerate().skip(from) {
+        match r {
+            Request::Read { .. } => s.read.push(tl[i]),
+            Request::Write { .. } => s.write.push(tl[i]),
+            _ => {}
+        }
+    }
+    s
+}
+
+const US: u32 = 1000;
+
+/// Table 4: on the large-block chip RFTL's worst read is T_rdoob + T_rdpg = 50 us, its
+/// worst write T_er + T_rdoob + T_wrpg = 2,325 us and its best write T_rdoob + T_wrpg =
+/// 325 us, at 50% and 100% utilisation, while GC runs. Every write's own part is exactly
+/// 325 us and the GC it carries at most one erase.
+#[test]
+fn table4_rftl_response_times_on_the_large_block_chip() {
+    for &u in &[0.5, 1.0] {
+        let (mut sim, warm) = warm_then_random(&large("rftl", u, 240), 60_000, 0.3, 4);
+        run_checked(&mut sim, 20_000);
+        let m = sim.state.metrics();
+        assert!(m.gc_runs > 100, "GC must run (u = {u}): {}", m.gc_runs);
+        assert!(m.erases > 100);
+        let s = split(&sim, warm);
+        let max = |v: &[RequestTime]| v.iter().map(|r| r.total_ns).max().unwrap();
+        let min = |v: &[RequestTime]| v.iter().map(|r| r.total_ns).min().unwrap();
+        assert_eq!(max(&s.read), 50 * US, "worst read at u = {u}");
+        assert_eq!(min(&s.read), 50 * US, "best read at u = {u}");
+        assert_eq!(max(&s.write), 2325 * US, "worst write at u = {u}");
+        assert_eq!(min(&s.write), 325 * US, "best write at u = {u}");
+        for w in &s.write {
+            assert_eq!(w.total_ns - w.gc_ns, 325 * US, "a write's own operations");
+            assert!(w.gc_ns <= 2000 * US, "a GC step longer than one erase");
+        }
+        for r in &s.read {
+            assert_eq!(r.gc_ns, 0, "reads carry no GC (section 4.3)");
+        }
+        // Over the whole run, including the first write of each sub-table (no old
+        // sub-table to read: 300 us), the metrics agree.
+        assert_eq!(m.latency_us.read.worst, 50.0);
+        assert_eq!(m.latency_us.write.worst, 2325.0);
+        assert!(m.latency_us.write.best == 300.0 || m.latency_us.write.best == 325.0);
+        let sm = &m.scheme_metrics;
+        assert_eq!((sm["beta"].as_u64(), sm["k"].as_u64(), sm["j"].as_u64()), (Some(5), Some(8), Some(3)));
+        assert!(sm["longest_gc_step_us"].as_f64().unwrap() <= 2000.0);
+        assert!(sm["circular_shifts"].as_u64().unwrap() > 0 && sm["exchanges"].as_u64().unwrap() > 0);
+    }
+}
+
+/// Table 2's bounds on the large-block chip (π = 32), and Table 5's ordering of the
+/// worst cases: GFTL and NFTL exceed RFTL's 2,325 us.
+#[test]
+fn table2_bounds_hold_and_gftl_nftl_exceed_rftl() {
+    let (trd, toob, twr, ter): (f64, f64, f64, f64) = (25.0, 25.0, 300.0, 2000.0);
+    let pi: f64 = 32.0;
+    let mut worst = std::collections::BTreeMap::new();
+    for scheme in ["rftl", "gftl", "nftl"] {
+        for &u in &[0.5, 1.0] {
+            let (mut sim, _) = warm_then_random(&large(scheme, u, 150), 40_000, 0.3, 9);
+            run_checked(&mut sim, 20_000);
+            let m = sim.state.metrics();
+            assert!(m.erases > 0, "{scheme}: GC must run");
+            let (r, w) = (m.latency_us.read.worst, m.latency_us.write.worst);
+            let (ur, uw, lp) = match scheme {
+                // Table 2, RFTL column: U(e_r), and L(p) = max{T_er + U(e_w), U(e_r)}.
+                "rftl" => (trd + toob, ter + twr + toob, (ter + twr + toob).max(trd + toob)),
+                // GFTL column: L(p) = T_er + max{U(e_r), U(e_w)}; a GC step rides on every request.
+                "gftl" => (ter + trd + pi * toob, ter + twr, ter + (trd + pi * toob).max(twr)),
+                // NFTL (not in Table 2): scan the replacement's OOB; a merge: the OOB check,
+                // π OOB reads, π−1 copies, the new page, two erases.
+                _ => (
+                    pi * toob + trd,
+                    toob + pi * toob + (pi - 1.0) * (trd + twr) + twr + 2.0 * ter,
+                    toob + pi * toob + (pi - 1.0) * (trd + twr) + twr + 2.0 * ter,
+                ),
+            };
+            assert!(r <= ur && w <= uw && r.max(w) <= lp, "{scheme} u={u}: worst read {r} (bound {ur}), write {w} (bound {uw})");
+            let e = worst.entry(scheme).or_insert(0.0f64);
+            *e = e.max(r.max(w));
+        }
+    }
+    assert_eq!(worst["rftl"], 2325.0);
+    assert_eq!(worst["gftl"], 2000.0 + 25.0 + 32.0 * 25.0, "GFTL's worst: a full OOB scan plus an erase step");
+    assert!(worst["gftl"] > worst["rftl"] && worst["nftl"] > worst["rftl"], "{worst:?}");
+}
+
+/// Figure 5 (section 4.4), β = 4 and k = 3: π = 8 pages per block and a chip whose
+/// valid-page copy (25 + 400 + 2·25 = 475 us) fits four times in one erase (2,000 us).
+#[test]
+fn figure5_gc_walkthrough() {
+    let chip = Chip {
+        name: "figure5".into(),
+        geometry: Geometry { blocks: 3, pages_per_block: 8, page_bytes: 512, spare_bytes: 16 },
+        timing: Timing::us(25, 25, 400, 2000),
+        in_order_programming: true,
+    };
+    let mut flash = Flash::new(chip.clone());
+    let mut f = Rftl::new(&chip.geometry, &chip.timing, &SchemeParams::default()).unwrap();
+    assert_eq!((f.p.beta, f.p.k, f.p.j), (4, 3, 2));
+    assert_eq!((f.p.k_eq1, f.p.j_eq3), (3, 2), "equations 1 and 3 as printed agree here");
+    assert_eq!((f.p.alpha, f.p.n_sub), (4, 2));
+    let mut version = 0;
+    let mut latest = [0u32; 8];
+    let mut write = |f: &mut Rftl, flash: &mut Flash, lpn: u32| {
+        version += 1;
+        latest[lpn as usize] = version;
+        let t0 = flash.elapsed_ns;
+        f.write(flash, lpn, version).unwrap();
+        // Every page maps to its latest version.
+        for l in 0..8u32 {
+            if latest[l as usize] > 0 {
+                let p = flash.peek(f.locate(l).unwrap());
+                assert_eq!((p.lpn, p.version), (l, latest[l as usize]));
+            }
+        }
+        flash.elapsed_ns - t0
+    };
+    // State: blocks [primary, replacement, buffer], pages used in each, GC (kind, step, bound).
+    let state = |f: &Rftl| (f.lbs[0].blocks, f.lbs[0].next, f.gc_progress(0));
+    let at = |f: &Rftl, lpn: u32| {
+        let q = f.locate(lpn).unwrap();
+        (q / 8, q % 8)
+    };
+
+    // (a) the primary (block 0) is full: LPNs 0..7 once each.
+    for l in 0..8 {
+        write(&mut f, &mut flash, l);
+    }
+    assert_eq!(state(&f), ([0, 1, 2], [8, 0, 0], None));
+
+    // (b) w0 goes to the buffer's first page; copy0 moves four valid pages to the replacement.
+    let t = write(&mut f, &mut flash, 0);
+    assert_eq!(state(&f), ([0, 1, 2], [8, 4, 1], Some((GcKind::Primary, 1, 3))));
+    assert_eq!(at(&f, 0), (2, 0));
+    assert_eq!((1..5).map(|l| at(&f, l)).collect::<Vec<_>>(), vec![(1, 0), (1, 1), (1, 2), (1, 3)]);
+    assert_eq!(t, (25 + 400 + 4 * 475) * 1000);
+    // What the app shows: roles, owners, and the GC's progress in the block-map panel.
+    use ftl_sim::ftl::BlockRole;
+    assert_eq!((0..3).map(|b| f.block_role(b)).collect::<Vec<_>>(), vec![BlockRole::Primary, BlockRole::Replacement, BlockRole::Buffer]);
+    assert_eq!((0..3).map(|b| f.block_owner(b)).collect::<Vec<_>>(), vec![Some(0); 3]);
+    let tables = f.tables(&flash);
+    assert_eq!(tables[0].rows[0], vec!["0", "0 (8/8)", "1 (4/8)", "2 (1/8)", "primary GC: step 1 of 3"]);
+    // Sub-table 0 (BO 0..3) was last written with the copy of LPN 3, sub-table 1 with LPN 4's.
+    assert_eq!(tables[1].rows[0], vec!["0", "1:2", "1:3"]);
+
+    // (c) w1; copy1 moves the rest of the primary's valid pages (5 is now in the buffer).
+    write(&mut f, &mut flash, 5);
+    assert_eq!(state(&f), ([0, 1, 2], [8, 6, 2], Some((GcKind::Primary, 2, 3))));
+    assert_eq!((at(&f, 6), at(&f, 7), at(&f, 5)), ((1, 4), (1, 5), (2, 1)));
+
+    // (d) w2; the primary is erased, then the exchange: block 1 is the primary now.
+    let t = write(&mut f, &mut flash, 1);
+    assert_eq!(t, (25 + 400 + 2000) * 1000, "the erase step: T_rdoob + T_wrpg + T_er");
+    assert_eq!(state(&f), ([1, 0, 2], [6, 0, 3], None));
+    assert!(flash.block_pages(0).iter().all(|p| p.is_erased()));
+
+    // w3, w4 fill the new primary; w5, w6 go to the buffer, which then has k = 3 free pages.
+    write(&mut f, &mut flash, 2);
+    write(&mut f, &mut flash, 3);
+    assert_eq!(state(&f), ([1, 0, 2], [8, 0, 3], None));
+    write(&mut f, &mut flash, 4);
+    write(&mut f, &mut flash, 6);
+    assert_eq!(state(&f), ([1, 0, 2], [8, 0, 5], None));
+    assert_eq!(f.free_pages(0, 2), 3);
+
+    // w7: only k free buffer pages — GC of primary + buffer into the replacement (block 0).
+    write(&mut f, &mut flash, 7);
+    assert_eq!(state(&f), ([1, 0, 2], [8, 4, 6], Some((GcKind::PrimaryAndBuffer, 1, 3))));
+    assert_eq!((at(&f, 2), at(&f, 3), at(&f, 0), at(&f, 5)), ((0, 0), (0, 1), (0, 2), (0, 3)));
+    write(&mut f, &mut flash, 0);
+    assert_eq!(state(&f), ([1, 0, 2], [8, 7, 7], Some((GcKind::PrimaryAndBuffer, 2, 3))));
+    assert_eq!((at(&f, 1), at(&f, 4), at(&f, 6)), ((0, 4), (0, 5), (0, 6)));
+
+    // (e)–(f) w9 fills the buffer; the primary is erased; circular shift: replacement →
+    // primary, buffer → replacement (holding k = 3 valid pages: w7, w8, w9), primary → buffer.
+    write(&mut f, &mut flash, 5);
+    assert_eq!(state(&f), ([0, 2, 1], [7, 8, 0], Some((GcKind::Replacement, 0, 2))));
+    assert_eq!((at(&f, 7), at(&f, 0), at(&f, 5)), ((2, 5), (2, 6), (2, 7)));
+
+    // (g) w10, w11 in the buffer; the replacement's GC takes j = 2 steps: copy, erase.
+    write(&mut f, &mut flash, 2);
+    assert_eq!(state(&f), ([0, 2, 1], [7, 8, 4], Some((GcKind::Replacement, 1, 2))));
+    assert_eq!((at(&f, 2), at(&f, 7), at(&f, 0), at(&f, 5)), ((1, 0), (1, 1), (1, 2), (1, 3)));
+    write(&mut f, &mut flash, 3);
+    assert_eq!(state(&f), ([0, 2, 1], [7, 0, 5], None));
+    assert!(flash.block_pages(2).iter().all(|p| p.is_erased()));
+
+    // The primary has a free page again and serves the next write.
+    write(&mut f, &mut flash, 4);
+    assert_eq!(state(&f), ([0, 2, 1], [8, 0, 5], None));
+    assert_eq!(at(&f, 4), (0, 7));
+    // Σcp: 6 + 7 + 3 copies; Σer: 3 erases.
+    assert_eq!(flash.total(ftl_sim::nand::OpKind::Erase), 3);
+    assert_eq!(flash.count(ftl_sim::nand::OpKind::Program, ftl_sim::nand::Cause::Gc), 16);
+    let _ = NONE;
+}
+
+/// Section 4.5: a chip on which the buffer cannot hold 2k + j pages is refused with a
+/// clear error (not a panic later).
+#[test]
+fn rftl_refuses_chips_that_break_theorem_4_1() {
+    let sc = Scenario {
+        scheme: "rftl".into(),
+        params: SchemeParams::default(),
+        chip: ChipSpec { preset: "classroom".into(), blocks: None, pages_per_block: None },
+        workload: Workload::Sequential { n: 10 },
+    };
+    let e = sc.build().err().unwrap();
+    assert!(e.contains("2k + j"), "{e}");
+    let mut sc = sc;
+    sc.chip.pages_per_block = Some(8);
+    sc.build().unwrap();
+    sc.params.utilisation = Some(0.0);
+    assert!(sc.build().err().unwrap().contains("utilisation"));
+}
+
+/// The timeline: one record per request; total = the request's flash time; the GC part
+/// is what the metrics count under causes other than host; it survives a seek.
+#[test]
+fn timeline_records_each_request_and_survives_seek() {
+    let (mut sim, _) = warm_then_random(&large("nftl", 1.0, 60), 5000, 0.3, 2);
+    let total = sim.total();
+    sim.run(total).unwrap();
+    let tl = sim.timeline().unwrap().to_vec();
+    assert_eq!(tl.len(), total);
+    let sum: u64 = tl.iter().map(|r| r.total_ns as u64).sum();
+    assert_eq!(sum, sim.state.flash.elapsed_ns);
+    let gc: u64 = tl.iter().map(|r| r.gc_ns as u64).sum();
+    assert_eq!(gc, sim.state.flash.elapsed_ns - sim.state.flash.time_ns(ftl_sim::nand::Cause::Host));
+    assert!(gc > 0);
+    sim.seek(1000).unwrap();
+    sim.run(total).unwrap();
+    assert_eq!(sim.timeline().unwrap(), &tl[..]);
+}
+
+fn small_chip(blocks: u32, ppb: u32) -> ChipSpec {
+    // Classroom timing (15 / 15 / 200 / 2000 us): β = 8.
+    ChipSpec { preset: "classroom".into(), blocks: Some(blocks), pages_per_block: Some(ppb) }
+}
+
+fn workload(kind: u8, n: u64, seed: u64, read_ratio: f64) -> Workload {
+    match kind {
+        0 => Workload::Uniform { n, seed, read_ratio },
+        1 => Workload::Hotcold { n, seed, read_ratio, hot_fraction: 0.1, hot_ratio: 0.9 },
+        _ => Workload::Sequential { n },
+    }
+}
+
+/// Runs a scheme against the reference model and checks its Table 2 bound with the
+/// classroom timing.
+fn check_scheme(scheme: &str, blocks: u32, ppb: u32, u: f64, w: Workload) -> Result<(), TestCaseError> {
+    let n = match &w {
+        Workload::Uniform { n, .. } | Workload::Hotcold { n, .. } | Workload::Sequential { n } => *n,
+        _ => 0,
+    };
+    let sc = Scenario { scheme: scheme.into(), params: params(u), chip: small_chip(blocks, ppb), workload: w };
+    let mut sim = sc.build().map_err(TestCaseError::fail)?;
+    run_checked(&mut sim, 1999);
+    let m = sim.state.metrics();
+    prop_assert_eq!(m.wrong_reads, 0);
+    prop_assert_eq!(m.host_reads + m.host_writes, n);
+    let (trd, toob, twr, ter) = (15.0, 15.0, 200.0, 2000.0);
+    let pi = ppb as f64;
+    let (r, wr) = (m.latency_us.read.worst, m.latency_us.write.worst);
+    match scheme {
+        "rftl" => {
+            prop_assert!(r <= trd + toob, "read {}", r);
+            prop_assert!(wr <= ter + twr + toob, "write {}", wr);
+        }
+        "gftl" => {
+            prop_assert!(r <= ter + trd + pi * toob, "read {}", r);
+            prop_assert!(wr <= ter + twr, "write {}", wr);
+        }
+        _ => {
+            prop_assert!(r <= pi * toob + trd, "read {}", r);
+            prop_assert!(wr <= toob + pi * toob + (pi - 1.0) * (trd + twr) + twr + 2.0 * ter, "write {}", wr);
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 9, ..ProptestConfig::default() })]
+
+    /// ≥ 9 × 12,000 = 108,000 requests: RFTL against the reference model, random
+    /// geometries (π ≥ 6 so that π ≥ 2k + j), utilisation 50% and 100%.
+    #[test]
+    fn rftl_matches_reference_model(blocks in 9u32..120, ppb in 6u32..48, full in any::<bool>(),
+            seed in any::<u64>(), kind in 0u8..3, read_ratio in 0.0f64..0.5, n in 12_000u64..14_000) {
+        check_scheme("rftl", blocks, ppb, if full { 1.0 } else { 0.5 }, workload(kind, n, seed, read_ratio))?;
+    }
+
+    #[test]
+    fn gftl_matches_reference_model(blocks in 9u32..120, ppb in 12u32..48, full in any::<bool>(),
+            seed in any::<u64>(), kind in 0u8..3, read_ratio in 0.0f64..0.5, n in 12_000u64..14_000) {
+        check_scheme("gftl", blocks, ppb, if full { 1.0 } else { 0.5 }, workload(kind, n, seed, read_ratio))?;
+    }
+
+    #[test]
+    fn nftl_matches_reference_model(blocks in 3u32..120, ppb in 1u32..48, full in any::<bool>(),
+            seed in any::<u64>(), kind in 0u8..3, read_ratio in 0.0f64..0.5, n in 12_000u64..14_000) {
+        check_scheme("nftl", blocks, ppb, if full { 1.0 } else { 0.5 }, workload(kind, n, seed, read_ratio))?;
+    }
+}
+
+/// Figure 6 / section 4.4: a GC step rides only on a write to its own logical block;
+/// requests to other logical blocks (and reads) leave it where it is.
+#[test]
+fn gc_steps_are_distributed_per_logical_block() {
+    let chip = Chip {
+        name: "figure6".into(),
+        geometry: Geometry { blocks: 6, pages_per_block: 8, page_bytes: 512, spare_bytes: 16 },
+        timing: Timing::us(25, 25, 400, 2000),
+        in_order_programming: true,
+    };
+    let mut flash = Flash::new(chip.clone());
+    let mut f = Rftl::new(&chip.geometry, &chip.timing, &SchemeParams::default()).unwrap();
+    let mut v = 0;
+    let mut w = |f: &mut Rftl, flash: &mut Flash, lpn: u32| {
+        v += 1;
+        f.write(flash, lpn, v).unwrap();
+    };
+    for l in 0..16 {
+        w(&mut f, &mut flash, l);
+    }
+    // B0's GC starts with w0 (copy step 1)...
+    w(&mut f, &mut flash, 0);
+    assert_eq!(f.gc_progress(0), Some((GcKind::Primary, 1, 3)));
+    // ...w1 goes to B1 and starts B1's own GC; B0's does not move, nor on a read.
+    w(&mut f, &mut flash, 8);
+    assert_eq!(f.gc_progress(0), Some((GcKind::Primary, 1, 3)));
+    assert_eq!(f.gc_progress(1), Some((GcKind::Primary, 1, 3)));
+    f.read(&mut flash, 3).unwrap();
+    assert_eq!(f.gc_progress(0), Some((GcKind::Primary, 1, 3)));
+    // The next write to B0 carries its step 2.
+    w(&mut f, &mut flash, 1);
+    assert_eq!(f.gc_progress(0), Some((GcKind::Primary, 2, 3)));
+    assert_eq!(f.gc_progress(1), Some((GcKind::Primary, 1, 3)));
+}

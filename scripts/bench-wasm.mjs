@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+// Times one scenario in the same .wasm the app ships, in this Node process (so its
+// memory peak is the scenario's own). Used by scripts/bench.mjs; prints one JSON line.
+//   node scripts/bench-wasm.mjs '<scenario json>' [runs] [--seek K]
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const PKG = join(ROOT, 'web', 'src', 'sim', 'pkg');
+const { initSync, Session } = await import(join(PKG, 'ftlscope_wasm.js'));
+const wasm = initSync({ module: readFileSync(join(PKG, 'ftlscope_wasm_bg.wasm')) });
+
+const [json, runsArg, ...rest] = process.argv.slice(2);
+const runs = Number(runsArg ?? 3);
+const seeks = rest[0] === '--seek' ? Number(rest[1]) : 0;
+
+const secs = [];
+let requests = 0;
+let ops = 0;
+let seekMs = [];
+for (let i = 0; i < runs; i++) {
+  const s = new Session(json);
+  requests = s.total();
+  const t0 = performance.now();
+  // run() takes a u32 count; a run is at most 20 M requests.
+  s.run(requests);
+  secs.push((performance.now() - t0) / 1000);
+  const m = JSON.parse(s.metrics());
+  if (m.wrong_reads > 0) throw new Error(`${m.wrong_reads} wrong reads`);
+  ops = m.page_reads + m.oob_reads + m.page_programs + m.erases;
+  if (i === runs - 1 && seeks > 0) {
+    // Seek to spread-out steps, backwards and forwards, as a scrubber does.
+    let x = 0x9e3779b9;
+    for (let k = 0; k < seeks; k++) {
+      x = (x * 1103515245 + 12345) >>> 0;
+      const step = x % (requests + 1);
+      const t = performance.now();
+      s.seek(step);
+      seekMs.push(performance.now() - t);
+      if (s.step() !== step) throw new Error(`seek(${step}) landed on ${s.step()}`);
+    }
+  }
+  s.free();
+}
+secs.sort((a, b) => a - b);
+seekMs.sort((a, b) => a - b);
+const median = secs[Math.floor(secs.length / 2)];
+console.log(
+  JSON.stringify({
+    requests,
+    flash_ops: ops,
+    runs_s: secs,
+    median_s: median,
+    requests_per_s: requests / median,
+    flash_ops_per_s: ops / median,
+    wasm_memory_bytes: wasm.memory.buffer.byteLength,
+    seek_ms: seekMs.length ? { median: seekMs[Math.floor(seekMs.length / 2)], max: seekMs[seekMs.length - 1], n: seekMs.length } : null,
+  }),
+);

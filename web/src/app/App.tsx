@@ -1,0 +1,185 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { createSimClient, type SimClient } from '../sim/client';
+import { describeScenario } from '../scenario/model';
+import { DEFAULT_PRESET } from '../scenario/presets';
+import { DeviceGrid } from '../viz/DeviceGrid';
+import { EventList } from '../viz/EventList';
+import { Legend } from '../viz/Legend';
+import { MetricsPanel } from '../viz/MetricsPanel';
+import { Narration } from '../viz/Narration';
+import { TablesPanel } from '../viz/TablesPanel';
+import { Controls } from './Controls';
+import { useShortcuts } from './keyboard';
+import { ScenarioForm } from './ScenarioForm';
+import { prefersReducedMotion, useTheme } from './theme';
+import { useSimulation } from './useSimulation';
+
+/** Width and height of an element, kept up to date. */
+function useSize<T extends HTMLElement>() {
+  const ref = useRef<T>(null);
+  const [size, setSize] = useState({ width: 0, height: 0 });
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const update = () => {
+      const r = el.getBoundingClientRect();
+      setSize((s) => (Math.abs(s.width - r.width) < 1 && Math.abs(s.height - r.height) < 1 ? s : { width: Math.floor(r.width), height: Math.floor(r.height) }));
+    };
+    update();
+    const ro = new ResizeObserver(update);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+  return [ref, size] as const;
+}
+
+export function App() {
+  const [client, setClient] = useState<SimClient | null>(null);
+  const [startError, setStartError] = useState<string | null>(null);
+  useEffect(() => {
+    let c: SimClient;
+    try {
+      c = createSimClient();
+    } catch (e) {
+      setStartError(`Could not start the simulation worker: ${(e as Error).message}`);
+      return;
+    }
+    setClient(c);
+    return () => c.close();
+  }, []);
+
+  const sim = useSimulation(client);
+  const { loaded, loading, error, playing, speed } = sim.state;
+  const [theme, toggleTheme] = useTheme();
+  const [gridRef, gridSize] = useSize<HTMLDivElement>();
+
+  // Open on the default scenario, part-way through, so the chip already shows something.
+  useEffect(() => {
+    if (client) void sim.load(DEFAULT_PRESET.scenario, DEFAULT_PRESET.openAt);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [client]);
+
+  useShortcuts({
+    togglePlay: sim.togglePlay,
+    stepForward: () => {
+      sim.pause();
+      void sim.stepOp();
+    },
+    stepBack: () => {
+      sim.pause();
+      void sim.backOp();
+    },
+  });
+
+  const snap = loaded?.snapshot;
+  const info = loaded?.info;
+  const reduced = useMemo(prefersReducedMotion, []);
+  const transitionMs = reduced || speed.intervalMs < 100 || speed.count > 1 ? 0 : Math.min(300, speed.intervalMs * 0.7);
+  const usedRoles = useMemo(() => {
+    const set = new Set<number>([0, 1, 2]);
+    snap?.blockRoles.forEach((r) => set.add(r));
+    return [...set].sort((a, b) => a - b);
+  }, [snap?.blockRoles]);
+  // Highlight the last revealed event that touched the chip (notes have no address).
+  const lastEvent = snap ? ([...snap.events].reverse().find((e) => e.pbn != null) ?? null) : null;
+  const shownError = startError ?? error;
+
+  return (
+    <div className="app">
+      <header className="app-header">
+        <h1>
+          ftlscope<span className="tagline"> — NAND flash translation layers, one operation at a time</span>
+        </h1>
+        <p className="scenario-line" data-testid="scenario-line">
+          {loaded ? describeScenario(loaded.scenario) : loading ? 'Loading the simulator…' : 'No scenario loaded'}
+          {info && <span className="muted"> · {info.logical_pages} logical pages</span>}
+        </p>
+        <button type="button" className="theme-toggle" onClick={toggleTheme} aria-pressed={theme === 'dark'} title="Switch light/dark theme">
+          {theme === 'dark' ? 'Light theme' : 'Dark theme'}
+        </button>
+      </header>
+
+      {shownError && (
+        <div className="error-banner" role="alert" data-testid="error">
+          <span>{shownError}</span>
+          {!startError && (
+            <button type="button" onClick={sim.dismissError} aria-label="Dismiss error">
+              Dismiss
+            </button>
+          )}
+        </div>
+      )}
+
+      <div className="layout">
+        <aside className="left">
+          {loaded ? (
+            <ScenarioForm current={loaded.scenario} busy={false} onApply={(s, openAt) => void sim.load(s, openAt)} />
+          ) : (
+            <ScenarioForm current={DEFAULT_PRESET.scenario} busy={!client} onApply={(s, openAt) => void sim.load(s, openAt)} />
+          )}
+          <p className="keys-hint">
+            Keys: <kbd>Space</kbd> play/pause · <kbd>→</kbd> step op · <kbd>←</kbd> back
+          </p>
+        </aside>
+
+        <main className="center">
+          <Controls
+            step={snap?.step ?? 0}
+            total={snap?.total ?? 0}
+            opCursor={snap?.opCursor ?? 0}
+            opCount={snap?.opCount ?? 0}
+            playing={playing}
+            speed={speed}
+            disabled={!loaded}
+            onStepOp={() => {
+              sim.pause();
+              void sim.stepOp();
+            }}
+            onStepRequest={() => {
+              sim.pause();
+              void sim.stepRequest();
+            }}
+            onBack={() => {
+              sim.pause();
+              void sim.backOp();
+            }}
+            onTogglePlay={sim.togglePlay}
+            onSpeed={sim.setSpeed}
+            onSeek={(v) => {
+              sim.pause();
+              sim.seek(v);
+            }}
+          />
+          <Narration text={snap?.narration ?? ''} step={snap?.step ?? 0} total={snap?.total ?? 0} opCursor={snap?.opCursor ?? 0} opCount={snap?.opCount ?? 0} />
+          <div className="grid-wrap" ref={gridRef}>
+            {snap && info && gridSize.width > 0 && gridSize.height > 0 ? (
+              <DeviceGrid
+                blocks={info.chip.blocks}
+                pagesPerBlock={info.chip.pages_per_block}
+                pageStates={snap.pageStates}
+                pageLpns={snap.pageLpns}
+                blockRoles={snap.blockRoles}
+                eraseCounts={snap.eraseCounts}
+                owners={snap.owners}
+                lastEvent={lastEvent}
+                transitionMs={transitionMs}
+                width={gridSize.width}
+                height={gridSize.height}
+                theme={theme}
+              />
+            ) : (
+              <p className="placeholder">{loading ? 'Starting the simulator…' : shownError ? 'The chip will appear here once a scenario loads.' : ''}</p>
+            )}
+          </div>
+          <Legend roles={usedRoles} />
+        </main>
+
+        <aside className="right">
+          {snap && <MetricsPanel metrics={snap.metrics} />}
+          {snap && <EventList events={snap.events} step={snap.step} opCount={snap.opCount} />}
+          {snap && <TablesPanel tables={snap.view.tables} />}
+        </aside>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,254 @@
+// Scenario pickers: preset, scheme (+ its parameters), chip, workload, inline pattern.
+// Everything is driven by the catalogues in scenario/model.ts, so a new scheme or
+// chip shows up here without changes.
+import { useEffect, useId, useMemo, useState } from 'react';
+import {
+  CHIPS,
+  SCHEMES,
+  WORKLOAD_KINDS,
+  chipSpec,
+  defaultParams,
+  defaultWorkload,
+  schemeSpec,
+  validateScenario,
+  type ChipPreset,
+  type Scenario,
+  type WorkloadKind,
+} from '../scenario/model';
+import { PRESETS } from '../scenario/presets';
+import { parsePattern } from '../scenario/pattern';
+
+export interface ScenarioFormProps {
+  current: Scenario;
+  busy: boolean;
+  onApply: (s: Scenario, openAt: number) => void;
+}
+
+function NumberField(props: {
+  label: string;
+  value: number | undefined;
+  min?: number;
+  max?: number;
+  step?: number;
+  onChange: (v: number) => void;
+  testId?: string;
+}) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{props.label}</label>
+      <input
+        id={id}
+        type="number"
+        value={props.value ?? ''}
+        min={props.min}
+        max={props.max}
+        step={props.step ?? 'any'}
+        onChange={(e) => props.onChange(e.target.value === '' ? NaN : Number(e.target.value))}
+        data-testid={props.testId}
+      />
+    </div>
+  );
+}
+
+export function ScenarioForm({ current, busy, onApply }: ScenarioFormProps) {
+  const [draft, setDraft] = useState<Scenario>(current);
+  const [presetId, setPresetId] = useState('');
+  const [openAt, setOpenAt] = useState(0);
+  const ids = { preset: useId(), scheme: useId(), chip: useId(), kind: useId(), pattern: useId() };
+
+  // A newly applied scenario becomes the form's starting point.
+  useEffect(() => setDraft(current), [current]);
+
+  const errors = useMemo(() => validateScenario(draft).filter((e) => !e.startsWith('pattern:')), [draft]);
+  const patternInfo = useMemo(() => {
+    if (draft.workload.kind !== 'pattern') return null;
+    try {
+      const reqs = parsePattern(draft.workload.text);
+      return { ok: true, text: `${reqs.length} request${reqs.length === 1 ? '' : 's'}` };
+    } catch (e) {
+      return { ok: false, text: (e as Error).message };
+    }
+  }, [draft.workload]);
+
+  const scheme = schemeSpec(draft.scheme);
+  const chip = chipSpec(draft.chip.preset);
+  const w = draft.workload;
+  const setW = (patch: Record<string, unknown>) => setDraft((d) => ({ ...d, workload: { ...d.workload, ...patch } as Scenario['workload'] }));
+
+  return (
+    <form
+      className="scenario-form"
+      noValidate
+      aria-labelledby="scenario-h"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (errors.length === 0) onApply(draft, openAt);
+      }}
+    >
+      <h2 id="scenario-h">Scenario</h2>
+      <div className="field">
+        <label htmlFor={ids.preset}>Preset</label>
+        <select
+          id={ids.preset}
+          value={presetId}
+          data-testid="preset"
+          onChange={(e) => {
+            const p = PRESETS.find((x) => x.id === e.target.value);
+            setPresetId(e.target.value);
+            if (p) {
+              setDraft(p.scenario);
+              setOpenAt(p.openAt);
+            }
+          }}
+        >
+          <option value="">Choose a preset…</option>
+          {PRESETS.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.label}
+            </option>
+          ))}
+        </select>
+      </div>
+
+      <fieldset>
+        <legend>FTL scheme</legend>
+        <div className="field">
+          <label htmlFor={ids.scheme}>Scheme</label>
+          <select
+            id={ids.scheme}
+            value={draft.scheme}
+            data-testid="scheme"
+            onChange={(e) => setDraft((d) => ({ ...d, scheme: e.target.value, params: defaultParams(e.target.value) }))}
+          >
+            {SCHEMES.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        {scheme?.params.map((p) => (
+          <NumberField
+            key={p.key}
+            label={p.label}
+            value={draft.params[p.key]}
+            min={p.min}
+            max={p.max}
+            step={p.step}
+            onChange={(v) => setDraft((d) => ({ ...d, params: { ...d.params, [p.key]: v } }))}
+          />
+        ))}
+      </fieldset>
+
+      <fieldset>
+        <legend>Chip</legend>
+        <div className="field">
+          <label htmlFor={ids.chip}>Preset</label>
+          <select
+            id={ids.chip}
+            value={draft.chip.preset}
+            data-testid="chip"
+            onChange={(e) => {
+              const c = chipSpec(e.target.value);
+              setDraft((d) => ({
+                ...d,
+                chip: { preset: e.target.value as ChipPreset, blocks: c?.suggestedBlocks, pages_per_block: c?.pages_per_block },
+              }));
+            }}
+          >
+            {CHIPS.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field-row">
+          <NumberField label="Blocks" value={draft.chip.blocks ?? chip?.blocks} min={2} onChange={(v) => setDraft((d) => ({ ...d, chip: { ...d.chip, blocks: v } }))} />
+          <NumberField
+            label="Pages/block"
+            value={draft.chip.pages_per_block ?? chip?.pages_per_block}
+            min={1}
+            onChange={(v) => setDraft((d) => ({ ...d, chip: { ...d.chip, pages_per_block: v } }))}
+          />
+        </div>
+      </fieldset>
+
+      <fieldset>
+        <legend>Workload</legend>
+        <div className="field">
+          <label htmlFor={ids.kind}>Kind</label>
+          <select
+            id={ids.kind}
+            value={w.kind}
+            data-testid="workload-kind"
+            onChange={(e) => {
+              const kind = e.target.value as WorkloadKind;
+              const prev = draft.workload;
+              const n = 'n' in prev ? prev.n : 400;
+              const seed = 'seed' in prev ? prev.seed : 1;
+              setDraft((d) => ({ ...d, workload: defaultWorkload(kind, n, seed) }));
+            }}
+          >
+            {WORKLOAD_KINDS.map((k) => (
+              <option key={k.id} value={k.id}>
+                {k.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        {w.kind === 'pattern' ? (
+          <div className="field">
+            <label htmlFor={ids.pattern}>Pattern</label>
+            <textarea
+              id={ids.pattern}
+              rows={3}
+              spellCheck={false}
+              value={w.text}
+              data-testid="pattern"
+              aria-describedby={`${ids.pattern}-hint`}
+              onChange={(e) => setW({ text: e.target.value })}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter' && !e.shiftKey) {
+                  e.preventDefault();
+                  (e.currentTarget.form as HTMLFormElement | null)?.requestSubmit();
+                }
+              }}
+            />
+            <p id={`${ids.pattern}-hint`} className={patternInfo?.ok ? 'hint' : 'hint warn'}>
+              {patternInfo?.text} — e.g. <code>w0 w4 w8 r3 (w1 w2)x3</code>
+            </p>
+          </div>
+        ) : (
+          <>
+            <div className="field-row">
+              <NumberField label="Requests" value={w.n} min={1} onChange={(v) => setW({ n: v })} testId="workload-n" />
+              {w.kind !== 'sequential' && <NumberField label="Seed" value={w.seed} min={0} onChange={(v) => setW({ seed: v })} />}
+            </div>
+            {w.kind !== 'sequential' && (
+              <NumberField label="Read ratio" value={w.read_ratio} min={0} max={1} step={0.05} onChange={(v) => setW({ read_ratio: v })} />
+            )}
+            {w.kind === 'hotcold' && (
+              <div className="field-row">
+                <NumberField label="Hot space" value={w.hot_fraction} min={0.05} max={0.95} step={0.05} onChange={(v) => setW({ hot_fraction: v })} />
+                <NumberField label="Hot share" value={w.hot_ratio} min={0} max={1} step={0.05} onChange={(v) => setW({ hot_ratio: v })} />
+              </div>
+            )}
+          </>
+        )}
+      </fieldset>
+
+      {errors.length > 0 && (
+        <ul className="form-errors" role="alert">
+          {errors.map((e) => (
+            <li key={e}>{e}</li>
+          ))}
+        </ul>
+      )}
+      <button type="submit" className="primary" disabled={busy || errors.length > 0} data-testid="apply">
+        Apply scenario
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,204 @@
+// App-side state of one simulation: the Session in the worker, its latest snapshot,
+// playback, and every user command. Commands are serialised (one in flight at a time)
+// so rapid clicks and key repeats can never interleave.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { SimClient } from '../sim/client';
+import type { SessionInfo, Snapshot, StepResult } from '../sim/protocol';
+import type { Scenario } from '../scenario/model';
+
+export interface Speed {
+  id: string;
+  label: string;
+  unit: 'op' | 'request';
+  count: number;
+  intervalMs: number;
+}
+
+export const SPEEDS: Speed[] = [
+  { id: '1op', label: '1 op/s', unit: 'op', count: 1, intervalMs: 1000 },
+  { id: '3op', label: '3 ops/s', unit: 'op', count: 1, intervalMs: 333 },
+  { id: '10op', label: '10 ops/s', unit: 'op', count: 1, intervalMs: 100 },
+  { id: '5req', label: '5 requests/s', unit: 'request', count: 1, intervalMs: 200 },
+  { id: '20req', label: '20 requests/s', unit: 'request', count: 1, intervalMs: 50 },
+  { id: '200req', label: '200 requests/s', unit: 'request', count: 10, intervalMs: 50 },
+  { id: '2000req', label: '2,000 requests/s', unit: 'request', count: 100, intervalMs: 50 },
+];
+export const DEFAULT_SPEED = '3op';
+
+/** How far (in flash operations) opening a scenario looks for a multi-operation request. */
+const OPEN_SEARCH_OPS = 60;
+
+export interface Loaded {
+  sid: number;
+  scenario: Scenario;
+  info: SessionInfo;
+  snapshot: Snapshot;
+}
+
+export interface SimState {
+  loaded: Loaded | null;
+  /** true while the first scenario is being created */
+  loading: boolean;
+  /** the last error from the core (bad scenario, worker failure) */
+  error: string | null;
+  playing: boolean;
+  speed: Speed;
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+export function useSimulation(client: SimClient | null) {
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+  const [playing, setPlaying] = useState(false);
+  const [speedId, setSpeedId] = useState(DEFAULT_SPEED);
+  const speed = SPEEDS.find((s) => s.id === speedId) ?? SPEEDS[1];
+
+  const loadedRef = useRef<Loaded | null>(null);
+  loadedRef.current = loaded;
+  const chain = useRef<Promise<unknown>>(Promise.resolve());
+
+  /** Run commands one after another; errors surface in the UI, never as rejections. */
+  const enqueue = useCallback(<T,>(fn: () => Promise<T>): Promise<T | undefined> => {
+    const next = chain.current.then(fn).catch((e: unknown) => {
+      setError(message(e));
+      setPlaying(false);
+      return undefined;
+    });
+    chain.current = next;
+    return next;
+  }, []);
+
+  const apply = useCallback((r: StepResult | undefined) => {
+    if (!r) return false;
+    setLoaded((cur) => (cur ? { ...cur, snapshot: r.snapshot } : cur));
+    return r.moved;
+  }, []);
+
+  const load = useCallback(
+    (scenario: Scenario, openAt = 0): Promise<boolean> => {
+      if (!client) return Promise.resolve(false);
+      setPlaying(false);
+      return enqueue(async () => {
+        let created;
+        try {
+          created = await client.create(scenario);
+        } catch (e) {
+          setError(`Could not start this scenario: ${message(e)}`);
+          return false;
+        }
+        let snapshot = created.snapshot;
+        const target = Math.floor(created.info.total_requests * openAt);
+        if (target > 0) {
+          snapshot = (await client.seek(created.sid, target)).snapshot;
+          // Open on an interesting moment: step on, a flash operation at a time, into the
+          // middle of a request that does more than one operation (GC, merge, ...).
+          for (let i = 0; i < OPEN_SEARCH_OPS; i++) {
+            const r = await client.stepOp(created.sid);
+            snapshot = r.snapshot;
+            if (!r.moved || (snapshot.opCount > 2 && snapshot.opCursor >= 2)) break;
+          }
+        }
+        const previous = loadedRef.current;
+        setLoaded({ sid: created.sid, scenario, info: created.info, snapshot });
+        setError(null);
+        if (previous) void client.dispose(previous.sid).catch(() => undefined);
+        return true;
+      }).then((ok) => {
+        setLoading(false);
+        return ok ?? false;
+      });
+    },
+    [client, enqueue],
+  );
+
+  const withSession = useCallback(
+    (fn: (c: SimClient, sid: number) => Promise<StepResult>) => {
+      const cur = loadedRef.current;
+      if (!client || !cur) return Promise.resolve(false);
+      return enqueue(() => fn(client, cur.sid)).then(apply);
+    },
+    [client, enqueue, apply],
+  );
+
+  const stepOp = useCallback(() => withSession((c, sid) => c.stepOp(sid)), [withSession]);
+  const stepRequest = useCallback(() => withSession((c, sid) => c.stepRequest(sid)), [withSession]);
+  const backOp = useCallback(() => withSession((c, sid) => c.backOp(sid)), [withSession]);
+
+  // Scrubbing: keep at most one seek in flight and always land on the latest value.
+  const seekTarget = useRef<number | null>(null);
+  const seeking = useRef(false);
+  const seek = useCallback(
+    (step: number) => {
+      seekTarget.current = step;
+      if (seeking.current) return;
+      seeking.current = true;
+      const pump = async (): Promise<void> => {
+        const target = seekTarget.current;
+        seekTarget.current = null;
+        if (target === null) {
+          seeking.current = false;
+          return;
+        }
+        await withSession((c, sid) => c.seek(sid, target));
+        return pump();
+      };
+      void pump();
+    },
+    [withSession],
+  );
+
+  // Playback: one advance at a time, the next scheduled after the answer arrives.
+  useEffect(() => {
+    if (!playing) return;
+    let cancelled = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const tick = async () => {
+      const moved = await withSession((c, sid) => c.advance(sid, speed.unit, speed.count));
+      if (cancelled) return;
+      if (!moved) {
+        setPlaying(false);
+        return;
+      }
+      timer = setTimeout(tick, speed.intervalMs);
+    };
+    timer = setTimeout(tick, Math.min(speed.intervalMs, 150));
+    return () => {
+      cancelled = true;
+      if (timer) clearTimeout(timer);
+    };
+  }, [playing, speed, withSession]);
+
+  const playingRef = useRef(playing);
+  playingRef.current = playing;
+  const togglePlay = useCallback(() => {
+    const cur = loadedRef.current;
+    if (!cur) return;
+    if (playingRef.current) {
+      setPlaying(false);
+      return;
+    }
+    // At the end, play starts again from the beginning.
+    if (cur.snapshot.step >= cur.snapshot.total && cur.snapshot.opCount === 0) seek(0);
+    setPlaying(true);
+  }, [seek]);
+
+  const pause = useCallback(() => setPlaying(false), []);
+  const dismissError = useCallback(() => setError(null), []);
+
+  return {
+    state: { loaded, loading, error, playing, speed } satisfies SimState,
+    load,
+    stepOp,
+    stepRequest,
+    backOp,
+    seek,
+    togglePlay,
+    pause,
+    setSpeed: setSpeedId,
+    dismissError,
+  };
+}

@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CHIPS,
+  SCHEMES,
+  defaultScenario,
+  defaultWorkload,
+  describeScenario,
+  parseScenario,
+  scenarioToJson,
+  validateScenario,
+  type Scenario,
+} from './model';
+import { PRESETS } from './presets';
+import { parsePattern } from './pattern';
+
+describe('scenario defaults', () => {
+  it('is page mapping on a 16×4 classroom chip with a seeded hot/cold workload', () => {
+    const s = defaultScenario();
+    expect(s.scheme).toBe('page');
+    expect(s.params.op).toBe(0.25);
+    expect(s.chip).toEqual({ preset: 'classroom', blocks: 16, pages_per_block: 4 });
+    expect(s.workload).toMatchObject({ kind: 'hotcold', n: 400, seed: 1 });
+    expect(validateScenario(s)).toEqual([]);
+  });
+
+  it('returns a fresh object each time', () => {
+    const a = defaultScenario();
+    a.chip.blocks = 99;
+    expect(defaultScenario().chip.blocks).toBe(16);
+  });
+
+  it('has valid presets and data-driven catalogues', () => {
+    expect(SCHEMES.map((s) => s.id)).toContain('page');
+    expect(CHIPS.map((c) => c.id)).toContain('classroom');
+    for (const p of PRESETS) expect(validateScenario(p.scenario), p.id).toEqual([]);
+  });
+
+  it('describes a scenario in one line', () => {
+    expect(describeScenario(defaultScenario())).toBe(
+      'Page mapping (greedy GC) · classroom 16×4 · hot/cold 80/20, 400 requests, seed 1',
+    );
+  });
+});
+
+describe('scenario validation', () => {
+  const base = defaultScenario();
+  const bad = (patch: Partial<Scenario>) => validateScenario({ ...base, ...patch });
+
+  it('catches unknown schemes and chips', () => {
+    expect(bad({ scheme: 'nope' })).toContain('unknown scheme "nope"');
+    expect(bad({ chip: { preset: 'nope' as never } })).toContain('unknown chip preset "nope"');
+  });
+
+  it('catches bad geometry and parameters', () => {
+    expect(bad({ chip: { preset: 'classroom', blocks: 1, pages_per_block: 4 } }).join()).toMatch(/blocks/);
+    expect(bad({ chip: { preset: 'classroom', blocks: 4, pages_per_block: 0 } }).join()).toMatch(/pages per block/);
+    expect(bad({ chip: { preset: 'classroom', blocks: 100000, pages_per_block: 64 } }).join()).toMatch(/at most/);
+    expect(bad({ params: { op: 2 } }).join()).toMatch(/Over-provisioning/);
+  });
+
+  it('catches bad workloads', () => {
+    expect(bad({ workload: { kind: 'sequential', n: 0 } }).join()).toMatch(/requests/);
+    expect(bad({ workload: { kind: 'uniform', n: 10, seed: 1, read_ratio: 1.5 } }).join()).toMatch(/read ratio/);
+    expect(bad({ workload: { kind: 'uniform', n: 10, seed: -1, read_ratio: 0 } }).join()).toMatch(/seed/);
+    expect(bad({ workload: { kind: 'pattern', text: 'w0 (w1' } }).join()).toMatch(/never closed/);
+  });
+});
+
+describe('scenario JSON', () => {
+  it('round-trips every preset and workload kind', () => {
+    const all: Scenario[] = [
+      ...PRESETS.map((p) => p.scenario),
+      ...(['sequential', 'uniform', 'hotcold', 'pattern'] as const).map((k) => ({ ...defaultScenario(), workload: defaultWorkload(k) })),
+    ];
+    for (const s of all) expect(parseScenario(scenarioToJson(s))).toEqual(s);
+  });
+
+  it('is the plain JSON the wasm Session takes', () => {
+    expect(JSON.parse(scenarioToJson(defaultScenario()))).toEqual({
+      scheme: 'page',
+      params: { op: 0.25 },
+      chip: { preset: 'classroom', blocks: 16, pages_per_block: 4 },
+      workload: { kind: 'hotcold', n: 400, seed: 1, read_ratio: 0.1, hot_fraction: 0.2, hot_ratio: 0.8 },
+    });
+  });
+
+  it('fills defaults for missing optional fields', () => {
+    const s = parseScenario('{"chip":{"preset":"classroom"},"workload":{"kind":"uniform","n":50}}');
+    expect(s.scheme).toBe('page');
+    expect(s.params.op).toBe(0.25);
+    expect(s.workload).toEqual({ kind: 'uniform', n: 50, seed: 1, read_ratio: 0.2 });
+  });
+
+  it('explains what is wrong', () => {
+    expect(() => parseScenario('{')).toThrow(/not valid JSON/);
+    expect(() => parseScenario('[]')).toThrow(/JSON object/);
+    expect(() => parseScenario('{"workload":{"kind":"uniform"}}')).toThrow(/chip.preset/);
+    expect(() => parseScenario('{"chip":{"preset":"classroom"},"workload":{"kind":"zipf"}}')).toThrow(/unknown workload kind/);
+    expect(() => parseScenario('{"chip":{"preset":"classroom"},"workload":{"kind":"sequential","n":-3}}')).toThrow(/requests/);
+  });
+});
+
+describe('inline pattern language', () => {
+  it('expands requests and repetitions', () => {
+    expect(parsePattern('w0 w4 w8 r3')).toEqual([
+      { op: 'w', lpn: 0 },
+      { op: 'w', lpn: 4 },
+      { op: 'w', lpn: 8 },
+      { op: 'r', lpn: 3 },
+    ]);
+    expect(parsePattern('(w1 w2)x3').map((r) => r.lpn)).toEqual([1, 2, 1, 2, 1, 2]);
+    expect(parsePattern('((w1)x2 r0)x2').map((r) => `${r.op}${r.lpn}`)).toEqual(['w1', 'w1', 'r0', 'w1', 'w1', 'r0']);
+    expect(parsePattern('w0 w4 w8 r3 (w1 w2)x3')).toHaveLength(10);
+  });
+
+  it('reports errors with positions', () => {
+    expect(() => parsePattern('w0 (w1')).toThrow(/never closed/);
+    expect(() => parsePattern('w0 w1)x2')).toThrow(/no matching/);
+    expect(() => parsePattern('w0 (w1)')).toThrow(/repeat count/);
+    expect(() => parsePattern('w0 q1')).toThrow(/unexpected "q" at 4/);
+    expect(() => parsePattern('   ')).toThrow(/no requests/);
+  });
+});

@@ -1,0 +1,167 @@
+// The worker-side logic, independent of the Worker global so it can be unit tested
+// with a fake Session: it owns the Sessions and answers one Request with one Response.
+import type {
+  Command,
+  CreateResult,
+  Request,
+  Response,
+  SessionConstructor,
+  SessionInfo,
+  Snapshot,
+  StepResult,
+  WasmSession,
+} from './protocol';
+
+export function errorMessage(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  if (typeof e === 'string') return e;
+  try {
+    return JSON.stringify(e);
+  } catch {
+    return String(e);
+  }
+}
+
+function parseJson<T>(text: string, what: string): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch (e) {
+    throw new Error(`the core returned invalid ${what} JSON: ${errorMessage(e)}`);
+  }
+}
+
+export function takeSnapshot(s: WasmSession): Snapshot {
+  const view = parseJson<{ tables?: Snapshot['view']['tables'] }>(s.view(), 'view');
+  return {
+    step: s.step(),
+    total: s.total(),
+    opCursor: s.op_cursor(),
+    opCount: s.op_count(),
+    pageStates: s.page_states(),
+    pageLpns: s.page_lpns(),
+    blockRoles: s.block_roles(),
+    eraseCounts: s.block_erase_counts(),
+    owners: s.block_owners(),
+    metrics: parseJson(s.metrics(), 'metrics'),
+    events: parseJson(s.events(), 'events'),
+    narration: s.narration(),
+    view: { tables: Array.isArray(view?.tables) ? view.tables : [] },
+  };
+}
+
+/** Buffers to transfer (not copy) to the page. */
+export function snapshotTransferables(snap: Snapshot): ArrayBuffer[] {
+  const arrays = [snap.pageStates, snap.pageLpns, snap.blockRoles, snap.eraseCounts, snap.owners];
+  const buffers = new Set<ArrayBuffer>();
+  for (const a of arrays) {
+    // Only whole, non-shared buffers: a view into wasm memory must never be transferred.
+    if (a.buffer instanceof ArrayBuffer && a.byteOffset === 0 && a.byteLength === a.buffer.byteLength) {
+      buffers.add(a.buffer);
+    }
+  }
+  return [...buffers];
+}
+
+export class SessionHost {
+  private sessions = new Map<number, WasmSession>();
+  private nextSid = 1;
+
+  constructor(private readonly getSessionClass: () => Promise<SessionConstructor>) {}
+
+  /** Answer one request; never throws. */
+  async handle(req: Request): Promise<Response> {
+    try {
+      const result = await this.dispatch(req);
+      return { id: req.id, ok: true, result };
+    } catch (e) {
+      if (typeof WebAssembly !== 'undefined' && e instanceof WebAssembly.RuntimeError && 'sid' in req) {
+        // A Rust panic: this Session's state can no longer be trusted (or even borrowed).
+        this.sessions.delete(req.sid);
+        return {
+          id: req.id,
+          ok: false,
+          error: `The simulator crashed (${errorMessage(e)}); this is a bug in the core. Apply the scenario again to restart it.`,
+        };
+      }
+      return { id: req.id, ok: false, error: errorMessage(e) };
+    }
+  }
+
+  private session(sid: number): WasmSession {
+    const s = this.sessions.get(sid);
+    if (!s) throw new Error(`no session ${sid} (it was closed or never created)`);
+    return s;
+  }
+
+  private stepped(s: WasmSession, moved: boolean): StepResult {
+    return { moved, snapshot: takeSnapshot(s) };
+  }
+
+  private async dispatch(cmd: Command): Promise<unknown> {
+    switch (cmd.type) {
+      case 'create': {
+        const SessionClass = await this.getSessionClass();
+        const s = new SessionClass(JSON.stringify(cmd.scenario));
+        try {
+          const info = parseJson<SessionInfo>(s.info(), 'info');
+          const sid = this.nextSid++;
+          this.sessions.set(sid, s);
+          const result: CreateResult = { sid, info, snapshot: takeSnapshot(s) };
+          return result;
+        } catch (e) {
+          s.free?.();
+          throw e;
+        }
+      }
+      case 'dispose': {
+        this.sessions.get(cmd.sid)?.free?.();
+        this.sessions.delete(cmd.sid);
+        return null;
+      }
+      case 'snapshot':
+        return takeSnapshot(this.session(cmd.sid));
+      case 'step_op': {
+        const s = this.session(cmd.sid);
+        return this.stepped(s, s.step_op());
+      }
+      case 'step_request': {
+        const s = this.session(cmd.sid);
+        return this.stepped(s, s.step_request());
+      }
+      case 'back_op': {
+        const s = this.session(cmd.sid);
+        return this.stepped(s, s.back_op());
+      }
+      case 'seek': {
+        const s = this.session(cmd.sid);
+        const target = Math.max(0, Math.min(Math.floor(cmd.step), s.total()));
+        const before = s.step();
+        s.seek(target);
+        return this.stepped(s, s.step() !== before || target === before);
+      }
+      case 'advance': {
+        const s = this.session(cmd.sid);
+        const count = Math.max(1, Math.floor(cmd.count));
+        let moved = false;
+        if (cmd.unit === 'op') {
+          for (let i = 0; i < count; i++) {
+            if (!s.step_op()) break;
+            moved = true;
+          }
+        } else {
+          // Finish a half-revealed request first so that run() starts on a boundary.
+          if (s.op_cursor() > 0 && s.op_cursor() < s.op_count()) {
+            moved = s.step_request() || moved;
+          }
+          if (count > 1) moved = s.run(count - 1) > 0 || moved;
+          moved = s.step_request() || moved;
+        }
+        return this.stepped(s, moved);
+      }
+      default: {
+        const unknown = cmd as { type?: unknown };
+        throw new Error(`unknown command ${String(unknown.type)}`);
+      }
+    }
+  }
+}

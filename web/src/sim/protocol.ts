@@ -1,0 +1,132 @@
+// Messages between the page (client.ts) and the simulation worker (worker.ts / host.ts).
+// Every request carries an id; the worker answers each one exactly once with the same id.
+
+/** What the wasm-bindgen `Session` class offers (docs/session-api.md). */
+export interface WasmSession {
+  info(): string;
+  step(): number;
+  total(): number;
+  op_cursor(): number;
+  op_count(): number;
+  step_op(): boolean;
+  step_request(): boolean;
+  run(n: number): number;
+  seek(step: number): void;
+  back_op(): boolean;
+  page_states(): Uint8Array;
+  page_lpns(): Uint32Array;
+  block_roles(): Uint8Array;
+  block_erase_counts(): Uint32Array;
+  block_owners(): Int32Array;
+  metrics(): string;
+  events(): string;
+  narration(): string;
+  view(): string;
+  free?(): void;
+}
+
+export type SessionConstructor = new (scenarioJson: string) => WasmSession;
+
+export interface ChipInfo {
+  name: string;
+  blocks: number;
+  pages_per_block: number;
+  page_bytes: number;
+  spare_bytes: number;
+  timing: { read_us: number; read_oob_us: number; program_us: number; erase_us: number };
+}
+
+export interface SessionInfo {
+  scheme: string;
+  scheme_label: string;
+  chip: ChipInfo;
+  logical_pages: number;
+  total_requests: number;
+  params: Record<string, unknown>;
+}
+
+export type EventKind = 'read' | 'read_oob' | 'program' | 'erase' | 'note';
+
+export interface SimEvent {
+  kind: EventKind;
+  pbn?: number | null;
+  page?: number | null;
+  lpn?: number | null;
+  cause?: string | null;
+  text?: string | null;
+}
+
+export interface ViewTable {
+  title: string;
+  columns: string[];
+  rows: (string | number | boolean | null)[][];
+}
+
+export interface SchemeViewData {
+  tables: ViewTable[];
+}
+
+/** Metrics JSON (docs/cli.md); read defensively, new fields are shown generically. */
+export type Metrics = Record<string, unknown>;
+
+/** Everything the UI draws, captured after each command. */
+export interface Snapshot {
+  step: number;
+  total: number;
+  opCursor: number;
+  opCount: number;
+  pageStates: Uint8Array;
+  pageLpns: Uint32Array;
+  blockRoles: Uint8Array;
+  eraseCounts: Uint32Array;
+  owners: Int32Array;
+  metrics: Metrics;
+  events: SimEvent[];
+  narration: string;
+  view: SchemeViewData;
+}
+
+export type Command =
+  | { type: 'create'; scenario: unknown }
+  | { type: 'dispose'; sid: number }
+  | { type: 'snapshot'; sid: number }
+  | { type: 'step_op'; sid: number }
+  | { type: 'step_request'; sid: number }
+  | { type: 'back_op'; sid: number }
+  | { type: 'seek'; sid: number; step: number }
+  /**
+   * Advance for playback: `op` reveals `count` flash operations; `request` runs
+   * count-1 requests at full speed and then one with its events retained.
+   */
+  | { type: 'advance'; sid: number; unit: 'op' | 'request'; count: number };
+
+export type CommandType = Command['type'];
+
+export interface CreateResult {
+  sid: number;
+  info: SessionInfo;
+  snapshot: Snapshot;
+}
+
+export interface StepResult {
+  /** false when the command could not move (end of workload, or step 0 for back_op) */
+  moved: boolean;
+  snapshot: Snapshot;
+}
+
+export interface ResultMap {
+  create: CreateResult;
+  dispose: null;
+  snapshot: Snapshot;
+  step_op: StepResult;
+  step_request: StepResult;
+  back_op: StepResult;
+  seek: StepResult;
+  advance: StepResult;
+}
+
+export type Request = Command & { id: number };
+
+export type Response =
+  | { id: number; ok: true; result: unknown }
+  | { id: number; ok: false; error: string };

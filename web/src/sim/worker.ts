@@ -1,0 +1,39 @@
+/// <reference lib="webworker" />
+// The simulation worker: hosts wasm Sessions so the page never blocks.
+import init, { Session } from './pkg/ftlscope_wasm.js';
+import { SessionHost, errorMessage, snapshotTransferables } from './host';
+import type { Request, Response, SessionConstructor, Snapshot } from './protocol';
+
+declare const self: DedicatedWorkerGlobalScope;
+
+let ready: Promise<SessionConstructor> | null = null;
+
+function loadCore(): Promise<SessionConstructor> {
+  if (!ready) ready = init().then(
+    () => Session as unknown as SessionConstructor,
+    (e: unknown) => {
+      throw new Error(`could not load the simulator (WebAssembly): ${errorMessage(e)}`);
+    },
+  );
+  return ready;
+}
+
+const host = new SessionHost(loadCore);
+
+function transferablesOf(res: Response): Transferable[] {
+  if (!res.ok || res.result === null || typeof res.result !== 'object') return [];
+  const r = res.result as { snapshot?: Snapshot; pageStates?: Uint8Array };
+  const snap = r.snapshot ?? (r.pageStates ? (r as unknown as Snapshot) : undefined);
+  return snap ? snapshotTransferables(snap) : [];
+}
+
+// Requests are answered strictly in order: one command at a time.
+let queue: Promise<void> = Promise.resolve();
+
+self.addEventListener('message', (ev: MessageEvent<Request>) => {
+  const req = ev.data;
+  queue = queue.then(async () => {
+    const res = await host.handle(req);
+    self.postMessage(res, transferablesOf(res));
+  });
+});

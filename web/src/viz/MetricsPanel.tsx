@@ -1,0 +1,120 @@
+// Live metrics from the core's metrics() JSON (field names as in docs/cli.md).
+import type { Metrics } from '../sim/protocol';
+
+function num(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+function fmt(v: number | undefined, digits = 0): string {
+  if (v === undefined) return '—';
+  return v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+}
+
+function fmtUs(v: number | undefined): string {
+  if (v === undefined) return '—';
+  if (v >= 1_000_000) return `${fmt(v / 1_000_000, 2)} s`;
+  if (v >= 1000) return `${fmt(v / 1000, 2)} ms`;
+  return `${fmt(v, 0)} µs`;
+}
+
+function get(m: Metrics, path: string): unknown {
+  let cur: unknown = m;
+  for (const k of path.split('.')) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[k];
+  }
+  return cur;
+}
+
+const LABELS: Record<string, string> = {
+  gc_runs: 'GC runs',
+  ram_bytes: 'Mapping RAM',
+  log_utilisation: 'Log utilisation',
+};
+
+interface Row {
+  key: string;
+  label: string;
+  value: string;
+  hint?: string;
+}
+
+const KNOWN_TOP = new Set([
+  'scheme', 'chip', 'requests', 'by_cause', 'host_reads', 'host_writes', 'page_reads', 'oob_reads', 'page_programs', 'erases',
+  'write_amplification', 'elapsed_us', 'latency_us', 'erase_count', 'merges', 'wrong_reads',
+]);
+
+export function MetricsPanel({ metrics }: { metrics: Metrics }) {
+  const n = (p: string) => num(get(metrics, p));
+  const rows: Row[] = [
+    { key: 'host_writes', label: 'Host writes', value: fmt(n('host_writes')) },
+    { key: 'host_reads', label: 'Host reads', value: fmt(n('host_reads')) },
+    { key: 'page_programs', label: 'Page programs', value: fmt(n('page_programs')) },
+    { key: 'page_reads', label: 'Page reads', value: fmt(n('page_reads')) },
+    { key: 'oob_reads', label: 'OOB reads', value: fmt(n('oob_reads')) },
+    { key: 'erases', label: 'Block erases', value: fmt(n('erases')) },
+    { key: 'write_amplification', label: 'Write amplification', value: fmt(n('write_amplification'), 2), hint: 'page programs ÷ host writes' },
+    { key: 'elapsed_us', label: 'Flash time', value: fmtUs(n('elapsed_us')), hint: 'sum of operation times' },
+    { key: 'erase_count', label: 'Erases per block', value: `${fmt(n('erase_count.min'))}–${fmt(n('erase_count.max'))} (mean ${fmt(n('erase_count.mean'), 1)})` },
+    { key: 'latency_write_mean', label: 'Write latency, mean', value: fmtUs(n('latency_us.write.mean')) },
+    { key: 'latency_write_p99', label: 'Write latency, p99', value: fmtUs(n('latency_us.write.p99')) },
+    { key: 'latency_read_mean', label: 'Read latency, mean', value: fmtUs(n('latency_us.read.mean')) },
+  ];
+  const merges = get(metrics, 'merges');
+  if (merges && typeof merges === 'object' && Object.values(merges).some((v) => typeof v === 'number' && v > 0)) {
+    const m = merges as Record<string, number>;
+    rows.push({ key: 'merges', label: 'Merges switch/partial/full', value: `${fmt(m.switch)} / ${fmt(m.partial)} / ${fmt(m.full)}` });
+  }
+  // Fields the core adds later still show up, without code changes here.
+  for (const [k, v] of Object.entries(metrics)) {
+    if (KNOWN_TOP.has(k) || typeof v !== 'number') continue;
+    const label = LABELS[k] ?? k.charAt(0).toUpperCase() + k.slice(1).replace(/_/g, ' ');
+    rows.push({ key: k, label, value: k.endsWith('_bytes') ? `${fmt(v)} B` : fmt(v, Number.isInteger(v) ? 0 : 2) });
+  }
+  const byCause = get(metrics, 'by_cause');
+  const causes =
+    byCause && typeof byCause === 'object'
+      ? Object.entries(byCause as Record<string, Record<string, unknown>>).filter(([, c]) => c && typeof c === 'object')
+      : [];
+  const wrong = n('wrong_reads');
+  return (
+    <section className="panel metrics" aria-labelledby="metrics-h">
+      <h2 id="metrics-h">Metrics</h2>
+      <dl className="metrics-list">
+        {rows.map((r) => (
+          <div key={r.key} className="metric" data-testid={`metric-${r.key}`} title={r.hint}>
+            <dt>{r.label}</dt>
+            <dd>{r.value}</dd>
+          </div>
+        ))}
+      </dl>
+      {causes.length > 0 && (
+        <table className="by-cause" aria-label="Flash operations by cause">
+          <thead>
+            <tr>
+              <th scope="col">Cause</th>
+              <th scope="col">Reads</th>
+              <th scope="col">Programs</th>
+              <th scope="col">Erases</th>
+            </tr>
+          </thead>
+          <tbody>
+            {causes.map(([cause, c]) => (
+              <tr key={cause} data-testid={`cause-${cause}`}>
+                <th scope="row">{cause}</th>
+                <td>{fmt(num(c.reads))}</td>
+                <td>{fmt(num(c.programs))}</td>
+                <td>{fmt(num(c.erases))}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {wrong !== undefined && wrong > 0 && (
+        <p className="alert" role="alert">
+          {wrong} read(s) disagreed with the reference model — this is a simulator bug.
+        </p>
+      )}
+    </section>
+  );
+}

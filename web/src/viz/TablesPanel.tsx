@@ -1,0 +1,47 @@
+// Scheme-specific tables from the core's view() JSON.
+import type { ViewTable } from '../sim/protocol';
+
+const MAX_ROWS = 200;
+
+function cell(v: unknown): string {
+  if (v === null || v === undefined) return '—';
+  if (typeof v === 'boolean') return v ? 'yes' : 'no';
+  return String(v);
+}
+
+export function TablesPanel({ tables }: { tables: ViewTable[] }) {
+  if (tables.length === 0) return null;
+  return (
+    <>
+      {tables.map((t, ti) => (
+        <section key={ti} className="panel view-table" aria-label={t.title}>
+          <h2>{t.title}</h2>
+          <div className="table-scroll" tabIndex={0} aria-label={`${t.title} (scrollable)`}>
+            <table>
+              <thead>
+                <tr>
+                  {t.columns.map((c, ci) => (
+                    <th key={ci} scope="col">
+                      {c}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {t.rows.slice(0, MAX_ROWS).map((r, ri) => (
+                  <tr key={ri}>
+                    {r.map((v, ci) => (
+                      <td key={ci}>{cell(v)}</td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {t.rows.length > MAX_ROWS && <p className="muted">… and {t.rows.length - MAX_ROWS} more rows</p>}
+            {t.rows.length === 0 && <p className="muted">(empty)</p>}
+          </div>
+        </section>
+      ))}
+    </>
+  );
+}

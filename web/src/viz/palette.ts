@@ -1,0 +1,91 @@
+// The colour language of the device view. Okabe–Ito colours (safe for the common
+// colour-vision deficiencies), and never colour alone: invalid pages are hatched,
+// erased pages are hollow, and every block carries a short role label.
+
+export const OKABE_ITO = {
+  black: '#000000',
+  orange: '#E69F00',
+  skyBlue: '#56B4E9',
+  bluishGreen: '#009E73',
+  yellow: '#F0E442',
+  blue: '#0072B2',
+  vermillion: '#D55E00',
+  reddishPurple: '#CC79A7',
+  grey: '#999999',
+} as const;
+
+export interface PageStateStyle {
+  id: number;
+  key: string;
+  label: string;
+  /** CSS colour (may be a var()) */
+  fill: string;
+  pattern?: 'hatch';
+}
+
+export const PAGE_STATES: PageStateStyle[] = [
+  { id: 0, key: 'erased', label: 'Erased', fill: 'var(--page-erased)' },
+  { id: 1, key: 'valid', label: 'Valid', fill: OKABE_ITO.bluishGreen },
+  { id: 2, key: 'invalid', label: 'Invalid', fill: OKABE_ITO.vermillion, pattern: 'hatch' },
+  { id: 3, key: 'retractable', label: 'Retractable', fill: OKABE_ITO.yellow },
+  { id: 4, key: 'metadata', label: 'Metadata', fill: OKABE_ITO.reddishPurple },
+];
+
+export function pageStyle(state: number): PageStateStyle {
+  return PAGE_STATES[state] ?? { id: state, key: `state-${state}`, label: `State ${state}`, fill: OKABE_ITO.black };
+}
+
+export interface BlockRoleStyle {
+  id: number;
+  key: string;
+  label: string;
+  /** 2–4 letter tag shown on the block's band */
+  short: string;
+  color: string;
+}
+
+const DARK_BANDS = new Set<string>([OKABE_ITO.blue, OKABE_ITO.vermillion, OKABE_ITO.reddishPurple, OKABE_ITO.black]);
+
+/** Text colour with enough contrast on a role's band. */
+export function bandTextColor(role: BlockRoleStyle): string {
+  return DARK_BANDS.has(role.color) ? '#ffffff' : '#000000';
+}
+
+// docs/session-api.md block_roles()
+export const BLOCK_ROLES: BlockRoleStyle[] = [
+  { id: 0, key: 'free', label: 'Free', short: 'FREE', color: 'var(--role-free)' },
+  { id: 1, key: 'data', label: 'Data', short: 'DATA', color: OKABE_ITO.blue },
+  { id: 2, key: 'active', label: 'Active (write frontier)', short: 'ACT', color: OKABE_ITO.orange },
+  { id: 3, key: 'sw-log', label: 'SW log', short: 'SW', color: OKABE_ITO.skyBlue },
+  { id: 4, key: 'rw-log', label: 'RW log', short: 'RW', color: OKABE_ITO.reddishPurple },
+  { id: 5, key: 'log', label: 'Log', short: 'LOG', color: OKABE_ITO.skyBlue },
+  { id: 6, key: 'primary', label: 'Primary', short: 'PRI', color: OKABE_ITO.blue },
+  { id: 7, key: 'replacement', label: 'Replacement', short: 'REP', color: OKABE_ITO.skyBlue },
+  { id: 8, key: 'buffer', label: 'Buffer', short: 'BUF', color: OKABE_ITO.yellow },
+  { id: 9, key: 'metadata', label: 'Metadata', short: 'META', color: OKABE_ITO.reddishPurple },
+  { id: 10, key: 'map', label: 'Map block', short: 'MAP', color: OKABE_ITO.reddishPurple },
+  { id: 11, key: 'checkpoint', label: 'Checkpoint', short: 'CKPT', color: OKABE_ITO.reddishPurple },
+  { id: 12, key: 'map-dir', label: 'Map directory', short: 'DIR', color: OKABE_ITO.reddishPurple },
+  { id: 13, key: 'dest', label: 'GC/merge destination', short: 'DEST', color: OKABE_ITO.vermillion },
+];
+
+export function roleStyle(role: number): BlockRoleStyle {
+  return BLOCK_ROLES[role] ?? { id: role, key: `role-${role}`, label: `Role ${role}`, short: `R${role}`, color: OKABE_ITO.black };
+}
+
+export const EVENT_KIND_LABEL: Record<string, string> = {
+  read: 'Read',
+  read_oob: 'Read OOB',
+  program: 'Program',
+  erase: 'Erase',
+  note: 'Note',
+  gc: 'GC',
+  merge: 'Merge',
+};
+
+/** Flash operations, as opposed to FTL-level notes (gc, merge, role change, ...). */
+export const FLASH_OP_KINDS = new Set(['read', 'read_oob', 'program', 'erase']);
+
+export function eventKindLabel(kind: string): string {
+  return EVENT_KIND_LABEL[kind] ?? kind.charAt(0).toUpperCase() + kind.slice(1).replace(/_/g, ' ');
+}
