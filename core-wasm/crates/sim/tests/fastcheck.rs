@@ -100,6 +100,9 @@ fn fastcheck_and_ltlog_every_cut_point_small_chip() {
     }
 }
 
+/// Diagnosis helper, not a check: replays one cut point with its events and recovery notes.
+/// `S=scheme R=request O=op [W=1|2|3|/path/to/trace] [B=blocks P=pages L=log_blocks C=lpns]
+/// [RC=recut|all] cargo test --release -p ftlscope-sim --test fastcheck debug_point -- --ignored --nocapture`
 #[test]
 #[ignore]
 fn debug_point() {
