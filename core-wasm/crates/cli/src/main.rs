@@ -177,6 +177,10 @@ struct SweepArgs {
     /// Figures 7 and 8): adds metadata writes and recovery pages read.
     #[arg(long)]
     recovery: bool,
+    /// With --recovery: recover at this many points spread evenly over the run (after
+    /// requests total·i/K, i = 1..K) and report the means (the last point is the end).
+    #[arg(long, default_value_t = 1)]
+    recovery_samples: usize,
 }
 
 /// Chip, scheme parameters and workload: shared by the commands that run a scenario.
@@ -443,8 +447,25 @@ fn sweep(args: &SweepArgs) -> Result<Vec<SweepRow>, String> {
                 .sim_for(&scenario)
                 .map_err(|e| format!("{scheme} with {} log blocks: {e}", lb.map(|n| n.to_string()).unwrap_or("default".into())))?;
             let total = sim.total();
-            sim.run(total)?;
-            let rec = if args.recovery { Some(recovery_cost(&scenario, &sim)?) } else { None };
+            let k = args.recovery_samples.max(1);
+            let mut samples = Vec::new();
+            for i in 1..=k {
+                let upto = total * i / k;
+                sim.run(upto - sim.pos())?;
+                if args.recovery {
+                    samples.push(recovery_cost(&scenario, &sim)?);
+                }
+            }
+            let rec = (!samples.is_empty()).then(|| {
+                let n = samples.len() as u64;
+                let last = samples.last().unwrap();
+                RecoveryCost {
+                    map_pages: last.map_pages,
+                    log_pages: last.log_pages,
+                    pages_read: samples.iter().map(|c| c.pages_read).sum::<u64>() / n,
+                    mapping_pages_read: samples.iter().map(|c| c.mapping_pages_read).sum::<u64>() / n,
+                }
+            });
             rows.push(SweepRow { log_blocks: lb, m: sim.state.metrics(), rec });
         }
     }
