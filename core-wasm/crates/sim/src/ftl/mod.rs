@@ -201,6 +201,7 @@ pub fn build_on_chip(scheme: &str, params: &SchemeParams, chip: &Chip) -> Result
 pub fn recover(scheme: &str, params: &SchemeParams, flash: &mut Flash) -> FlashResult<Result<Box<dyn Ftl>, String>> {
     Ok(Ok(match scheme {
         "page" => Box::new(page::PageFtl::recover(flash, params)?),
+        "nftl" => Box::new(nftl::Nftl::recover(flash, params)?),
         other => return Ok(Err(format!("scheme '{other}' has no recovery yet"))),
     }))
 }
