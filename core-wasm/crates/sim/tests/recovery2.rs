@@ -40,5 +40,19 @@ fn nftl_recovers_from_every_cut_point() {
 
 #[test]
 fn nftl_recovers_on_a_larger_chip_with_skew() {
-    random_points("nftl", SchemeParams::default(), 48, 16, 6000, 3000);
+    let r = random_points("nftl", SchemeParams::default(), 48, 16, 6000, 3000);
+    eprintln!("{r:?}");
+}
+
+#[test]
+fn gftl_recovers_from_every_cut_point() {
+    let w = Workload::Hotcold { n: 400, seed: 5, read_ratio: 0.2, hot_fraction: 0.25, hot_ratio: 0.8 };
+    let r = all_points("gftl", SchemeParams::default(), 12, 32, w);
+    assert!(r.points_tried > 1000, "{r:?}");
+}
+
+#[test]
+fn gftl_recovers_on_a_larger_chip_with_skew() {
+    let r = random_points("gftl", SchemeParams::default(), 48, 32, 6000, 3000);
+    eprintln!("{r:?}");
 }

@@ -91,7 +91,15 @@ pub struct Gftl {
     gc_steps: u64,
     copies: u64,
     max_step_ns: u64,
+    /// Sequence number written to the spare area of every program (host writes and GC
+    /// copies), so that a spare-area scan after a power cut finds the newest copy of an LPN.
+    seq: u32,
 }
+
+/// Spare-area tags: a host write into a data block / into a buffer block; a GC copy.
+const TAG_DATA: u8 = 0;
+const TAG_BUFFER: u8 = 1;
+const TAG_GC: u8 = 2;
 
 impl Gftl {
     pub fn new(g: &Geometry, t: &Timing, params: &SchemeParams) -> Result<Gftl, String> {
@@ -135,7 +143,109 @@ impl Gftl {
             gc_steps: 0,
             copies: 0,
             max_step_ns: 0,
+            seq: 0,
         })
+    }
+
+    fn page(&mut self, lpn: Lpn, version: u32, tag: u8) -> Page {
+        self.seq += 1;
+        Page { tag, ..Page::data(lpn, version).with_seq(self.seq) }
+    }
+
+    /// Rebuilds GFTL from the chip alone: a spare-area scan (GFTL keeps its block map and
+    /// buffer page map in RAM only). Every page's OOB is read; per LPN the readable copy
+    /// with the highest sequence number wins (torn pages are skipped). Every block of a
+    /// logical block is written in order from page 0 and holds only that logical block's
+    /// pages, so any of them can serve as its data block: the one holding the most live
+    /// pages becomes the data block (a read scans it newest first, so it finds the live
+    /// copy of any LPN whose live copy is there); the live pages of the others go into the
+    /// buffer page map. A logical block left with more than one block — a GC job cut short
+    /// (its new block, closed buffers), or a full data block with its buffer — is put back
+    /// in the central GC queue with its other blocks as closed buffers: the job is redone
+    /// from its start (it copies only live pages, so the copies already made are not
+    /// repeated when they are live in the new block ... they are copied again if that block
+    /// is not the one kept: a redo costs at most one job). A normal state (full data block
+    /// plus a partly written buffer of host writes) is kept as it was, buffer still open.
+    /// Blocks holding only torn pages are erased.
+    pub fn recover(flash: &mut Flash, params: &SchemeParams) -> FlashResult<Gftl> {
+        let g = *flash.geometry();
+        let ppb = g.pages_per_block;
+        let mut f = Gftl::new(&g, flash.timing(), params).map_err(FlashError::Violation)?;
+        let n = f.lbs.len();
+        // Per block: owner, pages used, only buffer-tag pages.
+        let mut owner = vec![NONE; g.blocks as usize];
+        let mut used = vec![0u32; g.blocks as usize];
+        let mut only_buffer = vec![true; g.blocks as usize];
+        let mut best = vec![0u32; f.logical_pages as usize];
+        let mut erase = Vec::new();
+        for pbn in 0..g.blocks {
+            for o in 0..ppb {
+                let q = pbn * ppb + o;
+                let p = flash.read_oob(q, Cause::Recovery)?;
+                match p.kind {
+                    PageKind::Erased => continue,
+                    PageKind::Data if p.lpn < f.logical_pages => {
+                        owner[pbn as usize] = p.lpn / ppb;
+                        only_buffer[pbn as usize] &= p.tag == TAG_BUFFER;
+                        f.seq = f.seq.max(p.seq);
+                        if p.seq >= best[p.lpn as usize] {
+                            best[p.lpn as usize] = p.seq;
+                            f.loc[p.lpn as usize] = q;
+                        }
+                    }
+                    _ => {}
+                }
+                used[pbn as usize] = o + 1;
+            }
+            if used[pbn as usize] > 0 && owner[pbn as usize] == NONE {
+                erase.push(pbn);
+            }
+        }
+        for &b in &erase {
+            flash.erase(b, Cause::Recovery)?;
+            used[b as usize] = 0;
+        }
+        let mut mine: Vec<Vec<Pbn>> = vec![Vec::new(); n];
+        for pbn in 0..g.blocks {
+            if owner[pbn as usize] != NONE {
+                mine[owner[pbn as usize] as usize].push(pbn);
+            }
+        }
+        for (l, blocks) in mine.into_iter().enumerate() {
+            if blocks.is_empty() {
+                continue;
+            }
+            let range = l * ppb as usize..(l + 1) * ppb as usize;
+            let live_in = |b: Pbn| f.loc[range.clone()].iter().filter(|&&q| q != NONE && q / ppb == b).count();
+            let data = *blocks.iter().max_by_key(|&&b| (live_in(b), std::cmp::Reverse(b))).unwrap();
+            let others: Vec<Pbn> = blocks.iter().copied().filter(|&b| b != data).collect();
+            let lb = &mut f.lbs[l];
+            lb.data = data;
+            lb.data_next = used[data as usize];
+            f.usage[data as usize] = Use::Data(l as u32);
+            for bo in 0..ppb as usize {
+                let q = f.loc[l * ppb as usize + bo];
+                if q != NONE && q / ppb != data {
+                    lb.buf_map[bo] = q;
+                }
+            }
+            if others.len() == 1 && only_buffer[others[0] as usize] && used[others[0] as usize] < ppb && lb.data_next == ppb {
+                // Full data block and its open buffer: the state GFTL left, unchanged.
+                lb.buf = others[0];
+                lb.buf_next = used[others[0] as usize];
+                f.usage[others[0] as usize] = Use::Buffer(l as u32);
+            } else {
+                for &b in &others {
+                    f.usage[b as usize] = Use::Buffer(l as u32);
+                }
+                lb.full_bufs = others;
+            }
+            if f.lbs[l].data_next == ppb || !f.lbs[l].full_bufs.is_empty() || f.lbs[l].buf != NONE {
+                f.enqueue(flash, l as u32);
+            }
+        }
+        f.free = (0..g.blocks).filter(|&b| f.usage[b as usize] == Use::Free).collect();
+        Ok(f)
     }
 
     fn alloc(&mut self, u: Use) -> FlashResult<Pbn> {
@@ -220,7 +330,10 @@ impl Gftl {
                             break;
                         }
                         let dst = job.new * ppb + job.new_next;
-                        flash.copy(src, dst, Cause::Gc)?;
+                        // Read + program under a new sequence number (recovery: newest wins).
+                        let d = flash.read(src, Cause::Gc)?;
+                        let page = self.page(d.lpn, d.version, TAG_GC);
+                        flash.program(dst, page, Cause::Gc)?;
                         job.new_next += 1;
                         self.loc[lpn as usize] = dst;
                         self.copies += 1;
@@ -311,7 +424,8 @@ impl Ftl for Gftl {
         let lb = &self.lbs[lbn as usize];
         if !lb.queued && lb.data_next < ppb {
             let dst = lb.data * ppb + lb.data_next;
-            flash.program(dst, Page::data(lpn, version), Cause::Host)?;
+            let page = self.page(lpn, version, TAG_DATA);
+            flash.program(dst, page, Cause::Host)?;
             let lb = &mut self.lbs[lbn as usize];
             lb.data_next += 1;
             lb.buf_map[bo as usize] = NONE;
@@ -337,7 +451,8 @@ impl Ftl for Gftl {
             }
             let lb = &self.lbs[lbn as usize];
             let dst = lb.buf * ppb + lb.buf_next;
-            flash.program(dst, Page::data(lpn, version), Cause::Host)?;
+            let page = self.page(lpn, version, TAG_BUFFER);
+            flash.program(dst, page, Cause::Host)?;
             let lb = &mut self.lbs[lbn as usize];
             lb.buf_next += 1;
             lb.buf_map[bo as usize] = dst;
