@@ -56,3 +56,16 @@ fn gftl_recovers_on_a_larger_chip_with_skew() {
     let r = random_points("gftl", SchemeParams::default(), 48, 32, 6000, 3000);
     eprintln!("{r:?}");
 }
+
+#[test]
+fn rftl_recovers_from_every_cut_point() {
+    let w = Workload::Hotcold { n: 500, seed: 5, read_ratio: 0.2, hot_fraction: 0.25, hot_ratio: 0.8 };
+    let r = all_points("rftl", SchemeParams::default(), 9, 16, w);
+    assert!(r.points_tried > 1000, "{r:?}");
+}
+
+#[test]
+fn rftl_recovers_on_a_larger_chip_with_skew() {
+    let r = random_points("rftl", SchemeParams::default(), 48, 32, 6000, 3000);
+    eprintln!("{r:?}");
+}

@@ -203,6 +203,7 @@ pub fn recover(scheme: &str, params: &SchemeParams, flash: &mut Flash) -> FlashR
         "page" => Box::new(page::PageFtl::recover(flash, params)?),
         "nftl" => Box::new(nftl::Nftl::recover(flash, params)?),
         "gftl" => Box::new(gftl::Gftl::recover(flash, params)?),
+        "rftl" => Box::new(rftl::Rftl::recover(flash, params)?),
         other => return Ok(Err(format!("scheme '{other}' has no recovery yet"))),
     }))
 }
