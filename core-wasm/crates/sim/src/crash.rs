@@ -113,6 +113,8 @@ pub fn crash_once(
                 let p = s.flash.peek(ppn);
                 match p.kind {
                     PageKind::Data if p.lpn == lpn => p.version,
+                    // An erased page reads as never written (as State::mismatches counts it).
+                    PageKind::Erased => 0,
                     PageKind::Torn => {
                         out.torn_mapped += 1;
                         continue;

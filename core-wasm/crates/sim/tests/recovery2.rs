@@ -69,3 +69,34 @@ fn rftl_recovers_on_a_larger_chip_with_skew() {
     let r = random_points("rftl", SchemeParams::default(), 48, 32, 6000, 3000);
     eprintln!("{r:?}");
 }
+
+fn kraft_params(log_blocks: u32, k: u32) -> SchemeParams {
+    SchemeParams { log_blocks: Some(log_blocks), k: Some(k), ..Default::default() }
+}
+
+#[test]
+fn kraft_recovers_from_every_cut_point() {
+    let w = Workload::Hotcold { n: 500, seed: 5, read_ratio: 0.2, hot_fraction: 0.25, hot_ratio: 0.8 };
+    let r = all_points("kraft", kraft_params(3, 2), 12, 4, w);
+    assert!(r.points_tried > 1000, "{r:?}");
+    let w = Workload::Sequential { n: 300 };
+    all_points("kraft", kraft_params(2, 2), 10, 8, w);
+}
+
+#[test]
+fn kast_recovers_from_every_cut_point() {
+    let w = Workload::Hotcold { n: 500, seed: 5, read_ratio: 0.2, hot_fraction: 0.25, hot_ratio: 0.8 };
+    let r = all_points("kast", kraft_params(3, 2), 12, 4, w);
+    assert!(r.points_tried > 1000, "{r:?}");
+}
+
+#[test]
+fn kraft_recovers_on_a_larger_chip_with_skew() {
+    let r = random_points("kraft", kraft_params(6, 4), 64, 16, 6000, 3000);
+    eprintln!("{r:?}");
+}
+
+#[test]
+fn kast_recovers_on_a_larger_chip_with_skew() {
+    random_points("kast", kraft_params(6, 4), 64, 16, 6000, 3000);
+}

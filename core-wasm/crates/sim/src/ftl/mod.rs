@@ -204,6 +204,8 @@ pub fn recover(scheme: &str, params: &SchemeParams, flash: &mut Flash) -> FlashR
         "nftl" => Box::new(nftl::Nftl::recover(flash, params)?),
         "gftl" => Box::new(gftl::Gftl::recover(flash, params)?),
         "rftl" => Box::new(rftl::Rftl::recover(flash, params)?),
+        "kraft" => Box::new(kraft::Kraft::recover(flash, params, kraft::Variant::Kraft)?),
+        "kast" => Box::new(kraft::Kraft::recover(flash, params, kraft::Variant::Kast)?),
         other => return Ok(Err(format!("scheme '{other}' has no recovery yet"))),
     }))
 }
