@@ -100,3 +100,30 @@ fn kraft_recovers_on_a_larger_chip_with_skew() {
 fn kast_recovers_on_a_larger_chip_with_skew() {
     random_points("kast", kraft_params(6, 4), 64, 16, 6000, 3000);
 }
+
+/// A recovery that breaks one rule must be caught by the sweep.
+#[test]
+fn sabotaged_recoveries_are_caught() {
+    use ftl_sim::ftl::kraft::{Kraft, Variant};
+    use ftl_sim::ftl::nftl::Nftl;
+    use ftl_sim::ftl::Ftl;
+    use std::sync::Arc;
+    let w = || Workload::Hotcold { n: 500, seed: 5, read_ratio: 0.2, hot_fraction: 0.25, hot_ratio: 0.8 };
+    // NFTL that keeps the first copy of an LPN it finds, whatever its sequence number.
+    let sc = scenario("nftl", SchemeParams::default(), 9, 4, w());
+    let sim = sc.build().unwrap();
+    let bad: ftl_sim::crash::Recover =
+        Arc::new(|flash| Ok(Ok(Box::new(Nftl::debug_recover_first_copy(flash, &SchemeParams::default())?) as Box<dyn Ftl>)));
+    let r = sweep(&sim.state, sim.requests(), &bad, Points::Every(3), None, |_, _| {});
+    assert!(r.recovered_correctly < r.points_tried && r.acked_writes_lost > 0, "{r:?}");
+    // KRAFT that keeps a full merge's new block when the cut came before the merge's commit.
+    let p = kraft_params(3, 2);
+    let sc = scenario("kraft", p.clone(), 12, 4, w());
+    let sim = sc.build().unwrap();
+    let bad: ftl_sim::crash::Recover = Arc::new(move |flash| {
+        Ok(Ok(Box::new(Kraft::debug_recover_without_merge_undo(flash, &p, Variant::Kraft)?) as Box<dyn Ftl>))
+    });
+    let r = sweep(&sim.state, sim.requests(), &bad, Points::All, None, |_, _| {});
+    assert!(r.recovered_correctly < r.points_tried, "{r:?}");
+    eprintln!("sabotaged KRAFT: {} of {} points failed", r.points_tried - r.recovered_correctly, r.points_tried);
+}

@@ -255,6 +255,17 @@ impl Kraft {
     /// once the old data block is gone). Log tables hold only live pages; a log is serial
     /// iff it holds one logical block, every page at its offset, none torn or stale.
     pub fn recover(flash: &mut Flash, params: &SchemeParams, variant: Variant) -> FlashResult<Kraft> {
+        Kraft::recover_inner(flash, params, variant, true)
+    }
+
+    /// Test hook: recovery without the undo of uncommitted full merges, to show that the
+    /// crash sweep catches a broken recovery.
+    #[doc(hidden)]
+    pub fn debug_recover_without_merge_undo(flash: &mut Flash, params: &SchemeParams, variant: Variant) -> FlashResult<Kraft> {
+        Kraft::recover_inner(flash, params, variant, false)
+    }
+
+    fn recover_inner(flash: &mut Flash, params: &SchemeParams, variant: Variant, undo_merges: bool) -> FlashResult<Kraft> {
         let g = *flash.geometry();
         let n = g.pages_per_block;
         let mut k = Kraft::new(&g, params, variant).map_err(FlashError::Violation)?;
@@ -293,7 +304,7 @@ impl Kraft {
             // new block is gone): the newest live page of a logical block is a merge copy
             // while some of its live pages are in another block.
             let mut erase: Vec<Pbn> = Vec::new();
-            {
+            if undo_merges {
                 for lbn in 0..k.logical_blocks {
                     let mine = &best[(lbn * n) as usize..((lbn + 1) * n) as usize];
                     let Some(&(_, newest)) = mine.iter().filter(|e| e.1 != NONE).max_by_key(|e| e.0) else { continue };
