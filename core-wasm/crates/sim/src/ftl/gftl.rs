@@ -245,6 +245,10 @@ impl Gftl {
             }
         }
         f.free = (0..g.blocks).filter(|&b| f.usage[b as usize] == Use::Free).collect();
+        let queued: Vec<u32> = f.queue.iter().map(|j| j.lbn).collect();
+        flash.note("recovery", || {
+            format!("GFTL recovery: spare areas scanned, newest copy of every LPN kept; torn-only blocks erased: {erase:?}; logical blocks back in the GC queue: {queued:?}")
+        });
         Ok(f)
     }
 

@@ -323,6 +323,7 @@ impl Kraft {
             }
             erase.sort_unstable();
             erase.dedup();
+            flash.note("recovery", || format!("KRAFT recovery: blocks erased (uncommitted full-merge blocks, or blocks with no live page): {erase:?}"));
             for &b in &erase {
                 flash.erase(b, Cause::Recovery)?;
                 pages[b as usize].clear();

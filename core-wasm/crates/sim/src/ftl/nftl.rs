@@ -188,6 +188,9 @@ impl Nftl {
                 }
             }
         }
+        flash.note("recovery", || {
+            format!("NFTL recovery: spare areas scanned, newest copy of every LPN kept; blocks erased (torn only, uncommitted merge targets, replacement blocks left without a live page): {erase:?}")
+        });
         for &b in &erase {
             flash.erase(b, Cause::Recovery)?;
         }

@@ -585,6 +585,7 @@ impl Rftl {
                 if let Some(&c) = used.iter().max_by_key(|&&i| info[i].epoch) {
                     if info[c].first_role == TAG_COMPACT && used.len() > 1 {
                         let victim = if used.len() == 3 { c } else { *used.iter().find(|&&i| i != c).unwrap() };
+                        flash.note("recovery", || format!("logical block {l}: a compaction was cut — block {} erased", pbn(victim)));
                         flash.erase(pbn(victim), Cause::Recovery)?;
                         continue;
                     }
@@ -596,12 +597,14 @@ impl Rftl {
                 match (pr.len(), bu.len()) {
                     (2, _) => {
                         // Rule 2: an uncommitted primary GC's destination.
+                        flash.note("recovery", || format!("logical block {l}: a primary GC was cut before its victim's erase — its destination block {} is erased", pbn(pr[1])));
                         flash.erase(pbn(pr[1]), Cause::Recovery)?;
                         continue;
                     }
                     (1, 2) => {
                         // Rule 3: finish the replacement GC.
                         let (r, b) = (bu[0], bu[1]);
+                        flash.note("recovery", || format!("logical block {l}: a replacement GC was cut — recovery copies block {}'s live pages to buffer block {} and erases it", pbn(r), pbn(b)));
                         let mut next = info[b].used;
                         for bo in range.clone() {
                             let q = f.loc[bo];
@@ -622,6 +625,7 @@ impl Rftl {
                     (1, 1) if ppb - info[bu[0]].used < f.p.k => {
                         // Rule 4: compaction into the empty block.
                         let e = empty[0];
+                        flash.note("recovery", || format!("logical block {l}: a GC had begun (or a circular shift had just happened) — compaction of its live pages into block {}", pbn(e)));
                         let mut next = 0;
                         for bo in range.clone() {
                             let q = f.loc[bo];
