@@ -9,33 +9,86 @@ use ftl_sim::crash::{sweep, Points, SweepReport};
 use ftl_sim::ftl::SchemeParams;
 use ftl_sim::trace::gen::Workload;
 
-fn all_points(scheme: &str, params: SchemeParams, blocks: u32, ppb: u32, w: Workload) -> SweepReport {
+fn all_points(
+    scheme: &str,
+    params: SchemeParams,
+    blocks: u32,
+    ppb: u32,
+    w: Workload,
+) -> SweepReport {
     let sc = scenario(scheme, params, blocks, ppb, w);
     let sim = sc.build().unwrap();
-    let r = sweep(&sim.state, sim.requests(), &sc.recoverer(), Points::All, Some(11), |_, _| {});
-    assert_eq!(r.points_tried, r.run_ops, "every operation boundary is a cut point");
+    let r = sweep(
+        &sim.state,
+        sim.requests(),
+        &sc.recoverer(),
+        Points::All,
+        Some(11),
+        |_, _| {},
+    );
+    assert_eq!(
+        r.points_tried, r.run_ops,
+        "every operation boundary is a cut point"
+    );
     assert_eq!(r.recut_points, r.points_tried);
-    assert_eq!(r.recovered_correctly, r.points_tried, "{scheme}: {:#?}", r.first_failures);
+    assert_eq!(
+        r.recovered_correctly, r.points_tried,
+        "{scheme}: {:#?}",
+        r.first_failures
+    );
     r
 }
 
-fn random_points(scheme: &str, params: SchemeParams, blocks: u32, ppb: u32, n: u64, points: u64) -> SweepReport {
-    let w = Workload::Hotcold { n, seed: 3, read_ratio: 0.3, hot_fraction: 0.2, hot_ratio: 0.8 };
+fn random_points(
+    scheme: &str,
+    params: SchemeParams,
+    blocks: u32,
+    ppb: u32,
+    n: u64,
+    points: u64,
+) -> SweepReport {
+    let w = Workload::Hotcold {
+        n,
+        seed: 3,
+        read_ratio: 0.3,
+        hot_fraction: 0.2,
+        hot_ratio: 0.8,
+    };
     let sc = scenario(scheme, params, blocks, ppb, w);
     let sim = sc.build().unwrap();
-    let r = sweep(&sim.state, sim.requests(), &sc.recoverer(), Points::Random { n: points, seed: 4 }, Some(4), |_, _| {});
+    let r = sweep(
+        &sim.state,
+        sim.requests(),
+        &sc.recoverer(),
+        Points::Random { n: points, seed: 4 },
+        Some(4),
+        |_, _| {},
+    );
     assert_eq!(r.points_tried, points);
-    assert_eq!(r.recovered_correctly, r.points_tried, "{scheme}: {:#?}", r.first_failures);
+    assert_eq!(
+        r.recovered_correctly, r.points_tried,
+        "{scheme}: {:#?}",
+        r.first_failures
+    );
     r
 }
 
 #[test]
 fn nftl_recovers_from_every_cut_point() {
-    let w = Workload::Hotcold { n: 500, seed: 5, read_ratio: 0.2, hot_fraction: 0.25, hot_ratio: 0.8 };
+    let w = Workload::Hotcold {
+        n: 500,
+        seed: 5,
+        read_ratio: 0.2,
+        hot_fraction: 0.25,
+        hot_ratio: 0.8,
+    };
     let r = all_points("nftl", SchemeParams::default(), 9, 4, w);
     assert!(r.points_tried > 1000, "{r:?}");
     // A recovery reads every spare area of the 36-page chip (twice when cut inside).
-    assert!(r.recovery_pages_read.min >= 36.0 && r.recovery_pages_read.max <= 2.0 * 36.0, "{r:?}");
+    assert!(
+        r.recovery_pages_read.min >= 36.0 && r.recovery_pages_read.max <= 2.0 * 36.0,
+        "{r:?}"
+    );
 }
 
 #[test]
@@ -46,7 +99,13 @@ fn nftl_recovers_on_a_larger_chip_with_skew() {
 
 #[test]
 fn gftl_recovers_from_every_cut_point() {
-    let w = Workload::Hotcold { n: 400, seed: 5, read_ratio: 0.2, hot_fraction: 0.25, hot_ratio: 0.8 };
+    let w = Workload::Hotcold {
+        n: 400,
+        seed: 5,
+        read_ratio: 0.2,
+        hot_fraction: 0.25,
+        hot_ratio: 0.8,
+    };
     let r = all_points("gftl", SchemeParams::default(), 12, 32, w);
     assert!(r.points_tried > 1000, "{r:?}");
 }
@@ -59,7 +118,13 @@ fn gftl_recovers_on_a_larger_chip_with_skew() {
 
 #[test]
 fn rftl_recovers_from_every_cut_point() {
-    let w = Workload::Hotcold { n: 500, seed: 5, read_ratio: 0.2, hot_fraction: 0.25, hot_ratio: 0.8 };
+    let w = Workload::Hotcold {
+        n: 500,
+        seed: 5,
+        read_ratio: 0.2,
+        hot_fraction: 0.25,
+        hot_ratio: 0.8,
+    };
     let r = all_points("rftl", SchemeParams::default(), 9, 16, w);
     assert!(r.points_tried > 1000, "{r:?}");
 }
@@ -71,12 +136,22 @@ fn rftl_recovers_on_a_larger_chip_with_skew() {
 }
 
 fn kraft_params(log_blocks: u32, k: u32) -> SchemeParams {
-    SchemeParams { log_blocks: Some(log_blocks), k: Some(k), ..Default::default() }
+    SchemeParams {
+        log_blocks: Some(log_blocks),
+        k: Some(k),
+        ..Default::default()
+    }
 }
 
 #[test]
 fn kraft_recovers_from_every_cut_point() {
-    let w = Workload::Hotcold { n: 500, seed: 5, read_ratio: 0.2, hot_fraction: 0.25, hot_ratio: 0.8 };
+    let w = Workload::Hotcold {
+        n: 500,
+        seed: 5,
+        read_ratio: 0.2,
+        hot_fraction: 0.25,
+        hot_ratio: 0.8,
+    };
     let r = all_points("kraft", kraft_params(3, 2), 12, 4, w);
     assert!(r.points_tried > 1000, "{r:?}");
     let w = Workload::Sequential { n: 300 };
@@ -85,7 +160,13 @@ fn kraft_recovers_from_every_cut_point() {
 
 #[test]
 fn kast_recovers_from_every_cut_point() {
-    let w = Workload::Hotcold { n: 500, seed: 5, read_ratio: 0.2, hot_fraction: 0.25, hot_ratio: 0.8 };
+    let w = Workload::Hotcold {
+        n: 500,
+        seed: 5,
+        read_ratio: 0.2,
+        hot_fraction: 0.25,
+        hot_ratio: 0.8,
+    };
     let r = all_points("kast", kraft_params(3, 2), 12, 4, w);
     assert!(r.points_tried > 1000, "{r:?}");
 }
@@ -108,22 +189,57 @@ fn sabotaged_recoveries_are_caught() {
     use ftl_sim::ftl::nftl::Nftl;
     use ftl_sim::ftl::Ftl;
     use std::sync::Arc;
-    let w = || Workload::Hotcold { n: 500, seed: 5, read_ratio: 0.2, hot_fraction: 0.25, hot_ratio: 0.8 };
+    let w = || Workload::Hotcold {
+        n: 500,
+        seed: 5,
+        read_ratio: 0.2,
+        hot_fraction: 0.25,
+        hot_ratio: 0.8,
+    };
     // NFTL that keeps the first copy of an LPN it finds, whatever its sequence number.
     let sc = scenario("nftl", SchemeParams::default(), 9, 4, w());
     let sim = sc.build().unwrap();
-    let bad: ftl_sim::crash::Recover =
-        Arc::new(|flash| Ok(Ok(Box::new(Nftl::debug_recover_first_copy(flash, &SchemeParams::default())?) as Box<dyn Ftl>)));
-    let r = sweep(&sim.state, sim.requests(), &bad, Points::Every(3), None, |_, _| {});
-    assert!(r.recovered_correctly < r.points_tried && r.acked_writes_lost > 0, "{r:?}");
+    let bad: ftl_sim::crash::Recover = Arc::new(|flash| {
+        Ok(Ok(Box::new(Nftl::debug_recover_first_copy(
+            flash,
+            &SchemeParams::default(),
+        )?) as Box<dyn Ftl>))
+    });
+    let r = sweep(
+        &sim.state,
+        sim.requests(),
+        &bad,
+        Points::Every(3),
+        None,
+        |_, _| {},
+    );
+    assert!(
+        r.recovered_correctly < r.points_tried && r.acked_writes_lost > 0,
+        "{r:?}"
+    );
     // KRAFT that keeps a full merge's new block when the cut came before the merge's commit.
     let p = kraft_params(3, 2);
     let sc = scenario("kraft", p.clone(), 12, 4, w());
     let sim = sc.build().unwrap();
     let bad: ftl_sim::crash::Recover = Arc::new(move |flash| {
-        Ok(Ok(Box::new(Kraft::debug_recover_without_merge_undo(flash, &p, Variant::Kraft)?) as Box<dyn Ftl>))
+        Ok(Ok(Box::new(Kraft::debug_recover_without_merge_undo(
+            flash,
+            &p,
+            Variant::Kraft,
+        )?) as Box<dyn Ftl>))
     });
-    let r = sweep(&sim.state, sim.requests(), &bad, Points::All, None, |_, _| {});
+    let r = sweep(
+        &sim.state,
+        sim.requests(),
+        &bad,
+        Points::All,
+        None,
+        |_, _| {},
+    );
     assert!(r.recovered_correctly < r.points_tried, "{r:?}");
-    eprintln!("sabotaged KRAFT: {} of {} points failed", r.points_tried - r.recovered_correctly, r.points_tried);
+    eprintln!(
+        "sabotaged KRAFT: {} of {} points failed",
+        r.points_tried - r.recovered_correctly,
+        r.points_tried
+    );
 }

@@ -222,11 +222,21 @@ impl Kraft {
 
     fn stamp(&mut self, page: Page, tag: u8) -> Page {
         self.seq += 1;
-        Page { tag, ..page.with_seq(self.seq) }
+        Page {
+            tag,
+            ..page.with_seq(self.seq)
+        }
     }
 
     /// A copy under a new sequence number (one read + one program, as `Flash::copy`).
-    fn copy(&mut self, flash: &mut Flash, src: Ppn, dst: Ppn, tag: u8, cause: Cause) -> FlashResult<()> {
+    fn copy(
+        &mut self,
+        flash: &mut Flash,
+        src: Ppn,
+        dst: Ppn,
+        tag: u8,
+        cause: Cause,
+    ) -> FlashResult<()> {
         let d = flash.read(src, cause)?;
         let page = self.stamp(Page::data(d.lpn, d.version), tag);
         flash.program(dst, page, cause)
@@ -243,29 +253,43 @@ impl Kraft {
     /// a spare-area scan, docs/schemes/recovery.md). Every page's OOB is read (LPN,
     /// sequence number, tag); per LPN the readable copy with the highest sequence number
     /// is live; torn pages are skipped. Then, until nothing changes:
-    /// - a block with only torn pages or no live page is erased (an interrupted erase, a
-    ///   merged data block whose erase was cut, an emptied log block);
     /// - a logical block whose newest live page is a full-merge copy while other live pages
     ///   of it lie elsewhere had its merge cut before the old data block's erase (the
     ///   commit): the merge's new block is erased (its pages are copies of pages that are
-    ///   still readable), the merge runs again when needed.
+    ///   still readable), the merge runs again when needed;
+    /// - then a block with only torn pages or no live page is erased (an interrupted
+    ///   erase, a merged data block whose erase was cut, an emptied log block).
+    ///
     /// Each logical block's live pages then lie in at most two blocks: the oldest one
     /// whose pages all sit at their own offsets is its data block, the other its log
     /// block (a block cut in a switch is thus still the log, or already the data block
     /// once the old data block is gone). Log tables hold only live pages; a log is serial
     /// iff it holds one logical block, every page at its offset, none torn or stale.
-    pub fn recover(flash: &mut Flash, params: &SchemeParams, variant: Variant) -> FlashResult<Kraft> {
+    pub fn recover(
+        flash: &mut Flash,
+        params: &SchemeParams,
+        variant: Variant,
+    ) -> FlashResult<Kraft> {
         Kraft::recover_inner(flash, params, variant, true)
     }
 
     /// Test hook: recovery without the undo of uncommitted full merges, to show that the
     /// crash sweep catches a broken recovery.
     #[doc(hidden)]
-    pub fn debug_recover_without_merge_undo(flash: &mut Flash, params: &SchemeParams, variant: Variant) -> FlashResult<Kraft> {
+    pub fn debug_recover_without_merge_undo(
+        flash: &mut Flash,
+        params: &SchemeParams,
+        variant: Variant,
+    ) -> FlashResult<Kraft> {
         Kraft::recover_inner(flash, params, variant, false)
     }
 
-    fn recover_inner(flash: &mut Flash, params: &SchemeParams, variant: Variant, undo_merges: bool) -> FlashResult<Kraft> {
+    fn recover_inner(
+        flash: &mut Flash,
+        params: &SchemeParams,
+        variant: Variant,
+        undo_merges: bool,
+    ) -> FlashResult<Kraft> {
         let g = *flash.geometry();
         let n = g.pages_per_block;
         let mut k = Kraft::new(&g, params, variant).map_err(FlashError::Violation)?;
@@ -281,7 +305,9 @@ impl Kraft {
                 let p = flash.read_oob(pbn * n + o, Cause::Recovery)?;
                 match p.kind {
                     PageKind::Erased => continue,
-                    PageKind::Data if p.lpn < lp => pages[pbn as usize].push((o, p.lpn, p.seq, p.tag)),
+                    PageKind::Data if p.lpn < lp => {
+                        pages[pbn as usize].push((o, p.lpn, p.seq, p.tag))
+                    }
                     _ => torn[pbn as usize].push(o),
                 }
                 used[pbn as usize] = o + 1;
@@ -298,7 +324,10 @@ impl Kraft {
                 }
             }
             let live_in = |pbn: usize, best: &Vec<(u32, Ppn)>| {
-                pages[pbn].iter().filter(|&&(o, lpn, _, _)| best[lpn as usize].1 == pbn as u32 * n + o).count()
+                pages[pbn]
+                    .iter()
+                    .filter(|&&(o, lpn, _, _)| best[lpn as usize].1 == pbn as u32 * n + o)
+                    .count()
             };
             // Uncommitted full merges first (their sources may look stale until the merge's
             // new block is gone): the newest live page of a logical block is a merge copy
@@ -307,7 +336,11 @@ impl Kraft {
             if undo_merges {
                 for lbn in 0..k.logical_blocks {
                     let mine = &best[(lbn * n) as usize..((lbn + 1) * n) as usize];
-                    let Some(&(_, newest)) = mine.iter().filter(|e| e.1 != NONE).max_by_key(|e| e.0) else { continue };
+                    let Some(&(_, newest)) =
+                        mine.iter().filter(|e| e.1 != NONE).max_by_key(|e| e.0)
+                    else {
+                        continue;
+                    };
                     let (b, o) = (newest / n, newest % n);
                     let tag = pages[b as usize].iter().find(|e| e.0 == o).map(|e| e.3);
                     if tag == Some(TAG_MERGE) && mine.iter().any(|e| e.1 != NONE && e.1 / n != b) {
@@ -316,7 +349,9 @@ impl Kraft {
                 }
             }
             if erase.is_empty() {
-                erase = (0..g.blocks).filter(|&b| used[b as usize] > 0 && live_in(b as usize, &best) == 0).collect();
+                erase = (0..g.blocks)
+                    .filter(|&b| used[b as usize] > 0 && live_in(b as usize, &best) == 0)
+                    .collect();
             }
             if erase.is_empty() {
                 break;
@@ -335,7 +370,11 @@ impl Kraft {
         k.clock = k.seq as u64;
         let is_live = |pbn: u32, o: u32, lpn: Lpn| best[lpn as usize].1 == pbn * n + o;
         let epoch = |pbn: u32| pages[pbn as usize].iter().map(|e| e.2).min().unwrap_or(0);
-        let home_shaped = |pbn: u32, lbn: u32| pages[pbn as usize].iter().all(|&(o, lpn, _, _)| lpn == lbn * n + o);
+        let home_shaped = |pbn: u32, lbn: u32| {
+            pages[pbn as usize]
+                .iter()
+                .all(|&(o, lpn, _, _)| lpn == lbn * n + o)
+        };
         // Blocks holding live pages of each logical block.
         let mut holders: Vec<Vec<Pbn>> = vec![Vec::new(); k.logical_blocks as usize];
         for pbn in 0..g.blocks {
@@ -354,12 +393,16 @@ impl Kraft {
             let data = h.iter().copied().find(|&b| home_shaped(b, lbn));
             let logs: Vec<Pbn> = h.iter().copied().filter(|&b| Some(b) != data).collect();
             if logs.len() > 1 {
-                return Err(bad(format!("logical block {lbn} has live pages in {} log blocks", logs.len())));
+                return Err(bad(format!(
+                    "logical block {lbn} has live pages in {} log blocks",
+                    logs.len()
+                )));
             }
             if let Some(d) = data {
                 k.data[lbn as usize] = d;
                 k.usage[d as usize] = Use::Data(lbn);
-                k.unreadable.extend(torn[d as usize].iter().map(|&o| d * n + o));
+                k.unreadable
+                    .extend(torn[d as usize].iter().map(|&o| d * n + o));
             }
             if let Some(&l) = logs.first() {
                 log_of_lbn[lbn as usize] = l;
@@ -369,7 +412,10 @@ impl Kraft {
             }
         }
         if log_blocks.len() > m {
-            return Err(bad(format!("{} log blocks hold live pages, more than M = {m}", log_blocks.len())));
+            return Err(bad(format!(
+                "{} log blocks hold live pages, more than M = {m}",
+                log_blocks.len()
+            )));
         }
         log_blocks.sort_by_key(|&b| epoch(b));
         k.usage.iter_mut().for_each(|u| {
@@ -400,19 +446,28 @@ impl Kraft {
                 k.log_of[lbn as usize] = i as u32;
             }
             if log.lbns.len() as u32 > k.k {
-                return Err(bad(format!("log block {b} holds {} logical blocks, more than K = {}", log.lbns.len(), k.k)));
+                return Err(bad(format!(
+                    "log block {b} holds {} logical blocks, more than K = {}",
+                    log.lbns.len(),
+                    k.k
+                )));
             }
             log.top = used[b as usize];
             log.serial = log.lbns.len() == 1
                 && torn[b as usize].is_empty()
-                && ps.iter().all(|&(o, lpn, _, _)| is_live(b, o, lpn) && lpn % n == o);
+                && ps
+                    .iter()
+                    .all(|&(o, lpn, _, _)| is_live(b, o, lpn) && lpn % n == o);
             k.usage[b as usize] = Use::Log(i as u32);
             k.logs[i] = log;
         }
-        let mut free: std::collections::VecDeque<Pbn> =
-            (0..g.blocks).filter(|&b| k.usage[b as usize] == Use::Free).collect();
+        let mut free: std::collections::VecDeque<Pbn> = (0..g.blocks)
+            .filter(|&b| k.usage[b as usize] == Use::Free)
+            .collect();
         for i in log_blocks.len()..m {
-            let b = free.pop_front().ok_or_else(|| bad("no free block for an empty log slot".into()))?;
+            let b = free
+                .pop_front()
+                .ok_or_else(|| bad("no free block for an empty log slot".into()))?;
             k.usage[b as usize] = Use::Log(i as u32);
             k.logs[i] = LogBlock::new(b, n);
         }
@@ -722,7 +777,9 @@ impl Kraft {
             // (After a recovery a log may hold a page whose home is still erased: the log
             // copy is then the latest, so the write goes to the log. Never otherwise.)
             if flash.peek(d * n + off).is_erased()
-                && !self.associated_log(lbn).is_some_and(|a| self.logs[a].find(lpn, n).is_some())
+                && self
+                    .associated_log(lbn)
+                    .is_none_or(|a| self.logs[a].find(lpn, n).is_none())
             {
                 let page = self.stamp(page, TAG_HOST);
                 return flash.program(d * n + off, page, Cause::Host);
@@ -786,8 +843,12 @@ impl Kraft {
                         self.stats.victims_logs_full += 1;
                     }
                     let v = self.victim();
-                    let (vp, serial, top, k) =
-                        (self.logs[v].pbn, self.logs[v].serial, self.logs[v].top, self.k);
+                    let (vp, serial, top, k) = (
+                        self.logs[v].pbn,
+                        self.logs[v].serial,
+                        self.logs[v].top,
+                        self.k,
+                    );
                     flash.note("victim", || {
                         let why = if other.is_some() {
                             format!("lowest associativity reached K = {k}")
