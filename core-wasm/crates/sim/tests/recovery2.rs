@@ -108,6 +108,10 @@ fn gftl_recovers_from_every_cut_point() {
     };
     let r = all_points("gftl", SchemeParams::default(), 12, 32, w);
     assert!(r.points_tried > 1000, "{r:?}");
+    // Uniform: several logical blocks queued at once (an early recovery ran out of blocks).
+    let w = Workload::Uniform { n: 800, seed: 3, read_ratio: 0.2 };
+    all_points("gftl", SchemeParams::default(), 16, 32, w);
+    all_points("gftl", SchemeParams::default(), 16, 32, Workload::Sequential { n: 800 });
 }
 
 #[test]
@@ -156,6 +160,13 @@ fn kraft_recovers_from_every_cut_point() {
     assert!(r.points_tried > 1000, "{r:?}");
     let w = Workload::Sequential { n: 300 };
     all_points("kraft", kraft_params(2, 2), 10, 8, w);
+    // K = 1 (BAST-like) and K = 8 (FAST-like), uniform, and camera (sequential runs: fills,
+    // switches) on 8-page blocks.
+    let w = Workload::Hotcold { n: 800, seed: 4, read_ratio: 0.2, hot_fraction: 0.2, hot_ratio: 0.8 };
+    all_points("kraft", kraft_params(3, 1), 24, 8, w);
+    all_points("kraft", kraft_params(4, 8), 24, 8, Workload::Uniform { n: 800, seed: 4, read_ratio: 0.2 });
+    let w = Workload::Camera { n: 800, seed: 1, file_pages: 6, fat_fraction: 0.05, fat_writes: 2 };
+    all_points("kraft", kraft_params(4, 2), 24, 8, w);
 }
 
 #[test]

@@ -153,30 +153,29 @@ impl Gftl {
     }
 
     /// Rebuilds GFTL from the chip alone: a spare-area scan (GFTL keeps its block map and
-    /// buffer page map in RAM only). Every page's OOB is read; per LPN the readable copy
-    /// with the highest sequence number wins (torn pages are skipped). Every block of a
-    /// logical block is written in order from page 0 and holds only that logical block's
-    /// pages, so any of them can serve as its data block: the one holding the most live
-    /// pages becomes the data block (a read scans it newest first, so it finds the live
-    /// copy of any LPN whose live copy is there); the live pages of the others go into the
-    /// buffer page map. A logical block left with more than one block — a GC job cut short
-    /// (its new block, closed buffers), or a full data block with its buffer — is put back
-    /// in the central GC queue with its other blocks as closed buffers: the job is redone
-    /// from its start (it copies only live pages, so the copies already made are not
-    /// repeated when they are live in the new block ... they are copied again if that block
-    /// is not the one kept: a redo costs at most one job). A normal state (full data block
-    /// plus a partly written buffer of host writes) is kept as it was, buffer still open.
-    /// Blocks holding only torn pages are erased.
+    /// buffer page map in RAM only). Every page's OOB is read: LPN, sequence number, tag
+    /// (host write into a data block, host write into a buffer, GC copy); torn pages are
+    /// skipped. Blocks with only torn pages are erased. Per logical block, the blocks
+    /// holding data-block pages (host or GC) are its data block and, during a GC job, the
+    /// job's new block: two of them mean the job had not committed (its commit is the erase
+    /// of the old data block), so the newer one — copies only — is erased. Then per LPN the
+    /// readable copy with the highest sequence number is live; buffer blocks left with no
+    /// live page (a committed job's closed buffers) are erased. The remaining data-ish
+    /// block is the data block (a read scans it newest first, so it finds the live copy of
+    /// any LPN whose live copy is there); the live pages of the buffers go into the buffer
+    /// page map; the newest buffer that is not full stays open, the others are closed
+    /// buffers; a logical block with a full data block or any buffer is queued, and its
+    /// job (redone from its start if it was cut) merges them (docs/schemes/recovery.md).
     pub fn recover(flash: &mut Flash, params: &SchemeParams) -> FlashResult<Gftl> {
         let g = *flash.geometry();
         let ppb = g.pages_per_block;
         let mut f = Gftl::new(&g, flash.timing(), params).map_err(FlashError::Violation)?;
         let n = f.lbs.len();
-        // Per block: owner, pages used, only buffer-tag pages.
         let mut owner = vec![NONE; g.blocks as usize];
         let mut used = vec![0u32; g.blocks as usize];
         let mut only_buffer = vec![true; g.blocks as usize];
-        let mut best = vec![0u32; f.logical_pages as usize];
+        let mut epoch = vec![u32::MAX; g.blocks as usize];
+        let mut pages: Vec<(Ppn, Lpn, u32)> = Vec::new();
         let mut erase = Vec::new();
         for pbn in 0..g.blocks {
             for o in 0..ppb {
@@ -187,11 +186,9 @@ impl Gftl {
                     PageKind::Data if p.lpn < f.logical_pages => {
                         owner[pbn as usize] = p.lpn / ppb;
                         only_buffer[pbn as usize] &= p.tag == TAG_BUFFER;
+                        epoch[pbn as usize] = epoch[pbn as usize].min(p.seq);
                         f.seq = f.seq.max(p.seq);
-                        if p.seq >= best[p.lpn as usize] {
-                            best[p.lpn as usize] = p.seq;
-                            f.loc[p.lpn as usize] = q;
-                        }
+                        pages.push((q, p.lpn, p.seq));
                     }
                     _ => {}
                 }
@@ -201,24 +198,56 @@ impl Gftl {
                 erase.push(pbn);
             }
         }
-        for &b in &erase {
-            flash.erase(b, Cause::Recovery)?;
-            used[b as usize] = 0;
-        }
         let mut mine: Vec<Vec<Pbn>> = vec![Vec::new(); n];
         for pbn in 0..g.blocks {
             if owner[pbn as usize] != NONE {
                 mine[owner[pbn as usize] as usize].push(pbn);
             }
         }
-        for (l, blocks) in mine.into_iter().enumerate() {
+        // Uncommitted jobs: the newer of two data-ish blocks is the job's new block.
+        for blocks in mine.iter_mut() {
+            let mut dataish: Vec<Pbn> = blocks.iter().copied().filter(|&b| !only_buffer[b as usize]).collect();
+            dataish.sort_by_key(|&b| epoch[b as usize]);
+            while dataish.len() > 1 {
+                let t = dataish.pop().unwrap();
+                erase.push(t);
+                blocks.retain(|&b| b != t);
+            }
+        }
+        let mut gone = vec![false; g.blocks as usize];
+        for &b in &erase {
+            gone[b as usize] = true;
+        }
+        let mut best = vec![0u32; f.logical_pages as usize];
+        for &(q, lpn, seq) in &pages {
+            if !gone[(q / ppb) as usize] && seq >= best[lpn as usize] {
+                best[lpn as usize] = seq;
+                f.loc[lpn as usize] = q;
+            }
+        }
+        for (l, blocks) in mine.iter_mut().enumerate() {
+            let range = l * ppb as usize..(l + 1) * ppb as usize;
+            let live_in = |b: Pbn| f.loc[range.clone()].iter().filter(|&&q| q != NONE && q / ppb == b).count();
+            // Stale buffers (a committed job's closed buffers) are erased.
+            let stale: Vec<Pbn> = blocks.iter().copied().filter(|&b| only_buffer[b as usize] && live_in(b) == 0).collect();
+            blocks.retain(|b| !stale.contains(b));
+            erase.extend(stale);
+        }
+        for &b in &erase {
+            flash.erase(b, Cause::Recovery)?;
+        }
+        for (l, mut blocks) in mine.into_iter().enumerate() {
             if blocks.is_empty() {
                 continue;
             }
             let range = l * ppb as usize..(l + 1) * ppb as usize;
             let live_in = |b: Pbn| f.loc[range.clone()].iter().filter(|&&q| q != NONE && q / ppb == b).count();
-            let data = *blocks.iter().max_by_key(|&&b| (live_in(b), std::cmp::Reverse(b))).unwrap();
-            let others: Vec<Pbn> = blocks.iter().copied().filter(|&b| b != data).collect();
+            let data = match blocks.iter().copied().find(|&b| !only_buffer[b as usize]) {
+                Some(d) => d,
+                None => *blocks.iter().max_by_key(|&&b| (live_in(b), std::cmp::Reverse(b))).unwrap(),
+            };
+            blocks.retain(|&b| b != data);
+            blocks.sort_by_key(|&b| epoch[b as usize]);
             let lb = &mut f.lbs[l];
             lb.data = data;
             lb.data_next = used[data as usize];
@@ -229,25 +258,25 @@ impl Gftl {
                     lb.buf_map[bo] = q;
                 }
             }
-            if others.len() == 1 && only_buffer[others[0] as usize] && used[others[0] as usize] < ppb && lb.data_next == ppb {
-                // Full data block and its open buffer: the state GFTL left, unchanged.
-                lb.buf = others[0];
-                lb.buf_next = used[others[0] as usize];
-                f.usage[others[0] as usize] = Use::Buffer(l as u32);
-            } else {
-                for &b in &others {
-                    f.usage[b as usize] = Use::Buffer(l as u32);
-                }
-                lb.full_bufs = others;
+            for &b in &blocks {
+                f.usage[b as usize] = Use::Buffer(l as u32);
             }
-            if f.lbs[l].data_next == ppb || !f.lbs[l].full_bufs.is_empty() || f.lbs[l].buf != NONE {
+            // The newest buffer that still has room stays open.
+            if let Some(&b) = blocks.last().filter(|&&b| only_buffer[b as usize] && used[b as usize] < ppb) {
+                lb.buf = b;
+                lb.buf_next = used[b as usize];
+                blocks.pop();
+            }
+            lb.full_bufs = blocks;
+            let lb = &f.lbs[l];
+            if lb.data_next == ppb || !lb.full_bufs.is_empty() || lb.buf != NONE {
                 f.enqueue(flash, l as u32);
             }
         }
         f.free = (0..g.blocks).filter(|&b| f.usage[b as usize] == Use::Free).collect();
         let queued: Vec<u32> = f.queue.iter().map(|j| j.lbn).collect();
         flash.note("recovery", || {
-            format!("GFTL recovery: spare areas scanned, newest copy of every LPN kept; torn-only blocks erased: {erase:?}; logical blocks back in the GC queue: {queued:?}")
+            format!("GFTL recovery: spare areas scanned, newest copy of every LPN kept; blocks erased (torn only, uncommitted GC destinations, stale buffers): {erase:?}; logical blocks back in the GC queue: {queued:?}")
         });
         Ok(f)
     }
