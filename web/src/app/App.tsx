@@ -1,6 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { createSimClient, type SimClient } from '../sim/client';
-import { describeScenario } from '../scenario/model';
 import { DEFAULT_PRESET } from '../scenario/presets';
 import { DeviceGrid } from '../viz/DeviceGrid';
 import { EventList } from '../viz/EventList';
@@ -13,6 +12,18 @@ import { useShortcuts } from './keyboard';
 import { ScenarioForm } from './ScenarioForm';
 import { prefersReducedMotion, useTheme } from './theme';
 import { useSimulation } from './useSimulation';
+import { TraceUpload } from '../trace/TraceUpload';
+import { describeWithTrace } from '../trace/describe';
+import { isUploadWorkload } from '../trace/types';
+import { SchemePanels, SchemeStrip, useSelectedLog } from '../schemes/SchemePanels';
+import { tablesShownElsewhere } from '../schemes/tables';
+import { PowerPanel } from '../schemes/PowerPanel';
+import { defaultWorkload, type Scenario } from '../scenario/model';
+
+/** The scenario form cannot edit an uploaded trace: it offers the scheme and chip with a generated workload. */
+function formScenario(s: Scenario): Scenario {
+  return isUploadWorkload(s.workload) ? { ...s, workload: defaultWorkload('hotcold') } : s;
+}
 
 /** Width and height of an element, kept up to date. */
 function useSize<T extends HTMLElement>() {
@@ -83,6 +94,7 @@ export function App() {
   // Highlight the last revealed event that touched the chip (notes have no address).
   const lastEvent = snap ? ([...snap.events].reverse().find((e) => e.pbn != null) ?? null) : null;
   const shownError = startError ?? error;
+  const [selectedLog, setSelectedLog] = useSelectedLog(loaded?.sid ?? null);
 
   return (
     <div className="app">
@@ -91,9 +103,10 @@ export function App() {
           ftlscope<span className="tagline"> — NAND flash translation layers, one operation at a time</span>
         </h1>
         <p className="scenario-line" data-testid="scenario-line">
-          {loaded ? describeScenario(loaded.scenario) : loading ? 'Loading the simulator…' : 'No scenario loaded'}
+          {loaded ? describeWithTrace(loaded.scenario) : loading ? 'Loading the simulator…' : 'No scenario loaded'}
           {info && <span className="muted"> · {info.logical_pages} logical pages</span>}
         </p>
+        <TraceUpload client={client} current={loaded?.scenario ?? null} onRun={(s) => void sim.load(s, 0)} />
         <button type="button" className="theme-toggle" onClick={toggleTheme} aria-pressed={theme === 'dark'} title="Switch light/dark theme">
           {theme === 'dark' ? 'Light theme' : 'Dark theme'}
         </button>
@@ -113,7 +126,7 @@ export function App() {
       <div className="layout">
         <aside className="left">
           {loaded ? (
-            <ScenarioForm current={loaded.scenario} busy={false} onApply={(s, openAt) => void sim.load(s, openAt)} />
+            <ScenarioForm current={formScenario(loaded.scenario)} busy={false} onApply={(s, openAt) => void sim.load(s, openAt)} />
           ) : (
             <ScenarioForm current={DEFAULT_PRESET.scenario} busy={!client} onApply={(s, openAt) => void sim.load(s, openAt)} />
           )}
@@ -172,12 +185,30 @@ export function App() {
             )}
           </div>
           <Legend roles={usedRoles} />
+          {snap && info && loaded && (
+            <SchemeStrip client={client} sid={loaded.sid} info={info} snapshot={snap} width={gridSize.width} selectedLog={selectedLog} onSelectLog={setSelectedLog} />
+          )}
         </main>
 
         <aside className="right">
+          {snap && loaded && <PowerPanel client={client} sid={loaded.sid} snapshot={snap} />}
           {snap && <MetricsPanel metrics={snap.metrics} />}
           {snap && <EventList events={snap.events} step={snap.step} opCount={snap.opCount} />}
-          {snap && <TablesPanel tables={snap.view.tables} />}
+          {snap && info && loaded && (
+            <SchemePanels
+              client={client}
+              sid={loaded.sid}
+              info={info}
+              snapshot={snap}
+              width={262}
+              selectedLog={selectedLog}
+              onSelectLog={setSelectedLog}
+              scenario={loaded.scenario}
+              onLoad={(s) => sim.load(s, 0)}
+              onSeek={sim.seek}
+            />
+          )}
+          {snap && <TablesPanel tables={info ? tablesShownElsewhere(info.scheme, snap.view.tables) : snap.view.tables} />}
         </aside>
       </div>
     </div>

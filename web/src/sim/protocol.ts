@@ -1,5 +1,7 @@
 // Messages between the page (client.ts) and the simulation worker (worker.ts / host.ts).
 // Every request carries an id; the worker answers each one exactly once with the same id.
+import type { TraceCommand, TraceResultMap } from '../trace/types';
+import type { SchemeCommand, SchemeResultMap } from '../schemes/types';
 
 /** What the wasm-bindgen `Session` class offers (docs/session-api.md). */
 export interface WasmSession {
@@ -98,7 +100,10 @@ export type Command =
    * Advance for playback: `op` reveals `count` flash operations; `request` runs
    * count-1 requests at full speed and then one with its events retained.
    */
-  | { type: 'advance'; sid: number; unit: 'op' | 'request'; count: number };
+  | { type: 'advance'; sid: number; unit: 'op' | 'request'; count: number }
+  /** trace upload (web/src/trace) and scheme panels (web/src/schemes) */
+  | TraceCommand
+  | SchemeCommand;
 
 export type CommandType = Command['type'];
 
@@ -114,7 +119,7 @@ export interface StepResult {
   snapshot: Snapshot;
 }
 
-export interface ResultMap {
+export interface ResultMap extends TraceResultMap, SchemeResultMap {
   create: CreateResult;
   dispose: null;
   snapshot: Snapshot;

@@ -187,10 +187,10 @@ struct Setup {
     /// Override the preset's pages per block.
     #[arg(long)]
     pages_per_block: Option<u32>,
-    /// Over-provisioning ratio (page mapping).
+    /// Over-provisioning ratio (page mapping; LTFTL: spare share of its data section).
     #[arg(long)]
     op: Option<f64>,
-    /// Number of log blocks (hybrid schemes). `sweep` takes a comma-separated list
+    /// Number of log blocks (hybrid schemes; LTFTL: blocks of its log section). `sweep` takes a comma-separated list
     /// (`--log-blocks 4,8,16,32,64`); `run` takes one value.
     #[arg(long, value_delimiter = ',')]
     log_blocks: Vec<u32>,
