@@ -109,9 +109,19 @@ fn gftl_recovers_from_every_cut_point() {
     let r = all_points("gftl", SchemeParams::default(), 12, 32, w);
     assert!(r.points_tried > 1000, "{r:?}");
     // Uniform: several logical blocks queued at once (an early recovery ran out of blocks).
-    let w = Workload::Uniform { n: 800, seed: 3, read_ratio: 0.2 };
+    let w = Workload::Uniform {
+        n: 800,
+        seed: 3,
+        read_ratio: 0.2,
+    };
     all_points("gftl", SchemeParams::default(), 16, 32, w);
-    all_points("gftl", SchemeParams::default(), 16, 32, Workload::Sequential { n: 800 });
+    all_points(
+        "gftl",
+        SchemeParams::default(),
+        16,
+        32,
+        Workload::Sequential { n: 800 },
+    );
 }
 
 #[test]
@@ -162,10 +172,32 @@ fn kraft_recovers_from_every_cut_point() {
     all_points("kraft", kraft_params(2, 2), 10, 8, w);
     // K = 1 (BAST-like) and K = 8 (FAST-like), uniform, and camera (sequential runs: fills,
     // switches) on 8-page blocks.
-    let w = Workload::Hotcold { n: 800, seed: 4, read_ratio: 0.2, hot_fraction: 0.2, hot_ratio: 0.8 };
+    let w = Workload::Hotcold {
+        n: 800,
+        seed: 4,
+        read_ratio: 0.2,
+        hot_fraction: 0.2,
+        hot_ratio: 0.8,
+    };
     all_points("kraft", kraft_params(3, 1), 24, 8, w);
-    all_points("kraft", kraft_params(4, 8), 24, 8, Workload::Uniform { n: 800, seed: 4, read_ratio: 0.2 });
-    let w = Workload::Camera { n: 800, seed: 1, file_pages: 6, fat_fraction: 0.05, fat_writes: 2 };
+    all_points(
+        "kraft",
+        kraft_params(4, 8),
+        24,
+        8,
+        Workload::Uniform {
+            n: 800,
+            seed: 4,
+            read_ratio: 0.2,
+        },
+    );
+    let w = Workload::Camera {
+        n: 800,
+        seed: 1,
+        file_pages: 6,
+        fat_fraction: 0.05,
+        fat_writes: 2,
+    };
     all_points("kraft", kraft_params(4, 2), 24, 8, w);
 }
 
@@ -253,4 +285,89 @@ fn sabotaged_recoveries_are_caught() {
         r.points_tried - r.recovered_correctly,
         r.points_tried
     );
+}
+
+mod random_geometries {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn workload(kind: u8, n: u64, seed: u64, read_ratio: f64) -> Workload {
+        match kind {
+            0 => Workload::Uniform {
+                n,
+                seed,
+                read_ratio,
+            },
+            1 => Workload::Hotcold {
+                n,
+                seed,
+                read_ratio,
+                hot_fraction: 0.2,
+                hot_ratio: 0.8,
+            },
+            2 => Workload::Camera {
+                n,
+                seed,
+                file_pages: 5,
+                fat_fraction: 0.05,
+                fat_writes: 2,
+            },
+            _ => Workload::Sequential { n },
+        }
+    }
+
+    fn check(
+        scheme: &str,
+        params: SchemeParams,
+        blocks: u32,
+        ppb: u32,
+        w: Workload,
+        every: u64,
+        seed: u64,
+    ) -> Result<(), TestCaseError> {
+        let sc = scenario(scheme, params, blocks, ppb, w);
+        let sim = sc.build().map_err(|e| TestCaseError::reject(e))?;
+        let r = sweep(
+            &sim.state,
+            sim.requests(),
+            &sc.recoverer(),
+            Points::Every(every),
+            Some(seed),
+            |_, _| {},
+        );
+        prop_assert!(r.points_tried > 0);
+        prop_assert_eq!(
+            r.recovered_correctly,
+            r.points_tried,
+            "{}: {:#?}",
+            scheme,
+            r.first_failures
+        );
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+        /// Random small geometries, workloads and scheme parameters: every cut point of a
+        /// regular sample (every 3rd operation), each cut again inside its recovery.
+        #[test]
+        fn every_scheme_recovers_on_random_geometries(
+            seed in any::<u64>(),
+            kind in 0u8..4,
+            read_ratio in 0.0f64..0.4,
+            blocks in 9u32..24,
+            m in 2u32..5,
+            k in 1u32..6,
+            kraft_ppb in prop::sample::select(vec![4u32, 8, 16]),
+        ) {
+            let w = || workload(kind, 700, seed, read_ratio);
+            check("nftl", SchemeParams::default(), blocks, 8, w(), 3, seed)?;
+            check("gftl", SchemeParams::default(), blocks.max(12), 32, w(), 5, seed)?;
+            check("rftl", SchemeParams::default(), blocks, 16, w(), 3, seed)?;
+            let p = SchemeParams { log_blocks: Some(m), k: Some(k), ..Default::default() };
+            check("kraft", p.clone(), blocks, kraft_ppb, w(), 3, seed)?;
+            check("kast", p, blocks, kraft_ppb, w(), 3, seed)?;
+        }
+    }
 }
