@@ -145,6 +145,8 @@ pub fn verify(ftl: &dyn Ftl, flash: &Flash, oracle: &crate::oracle::Oracle, in_f
                 let p = flash.peek(ppn);
                 match p.kind {
                     PageKind::Data if p.lpn == lpn => p.version,
+                    // An erased page reads as never written (as State::mismatches counts it).
+                    PageKind::Erased => 0,
                     PageKind::Torn => {
                         out.torn_mapped += 1;
                         continue;

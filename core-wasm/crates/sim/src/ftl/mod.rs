@@ -218,6 +218,11 @@ pub fn recover(scheme: &str, params: &SchemeParams, flash: &mut Flash) -> FlashR
         "ofast" => Box::new(scan_recovery::recover_fast(flash, params, true)?),
         "fastcheck" => Box::new(fastcheck::recover(flash, params, fastcheck::Mode::FastCheck)?),
         "fast-ltlog" => Box::new(fastcheck::recover(flash, params, fastcheck::Mode::LtLog)?),
+        "nftl" => Box::new(nftl::Nftl::recover(flash, params)?),
+        "gftl" => Box::new(gftl::Gftl::recover(flash, params)?),
+        "rftl" => Box::new(rftl::Rftl::recover(flash, params)?),
+        "kraft" => Box::new(kraft::Kraft::recover(flash, params, kraft::Variant::Kraft)?),
+        "kast" => Box::new(kraft::Kraft::recover(flash, params, kraft::Variant::Kast)?),
         // Back to the latest write (the app offers rebooting to the latest frozen state).
         "ltftl" => Box::new(ltftl::LtFtl::recover(flash, params, false)?),
         other => return Ok(Err(format!("scheme '{other}' has no recovery yet"))),
