@@ -191,7 +191,7 @@ export function App() {
         </main>
 
         <aside className="right">
-          {snap && loaded && <PowerPanel client={client} sid={loaded.sid} snapshot={snap} />}
+          {snap && loaded && <PowerPanel client={client} sid={loaded.sid} snapshot={snap} onCut={sim.powerCut} onRecover={sim.recover} onFinish={sim.stepRequest} />}
           {snap && <MetricsPanel metrics={snap.metrics} />}
           {snap && <EventList events={snap.events} step={snap.step} opCount={snap.opCount} />}
           {snap && info && loaded && (

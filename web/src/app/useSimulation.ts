@@ -127,6 +127,12 @@ export function useSimulation(client: SimClient | null) {
   const stepOp = useCallback(() => withSession((c, sid) => c.stepOp(sid)), [withSession]);
   const stepRequest = useCallback(() => withSession((c, sid) => c.stepRequest(sid)), [withSession]);
   const backOp = useCallback(() => withSession((c, sid) => c.backOp(sid)), [withSession]);
+  // Power cut in the session itself, and the recovery whose operations are then revealed.
+  const powerCut = useCallback(() => {
+    setPlaying(false);
+    return withSession((c, sid) => c.request('power_cut', { sid }));
+  }, [withSession]);
+  const recover = useCallback(() => withSession((c, sid) => c.request('recover', { sid })), [withSession]);
 
   // Scrubbing: keep at most one seek in flight and always land on the latest value.
   const seekTarget = useRef<number | null>(null);
@@ -195,6 +201,8 @@ export function useSimulation(client: SimClient | null) {
     stepOp,
     stepRequest,
     backOp,
+    powerCut,
+    recover,
     seek,
     togglePlay,
     pause,

@@ -1,48 +1,82 @@
-// Power cut at the current flash operation: RAM panels go dark (the chip view stays, as the
-// chip keeps what was programmed), "Recover" rebuilds the scheme from the chip alone on a
-// copy and verifies it against the reference model. Any step afterwards powers back on.
-import { useEffect, useState } from 'react';
+// Power cut at the current flash operation, in the session itself (docs/session-api.md,
+// "Power cut and recovery"): RAM panels go dark while the chip view stays, as the chip keeps
+// what was programmed. "Recover" runs the scheme's recovery on the chip; its flash operations
+// and phase notes are then revealed like a request's (→ / Play, or "Finish recovery"), and the
+// verdict against the reference model closes it.
+import { useEffect, useRef, useState } from 'react';
 import type { SimClient } from '../sim/client';
 import type { Snapshot } from '../sim/protocol';
-import type { CrashHere } from './types';
+import type { Verdict } from './types';
 
-type Power = { kind: 'on' } | { kind: 'off'; at: { step: number; op: number } } | { kind: 'recovering' } | { kind: 'recovered'; r: CrashHere } | { kind: 'error'; message: string };
+interface Props {
+  client: SimClient | null;
+  sid: number;
+  snapshot: Snapshot;
+  /** cut power / recover / finish revealing the recovery, through the app's command queue */
+  onCut: () => Promise<unknown>;
+  onRecover: () => Promise<unknown>;
+  onFinish: () => Promise<unknown>;
+}
 
-export function PowerPanel({ client, sid, snapshot }: { client: SimClient | null; sid: number; snapshot: Snapshot }) {
-  const [power, setPower] = useState<Power>({ kind: 'on' });
-  const where = `${sid}:${snapshot.step}:${snapshot.opCursor}`;
-  // Stepping, seeking or a new scenario powers the chip back on.
-  useEffect(() => setPower({ kind: 'on' }), [where]);
-  const dark = power.kind === 'off' || power.kind === 'recovering';
+export function PowerPanel({ client, sid, snapshot, onCut, onRecover, onFinish }: Props) {
+  const [verdict, setVerdict] = useState<Verdict | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const cutAt = useRef<{ step: number; op: number } | null>(null);
+  const awaitingVerdict = useRef(false);
+  const off = !snapshot.powered;
+  const recovering = snapshot.recovering;
+
   useEffect(() => {
-    document.documentElement.classList.toggle('power-off', dark);
+    document.documentElement.classList.toggle('power-off', off);
     return () => document.documentElement.classList.remove('power-off');
-  }, [dark]);
+  }, [off]);
 
-  const atEnd = snapshot.step >= snapshot.total;
-  const req = snapshot.step + 1;
-  const recover = async () => {
-    if (!client) return;
-    setPower({ kind: 'recovering' });
-    try {
-      setPower({ kind: 'recovered', r: await client.request('crash_here', { sid }) });
-    } catch (e) {
-      setPower({ kind: 'error', message: (e as Error).message });
-    }
+  // The verdict is read once the last recovery operation has been revealed.
+  useEffect(() => {
+    if (!client || off || recovering || !awaitingVerdict.current) return;
+    awaitingVerdict.current = false;
+    client
+      .request('verdict', { sid })
+      .then((v) => setVerdict(v))
+      .catch((e: unknown) => setError((e as Error).message));
+  }, [client, sid, off, recovering]);
+
+  // Stepping on from a shown verdict closes it; a new session forgets everything.
+  const where = `${sid}:${snapshot.step}`;
+  const shownAt = useRef(where);
+  useEffect(() => {
+    if (verdict && shownAt.current !== where && !recovering) setVerdict(null);
+    shownAt.current = where;
+  }, [where, verdict, recovering]);
+  useEffect(() => {
+    setVerdict(null);
+    setError(null);
+  }, [sid]);
+
+  const run = (fn: () => Promise<unknown>) => {
+    setError(null);
+    fn().catch((e: unknown) => setError((e as Error).message));
+  };
+  const cut = () => {
+    cutAt.current = { step: snapshot.step, op: snapshot.opCursor };
+    setVerdict(null);
+    run(onCut);
+  };
+  const recover = () => {
+    awaitingVerdict.current = true;
+    run(onRecover);
   };
 
+  const atEnd = snapshot.step >= snapshot.total && snapshot.opCount === 0;
+  const req = snapshot.step + 1;
+  const at = cutAt.current;
+
   return (
-    <section className={`panel power-panel${dark ? ' is-off' : ''}`} aria-labelledby="pw-h" data-testid="power-panel">
+    <section className={`panel power-panel${off ? ' is-off' : ''}`} aria-labelledby="pw-h" data-testid="power-panel">
       <h2 id="pw-h">Power</h2>
-      {power.kind === 'on' && (
+      {!off && !recovering && (
         <>
-          <button
-            type="button"
-            className="power-button"
-            disabled={atEnd || !client}
-            onClick={() => setPower({ kind: 'off', at: { step: snapshot.step, op: snapshot.opCursor } })}
-            data-testid="power-cut"
-          >
+          <button type="button" className="power-button" disabled={atEnd || !client} onClick={cut} data-testid="power-cut">
             ⏻ Cut power here
           </button>
           <p className="hint">
@@ -54,43 +88,53 @@ export function PowerPanel({ client, sid, snapshot }: { client: SimClient | null
           </p>
         </>
       )}
-      {(power.kind === 'off' || power.kind === 'recovering') && (
+      {off && (
         <div role="status" data-testid="power-off">
           <p className="power-msg">
-            Power lost{power.kind === 'off' ? (power.at.op > 0 ? ` during request ${power.at.step + 1}, after operation ${power.at.op}` : ` before request ${power.at.step + 1}`) : ''}. RAM is gone
-            (the mapping tables and metrics are dark); the chip keeps every page programmed so far.
+            Power lost
+            {at ? (at.op > 0 ? ` during request ${at.step + 1}, after operation ${at.op}` : ` before request ${at.step + 1}`) : ''}. RAM is gone (the mapping
+            tables and metrics are dark); the chip keeps every page programmed so far.
           </p>
-          <button type="button" className="primary" disabled={power.kind === 'recovering'} onClick={() => void recover()} data-testid="power-recover">
-            {power.kind === 'recovering' ? 'Recovering…' : 'Recover'}
+          <button type="button" className="primary" onClick={recover} data-testid="power-recover">
+            Recover
           </button>
         </div>
       )}
-      {power.kind === 'recovered' && <Verdict r={power.r} onClose={() => setPower({ kind: 'on' })} />}
-      {power.kind === 'error' && (
-        <p className="alert" role="alert">
-          {power.message}
+      {recovering && (
+        <div role="status" data-testid="power-recovering">
+          <p className="power-msg">
+            Recovering from the chip alone: operation {snapshot.opCursor} of {snapshot.opCount}. Step (→) or Play to watch each phase; the narration names it.
+          </p>
+          <button type="button" onClick={() => run(onFinish)} data-testid="power-finish">
+            Finish recovery
+          </button>
+        </div>
+      )}
+      {verdict && <VerdictView v={verdict} onClose={() => setVerdict(null)} />}
+      {error && (
+        <p className="alert" role="alert" data-testid="power-error">
+          {error}
         </p>
       )}
     </section>
   );
 }
 
-function Verdict({ r, onClose }: { r: CrashHere; onClose: () => void }) {
-  const o = r.outcome;
-  const ok = !o.error && o.lost === 0 && o.wrong === 0 && o.torn_mapped === 0;
+function VerdictView({ v, onClose }: { v: Verdict; onClose: () => void }) {
   return (
     <div data-testid="power-verdict">
-      <p className={ok ? 'verdict ok' : 'verdict bad'}>
-        {ok ? '✔ Recovered: no acknowledged write lost, no wrong data, no torn page mapped.' : o.error ? `✘ ${o.error}` : `✘ ${o.lost} acknowledged write(s) lost, ${o.wrong} wrong, ${o.torn_mapped} torn page(s) mapped.`}
+      <p className={v.ok ? 'verdict ok' : 'verdict bad'}>
+        {v.ok
+          ? '✔ Recovered: no acknowledged write lost, no wrong data, no torn page mapped.'
+          : `✘ ${v.lost} acknowledged write(s) lost, ${v.wrong} wrong, ${v.torn_mapped} torn page(s) mapped.`}
       </p>
-      {!o.error && (
-        <p className="hint">
-          Recovery read {o.recovery_pages_read.toLocaleString('en-US')} pages in {o.recovery_ops.toLocaleString('en-US')} flash operations ({(o.recovery_ns / 1000).toLocaleString('en-US')} µs), then ran the next requests on the recovered scheme. The
-          simulation goes on from before the cut.
-        </p>
-      )}
+      <p className="hint">
+        Recovery took {v.recovery_ops.toLocaleString('en-US')} flash operations.
+        {v.in_flight_survived === undefined ? '' : v.in_flight_survived ? ' The interrupted write survived whole.' : ' The interrupted request is lost, as it was never acknowledged.'} The run
+        goes on with the next request.
+      </p>
       <button type="button" onClick={onClose}>
-        Power on
+        Close
       </button>
     </div>
   );

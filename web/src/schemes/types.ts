@@ -1,3 +1,4 @@
+import type { StepResult } from '../sim/protocol';
 // Scheme-specific run-wide data (RFTL Figure 8 timeline, latency histogram).
 
 export interface TimelineBins {
@@ -31,7 +32,22 @@ export type SchemeCommand =
   /** KRAFT/KAST: associativity of each log block sampled over the whole run */
   | { type: 'associativity_series'; sid: number; points: number }
   /** power cut at the current operation, recovery from the chip alone, verification */
-  | { type: 'crash_here'; sid: number };
+  | { type: 'crash_here'; sid: number }
+  /** power cut in the session itself; recover() then reveals the recovery op by op */
+  | { type: 'power_cut'; sid: number }
+  | { type: 'recover'; sid: number }
+  | { type: 'verdict'; sid: number };
+
+/** The session's verdict after recover() (docs/session-api.md). */
+export interface Verdict {
+  ok: boolean;
+  lost: number;
+  wrong: number;
+  torn_mapped: number;
+  recovery_ops: number;
+  in_flight?: unknown;
+  in_flight_survived?: boolean;
+}
 
 export interface CrashHere {
   step: number;
@@ -59,6 +75,9 @@ export interface SchemeResultMap {
   workload_pattern: string;
   associativity_series: AssociativitySeries | null;
   crash_here: CrashHere;
+  power_cut: StepResult;
+  recover: StepResult;
+  verdict: Verdict | null;
 }
 
 /** Optional Session methods for the scheme panels (docs/session-api.md). */

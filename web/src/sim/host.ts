@@ -50,6 +50,8 @@ export function takeSnapshot(s: WasmSession): Snapshot {
     events: parseJson(s.events(), 'events'),
     narration: s.narration(),
     view: { tables: Array.isArray(view?.tables) ? view.tables : [] },
+    powered: s.powered ? s.powered() : true,
+    recovering: s.recovering ? s.recovering() : false,
   };
 }
 
@@ -174,6 +176,22 @@ export class SessionHost {
       }
       case 'scheme_data':
         return schemeData(this.session(cmd.sid) as TimelineSession, cmd.bins, cmd.upto);
+      case 'power_cut': {
+        const s = this.session(cmd.sid);
+        if (!s.power_cut) throw new Error('this build of the core cannot cut power');
+        s.power_cut();
+        return this.stepped(s, true);
+      }
+      case 'recover': {
+        const s = this.session(cmd.sid);
+        if (!s.recover) throw new Error('this build of the core cannot recover');
+        s.recover();
+        return this.stepped(s, true);
+      }
+      case 'verdict': {
+        const s = this.session(cmd.sid);
+        return s.verdict ? parseJson(s.verdict(), 'verdict') : null;
+      }
       case 'crash_here': {
         const s = this.session(cmd.sid) as TimelineSession;
         if (!s.crash_here) throw new Error('this build of the core cannot cut power (crash_here)');

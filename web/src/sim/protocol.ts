@@ -24,6 +24,12 @@ export interface WasmSession {
   events(): string;
   narration(): string;
   view(): string;
+  /** power cut and recovery (docs/session-api.md, "Power cut and recovery") */
+  power_cut?(): void;
+  powered?(): boolean;
+  recovering?(): boolean;
+  recover?(): void;
+  verdict?(): string;
   free?(): void;
 }
 
@@ -86,6 +92,10 @@ export interface Snapshot {
   events: SimEvent[];
   narration: string;
   view: SchemeViewData;
+  /** false after a power cut until recover() */
+  powered: boolean;
+  /** a recovery's flash operations are being revealed */
+  recovering: boolean;
 }
 
 export type Command =

@@ -88,6 +88,10 @@ impl Stepper {
     pub fn powered(&self) -> bool {
         self.power.is_none()
     }
+    /// A recovery's operations are being revealed.
+    pub fn recovering(&self) -> bool {
+        self.recovering && self.in_request
+    }
 
     /// Cuts power at the current flash operation: mid-request, the operations revealed so
     /// far are done and the next one never happens (a program under way is torn); between
@@ -483,7 +487,8 @@ impl Stepper {
             let n_ops = evs.iter().filter(|e| e.cause.is_some()).count();
             let last_op = evs.iter().rev().find(|e| e.cause.is_some()).map(|e| e.text.clone()).unwrap_or_default();
             let last_note = evs.iter().rev().find(|e| e.cause.is_none()).map(|e| e.text.clone()).unwrap_or_default();
-            return format!("Recovery — op {n_ops}/{}: {last_note} · {last_op}", self.op_count().max(n_ops));
+            let sep = if last_note.is_empty() || last_op.is_empty() { "" } else { " · " };
+            return format!("Recovery — op {n_ops}/{}: {last_note}{sep}{last_op}", self.op_count().max(n_ops));
         }
         let Some(req) = self.request else {
             return if self.sim.pos() == 0 {

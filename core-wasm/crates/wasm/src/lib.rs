@@ -174,6 +174,10 @@ impl Session {
     pub fn powered(&self) -> bool {
         self.stepper.powered()
     }
+    /// A recovery's operations are being revealed (step_op shows the next one).
+    pub fn recovering(&self) -> bool {
+        self.stepper.recovering()
+    }
     /// Recovers from the chip; its operations are then revealed with `step_op`.
     pub fn recover(&mut self) -> Result<(), JsError> {
         self.stepper.recover().map_err(js_err)

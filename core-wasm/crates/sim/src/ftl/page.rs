@@ -89,6 +89,9 @@ impl PageFtl {
     /// GC tag in the spare area), so a GC cut short can finish with the reserve it had.
     pub fn recover(flash: &mut Flash, params: &SchemeParams) -> FlashResult<PageFtl> {
         let g = *flash.geometry();
+        flash.note("recovery", || {
+            "page-mapping recovery: read the spare area of every page; for each LPN the copy with the highest sequence number wins, torn pages are skipped".into()
+        });
         let mut ftl = PageFtl::new(&g, params).map_err(FlashError::Violation)?;
         let mut best_seq = vec![0u32; ftl.logical_pages as usize];
         // Partly written blocks: (role known from the last readable page's tag, frontier).
