@@ -1,7 +1,8 @@
 // The scenario: plain data describing what to simulate. It is exactly the JSON that
 // the wasm `Session` constructor takes (docs/session-api.md), so it can be saved,
-// shared and replayed. View state (the step to open on) lives next to it in the app.
-import { parsePattern, PatternError } from './pattern';
+// shared and replayed. View state (the step to open on) lives next to it in the app
+// (scenario/share.ts). The scheme list comes from the core's catalog() (scenario/core.ts).
+import { checkPattern, describePatternError } from './core';
 
 export type ChipPreset = 'classroom' | 'fast2007' | 'rftl-small' | 'rftl-large' | 'fastcheck';
 
@@ -9,8 +10,12 @@ export interface SchemeParams {
   op?: number;
   log_blocks?: number;
   k?: number;
+  switch_max?: number;
+  fill_max?: number;
   utilisation?: number;
 }
+
+export const PARAM_KEYS = ['op', 'log_blocks', 'k', 'switch_max', 'fill_max', 'utilisation'] as const;
 
 export interface ChipConfig {
   preset: ChipPreset;
@@ -29,7 +34,22 @@ export type Workload =
       hot_fraction: number;
       hot_ratio: number;
     }
-  | { kind: 'pattern'; text: string };
+  | { kind: 'pattern'; text: string }
+  | TraceWorkload;
+
+/**
+ * An uploaded trace. Its requests live with the upload (never in a link): a link
+ * carries only `{kind: 'trace', name, missing: true}`, and the app asks for the file again.
+ */
+export interface TraceWorkload {
+  kind: 'trace';
+  name: string;
+  format?: string;
+  /** the trace text as uploaded (absent in a link) */
+  text?: string;
+  /** set when the trace was left out of a link or file and must be provided again */
+  missing?: boolean;
+}
 
 export type WorkloadKind = Workload['kind'];
 
@@ -48,9 +68,29 @@ export interface ParamSpec {
   min: number;
   max: number;
   step: number;
-  default: number;
+  /** undefined: the field may be left empty, and the core picks its own default */
+  default?: number;
   integer?: boolean;
+  hint?: string;
 }
+
+/** How the form edits each parameter the core's catalog() may list. */
+export const PARAM_SPECS: Record<keyof SchemeParams, ParamSpec> = {
+  op: { key: 'op', label: 'Over-provisioning', min: 0.05, max: 0.9, step: 0.05, default: 0.25 },
+  log_blocks: { key: 'log_blocks', label: 'Log blocks', min: 1, max: 4096, step: 1, default: 4, integer: true },
+  k: { key: 'k', label: 'Associativity K', min: 1, max: 1024, step: 1, default: 8, integer: true },
+  switch_max: {
+    key: 'switch_max',
+    label: 'Switch threshold (pages)',
+    min: 0,
+    max: 4096,
+    step: 1,
+    integer: true,
+    hint: 'empty: half a block',
+  },
+  fill_max: { key: 'fill_max', label: 'Fill threshold (pages)', min: 0, max: 4096, step: 1, integer: true, hint: 'empty: a quarter block' },
+  utilisation: { key: 'utilisation', label: 'Utilisation', min: 0.05, max: 1, step: 0.05, default: 1 },
+};
 
 export interface SchemeSpec {
   id: string;
@@ -59,15 +99,57 @@ export interface SchemeSpec {
   params: ParamSpec[];
 }
 
-/** Schemes the core implements. Later issues add entries here (bast, fast, ...). */
+/** The core's catalog() JSON. */
+export interface CatalogJson {
+  schemes: { id: string; label: string; params: string[] }[];
+  chips?: string[];
+}
+
+/** Short names for the picker; the core's long label becomes the description. */
+const SHORT_LABELS: Record<string, string> = {
+  page: 'Page mapping (greedy GC)',
+  bast: 'BAST',
+  fast: 'FAST',
+  ofast: 'O-FAST (lazy merge)',
+  rftl: 'RFTL (real-time)',
+  gftl: 'GFTL',
+  nftl: 'NFTL',
+  kraft: 'KRAFT',
+  kast: 'KAST (K-associative)',
+  ltftl: 'LTFTL',
+};
+
+/**
+ * Schemes the core implements: filled from catalog() when the core loads (applyCatalog);
+ * until then only page mapping, which every build has.
+ */
 export const SCHEMES: SchemeSpec[] = [
   {
     id: 'page',
     label: 'Page mapping (greedy GC)',
     description: 'Every logical page maps to any physical page; garbage collection erases the block with the fewest valid pages.',
-    params: [{ key: 'op', label: 'Over-provisioning', min: 0.05, max: 0.9, step: 0.05, default: 0.25 }],
+    params: [PARAM_SPECS.op],
   },
 ];
+
+/** Replace the scheme list by the core's catalog (in place, so importers see it). */
+export function applyCatalog(cat: CatalogJson): void {
+  if (!cat || !Array.isArray(cat.schemes) || cat.schemes.length === 0) return;
+  const next: SchemeSpec[] = cat.schemes.map((s) => ({
+    id: s.id,
+    label: SHORT_LABELS[s.id] ?? s.id,
+    description: s.label,
+    params: s.params.flatMap((p) => {
+      const spec = PARAM_SPECS[p as keyof SchemeParams];
+      return spec ? [spec] : [];
+    }),
+  }));
+  SCHEMES.splice(0, SCHEMES.length, ...next);
+}
+
+export function hasScheme(id: string): boolean {
+  return SCHEMES.some((s) => s.id === id);
+}
 
 export interface ChipSpec {
   id: ChipPreset;
@@ -94,6 +176,9 @@ export const WORKLOAD_KINDS: { id: WorkloadKind; label: string }[] = [
   { id: 'pattern', label: 'Inline pattern' },
 ];
 
+/** Every kind a scenario may hold (uploaded traces are not picked in the form here). */
+const ALL_KINDS: WorkloadKind[] = ['hotcold', 'uniform', 'sequential', 'pattern', 'trace'];
+
 /** Largest grid the SVG device view draws (the canvas view is a later issue). */
 export const MAX_PAGES = 16_384;
 export const MAX_REQUESTS = 10_000_000;
@@ -107,6 +192,11 @@ export function chipSpec(id: string): ChipSpec | undefined {
 }
 
 export function defaultWorkload(kind: WorkloadKind, n = 400, seed = 1): Workload {
+  if (kind === 'trace') return { kind, name: 'trace', missing: true };
+  return generatedWorkload(kind, n, seed);
+}
+
+function generatedWorkload(kind: Exclude<WorkloadKind, 'trace'>, n: number, seed: number): Workload {
   switch (kind) {
     case 'sequential':
       return { kind, n };
@@ -121,7 +211,7 @@ export function defaultWorkload(kind: WorkloadKind, n = 400, seed = 1): Workload
 
 export function defaultParams(scheme: string): SchemeParams {
   const params: SchemeParams = {};
-  for (const p of schemeSpec(scheme)?.params ?? []) params[p.key] = p.default;
+  for (const p of schemeSpec(scheme)?.params ?? []) if (p.default !== undefined) params[p.key] = p.default;
   return params;
 }
 
@@ -158,11 +248,14 @@ export function validateScenario(s: Scenario): string[] {
   if (pages > MAX_PAGES) errors.push(`the device view draws at most ${MAX_PAGES} pages (this chip has ${pages})`);
   const w = s.workload;
   if (w.kind === 'pattern') {
-    try {
-      parsePattern(w.text);
-    } catch (e) {
-      errors.push(`pattern: ${e instanceof PatternError ? e.message : String(e)}`);
+    if (typeof w.text !== 'string' || w.text.trim() === '') errors.push('pattern: the pattern has no requests');
+    else {
+      // The core's own parser (null until the core is loaded; the Session checks again).
+      const c = checkPattern(w.text);
+      if (c && !c.ok) errors.push(`pattern: ${describePatternError(c)}`);
     }
+  } else if (w.kind === 'trace') {
+    if (w.missing || !w.text) errors.push(`the trace "${w.name}" must be provided again (traces are never stored in links)`);
   } else {
     if (!Number.isInteger(w.n) || w.n < 1 || w.n > MAX_REQUESTS) errors.push(`requests must be a whole number from 1 to ${MAX_REQUESTS}`);
     if (w.kind !== 'sequential') {
@@ -189,18 +282,24 @@ function isObject(v: unknown): v is Record<string, unknown> {
  * Parse scenario JSON (e.g. a saved file), filling defaults for missing optional
  * fields; throws an Error with a readable message when it is not a valid scenario.
  */
-export function parseScenario(json: string): Scenario {
+export function parseScenario(json: string, opts: { allowMissingTrace?: boolean } = {}): Scenario {
   let raw: unknown;
   try {
     raw = JSON.parse(json);
   } catch (e) {
     throw new Error(`not valid JSON: ${(e as Error).message}`);
   }
+  return scenarioFromObject(raw, opts);
+}
+
+/** The same checks as parseScenario, on an already-parsed value. */
+export function scenarioFromObject(raw: unknown, opts: { allowMissingTrace?: boolean; exactParams?: boolean } = {}): Scenario {
   if (!isObject(raw)) throw new Error('a scenario must be a JSON object');
   const scheme = typeof raw.scheme === 'string' ? raw.scheme : 'page';
-  const params: SchemeParams = { ...defaultParams(scheme) };
+  // A link or file reproduces exactly what it says: no defaults added (the core's own apply).
+  const params: SchemeParams = opts.exactParams ? {} : { ...defaultParams(scheme) };
   if (isObject(raw.params)) {
-    for (const key of ['op', 'log_blocks', 'k', 'utilisation'] as const) {
+    for (const key of PARAM_KEYS) {
       const v = raw.params[key];
       if (typeof v === 'number') params[key] = v;
     }
@@ -211,13 +310,17 @@ export function parseScenario(json: string): Scenario {
   if (typeof raw.chip.pages_per_block === 'number') chip.pages_per_block = raw.chip.pages_per_block;
   if (!isObject(raw.workload) || typeof raw.workload.kind !== 'string') throw new Error('workload.kind is missing');
   const kind = raw.workload.kind as WorkloadKind;
-  if (!WORKLOAD_KINDS.some((k) => k.id === kind)) throw new Error(`unknown workload kind "${kind}"`);
+  if (!ALL_KINDS.includes(kind)) throw new Error(`unknown workload kind "${kind}"`);
   const workload = { ...defaultWorkload(kind) } as Record<string, unknown>;
+  const optional = kind === 'trace' ? ['format', 'text'] : [];
   for (const [k, v] of Object.entries(raw.workload)) {
-    if (k in workload && typeof v === typeof workload[k]) workload[k] = v;
+    if ((k in workload && typeof v === typeof workload[k]) || (optional.includes(k) && typeof v === 'string')) workload[k] = v;
+  }
+  if (kind === 'trace') {
+    if (typeof workload.text === 'string' && raw.workload.missing !== true) delete workload.missing;
   }
   const s: Scenario = { scheme, params, chip, workload: workload as unknown as Workload };
-  const errors = validateScenario(s);
+  const errors = validateScenario(s).filter((e) => !(opts.allowMissingTrace && e.startsWith('the trace ')));
   if (errors.length) throw new Error(errors.join('; '));
   return s;
 }
@@ -241,6 +344,9 @@ export function describeScenario(s: Scenario): string {
       break;
     case 'pattern':
       workload = `pattern “${w.text.length > 40 ? w.text.slice(0, 39) + '…' : w.text}”`;
+      break;
+    case 'trace':
+      workload = `trace ${w.name}${w.missing ? ' (not provided)' : ''}`;
       break;
   }
   return `${scheme} · ${s.chip.preset} ${geometry} · ${workload}`;
