@@ -1,7 +1,16 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { createSimClient, type SimClient } from '../sim/client';
-import { describeScenario } from '../scenario/model';
+import { CompareView } from '../compare/CompareView';
+import { ExportMenu } from '../export/ExportMenu';
+import { loadCore } from '../scenario/core';
+import { LinkNotices, type LinkNoticeState } from '../scenario/LinkNotices';
+import { defaultWorkload, describeScenario, hasScheme, scenarioToJson, type Scenario } from '../scenario/model';
 import { DEFAULT_PRESET } from '../scenario/presets';
+import { decodeHash, type CompareSpec, type ShareState } from '../scenario/share';
+import { ShareMenu } from '../scenario/ShareMenu';
+import { TourMenu } from '../tour/TourMenu';
+import { TourPanel } from '../tour/TourPanel';
+import { availableTours, stopScenario, tourById } from '../tour/tours';
 import { DeviceGrid } from '../viz/DeviceGrid';
 import { EventList } from '../viz/EventList';
 import { Legend } from '../viz/Legend';
@@ -13,6 +22,7 @@ import { useShortcuts } from './keyboard';
 import { ScenarioForm } from './ScenarioForm';
 import { prefersReducedMotion, useTheme } from './theme';
 import { useSimulation } from './useSimulation';
+import './tools.css';
 
 /** Width and height of an element, kept up to date. */
 function useSize<T extends HTMLElement>() {
@@ -53,11 +63,161 @@ export function App() {
   const [theme, toggleTheme] = useTheme();
   const [gridRef, gridSize] = useSize<HTMLDivElement>();
 
-  // Open on the default scenario, part-way through, so the chip already shows something.
+  // The core's catalog (scheme list) and pattern checker, on the page.
+  const [coreReady, setCoreReady] = useState<'loading' | 'ready' | 'failed'>('loading');
   useEffect(() => {
-    if (client) void sim.load(DEFAULT_PRESET.scenario, DEFAULT_PRESET.openAt);
+    loadCore().then(
+      () => setCoreReady('ready'),
+      () => setCoreReady('failed'),
+    );
+  }, []);
+
+  const [notices, setNotices] = useState<LinkNoticeState>({});
+  const [tourAt, setTourAt] = useState<{ id: string; index: number } | null>(null);
+  const [tourBusy, setTourBusy] = useState(false);
+  const [present, setPresent] = useState(false);
+  const [compare, setCompare] = useState<CompareSpec | null>(null);
+  const tour = tourAt ? tourById(tourAt.id) : undefined;
+
+  const loadedRef = useRef(loaded);
+  loadedRef.current = loaded;
+  const themeRef = useRef(theme);
+  themeRef.current = theme;
+  const applyView = useCallback(
+    (state: ShareState) => {
+      if (state.view.theme && state.view.theme !== themeRef.current) toggleTheme();
+      const t = state.view.tour && tourById(state.view.tour.id);
+      setTourAt(t ? { id: t.id, index: Math.min(state.view.tour!.index, t.stops.length - 1) } : null);
+      setPresent(!!state.view.present);
+      setCompare(state.compare ?? null);
+    },
+    [toggleTheme],
+  );
+
+  const startTour = useCallback(
+    async (id: string, index = 0) => {
+      const t = tourById(id);
+      if (!t || !t.schemes.every(hasScheme)) {
+        setNotices({ error: `There is no guided tour “${id}” in this version of ftlscope.` });
+        return false;
+      }
+      const i = Math.max(0, Math.min(index, t.stops.length - 1));
+      const scenario = stopScenario(t, i);
+      const at = t.stops[i].at;
+      setTourAt({ id, index: i });
+      setCompare(null);
+      setTourBusy(true);
+      try {
+        const cur = loadedRef.current;
+        if (cur && scenarioToJson(cur.scenario) === scenarioToJson(scenario)) {
+          await sim.goto(at.step, at.op);
+          return true;
+        }
+        return await sim.load(scenario, 0, at);
+      } finally {
+        setTourBusy(false);
+      }
+    },
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [client]);
+    [sim.goto, sim.load],
+  );
+  /** Open what the address bar's hash says: a shared state, a tour, or the default. */
+  const openFromHash = useCallback(
+    async (hash: string) => {
+      const d = decodeHash(hash);
+      if (d.kind === 'tour') {
+        setNotices({});
+        if (await startTour(d.id)) return;
+      } else if (d.kind === 'state') {
+        setNotices({ notice: d.notice });
+        if (d.missingTrace) {
+          // The trace is not in the link: show the default and offer to keep the rest.
+          setNotices({ missingTrace: { name: d.missingTrace, state: d.state } });
+        } else {
+          applyView(d.state);
+          if (await sim.load(d.state.scenario, 0, d.state.at)) return;
+          setNotices({ error: 'The scenario in this link could not be started (see the message above); showing the default scenario instead.' });
+        }
+      } else if (d.kind === 'error') {
+        setNotices({ error: `${d.message} Showing the default scenario instead.` });
+      }
+      setTourAt(null);
+      await sim.load(DEFAULT_PRESET.scenario, DEFAULT_PRESET.openAt);
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [applyView, startTour, sim.load],
+  );
+
+  // Open on the link's state, or the default scenario part-way through, once the
+  // worker and the core's catalog are there.
+  useEffect(() => {
+    if (client && coreReady !== 'loading') void openFromHash(location.hash);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [client, coreReady]);
+  useEffect(() => {
+    const onHash = () => void openFromHash(location.hash);
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, [openFromHash]);
+
+  // Presentation mode: Escape leaves it (and full screen).
+  const togglePresent = useCallback(() => {
+    setPresent((p) => {
+      const next = !p;
+      try {
+        if (next && document.fullscreenEnabled && !document.fullscreenElement) void document.documentElement.requestFullscreen().catch(() => undefined);
+        if (!next && document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
+      } catch {
+        // full screen is optional
+      }
+      return next;
+    });
+  }, []);
+  useEffect(() => {
+    if (!present) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
+      setPresent(false);
+    };
+    const onFs = () => {
+      if (!document.fullscreenElement) setPresent(false);
+    };
+    window.addEventListener('keydown', onKey);
+    document.addEventListener('fullscreenchange', onFs);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      document.removeEventListener('fullscreenchange', onFs);
+    };
+  }, [present]);
+
+  const shareState = useCallback((): ShareState | null => {
+    const cur = loadedRef.current;
+    if (!cur) return null;
+    const state: ShareState = {
+      scenario: cur.scenario,
+      at: { step: cur.snapshot.step, op: cur.snapshot.opCursor },
+      view: { theme: themeRef.current, ...(tourAt ? { tour: tourAt } : {}), ...(present ? { present: true } : {}) },
+    };
+    if (compare) state.compare = compare;
+    return state;
+  }, [tourAt, present, compare]);
+
+  const openState = useCallback(
+    (state: ShareState, missingTrace?: string) => {
+      if (missingTrace) {
+        setNotices({ missingTrace: { name: missingTrace, state } });
+        return;
+      }
+      setNotices({});
+      applyView(state);
+      void sim.load(state.scenario, 0, state.at);
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [applyView, sim.load],
+  );
+
+  const tours = useMemo(() => (coreReady === 'ready' ? availableTours(hasScheme) : []), [coreReady]);
 
   useShortcuts({
     togglePlay: sim.togglePlay,
@@ -85,7 +245,7 @@ export function App() {
   const shownError = startError ?? error;
 
   return (
-    <div className="app">
+    <div className={present ? 'app presenting' : 'app'} data-present={present}>
       <header className="app-header">
         <h1>
           ftlscope<span className="tagline"> — NAND flash translation layers, one operation at a time</span>
@@ -94,10 +254,44 @@ export function App() {
           {loaded ? describeScenario(loaded.scenario) : loading ? 'Loading the simulator…' : 'No scenario loaded'}
           {info && <span className="muted"> · {info.logical_pages} logical pages</span>}
         </p>
-        <button type="button" className="theme-toggle" onClick={toggleTheme} aria-pressed={theme === 'dark'} title="Switch light/dark theme">
-          {theme === 'dark' ? 'Light theme' : 'Dark theme'}
-        </button>
+        <nav className="header-tools" aria-label="Tours, compare, share and export">
+          <TourMenu tours={tours} current={tourAt?.id} onStart={(id) => void startTour(id)} />
+          <button
+            type="button"
+            className="edit-only"
+            aria-pressed={compare !== null}
+            data-testid="compare-toggle"
+            disabled={!loaded}
+            onClick={() => {
+              sim.pause();
+              setTourAt(null);
+              setCompare((c) => (c ? null : { runs: [] }));
+            }}
+            title="Run several schemes on this workload and chip, side by side"
+          >
+            Compare
+          </button>
+          <ShareMenu current={shareState} onOpen={openState} onError={(m) => setNotices({ error: m })} />
+          <ExportMenu metrics={snap?.metrics} scenario={loaded?.scenario} step={snap?.step ?? 0} />
+          <button type="button" aria-pressed={present} onClick={togglePresent} data-testid="present-toggle" title="Presentation mode: large type, full screen, editing hidden (Esc leaves)">
+            {present ? 'Leave presentation' : 'Present'}
+          </button>
+          <button type="button" className="theme-toggle" onClick={toggleTheme} aria-pressed={theme === 'dark'} title="Switch light/dark theme">
+            {theme === 'dark' ? 'Light theme' : 'Dark theme'}
+          </button>
+        </nav>
       </header>
+
+      <LinkNotices
+        state={notices}
+        onDismiss={() => setNotices({})}
+        onKeepRest={(state) => {
+          setNotices({});
+          applyView(state);
+          const kept: Scenario = { ...state.scenario, workload: defaultWorkload('hotcold') };
+          void sim.load(kept, 0);
+        }}
+      />
 
       {shownError && (
         <div className="error-banner" role="alert" data-testid="error">
@@ -110,7 +304,18 @@ export function App() {
         </div>
       )}
 
-      <div className="layout">
+      {compare && client && loaded && (
+        <CompareView
+          client={client}
+          base={loaded.scenario}
+          spec={compare}
+          theme={theme}
+          onSpec={setCompare}
+          onClose={() => setCompare(null)}
+        />
+      )}
+      {/* Hidden, not unmounted, while comparing: the grid keeps its measured size. */}
+      <div className="layout" style={compare && loaded ? { display: 'none' } : undefined}>
         <aside className="left">
           {loaded ? (
             <ScenarioForm current={loaded.scenario} busy={false} onApply={(s, openAt) => void sim.load(s, openAt)} />
@@ -150,6 +355,16 @@ export function App() {
               sim.seek(v);
             }}
           />
+          {tour && tourAt && (
+            <TourPanel
+              tour={tour}
+              index={tourAt.index}
+              busy={tourBusy}
+              snapshot={snap}
+              onGo={(i) => void startTour(tour.id, i)}
+              onExit={() => setTourAt(null)}
+            />
+          )}
           <Narration text={snap?.narration ?? ''} step={snap?.step ?? 0} total={snap?.total ?? 0} opCursor={snap?.opCursor ?? 0} opCount={snap?.opCount ?? 0} />
           <div className="grid-wrap" ref={gridRef}>
             {snap && info && gridSize.width > 0 && gridSize.height > 0 ? (

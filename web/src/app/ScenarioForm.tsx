@@ -129,6 +129,11 @@ export function ScenarioForm({ current, busy, onApply }: ScenarioFormProps) {
             ))}
           </select>
         </div>
+        {scheme && (
+          <p className="hint scheme-description" data-testid="scheme-description">
+            {scheme.description}
+          </p>
+        )}
         {scheme?.params.map((p) => (
           <NumberField
             key={p.key}

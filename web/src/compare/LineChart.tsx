@@ -1,0 +1,73 @@
+// A small D3 line chart: one line per run, x = requests, y = a cumulative count.
+import { useEffect, useMemo, useRef } from 'react';
+import { axisBottom, axisLeft, line, max, scaleLinear, select } from 'd3';
+
+export interface ChartSeries {
+  label: string;
+  color: string;
+  points: { x: number; y: number }[];
+}
+
+export interface LineChartProps {
+  series: ChartSeries[];
+  width: number;
+  height: number;
+  xLabel: string;
+  yLabel: string;
+  title: string;
+  testId?: string;
+}
+
+const M = { top: 28, right: 16, bottom: 38, left: 64 };
+
+export function LineChart({ series, width, height, xLabel, yLabel, title, testId }: LineChartProps) {
+  const xAxis = useRef<SVGGElement>(null);
+  const yAxis = useRef<SVGGElement>(null);
+  const iw = Math.max(10, width - M.left - M.right);
+  const ih = Math.max(10, height - M.top - M.bottom);
+  const { x, y } = useMemo(() => {
+    const xMax = max(series, (s) => max(s.points, (p) => p.x)) ?? 1;
+    const yMax = max(series, (s) => max(s.points, (p) => p.y)) ?? 1;
+    return {
+      x: scaleLinear().domain([0, xMax || 1]).range([0, iw]).nice(),
+      y: scaleLinear().domain([0, yMax || 1]).range([ih, 0]).nice(),
+    };
+  }, [series, iw, ih]);
+  useEffect(() => {
+    if (xAxis.current) select(xAxis.current).call(axisBottom(x).ticks(Math.max(2, Math.floor(iw / 90))));
+    if (yAxis.current) select(yAxis.current).call(axisLeft(y).ticks(Math.max(2, Math.floor(ih / 40))));
+  }, [x, y, iw, ih]);
+  const path = line<{ x: number; y: number }>()
+    .x((p) => x(p.x))
+    .y((p) => y(p.y));
+  return (
+    <svg className="line-chart" width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`${title}: ${series.map((s) => s.label).join(', ')}`} data-testid={testId}>
+      <text className="chart-title" x={M.left} y={16}>
+        {title}
+      </text>
+      <g transform={`translate(${M.left},${M.top})`}>
+        <g ref={xAxis} className="axis" transform={`translate(0,${ih})`} />
+        <g ref={yAxis} className="axis" />
+        {series.map((s) => (
+          <path key={s.label} d={path(s.points) ?? ''} fill="none" stroke={s.color} strokeWidth={2.5} className="chart-line" data-label={s.label} />
+        ))}
+        <text className="axis-label" x={iw / 2} y={ih + 32} textAnchor="middle">
+          {xLabel}
+        </text>
+        <text className="axis-label" transform={`translate(${-50},${ih / 2}) rotate(-90)`} textAnchor="middle">
+          {yLabel}
+        </text>
+      </g>
+      <g className="chart-legend" transform={`translate(${M.left + 12},${M.top + 6})`}>
+        {series.map((s, i) => (
+          <g key={s.label} transform={`translate(0,${i * 18})`}>
+            <rect width={14} height={4} y={5} style={{ fill: s.color }} />
+            <text x={20} y={11}>
+              {s.label}
+            </text>
+          </g>
+        ))}
+      </g>
+    </svg>
+  );
+}

@@ -1,0 +1,104 @@
+// The running tour: where we are, the narration, the quiz, and Prev / Next
+// (PageUp / PageDown, as presenter clickers send). Highlights are drawn on the
+// device view by marking its blocks (g.block[data-block]) with a class.
+import { useEffect, useRef } from 'react';
+import type { Snapshot } from '../sim/protocol';
+import { roleStyle } from '../viz/palette';
+import type { Highlight, Tour } from './tours';
+
+/** Blocks a highlight designates in a snapshot. */
+export function highlightedBlocks(h: Highlight | undefined, snap: Snapshot | undefined): Set<number> {
+  const out = new Set<number>();
+  if (!h || !snap) return out;
+  const roles = new Set(h.roles ?? []);
+  const owners = new Set(h.owners ?? []);
+  snap.blockRoles.forEach((r, b) => {
+    if (roles.has(roleStyle(r).key) || (owners.size && owners.has(snap.owners[b]))) out.add(b);
+  });
+  if (h.touched) for (const e of snap.events) if (e.pbn != null) out.add(e.pbn);
+  return out;
+}
+
+/** Mark the highlighted blocks of the device view (re-applied after every render). */
+export function useBlockHighlight(blocks: Set<number>, container = '[data-testid=device-grid]') {
+  useEffect(() => {
+    const els = document.querySelectorAll<SVGGElement>(`${container} g.block`);
+    els.forEach((el) => el.classList.toggle('tour-hi', blocks.has(Number(el.dataset.block))));
+    return () => els.forEach((el) => el.classList.remove('tour-hi'));
+  });
+}
+
+export interface TourPanelProps {
+  tour: Tour;
+  index: number;
+  busy: boolean;
+  snapshot?: Snapshot;
+  onGo: (index: number) => void;
+  onExit: () => void;
+}
+
+export function TourPanel({ tour, index, busy, snapshot, onGo, onExit }: TourPanelProps) {
+  const stop = tour.stops[index];
+  const prevQuiz = index > 0 ? tour.stops[index - 1].quiz : undefined;
+  const last = index >= tour.stops.length - 1;
+  useBlockHighlight(highlightedBlocks(stop.highlight, snapshot));
+
+  // Presenter keys: PageDown / PageUp step the tour (not while typing in a field).
+  const ref = useRef({ index, last, onGo });
+  ref.current = { index, last, onGo };
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.altKey || e.ctrlKey || e.metaKey) return;
+      const t = e.target as HTMLElement | null;
+      if (t?.closest?.('input, textarea, select')) return;
+      const r = ref.current;
+      if (e.key === 'PageDown' && !r.last) {
+        e.preventDefault();
+        r.onGo(r.index + 1);
+      } else if (e.key === 'PageUp' && r.index > 0) {
+        e.preventDefault();
+        r.onGo(r.index - 1);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  return (
+    <section className="tour-panel" aria-labelledby="tour-h" data-testid="tour-panel" data-stop={index} data-stops={tour.stops.length}>
+      <div className="tour-head">
+        <h2 id="tour-h">
+          Tour · {tour.title}
+        </h2>
+        <span className="tour-where" data-testid="tour-where">
+          {index + 1} / {tour.stops.length}
+        </span>
+      </div>
+      <h3 className="tour-title">{stop.title}</h3>
+      {prevQuiz && (
+        <p className="tour-answer" data-testid="tour-answer">
+          <strong>Answer:</strong> {prevQuiz.answer}
+        </p>
+      )}
+      <p className="tour-text" aria-live="polite">
+        {stop.text}
+      </p>
+      {stop.quiz && (
+        <p className="tour-quiz" data-testid="tour-quiz">
+          <strong>Quiz:</strong> {stop.quiz.question} <span className="muted">(Next reveals the answer; or step it yourself with →.)</span>
+        </p>
+      )}
+      <div className="tour-buttons">
+        <button type="button" onClick={() => onGo(index - 1)} disabled={busy || index === 0} data-testid="tour-prev" title="Previous stop (PageUp)">
+          ◀︎ Previous
+        </button>
+        <button type="button" className="primary" onClick={() => (last ? onExit() : onGo(index + 1))} disabled={busy} data-testid="tour-next" title="Next stop (PageDown)">
+          {last ? 'Finish tour' : 'Next ▶︎'}
+        </button>
+        <button type="button" onClick={onExit} data-testid="tour-exit">
+          Leave tour
+        </button>
+      </div>
+    </section>
+  );
+}
