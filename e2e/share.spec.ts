@@ -114,7 +114,7 @@ test('an older (v0) link is migrated, and a link that needed a trace offers to k
 test('the scheme picker offers every scheme of the core, and RFTL on a small chip shows the core message', async ({ page }) => {
   const problems = watch(page);
   await ready(page);
-  const options = await page.getByTestId('scheme').locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+  const options = await page.getByTestId('scheme').locator('option').evaluateAll((os) => os.map((o) => (o as unknown as { value: string }).value));
   for (const id of ['page', 'bast', 'fast', 'ofast', 'kraft', 'kast', 'rftl', 'gftl', 'nftl']) expect(options).toContain(id);
   await page.getByTestId('scheme').selectOption('kraft');
   for (const p of ['log_blocks', 'k', 'switch_max', 'fill_max']) await expect(page.getByTestId(`param-${p}`)).toBeVisible();
