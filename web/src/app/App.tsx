@@ -318,9 +318,15 @@ export function App() {
       <div className="layout" style={compare && loaded ? { display: 'none' } : undefined}>
         <aside className="left">
           {loaded ? (
-            <ScenarioForm current={loaded.scenario} busy={false} onApply={(s, openAt) => void sim.load(s, openAt)} />
+            <ScenarioForm current={loaded.scenario} busy={false} onApply={(s, openAt) => {
+                setTourAt(null);
+                void sim.load(s, openAt);
+              }} />
           ) : (
-            <ScenarioForm current={DEFAULT_PRESET.scenario} busy={!client} onApply={(s, openAt) => void sim.load(s, openAt)} />
+            <ScenarioForm current={DEFAULT_PRESET.scenario} busy={!client} onApply={(s, openAt) => {
+                setTourAt(null);
+                void sim.load(s, openAt);
+              }} />
           )}
           <p className="keys-hint">
             Keys: <kbd>Space</kbd> play/pause · <kbd>→</kbd> step op · <kbd>←</kbd> back

@@ -232,6 +232,7 @@ export function CompareView({ client, base, spec, theme, onSpec, onClose }: Comp
 
       {results && (
         <>
+          <div className="compare-top">
           <div className="compare-results">
             <table className="compare-table" data-testid="compare-table">
               <caption>
@@ -318,6 +319,7 @@ export function CompareView({ client, base, spec, theme, onSpec, onClose }: Comp
                 )}
               />
             )}
+          </div>
           </div>
 
           <div className="compare-step" role="toolbar" aria-label="Step every run together">

@@ -18,7 +18,7 @@ export interface LineChartProps {
   testId?: string;
 }
 
-const M = { top: 28, right: 16, bottom: 38, left: 64 };
+const M = { top: 28, right: 26, bottom: 38, left: 64 };
 
 export function LineChart({ series, width, height, xLabel, yLabel, title, testId }: LineChartProps) {
   const xAxis = useRef<SVGGElement>(null);
