@@ -320,11 +320,15 @@ export function App() {
           {loaded ? (
             <ScenarioForm current={loaded.scenario} busy={false} onApply={(s, openAt) => {
                 setTourAt(null);
+                // The address bar no longer describes what is shown: drop the old link.
+                if (location.hash) history.replaceState(null, '', location.pathname + location.search);
                 void sim.load(s, openAt);
               }} />
           ) : (
             <ScenarioForm current={DEFAULT_PRESET.scenario} busy={!client} onApply={(s, openAt) => {
                 setTourAt(null);
+                // The address bar no longer describes what is shown: drop the old link.
+                if (location.hash) history.replaceState(null, '', location.pathname + location.search);
                 void sim.load(s, openAt);
               }} />
           )}
