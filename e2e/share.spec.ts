@@ -182,6 +182,13 @@ test('a tour link, presentation mode, and PageDown / PageUp', async ({ page }) =
   await shot(page, 'present');
   await page.keyboard.press('PageUp');
   await expect(panel).toHaveAttribute('data-stop', '1');
+  // Stepping past the quiz's moment yourself reveals the answer.
+  await expect(page.getByTestId('tour-answer-stepped')).toHaveCount(0);
+  await page.getByTestId('btn-step-request').click();
+  await expect(page.getByTestId('tour-answer-stepped')).toContainText('full merge');
+  await page.keyboard.press('PageDown');
+  await page.keyboard.press('PageUp');
+  await expect.poll(async () => (await counter(page)).step).toBe(18);
   // The tour and its stop travel in a copied link.
   await page.keyboard.press('Escape');
   await expect(page.locator('.app')).toHaveAttribute('data-present', 'false');

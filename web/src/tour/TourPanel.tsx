@@ -41,6 +41,9 @@ export function TourPanel({ tour, index, busy, snapshot, onGo, onExit }: TourPan
   const stop = tour.stops[index];
   const prevQuiz = index > 0 ? tour.stops[index - 1].quiz : undefined;
   const last = index >= tour.stops.length - 1;
+  // Stepping past the stop's moment yourself reveals its quiz answer too.
+  const passed =
+    !!snapshot && (snapshot.step > stop.at.step || (snapshot.step === stop.at.step && snapshot.opCursor > stop.at.op));
   useBlockHighlight(highlightedBlocks(stop.highlight, snapshot));
 
   // Presenter keys: PageDown / PageUp step the tour (not while typing in a field).
@@ -85,7 +88,13 @@ export function TourPanel({ tour, index, busy, snapshot, onGo, onExit }: TourPan
       </p>
       {stop.quiz && (
         <p className="tour-quiz" data-testid="tour-quiz">
-          <strong>Quiz:</strong> {stop.quiz.question} <span className="muted">(Next reveals the answer; or step it yourself with →.)</span>
+          <strong>Quiz:</strong> {stop.quiz.question}{' '}
+          {!passed && <span className="muted">(Step it yourself with → or Step request, or press Next.)</span>}
+        </p>
+      )}
+      {stop.quiz && passed && (
+        <p className="tour-answer" data-testid="tour-answer-stepped">
+          <strong>Answer:</strong> {stop.quiz.answer}
         </p>
       )}
       <div className="tour-buttons">
