@@ -60,6 +60,7 @@ test('a copied link opens the same step, operation and metrics in a fresh page',
   const here = await counter(page);
   const m = await metrics(page);
   const grid = await gridSignature(page);
+  await page.getByTestId('speed').selectOption('20req');
   await page.getByTestId('copy-link').click();
   const url = await page.getByTestId('share-url').inputValue();
   expect(url).toMatch(/#v1=/);
@@ -73,6 +74,7 @@ test('a copied link opens the same step, operation and metrics in a fresh page',
   expect(await metrics(other)).toBe(m);
   expect(await gridSignature(other)).toBe(grid);
   await expect(other.getByTestId('scenario-line')).toContainText('Page mapping');
+  await expect(other.getByTestId('speed')).toHaveValue('20req');
   await fresh.close();
   expect(problems).toEqual([]);
   expect(problems2).toEqual([]);
@@ -280,5 +282,25 @@ test('compare: BAST with 4, 8 and 16 log blocks on one screen, best marked, expo
   await page.getByTestId('compare-close').click();
   await expect(page.getByTestId('compare-view')).toHaveCount(0);
   await expect(page.locator('[data-testid=device-grid] rect.page')).toHaveCount(128);
+  expect(problems).toEqual([]);
+});
+
+test('compare: a long run shows progress and can be cancelled', async ({ page }) => {
+  test.setTimeout(60_000);
+  const problems = watch(page);
+  const big = { v: 1, scenario: { scheme: 'fast', params: { log_blocks: 4 }, chip: { preset: 'classroom', blocks: 16, pages_per_block: 4 }, workload: { kind: 'uniform', n: 3_000_000, seed: 1, read_ratio: 0 } }, at: { step: 0, op: 0 } };
+  await ready(page, `/#v1=${compressToEncodedURIComponent(JSON.stringify(big))}`);
+  await page.getByTestId('compare-toggle').click();
+  await page.getByTestId('compare-run').click();
+  await expect(page.getByTestId('compare-progress')).toBeVisible();
+  await expect.poll(async () => Number(await page.getByTestId('compare-progress').getAttribute('value'))).toBeGreaterThan(0);
+  await page.getByTestId('compare-cancel').click();
+  await expect(page.getByTestId('compare-status')).toHaveText('Cancelled.');
+  await expect(page.getByTestId('compare-progress')).toHaveCount(0);
+  await expect(page.getByTestId('compare-table')).toHaveCount(0);
+  // The app still works afterwards.
+  await page.getByTestId('compare-close').click();
+  await page.getByTestId('btn-step-request').click();
+  await expect.poll(async () => (await counter(page)).step).toBeGreaterThan(0);
   expect(problems).toEqual([]);
 });

@@ -21,7 +21,7 @@ import { Controls } from './Controls';
 import { useShortcuts } from './keyboard';
 import { ScenarioForm } from './ScenarioForm';
 import { prefersReducedMotion, useTheme } from './theme';
-import { useSimulation } from './useSimulation';
+import { SPEEDS, useSimulation } from './useSimulation';
 import './tools.css';
 
 /** Width and height of an element, kept up to date. */
@@ -83,6 +83,8 @@ export function App() {
   loadedRef.current = loaded;
   const themeRef = useRef(theme);
   themeRef.current = theme;
+  const speedRef = useRef(speed.id);
+  speedRef.current = speed.id;
   const applyView = useCallback(
     (state: ShareState) => {
       if (state.view.theme && state.view.theme !== themeRef.current) toggleTheme();
@@ -90,7 +92,9 @@ export function App() {
       setTourAt(t ? { id: t.id, index: Math.min(state.view.tour!.index, t.stops.length - 1) } : null);
       setPresent(!!state.view.present);
       setCompare(state.compare ?? null);
+      if (state.view.speed && SPEEDS.some((x) => x.id === state.view.speed)) sim.setSpeed(state.view.speed);
     },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
     [toggleTheme],
   );
 
@@ -197,7 +201,7 @@ export function App() {
     const state: ShareState = {
       scenario: cur.scenario,
       at: { step: cur.snapshot.step, op: cur.snapshot.opCursor },
-      view: { theme: themeRef.current, ...(tourAt ? { tour: tourAt } : {}), ...(present ? { present: true } : {}) },
+      view: { theme: themeRef.current, speed: speedRef.current, ...(tourAt ? { tour: tourAt } : {}), ...(present ? { present: true } : {}) },
     };
     if (compare) state.compare = compare;
     return state;

@@ -55,6 +55,7 @@ function randomState(r: () => number): ShareState {
   if (r() < 0.3) state.view.theme = r() < 0.5 ? 'dark' : 'light';
   if (r() < 0.3) state.view.tour = { id: 'bast-thrashing', index: Math.floor(r() * 6) };
   if (r() < 0.2) state.view.present = true;
+  if (r() < 0.2) state.view.speed = '20req';
   if (r() < 0.2) state.compare = { runs: [{ scheme: 'bast', params: { log_blocks: 4 } }, { scheme: 'fast', params: { log_blocks: 8 } }] };
   return state;
 }

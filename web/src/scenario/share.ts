@@ -2,7 +2,7 @@
 // and the view options, in the URL hash (`#v1=<lz-string>`) or a JSON file.
 //
 // Versions:
-//   v1  {v:1, scenario, at:{step, op}, view:{theme?, tour?, present?}, compare?}
+//   v1  {v:1, scenario, at:{step, op}, view:{theme?, tour?, present?, speed?}, compare?}
 //   v0  the bare Session scenario JSON of docs/session-api.md (no step, no view),
 //       compressed the same way: migrated to v1 at step 0.
 //   `#tour=<id>` is a readable link to a guided tour (see tour/tours.ts).
@@ -26,6 +26,8 @@ export interface ViewOptions {
   tour?: { id: string; index: number };
   /** presentation mode (large type, editing hidden) */
   present?: boolean;
+  /** playback speed id (app/useSimulation.ts SPEEDS) */
+  speed?: string;
 }
 
 /** Compare mode: the same workload and chip through several schemes / parameter sets. */
@@ -104,6 +106,7 @@ function viewFrom(raw: unknown): ViewOptions {
     view.tour = { id: raw.tour.id, index: typeof raw.tour.index === 'number' && raw.tour.index >= 0 ? Math.floor(raw.tour.index) : 0 };
   }
   if (raw.present === true) view.present = true;
+  if (typeof raw.speed === 'string' && /^[\w-]{1,20}$/.test(raw.speed)) view.speed = raw.speed;
   return view;
 }
 
