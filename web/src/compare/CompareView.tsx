@@ -232,7 +232,7 @@ export function CompareView({ client, base, spec, theme, onSpec, onClose }: Comp
 
       {results && (
         <>
-          <div className="compare-top">
+          <div className={results.length > 3 ? 'compare-top stacked' : 'compare-top'}>
           <div className="compare-results">
             <table className="compare-table" data-testid="compare-table">
               <caption>

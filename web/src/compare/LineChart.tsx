@@ -18,9 +18,13 @@ export interface LineChartProps {
   testId?: string;
 }
 
-const M = { top: 28, right: 26, bottom: 38, left: 64 };
+const BASE = { top: 28, right: 26, bottom: 38, left: 64 };
+const LEGEND_ROW = 18;
 
-export function LineChart({ series, width, height, xLabel, yLabel, title, testId }: LineChartProps) {
+export function LineChart({ series, width, height: plotHeight, xLabel, yLabel, title, testId }: LineChartProps) {
+  // The legend sits above the plot, one row per series, so it never covers a line.
+  const M = { ...BASE, top: BASE.top + series.length * LEGEND_ROW + 4 };
+  const height = plotHeight + series.length * LEGEND_ROW;
   const xAxis = useRef<SVGGElement>(null);
   const yAxis = useRef<SVGGElement>(null);
   const iw = Math.max(10, width - M.left - M.right);
@@ -58,9 +62,9 @@ export function LineChart({ series, width, height, xLabel, yLabel, title, testId
           {yLabel}
         </text>
       </g>
-      <g className="chart-legend" transform={`translate(${M.left + 12},${M.top + 6})`}>
+      <g className="chart-legend" transform={`translate(${M.left},${BASE.top - 4})`}>
         {series.map((s, i) => (
-          <g key={s.label} transform={`translate(0,${i * 18})`}>
+          <g key={s.label} transform={`translate(0,${i * LEGEND_ROW})`}>
             <rect width={14} height={4} y={5} style={{ fill: s.color }} />
             <text x={20} y={11}>
               {s.label}

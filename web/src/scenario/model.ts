@@ -86,9 +86,9 @@ export const PARAM_SPECS: Record<keyof SchemeParams, ParamSpec> = {
     max: 4096,
     step: 1,
     integer: true,
-    hint: 'empty: half a block',
+    hint: 'default N/2',
   },
-  fill_max: { key: 'fill_max', label: 'Fill threshold (pages)', min: 0, max: 4096, step: 1, integer: true, hint: 'empty: a quarter block' },
+  fill_max: { key: 'fill_max', label: 'Fill threshold (pages)', min: 0, max: 4096, step: 1, integer: true, hint: 'default N/4' },
   utilisation: { key: 'utilisation', label: 'Utilisation', min: 0.05, max: 1, step: 0.05, default: 1 },
 };
 
