@@ -3,6 +3,9 @@
 
 use ftl_sim::scenario::Scenario;
 use ftl_sim::stepper::Stepper;
+use ftl_sim::trace::fit::Fit;
+use ftl_sim::trace::load;
+use ftl_sim::trace::parse::{self, RawTrace, TraceOptions};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
@@ -22,6 +25,17 @@ impl Session {
         let scenario = Scenario::from_json(scenario_json).map_err(js_err)?;
         let mut sim = scenario.build().map_err(js_err)?;
         // wasm memory is small: keyframes get a quarter of the 64 MB the largest chip may use.
+        sim.set_keyframe_budget(16 << 20);
+        let info = ftl_sim::scenario::info_json(&scenario, &sim);
+        Ok(Session { stepper: Stepper::new(sim), info })
+    }
+
+    /// A session running a trace streamed through `parser` (after `finish()`), on the
+    /// scenario's scheme and chip; the scenario's workload must be
+    /// `{kind: "trace", fit?, ...}` (its `text` is ignored). docs/session-api.md.
+    pub fn from_trace(scenario_json: &str, parser: &TraceParser) -> Result<Session, JsError> {
+        let (scenario, raw, fit) = parser.scenario_and_raw(scenario_json).map_err(js_err)?;
+        let (mut sim, _) = load::build_with_raw(&scenario, raw, fit).map_err(js_err)?;
         sim.set_keyframe_budget(16 << 20);
         let info = ftl_sim::scenario::info_json(&scenario, &sim);
         Ok(Session { stepper: Stepper::new(sim), info })
@@ -115,6 +129,86 @@ impl Session {
     pub fn view(&self) -> String {
         self.stepper.view_json()
     }
+}
+
+/// Streams an uploaded trace in chunks (docs/session-api.md, "Traces"): `feed` returns
+/// progress JSON, `finish` the summary or the errors; cancel = stop feeding and `free()`.
+#[wasm_bindgen]
+pub struct TraceParser {
+    parser: Option<parse::TraceParser>,
+    raw: Option<RawTrace>,
+    pages_per_block: u32,
+}
+
+#[wasm_bindgen]
+impl TraceParser {
+    /// `options_json`: TraceOptions (`{format?, page_bytes, device?, skip_bad_lines?, ...}`)
+    /// plus an optional `pages_per_block` for the summary's footprint.
+    #[wasm_bindgen(constructor)]
+    pub fn new(options_json: &str) -> Result<TraceParser, JsError> {
+        let mut v: serde_json::Value =
+            serde_json::from_str(options_json).map_err(|e| js_err(format!("invalid trace options: {e}")))?;
+        let ppb = v
+            .as_object_mut()
+            .and_then(|o| o.remove("pages_per_block"))
+            .and_then(|p| p.as_u64())
+            .unwrap_or(1) as u32;
+        let opts: TraceOptions = serde_json::from_value(v).map_err(|e| js_err(format!("invalid trace options: {e}")))?;
+        Ok(TraceParser { parser: Some(parse::TraceParser::new(opts)), raw: None, pages_per_block: ppb })
+    }
+
+    /// Feeds the next chunk; returns `{bytes, lines, records, requests, bad_lines, format, failed}`.
+    pub fn feed(&mut self, bytes: &[u8]) -> Result<String, JsError> {
+        let p = self.parser.as_mut().ok_or_else(|| js_err("the parser is finished"))?;
+        Ok(serde_json::to_string(&p.feed(bytes)).unwrap_or_default())
+    }
+
+    /// Ends the input: `{ok: true, summary}` or `{ok: false, error: {message, errors, bad_lines}}`.
+    pub fn finish(&mut self) -> Result<String, JsError> {
+        let p = self.parser.take().ok_or_else(|| js_err("the parser is finished"))?;
+        Ok(match p.finish() {
+            Ok(raw) => {
+                let s = raw.summary(self.pages_per_block);
+                self.raw = Some(raw);
+                serde_json::json!({"ok": true, "summary": s})
+            }
+            Err(e) => serde_json::json!({"ok": false, "error": e}),
+        }
+        .to_string())
+    }
+
+    /// Preview of the fit on a scenario (scheme, chip, `workload.fit`):
+    /// `{ok: true, summary}` or `{ok: false, message}` (e.g. addresses out of range).
+    pub fn fit(&self, scenario_json: &str) -> String {
+        let r = self
+            .scenario_and_raw(scenario_json)
+            .and_then(|(sc, raw, fit)| load::build_with_raw(&sc, raw, fit).map(|(_, s)| s));
+        match r {
+            Ok(s) => serde_json::json!({"ok": true, "summary": s}),
+            Err(m) => serde_json::json!({"ok": false, "message": m}),
+        }
+        .to_string()
+    }
+}
+
+impl TraceParser {
+    fn scenario_and_raw(&self, scenario_json: &str) -> Result<(Scenario, &RawTrace, Fit), String> {
+        let raw = self.raw.as_ref().ok_or("the trace is not parsed yet: call finish() first")?;
+        let scenario = Scenario::from_json(scenario_json)?;
+        let (_, fit) = load::options_for(&scenario)?;
+        Ok((scenario, raw, fit))
+    }
+}
+
+/// The trace formats and generators with their one-sentence descriptions, for the UI:
+/// `{formats: [{name, description}], generators: [{kind, description}]}`.
+#[wasm_bindgen]
+pub fn trace_catalog() -> String {
+    serde_json::json!({
+        "formats": parse::FORMATS.iter().map(|f| serde_json::json!({"name": f.1, "description": f.2})).collect::<Vec<_>>(),
+        "generators": ftl_sim::trace::gen::GENERATORS.iter().map(|g| serde_json::json!({"kind": g.0, "description": g.1})).collect::<Vec<_>>(),
+    })
+    .to_string()
 }
 
 /// Schemes, chip presets and the parameters each scheme reads:
