@@ -45,6 +45,8 @@ export interface TraceWorkload {
   kind: 'trace';
   name: string;
   format?: string;
+  /** further trace options (fit, device, ...) travel as they are */
+  [option: string]: string | number | boolean | undefined;
   /** the trace text as uploaded (absent in a link) */
   text?: string;
   /** set when the trace was left out of a link or file and must be provided again */
@@ -77,7 +79,7 @@ export interface ParamSpec {
 /** How the form edits each parameter the core's catalog() may list. */
 export const PARAM_SPECS: Record<keyof SchemeParams, ParamSpec> = {
   op: { key: 'op', label: 'Over-provisioning', min: 0.05, max: 0.9, step: 0.05, default: 0.25 },
-  log_blocks: { key: 'log_blocks', label: 'Log blocks', min: 1, max: 4096, step: 1, default: 4, integer: true },
+  log_blocks: { key: 'log_blocks', label: 'Log blocks', min: 1, max: 4096, step: 1, integer: true, hint: 'core default' },
   k: { key: 'k', label: 'Associativity K', min: 1, max: 1024, step: 1, default: 8, integer: true },
   switch_max: {
     key: 'switch_max',
@@ -116,7 +118,7 @@ const SHORT_LABELS: Record<string, string> = {
   nftl: 'NFTL',
   kraft: 'KRAFT',
   kast: 'KAST (K-associative)',
-  ltftl: 'LTFTL',
+  ltftl: 'LTFTL (time shift)',
 };
 
 /**
@@ -312,13 +314,12 @@ export function scenarioFromObject(raw: unknown, opts: { allowMissingTrace?: boo
   const kind = raw.workload.kind as WorkloadKind;
   if (!ALL_KINDS.includes(kind)) throw new Error(`unknown workload kind "${kind}"`);
   const workload = { ...defaultWorkload(kind) } as Record<string, unknown>;
-  const optional = kind === 'trace' ? ['format', 'text'] : [];
   for (const [k, v] of Object.entries(raw.workload)) {
-    if ((k in workload && typeof v === typeof workload[k]) || (optional.includes(k) && typeof v === 'string')) workload[k] = v;
+    if (k in workload && typeof v === typeof workload[k]) workload[k] = v;
+    // A trace keeps its own options (format, fit, device, ...: docs/session-api.md).
+    else if (kind === 'trace' && ['string', 'number', 'boolean'].includes(typeof v)) workload[k] = v;
   }
-  if (kind === 'trace') {
-    if (typeof workload.text === 'string' && raw.workload.missing !== true) delete workload.missing;
-  }
+  if (kind === 'trace' && typeof workload.text === 'string' && raw.workload.missing !== true) delete workload.missing;
   const s: Scenario = { scheme, params, chip, workload: workload as unknown as Workload };
   const errors = validateScenario(s).filter((e) => !(opts.allowMissingTrace && e.startsWith('the trace ')));
   if (errors.length) throw new Error(errors.join('; '));

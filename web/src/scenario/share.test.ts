@@ -80,7 +80,7 @@ describe('links: encode / decode', () => {
 
   it('never puts an uploaded trace in a link, and says so on the way back', () => {
     const state: ShareState = {
-      scenario: { ...defaultScenario(), workload: { kind: 'trace', name: 'msr-src1.csv', format: 'msr', text: '1,2,3\n'.repeat(1000) } },
+      scenario: { ...defaultScenario(), workload: { kind: 'trace', name: 'msr-src1.csv', format: 'msr', fit: 'compact', text: '1,2,3\n'.repeat(1000) } },
       at: { step: 10, op: 0 },
       view: {},
     };
@@ -89,7 +89,7 @@ describe('links: encode / decode', () => {
     const back = decodeHash(hash);
     if (back.kind !== 'state') throw new Error(JSON.stringify(back));
     expect(back.missingTrace).toBe('msr-src1.csv');
-    expect(back.state.scenario.workload).toEqual({ kind: 'trace', name: 'msr-src1.csv', format: 'msr', missing: true });
+    expect(back.state.scenario.workload).toEqual({ kind: 'trace', name: 'msr-src1.csv', format: 'msr', fit: 'compact', missing: true });
     expect(back.state.scenario.chip).toEqual(state.scenario.chip);
     expect(back.state.at).toEqual({ step: 10, op: 0 });
   });

@@ -60,8 +60,11 @@ export type Decoded =
 /** The scenario as it may travel in a link or file: no uploaded trace contents. */
 export function shareableScenario(s: Scenario): Scenario {
   if (s.workload.kind !== 'trace') return s;
-  const { name, format } = s.workload;
-  return { ...s, workload: { kind: 'trace', name, ...(format ? { format } : {}), missing: true } };
+  // Everything but the trace's contents: its name and options stay, so the app can say
+  // which file to provide again and parse it the same way.
+  const { text: _text, ...rest } = s.workload;
+  void _text;
+  return { ...s, workload: { ...rest, kind: 'trace', name: s.workload.name, missing: true } };
 }
 
 /** Plain JSON of a state, version-tagged (what a link and a scenario file hold). */

@@ -33,6 +33,12 @@ describe('guided tours', () => {
           expect(s.step(), `${tour.id} stop ${i}`).toBe(stop.at.step);
           if (stop.at.op > 0) expect(s.op_cursor()).toBe(stop.at.op);
           const metrics = JSON.parse(s.metrics());
+          const names = ['erased', 'valid', 'invalid', 'retractable', 'metadata'];
+          const counts: Record<string, number> = {};
+          s.page_states().forEach((st) => (counts[names[st]] = (counts[names[st]] ?? 0) + 1));
+          for (const [state, want] of Object.entries(stop.pages ?? {})) {
+            expect(counts[state] ?? 0, `${tour.id} stop ${i} ${state} pages`).toBe(want);
+          }
           for (const [path, want] of Object.entries(stop.expect ?? {})) {
             const got = get(metrics, path);
             expect(typeof got, `${tour.id} stop ${i} ${path}`).toBe('number');
