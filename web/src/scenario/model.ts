@@ -78,9 +78,9 @@ export interface ParamSpec {
 
 /** How the form edits each parameter the core's catalog() may list. */
 export const PARAM_SPECS: Record<keyof SchemeParams, ParamSpec> = {
-  op: { key: 'op', label: 'Over-provisioning', min: 0.05, max: 0.9, step: 0.05, default: 0.25 },
+  op: { key: 'op', label: 'Over-provisioning', min: 0.05, max: 0.9, step: 0.05, default: 0.25, hint: 'core default' },
   log_blocks: { key: 'log_blocks', label: 'Log blocks', min: 1, max: 4096, step: 1, integer: true, hint: 'core default' },
-  k: { key: 'k', label: 'Associativity K', min: 1, max: 1024, step: 1, default: 8, integer: true },
+  k: { key: 'k', label: 'Associativity K', min: 1, max: 1024, step: 1, default: 8, integer: true, hint: 'core default' },
   switch_max: {
     key: 'switch_max',
     label: 'Switch threshold (pages)',
@@ -91,7 +91,7 @@ export const PARAM_SPECS: Record<keyof SchemeParams, ParamSpec> = {
     hint: 'default N/2',
   },
   fill_max: { key: 'fill_max', label: 'Fill threshold (pages)', min: 0, max: 4096, step: 1, integer: true, hint: 'default N/4' },
-  utilisation: { key: 'utilisation', label: 'Utilisation', min: 0.05, max: 1, step: 0.05, default: 1 },
+  utilisation: { key: 'utilisation', label: 'Utilisation', min: 0.05, max: 1, step: 0.05, default: 1, hint: 'core default' },
 };
 
 export interface SchemeSpec {
