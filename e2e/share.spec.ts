@@ -304,3 +304,22 @@ test('compare: a long run shows progress and can be cancelled', async ({ page })
   await expect.poll(async () => (await counter(page)).step).toBeGreaterThan(0);
   expect(problems).toEqual([]);
 });
+
+test('the header tools work from the keyboard', async ({ page }) => {
+  const problems = watch(page);
+  await ready(page);
+  await page.getByTestId('tour-menu').focus();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('tour-bast-thrashing')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('tour-panel')).toHaveAttribute('data-stop', '0');
+  // Escape closes a menu and gives focus back to its button.
+  await page.getByTestId('export-menu').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('export-metrics-csv')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('export-metrics-csv')).toHaveCount(0);
+  await expect(page.getByTestId('export-menu')).toBeFocused();
+  expect(problems).toEqual([]);
+});
