@@ -271,6 +271,11 @@ test('compare: BAST with 4, 8 and 16 log blocks on one screen, best marked, expo
   expect((await saved(png)).subarray(0, 4).toString('hex')).toBe('89504e47');
   const [svg] = await Promise.all([page.waitForEvent('download'), page.getByTestId('compare-chart-svg').click()]);
   expect((await saved(svg)).toString()).toContain('<path');
+  // The header's Export menu offers the charts on screen too.
+  await page.getByTestId('export-menu').click();
+  const [chartPng] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-chart-png-0').click()]);
+  expect(chartPng.suggestedFilename()).toMatch(/cumulative-block-erases\.png$/);
+  expect((await saved(chartPng)).subarray(0, 4).toString('hex')).toBe('89504e47');
   // The compare runs travel in a link.
   await page.getByTestId('copy-link').click();
   const url = await page.getByTestId('share-url').inputValue();

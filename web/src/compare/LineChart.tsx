@@ -45,7 +45,7 @@ export function LineChart({ series, width, height: plotHeight, xLabel, yLabel, t
     .x((p) => x(p.x))
     .y((p) => y(p.y));
   return (
-    <svg className="line-chart" width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`${title}: ${series.map((s) => s.label).join(', ')}`} data-testid={testId}>
+    <svg className="line-chart" width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`${title}: ${series.map((s) => s.label).join(', ')}`} data-testid={testId} data-chart={title}>
       <text className="chart-title" x={M.left} y={16}>
         {title}
       </text>

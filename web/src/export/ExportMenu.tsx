@@ -7,6 +7,9 @@ import { download, fileStem, metricsCsv, pageBackground, svgToPng, svgToString }
 export function ExportMenu({ metrics, scenario, step }: { metrics?: Metrics; scenario?: Scenario; step: number }) {
   const stem = fileStem('ftlscope', scenario?.scheme, scenario?.chip.preset, `step${step}`);
   const grid = () => document.querySelector<SVGSVGElement>('[data-testid=device-grid]');
+  // Charts on screen: any SVG marked data-chart="<name>" (the compare chart, the viz charts).
+  const charts = () =>
+    Array.from(document.querySelectorAll<SVGSVGElement>('svg[data-chart]')).filter((c) => c.getBoundingClientRect().width > 0);
   return (
     <Menu label="Export" testId="export-menu" align="right">
       {(close) => (
@@ -55,6 +58,33 @@ export function ExportMenu({ metrics, scenario, step }: { metrics?: Metrics; sce
           >
             Device view (SVG)
           </button>
+          {charts().map((c, i) => {
+            const name = c.dataset.chart || `chart-${i + 1}`;
+            return (
+              <span key={`${name}-${i}`} className="menu-pair">
+                <button
+                  type="button"
+                  data-testid={`export-chart-svg-${i}`}
+                  onClick={() => {
+                    download(`${stem}-${fileStem(name)}.svg`, svgToString(c, pageBackground()), 'image/svg+xml');
+                    close();
+                  }}
+                >
+                  Chart “{name}” (SVG)
+                </button>
+                <button
+                  type="button"
+                  data-testid={`export-chart-png-${i}`}
+                  onClick={async () => {
+                    close();
+                    download(`${stem}-${fileStem(name)}.png`, await svgToPng(c, pageBackground()));
+                  }}
+                >
+                  (PNG)
+                </button>
+              </span>
+            );
+          })}
         </>
       )}
     </Menu>
