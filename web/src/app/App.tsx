@@ -165,17 +165,17 @@ export function App() {
   }, [openFromHash]);
 
   // Presentation mode: Escape leaves it (and full screen).
+  const presentRef = useRef(present);
+  presentRef.current = present;
   const togglePresent = useCallback(() => {
-    setPresent((p) => {
-      const next = !p;
-      try {
-        if (next && document.fullscreenEnabled && !document.fullscreenElement) void document.documentElement.requestFullscreen().catch(() => undefined);
-        if (!next && document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
-      } catch {
-        // full screen is optional
-      }
-      return next;
-    });
+    const next = !presentRef.current;
+    setPresent(next);
+    try {
+      if (next && document.fullscreenEnabled && !document.fullscreenElement) void document.documentElement.requestFullscreen().catch(() => undefined);
+      if (!next && document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
+    } catch {
+      // full screen is optional
+    }
   }, []);
   useEffect(() => {
     if (!present) return;
