@@ -267,9 +267,11 @@ export function CompareView({ client, base, spec, theme, onSpec, onClose }: Comp
               </tbody>
             </table>
             {results.some((r) => r.error) && (
-              <ul className="form-errors" role="alert">
-                {results.map((r, i) => r.error && <li key={i}>{`${r.label}: ${r.error}`}</li>)}
-              </ul>
+              <div role="alert" data-testid="compare-errors">
+                <ul className="form-errors">
+                  {results.flatMap((r, i) => (r.error ? [<li key={i}>{`${r.label}: ${r.error}`}</li>] : []))}
+                </ul>
+              </div>
             )}
             <div className="compare-exports">
               <button type="button" data-testid="compare-csv" onClick={() => download(`${stem}.csv`, metricsCsv(ok.map((r) => ({ name: r.label, metrics: r.metrics }))), 'text/csv')}>
