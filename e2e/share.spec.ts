@@ -76,6 +76,17 @@ test('a copied link opens the same step, operation and metrics in a fresh page',
   await expect(other.getByTestId('scenario-line')).toContainText('Page mapping');
   await expect(other.getByTestId('speed')).toHaveValue('20req');
   await fresh.close();
+  // The address bar follows the state: a reload opens the same moment.
+  await page.getByRole('button', { name: 'Close the link box' }).click();
+  await page.getByTestId('btn-step-op').click();
+  await page.getByTestId('btn-step-op').click();
+  await page.waitForTimeout(200);
+  const later = await counter(page);
+  const laterMetrics = await metrics(page);
+  await expect.poll(() => page.url()).not.toBe(url);
+  await page.reload();
+  await expect.poll(async () => JSON.stringify(await counter(page))).toBe(JSON.stringify(later));
+  expect(await metrics(page)).toBe(laterMetrics);
   expect(problems).toEqual([]);
   expect(problems2).toEqual([]);
 });

@@ -6,7 +6,7 @@ import { loadCore } from '../scenario/core';
 import { LinkNotices, type LinkNoticeState } from '../scenario/LinkNotices';
 import { defaultWorkload, describeScenario, hasScheme, scenarioToJson, type Scenario } from '../scenario/model';
 import { DEFAULT_PRESET } from '../scenario/presets';
-import { decodeHash, type CompareSpec, type ShareState } from '../scenario/share';
+import { decodeHash, encodeHash, type CompareSpec, type ShareState } from '../scenario/share';
 import { ShareMenu } from '../scenario/ShareMenu';
 import { TourMenu } from '../tour/TourMenu';
 import { TourPanel } from '../tour/TourPanel';
@@ -207,6 +207,22 @@ export function App() {
     return state;
   }, [tourAt, present, compare]);
 
+  // The address bar follows the state (debounced; replaceState fires no hashchange), so a
+  // reload or a copied address bar opens exactly here. Not while a link's trace is missing:
+  // the link must survive until the user decides.
+  const snapStep = loaded?.snapshot.step;
+  const snapOp = loaded?.snapshot.opCursor;
+  useEffect(() => {
+    if (!loaded || notices.missingTrace) return;
+    const timer = setTimeout(() => {
+      const state = shareState();
+      if (!state) return;
+      const hash = `#${encodeHash(state)}`;
+      if (location.hash !== hash) history.replaceState(null, '', hash);
+    }, 400);
+    return () => clearTimeout(timer);
+  }, [loaded, snapStep, snapOp, theme, speed.id, shareState, notices.missingTrace]);
+
   const openState = useCallback(
     (state: ShareState, missingTrace?: string) => {
       if (missingTrace) {
@@ -324,15 +340,11 @@ export function App() {
           {loaded ? (
             <ScenarioForm current={loaded.scenario} busy={false} onApply={(s, openAt) => {
                 setTourAt(null);
-                // The address bar no longer describes what is shown: drop the old link.
-                if (location.hash) history.replaceState(null, '', location.pathname + location.search);
                 void sim.load(s, openAt);
               }} />
           ) : (
             <ScenarioForm current={DEFAULT_PRESET.scenario} busy={!client} onApply={(s, openAt) => {
                 setTourAt(null);
-                // The address bar no longer describes what is shown: drop the old link.
-                if (location.hash) history.replaceState(null, '', location.pathname + location.search);
                 void sim.load(s, openAt);
               }} />
           )}
