@@ -287,6 +287,10 @@ test('compare: BAST with 4, 8 and 16 log blocks on one screen, best marked, expo
   const [chartPng] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-chart-png-0').click()]);
   expect(chartPng.suggestedFilename()).toMatch(/cumulative-block-erases\.png$/);
   expect((await saved(chartPng)).subarray(0, 4).toString('hex')).toBe('89504e47');
+  // Other cumulative counts from series(), same runs.
+  await page.getByTestId('compare-chart-pick').selectOption('wa');
+  await expect(page.getByTestId('compare-chart')).toContainText('Write amplification so far');
+  await expect(page.locator('[data-testid=compare-chart] path.chart-line')).toHaveCount(3);
   // The compare runs travel in a link.
   await page.getByTestId('copy-link').click();
   const url = await page.getByTestId('share-url').inputValue();

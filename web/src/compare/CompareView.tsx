@@ -37,6 +37,14 @@ interface Result {
   ppb?: number;
 }
 
+type ChartKey = 'erases' | 'page_programs' | 'elapsed_us' | 'wa';
+const CHARTS: { key: ChartKey; title: string; y: string; value: (p: SeriesPoint) => number }[] = [
+  { key: 'erases', title: 'Cumulative block erases', y: 'erases', value: (p) => p.erases },
+  { key: 'page_programs', title: 'Cumulative page programs', y: 'programs', value: (p) => p.page_programs },
+  { key: 'elapsed_us', title: 'Cumulative flash time (ms)', y: 'ms', value: (p) => p.elapsed_us / 1000 },
+  { key: 'wa', title: 'Write amplification so far', y: 'programs ÷ host writes', value: (p) => (p.host_writes > 0 ? p.page_programs / p.host_writes : 0) },
+];
+
 export interface CompareViewProps {
   client: SimClient;
   base: Scenario;
@@ -75,6 +83,7 @@ export function CompareView({ client, base, spec, theme, onSpec, onClose }: Comp
   const [progress, setProgress] = useState<number | null>(null);
   const [status, setStatus] = useState('');
   const [step, setStep] = useState(0);
+  const [chartKey, setChartKey] = useState<ChartKey>('erases');
   const cancel = useRef(false);
   const sids = useRef<number[]>([]);
   const [chartRef, chartWidth] = useWidth<HTMLDivElement>();
@@ -289,7 +298,7 @@ export function CompareView({ client, base, spec, theme, onSpec, onClose }: Comp
                 data-testid="compare-chart-svg"
                 onClick={() => {
                   const svg = chartSvg();
-                  if (svg) download(`${stem}-erases.svg`, svgToString(svg, pageBackground()), 'image/svg+xml');
+                  if (svg) download(`${stem}-${chartKey}.svg`, svgToString(svg, pageBackground()), 'image/svg+xml');
                 }}
               >
                 Chart (SVG)
@@ -299,7 +308,7 @@ export function CompareView({ client, base, spec, theme, onSpec, onClose }: Comp
                 data-testid="compare-chart-png"
                 onClick={async () => {
                   const svg = chartSvg();
-                  if (svg) download(`${stem}-erases.png`, await svgToPng(svg, pageBackground()));
+                  if (svg) download(`${stem}-${chartKey}.png`, await svgToPng(svg, pageBackground()));
                 }}
               >
                 Chart (PNG)
@@ -308,19 +317,33 @@ export function CompareView({ client, base, spec, theme, onSpec, onClose }: Comp
           </div>
 
           <div className="compare-chart" ref={chartRef}>
-            {chartWidth > 0 && (
-              <LineChart
-                testId="compare-chart"
-                title="Cumulative block erases"
-                xLabel="requests"
-                yLabel="erases"
-                width={chartWidth}
-                height={260}
-                series={results.flatMap((r, i) =>
-                  r.series ? [{ label: r.label, color: RUN_COLORS[i], points: r.series.map((p) => ({ x: p.step, y: p.erases })) }] : [],
-                )}
-              />
-            )}
+            <label className="chart-pick">
+              Chart
+              <select value={chartKey} onChange={(e) => setChartKey(e.target.value as ChartKey)} data-testid="compare-chart-pick">
+                {CHARTS.map((c) => (
+                  <option key={c.key} value={c.key}>
+                    {c.title}
+                  </option>
+                ))}
+              </select>
+            </label>
+            {chartWidth > 0 &&
+              (() => {
+                const chart = CHARTS.find((c) => c.key === chartKey) ?? CHARTS[0];
+                return (
+                  <LineChart
+                    testId="compare-chart"
+                    title={chart.title}
+                    xLabel="requests"
+                    yLabel={chart.y}
+                    width={chartWidth}
+                    height={260}
+                    series={results.flatMap((r, i) =>
+                      r.series ? [{ label: r.label, color: RUN_COLORS[i], points: r.series.map((p) => ({ x: p.step, y: chart.value(p) })) }] : [],
+                    )}
+                  />
+                );
+              })()}
           </div>
           </div>
 
