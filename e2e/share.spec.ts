@@ -343,3 +343,22 @@ test('the header tools work from the keyboard', async ({ page }) => {
   await expect(page.getByTestId('export-menu')).toBeFocused();
   expect(problems).toEqual([]);
 });
+
+test('a tour plays the operations up to the next stop and pauses there', async ({ page }) => {
+  const problems = watch(page);
+  await ready(page, '/#tour=bast-thrashing');
+  const panel = page.getByTestId('tour-panel');
+  await page.getByTestId('tour-next').click();
+  await expect(panel).toHaveAttribute('data-stop', '1');
+  await expect.poll(async () => (await counter(page)).step).toBe(18);
+  await page.getByTestId('tour-play').click();
+  await expect(page.getByTestId('tour-stop')).toBeVisible();
+  // It moves one operation at a time (the answer shows once past the quiz's moment) ...
+  await expect.poll(async () => (await counter(page)).op, { timeout: 10_000 }).toBeGreaterThan(0);
+  await expect(page.getByTestId('tour-answer-stepped')).toBeVisible();
+  // ... and pauses at the next stop's moment.
+  await expect(panel).toHaveAttribute('data-stop', '2', { timeout: 15_000 });
+  await expect.poll(async () => JSON.stringify(await counter(page))).toBe(JSON.stringify({ step: 18, op: 5 }));
+  await expect(page.getByTestId('tour-play')).toBeVisible();
+  expect(problems).toEqual([]);
+});

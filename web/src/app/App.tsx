@@ -125,6 +125,54 @@ export function App() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [sim.goto, sim.load],
   );
+  // "Play to the next stop": animate the flash operations up to the stop's moment, then
+  // pause there (the last requests before it only; further back is a jump).
+  const [tourPlaying, setTourPlaying] = useState(false);
+  const tourPlay = useRef({ cancelled: false });
+  const playToStop = useCallback(
+    async (id: string, index: number) => {
+      const t = tourById(id);
+      const cur = loadedRef.current;
+      if (!t || !cur || index >= t.stops.length) return;
+      const target = t.stops[index].at;
+      const scenario = stopScenario(t, index);
+      const here = cur.snapshot;
+      const ahead = here.step < target.step || (here.step === target.step && here.opCursor < target.op);
+      if (scenarioToJson(cur.scenario) !== scenarioToJson(scenario) || !ahead) {
+        await startTour(id, index);
+        return;
+      }
+      sim.pause();
+      const token = { cancelled: false };
+      tourPlay.current.cancelled = true;
+      tourPlay.current = token;
+      setTourPlaying(true);
+      try {
+        if (target.step - here.step > 2) await sim.goto(target.step - 2, 0);
+        const delay = Math.max(120, Math.min(600, speedRef.current.endsWith('op') ? SPEEDS.find((x) => x.id === speedRef.current)!.intervalMs : 350));
+        for (let guard = 0; guard < 400 && !token.cancelled; guard++) {
+          await new Promise((r) => setTimeout(r, delay));
+          if (token.cancelled) break;
+          const snap = await sim.stepOpSnapshot();
+          if (!snap) break;
+          if (snap.step > target.step || (snap.step === target.step && snap.opCursor >= target.op)) break;
+        }
+        if (!token.cancelled) {
+          setTourAt({ id, index });
+          await sim.goto(target.step, target.op);
+        }
+      } finally {
+        if (tourPlay.current === token) setTourPlaying(false);
+      }
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [startTour, sim.goto, sim.pause, sim.stepOpSnapshot],
+  );
+  const stopTourPlay = useCallback(() => {
+    tourPlay.current.cancelled = true;
+    setTourPlaying(false);
+  }, []);
+
   /** Open what the address bar's hash says: a shared state, a tour, or the default. */
   const openFromHash = useCallback(
     async (hash: string) => {
@@ -386,9 +434,18 @@ export function App() {
               tour={tour}
               index={tourAt.index}
               busy={tourBusy}
+              playing={tourPlaying}
               snapshot={snap}
-              onGo={(i) => void startTour(tour.id, i)}
-              onExit={() => setTourAt(null)}
+              onGo={(i) => {
+                stopTourPlay();
+                void startTour(tour.id, i);
+              }}
+              onPlay={(i) => void playToStop(tour.id, i)}
+              onStop={stopTourPlay}
+              onExit={() => {
+                stopTourPlay();
+                setTourAt(null);
+              }}
             />
           )}
           <Narration text={snap?.narration ?? ''} step={snap?.step ?? 0} total={snap?.total ?? 0} opCursor={snap?.opCursor ?? 0} opCount={snap?.opCount ?? 0} />

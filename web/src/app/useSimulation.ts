@@ -129,6 +129,13 @@ export function useSimulation(client: SimClient | null) {
 
   const stepOp = useCallback(() => withSession((c, sid) => c.stepOp(sid)), [withSession]);
   const goto = useCallback((step: number, op: number) => withSession((c, sid) => c.goto(sid, step, op)), [withSession]);
+  /** Reveal one flash operation and return the new snapshot (undefined if nothing moved). */
+  const stepOpSnapshot = useCallback(async (): Promise<Snapshot | undefined> => {
+    const cur = loadedRef.current;
+    if (!client || !cur) return undefined;
+    const r = await enqueue(() => client.stepOp(cur.sid));
+    return apply(r) && r ? r.snapshot : undefined;
+  }, [client, enqueue, apply]);
   const stepRequest = useCallback(() => withSession((c, sid) => c.stepRequest(sid)), [withSession]);
   const backOp = useCallback(() => withSession((c, sid) => c.backOp(sid)), [withSession]);
 
@@ -197,6 +204,7 @@ export function useSimulation(client: SimClient | null) {
     state: { loaded, loading, error, playing, speed } satisfies SimState,
     load,
     goto,
+    stepOpSnapshot,
     stepOp,
     stepRequest,
     backOp,

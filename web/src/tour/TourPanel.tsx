@@ -32,12 +32,17 @@ export interface TourPanelProps {
   tour: Tour;
   index: number;
   busy: boolean;
+  /** animating the operations up to the next stop */
+  playing: boolean;
   snapshot?: Snapshot;
   onGo: (index: number) => void;
+  /** animate up to stop `index` and pause there */
+  onPlay: (index: number) => void;
+  onStop: () => void;
   onExit: () => void;
 }
 
-export function TourPanel({ tour, index, busy, snapshot, onGo, onExit }: TourPanelProps) {
+export function TourPanel({ tour, index, busy, playing, snapshot, onGo, onPlay, onStop, onExit }: TourPanelProps) {
   const stop = tour.stops[index];
   const prevQuiz = index > 0 ? tour.stops[index - 1].quiz : undefined;
   const last = index >= tour.stops.length - 1;
@@ -101,6 +106,16 @@ export function TourPanel({ tour, index, busy, snapshot, onGo, onExit }: TourPan
         <button type="button" onClick={() => onGo(index - 1)} disabled={busy || index === 0} data-testid="tour-prev" title="Previous stop (PageUp)">
           ◀︎ Previous
         </button>
+        {!last &&
+          (playing ? (
+            <button type="button" onClick={onStop} data-testid="tour-stop">
+              ■ Stop
+            </button>
+          ) : (
+            <button type="button" onClick={() => onPlay(index + 1)} disabled={busy} data-testid="tour-play" title="Play the flash operations up to the next stop, and pause there">
+              Play to next stop
+            </button>
+          ))}
         <button type="button" className="primary" onClick={() => (last ? onExit() : onGo(index + 1))} disabled={busy} data-testid="tour-next" title="Next stop (PageDown)">
           {last ? 'Finish tour' : 'Next ▶︎'}
         </button>
