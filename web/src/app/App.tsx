@@ -4,7 +4,7 @@ import { CompareView } from '../compare/CompareView';
 import { ExportMenu } from '../export/ExportMenu';
 import { loadCore } from '../scenario/core';
 import { LinkNotices, type LinkNoticeState } from '../scenario/LinkNotices';
-import { defaultWorkload, describeScenario, hasScheme, scenarioToJson, type Scenario } from '../scenario/model';
+import { defaultWorkload, hasScheme, scenarioToJson, type Scenario } from '../scenario/model';
 import { DEFAULT_PRESET } from '../scenario/presets';
 import { decodeHash, encodeHash, type CompareSpec, type ShareState } from '../scenario/share';
 import { ShareMenu } from '../scenario/ShareMenu';
@@ -23,6 +23,17 @@ import { ScenarioForm } from './ScenarioForm';
 import { prefersReducedMotion, useTheme } from './theme';
 import { SPEEDS, useSimulation } from './useSimulation';
 import './tools.css';
+import { TraceUpload } from '../trace/TraceUpload';
+import { describeWithTrace } from '../trace/describe';
+import { isUploadWorkload } from '../trace/types';
+import { SchemePanels, SchemeStrip, useSelectedLog } from '../schemes/SchemePanels';
+import { tablesShownElsewhere } from '../schemes/tables';
+import { PowerPanel } from '../schemes/PowerPanel';
+
+/** The scenario form cannot edit an uploaded trace: it offers the scheme and chip with a generated workload. */
+function formScenario(s: Scenario): Scenario {
+  return isUploadWorkload(s.workload) ? { ...s, workload: defaultWorkload('hotcold') } : s;
+}
 
 /** Width and height of an element, kept up to date. */
 function useSize<T extends HTMLElement>() {
@@ -311,6 +322,7 @@ export function App() {
   // Highlight the last revealed event that touched the chip (notes have no address).
   const lastEvent = snap ? ([...snap.events].reverse().find((e) => e.pbn != null) ?? null) : null;
   const shownError = startError ?? error;
+  const [selectedLog, setSelectedLog] = useSelectedLog(loaded?.sid ?? null);
 
   return (
     <div className={present ? 'app presenting' : 'app'} data-present={present}>
@@ -319,10 +331,11 @@ export function App() {
           ftlscope<span className="tagline"> — NAND flash translation layers, one operation at a time</span>
         </h1>
         <p className="scenario-line" data-testid="scenario-line">
-          {loaded ? describeScenario(loaded.scenario) : loading ? 'Loading the simulator…' : 'No scenario loaded'}
+          {loaded ? describeWithTrace(loaded.scenario) : loading ? 'Loading the simulator…' : 'No scenario loaded'}
           {info && <span className="muted"> · {info.logical_pages} logical pages</span>}
         </p>
-        <nav className="header-tools" aria-label="Tours, compare, share and export">
+        <nav className="header-tools" aria-label="Trace, tours, compare, share and export">
+          <TraceUpload client={client} current={loaded?.scenario ?? null} onRun={(s) => void sim.load(s, 0)} />
           <TourMenu tours={tours} current={tourAt?.id} onStart={(id) => void startTour(id)} />
           <button
             type="button"
@@ -386,7 +399,7 @@ export function App() {
       <div className="layout" style={compare && loaded ? { display: 'none' } : undefined}>
         <aside className="left">
           {loaded ? (
-            <ScenarioForm current={loaded.scenario} busy={false} onApply={(s, openAt) => {
+            <ScenarioForm current={formScenario(loaded.scenario)} busy={false} onApply={(s, openAt) => {
                 setTourAt(null);
                 void sim.load(s, openAt);
               }} />
@@ -470,12 +483,30 @@ export function App() {
             )}
           </div>
           <Legend roles={usedRoles} />
+          {snap && info && loaded && (
+            <SchemeStrip client={client} sid={loaded.sid} info={info} snapshot={snap} width={gridSize.width} selectedLog={selectedLog} onSelectLog={setSelectedLog} />
+          )}
         </main>
 
         <aside className="right">
+          {snap && loaded && <PowerPanel client={client} sid={loaded.sid} snapshot={snap} />}
           {snap && <MetricsPanel metrics={snap.metrics} />}
           {snap && <EventList events={snap.events} step={snap.step} opCount={snap.opCount} />}
-          {snap && <TablesPanel tables={snap.view.tables} />}
+          {snap && info && loaded && (
+            <SchemePanels
+              client={client}
+              sid={loaded.sid}
+              info={info}
+              snapshot={snap}
+              width={262}
+              selectedLog={selectedLog}
+              onSelectLog={setSelectedLog}
+              scenario={loaded.scenario}
+              onLoad={(s) => sim.load(s, 0)}
+              onSeek={sim.seek}
+            />
+          )}
+          {snap && <TablesPanel tables={info ? tablesShownElsewhere(info.scheme, snap.view.tables) : snap.view.tables} />}
         </aside>
       </div>
     </div>

@@ -257,7 +257,7 @@ export function validateScenario(s: Scenario): string[] {
       if (c && !c.ok) errors.push(`pattern: ${describePatternError(c)}`);
     }
   } else if (w.kind === 'trace') {
-    if (w.missing || !w.text) errors.push(`the trace "${w.name}" must be provided again (traces are never stored in links)`);
+    if (w.missing || (!w.text && typeof w.upload !== 'number')) errors.push(`the trace "${w.name}" must be provided again (traces are never stored in links)`);
   } else {
     if (!Number.isInteger(w.n) || w.n < 1 || w.n > MAX_REQUESTS) errors.push(`requests must be a whole number from 1 to ${MAX_REQUESTS}`);
     if (w.kind !== 'sequential') {

@@ -80,7 +80,7 @@ describe('links: encode / decode', () => {
 
   it('never puts an uploaded trace in a link, and says so on the way back', () => {
     const state: ShareState = {
-      scenario: { ...defaultScenario(), workload: { kind: 'trace', name: 'msr-src1.csv', format: 'msr', fit: 'compact', text: '1,2,3\n'.repeat(1000) } },
+      scenario: { ...defaultScenario(), workload: { kind: 'trace', name: 'msr-src1.csv', format: 'msr', fit: 'compact', upload: 3, text: '1,2,3\n'.repeat(1000) } },
       at: { step: 10, op: 0 },
       view: {},
     };

@@ -62,8 +62,10 @@ export function shareableScenario(s: Scenario): Scenario {
   if (s.workload.kind !== 'trace') return s;
   // Everything but the trace's contents: its name and options stay, so the app can say
   // which file to provide again and parse it the same way.
-  const { text: _text, ...rest } = s.workload;
+  // `upload` is this page's handle on an uploaded file (web/src/trace): meaningless elsewhere.
+  const { text: _text, upload: _upload, ...rest } = s.workload;
   void _text;
+  void _upload;
   return { ...s, workload: { ...rest, kind: 'trace', name: s.workload.name, missing: true } };
 }
 

@@ -1,5 +1,7 @@
 // Messages between the page (client.ts) and the simulation worker (worker.ts / host.ts).
 // Every request carries an id; the worker answers each one exactly once with the same id.
+import type { TraceCommand, TraceResultMap } from '../trace/types';
+import type { SchemeCommand, SchemeResultMap } from '../schemes/types';
 
 /** What the wasm-bindgen `Session` class offers (docs/session-api.md). */
 export interface WasmSession {
@@ -108,7 +110,10 @@ export type Command =
   /** Run `count` more requests at full speed (no snapshot: for compare runs to the end). */
   | { type: 'run'; sid: number; count: number }
   /** Cumulative counts sampled over the run so far. */
-  | { type: 'series'; sid: number };
+  | { type: 'series'; sid: number }
+  /** trace upload (web/src/trace) and scheme panels (web/src/schemes) */
+  | TraceCommand
+  | SchemeCommand;
 
 export type CommandType = Command['type'];
 
@@ -124,7 +129,7 @@ export interface StepResult {
   snapshot: Snapshot;
 }
 
-export interface ResultMap {
+export interface ResultMap extends TraceResultMap, SchemeResultMap {
   create: CreateResult;
   dispose: null;
   snapshot: Snapshot;

@@ -12,6 +12,8 @@ use wasm_bindgen::prelude::*;
 pub struct Session {
     stepper: Stepper,
     info: String,
+    /// The scenario's recovery from the chip alone (`crash_here`).
+    recover: ftl_sim::crash::Recover,
 }
 
 fn js_err(e: impl std::fmt::Display) -> JsError {
@@ -27,7 +29,7 @@ impl Session {
         // wasm memory is small: keyframes get a quarter of the 64 MB the largest chip may use.
         sim.set_keyframe_budget(16 << 20);
         let info = ftl_sim::scenario::info_json(&scenario, &sim);
-        Ok(Session { stepper: Stepper::new(sim), info })
+        Ok(Session { stepper: Stepper::new(sim), info, recover: scenario.recoverer() })
     }
 
     /// A session running a trace streamed through `parser` (after `finish()`), on the
@@ -38,7 +40,7 @@ impl Session {
         let (mut sim, _) = load::build_with_raw(&scenario, raw, fit).map_err(js_err)?;
         sim.set_keyframe_budget(16 << 20);
         let info = ftl_sim::scenario::info_json(&scenario, &sim);
-        Ok(Session { stepper: Stepper::new(sim), info })
+        Ok(Session { stepper: Stepper::new(sim), info, recover: scenario.recoverer() })
     }
 
     pub fn info(&self) -> String {
@@ -128,6 +130,37 @@ impl Session {
 
     pub fn view(&self) -> String {
         self.stepper.view_json()
+    }
+
+    /// Power cut "here": after the flash operations revealed so far of the request in progress
+    /// (or before the next request), on a copy of the state, then recovery from the chip alone
+    /// and verification (ftl_sim::crash::crash_once, as `ftl crash-sweep` does per point). The
+    /// session itself is left as it was. JSON `{step, op, outcome: CrashOutcome}`.
+    pub fn crash_here(&mut self) -> Result<String, JsError> {
+        let (step, ops) = (self.stepper.step(), self.stepper.op_cursor());
+        let reqs = self.stepper.sim.requests();
+        let Some(&req) = reqs.get(step) else {
+            return Err(js_err("the workload is finished: there is no operation left to cut"));
+        };
+        let after = reqs[step + 1..(step + 33).min(reqs.len())].to_vec();
+        self.stepper.seek(step).map_err(js_err)?;
+        let before = self.stepper.sim.state.clone();
+        let r = ftl_sim::crash::crash_once(&before, req, ops as u64, None, &self.recover, &after);
+        self.stepper.goto(step, ops).map_err(js_err)?;
+        let Some((outcome, _)) = r else {
+            return Err(js_err("the request completed before that operation: nothing to cut"));
+        };
+        Ok(serde_json::json!({"step": step, "op": ops, "outcome": outcome}).to_string())
+    }
+
+    /// Requests `from..to` of the workload as inline-pattern text (`w3 r7 freeze ...`), so the
+    /// app can issue freeze / unfreeze / revert at the current step by re-running the workload
+    /// with the request inserted (docs/session-api.md, "Time shift").
+    pub fn workload_pattern(&self, from: u32, to: u32) -> Result<String, JsError> {
+        let reqs = self.stepper.sim.requests();
+        let to = (to as usize).min(reqs.len());
+        let from = (from as usize).min(to);
+        ftl_sim::trace::write::write_trace(&reqs[from..to], ftl_sim::trace::parse::Format::Pattern, 512).map_err(js_err)
     }
 }
 
@@ -230,4 +263,32 @@ pub fn check_pattern(text: &str) -> String {
         Ok(r) => serde_json::json!({"ok": true, "requests": r.len()}).to_string(),
         Err(e) => serde_json::json!({"ok": false, "line": e.line, "column": e.column, "message": e.message}).to_string(),
     }
+}
+
+/// A crash sweep of a scenario from step 0, as `ftl crash-sweep` does it (ftl_sim::crash::sweep):
+/// `options_json` = `{"all": true} | {"every": n} | {"random": n, "seed"?: s}` plus `"recut"?: bool`
+/// (also cut each point once more inside its recovery, seeded by `seed`); `progress(done, total)`
+/// is called after each cut point. Returns the SweepReport as JSON. docs/session-api.md.
+#[wasm_bindgen]
+pub fn crash_sweep(scenario_json: &str, options_json: &str, progress: &js_sys::Function) -> Result<String, JsError> {
+    use ftl_sim::crash::{sweep, Points};
+    let o: serde_json::Value =
+        serde_json::from_str(options_json).map_err(|e| js_err(format!("invalid sweep options: {e}")))?;
+    let seed = o["seed"].as_u64().unwrap_or(1);
+    let points = if o["all"].as_bool() == Some(true) {
+        Points::All
+    } else if let Some(n) = o["every"].as_u64() {
+        Points::Every(n)
+    } else if let Some(n) = o["random"].as_u64() {
+        Points::Random { n, seed }
+    } else {
+        return Err(js_err("choose the cut points: all, every N or random N"));
+    };
+    let scenario = Scenario::from_json(scenario_json).map_err(js_err)?;
+    let sim = scenario.build().map_err(js_err)?;
+    let recut = o["recut"].as_bool().unwrap_or(false).then_some(seed);
+    let report = sweep(&sim.state, sim.requests(), &scenario.recoverer(), points, recut, |done, total| {
+        let _ = progress.call2(&JsValue::NULL, &JsValue::from_f64(done as f64), &JsValue::from_f64(total as f64));
+    });
+    Ok(serde_json::to_string(&report).unwrap_or_default())
 }
