@@ -121,6 +121,13 @@ test('an older (v0) link is migrated, and a link that needed a trace offers to k
   await expect(page.getByTestId('scenario-line')).toContainText('FAST');
   await expect(page.getByTestId('scenario-line')).toContainText('hot/cold');
   await expect(page.getByTestId('link-trace-missing')).toHaveCount(0);
+  // Or upload it again: the file picker opens, on the link's scheme and chip.
+  await page.goto('/');
+  await page.goto(`/#v1=${compressToEncodedURIComponent(JSON.stringify(withTrace))}`);
+  await expect(page.getByTestId('link-trace-missing')).toBeVisible();
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByTestId('upload-again').click()]);
+  expect(chooser).toBeTruthy();
+  await expect(page.getByTestId('scenario-line')).toContainText('FAST');
   expect(problems).toEqual([]);
 });
 

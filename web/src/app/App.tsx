@@ -372,6 +372,14 @@ export function App() {
           const kept: Scenario = { ...state.scenario, workload: defaultWorkload('hotcold') };
           void sim.load(kept, 0);
         }}
+        onUploadAgain={(state) => {
+          // Open the file picker while the click still counts as the user's, then load the
+          // link's scheme and chip so the upload runs on them (web/src/trace uses `current`).
+          document.querySelector<HTMLInputElement>('[data-testid=trace-input]')?.click();
+          setNotices({});
+          applyView(state);
+          void sim.load({ ...state.scenario, workload: defaultWorkload('hotcold') }, 0);
+        }}
       />
 
       {shownError && (

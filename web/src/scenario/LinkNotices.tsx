@@ -15,10 +15,13 @@ export function LinkNotices({
   state,
   onDismiss,
   onKeepRest,
+  onUploadAgain,
 }: {
   state: LinkNoticeState;
   onDismiss: () => void;
   onKeepRest: (state: ShareState) => void;
+  /** keep everything else and open the trace picker (absent: no upload in this build) */
+  onUploadAgain?: (state: ShareState) => void;
 }) {
   if (state.error) {
     return (
@@ -38,7 +41,12 @@ export function LinkNotices({
           This link ran the uploaded trace “{name}”. Links never carry traces (size and privacy), so it must be provided again. You can keep
           everything else (scheme, parameters, chip, view) with a generated workload instead.
         </span>
-        <button type="button" className="primary" onClick={() => onKeepRest(s)} data-testid="keep-rest">
+        {onUploadAgain && (
+          <button type="button" className="primary" onClick={() => onUploadAgain(s)} data-testid="upload-again">
+            Upload “{name}” again…
+          </button>
+        )}
+        <button type="button" className={onUploadAgain ? undefined : 'primary'} onClick={() => onKeepRest(s)} data-testid="keep-rest">
           Keep everything else
         </button>
         <button type="button" onClick={onDismiss}>
