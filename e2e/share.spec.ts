@@ -269,6 +269,11 @@ test('compare: BAST with 4, 8 and 16 log blocks on one screen, best marked, expo
   await page.getByTestId('compare-toggle').click();
   await expect(page.getByTestId('compare-view')).toBeVisible();
   await expect(page.locator('[data-testid^=compare-run-]')).toHaveCount(3);
+  // The single view's keys are off while comparing.
+  await page.locator('.compare-head').click();
+  await page.keyboard.press('Space');
+  await page.waitForTimeout(200);
+  await expect(page.getByTestId('btn-play')).toHaveAttribute('aria-pressed', 'false');
   await page.getByTestId('compare-run').click();
   await expect(page.getByTestId('compare-table')).toBeVisible({ timeout: 30_000 });
   const erases = page.getByTestId('compare-row-erases');

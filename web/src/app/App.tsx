@@ -298,13 +298,18 @@ export function App() {
 
   const tours = useMemo(() => (coreReady === 'ready' ? availableTours(hasScheme) : []), [coreReady]);
 
+  // The single view's keys do nothing while the compare view covers it.
   useShortcuts({
-    togglePlay: sim.togglePlay,
+    togglePlay: () => {
+      if (!compare) sim.togglePlay();
+    },
     stepForward: () => {
+      if (compare) return;
       sim.pause();
       void sim.stepOp();
     },
     stepBack: () => {
+      if (compare) return;
       sim.pause();
       void sim.backOp();
     },

@@ -29,6 +29,7 @@ export function LineChart({ series, width, height: plotHeight, xLabel, yLabel, t
   const yAxis = useRef<SVGGElement>(null);
   const iw = Math.max(10, width - M.left - M.right);
   const ih = Math.max(10, height - M.top - M.bottom);
+  const integerY = useMemo(() => series.every((s) => s.points.every((p) => Number.isInteger(p.y))), [series]);
   const { x, y } = useMemo(() => {
     const xMax = max(series, (s) => max(s.points, (p) => p.x)) ?? 1;
     const yMax = max(series, (s) => max(s.points, (p) => p.y)) ?? 1;
@@ -39,8 +40,11 @@ export function LineChart({ series, width, height: plotHeight, xLabel, yLabel, t
   }, [series, iw, ih]);
   useEffect(() => {
     if (xAxis.current) select(xAxis.current).call(axisBottom(x).ticks(Math.max(2, Math.floor(iw / 90))));
-    if (yAxis.current) select(yAxis.current).call(axisLeft(y).ticks(Math.max(2, Math.floor(ih / 40))));
-  }, [x, y, iw, ih]);
+    // Counts: no fractional ticks when the range is small.
+    const yMax = y.domain()[1];
+    const yTicks = Math.max(2, Math.min(Math.floor(ih / 40), yMax >= 2 && integerY ? Math.floor(yMax) : Infinity));
+    if (yAxis.current) select(yAxis.current).call(axisLeft(y).ticks(yTicks));
+  }, [x, y, iw, ih, integerY]);
   const path = line<{ x: number; y: number }>()
     .x((p) => x(p.x))
     .y((p) => y(p.y));
