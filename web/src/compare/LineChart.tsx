@@ -20,6 +20,8 @@ export interface LineChartProps {
 
 const BASE = { top: 28, right: 26, bottom: 38, left: 64 };
 const LEGEND_ROW = 18;
+/** Never colour alone: each series also has its own dash (and equal lines stay visible). */
+const DASHES = ['', '8 4', '2 3', '10 3 2 3', '4 4', '1 2'];
 
 export function LineChart({ series, width, height: plotHeight, xLabel, yLabel, title, testId }: LineChartProps) {
   // The legend sits above the plot, one row per series, so it never covers a line.
@@ -57,7 +59,16 @@ export function LineChart({ series, width, height: plotHeight, xLabel, yLabel, t
         <g ref={xAxis} className="axis" transform={`translate(0,${ih})`} />
         <g ref={yAxis} className="axis" />
         {series.map((s) => (
-          <path key={s.label} d={path(s.points) ?? ''} fill="none" stroke={s.color} strokeWidth={2.5} className="chart-line" data-label={s.label} />
+          <path
+            key={s.label}
+            d={path(s.points) ?? ''}
+            fill="none"
+            stroke={s.color}
+            strokeWidth={2.5}
+            strokeDasharray={DASHES[series.indexOf(s) % DASHES.length] || undefined}
+            className="chart-line"
+            data-label={s.label}
+          />
         ))}
         <text className="axis-label" x={iw / 2} y={ih + 32} textAnchor="middle">
           {xLabel}
@@ -69,8 +80,8 @@ export function LineChart({ series, width, height: plotHeight, xLabel, yLabel, t
       <g className="chart-legend" transform={`translate(${M.left},${BASE.top - 4})`}>
         {series.map((s, i) => (
           <g key={s.label} transform={`translate(0,${i * LEGEND_ROW})`}>
-            <rect width={14} height={4} y={5} style={{ fill: s.color }} />
-            <text x={20} y={11}>
+            <line x1={0} x2={22} y1={7} y2={7} stroke={s.color} strokeWidth={2.5} strokeDasharray={DASHES[i % DASHES.length] || undefined} />
+            <text x={28} y={11}>
               {s.label}
             </text>
           </g>
