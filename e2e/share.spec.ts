@@ -138,6 +138,11 @@ test('the scheme picker offers every scheme of the core, and RFTL on a small chi
   for (const id of ['page', 'bast', 'fast', 'ofast', 'kraft', 'kast', 'rftl', 'gftl', 'nftl']) expect(options).toContain(id);
   await page.getByTestId('scheme').selectOption('kraft');
   for (const p of ['log_blocks', 'k', 'switch_max', 'fill_max']) await expect(page.getByTestId(`param-${p}`)).toBeVisible();
+  // Every param the catalog lists is offered, including ones added after this UI (FastCheck's).
+  if (options.includes('fastcheck')) {
+    await page.getByTestId('scheme').selectOption('fastcheck');
+    for (const p of ['log_blocks', 'checkpoint_lpns']) await expect(page.getByTestId(`param-${p}`)).toBeVisible();
+  }
   await page.getByTestId('scheme').selectOption('rftl');
   await page.getByTestId('apply').click();
   await expect(page.getByTestId('error')).toContainText(/pages per block/);

@@ -29,7 +29,7 @@ function NumberField(props: {
   value: number | undefined;
   min?: number;
   max?: number;
-  step?: number;
+  step?: number | 'any';
   onChange: (v: number) => void;
   testId?: string;
   placeholder?: string;

@@ -1,5 +1,5 @@
 // Compare: the pure part — which runs, their labels, the metrics table and its best values.
-import { PARAM_SPECS, defaultParams, schemeSpec, type Scenario, type SchemeParams } from '../scenario/model';
+import { defaultParams, schemeSpec, type Scenario, type SchemeParams } from '../scenario/model';
 import type { CompareSpec } from '../scenario/share';
 
 export type Run = CompareSpec['runs'][number];
@@ -80,5 +80,5 @@ export function bestOf(values: (number | undefined)[]): Set<number> {
 
 /** Parameter fields a run may edit. */
 export function runParams(scheme: string) {
-  return (schemeSpec(scheme)?.params ?? []).map((p) => PARAM_SPECS[p.key]);
+  return schemeSpec(scheme)?.params ?? [];
 }

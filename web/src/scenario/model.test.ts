@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  applyCatalog,
   CHIPS,
   SCHEMES,
   defaultScenario,
@@ -123,5 +124,9 @@ describe('the scheme list comes from the core', () => {
     for (const id of ['page', 'bast', 'fast', 'ofast', 'kraft', 'kast', 'rftl', 'gftl', 'nftl']) expect(ids).toContain(id);
     expect(SCHEMES.find((s) => s.id === 'kraft')!.params.map((p) => p.key)).toEqual(['log_blocks', 'k', 'switch_max', 'fill_max']);
     expect(SCHEMES.find((s) => s.id === 'rftl')!.params.map((p) => p.key)).toEqual(['utilisation']);
+    // A parameter the UI does not know yet is still offered, as a plain number.
+    applyCatalog({ schemes: [...SCHEMES.map((s) => ({ id: s.id, label: s.description, params: s.params.map((p) => p.key) })), { id: 'future', label: 'Future', params: ['warp_factor'] }] });
+    expect(SCHEMES.find((s) => s.id === 'future')!.params[0]).toMatchObject({ key: 'warp_factor', label: 'Warp factor' });
+    expect(parseScenario('{"scheme":"future","params":{"warp_factor":9},"chip":{"preset":"classroom"},"workload":{"kind":"sequential","n":5}}').params).toEqual({ warp_factor: 9 });
   });
 });

@@ -13,9 +13,10 @@ export interface SchemeParams {
   switch_max?: number;
   fill_max?: number;
   utilisation?: number;
+  checkpoint_lpns?: number;
+  /** any other parameter the core's catalog() lists */
+  [key: string]: number | undefined;
 }
-
-export const PARAM_KEYS = ['op', 'log_blocks', 'k', 'switch_max', 'fill_max', 'utilisation'] as const;
 
 export interface ChipConfig {
   preset: ChipPreset;
@@ -65,19 +66,19 @@ export interface Scenario {
 // ---- the data-driven catalogue of what the pickers offer -------------------------
 
 export interface ParamSpec {
-  key: keyof SchemeParams;
+  key: string;
   label: string;
   min: number;
   max: number;
-  step: number;
+  step: number | 'any';
   /** undefined: the field may be left empty, and the core picks its own default */
   default?: number;
   integer?: boolean;
   hint?: string;
 }
 
-/** How the form edits each parameter the core's catalog() may list. */
-export const PARAM_SPECS: Record<keyof SchemeParams, ParamSpec> = {
+/** How the form edits each parameter the core's catalog() may list (others: paramSpec()). */
+export const PARAM_SPECS: Record<string, ParamSpec> = {
   op: { key: 'op', label: 'Over-provisioning', min: 0.05, max: 0.9, step: 0.05, default: 0.25, hint: 'core default' },
   log_blocks: { key: 'log_blocks', label: 'Log blocks', min: 1, max: 4096, step: 1, integer: true, hint: 'core default' },
   k: { key: 'k', label: 'Associativity K', min: 1, max: 1024, step: 1, default: 8, integer: true, hint: 'core default' },
@@ -92,7 +93,30 @@ export const PARAM_SPECS: Record<keyof SchemeParams, ParamSpec> = {
   },
   fill_max: { key: 'fill_max', label: 'Fill threshold (pages)', min: 0, max: 4096, step: 1, integer: true, hint: 'default N/4' },
   utilisation: { key: 'utilisation', label: 'Utilisation', min: 0.05, max: 1, step: 0.05, default: 1, hint: 'core default' },
+  checkpoint_lpns: {
+    key: 'checkpoint_lpns',
+    label: 'Checkpoint LPNs per region',
+    min: 1,
+    max: 1 << 20,
+    step: 1,
+    integer: true,
+    hint: 'core default',
+  },
 };
+
+/** The spec of a parameter; one the UI does not know yet is a plain optional number. */
+export function paramSpec(key: string): ParamSpec {
+  return (
+    PARAM_SPECS[key] ?? {
+      key,
+      label: key.charAt(0).toUpperCase() + key.slice(1).replace(/_/g, ' '),
+      min: 0,
+      max: Number.MAX_SAFE_INTEGER,
+      step: 'any',
+      hint: 'core default',
+    }
+  );
+}
 
 export interface SchemeSpec {
   id: string;
@@ -119,6 +143,8 @@ const SHORT_LABELS: Record<string, string> = {
   kraft: 'KRAFT',
   kast: 'KAST (K-associative)',
   ltftl: 'LTFTL (time shift)',
+  fastcheck: 'FastCheck (FAST + checkpoints)',
+  'fast-ltlog': 'FAST + LTFTL-style log',
 };
 
 /**
@@ -141,10 +167,7 @@ export function applyCatalog(cat: CatalogJson): void {
     id: s.id,
     label: SHORT_LABELS[s.id] ?? s.id,
     description: s.label,
-    params: s.params.flatMap((p) => {
-      const spec = PARAM_SPECS[p as keyof SchemeParams];
-      return spec ? [spec] : [];
-    }),
+    params: s.params.map(paramSpec),
   }));
   SCHEMES.splice(0, SCHEMES.length, ...next);
 }
@@ -301,9 +324,8 @@ export function scenarioFromObject(raw: unknown, opts: { allowMissingTrace?: boo
   // A link or file reproduces exactly what it says: no defaults added (the core's own apply).
   const params: SchemeParams = opts.exactParams ? {} : { ...defaultParams(scheme) };
   if (isObject(raw.params)) {
-    for (const key of PARAM_KEYS) {
-      const v = raw.params[key];
-      if (typeof v === 'number') params[key] = v;
+    for (const [key, v] of Object.entries(raw.params)) {
+      if (typeof v === 'number' && /^[a-z][a-z0-9_]{0,40}$/.test(key)) params[key] = v;
     }
   }
   if (!isObject(raw.chip) || typeof raw.chip.preset !== 'string') throw new Error('chip.preset is missing');

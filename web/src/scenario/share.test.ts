@@ -26,9 +26,10 @@ function randomScenario(r: () => number): Scenario {
   const params: SchemeParams = {};
   for (const p of scheme.params) {
     if (r() < 0.2) continue;
-    const spec = PARAM_SPECS[p.key];
-    const steps = Math.floor((spec.max - spec.min) / spec.step);
-    const v = spec.min + Math.floor(r() * Math.min(steps, 64)) * spec.step;
+    const spec = PARAM_SPECS[p.key] ?? p;
+    const step = typeof spec.step === 'number' ? spec.step : 1;
+    const steps = Math.floor((spec.max - spec.min) / step);
+    const v = spec.min + Math.floor(r() * Math.min(steps, 64)) * step;
     params[p.key] = spec.integer ? Math.round(v) : Math.round(v * 100) / 100;
   }
   const chip = pick(CHIPS);
