@@ -1,6 +1,16 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { createSimClient, type SimClient } from '../sim/client';
+import { CompareView } from '../compare/CompareView';
+import { ExportMenu } from '../export/ExportMenu';
+import { loadCore } from '../scenario/core';
+import { LinkNotices, type LinkNoticeState } from '../scenario/LinkNotices';
+import { defaultWorkload, hasScheme, scenarioToJson, type Scenario } from '../scenario/model';
 import { DEFAULT_PRESET } from '../scenario/presets';
+import { decodeHash, encodeHash, type CompareSpec, type ShareState } from '../scenario/share';
+import { ShareMenu } from '../scenario/ShareMenu';
+import { TourMenu } from '../tour/TourMenu';
+import { TourPanel } from '../tour/TourPanel';
+import { availableTours, stopScenario, tourById } from '../tour/tours';
 import { DeviceGrid } from '../viz/DeviceGrid';
 import { EventList } from '../viz/EventList';
 import { Legend } from '../viz/Legend';
@@ -11,14 +21,14 @@ import { Controls } from './Controls';
 import { useShortcuts } from './keyboard';
 import { ScenarioForm } from './ScenarioForm';
 import { prefersReducedMotion, useTheme } from './theme';
-import { useSimulation } from './useSimulation';
+import { SPEEDS, useSimulation } from './useSimulation';
+import './tools.css';
 import { TraceUpload } from '../trace/TraceUpload';
 import { describeWithTrace } from '../trace/describe';
 import { isUploadWorkload } from '../trace/types';
 import { SchemePanels, SchemeStrip, useSelectedLog } from '../schemes/SchemePanels';
 import { tablesShownElsewhere } from '../schemes/tables';
 import { PowerPanel } from '../schemes/PowerPanel';
-import { defaultWorkload, type Scenario } from '../scenario/model';
 
 /** The scenario form cannot edit an uploaded trace: it offers the scheme and chip with a generated workload. */
 function formScenario(s: Scenario): Scenario {
@@ -64,19 +74,242 @@ export function App() {
   const [theme, toggleTheme] = useTheme();
   const [gridRef, gridSize] = useSize<HTMLDivElement>();
 
-  // Open on the default scenario, part-way through, so the chip already shows something.
+  // The core's catalog (scheme list) and pattern checker, on the page.
+  const [coreReady, setCoreReady] = useState<'loading' | 'ready' | 'failed'>('loading');
   useEffect(() => {
-    if (client) void sim.load(DEFAULT_PRESET.scenario, DEFAULT_PRESET.openAt);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [client]);
+    loadCore().then(
+      () => setCoreReady('ready'),
+      () => setCoreReady('failed'),
+    );
+  }, []);
 
+  const [notices, setNotices] = useState<LinkNoticeState>({});
+  const [tourAt, setTourAt] = useState<{ id: string; index: number } | null>(null);
+  const [tourBusy, setTourBusy] = useState(false);
+  const [present, setPresent] = useState(false);
+  const [compare, setCompare] = useState<CompareSpec | null>(null);
+  const tour = tourAt ? tourById(tourAt.id) : undefined;
+
+  const loadedRef = useRef(loaded);
+  loadedRef.current = loaded;
+  const themeRef = useRef(theme);
+  themeRef.current = theme;
+  const speedRef = useRef(speed.id);
+  speedRef.current = speed.id;
+  const applyView = useCallback(
+    (state: ShareState) => {
+      if (state.view.theme && state.view.theme !== themeRef.current) toggleTheme();
+      const t = state.view.tour && tourById(state.view.tour.id);
+      setTourAt(t ? { id: t.id, index: Math.min(state.view.tour!.index, t.stops.length - 1) } : null);
+      setPresent(!!state.view.present);
+      setCompare(state.compare ?? null);
+      if (state.view.speed && SPEEDS.some((x) => x.id === state.view.speed)) sim.setSpeed(state.view.speed);
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [toggleTheme],
+  );
+
+  const startTour = useCallback(
+    async (id: string, index = 0) => {
+      const t = tourById(id);
+      if (!t || !t.schemes.every(hasScheme)) {
+        setNotices({ error: `There is no guided tour “${id}” in this version of ftlscope.` });
+        return false;
+      }
+      const i = Math.max(0, Math.min(index, t.stops.length - 1));
+      const scenario = stopScenario(t, i);
+      const at = t.stops[i].at;
+      setTourAt({ id, index: i });
+      setCompare(null);
+      setTourBusy(true);
+      try {
+        const cur = loadedRef.current;
+        if (cur && scenarioToJson(cur.scenario) === scenarioToJson(scenario)) {
+          await sim.goto(at.step, at.op);
+          return true;
+        }
+        return await sim.load(scenario, 0, at);
+      } finally {
+        setTourBusy(false);
+      }
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [sim.goto, sim.load],
+  );
+  // "Play to the next stop": animate the flash operations up to the stop's moment, then
+  // pause there (the last requests before it only; further back is a jump).
+  const [tourPlaying, setTourPlaying] = useState(false);
+  const tourPlay = useRef({ cancelled: false });
+  const playToStop = useCallback(
+    async (id: string, index: number) => {
+      const t = tourById(id);
+      const cur = loadedRef.current;
+      if (!t || !cur || index >= t.stops.length) return;
+      const target = t.stops[index].at;
+      const scenario = stopScenario(t, index);
+      const here = cur.snapshot;
+      const ahead = here.step < target.step || (here.step === target.step && here.opCursor < target.op);
+      if (scenarioToJson(cur.scenario) !== scenarioToJson(scenario) || !ahead) {
+        await startTour(id, index);
+        return;
+      }
+      sim.pause();
+      const token = { cancelled: false };
+      tourPlay.current.cancelled = true;
+      tourPlay.current = token;
+      setTourPlaying(true);
+      try {
+        if (target.step - here.step > 2) await sim.goto(target.step - 2, 0);
+        const delay = Math.max(120, Math.min(600, speedRef.current.endsWith('op') ? SPEEDS.find((x) => x.id === speedRef.current)!.intervalMs : 350));
+        for (let guard = 0; guard < 400 && !token.cancelled; guard++) {
+          await new Promise((r) => setTimeout(r, delay));
+          if (token.cancelled) break;
+          const snap = await sim.stepOpSnapshot();
+          if (!snap) break;
+          if (snap.step > target.step || (snap.step === target.step && snap.opCursor >= target.op)) break;
+        }
+        if (!token.cancelled) {
+          setTourAt({ id, index });
+          await sim.goto(target.step, target.op);
+        }
+      } finally {
+        if (tourPlay.current === token) setTourPlaying(false);
+      }
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [startTour, sim.goto, sim.pause, sim.stepOpSnapshot],
+  );
+  const stopTourPlay = useCallback(() => {
+    tourPlay.current.cancelled = true;
+    setTourPlaying(false);
+  }, []);
+
+  /** Open what the address bar's hash says: a shared state, a tour, or the default. */
+  const openFromHash = useCallback(
+    async (hash: string) => {
+      const d = decodeHash(hash);
+      if (d.kind === 'tour') {
+        setNotices({});
+        if (await startTour(d.id)) return;
+      } else if (d.kind === 'state') {
+        setNotices({ notice: d.notice });
+        if (d.missingTrace) {
+          // The trace is not in the link: show the default and offer to keep the rest.
+          setNotices({ missingTrace: { name: d.missingTrace, state: d.state } });
+        } else {
+          applyView(d.state);
+          if (await sim.load(d.state.scenario, 0, d.state.at)) return;
+          setNotices({ error: 'The scenario in this link could not be started (see the message above); showing the default scenario instead.' });
+        }
+      } else if (d.kind === 'error') {
+        setNotices({ error: `${d.message} Showing the default scenario instead.` });
+      }
+      setTourAt(null);
+      await sim.load(DEFAULT_PRESET.scenario, DEFAULT_PRESET.openAt);
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [applyView, startTour, sim.load],
+  );
+
+  // Open on the link's state, or the default scenario part-way through, once the
+  // worker and the core's catalog are there.
+  useEffect(() => {
+    if (client && coreReady !== 'loading') void openFromHash(location.hash);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [client, coreReady]);
+  useEffect(() => {
+    const onHash = () => void openFromHash(location.hash);
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, [openFromHash]);
+
+  // Presentation mode: Escape leaves it (and full screen).
+  const presentRef = useRef(present);
+  presentRef.current = present;
+  const togglePresent = useCallback(() => {
+    const next = !presentRef.current;
+    setPresent(next);
+    try {
+      if (next && document.fullscreenEnabled && !document.fullscreenElement) void document.documentElement.requestFullscreen().catch(() => undefined);
+      if (!next && document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
+    } catch {
+      // full screen is optional
+    }
+  }, []);
+  useEffect(() => {
+    if (!present) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
+      setPresent(false);
+    };
+    const onFs = () => {
+      if (!document.fullscreenElement) setPresent(false);
+    };
+    window.addEventListener('keydown', onKey);
+    document.addEventListener('fullscreenchange', onFs);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      document.removeEventListener('fullscreenchange', onFs);
+    };
+  }, [present]);
+
+  const shareState = useCallback((): ShareState | null => {
+    const cur = loadedRef.current;
+    if (!cur) return null;
+    const state: ShareState = {
+      scenario: cur.scenario,
+      at: { step: cur.snapshot.step, op: cur.snapshot.opCursor },
+      view: { theme: themeRef.current, speed: speedRef.current, ...(tourAt ? { tour: tourAt } : {}), ...(present ? { present: true } : {}) },
+    };
+    if (compare) state.compare = compare;
+    return state;
+  }, [tourAt, present, compare]);
+
+  // The address bar follows the state (debounced; replaceState fires no hashchange), so a
+  // reload or a copied address bar opens exactly here. Not while a link's trace is missing:
+  // the link must survive until the user decides.
+  const snapStep = loaded?.snapshot.step;
+  const snapOp = loaded?.snapshot.opCursor;
+  useEffect(() => {
+    if (!loaded || notices.missingTrace) return;
+    const timer = setTimeout(() => {
+      const state = shareState();
+      if (!state) return;
+      const hash = `#${encodeHash(state)}`;
+      if (location.hash !== hash) history.replaceState(null, '', hash);
+    }, 400);
+    return () => clearTimeout(timer);
+  }, [loaded, snapStep, snapOp, theme, speed.id, shareState, notices.missingTrace]);
+
+  const openState = useCallback(
+    (state: ShareState, missingTrace?: string) => {
+      if (missingTrace) {
+        setNotices({ missingTrace: { name: missingTrace, state } });
+        return;
+      }
+      setNotices({});
+      applyView(state);
+      void sim.load(state.scenario, 0, state.at);
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [applyView, sim.load],
+  );
+
+  const tours = useMemo(() => (coreReady === 'ready' ? availableTours(hasScheme) : []), [coreReady]);
+
+  // The single view's keys do nothing while the compare view covers it.
   useShortcuts({
-    togglePlay: sim.togglePlay,
+    togglePlay: () => {
+      if (!compare) sim.togglePlay();
+    },
     stepForward: () => {
+      if (compare) return;
       sim.pause();
       void sim.stepOp();
     },
     stepBack: () => {
+      if (compare) return;
       sim.pause();
       void sim.backOp();
     },
@@ -97,7 +330,7 @@ export function App() {
   const [selectedLog, setSelectedLog] = useSelectedLog(loaded?.sid ?? null);
 
   return (
-    <div className="app">
+    <div className={present ? 'app presenting' : 'app'} data-present={present}>
       <header className="app-header">
         <h1>
           ftlscope<span className="tagline"> — NAND flash translation layers, one operation at a time</span>
@@ -106,11 +339,53 @@ export function App() {
           {loaded ? describeWithTrace(loaded.scenario) : loading ? 'Loading the simulator…' : 'No scenario loaded'}
           {info && <span className="muted"> · {info.logical_pages} logical pages</span>}
         </p>
-        <TraceUpload client={client} current={loaded?.scenario ?? null} onRun={(s) => void sim.load(s, 0)} />
-        <button type="button" className="theme-toggle" onClick={toggleTheme} aria-pressed={theme === 'dark'} title="Switch light/dark theme">
-          {theme === 'dark' ? 'Light theme' : 'Dark theme'}
-        </button>
+        <nav className="header-tools" aria-label="Trace, tours, compare, share and export">
+          <TraceUpload client={client} current={loaded?.scenario ?? null} onRun={(s) => void sim.load(s, 0)} />
+          <TourMenu tours={tours} current={tourAt?.id} onStart={(id) => void startTour(id)} />
+          <button
+            type="button"
+            className="edit-only"
+            aria-pressed={compare !== null}
+            data-testid="compare-toggle"
+            disabled={!loaded}
+            onClick={() => {
+              sim.pause();
+              setTourAt(null);
+              setCompare((c) => (c ? null : { runs: [] }));
+            }}
+            title="Run several schemes on this workload and chip, side by side"
+          >
+            Compare
+          </button>
+          <ShareMenu current={shareState} onOpen={openState} onError={(m) => setNotices({ error: m })} />
+          <ExportMenu metrics={snap?.metrics} scenario={loaded?.scenario} step={snap?.step ?? 0} />
+          <button type="button" aria-pressed={present} onClick={togglePresent} data-testid="present-toggle" title="Presentation mode: large type, full screen, editing hidden (Esc leaves)">
+            {present ? 'Leave presentation' : 'Present'}
+          </button>
+          <button type="button" className="theme-toggle" onClick={toggleTheme} aria-pressed={theme === 'dark'} title="Switch light/dark theme">
+            {theme === 'dark' ? 'Light theme' : 'Dark theme'}
+          </button>
+        </nav>
       </header>
+
+      <LinkNotices
+        state={notices}
+        onDismiss={() => setNotices({})}
+        onKeepRest={(state) => {
+          setNotices({});
+          applyView(state);
+          const kept: Scenario = { ...state.scenario, workload: defaultWorkload('hotcold') };
+          void sim.load(kept, 0);
+        }}
+        onUploadAgain={(state) => {
+          // Open the file picker while the click still counts as the user's, then load the
+          // link's scheme and chip so the upload runs on them (web/src/trace uses `current`).
+          document.querySelector<HTMLInputElement>('[data-testid=trace-input]')?.click();
+          setNotices({});
+          applyView(state);
+          void sim.load({ ...state.scenario, workload: defaultWorkload('hotcold') }, 0);
+        }}
+      />
 
       {shownError && (
         <div className="error-banner" role="alert" data-testid="error">
@@ -123,12 +398,29 @@ export function App() {
         </div>
       )}
 
-      <div className="layout">
+      {compare && client && loaded && (
+        <CompareView
+          client={client}
+          base={loaded.scenario}
+          spec={compare}
+          theme={theme}
+          onSpec={setCompare}
+          onClose={() => setCompare(null)}
+        />
+      )}
+      {/* Hidden, not unmounted, while comparing: the grid keeps its measured size. */}
+      <div className="layout" style={compare && loaded ? { display: 'none' } : undefined}>
         <aside className="left">
           {loaded ? (
-            <ScenarioForm current={formScenario(loaded.scenario)} busy={false} onApply={(s, openAt) => void sim.load(s, openAt)} />
+            <ScenarioForm current={formScenario(loaded.scenario)} busy={false} onApply={(s, openAt) => {
+                setTourAt(null);
+                void sim.load(s, openAt);
+              }} />
           ) : (
-            <ScenarioForm current={DEFAULT_PRESET.scenario} busy={!client} onApply={(s, openAt) => void sim.load(s, openAt)} />
+            <ScenarioForm current={DEFAULT_PRESET.scenario} busy={!client} onApply={(s, openAt) => {
+                setTourAt(null);
+                void sim.load(s, openAt);
+              }} />
           )}
           <p className="keys-hint">
             Keys: <kbd>Space</kbd> play/pause · <kbd>→</kbd> step op · <kbd>←</kbd> back
@@ -163,6 +455,25 @@ export function App() {
               sim.seek(v);
             }}
           />
+          {tour && tourAt && (
+            <TourPanel
+              tour={tour}
+              index={tourAt.index}
+              busy={tourBusy}
+              playing={tourPlaying}
+              snapshot={snap}
+              onGo={(i) => {
+                stopTourPlay();
+                void startTour(tour.id, i);
+              }}
+              onPlay={(i) => void playToStop(tour.id, i)}
+              onStop={stopTourPlay}
+              onExit={() => {
+                stopTourPlay();
+                setTourAt(null);
+              }}
+            />
+          )}
           <Narration text={snap?.narration ?? ''} step={snap?.step ?? 0} total={snap?.total ?? 0} opCursor={snap?.opCursor ?? 0} opCount={snap?.opCount ?? 0} />
           <div className="grid-wrap" ref={gridRef}>
             {snap && info && gridSize.width > 0 && gridSize.height > 0 ? (

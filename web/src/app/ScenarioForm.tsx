@@ -16,7 +16,7 @@ import {
   type WorkloadKind,
 } from '../scenario/model';
 import { PRESETS } from '../scenario/presets';
-import { parsePattern } from '../scenario/pattern';
+import { checkPattern, describePatternError } from '../scenario/core';
 
 export interface ScenarioFormProps {
   current: Scenario;
@@ -29,9 +29,10 @@ function NumberField(props: {
   value: number | undefined;
   min?: number;
   max?: number;
-  step?: number;
+  step?: number | 'any';
   onChange: (v: number) => void;
   testId?: string;
+  placeholder?: string;
 }) {
   const id = useId();
   return (
@@ -45,6 +46,7 @@ function NumberField(props: {
         max={props.max}
         step={props.step ?? 'any'}
         onChange={(e) => props.onChange(e.target.value === '' ? NaN : Number(e.target.value))}
+        placeholder={props.placeholder}
         data-testid={props.testId}
       />
     </div>
@@ -63,12 +65,11 @@ export function ScenarioForm({ current, busy, onApply }: ScenarioFormProps) {
   const errors = useMemo(() => validateScenario(draft).filter((e) => !e.startsWith('pattern:')), [draft]);
   const patternInfo = useMemo(() => {
     if (draft.workload.kind !== 'pattern') return null;
-    try {
-      const reqs = parsePattern(draft.workload.text);
-      return { ok: true, text: `${reqs.length} request${reqs.length === 1 ? '' : 's'}` };
-    } catch (e) {
-      return { ok: false, text: (e as Error).message };
-    }
+    // The core's own parser (the same one the Session uses).
+    const c = checkPattern(draft.workload.text);
+    if (!c) return { ok: true, text: 'checking…' };
+    if (c.ok) return { ok: true, text: `${c.requests} request${c.requests === 1 ? '' : 's'}` };
+    return { ok: false, text: describePatternError(c) };
   }, [draft.workload]);
 
   const scheme = schemeSpec(draft.scheme);
@@ -128,6 +129,11 @@ export function ScenarioForm({ current, busy, onApply }: ScenarioFormProps) {
             ))}
           </select>
         </div>
+        {scheme && (
+          <p className="hint scheme-description" data-testid="scheme-description">
+            {scheme.description}
+          </p>
+        )}
         {scheme?.params.map((p) => (
           <NumberField
             key={p.key}
@@ -136,7 +142,16 @@ export function ScenarioForm({ current, busy, onApply }: ScenarioFormProps) {
             min={p.min}
             max={p.max}
             step={p.step}
-            onChange={(v) => setDraft((d) => ({ ...d, params: { ...d.params, [p.key]: v } }))}
+            placeholder={p.hint}
+            testId={`param-${p.key}`}
+            onChange={(v) =>
+              setDraft((d) => {
+                const params = { ...d.params, [p.key]: v };
+                // An optional parameter left empty: the core chooses its default.
+                if (Number.isNaN(v) && p.default === undefined) delete params[p.key];
+                return { ...d, params };
+              })
+            }
           />
         ))}
       </fieldset>
@@ -185,9 +200,9 @@ export function ScenarioForm({ current, busy, onApply }: ScenarioFormProps) {
             data-testid="workload-kind"
             onChange={(e) => {
               const kind = e.target.value as WorkloadKind;
-              const prev = draft.workload;
-              const n = 'n' in prev ? prev.n : 400;
-              const seed = 'seed' in prev ? prev.seed : 1;
+              const prev = draft.workload as { n?: number; seed?: number };
+              const n = prev.n ?? 400;
+              const seed = prev.seed ?? 1;
               setDraft((d) => ({ ...d, workload: defaultWorkload(kind, n, seed) }));
             }}
           >
@@ -198,7 +213,11 @@ export function ScenarioForm({ current, busy, onApply }: ScenarioFormProps) {
             ))}
           </select>
         </div>
-        {w.kind === 'pattern' ? (
+        {w.kind === 'trace' ? (
+          <p className="hint warn" data-testid="trace-missing-hint">
+            Trace “{w.name}”{w.missing ? ' must be uploaded again (links never carry traces)' : ''}.
+          </p>
+        ) : w.kind === 'pattern' ? (
           <div className="field">
             <label htmlFor={ids.pattern}>Pattern</label>
             <textarea

@@ -79,7 +79,7 @@ export function useSimulation(client: SimClient | null) {
   }, []);
 
   const load = useCallback(
-    (scenario: Scenario, openAt = 0): Promise<boolean> => {
+    (scenario: Scenario, openAt = 0, at?: { step: number; op: number }): Promise<boolean> => {
       if (!client) return Promise.resolve(false);
       setPlaying(false);
       return enqueue(async () => {
@@ -92,7 +92,10 @@ export function useSimulation(client: SimClient | null) {
         }
         let snapshot = created.snapshot;
         const target = Math.floor(created.info.total_requests * openAt);
-        if (target > 0) {
+        if (at) {
+          // Exactly the moment asked for (a shared link, a tour stop).
+          if (at.step > 0 || at.op > 0) snapshot = (await client.goto(created.sid, at.step, at.op)).snapshot;
+        } else if (target > 0) {
           snapshot = (await client.seek(created.sid, target)).snapshot;
           // Open on an interesting moment: step on, a flash operation at a time, into the
           // middle of a request that does more than one operation (GC, merge, ...).
@@ -125,6 +128,14 @@ export function useSimulation(client: SimClient | null) {
   );
 
   const stepOp = useCallback(() => withSession((c, sid) => c.stepOp(sid)), [withSession]);
+  const goto = useCallback((step: number, op: number) => withSession((c, sid) => c.goto(sid, step, op)), [withSession]);
+  /** Reveal one flash operation and return the new snapshot (undefined if nothing moved). */
+  const stepOpSnapshot = useCallback(async (): Promise<Snapshot | undefined> => {
+    const cur = loadedRef.current;
+    if (!client || !cur) return undefined;
+    const r = await enqueue(() => client.stepOp(cur.sid));
+    return apply(r) && r ? r.snapshot : undefined;
+  }, [client, enqueue, apply]);
   const stepRequest = useCallback(() => withSession((c, sid) => c.stepRequest(sid)), [withSession]);
   const backOp = useCallback(() => withSession((c, sid) => c.backOp(sid)), [withSession]);
   // Power cut in the session itself, and the recovery whose operations are then revealed.
@@ -198,6 +209,8 @@ export function useSimulation(client: SimClient | null) {
   return {
     state: { loaded, loading, error, playing, speed } satisfies SimState,
     load,
+    goto,
+    stepOpSnapshot,
     stepOp,
     stepRequest,
     backOp,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  applyCatalog,
   CHIPS,
   SCHEMES,
   defaultScenario,
@@ -11,7 +12,10 @@ import {
   type Scenario,
 } from './model';
 import { PRESETS } from './presets';
-import { parsePattern } from './pattern';
+import { checkPattern } from './core';
+import { useNodeCore } from './testing/nodeCore';
+
+useNodeCore();
 
 describe('scenario defaults', () => {
   it('is page mapping on a 16×4 classroom chip with a seeded hot/cold workload', () => {
@@ -63,6 +67,7 @@ describe('scenario validation', () => {
     expect(bad({ workload: { kind: 'uniform', n: 10, seed: 1, read_ratio: 1.5 } }).join()).toMatch(/read ratio/);
     expect(bad({ workload: { kind: 'uniform', n: 10, seed: -1, read_ratio: 0 } }).join()).toMatch(/seed/);
     expect(bad({ workload: { kind: 'pattern', text: 'w0 (w1' } }).join()).toMatch(/never closed/);
+    expect(bad({ workload: { kind: 'trace', name: 'a.csv', missing: true } }).join()).toMatch(/provided again/);
   });
 });
 
@@ -100,24 +105,28 @@ describe('scenario JSON', () => {
   });
 });
 
-describe('inline pattern language', () => {
-  it('expands requests and repetitions', () => {
-    expect(parsePattern('w0 w4 w8 r3')).toEqual([
-      { op: 'w', lpn: 0 },
-      { op: 'w', lpn: 4 },
-      { op: 'w', lpn: 8 },
-      { op: 'r', lpn: 3 },
-    ]);
-    expect(parsePattern('(w1 w2)x3').map((r) => r.lpn)).toEqual([1, 2, 1, 2, 1, 2]);
-    expect(parsePattern('((w1)x2 r0)x2').map((r) => `${r.op}${r.lpn}`)).toEqual(['w1', 'w1', 'r0', 'w1', 'w1', 'r0']);
-    expect(parsePattern('w0 w4 w8 r3 (w1 w2)x3')).toHaveLength(10);
+describe('inline pattern language (the core\'s check_pattern)', () => {
+  it('counts requests, with repetitions and ranges', () => {
+    expect(checkPattern('w0 w4 w8 r3')).toMatchObject({ ok: true, requests: 4 });
+    expect(checkPattern('w0 w4 w8 r3 (w1 w2)x3')).toMatchObject({ ok: true, requests: 10 });
+    expect(checkPattern('w0-15 S0 S4')).toMatchObject({ ok: true, requests: 18 });
   });
 
-  it('reports errors with positions', () => {
-    expect(() => parsePattern('w0 (w1')).toThrow(/never closed/);
-    expect(() => parsePattern('w0 w1)x2')).toThrow(/no matching/);
-    expect(() => parsePattern('w0 (w1)')).toThrow(/repeat count/);
-    expect(() => parsePattern('w0 q1')).toThrow(/unexpected "q" at 4/);
-    expect(() => parsePattern('   ')).toThrow(/no requests/);
+  it('reports errors with positions, and validation carries them', () => {
+    expect(checkPattern('w0 (w1')).toMatchObject({ ok: false, line: 1, column: 4 });
+    expect(validateScenario({ ...defaultScenario(), workload: { kind: 'pattern', text: 'w0 (w1' } }).join()).toMatch(/line 1, column 4/);
+  });
+});
+
+describe('the scheme list comes from the core', () => {
+  it('offers every scheme of catalog() with the params it reads', () => {
+    const ids = SCHEMES.map((s) => s.id);
+    for (const id of ['page', 'bast', 'fast', 'ofast', 'kraft', 'kast', 'rftl', 'gftl', 'nftl']) expect(ids).toContain(id);
+    expect(SCHEMES.find((s) => s.id === 'kraft')!.params.map((p) => p.key)).toEqual(['log_blocks', 'k', 'switch_max', 'fill_max']);
+    expect(SCHEMES.find((s) => s.id === 'rftl')!.params.map((p) => p.key)).toEqual(['utilisation']);
+    // A parameter the UI does not know yet is still offered, as a plain number.
+    applyCatalog({ schemes: [...SCHEMES.map((s) => ({ id: s.id, label: s.description, params: s.params.map((p) => p.key) })), { id: 'future', label: 'Future', params: ['warp_factor'] }] });
+    expect(SCHEMES.find((s) => s.id === 'future')!.params[0]).toMatchObject({ key: 'warp_factor', label: 'Warp factor' });
+    expect(parseScenario('{"scheme":"future","params":{"warp_factor":9},"chip":{"preset":"classroom"},"workload":{"kind":"sequential","n":5}}').params).toEqual({ warp_factor: 9 });
   });
 });

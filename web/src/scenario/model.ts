@@ -1,7 +1,8 @@
 // The scenario: plain data describing what to simulate. It is exactly the JSON that
 // the wasm `Session` constructor takes (docs/session-api.md), so it can be saved,
-// shared and replayed. View state (the step to open on) lives next to it in the app.
-import { parsePattern, PatternError } from './pattern';
+// shared and replayed. View state (the step to open on) lives next to it in the app
+// (scenario/share.ts). The scheme list comes from the core's catalog() (scenario/core.ts).
+import { checkPattern, describePatternError } from './core';
 
 export type ChipPreset = 'classroom' | 'fast2007' | 'rftl-small' | 'rftl-large' | 'fastcheck';
 
@@ -9,7 +10,12 @@ export interface SchemeParams {
   op?: number;
   log_blocks?: number;
   k?: number;
+  switch_max?: number;
+  fill_max?: number;
   utilisation?: number;
+  checkpoint_lpns?: number;
+  /** any other parameter the core's catalog() lists */
+  [key: string]: number | undefined;
 }
 
 export interface ChipConfig {
@@ -29,7 +35,24 @@ export type Workload =
       hot_fraction: number;
       hot_ratio: number;
     }
-  | { kind: 'pattern'; text: string };
+  | { kind: 'pattern'; text: string }
+  | TraceWorkload;
+
+/**
+ * An uploaded trace. Its requests live with the upload (never in a link): a link
+ * carries only `{kind: 'trace', name, missing: true}`, and the app asks for the file again.
+ */
+export interface TraceWorkload {
+  kind: 'trace';
+  name: string;
+  format?: string;
+  /** further trace options (fit, device, ...) travel as they are */
+  [option: string]: string | number | boolean | undefined;
+  /** the trace text as uploaded (absent in a link) */
+  text?: string;
+  /** set when the trace was left out of a link or file and must be provided again */
+  missing?: boolean;
+}
 
 export type WorkloadKind = Workload['kind'];
 
@@ -43,13 +66,56 @@ export interface Scenario {
 // ---- the data-driven catalogue of what the pickers offer -------------------------
 
 export interface ParamSpec {
-  key: keyof SchemeParams;
+  key: string;
   label: string;
   min: number;
   max: number;
-  step: number;
-  default: number;
+  step: number | 'any';
+  /** undefined: the field may be left empty, and the core picks its own default */
+  default?: number;
   integer?: boolean;
+  hint?: string;
+}
+
+/** How the form edits each parameter the core's catalog() may list (others: paramSpec()). */
+export const PARAM_SPECS: Record<string, ParamSpec> = {
+  op: { key: 'op', label: 'Over-provisioning', min: 0.05, max: 0.9, step: 0.05, default: 0.25, hint: 'core default' },
+  log_blocks: { key: 'log_blocks', label: 'Log blocks', min: 1, max: 4096, step: 1, integer: true, hint: 'core default' },
+  k: { key: 'k', label: 'Associativity K', min: 1, max: 1024, step: 1, default: 8, integer: true, hint: 'core default' },
+  switch_max: {
+    key: 'switch_max',
+    label: 'Switch threshold (pages)',
+    min: 0,
+    max: 4096,
+    step: 1,
+    integer: true,
+    hint: 'default N/2',
+  },
+  fill_max: { key: 'fill_max', label: 'Fill threshold (pages)', min: 0, max: 4096, step: 1, integer: true, hint: 'default N/4' },
+  utilisation: { key: 'utilisation', label: 'Utilisation', min: 0.05, max: 1, step: 0.05, default: 1, hint: 'core default' },
+  checkpoint_lpns: {
+    key: 'checkpoint_lpns',
+    label: 'Checkpoint LPNs per region',
+    min: 1,
+    max: 1 << 20,
+    step: 1,
+    integer: true,
+    hint: 'core default',
+  },
+};
+
+/** The spec of a parameter; one the UI does not know yet is a plain optional number. */
+export function paramSpec(key: string): ParamSpec {
+  return (
+    PARAM_SPECS[key] ?? {
+      key,
+      label: key.charAt(0).toUpperCase() + key.slice(1).replace(/_/g, ' '),
+      min: 0,
+      max: Number.MAX_SAFE_INTEGER,
+      step: 'any',
+      hint: 'core default',
+    }
+  );
 }
 
 export interface SchemeSpec {
@@ -59,15 +125,56 @@ export interface SchemeSpec {
   params: ParamSpec[];
 }
 
-/** Schemes the core implements. Later issues add entries here (bast, fast, ...). */
+/** The core's catalog() JSON. */
+export interface CatalogJson {
+  schemes: { id: string; label: string; params: string[] }[];
+  chips?: string[];
+}
+
+/** Short names for the picker; the core's long label becomes the description. */
+const SHORT_LABELS: Record<string, string> = {
+  page: 'Page mapping (greedy GC)',
+  bast: 'BAST',
+  fast: 'FAST',
+  ofast: 'O-FAST (lazy merge)',
+  rftl: 'RFTL (real-time)',
+  gftl: 'GFTL',
+  nftl: 'NFTL',
+  kraft: 'KRAFT',
+  kast: 'KAST (K-associative)',
+  ltftl: 'LTFTL (time shift)',
+  fastcheck: 'FastCheck (FAST + checkpoints)',
+  'fast-ltlog': 'FAST + LTFTL-style log',
+};
+
+/**
+ * Schemes the core implements: filled from catalog() when the core loads (applyCatalog);
+ * until then only page mapping, which every build has.
+ */
 export const SCHEMES: SchemeSpec[] = [
   {
     id: 'page',
     label: 'Page mapping (greedy GC)',
     description: 'Every logical page maps to any physical page; garbage collection erases the block with the fewest valid pages.',
-    params: [{ key: 'op', label: 'Over-provisioning', min: 0.05, max: 0.9, step: 0.05, default: 0.25 }],
+    params: [PARAM_SPECS.op],
   },
 ];
+
+/** Replace the scheme list by the core's catalog (in place, so importers see it). */
+export function applyCatalog(cat: CatalogJson): void {
+  if (!cat || !Array.isArray(cat.schemes) || cat.schemes.length === 0) return;
+  const next: SchemeSpec[] = cat.schemes.map((s) => ({
+    id: s.id,
+    label: SHORT_LABELS[s.id] ?? s.id,
+    description: s.label,
+    params: s.params.map(paramSpec),
+  }));
+  SCHEMES.splice(0, SCHEMES.length, ...next);
+}
+
+export function hasScheme(id: string): boolean {
+  return SCHEMES.some((s) => s.id === id);
+}
 
 export interface ChipSpec {
   id: ChipPreset;
@@ -94,6 +201,9 @@ export const WORKLOAD_KINDS: { id: WorkloadKind; label: string }[] = [
   { id: 'pattern', label: 'Inline pattern' },
 ];
 
+/** Every kind a scenario may hold (uploaded traces are not picked in the form here). */
+const ALL_KINDS: WorkloadKind[] = ['hotcold', 'uniform', 'sequential', 'pattern', 'trace'];
+
 /** Largest grid the SVG device view draws (the canvas view is a later issue). */
 export const MAX_PAGES = 16_384;
 export const MAX_REQUESTS = 10_000_000;
@@ -107,6 +217,11 @@ export function chipSpec(id: string): ChipSpec | undefined {
 }
 
 export function defaultWorkload(kind: WorkloadKind, n = 400, seed = 1): Workload {
+  if (kind === 'trace') return { kind, name: 'trace', missing: true };
+  return generatedWorkload(kind, n, seed);
+}
+
+function generatedWorkload(kind: Exclude<WorkloadKind, 'trace'>, n: number, seed: number): Workload {
   switch (kind) {
     case 'sequential':
       return { kind, n };
@@ -121,7 +236,7 @@ export function defaultWorkload(kind: WorkloadKind, n = 400, seed = 1): Workload
 
 export function defaultParams(scheme: string): SchemeParams {
   const params: SchemeParams = {};
-  for (const p of schemeSpec(scheme)?.params ?? []) params[p.key] = p.default;
+  for (const p of schemeSpec(scheme)?.params ?? []) if (p.default !== undefined) params[p.key] = p.default;
   return params;
 }
 
@@ -158,11 +273,14 @@ export function validateScenario(s: Scenario): string[] {
   if (pages > MAX_PAGES) errors.push(`the device view draws at most ${MAX_PAGES} pages (this chip has ${pages})`);
   const w = s.workload;
   if (w.kind === 'pattern') {
-    try {
-      parsePattern(w.text);
-    } catch (e) {
-      errors.push(`pattern: ${e instanceof PatternError ? e.message : String(e)}`);
+    if (typeof w.text !== 'string' || w.text.trim() === '') errors.push('pattern: the pattern has no requests');
+    else {
+      // The core's own parser (null until the core is loaded; the Session checks again).
+      const c = checkPattern(w.text);
+      if (c && !c.ok) errors.push(`pattern: ${describePatternError(c)}`);
     }
+  } else if (w.kind === 'trace') {
+    if (w.missing || (!w.text && typeof w.upload !== 'number')) errors.push(`the trace "${w.name}" must be provided again (traces are never stored in links)`);
   } else {
     if (!Number.isInteger(w.n) || w.n < 1 || w.n > MAX_REQUESTS) errors.push(`requests must be a whole number from 1 to ${MAX_REQUESTS}`);
     if (w.kind !== 'sequential') {
@@ -189,20 +307,25 @@ function isObject(v: unknown): v is Record<string, unknown> {
  * Parse scenario JSON (e.g. a saved file), filling defaults for missing optional
  * fields; throws an Error with a readable message when it is not a valid scenario.
  */
-export function parseScenario(json: string): Scenario {
+export function parseScenario(json: string, opts: { allowMissingTrace?: boolean } = {}): Scenario {
   let raw: unknown;
   try {
     raw = JSON.parse(json);
   } catch (e) {
     throw new Error(`not valid JSON: ${(e as Error).message}`);
   }
+  return scenarioFromObject(raw, opts);
+}
+
+/** The same checks as parseScenario, on an already-parsed value. */
+export function scenarioFromObject(raw: unknown, opts: { allowMissingTrace?: boolean; exactParams?: boolean } = {}): Scenario {
   if (!isObject(raw)) throw new Error('a scenario must be a JSON object');
   const scheme = typeof raw.scheme === 'string' ? raw.scheme : 'page';
-  const params: SchemeParams = { ...defaultParams(scheme) };
+  // A link or file reproduces exactly what it says: no defaults added (the core's own apply).
+  const params: SchemeParams = opts.exactParams ? {} : { ...defaultParams(scheme) };
   if (isObject(raw.params)) {
-    for (const key of ['op', 'log_blocks', 'k', 'utilisation'] as const) {
-      const v = raw.params[key];
-      if (typeof v === 'number') params[key] = v;
+    for (const [key, v] of Object.entries(raw.params)) {
+      if (typeof v === 'number' && /^[a-z][a-z0-9_]{0,40}$/.test(key)) params[key] = v;
     }
   }
   if (!isObject(raw.chip) || typeof raw.chip.preset !== 'string') throw new Error('chip.preset is missing');
@@ -211,13 +334,16 @@ export function parseScenario(json: string): Scenario {
   if (typeof raw.chip.pages_per_block === 'number') chip.pages_per_block = raw.chip.pages_per_block;
   if (!isObject(raw.workload) || typeof raw.workload.kind !== 'string') throw new Error('workload.kind is missing');
   const kind = raw.workload.kind as WorkloadKind;
-  if (!WORKLOAD_KINDS.some((k) => k.id === kind)) throw new Error(`unknown workload kind "${kind}"`);
+  if (!ALL_KINDS.includes(kind)) throw new Error(`unknown workload kind "${kind}"`);
   const workload = { ...defaultWorkload(kind) } as Record<string, unknown>;
   for (const [k, v] of Object.entries(raw.workload)) {
     if (k in workload && typeof v === typeof workload[k]) workload[k] = v;
+    // A trace keeps its own options (format, fit, device, ...: docs/session-api.md).
+    else if (kind === 'trace' && ['string', 'number', 'boolean'].includes(typeof v)) workload[k] = v;
   }
+  if (kind === 'trace' && typeof workload.text === 'string' && raw.workload.missing !== true) delete workload.missing;
   const s: Scenario = { scheme, params, chip, workload: workload as unknown as Workload };
-  const errors = validateScenario(s);
+  const errors = validateScenario(s).filter((e) => !(opts.allowMissingTrace && e.startsWith('the trace ')));
   if (errors.length) throw new Error(errors.join('; '));
   return s;
 }
@@ -241,6 +367,9 @@ export function describeScenario(s: Scenario): string {
       break;
     case 'pattern':
       workload = `pattern “${w.text.length > 40 ? w.text.slice(0, 39) + '…' : w.text}”`;
+      break;
+    case 'trace':
+      workload = `trace ${w.name}${w.missing ? ' (not provided)' : ''}`;
       break;
   }
   return `${scheme} · ${s.chip.preset} ${geometry} · ${workload}`;

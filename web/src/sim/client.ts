@@ -6,6 +6,8 @@ import type {
   Request,
   Response,
   ResultMap,
+  RunResult,
+  SeriesPoint,
   Snapshot,
   StepResult,
 } from './protocol';
@@ -102,6 +104,16 @@ export class SimClient {
   }
   advance(sid: number, unit: 'op' | 'request', count: number): Promise<StepResult> {
     return this.request('advance', { sid, unit, count });
+  }
+
+  goto(sid: number, step: number, ops: number): Promise<StepResult> {
+    return this.request('goto', { sid, step, ops });
+  }
+  run(sid: number, count: number): Promise<RunResult> {
+    return this.request('run', { sid, count });
+  }
+  series(sid: number): Promise<SeriesPoint[]> {
+    return this.request('series', { sid });
   }
 
   /** Reject everything pending and refuse new requests. */

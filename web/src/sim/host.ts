@@ -174,6 +174,27 @@ export class SessionHost {
         }
         return this.stepped(s, moved);
       }
+      case 'goto': {
+        const s = this.session(cmd.sid);
+        const step = Math.max(0, Math.min(Math.floor(cmd.step), s.total()));
+        const ops = Math.max(0, Math.floor(cmd.ops));
+        if (s.goto) s.goto(step, ops);
+        else {
+          s.seek(step);
+          for (let i = 0; i < ops && s.step_op(); i++);
+        }
+        return this.stepped(s, true);
+      }
+      case 'run': {
+        const s = this.session(cmd.sid);
+        if (s.op_cursor() > 0 && s.op_cursor() < s.op_count()) s.step_request();
+        s.run(Math.max(0, Math.floor(cmd.count)));
+        return { step: s.step(), total: s.total(), metrics: parseJson(s.metrics(), 'metrics') };
+      }
+      case 'series': {
+        const s = this.session(cmd.sid);
+        return s.series ? parseJson(s.series(), 'series') : [];
+      }
       case 'scheme_data':
         return schemeData(this.session(cmd.sid) as TimelineSession, cmd.bins, cmd.upto);
       case 'power_cut': {

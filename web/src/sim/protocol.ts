@@ -30,6 +30,10 @@ export interface WasmSession {
   recovering?(): boolean;
   recover?(): void;
   verdict?(): string;
+  /** the state after `step` requests and `ops` flash operations of the next one */
+  goto?(step: number, ops: number): void;
+  /** cumulative counts sampled over the run (docs/session-api.md) */
+  series?(): string;
   free?(): void;
 }
 
@@ -111,6 +115,12 @@ export type Command =
    * count-1 requests at full speed and then one with its events retained.
    */
   | { type: 'advance'; sid: number; unit: 'op' | 'request'; count: number }
+  /** Exactly the moment after `step` requests and `ops` flash operations of the next one. */
+  | { type: 'goto'; sid: number; step: number; ops: number }
+  /** Run `count` more requests at full speed (no snapshot: for compare runs to the end). */
+  | { type: 'run'; sid: number; count: number }
+  /** Cumulative counts sampled over the run so far. */
+  | { type: 'series'; sid: number }
   /** trace upload (web/src/trace) and scheme panels (web/src/schemes) */
   | TraceCommand
   | SchemeCommand;
@@ -138,6 +148,23 @@ export interface ResultMap extends TraceResultMap, SchemeResultMap {
   back_op: StepResult;
   seek: StepResult;
   advance: StepResult;
+  goto: StepResult;
+  run: RunResult;
+  series: SeriesPoint[];
+}
+
+export interface RunResult {
+  step: number;
+  total: number;
+  metrics: Metrics;
+}
+
+export interface SeriesPoint {
+  step: number;
+  host_writes: number;
+  page_programs: number;
+  erases: number;
+  elapsed_us: number;
 }
 
 export type Request = Command & { id: number };

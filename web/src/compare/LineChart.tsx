@@ -1,0 +1,92 @@
+// A small D3 line chart: one line per run, x = requests, y = a cumulative count.
+import { useEffect, useMemo, useRef } from 'react';
+import { axisBottom, axisLeft, line, max, scaleLinear, select } from 'd3';
+
+export interface ChartSeries {
+  label: string;
+  color: string;
+  points: { x: number; y: number }[];
+}
+
+export interface LineChartProps {
+  series: ChartSeries[];
+  width: number;
+  height: number;
+  xLabel: string;
+  yLabel: string;
+  title: string;
+  testId?: string;
+}
+
+const BASE = { top: 28, right: 26, bottom: 38, left: 64 };
+const LEGEND_ROW = 18;
+/** Never colour alone: each series also has its own dash (and equal lines stay visible). */
+const DASHES = ['', '8 4', '2 3', '10 3 2 3', '4 4', '1 2'];
+
+export function LineChart({ series, width, height: plotHeight, xLabel, yLabel, title, testId }: LineChartProps) {
+  // The legend sits above the plot, one row per series, so it never covers a line.
+  const M = { ...BASE, top: BASE.top + series.length * LEGEND_ROW + 4 };
+  const height = plotHeight + series.length * LEGEND_ROW;
+  const xAxis = useRef<SVGGElement>(null);
+  const yAxis = useRef<SVGGElement>(null);
+  const iw = Math.max(10, width - M.left - M.right);
+  const ih = Math.max(10, height - M.top - M.bottom);
+  const integerY = useMemo(() => series.every((s) => s.points.every((p) => Number.isInteger(p.y))), [series]);
+  const { x, y } = useMemo(() => {
+    const xMax = max(series, (s) => max(s.points, (p) => p.x)) ?? 1;
+    const yMax = max(series, (s) => max(s.points, (p) => p.y)) ?? 1;
+    return {
+      x: scaleLinear().domain([0, xMax || 1]).range([0, iw]).nice(),
+      y: scaleLinear().domain([0, yMax || 1]).range([ih, 0]).nice(),
+    };
+  }, [series, iw, ih]);
+  useEffect(() => {
+    if (xAxis.current) select(xAxis.current).call(axisBottom(x).ticks(Math.max(2, Math.floor(iw / 90))));
+    // Counts: no fractional ticks when the range is small.
+    const yMax = y.domain()[1];
+    const yTicks = Math.max(2, Math.min(Math.floor(ih / 40), yMax >= 2 && integerY ? Math.floor(yMax) : Infinity));
+    if (yAxis.current) select(yAxis.current).call(axisLeft(y).ticks(yTicks));
+  }, [x, y, iw, ih, integerY]);
+  const path = line<{ x: number; y: number }>()
+    .x((p) => x(p.x))
+    .y((p) => y(p.y));
+  return (
+    <svg className="line-chart" width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`${title}: ${series.map((s) => s.label).join(', ')}`} data-testid={testId} data-chart={title}>
+      <text className="chart-title" x={M.left} y={16}>
+        {title}
+      </text>
+      <g transform={`translate(${M.left},${M.top})`}>
+        <g ref={xAxis} className="axis" transform={`translate(0,${ih})`} />
+        <g ref={yAxis} className="axis" />
+        {series.map((s) => (
+          <path
+            key={s.label}
+            d={path(s.points) ?? ''}
+            fill="none"
+            stroke={s.color}
+            strokeWidth={2.5}
+            strokeDasharray={DASHES[series.indexOf(s) % DASHES.length] || undefined}
+            className="chart-line"
+            data-label={s.label}
+          />
+        ))}
+        <text className="axis-label" x={iw / 2} y={ih + 32} textAnchor="middle">
+          {xLabel}
+        </text>
+        <text className="axis-label" transform={`translate(${-50},${ih / 2}) rotate(-90)`} textAnchor="middle">
+          {yLabel}
+        </text>
+      </g>
+      <g className="chart-legend" transform={`translate(${M.left},${BASE.top - 4})`}>
+        {series.map((s, i) => (
+          <g key={s.label} transform={`translate(0,${i * LEGEND_ROW})`}>
+            <line x1={0} x2={22} y1={7} y2={7} stroke={s.color} strokeWidth={2.5} strokeDasharray={DASHES[i % DASHES.length] || undefined} />
+            <text x={28} y={11}>
+              {s.label}
+            </text>
+          </g>
+        ))}
+      </g>
+    </svg>
+  );
+}

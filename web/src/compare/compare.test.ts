@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { defaultScenario } from '../scenario/model';
+import { useNodeCore } from '../scenario/testing/nodeCore';
+import { bestOf, defaultRuns, logBlockSweep, metricAt, runLabel, runScenario } from './compare';
+
+useNodeCore();
+
+describe('compare', () => {
+  it('marks the lowest value, ties included, and nothing when all agree', () => {
+    expect([...bestOf([3, 1, 2])]).toEqual([1]);
+    expect([...bestOf([1, 3, 1])]).toEqual([0, 2]);
+    expect([...bestOf([2, 2, 2])]).toEqual([]);
+    expect([...bestOf([undefined, 5, 4])]).toEqual([2]);
+    expect([...bestOf([undefined, 5])]).toEqual([]);
+  });
+
+  it('offers 4, 8 and 16 log blocks for a log-block scheme, and page mapping beside others', () => {
+    const bast = { ...defaultScenario(), scheme: 'bast', params: { log_blocks: 2 } };
+    expect(defaultRuns(bast)).toEqual(logBlockSweep('bast', { log_blocks: 2 }));
+    expect(defaultRuns(bast).map((r) => r.params.log_blocks)).toEqual([4, 8, 16]);
+    expect(defaultRuns(defaultScenario()).map((r) => r.scheme)).toEqual(['page', 'fast']);
+    expect(runLabel({ scheme: 'kraft', params: { log_blocks: 8, k: 4 } })).toBe('KRAFT · log blocks 8, k 4');
+  });
+
+  it('keeps the workload and chip of the base scenario', () => {
+    const base = defaultScenario();
+    const s = runScenario(base, { scheme: 'fast', params: { log_blocks: 8 } });
+    expect(s).toEqual({ ...base, scheme: 'fast', params: { log_blocks: 8 } });
+    expect(metricAt({ latency_us: { write: { mean: 3 } } }, 'latency_us.write.mean')).toBe(3);
+    expect(metricAt({ a: 'x' }, 'a')).toBeUndefined();
+  });
+});

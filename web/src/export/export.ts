@@ -1,0 +1,144 @@
+// Exports: metrics as CSV / JSON, SVG views (device grid, charts) as SVG / PNG, all
+// downloaded from the page (blob URLs; no network).
+
+/** Offer a file for download. */
+export function download(filename: string, data: Blob | string, type = 'text/plain'): void {
+  const blob = typeof data === 'string' ? new Blob([data], { type }) : data;
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  a.rel = 'noopener';
+  a.style.display = 'none';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** A safe file-name stem from a scenario line: "bast-classroom-16x4". */
+export function fileStem(...parts: (string | number | undefined)[]): string {
+  return (
+    parts
+      .filter((p) => p !== undefined && p !== '')
+      .join('-')
+      .toLowerCase()
+      .replace(/[^a-z0-9.]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 80) || 'ftlscope'
+  );
+}
+
+/** Nested metrics → [["latency_us.write.mean", 12.5], ...] (numbers, strings, booleans). */
+export function flattenMetrics(m: unknown, prefix = ''): [string, string | number | boolean][] {
+  const out: [string, string | number | boolean][] = [];
+  if (m === null || m === undefined) return out;
+  if (typeof m !== 'object') {
+    out.push([prefix, m as string | number | boolean]);
+    return out;
+  }
+  if (Array.isArray(m)) {
+    m.forEach((v, i) => out.push(...flattenMetrics(v, prefix ? `${prefix}.${i}` : String(i))));
+    return out;
+  }
+  for (const [k, v] of Object.entries(m as Record<string, unknown>)) out.push(...flattenMetrics(v, prefix ? `${prefix}.${k}` : k));
+  return out;
+}
+
+function csvCell(v: unknown): string {
+  const s = v === undefined || v === null ? '' : String(v);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function toCsv(rows: unknown[][]): string {
+  return rows.map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
+}
+
+/** One or more metrics objects as CSV: a `metric` column and one column per run. */
+export function metricsCsv(columns: { name: string; metrics: unknown }[]): string {
+  const flat = columns.map((c) => new Map(flattenMetrics(c.metrics)));
+  const keys: string[] = [];
+  const seen = new Set<string>();
+  for (const f of flat) for (const k of f.keys()) if (!seen.has(k)) (seen.add(k), keys.push(k));
+  return toCsv([['metric', ...columns.map((c) => c.name)], ...keys.map((k) => [k, ...flat.map((f) => f.get(k) ?? '')])]);
+}
+
+const STYLE_PROPS = [
+  'fill',
+  'fill-opacity',
+  'stroke',
+  'stroke-width',
+  'stroke-opacity',
+  'stroke-dasharray',
+  'opacity',
+  'font-family',
+  'font-size',
+  'font-weight',
+  'visibility',
+  'display',
+];
+
+/**
+ * A standalone SVG document of an on-page SVG: computed styles (CSS variables,
+ * theme classes) are written inline so it looks the same outside the page.
+ */
+export function svgToString(svg: SVGSVGElement, background?: string): string {
+  const clone = svg.cloneNode(true) as SVGSVGElement;
+  const src = [svg, ...Array.from(svg.querySelectorAll('*'))];
+  const dst = [clone, ...Array.from(clone.querySelectorAll('*'))];
+  src.forEach((el, i) => {
+    const cs = getComputedStyle(el);
+    const target = dst[i] as SVGElement;
+    const decl = STYLE_PROPS.map((p) => `${p}:${cs.getPropertyValue(p)}`).join(';');
+    target.setAttribute('style', decl);
+    target.removeAttribute('class');
+  });
+  const width = svg.width.baseVal.value || svg.getBoundingClientRect().width;
+  const height = svg.height.baseVal.value || svg.getBoundingClientRect().height;
+  clone.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
+  clone.setAttribute('width', String(width));
+  clone.setAttribute('height', String(height));
+  if (background) {
+    const bg = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
+    bg.setAttribute('width', '100%');
+    bg.setAttribute('height', '100%');
+    bg.setAttribute('style', `fill:${background}`);
+    clone.insertBefore(bg, clone.firstChild);
+  }
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(clone)}`;
+}
+
+/** Render an SVG element to a PNG blob (scale 2 for projectors and slides). */
+export async function svgToPng(svg: SVGSVGElement, background: string, scale = 2): Promise<Blob> {
+  const text = svgToString(svg, background);
+  const width = Math.ceil((svg.width.baseVal.value || svg.getBoundingClientRect().width) * scale);
+  const height = Math.ceil((svg.height.baseVal.value || svg.getBoundingClientRect().height) * scale);
+  const url = URL.createObjectURL(new Blob([text], { type: 'image/svg+xml' }));
+  try {
+    const img = new Image();
+    img.decoding = 'async';
+    await new Promise<void>((resolve, reject) => {
+      img.onload = () => resolve();
+      img.onerror = () => reject(new Error('the view could not be drawn as an image'));
+      img.src = url;
+    });
+    const canvas = document.createElement('canvas');
+    canvas.width = width;
+    canvas.height = height;
+    const ctx = canvas.getContext('2d');
+    if (!ctx) throw new Error('no 2D canvas available');
+    ctx.fillStyle = background;
+    ctx.fillRect(0, 0, width, height);
+    ctx.drawImage(img, 0, 0, width, height);
+    return await new Promise<Blob>((resolve, reject) =>
+      canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('PNG encoding failed'))), 'image/png'),
+    );
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
+
+/** The page background colour of the current theme. */
+export function pageBackground(): string {
+  return getComputedStyle(document.documentElement).getPropertyValue('--bg').trim() || '#ffffff';
+}

@@ -1,0 +1,128 @@
+// The running tour: where we are, the narration, the quiz, and Prev / Next
+// (PageUp / PageDown, as presenter clickers send). Highlights are drawn on the
+// device view by marking its blocks (g.block[data-block]) with a class.
+import { useEffect, useRef } from 'react';
+import type { Snapshot } from '../sim/protocol';
+import { roleStyle } from '../viz/palette';
+import type { Highlight, Tour } from './tours';
+
+/** Blocks a highlight designates in a snapshot. */
+export function highlightedBlocks(h: Highlight | undefined, snap: Snapshot | undefined): Set<number> {
+  const out = new Set<number>();
+  if (!h || !snap) return out;
+  const roles = new Set(h.roles ?? []);
+  const owners = new Set(h.owners ?? []);
+  snap.blockRoles.forEach((r, b) => {
+    if (roles.has(roleStyle(r).key) || (owners.size && owners.has(snap.owners[b]))) out.add(b);
+  });
+  if (h.touched) for (const e of snap.events) if (e.pbn != null) out.add(e.pbn);
+  return out;
+}
+
+/** Mark the highlighted blocks of the device view (re-applied after every render). */
+export function useBlockHighlight(blocks: Set<number>, container = '[data-testid=device-grid]') {
+  useEffect(() => {
+    const els = document.querySelectorAll<SVGGElement>(`${container} g.block`);
+    els.forEach((el) => el.classList.toggle('tour-hi', blocks.has(Number(el.dataset.block))));
+    return () => els.forEach((el) => el.classList.remove('tour-hi'));
+  });
+}
+
+export interface TourPanelProps {
+  tour: Tour;
+  index: number;
+  busy: boolean;
+  /** animating the operations up to the next stop */
+  playing: boolean;
+  snapshot?: Snapshot;
+  onGo: (index: number) => void;
+  /** animate up to stop `index` and pause there */
+  onPlay: (index: number) => void;
+  onStop: () => void;
+  onExit: () => void;
+}
+
+export function TourPanel({ tour, index, busy, playing, snapshot, onGo, onPlay, onStop, onExit }: TourPanelProps) {
+  const stop = tour.stops[index];
+  const prevQuiz = index > 0 ? tour.stops[index - 1].quiz : undefined;
+  const last = index >= tour.stops.length - 1;
+  // Stepping past the stop's moment yourself reveals its quiz answer too.
+  const passed =
+    !!snapshot && (snapshot.step > stop.at.step || (snapshot.step === stop.at.step && snapshot.opCursor > stop.at.op));
+  useBlockHighlight(highlightedBlocks(stop.highlight, snapshot));
+
+  // Presenter keys: PageDown / PageUp step the tour (not while typing in a field).
+  const ref = useRef({ index, last, onGo });
+  ref.current = { index, last, onGo };
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.altKey || e.ctrlKey || e.metaKey) return;
+      const t = e.target as HTMLElement | null;
+      if (t?.closest?.('input, textarea, select')) return;
+      const r = ref.current;
+      if (e.key === 'PageDown' && !r.last) {
+        e.preventDefault();
+        r.onGo(r.index + 1);
+      } else if (e.key === 'PageUp' && r.index > 0) {
+        e.preventDefault();
+        r.onGo(r.index - 1);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  return (
+    <section className="tour-panel" aria-labelledby="tour-h" data-testid="tour-panel" data-stop={index} data-stops={tour.stops.length}>
+      <div className="tour-head">
+        <h2 id="tour-h">
+          Tour · {tour.title}
+        </h2>
+        <span className="tour-where" data-testid="tour-where">
+          {index + 1} / {tour.stops.length}
+        </span>
+      </div>
+      <h3 className="tour-title">{stop.title}</h3>
+      {prevQuiz && (
+        <p className="tour-answer" data-testid="tour-answer">
+          <strong>Answer:</strong> {prevQuiz.answer}
+        </p>
+      )}
+      <p className="tour-text" aria-live="polite">
+        {stop.text}
+      </p>
+      {stop.quiz && (
+        <p className="tour-quiz" data-testid="tour-quiz">
+          <strong>Quiz:</strong> {stop.quiz.question}{' '}
+          {!passed && <span className="muted">(Step it yourself with → or Step request, or press Next.)</span>}
+        </p>
+      )}
+      {stop.quiz && passed && (
+        <p className="tour-answer" data-testid="tour-answer-stepped">
+          <strong>Answer:</strong> {stop.quiz.answer}
+        </p>
+      )}
+      <div className="tour-buttons">
+        <button type="button" onClick={() => onGo(index - 1)} disabled={busy || index === 0} data-testid="tour-prev" title="Previous stop (PageUp)">
+          ◀︎ Previous
+        </button>
+        {!last &&
+          (playing ? (
+            <button type="button" onClick={onStop} data-testid="tour-stop">
+              ■ Stop
+            </button>
+          ) : (
+            <button type="button" onClick={() => onPlay(index + 1)} disabled={busy} data-testid="tour-play" title="Play the flash operations up to the next stop, and pause there">
+              Play to next stop
+            </button>
+          ))}
+        <button type="button" className="primary" onClick={() => (last ? onExit() : onGo(index + 1))} disabled={busy} data-testid="tour-next" title="Next stop (PageDown)">
+          {last ? 'Finish tour' : 'Next ▶︎'}
+        </button>
+        <button type="button" onClick={onExit} data-testid="tour-exit">
+          Leave tour
+        </button>
+      </div>
+    </section>
+  );
+}

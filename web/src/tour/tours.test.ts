@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { hasScheme, validateScenario } from '../scenario/model';
+import { useNodeCore } from '../scenario/testing/nodeCore';
+import { TOURS, availableTours, stopScenario, tourById } from './tours';
+
+const core = useNodeCore();
+
+function get(m: unknown, path: string): unknown {
+  let cur = m;
+  for (const k of path.split('.')) cur = cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[k] : undefined;
+  return cur;
+}
+
+describe('guided tours', () => {
+  it('are all offered with this core, and have unique ids', () => {
+    expect(new Set(TOURS.map((t) => t.id)).size).toBe(TOURS.length);
+    expect(availableTours(hasScheme).map((t) => t.id)).toEqual(TOURS.map((t) => t.id));
+    expect(availableTours((id) => id !== 'ofast').map((t) => t.id)).not.toContain('ofast-lazy');
+    expect(tourById('bast-thrashing')?.title).toBe('Why BAST thrashes');
+  });
+
+  for (const tour of TOURS) {
+    it(`${tour.id}: every stop is valid and states the core's true numbers`, () => {
+      expect(tour.stops.length).toBeGreaterThan(2);
+      for (const [i, stop] of tour.stops.entries()) {
+        const scenario = stopScenario(tour, i);
+        expect(tour.schemes).toContain(scenario.scheme);
+        expect(validateScenario(scenario)).toEqual([]);
+        const s = new core.Session(JSON.stringify(scenario));
+        try {
+          expect(stop.at.step).toBeLessThanOrEqual(s.total());
+          s.goto(stop.at.step, stop.at.op);
+          expect(s.step(), `${tour.id} stop ${i}`).toBe(stop.at.step);
+          if (stop.at.op > 0) expect(s.op_cursor()).toBe(stop.at.op);
+          const metrics = JSON.parse(s.metrics());
+          const names = ['erased', 'valid', 'invalid', 'retractable', 'metadata'];
+          const counts: Record<string, number> = {};
+          s.page_states().forEach((st) => (counts[names[st]] = (counts[names[st]] ?? 0) + 1));
+          for (const [state, want] of Object.entries(stop.pages ?? {})) {
+            expect(counts[state] ?? 0, `${tour.id} stop ${i} ${state} pages`).toBe(want);
+          }
+          for (const [path, want] of Object.entries(stop.expect ?? {})) {
+            const got = get(metrics, path);
+            expect(typeof got, `${tour.id} stop ${i} ${path}`).toBe('number');
+            expect(Math.abs((got as number) - want), `${tour.id} stop ${i} ${path}: ${String(got)} vs ${want}`).toBeLessThan(0.5);
+          }
+        } finally {
+          s.free();
+        }
+      }
+    });
+  }
+});

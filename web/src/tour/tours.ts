@@ -1,0 +1,436 @@
+// Guided tours: plain data. Each stop is a moment of a scenario (after `step` requests
+// and `op` flash operations of the next one), with narration, blocks to highlight and
+// an optional quiz whose answer is shown at the next stop. The numbers in the text are
+// the core's own: `expect` lists metrics at that moment, and tours.test.ts runs every
+// stop through the real wasm core and checks them (counts from docs/schemes/*.md).
+import type { Scenario } from '../scenario/model';
+import type { Moment } from '../scenario/share';
+
+export interface Highlight {
+  /** block role keys (palette.ts: 'log', 'sw-log', 'rw-log', 'data', 'primary', ...) */
+  roles?: string[];
+  /** blocks owned by these logical blocks */
+  owners?: number[];
+  /** blocks the revealed operations of the current request touched */
+  touched?: boolean;
+}
+
+export interface TourStop {
+  title: string;
+  at: Moment;
+  /** a different scenario from this stop on (the tour's own otherwise) */
+  scenario?: Scenario;
+  text: string;
+  highlight?: Highlight;
+  /** asked at this stop; the answer appears at the next stop */
+  quiz?: { question: string; answer: string };
+  /** metrics at this moment (dotted paths into metrics()), checked by tours.test.ts */
+  expect?: Record<string, number>;
+  /** pages in each state at this moment (page_states()), checked by tours.test.ts */
+  pages?: Partial<Record<'erased' | 'valid' | 'invalid' | 'retractable' | 'metadata', number>>;
+}
+
+export interface Tour {
+  id: string;
+  title: string;
+  summary: string;
+  /** every scheme the tour runs: it is offered only when the core has them all */
+  schemes: string[];
+  scenario: Scenario;
+  stops: TourStop[];
+}
+
+const classroom = { preset: 'classroom' as const, blocks: 16, pages_per_block: 4 };
+
+function pattern(scheme: string, params: Scenario['params'], text: string): Scenario {
+  return { scheme, params, chip: { ...classroom }, workload: { kind: 'pattern', text } };
+}
+
+const THRASH = 'w0-15 S0 S4 S8 S12 S0 S4 S8 S12';
+const THRASH_OFF0 = 'w0-15 S1 S5 S9 S13 S1 S5 S9 S13';
+const MERGES = 'w0-15 S4 S5 S6 S7 S0 S1 S8 S1 S5 S13 S2 S6 S14 S3 S7 S15';
+const LAZY = 'w0-15 S1 S9 S10 S11 S9 S10 S11 S2 S3';
+const KPAT = 'w0-19 w0 w4 w8 w12 w16 w1 w5 w9 w13 w17';
+const TIME_SHIFT = 'w0 w1 w2 w3 w0 w1 w4 w5 freeze w3 w4 w5 w6 r3 revert 1 r3 w6 unfreeze 1';
+const rftlChip = { preset: 'rftl-large' as const, blocks: 12, pages_per_block: 32 };
+const rftlWork = { kind: 'uniform' as const, n: 400, seed: 1, read_ratio: 0.3 };
+
+export const TOURS: Tour[] = [
+  {
+    id: 'bast-thrashing',
+    title: 'Why BAST thrashes',
+    summary: 'Two log blocks, four logical blocks written in turn: every write evicts a log block that holds one sector (FAST paper 2.4).',
+    schemes: ['bast'],
+    scenario: pattern('bast', { log_blocks: 2 }, THRASH),
+    stops: [
+      {
+        title: 'The data blocks are written',
+        at: { step: 16, op: 0 },
+        text: 'w0-15 wrote logical pages 0–15 once: each went in place into the data block of its logical block (LBN 0–3). No log block, no erase yet. Now the pattern S0 S4 S8 S12 S0 S4 S8 S12 overwrites offset 0 of each of the four logical blocks, twice.',
+        highlight: { roles: ['data'] },
+        expect: { erases: 0, host_writes: 16 },
+      },
+      {
+        title: 'Each log block is dedicated to one logical block',
+        at: { step: 18, op: 0 },
+        text: 'S0 and S4 collided with written pages, so BAST gave LBN 0 and LBN 1 a log block each. Both log blocks are now in use, each holding a single sector.',
+        highlight: { roles: ['log'] },
+        quiz: {
+          question: 'S8 comes next. LBN 2 has no log block and none is free or full. How many blocks will this one write erase?',
+          answer: '2. Rule 3 (round robin) evicts LBN 0’s log block with 1 of its 4 sectors used: a full merge copies LBN 0’s 4 up-to-date sectors into a free block and erases the old data block and the log block.',
+        },
+        expect: { erases: 0 },
+      },
+      {
+        title: 'In the middle of the full merge',
+        at: { step: 18, op: 5 },
+        text: 'Operation by operation: the full merge reads each up-to-date sector (from the log block if it is there, else from the data block) and programs it into a free block, which becomes LBN 0’s new data block.',
+        highlight: { touched: true },
+        expect: { erases: 2, 'merges.full': 1 },
+      },
+      {
+        title: 'One write, two erases',
+        at: { step: 19, op: 0 },
+        text: 'S8 cost 4 reads, 5 programs and 2 erases. The evicted log block was 25% used (log utilisation 0.25). S12 will do the same to LBN 1’s log block, and so on round the four logical blocks.',
+        highlight: { roles: ['log'] },
+        expect: { erases: 2, 'merges.full': 1, log_utilisation: 0.25 },
+      },
+      {
+        title: 'Thrashing',
+        at: { step: 24, op: 0 },
+        text: 'From S8 on, every write found no log block for its logical block: 6 replacements, each victim with 1 of 4 sectors used, 6 full merges, 12 erases for 8 writes. Two log blocks cannot serve four logical blocks written in turn. FAST’s answer: share the log blocks (see the tour “Full associativity”).',
+        highlight: { roles: ['log'] },
+        expect: { erases: 12, 'merges.full': 6, host_writes: 24 },
+      },
+    ],
+  },
+  {
+    id: 'fast-associativity',
+    title: 'Full associativity (FAST)',
+    summary: 'The same kind of pattern through BAST and through FAST: shared RW log blocks absorb writes that make BAST thrash (FAST paper 3.1).',
+    schemes: ['bast', 'fast'],
+    scenario: pattern('bast', { log_blocks: 2 }, THRASH_OFF0),
+    stops: [
+      {
+        title: 'BAST: dedicated log blocks',
+        at: { step: 24, op: 0 },
+        text: 'S1 S5 S9 S13 S1 S5 S9 S13 after the 16 in-place writes: BAST with 2 log blocks still thrashes — 6 replacements, 6 full merges, 12 erases.',
+        highlight: { roles: ['log'] },
+        expect: { erases: 12, 'merges.full': 6 },
+      },
+      {
+        title: 'FAST: one SW log block, RW log blocks shared by everyone',
+        at: { step: 16, op: 0 },
+        scenario: pattern('fast', { log_blocks: 3 }, THRASH_OFF0),
+        text: 'The same pattern through FAST with 3 log blocks: 1 sequential-write (SW) log block and 2 random-write (RW) log blocks. A RW log block takes a sector of any logical block: it is fully associative.',
+        highlight: { roles: ['data'] },
+        expect: { erases: 0 },
+      },
+      {
+        title: 'Four logical blocks, one log block',
+        at: { step: 20, op: 0 },
+        scenario: pattern('fast', { log_blocks: 3 }, THRASH_OFF0),
+        text: 'S1 S5 S9 S13 are not at offset 0, so each is case 3 of Fig. 5: appended to the RW log blocks. One RW log block now holds sectors of four logical blocks.',
+        highlight: { roles: ['rw-log'] },
+        quiz: { question: 'S1 S5 S9 S13 come again. How many erases will these four writes cause?', answer: 'None: they fill the second RW log block. FAST: 0 merges, 0 erases, where BAST needed 12.' },
+        expect: { erases: 0 },
+      },
+      {
+        title: 'No merge at all',
+        at: { step: 24, op: 0 },
+        scenario: pattern('fast', { log_blocks: 3 }, THRASH_OFF0),
+        text: 'Eight case-3 writes filled the two RW log blocks: no merge, no erase. Merges come only when a RW log block must be reused, and then each one has collected many writes.',
+        highlight: { roles: ['rw-log'] },
+        expect: { erases: 0, 'merges.full': 0, 'merges.partial': 0 },
+      },
+      {
+        title: 'Offset 0 belongs to the SW log block',
+        at: { step: 24, op: 0 },
+        scenario: pattern('fast', { log_blocks: 3 }, THRASH),
+        text: 'The literal thrashing pattern S0 S4 S8 S12 … through FAST: every write at offset 0 is case 1 — it opens a new SW log block and partially merges the previous one (3 missing sectors copied, its data block erased): 7 partial merges, 7 erases, 21 copies.',
+        highlight: { roles: ['sw-log'] },
+        expect: { erases: 7, 'merges.partial': 7, page_programs: 24 + 21 },
+      },
+    ],
+  },
+  {
+    id: 'fast-merges',
+    title: 'Switch, partial and full merges',
+    summary: 'FAST retires log blocks three ways; their costs differ by a factor of ten (FAST paper 3.4, Fig. 7).',
+    schemes: ['fast'],
+    scenario: pattern('fast', { log_blocks: 3 }, MERGES),
+    stops: [
+      {
+        title: 'An SW log block filled in order',
+        at: { step: 20, op: 0 },
+        text: 'After the 16 in-place writes, S4 (offset 0: case 1) opened the SW log block for LBN 1, and S5 S6 S7 followed in order (case 2.1): it holds the whole logical block, in order.',
+        highlight: { roles: ['sw-log'] },
+        quiz: { question: 'S0 is at offset 0, so the SW log block must be retired. How many pages will be copied?', answer: 'None: a full, in-order SW log block is switched — it becomes LBN 1’s data block and the old data block is erased. 1 erase, 0 copies.' },
+        expect: { erases: 0 },
+      },
+      {
+        title: 'Switch',
+        at: { step: 21, op: 0 },
+        text: 'The switch: 1 erase, no copy. S0 opened a new SW log block for LBN 0, and S1 follows it next.',
+        highlight: { roles: ['sw-log', 'data'] },
+        expect: { erases: 1, 'merges.switch': 1, page_programs: 21 },
+      },
+      {
+        title: 'A half-filled SW log block',
+        at: { step: 22, op: 0 },
+        text: 'The SW log block holds S0 S1 of LBN 0: offsets 0–1 in order, offsets 2–3 still erased.',
+        highlight: { roles: ['sw-log'] },
+        quiz: { question: 'S8 (offset 0 of LBN 2) retires it. How many pages will be copied, and how many blocks erased?', answer: '2 copies and 1 erase: a partial merge copies the missing S2 and S3 from the data block into the SW log block, which becomes LBN 0’s data block; the old data block is erased.' },
+        expect: { erases: 1 },
+      },
+      {
+        title: 'Partial merge',
+        at: { step: 23, op: 0 },
+        text: 'The partial merge: 2 copies, 1 erase. Now eight writes off offset 0 (S1 S5 S13 S2 S6 S14 S3 S7) go to the RW log blocks.',
+        highlight: { roles: ['data'] },
+        expect: { erases: 2, 'merges.partial': 1, page_programs: 25 },
+      },
+      {
+        title: 'The RW log blocks are full',
+        at: { step: 31, op: 0 },
+        text: 'Both RW log blocks are full. The first holds S1 S5 S13 S2: sectors of LBN 0, 1 and 3. It is the next victim.',
+        highlight: { roles: ['rw-log'] },
+        quiz: { question: 'S15 needs a RW page. How many blocks will be erased?', answer: '4: one full merge per logical block in the victim (LBN 0, 1, 3), each erasing its old data block, then the victim itself.' },
+        expect: { erases: 2 },
+      },
+      {
+        title: 'Full merges',
+        at: { step: 32, op: 0 },
+        text: 'Three full merges for one victim: 4 erases and 13 page copies for a single host write (its response time is the worst of the run). That is why FAST tries to keep sequential writes in the SW log block, where a switch costs one erase.',
+        highlight: { roles: ['data', 'rw-log'] },
+        expect: { erases: 6, 'merges.full': 3, 'merges.full_victims': 1, page_programs: 46 },
+      },
+    ],
+  },
+  {
+    id: 'ofast-lazy',
+    title: 'O-FAST’s lazy merge',
+    summary: 'Skip a merge whose sectors all have newer copies elsewhere in the log (FAST paper 3.6).',
+    schemes: ['fast', 'ofast'],
+    scenario: pattern('fast', { log_blocks: 3 }, LAZY),
+    stops: [
+      {
+        title: 'Two full RW log blocks',
+        at: { step: 24, op: 0 },
+        text: 'FAST, after the 16 in-place writes and S1 S9 S10 S11 S9 S10 S11 S2: the RW log blocks hold [S1 S9 S10 S11] and [S9 S10 S11 S2]. LBN 2’s sectors in the first block all have newer copies in the second.',
+        highlight: { roles: ['rw-log'] },
+        quiz: { question: 'S3 makes the first RW log block the victim. FAST merges every logical block with a sector in it. How many erases?', answer: '3: LBN 0 and LBN 2 are merged (2 old data blocks erased), then the victim.' },
+        expect: { erases: 0 },
+      },
+      {
+        title: 'FAST: two merges',
+        at: { step: 25, op: 0 },
+        text: 'FAST merged LBN 0 and LBN 2: 2 full merges, 3 erases.',
+        highlight: { roles: ['data'] },
+        expect: { erases: 3, 'merges.full': 2 },
+      },
+      {
+        title: 'O-FAST: the same moment',
+        at: { step: 24, op: 0 },
+        scenario: pattern('ofast', { log_blocks: 3 }, LAZY),
+        text: 'The same pattern through O-FAST. Before merging a logical block of the victim, O-FAST checks whether every one of its sectors in the victim has a newer copy in another log block.',
+        highlight: { roles: ['rw-log'] },
+        quiz: { question: 'S3 again. How many erases this time?', answer: '2: LBN 2 is skipped (its victim sectors are all stale), only LBN 0 is merged, then the victim is erased.' },
+        expect: { erases: 0 },
+      },
+      {
+        title: 'O-FAST: one merge skipped',
+        at: { step: 25, op: 0 },
+        scenario: pattern('ofast', { log_blocks: 3 }, LAZY),
+        text: 'O-FAST: 1 full merge, 2 erases (lazy skips: 1). The skipped logical block’s data stays where its newest copies are, in the other RW log block.',
+        highlight: { roles: ['data', 'rw-log'] },
+        expect: { erases: 2, 'merges.full': 1, 'scheme_metrics.lazy_skips': 1 },
+      },
+    ],
+  },
+  {
+    id: 'rftl-bounded',
+    title: 'RFTL’s bounded response time',
+    summary: 'Garbage collection cut into steps that ride on writes: no request waits more than one erase plus one write (RFTL paper 4.2–4.5).',
+    schemes: ['rftl', 'nftl'],
+    scenario: { scheme: 'rftl', params: {}, chip: { ...rftlChip }, workload: { ...rftlWork } },
+    stops: [
+      {
+        title: 'Three blocks per logical block',
+        at: { step: 0, op: 0 },
+        text: 'RFTL on a 12-block large-block chip (2 KB pages, 32 per block): each of the 4 logical blocks owns a primary, a replacement and a buffer block. 400 random requests, 30% reads. A write costs one OOB read (the sub-table) and one program: 325 µs.',
+        highlight: { roles: ['primary'] },
+        expect: { erases: 0 },
+      },
+      {
+        title: 'A full primary block',
+        at: { step: 179, op: 0 },
+        text: 'Logical block 1’s primary block is full. Its garbage collection is due — but RFTL never runs it all at once.',
+        highlight: { owners: [1] },
+        quiz: { question: 'The next request writes to logical block 1. How long will it take, at most?', answer: '2,200 µs: the write (325 µs) plus one GC step of at most β = 5 valid-page copies. No step is longer than one erase (2,000 µs).' },
+        expect: { 'latency_us.write.worst': 325 },
+      },
+      {
+        title: 'One GC step rides on the write',
+        at: { step: 180, op: 0 },
+        text: 'GC step 1 of 8: 5 valid pages copied into the replacement block, right after the host write. Worst write so far: 2,200 µs.',
+        highlight: { owners: [1] },
+        expect: { 'latency_us.write.worst': 2200, erases: 0 },
+      },
+      {
+        title: 'The last step: one erase',
+        at: { step: 188, op: 0 },
+        text: 'The final step erases the old primary and exchanges roles. It costs T_er + U(e_w) = 2,000 + 325 = 2,325 µs: the paper’s bound L(p).',
+        highlight: { owners: [1] },
+        expect: { 'latency_us.write.worst': 2325, erases: 1 },
+      },
+      {
+        title: 'Bounded, over the whole run',
+        at: { step: 400, op: 0 },
+        text: 'After 400 requests the worst write is still 2,325 µs and the worst read 50 µs (T_rdpg + T_rdoob): every response time is bounded.',
+        highlight: { roles: ['primary', 'replacement', 'buffer'] },
+        expect: { 'latency_us.write.worst': 2325, 'latency_us.read.worst': 50 },
+      },
+      {
+        title: 'NFTL on the same requests',
+        at: { step: 400, op: 0 },
+        scenario: { scheme: 'nftl', params: {}, chip: { ...rftlChip }, workload: { ...rftlWork } },
+        text: 'NFTL merges a data block and its full replacement block in one go, inside the unlucky write: its worst write here is 13,900 µs — six times RFTL’s bound.',
+        highlight: { roles: ['data', 'replacement'] },
+        expect: { 'latency_us.write.worst': 13900 },
+      },
+    ],
+  },
+  {
+    id: 'kraft-k',
+    title: 'KRAFT’s associativity K',
+    summary: 'K caps how many logical blocks share a log block: fewer merges with a larger K, but each merge touches more blocks (KRAFT paper 2-A).',
+    schemes: ['kraft'],
+    scenario: pattern('kraft', { log_blocks: 2, k: 1 }, KPAT),
+    stops: [
+      {
+        title: 'K = 1: dedicated log blocks',
+        at: { step: 30, op: 0 },
+        text: '2 log blocks, K = 1, after w0-19 and w0 w4 w8 w12 w16 w1 w5 w9 w13 w17: like BAST, a log block serves one logical block, but KRAFT keeps logs serial (fills) so each merge is a cheap switch: 7 partial switches, 7 erases, 22 copies.',
+        highlight: { roles: ['log'] },
+        expect: { erases: 7, 'merges.partial': 7, 'merges.full': 0, 'scheme_metrics.mrg_us': 2552.9 },
+      },
+      {
+        title: 'K = 2: shared log blocks',
+        at: { step: 24, op: 0 },
+        scenario: pattern('kraft', { log_blocks: 2, k: 2 }, KPAT),
+        text: 'Now K = 2. w0 w4 w8 w12 went into the two log blocks, two logical blocks each: both have reached K.',
+        highlight: { roles: ['log'] },
+        quiz: { question: 'w16 belongs to a fifth logical block. How many blocks will be erased?', answer: '3: a victim log block is full-merged — its 2 logical blocks get new data blocks (2 old data blocks erased) — and the log block is erased.' },
+        expect: { erases: 0 },
+      },
+      {
+        title: 'A full merge of Nd = 2 data blocks',
+        at: { step: 25, op: 0 },
+        scenario: pattern('kraft', { log_blocks: 2, k: 2 }, KPAT),
+        text: 'One full merge per associated logical block plus the log block: Nd + 1 = 3 erases (Table 1).',
+        highlight: { roles: ['data', 'log'] },
+        expect: { erases: 3, 'merges.full': 2 },
+      },
+      {
+        title: 'K = 2 at the end',
+        at: { step: 30, op: 0 },
+        scenario: pattern('kraft', { log_blocks: 2, k: 2 }, KPAT),
+        text: 'K = 2: 6 erases, 4 full merges in 2 victims, 17 copies — fewer erases than K = 1, but each merge is longer.',
+        highlight: { roles: ['log'] },
+        expect: { erases: 6, 'merges.full': 4, 'merges.full_victims': 2, 'scheme_metrics.mrg_us': 7720 },
+      },
+      {
+        title: 'K = 4 (≥ pages per block: unlimited)',
+        at: { step: 30, op: 0 },
+        scenario: pattern('kraft', { log_blocks: 2, k: 4 }, KPAT),
+        text: 'K = 4: 4 erases, 3 full merges in one victim, 13 copies. The trade-off K controls: larger K, fewer erases, but a merge touches up to K data blocks — the merge response time grows (mean merge time 2,553 µs at K = 1, 7,720 at K = 2, 10,580 at K = 4).',
+        highlight: { roles: ['log', 'data'] },
+        expect: { erases: 4, 'merges.full': 3, 'merges.full_victims': 1, 'scheme_metrics.mrg_us': 10580 },
+      },
+    ],
+  },
+  {
+    id: 'ltftl-time-shift',
+    title: 'LTFTL: freeze, change, revert',
+    summary: 'Freeze a state, keep writing, and go back to it: the log keeps the old pages retractable (LTFTL, Figures 2 and 6).',
+    schemes: ['ltftl'],
+    scenario: pattern('ltftl', {}, TIME_SHIFT),
+    stops: [
+      {
+        title: 'Eight writes, t = 0..7',
+        at: { step: 8, op: 0 },
+        text: 'w0 w1 w2 w3 w0 w1 w4 w5 (Figure 2, t = 0..7): sectors 0 and 1 were written twice, so their first copies are invalid. Every write also appends an entry (sector, old page, new page, time) to the log.',
+        highlight: { roles: ['data', 'active'] },
+        pages: { valid: 6, invalid: 2, retractable: 0 },
+        expect: { 'scheme_metrics.global_time': 8, 'scheme_metrics.log_entries': 8 },
+      },
+      {
+        title: 'Freeze: state 1 is S8',
+        at: { step: 9, op: 0 },
+        text: 'freeze flushes the log buffer and records state 1 with epoch 8: S8, the valid pages after t = 0..7.',
+        quiz: {
+          question: 'Now w3 w4 w5 w6 overwrite three sectors of S8 and add sector 6. What becomes of the old copies of 3, 4 and 5?',
+          answer: 'They become retractable, not invalid: S8 still needs them (S8 ∩ Domain(U), 3 pages), so garbage collection may not reclaim them.',
+        },
+        expect: { 'scheme_metrics.frozen_states': 1, 'scheme_metrics.log_flushes': 1 },
+        pages: { valid: 6, invalid: 2, retractable: 0 },
+      },
+      {
+        title: 'Changes after the freeze',
+        at: { step: 13, op: 0 },
+        text: 'At t = 12 (Figure 2): 7 valid pages (S12), 3 retractable pages (the S8 copies of sectors 3, 4, 5), 2 invalid pages (needed by no state). U(8–12) in the log holds the four writes since the epoch.',
+        highlight: { roles: ['data', 'active'] },
+        pages: { valid: 7, invalid: 2, retractable: 3 },
+        expect: { 'scheme_metrics.global_time': 12 },
+      },
+      {
+        title: 'Reading the present',
+        at: { step: 14, op: 0 },
+        text: 'r3 reads sector 3’s newest copy, written at t = 8 after the freeze.',
+        highlight: { roles: ['active'] },
+        quiz: { question: 'revert 1 goes back to S8. Which copy will the next r3 read?', answer: 'The one S8 had: written at t = 3, before the freeze, in the first data block.' },
+        pages: { retractable: 3 },
+      },
+      {
+        title: 'Revert to S8',
+        at: { step: 15, op: 0 },
+        text: 'revert 1 undoes U(8–12): each changed sector takes back the old page of its first entry after the epoch; the map is dumped and the log rewritten (1 erase). The four pages written after the freeze are now invalid; the retractable ones are valid again.',
+        highlight: { roles: ['data', 'active'] },
+        pages: { valid: 6, invalid: 6, retractable: 0 },
+        expect: { erases: 1, 'scheme_metrics.map_dumps': 1 },
+      },
+      {
+        title: 'The past is the present',
+        at: { step: 16, op: 0 },
+        text: 'r3 read the pre-freeze copy. State 1 stays and could be reverted to again (time shift is linear); w6 and unfreeze 1 follow: unfreeze drops the state, and pages only it needed become invalid.',
+        highlight: { roles: ['data'] },
+        expect: { 'scheme_metrics.frozen_states': 1, wrong_reads: 0 },
+      },
+      {
+        title: 'Unfreeze',
+        at: { step: 18, op: 0 },
+        text: 'unfreeze 1: no frozen state is left; from now on GC may reclaim every invalid page.',
+        expect: { 'scheme_metrics.frozen_states': 0, wrong_reads: 0 },
+      },
+    ],
+  },
+];
+
+export function tourById(id: string): Tour | undefined {
+  return TOURS.find((t) => t.id === id);
+}
+
+/** Tours whose every scheme the core has. */
+export function availableTours(hasScheme: (id: string) => boolean): Tour[] {
+  return TOURS.filter((t) => t.schemes.every(hasScheme));
+}
+
+/** The scenario a stop runs: the last one named at or before it, else the tour's. */
+export function stopScenario(tour: Tour, index: number): Scenario {
+  for (let i = Math.min(index, tour.stops.length - 1); i >= 0; i--) {
+    const s = tour.stops[i].scenario;
+    if (s) return s;
+  }
+  return tour.scenario;
+}
