@@ -23,9 +23,11 @@ export function Controls(p: ControlsProps) {
   const atEnd = p.step >= p.total && p.opCount === 0;
   // The slider follows the simulation, except while the user drags it.
   const [dragValue, setDragValue] = useState<number | null>(null);
+  // Functional update: a key pressed between the render and this effect has already set a
+  // newer drag value, which must not be cleared by this (stale) comparison.
   useEffect(() => {
-    if (dragValue !== null && dragValue === p.step) setDragValue(null);
-  }, [p.step, dragValue]);
+    setDragValue((d) => (d !== null && d === p.step ? null : d));
+  }, [p.step]);
   const shown = dragValue ?? p.step;
 
   return (
