@@ -159,7 +159,11 @@ impl Simulator {
         // Rough size of one snapshot: pages (16 B) + a 4 B map entry per page + blocks.
         let snapshot = g.pages() as usize * 20 + g.blocks as usize * 32 + 1024;
         let max_frames = bytes / snapshot;
-        self.interval = if max_frames == 0 { usize::MAX } else { self.requests.len().div_ceil(max_frames).max(256) };
+        // At least one request per 100 bytes of snapshot between keyframes, so cloning
+        // stays a small share of a full-speed run (a request costs about as much as copying
+        // a few hundred bytes); replaying that far back on a seek stays in milliseconds.
+        let min_gap = (snapshot / 100).max(256);
+        self.interval = if max_frames == 0 { usize::MAX } else { self.requests.len().div_ceil(max_frames).max(min_gap) };
         self.keyframes.retain(|k| k.pos % self.interval == 0);
     }
 
