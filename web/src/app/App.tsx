@@ -2,9 +2,11 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { createSimClient, type SimClient } from '../sim/client';
 import { describeScenario } from '../scenario/model';
 import { DEFAULT_PRESET } from '../scenario/presets';
-import { DeviceGrid } from '../viz/DeviceGrid';
+import { Charts } from '../viz/Charts';
+import { ChipView } from '../viz/ChipView';
 import { EventList } from '../viz/EventList';
-import { Legend } from '../viz/Legend';
+import { scenarioFromUrl } from '../viz/urlScenario';
+import { useRunLog } from '../viz/useRunLog';
 import { MetricsPanel } from '../viz/MetricsPanel';
 import { Narration } from '../viz/Narration';
 import { TablesPanel } from '../viz/TablesPanel';
@@ -13,25 +15,6 @@ import { useShortcuts } from './keyboard';
 import { ScenarioForm } from './ScenarioForm';
 import { prefersReducedMotion, useTheme } from './theme';
 import { useSimulation } from './useSimulation';
-
-/** Width and height of an element, kept up to date. */
-function useSize<T extends HTMLElement>() {
-  const ref = useRef<T>(null);
-  const [size, setSize] = useState({ width: 0, height: 0 });
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const update = () => {
-      const r = el.getBoundingClientRect();
-      setSize((s) => (Math.abs(s.width - r.width) < 1 && Math.abs(s.height - r.height) < 1 ? s : { width: Math.floor(r.width), height: Math.floor(r.height) }));
-    };
-    update();
-    const ro = new ResizeObserver(update);
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
-  return [ref, size] as const;
-}
 
 export function App() {
   const [client, setClient] = useState<SimClient | null>(null);
@@ -51,11 +34,25 @@ export function App() {
   const sim = useSimulation(client);
   const { loaded, loading, error, playing, speed } = sim.state;
   const [theme, toggleTheme] = useTheme();
-  const [gridRef, gridSize] = useSize<HTMLDivElement>();
-
-  // Open on the default scenario, part-way through, so the chip already shows something.
+  const [view, setView] = useState<'chip' | 'charts'>('chip');
+  const pendingAt = useRef(0);
   useEffect(() => {
-    if (client) void sim.load(DEFAULT_PRESET.scenario, DEFAULT_PRESET.openAt);
+    if (loaded && pendingAt.current > 0) {
+      sim.seek(pendingAt.current);
+      pendingAt.current = 0;
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [loaded?.sid]);
+
+  // Open on the default scenario, part-way through, so the chip already shows something
+  // (or on the scenario a ?scenario= link names).
+  useEffect(() => {
+    if (!client) return;
+    const fromUrl = scenarioFromUrl();
+    if (fromUrl) {
+      pendingAt.current = fromUrl.at;
+      void sim.load(fromUrl.scenario, 0);
+    } else void sim.load(DEFAULT_PRESET.scenario, DEFAULT_PRESET.openAt);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [client]);
 
@@ -75,13 +72,7 @@ export function App() {
   const info = loaded?.info;
   const reduced = useMemo(prefersReducedMotion, []);
   const transitionMs = reduced || speed.intervalMs < 100 || speed.count > 1 ? 0 : Math.min(300, speed.intervalMs * 0.7);
-  const usedRoles = useMemo(() => {
-    const set = new Set<number>([0, 1, 2]);
-    snap?.blockRoles.forEach((r) => set.add(r));
-    return [...set].sort((a, b) => a - b);
-  }, [snap?.blockRoles]);
-  // Highlight the last revealed event that touched the chip (notes have no address).
-  const lastEvent = snap ? ([...snap.events].reverse().find((e) => e.pbn != null) ?? null) : null;
+  const runLog = useRunLog(loaded?.sid ?? null, snap ?? null, sim.exec, sim.applyResult, sim.pause);
   const shownError = startError ?? error;
 
   return (
@@ -149,34 +140,47 @@ export function App() {
               sim.pause();
               sim.seek(v);
             }}
+            onJump={(v) => {
+              sim.pause();
+              sim.seek(v);
+            }}
+            log={runLog.log}
           />
           <Narration text={snap?.narration ?? ''} step={snap?.step ?? 0} total={snap?.total ?? 0} opCursor={snap?.opCursor ?? 0} opCount={snap?.opCount ?? 0} />
-          <div className="grid-wrap" ref={gridRef}>
-            {snap && info && gridSize.width > 0 && gridSize.height > 0 ? (
-              <DeviceGrid
-                blocks={info.chip.blocks}
-                pagesPerBlock={info.chip.pages_per_block}
-                pageStates={snap.pageStates}
-                pageLpns={snap.pageLpns}
-                blockRoles={snap.blockRoles}
-                eraseCounts={snap.eraseCounts}
-                owners={snap.owners}
-                lastEvent={lastEvent}
-                transitionMs={transitionMs}
-                width={gridSize.width}
-                height={gridSize.height}
-                theme={theme}
-              />
+          <div className="view-tabs" role="tablist" aria-label="View">
+            <button type="button" role="tab" id="tab-chip" aria-selected={view === 'chip'} aria-controls="view-panel" onClick={() => setView('chip')} data-testid="tab-chip">
+              Chip
+            </button>
+            <button type="button" role="tab" id="tab-charts" aria-selected={view === 'charts'} aria-controls="view-panel" onClick={() => setView('charts')} data-testid="tab-charts">
+              Charts
+            </button>
+          </div>
+          <div className="grid-wrap" id="view-panel" role="tabpanel" aria-labelledby={view === 'chip' ? 'tab-chip' : 'tab-charts'}>
+            {snap && info ? (
+              view === 'chip' ? (
+                <ChipView info={info} snap={snap} transitionMs={transitionMs} budgetMs={playing ? speed.intervalMs * 0.9 : Infinity} theme={theme} />
+              ) : (
+                <Charts snap={snap} ppb={info.chip.pages_per_block} log={runLog.log} ahead={runLog.ahead} onRunToEnd={() => void runLog.runToEnd()} onCancel={runLog.cancelRun} />
+              )
             ) : (
               <p className="placeholder">{loading ? 'Starting the simulator…' : shownError ? 'The chip will appear here once a scenario loads.' : ''}</p>
             )}
           </div>
-          <Legend roles={usedRoles} />
         </main>
 
         <aside className="right">
           {snap && <MetricsPanel metrics={snap.metrics} />}
-          {snap && <EventList events={snap.events} step={snap.step} opCount={snap.opCount} />}
+          {snap && (
+            <EventList
+              events={snap.events}
+              step={snap.step}
+              opCount={snap.opCount}
+              onJump={(st, ops) => {
+                sim.pause();
+                void sim.goto(st, ops);
+              }}
+            />
+          )}
           {snap && <TablesPanel tables={snap.view.tables} />}
         </aside>
       </div>

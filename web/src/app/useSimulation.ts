@@ -125,6 +125,17 @@ export function useSimulation(client: SimClient | null) {
   );
 
   const stepOp = useCallback(() => withSession((c, sid) => c.stepOp(sid)), [withSession]);
+  /** Jump to a moment: `step` requests done and `ops` operations of the next revealed. */
+  const goto = useCallback((step: number, ops: number) => withSession((c, sid) => c.goto(sid, step, ops)), [withSession]);
+  /** Run any command against the current Session, serialised with the others. */
+  const exec = useCallback(
+    <T,>(fn: (c: SimClient, sid: number) => Promise<T>): Promise<T | undefined> => {
+      const cur = loadedRef.current;
+      if (!client || !cur) return Promise.resolve(undefined);
+      return enqueue(() => fn(client, cur.sid));
+    },
+    [client, enqueue],
+  );
   const stepRequest = useCallback(() => withSession((c, sid) => c.stepRequest(sid)), [withSession]);
   const backOp = useCallback(() => withSession((c, sid) => c.backOp(sid)), [withSession]);
 
@@ -193,6 +204,9 @@ export function useSimulation(client: SimClient | null) {
     state: { loaded, loading, error, playing, speed } satisfies SimState,
     load,
     stepOp,
+    goto,
+    exec,
+    applyResult: apply,
     stepRequest,
     backOp,
     seek,

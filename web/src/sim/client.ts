@@ -6,6 +6,8 @@ import type {
   Request,
   Response,
   ResultMap,
+  RunAheadResult,
+  RunLog,
   Snapshot,
   StepResult,
 } from './protocol';
@@ -102,6 +104,16 @@ export class SimClient {
   }
   advance(sid: number, unit: 'op' | 'request', count: number): Promise<StepResult> {
     return this.request('advance', { sid, unit, count });
+  }
+
+  goto(sid: number, step: number, ops: number): Promise<StepResult> {
+    return this.request('goto', { sid, step, ops });
+  }
+  runLog(sid: number): Promise<RunLog> {
+    return this.request('run_log', { sid });
+  }
+  runAhead(sid: number, count: number): Promise<RunAheadResult> {
+    return this.request('run_ahead', { sid, count });
   }
 
   /** Reject everything pending and refuse new requests. */

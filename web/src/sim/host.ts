@@ -3,6 +3,10 @@
 import type {
   Command,
   CreateResult,
+  LatencyHistogram,
+  RunAheadResult,
+  RunLog,
+  SeriesPoint,
   Request,
   Response,
   SessionConstructor,
@@ -157,6 +161,31 @@ export class SessionHost {
           moved = s.step_request() || moved;
         }
         return this.stepped(s, moved);
+      }
+      case 'goto': {
+        const s = this.session(cmd.sid);
+        if (!s.goto) throw new Error('this core has no goto()');
+        const target = Math.max(0, Math.min(Math.floor(cmd.step), s.total()));
+        s.goto(target, Math.max(0, Math.floor(cmd.ops)));
+        return this.stepped(s, true);
+      }
+      case 'run_log': {
+        const s = this.session(cmd.sid);
+        const log: RunLog = {
+          markers: s.markers ? s.markers() : new Uint32Array(0),
+          logUpto: s.log_upto ? s.log_upto() : s.step(),
+          series: s.series ? parseJson<SeriesPoint[]>(s.series(), 'series') : [],
+          latency: s.latency_histogram ? parseJson<LatencyHistogram>(s.latency_histogram(), 'latency') : { read: [], write: [] },
+        };
+        return log;
+      }
+      case 'run_ahead': {
+        const s = this.session(cmd.sid);
+        // Finish a half-revealed request so run() starts on a boundary.
+        if (s.op_cursor() > 0 && s.op_cursor() < s.op_count()) s.step_request();
+        const ran = s.run(Math.max(1, Math.floor(cmd.count)));
+        const result: RunAheadResult = { ran, step: s.step(), total: s.total() };
+        return result;
       }
       default: {
         const unknown = cmd as { type?: unknown };

@@ -22,6 +22,12 @@ export interface WasmSession {
   events(): string;
   narration(): string;
   view(): string;
+  // Run-wide log and jumps (docs/session-api.md); optional so test fakes may omit them.
+  goto?(step: number, ops: number): void;
+  markers?(): Uint32Array;
+  log_upto?(): number;
+  series?(): string;
+  latency_histogram?(): string;
   free?(): void;
 }
 
@@ -86,6 +92,37 @@ export interface Snapshot {
   view: SchemeViewData;
 }
 
+/** One sample of Session.series(): cumulative counts after `step` requests. */
+export interface SeriesPoint {
+  step: number;
+  host_writes: number;
+  page_programs: number;
+  erases: number;
+  elapsed_us: number;
+}
+
+/** Session.latency_histogram(): [response time µs, count] pairs. */
+export interface LatencyHistogram {
+  read: [number, number][];
+  write: [number, number][];
+}
+
+/** The run-wide log for the timeline and charts (covers requests < logUpto). */
+export interface RunLog {
+  /** flat [request index, bits, ...]: 1 merge, 2 GC, 4 metadata, 8 wrong read, 16 time shift, 32 power cut */
+  markers: Uint32Array;
+  logUpto: number;
+  series: SeriesPoint[];
+  latency: LatencyHistogram;
+}
+
+/** Progress of a chunk of run-ahead ('run_ahead'). */
+export interface RunAheadResult {
+  ran: number;
+  step: number;
+  total: number;
+}
+
 export type Command =
   | { type: 'create'; scenario: unknown }
   | { type: 'dispose'; sid: number }
@@ -98,7 +135,13 @@ export type Command =
    * Advance for playback: `op` reveals `count` flash operations; `request` runs
    * count-1 requests at full speed and then one with its events retained.
    */
-  | { type: 'advance'; sid: number; unit: 'op' | 'request'; count: number };
+  | { type: 'advance'; sid: number; unit: 'op' | 'request'; count: number }
+  /** the state after `step` requests and `ops` flash operations of the next one */
+  | { type: 'goto'; sid: number; step: number; ops: number }
+  /** markers, series and latency histogram of what has run so far */
+  | { type: 'run_log'; sid: number }
+  /** run up to `count` requests at full speed (no snapshot): "run to end" in chunks */
+  | { type: 'run_ahead'; sid: number; count: number };
 
 export type CommandType = Command['type'];
 
@@ -123,6 +166,9 @@ export interface ResultMap {
   back_op: StepResult;
   seek: StepResult;
   advance: StepResult;
+  goto: StepResult;
+  run_log: RunLog;
+  run_ahead: RunAheadResult;
 }
 
 export type Request = Command & { id: number };

@@ -22,7 +22,8 @@ const host = new SessionHost(loadCore);
 
 function transferablesOf(res: Response): Transferable[] {
   if (!res.ok || res.result === null || typeof res.result !== 'object') return [];
-  const r = res.result as { snapshot?: Snapshot; pageStates?: Uint8Array };
+  const r = res.result as { snapshot?: Snapshot; pageStates?: Uint8Array; markers?: Uint32Array };
+  if (r.markers instanceof Uint32Array && r.markers.byteOffset === 0 && r.markers.buffer instanceof ArrayBuffer) return [r.markers.buffer];
   const snap = r.snapshot ?? (r.pageStates ? (r as unknown as Snapshot) : undefined);
   return snap ? snapshotTransferables(snap) : [];
 }
