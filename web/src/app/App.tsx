@@ -72,6 +72,13 @@ export function App() {
   const info = loaded?.info;
   const reduced = useMemo(prefersReducedMotion, []);
   const transitionMs = reduced || speed.intervalMs < 100 || speed.count > 1 ? 0 : Math.min(300, speed.intervalMs * 0.7);
+  // Playback on big chips leaves page LPNs out (see sim/host.ts LEAN_PAGES): fetch them once it stops.
+  useEffect(() => {
+    if (!playing && snap && snap.pageLpns.length === 0 && snap.pageStates.length > 0) {
+      void sim.exec((c, sid) => c.snapshot(sid)).then((s) => s && sim.applyResult({ moved: true, snapshot: s }));
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [playing, snap]);
   const runLog = useRunLog(loaded?.sid ?? null, snap ?? null, sim.exec, sim.applyResult, sim.pause);
   const shownError = startError ?? error;
 

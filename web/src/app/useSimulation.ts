@@ -1,7 +1,7 @@
 // App-side state of one simulation: the Session in the worker, its latest snapshot,
 // playback, and every user command. Commands are serialised (one in flight at a time)
 // so rapid clicks and key repeats can never interleave.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import type { SimClient } from '../sim/client';
 import type { SessionInfo, Snapshot, StepResult } from '../sim/protocol';
 import type { Scenario } from '../scenario/model';
@@ -74,7 +74,8 @@ export function useSimulation(client: SimClient | null) {
 
   const apply = useCallback((r: StepResult | undefined) => {
     if (!r) return false;
-    setLoaded((cur) => (cur ? { ...cur, snapshot: r.snapshot } : cur));
+    // A transition: React renders the panels in slices, so a big snapshot never makes one long task.
+    startTransition(() => setLoaded((cur) => (cur ? { ...cur, snapshot: r.snapshot } : cur)));
     return r.moved;
   }, []);
 

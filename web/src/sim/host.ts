@@ -34,15 +34,24 @@ function parseJson<T>(text: string, what: string): T {
   }
 }
 
-export function takeSnapshot(s: WasmSession): Snapshot {
+/**
+ * Chips with more pages than this leave page LPNs out of playback snapshots (an empty
+ * array): 8 MB per step is garbage the page would have to collect while it plays; a
+ * full snapshot follows when playback stops.
+ */
+export const LEAN_PAGES = 1 << 18;
+
+export function takeSnapshot(s: WasmSession, lean = false): Snapshot {
+  const pageStates = s.page_states();
+  const skipLpns = lean && pageStates.length > LEAN_PAGES;
   const view = parseJson<{ tables?: Snapshot['view']['tables'] }>(s.view(), 'view');
   return {
     step: s.step(),
     total: s.total(),
     opCursor: s.op_cursor(),
     opCount: s.op_count(),
-    pageStates: s.page_states(),
-    pageLpns: s.page_lpns(),
+    pageStates,
+    pageLpns: skipLpns ? new Uint32Array(0) : s.page_lpns(),
     blockRoles: s.block_roles(),
     eraseCounts: s.block_erase_counts(),
     owners: s.block_owners(),
@@ -160,7 +169,7 @@ export class SessionHost {
           if (count > 1) moved = s.run(count - 1) > 0 || moved;
           moved = s.step_request() || moved;
         }
-        return this.stepped(s, moved);
+        return { moved, snapshot: takeSnapshot(s, true) };
       }
       case 'goto': {
         const s = this.session(cmd.sid);

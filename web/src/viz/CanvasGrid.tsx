@@ -20,6 +20,8 @@ export interface CanvasGridProps {
   height: number;
   theme?: string;
   onHover?: (h: Hovered | null) => void;
+  /** the page states and block roles present (found while drawing, for the legend) */
+  onPresent?: (p: { states: number[]; roles: number[] }) => void;
 }
 
 /** Blocks per row of the overview so that the image's aspect matches the box. */
@@ -56,12 +58,20 @@ export function packColor(css: string): number {
 const DETAIL_K = 6; // px per page cell at which cells are drawn one by one
 const TEXT_K = 18; // ... and their LPNs
 const NO_LPN = 0xffffffff;
+/** Pages recoloured per animation frame while the overview image catches up. */
+const SLICE_PAGES = 160_000;
 
 export function CanvasGrid(props: CanvasGridProps) {
   const { blocks, pagesPerBlock: ppb, width, height } = props;
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const miniRef = useRef<HTMLCanvasElement>(null);
   const imageRef = useRef<HTMLCanvasElement | null>(null);
+  const dataRef = useRef<ImageData | null>(null);
+  const presentKey = useRef('');
+  const drawnOnce = useRef(false);
+  const drawnAt = useRef(0);
+  const miniAt = useRef(0);
+  const moved = useRef(true);
   const transformRef = useRef<ZoomTransform>(zoomIdentity);
   const zoomRef = useRef<ZoomBehavior<HTMLCanvasElement, unknown> | null>(null);
   const frame = useRef<number | null>(null);
@@ -74,7 +84,16 @@ export function CanvasGrid(props: CanvasGridProps) {
   const fitRef = useRef(fitK);
   fitRef.current = fitK;
 
+  const colorCache = useRef<{ theme?: string; value: ReturnType<typeof readColors> } | null>(null);
   const colors = useCallback(() => {
+    const c = colorCache.current;
+    if (c && c.theme === props.theme && c.value) return c.value;
+    const value = readColors();
+    colorCache.current = { theme: props.theme, value };
+    return value;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [props.theme]);
+  function readColors() {
     const el = canvasRef.current;
     const css = el ? getComputedStyle(el) : null;
     const resolve = (c: string) => {
@@ -88,11 +107,110 @@ export function CanvasGrid(props: CanvasGridProps) {
       text: css?.getPropertyValue('--text').trim() || '#000000',
       ring: css?.getPropertyValue('--hi-ring').trim() || '#000000',
     };
+  }
+
+  // Rebuild the overview image (one pass over the page states), in the next animation
+  // frame rather than in React's commit, so neither task grows long on a big chip.
+  const dirty = useRef(true);
+  /** Where the incremental rebuild is: next block row, and rows left in this sweep. */
+  const sweep = useRef({ row: 0, left: 0, seenS: new Uint8Array(256), seenR: new Uint8Array(256) });
+  /**
+   * Bring the overview image up to date a slice at a time (about half a million pages per
+   * frame), so no single task grows long on a 2-million-page chip; returns true when
+   * more slices remain.
+   */
+  const build = useCallback((): boolean => {
+    const p = propsRef.current;
+    const sw = sweep.current;
+    if (dirty.current) {
+      dirty.current = false;
+      // a new state: sweep every row again, from where we are
+      if (sw.left === 0) {
+        sw.seenS.fill(0);
+        sw.seenR.fill(0);
+      }
+      sw.left = layout.rows;
+    }
+    if (sw.left === 0) return false;
+    if (sw.row >= layout.rows) sw.row = 0;
+    let img = imageRef.current;
+    if (!img || img.width !== layout.imgW || img.height !== layout.imgH) {
+      img = document.createElement('canvas');
+      img.width = layout.imgW;
+      img.height = layout.imgH;
+      imageRef.current = img;
+    }
+    const ctx = img.getContext('2d');
+    if (!ctx) return false;
+    const col = colors();
+    const pageC = new Uint32Array(256).fill(packColor('#000000'));
+    col.page.forEach((c, i) => (pageC[i] = packColor(c)));
+    const roleC = new Uint32Array(256).fill(packColor('#000000'));
+    col.role.forEach((c, i) => (roleC[i] = packColor(c)));
+    let data = dataRef.current;
+    if (!data || data.width !== layout.imgW || data.height !== layout.imgH) {
+      data = ctx.createImageData(layout.imgW, layout.imgH);
+      dataRef.current = data;
+    }
+    const px = new Uint32Array(data.data.buffer);
+    const bg = packColor(col.bg);
+    const W = layout.imgW;
+    const rowH = ppb + 1;
+    const states = p.pageStates;
+    const roles = p.blockRoles;
+    const nb = p.blocks;
+    const { seenS, seenR } = sw;
+    const perSlice = Math.max(1, Math.floor(SLICE_PAGES / (W * rowH)));
+    let done = 0;
+    while (done < perSlice && sw.left > 0) {
+      const r = sw.row;
+      // Row by row of the image so the writes are sequential (the reads stride by ppb bytes).
+      const b0 = r * W;
+      let o = r * rowH * W;
+      for (let c = 0; c < W; c++, o++) {
+        if (b0 + c < nb) {
+          seenR[roles[b0 + c]] = 1;
+          px[o] = roleC[roles[b0 + c]];
+        } else px[o] = bg;
+      }
+      for (let pg = 0; pg < ppb; pg++) {
+        let i = b0 * ppb + pg;
+        for (let c = 0; c < W; c++, o++, i += ppb) {
+          if (b0 + c < nb) {
+            const st = states[i];
+            seenS[st] = 1;
+            px[o] = pageC[st];
+          } else px[o] = bg;
+        }
+      }
+      ctx.putImageData(data, 0, 0, 0, r * rowH, W, rowH);
+      sw.row = (r + 1) % layout.rows;
+      sw.left--;
+      done++;
+    }
+    if (sw.left === 0) {
+      const codes = (seen: Uint8Array) => [...seen.keys()].filter((k) => seen[k]);
+      const present = { states: codes(seenS), roles: codes(seenR) };
+      const key = JSON.stringify(present);
+      if (key !== presentKey.current) {
+        presentKey.current = key;
+        p.onPresent?.(present);
+      }
+      return false;
+    }
+    return true;
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [props.theme]);
+  }, [layout, colors, ppb]);
 
   const draw = useCallback(() => {
     frame.current = null;
+    if (build()) {
+      // more slices to go: draw once the image is whole (each scaled draw reads all of it)
+      frame.current = requestAnimationFrame(draw);
+      if (drawnOnce.current && performance.now() - drawnAt.current < 250) return;
+    }
+    drawnOnce.current = true;
+    drawnAt.current = performance.now();
     const canvas = canvasRef.current;
     const img = imageRef.current;
     if (!canvas || !img) return;
@@ -106,13 +224,16 @@ export function CanvasGrid(props: CanvasGridProps) {
     ctx.clearRect(0, 0, p.width, p.height);
     const col = colors();
     // Overview image, scaled (smoothed when shrunk: it averages pages; crisp when enlarged).
-    ctx.imageSmoothingEnabled = k < 1;
-    ctx.save();
-    ctx.translate(t.x, t.y);
-    ctx.scale(k, k);
-    ctx.drawImage(img, 0, 0);
-    ctx.restore();
     const rowH = ppb + 1;
+    if (k < DETAIL_K) {
+      ctx.imageSmoothingEnabled = k < 1;
+      ctx.imageSmoothingQuality = 'low';
+      ctx.save();
+      ctx.translate(t.x, t.y);
+      ctx.scale(k, k);
+      ctx.drawImage(img, 0, 0);
+      ctx.restore();
+    }
     if (k >= DETAIL_K) {
       // Page-level detail for the visible blocks only.
       const x0 = Math.max(0, Math.floor(-t.x / k));
@@ -127,6 +248,9 @@ export function CanvasGrid(props: CanvasGridProps) {
       ctx.font = `${Math.min(12, k * 0.45)}px system-ui, sans-serif`;
       ctx.textAlign = 'center';
       ctx.textBaseline = 'middle';
+      const paths: Path2D[] = [];
+      const hatch = new Path2D();
+      const texts: [string, number, number, number][] = [];
       for (let r = r0; r <= r1; r++) {
         for (let c = x0; c < x1; c++) {
           const b = r * layout.cols + c;
@@ -140,29 +264,32 @@ export function CanvasGrid(props: CanvasGridProps) {
             ctx.fillStyle = bandTextColor({ ...role, color: col.role[p.blockRoles[b]] ?? '#000' });
             ctx.fillText(bandLabel(role, p.owners[b], k), bx + (k - gap) / 2, by + k / 2, k - gap);
           }
-          const pStart = Math.max(0, Math.floor((y0 - r * rowH) - 1));
+          const pStart = Math.max(0, Math.floor(y0 - r * rowH - 1));
           const pEnd = Math.min(ppb, Math.ceil(y1 - r * rowH));
           for (let pg = pStart; pg < pEnd; pg++) {
             const i = b * ppb + pg;
             const st = p.pageStates[i];
             const py = by + (pg + 1) * k + gap / 2;
-            ctx.fillStyle = col.page[st] ?? '#000';
-            ctx.fillRect(bx, py, k - gap, k - gap);
+            (paths[st] ??= new Path2D()).rect(bx, py, k - gap, k - gap);
             if (st === 2) {
               // invalid pages are hatched, never colour alone
-              ctx.strokeStyle = 'rgba(255,255,255,0.6)';
-              ctx.lineWidth = 1;
-              ctx.beginPath();
-              ctx.moveTo(bx, py + k - gap);
-              ctx.lineTo(bx + k - gap, py);
-              ctx.stroke();
+              hatch.moveTo(bx, py + k - gap);
+              hatch.lineTo(bx + k - gap, py);
             }
-            if (k >= TEXT_K && p.pageLpns[i] !== NO_LPN) {
-              ctx.fillStyle = st === 0 ? col.text : '#000000';
-              ctx.fillText(String(p.pageLpns[i]), bx + (k - gap) / 2, py + (k - gap) / 2, k - gap);
-            }
+            if (k >= TEXT_K && i < p.pageLpns.length && p.pageLpns[i] !== NO_LPN) texts.push([String(p.pageLpns[i]), bx + (k - gap) / 2, py + (k - gap) / 2, st]);
           }
         }
+      }
+      paths.forEach((path, st) => {
+        ctx.fillStyle = col.page[st] ?? '#000';
+        ctx.fill(path);
+      });
+      ctx.strokeStyle = 'rgba(255,255,255,0.6)';
+      ctx.lineWidth = 1;
+      ctx.stroke(hatch);
+      for (const [t, tx, ty, st] of texts) {
+        ctx.fillStyle = st === 0 ? col.text : '#000000';
+        ctx.fillText(t, tx, ty, k - gap);
       }
     }
     // The last touched page (or erased block) gets a ring, so activity is visible at any zoom.
@@ -177,9 +304,15 @@ export function CanvasGrid(props: CanvasGridProps) {
       ctx.lineWidth = 2;
       ctx.strokeRect(x - 3, y - 3, Math.max(k, 1) + 6, Math.max(h, 1) + 6);
     }
-    drawMini();
+    // the minimap at most a few times a second
+    const now = performance.now();
+    if (now - miniAt.current > 400 || moved.current) {
+      miniAt.current = now;
+      moved.current = false;
+      drawMini();
+    }
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [layout, ppb, colors]);
+  }, [layout, ppb, colors, build]);
 
   const drawMini = useCallback(() => {
     const mini = miniRef.current;
@@ -191,6 +324,7 @@ export function CanvasGrid(props: CanvasGridProps) {
     const s = Math.min(mini.width / layout.imgW, mini.height / layout.imgH);
     ctx.clearRect(0, 0, mini.width, mini.height);
     ctx.imageSmoothingEnabled = true;
+    ctx.imageSmoothingQuality = 'low';
     ctx.drawImage(img, 0, 0, layout.imgW * s, layout.imgH * s);
     const t = transformRef.current;
     const k = t.k * fitRef.current;
@@ -203,45 +337,9 @@ export function CanvasGrid(props: CanvasGridProps) {
     if (frame.current == null) frame.current = requestAnimationFrame(draw);
   }, [draw]);
 
-  // Rebuild the overview image when the chip changes (one pass over the page states).
   useEffect(() => {
-    const p = props;
-    let img = imageRef.current;
-    if (!img || img.width !== layout.imgW || img.height !== layout.imgH) {
-      img = document.createElement('canvas');
-      img.width = layout.imgW;
-      img.height = layout.imgH;
-      imageRef.current = img;
-    }
-    const ctx = img.getContext('2d');
-    if (!ctx) return;
-    const col = colors();
-    const pageC = new Uint32Array(256).fill(packColor('#000000'));
-    col.page.forEach((c, i) => (pageC[i] = packColor(c)));
-    const roleC = new Uint32Array(256).fill(packColor('#000000'));
-    col.role.forEach((c, i) => (roleC[i] = packColor(c)));
-    const data = ctx.createImageData(layout.imgW, layout.imgH);
-    const px = new Uint32Array(data.data.buffer);
-    const bg = packColor(col.bg);
-    px.fill(bg);
-    const W = layout.imgW;
-    const rowH = ppb + 1;
-    const states = p.pageStates;
-    const roles = p.blockRoles;
-    for (let b = 0; b < p.blocks; b++) {
-      const c = b % layout.cols;
-      const r = (b / layout.cols) | 0;
-      let o = r * rowH * W + c;
-      px[o] = roleC[roles[b]];
-      const base = b * ppb;
-      for (let pg = 0; pg < ppb; pg++) {
-        o += W;
-        px[o] = pageC[states[base + pg]];
-      }
-    }
-    ctx.putImageData(data, 0, 0);
+    dirty.current = true;
     schedule();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [props.pageStates, props.blockRoles, layout, colors, schedule]);
 
   useEffect(() => {
@@ -257,6 +355,7 @@ export function CanvasGrid(props: CanvasGridProps) {
       .scaleExtent([0.8, maxK])
       .on('zoom', (ev: { transform: ZoomTransform }) => {
         transformRef.current = ev.transform;
+        moved.current = true;
         setZoomK(ev.transform.k);
         schedule();
       });

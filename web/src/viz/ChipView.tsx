@@ -47,8 +47,10 @@ export function ChipView({ info, snap, transitionMs, budgetMs, theme }: ChipView
     lastSnap.current = snap;
   }
 
-  const states = useMemo(() => presentCodes(snap.pageStates), [snap.pageStates]);
-  const roles = useMemo(() => presentCodes(snap.blockRoles), [snap.blockRoles]);
+  // Small chips: scan here; large ones: the canvas finds them while it draws (one pass).
+  const [canvasPresent, setCanvasPresent] = useState<{ states: number[]; roles: number[] } | null>(null);
+  const states = useMemo(() => (large ? (canvasPresent?.states ?? []) : presentCodes(snap.pageStates)), [large, canvasPresent, snap.pageStates]);
+  const roles = useMemo(() => (large ? (canvasPresent?.roles ?? []) : presentCodes(snap.blockRoles)), [large, canvasPresent, snap.blockRoles]);
   const lastEvent = useMemo(() => [...snap.events].reverse().find((e) => e.pbn != null) ?? null, [snap.events]);
   useEffect(() => setHovered(null), [info]);
 
@@ -80,6 +82,7 @@ export function ChipView({ info, snap, transitionMs, budgetMs, theme }: ChipView
             height={gridH}
             theme={theme}
             onHover={setHovered}
+            onPresent={setCanvasPresent}
           />
         ) : (
           <DeviceGrid

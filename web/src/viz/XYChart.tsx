@@ -33,7 +33,12 @@ export function XYChart(p: XYChartProps) {
   const yAxisRef = useRef<SVGGElement>(null);
   const innerW = Math.max(10, p.width - M.left - M.right);
   const innerH = Math.max(10, p.height - M.top - M.bottom);
-  const all = p.series.flatMap((s) => s.points);
+  // A log axis cannot show 0 (or less): such points are left out.
+  const series = useMemo(
+    () => (p.xLog ? p.series.map((s) => ({ ...s, points: s.points.filter((d) => d[0] > 0 && Number.isFinite(d[1])) })) : p.series),
+    [p.series, p.xLog],
+  );
+  const all = series.flatMap((s) => s.points);
   const hasData = all.length > 0;
 
   const { x, y, barW } = useMemo(() => {
@@ -41,7 +46,7 @@ export function XYChart(p: XYChartProps) {
     const ys = all.map((d) => d[1]);
     let x0 = min(xs) ?? 0;
     let x1 = max(xs) ?? 1;
-    const anyBar = p.series.some((s) => s.kind === 'bar');
+    const anyBar = series.some((s) => s.kind === 'bar');
     let barW = 4;
     if (p.xLog) {
       x0 = Math.max(1e-3, x0 * 0.8);
@@ -63,7 +68,7 @@ export function XYChart(p: XYChartProps) {
     }
     return { x, y, barW };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [p.series, innerW, innerH, p.xLog, p.yMax]);
+  }, [series, innerW, innerH, p.xLog, p.yMax]);
 
   useEffect(() => {
     if (!xAxisRef.current || !yAxisRef.current) return;
@@ -80,7 +85,7 @@ export function XYChart(p: XYChartProps) {
       <svg width={p.width} height={p.height} role="img" aria-labelledby={titleId}>
         <g transform={`translate(${M.left},${M.top})`}>
           {hasData &&
-            p.series.map((s) => {
+            series.map((s) => {
               if (s.kind === 'bar') {
                 return (
                   <g key={s.name} className="chart-bars" style={{ fill: s.color }}>
