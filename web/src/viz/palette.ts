@@ -66,6 +66,9 @@ export function luminance(hex: string): number {
 
 /** Text colour with enough contrast on a role's band (black or white, whichever is further). */
 export function bandTextColor(role: BlockRoleStyle): string {
+  // theme-dependent band colours carry a matching text colour variable
+  const v = /^var\((--[\w-]+)\)$/.exec(role.color);
+  if (v) return `var(${v[1]}-text)`;
   const l = luminance(role.color);
   return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? '#000000' : '#ffffff';
 }
