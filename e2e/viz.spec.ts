@@ -184,12 +184,25 @@ test('a 64K-block chip plays on a canvas without a long task over 50 ms', async 
   console.log('zoom start', await page.evaluate(() => Math.round(performance.now())));
   for (let i = 0; i < 6; i++) await page.getByTestId('zoom-in').click();
   console.log('zoom end', await page.evaluate(() => Math.round(performance.now())));
+  // centre on the top-left corner (where the first blocks fill) with the minimap
+  await page.getByTestId('minimap').click({ position: { x: 3, y: 3 } });
   await page.waitForTimeout(2000);
-  await page.screenshot({ path: 'test-results/viz-64k-zoomed.png' });
   await page.getByTestId('btn-play').click();
   const long = await page.evaluate(() => (window as unknown as { __long: number[] }).__long);
   console.log(`long tasks during play: ${JSON.stringify(long)} at ${JSON.stringify(await page.evaluate(() => (window as unknown as { __at: number[] }).__at))}`);
   expect(long.filter((d) => d > 50)).toEqual([]);
+  // paused: the legend lists what the chip holds, hovering names a block and a page's LPN
+  await expect(page.getByTestId('legend').locator('[data-state-key=valid]')).toBeVisible();
+  await expect(page.getByTestId('legend').locator('[data-role-key=active]')).toBeVisible();
+  const canvas = page.getByTestId('device-canvas');
+  const cb = (await canvas.boundingBox())!;
+  await page.mouse.move(cb.x + cb.width / 2, cb.y + cb.height / 2);
+  await expect(page.getByTestId('hover-line')).toContainText(/Block \d+ · /);
+  await page.screenshot({ path: 'test-results/viz-64k-zoomed.png' });
+  await canvas.focus();
+  await page.keyboard.press('0');
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: 'test-results/viz-64k-overview.png' });
   expect(problems).toEqual([]);
 });
 

@@ -113,7 +113,7 @@ export function CanvasGrid(props: CanvasGridProps) {
   // frame rather than in React's commit, so neither task grows long on a big chip.
   const dirty = useRef(true);
   /** Where the incremental rebuild is: next block row, and rows left in this sweep. */
-  const sweep = useRef({ row: 0, left: 0, seenS: new Uint8Array(256), seenR: new Uint8Array(256) });
+  const sweep = useRef({ row: 0, left: 0, scanned: 0, seenS: new Uint8Array(256), seenR: new Uint8Array(256) });
   /**
    * Bring the overview image up to date a slice at a time (about half a million pages per
    * frame), so no single task grows long on a 2-million-page chip; returns true when
@@ -125,14 +125,13 @@ export function CanvasGrid(props: CanvasGridProps) {
     if (dirty.current) {
       dirty.current = false;
       // a new state: sweep every row again, from where we are
-      if (sw.left === 0) {
-        sw.seenS.fill(0);
-        sw.seenR.fill(0);
-      }
       sw.left = layout.rows;
     }
     if (sw.left === 0) return false;
-    if (sw.row >= layout.rows) sw.row = 0;
+    if (sw.row >= layout.rows) {
+      sw.row = 0;
+      sw.scanned = 0;
+    }
     let img = imageRef.current;
     if (!img || img.width !== layout.imgW || img.height !== layout.imgH) {
       img = document.createElement('canvas');
@@ -187,18 +186,21 @@ export function CanvasGrid(props: CanvasGridProps) {
       sw.row = (r + 1) % layout.rows;
       sw.left--;
       done++;
-    }
-    if (sw.left === 0) {
-      const codes = (seen: Uint8Array) => [...seen.keys()].filter((k) => seen[k]);
-      const present = { states: codes(seenS), roles: codes(seenR) };
-      const key = JSON.stringify(present);
-      if (key !== presentKey.current) {
-        presentKey.current = key;
-        p.onPresent?.(present);
+      // Any `rows` consecutive rows cover the chip once: report what they held, start over.
+      if (++sw.scanned >= layout.rows) {
+        const codes = (seen: Uint8Array) => [...seen.keys()].filter((k) => seen[k]);
+        const present = { states: codes(seenS), roles: codes(seenR) };
+        const key = JSON.stringify(present);
+        if (key !== presentKey.current) {
+          presentKey.current = key;
+          p.onPresent?.(present);
+        }
+        seenS.fill(0);
+        seenR.fill(0);
+        sw.scanned = 0;
       }
-      return false;
     }
-    return true;
+    return sw.left > 0;
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [layout, colors, ppb]);
 

@@ -61,6 +61,7 @@ export function DeviceGrid(props: DeviceGridProps) {
   const svgRef = useRef<SVGSVGElement>(null);
   const fxRef = useRef<SVGGElement>(null);
   const groups = useMemo(() => blockGroups(blockRoles, owners), [blockRoles, owners]);
+  const groupMiddle = useMemo(() => new Map(groups.map((g) => [g.first + 1, g.owner])), [groups]);
   const groupSize = groups.length > 0 ? 3 : 1;
 
   const layout = useMemo(() => {
@@ -233,8 +234,9 @@ export function DeviceGrid(props: DeviceGridProps) {
       const cap = fx.append('g').attr('class', 'fx-label').style('opacity', 0);
       const text = l.text.length > 110 ? l.text.slice(0, 109) + '…' : l.text;
       const tw = Math.min(width - 8, text.length * 6.6 + 16);
-      cap.append('rect').attr('x', (width - tw) / 2).attr('y', 2).attr('width', tw).attr('height', 20).attr('rx', 4);
-      cap.append('text').attr('x', width / 2).attr('y', 12).attr('dy', '0.35em').attr('text-anchor', 'middle').text(text);
+      // at the bottom edge, over the last row's pbn labels rather than the role bands
+      cap.append('rect').attr('x', (width - tw) / 2).attr('y', height - 21).attr('width', tw).attr('height', 20).attr('rx', 4);
+      cap.append('text').attr('x', width / 2).attr('y', height - 11).attr('dy', '0.35em').attr('text-anchor', 'middle').text(text);
       track(
         cap
           .transition()
@@ -333,8 +335,8 @@ export function DeviceGrid(props: DeviceGridProps) {
           style={{ stroke: role.color }}
         />
         {pages}
-        <text className="pbn" x={bx + bw / 2} y={by + layout.rowH - LABEL / 2} dy="0.35em" textAnchor="middle">
-          {bw >= 18 || b % 4 === 0 ? `${b}` : ''}
+        <text className={groupMiddle.has(b) ? 'pbn group-lbn' : 'pbn'} x={bx + bw / 2} y={by + layout.rowH - LABEL / 2} dy="0.35em" textAnchor="middle">
+          {groupMiddle.has(b) ? `LBN ${groupMiddle.get(b)}` : bw >= 18 || b % 4 === 0 ? `${b}` : ''}
           {bw >= 44 ? ` · e${eraseCounts[b]}` : ''}
           {bw < 44 && bw >= 26 && owner >= 0 && !showBandText ? ` L${owner}` : ''}
         </text>

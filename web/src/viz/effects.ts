@@ -48,9 +48,8 @@ export function groupEvents(events: SimEvent[]): EventGroup[] {
   events.forEach((e, i) => {
     if (!FLASH_OP_KINDS.has(e.kind)) {
       // Consecutive notes (victim then merge) label one group together.
-      if (cur && cur.items.length === 0 && cur.note) {
-        cur = { note: e, items: [] };
-        groups.push(cur);
+      if (cur && cur.note && cur.items.every((j) => !FLASH_OP_KINDS.has(events[j].kind))) {
+        cur.items.push(i);
         return;
       }
       cur = { note: e, items: [] };

@@ -50,9 +50,11 @@ describe('effects', () => {
 
   it('groups operations under their narration notes', () => {
     const g = groupEvents(merge);
-    expect(g.length).toBe(2);
-    expect(g[1].note?.text).toBe('full merge of LBN 0');
-    expect(g[1].items).toEqual([2, 3, 4, 5, 6, 7, 8]);
+    // the victim note and the merge note head one group
+    expect(g.length).toBe(1);
+    expect(g[0].note?.text).toBe('victim log block 4');
+    expect(g[0].items).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(groupEvents([merge[8], merge[0], merge[2]]).map((x) => x.items)).toEqual([[0], [2]]);
   });
 
   it('jumps from an event to the state after its operation', () => {
