@@ -25,6 +25,9 @@ export const SPEEDS: Speed[] = [
 ];
 export const DEFAULT_SPEED = '3op';
 
+/** Chips with more pages than this play with fewer, larger snapshots. */
+export const HUGE_PAGES = 1 << 18;
+
 /** How far (in flash operations) opening a scenario looks for a multi-operation request. */
 const OPEN_SEARCH_OPS = 60;
 
@@ -168,16 +171,21 @@ export function useSimulation(client: SimClient | null) {
     if (!playing) return;
     let cancelled = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    // Huge chips (a 2 MB page-state array per snapshot): at most 5 snapshots a second,
+    // with proportionally more requests each, so the page is not swamped with garbage.
+    const pages = loadedRef.current ? loadedRef.current.info.chip.blocks * loadedRef.current.info.chip.pages_per_block : 0;
+    const interval = pages > HUGE_PAGES && speed.unit === 'request' ? Math.max(speed.intervalMs, 200) : speed.intervalMs;
+    const count = Math.max(1, Math.round((speed.count * interval) / speed.intervalMs));
     const tick = async () => {
-      const moved = await withSession((c, sid) => c.advance(sid, speed.unit, speed.count));
+      const moved = await withSession((c, sid) => c.advance(sid, speed.unit, count));
       if (cancelled) return;
       if (!moved) {
         setPlaying(false);
         return;
       }
-      timer = setTimeout(tick, speed.intervalMs);
+      timer = setTimeout(tick, interval);
     };
-    timer = setTimeout(tick, Math.min(speed.intervalMs, 150));
+    timer = setTimeout(tick, Math.min(interval, 150));
     return () => {
       cancelled = true;
       if (timer) clearTimeout(timer);

@@ -1,7 +1,7 @@
 // The chip on a canvas (large chips, up to millions of pages): an overview image with
 // one pixel per page (blocks as 1-pixel columns under a 1-pixel role stripe), d3-zoom
 // for pan and zoom, page-level cells (and LPNs) drawn when zoomed in, and a minimap.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { select, zoom as d3zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from 'd3';
 import type { SimEvent } from '../sim/protocol';
 import { bandLabel, bandTextColor, pageStyle, roleStyle } from './palette';
@@ -22,6 +22,10 @@ export interface CanvasGridProps {
   onHover?: (h: Hovered | null) => void;
   /** the page states and block roles present (found while drawing, for the legend) */
   onPresent?: (p: { states: number[]; roles: number[] }) => void;
+}
+
+function zoomText(pxPerPage: number): string {
+  return `${pxPerPage >= DETAIL_K ? 'pages' : 'overview'} · ${pxPerPage >= 1 ? `${pxPerPage.toFixed(1)} px/page` : `${(1 / pxPerPage).toFixed(1)} pages/px`}`;
 }
 
 /** Blocks per row of the overview so that the image's aspect matches the box. */
@@ -59,7 +63,7 @@ const DETAIL_K = 6; // px per page cell at which cells are drawn one by one
 const TEXT_K = 18; // ... and their LPNs
 const NO_LPN = 0xffffffff;
 /** Pages recoloured per animation frame while the overview image catches up. */
-const SLICE_PAGES = 160_000;
+const SLICE_PAGES = 128_000;
 
 export function CanvasGrid(props: CanvasGridProps) {
   const { blocks, pagesPerBlock: ppb, width, height } = props;
@@ -77,7 +81,7 @@ export function CanvasGrid(props: CanvasGridProps) {
   const frame = useRef<number | null>(null);
   const propsRef = useRef(props);
   propsRef.current = props;
-  const [zoomK, setZoomK] = useState(1);
+  const zoomLabel = useRef<HTMLSpanElement>(null);
 
   const layout = useMemo(() => canvasLayout(blocks, ppb, width, height), [blocks, ppb, width, height]);
   const fitK = Math.min(width / layout.imgW, height / layout.imgH);
@@ -159,7 +163,10 @@ export function CanvasGrid(props: CanvasGridProps) {
     const roles = p.blockRoles;
     const nb = p.blocks;
     const { seenS, seenR } = sw;
-    const perSlice = Math.max(1, Math.floor(SLICE_PAGES / (W * rowH)));
+    // Zoomed in, the cells are drawn from the page states directly: the image only feeds
+    // the minimap, so it catches up in smaller slices.
+    const detail = transformRef.current.k * fitRef.current >= DETAIL_K;
+    const perSlice = Math.max(1, Math.floor((detail ? SLICE_PAGES / 4 : SLICE_PAGES) / (W * rowH)));
     let done = 0;
     while (done < perSlice && sw.left > 0) {
       const r = sw.row;
@@ -358,7 +365,9 @@ export function CanvasGrid(props: CanvasGridProps) {
       .on('zoom', (ev: { transform: ZoomTransform }) => {
         transformRef.current = ev.transform;
         moved.current = true;
-        setZoomK(ev.transform.k);
+        // the zoom read-out is written directly: a React render per wheel tick would relayout the page
+        const el = zoomLabel.current;
+        if (el) el.textContent = zoomText(ev.transform.k * fitRef.current);
         schedule();
       });
     zoomRef.current = z;
@@ -417,14 +426,12 @@ export function CanvasGrid(props: CanvasGridProps) {
   };
 
   const dpr = typeof window !== 'undefined' ? Math.min(2, window.devicePixelRatio || 1) : 1;
-  const pxPerPage = zoomK * fitK;
   return (
     <div className="canvas-grid" style={{ width, height }}>
       <canvas
         ref={canvasRef}
         className="device-canvas"
         data-testid="device-canvas"
-        data-zoom={pxPerPage.toFixed(3)}
         width={Math.floor(width * dpr)}
         height={Math.floor(height * dpr)}
         style={{ width, height }}
@@ -455,8 +462,8 @@ export function CanvasGrid(props: CanvasGridProps) {
         <button type="button" onClick={reset} aria-label="Show the whole chip">
           Fit
         </button>
-        <span className="zoom-level" aria-live="off">
-          {pxPerPage >= DETAIL_K ? 'pages' : 'overview'} · {pxPerPage >= 1 ? `${pxPerPage.toFixed(1)} px/page` : `${(1 / pxPerPage).toFixed(1)} pages/px`}
+        <span className="zoom-level" aria-live="off" ref={zoomLabel} data-testid="zoom-level">
+          {zoomText(fitK)}
         </span>
       </div>
       <canvas
