@@ -279,3 +279,19 @@ test('RFTL groups each logical block’s primary, replacement and buffer', async
   await page.screenshot({ path: 'test-results/viz-rftl.png' });
   expect(problems).toEqual([]);
 });
+
+test('with reduced motion, a merge changes state in one discrete step', async ({ page }) => {
+  const problems = watch(page);
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.goto(url(BAST, 18));
+  await expect.poll(async () => (await counter(page)).step).toBe(18);
+  await page.getByTestId('btn-step-request').click();
+  await expect.poll(async () => (await counter(page)).step).toBe(19);
+  const grid = page.getByTestId('device-grid');
+  await expect(grid).toHaveAttribute('data-fx', 'idle');
+  await expect(grid.locator('g.fx > *')).toHaveCount(0);
+  expect(await grid.getAttribute('data-fx-plays')).toBeNull();
+  // the merged data block is already whole
+  await expect(grid.locator('g.block[data-block="6"] rect.page[data-state="1"]')).toHaveCount(4);
+  expect(problems).toEqual([]);
+});

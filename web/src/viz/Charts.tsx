@@ -94,7 +94,7 @@ export function Charts({ snap, ppb, log, ahead, onRunToEnd, onCancel }: ChartsPr
       <div className="charts-bar">
         <span className="muted" data-testid="charts-coverage">
           Run-wide charts cover requests 0–{upto.toLocaleString('en-US')} of {snap.total.toLocaleString('en-US')}
-          {complete ? ' (the whole run)' : ''}. Wear and valid pages are at request {snap.step.toLocaleString('en-US')}.
+          {complete ? ' (the whole run)' : ''}. Response times, wear and valid pages are at request {snap.step.toLocaleString('en-US')}.
         </span>
         {ahead.running ? (
           <>

@@ -39,6 +39,7 @@ export function XYChart(p: XYChartProps) {
     [p.series, p.xLog],
   );
   const all = series.flatMap((s) => s.points);
+  const dropped = p.series.reduce((n, s) => n + s.points.length, 0) - all.length;
   const hasData = all.length > 0;
 
   const { x, y, barW } = useMemo(() => {
@@ -72,7 +73,7 @@ export function XYChart(p: XYChartProps) {
 
   useEffect(() => {
     if (!xAxisRef.current || !yAxisRef.current) return;
-    const fmt = (big: number) => format(big >= 1e4 ? '~s' : ',~g');
+    const fmt = (big: number) => format(big >= 1e4 ? '~s' : ',~f');
     const xa = axisBottom(x).ticks(Math.max(2, Math.floor(innerW / 70)), fmt(x.domain()[1]));
     select(xAxisRef.current).call(xa);
     select(yAxisRef.current).call(axisLeft(y).ticks(Math.max(2, Math.floor(innerH / 30)), fmt(y.domain()[1])));
@@ -121,6 +122,7 @@ export function XYChart(p: XYChartProps) {
           </text>
         </g>
       </svg>
+      {p.xLog && dropped > 0 && <p className="chart-note">Responses of 0 µs (e.g. reads of unwritten pages) cannot be drawn on a log axis.</p>}
       {p.series.length > 1 && (
         <div className="chart-keys">
           {p.series.map((s) => (
