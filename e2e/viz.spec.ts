@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 
@@ -173,7 +174,7 @@ test('a 64K-block chip plays on a canvas without a long task over 50 ms', async 
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) w.__long.push(Math.round(e.duration));
         for (const e of list.getEntries()) (w as unknown as { __at: number[] }).__at = [...((w as unknown as { __at: number[] }).__at ?? []), Math.round(e.startTime)];
-    }).observe({ type: 'longtask' });
+    }).observe({ type: 'longtask' as PerformanceEntry['entryType'] as never });
   });
   console.log('observing from', await page.evaluate(() => Math.round(performance.now())));
   await page.getByTestId('speed').selectOption('2000req');
