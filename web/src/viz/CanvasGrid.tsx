@@ -143,7 +143,7 @@ export function CanvasGrid(props: CanvasGridProps) {
       img.height = layout.imgH;
       imageRef.current = img;
     }
-    const ctx = img.getContext('2d');
+    const ctx = img.getContext('2d', { willReadFrequently: false });
     if (!ctx) return false;
     const col = colors();
     const pageC = new Uint32Array(256).fill(packColor('#000000'));
@@ -224,14 +224,16 @@ export function CanvasGrid(props: CanvasGridProps) {
     const img = imageRef.current;
     if (!canvas || !img) return;
     const p = propsRef.current;
-    const ctx = canvas.getContext('2d');
+    // opaque: cheaper to hand to the compositor every frame
+    const ctx = canvas.getContext('2d', { alpha: false });
     if (!ctx) return;
     const t = transformRef.current;
     const k = t.k * fitRef.current;
     const dpr = canvas.width / Math.max(1, p.width);
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, p.width, p.height);
     const col = colors();
+    ctx.fillStyle = col.bg;
+    ctx.fillRect(0, 0, p.width, p.height);
     // Overview image, scaled (smoothed when shrunk: it averages pages; crisp when enlarged).
     const rowH = ppb + 1;
     if (k < DETAIL_K) {
