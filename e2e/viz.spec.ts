@@ -296,3 +296,53 @@ test('with reduced motion, a merge changes state in one discrete step', async ({
   await expect(grid.locator('g.block[data-block="6"] rect.page[data-state="1"]')).toHaveCount(4);
   expect(problems).toEqual([]);
 });
+
+test('the scenario form opens the whole FastCheck chip on the canvas', async ({ page }) => {
+  test.setTimeout(60_000);
+  const problems = watch(page);
+  await page.goto('/');
+  await expect(page.getByTestId('btn-step-op')).toBeEnabled();
+  await page.getByTestId('chip').selectOption('fastcheck');
+  await page.getByLabel('Blocks', { exact: true }).fill('16384');
+  await page.getByTestId('workload-kind').selectOption('sequential');
+  await page.getByTestId('workload-n').fill('5000');
+  await page.getByTestId('apply').click();
+  await expect(page.getByTestId('device-canvas')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('scenario-line')).toContainText('16384×128');
+  await page.getByTestId('speed').selectOption('2000req');
+  await page.getByTestId('btn-play').click();
+  await expect.poll(async () => (await counter(page)).step, { timeout: 20_000 }).toBeGreaterThan(1000);
+  await page.getByTestId('btn-play').click();
+  await expect(page.getByTestId('legend').locator('[data-state-key=valid]')).toBeVisible();
+  await page.screenshot({ path: 'test-results/viz-fastcheck-form.png' });
+  expect(problems).toEqual([]);
+});
+
+test('run to end can be cancelled, and comes back to the same moment', async ({ page }) => {
+  test.setTimeout(60_000);
+  const problems = watch(page);
+  const scenario = {
+    // BAST on random writes: a merge nearly every request, so the run takes seconds
+    scheme: 'bast',
+    params: { log_blocks: 4 },
+    chip: { preset: 'fast2007', blocks: 256, pages_per_block: 32 },
+    workload: { kind: 'uniform', n: 5_000_000, seed: 2, read_ratio: 0.1 },
+  };
+  await page.goto(url(scenario, 50));
+  await expect.poll(async () => (await counter(page)).step).toBe(50);
+  await page.getByTestId('btn-step-op').click();
+  await expect.poll(async () => JSON.stringify(await counter(page))).not.toBe(JSON.stringify({ step: 50, op: 0 }));
+  const before = await counter(page);
+  await page.getByTestId('tab-charts').click();
+  await page.getByTestId('run-to-end').click();
+  await expect(page.getByTestId('run-progress')).toBeVisible();
+  await page.waitForTimeout(500);
+  await page.getByTestId('run-cancel').click();
+  await expect(page.getByTestId('run-to-end')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('charts-coverage')).not.toContainText('the whole run');
+  expect(await counter(page)).toEqual(before);
+  const covered = Number(((await page.getByTestId('charts-coverage').textContent()) ?? '').match(/0–([\d,]+)/)![1].replace(/,/g, ''));
+  expect(covered).toBeGreaterThan(1000);
+  expect(covered).toBeLessThan(5_000_000);
+  expect(problems).toEqual([]);
+});

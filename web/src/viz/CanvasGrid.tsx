@@ -472,8 +472,8 @@ export function CanvasGrid(props: CanvasGridProps) {
         ref={miniRef}
         className="minimap"
         data-testid="minimap"
-        width={160}
-        height={Math.max(40, Math.min(120, Math.round((160 * layout.imgH) / layout.imgW)))}
+        width={140}
+        height={Math.max(36, Math.min(72, Math.round((140 * layout.imgH) / layout.imgW)))}
         aria-hidden="true"
         onMouseDown={(e) => {
           const r = e.currentTarget.getBoundingClientRect();
