@@ -1,5 +1,6 @@
 // The worker-side logic, independent of the Worker global so it can be unit tested
 // with a fake Session: it owns the Sessions and answers one Request with one Response.
+import { LEAN_PAGES, diffStates } from './patch';
 import type {
   Command,
   CreateResult,
@@ -34,12 +35,7 @@ function parseJson<T>(text: string, what: string): T {
   }
 }
 
-/**
- * Chips with more pages than this leave page LPNs out of playback snapshots (an empty
- * array): 8 MB per step is garbage the page would have to collect while it plays; a
- * full snapshot follows when playback stops.
- */
-export const LEAN_PAGES = 1 << 18;
+export { LEAN_PAGES };
 
 export function takeSnapshot(s: WasmSession, lean = false): Snapshot {
   const pageStates = s.page_states();
@@ -77,6 +73,8 @@ export function snapshotTransferables(snap: Snapshot): ArrayBuffer[] {
 
 export class SessionHost {
   private sessions = new Map<number, WasmSession>();
+  /** Huge chips: the page states last sent per Session (the base of the next patch). */
+  private sentStates = new Map<number, Uint8Array>();
   private nextSid = 1;
 
   constructor(private readonly getSessionClass: () => Promise<SessionConstructor>) {}
@@ -106,8 +104,24 @@ export class SessionHost {
     return s;
   }
 
-  private stepped(s: WasmSession, moved: boolean): StepResult {
-    return { moved, snapshot: takeSnapshot(s) };
+  private stepped(s: WasmSession, moved: boolean, sid?: number): StepResult {
+    return { moved, snapshot: this.remember(sid, takeSnapshot(s)) };
+  }
+
+  /** A full snapshot of a huge chip: keep a copy of its page states as the next base. */
+  private remember(sid: number | undefined, snap: Snapshot): Snapshot {
+    if (sid !== undefined && snap.pageStates.length > LEAN_PAGES) this.sentStates.set(sid, snap.pageStates.slice());
+    return snap;
+  }
+
+  /** Playback of a huge chip: send only the changed pages when few changed. */
+  private patched(sid: number, snap: Snapshot): Snapshot {
+    if (snap.pageStates.length <= LEAN_PAGES) return snap;
+    const prev = this.sentStates.get(sid);
+    const patch = prev ? diffStates(prev, snap.pageStates) : null;
+    if (!patch) return this.remember(sid, snap);
+    this.sentStates.set(sid, snap.pageStates);
+    return { ...snap, pageStates: new Uint8Array(0), pagePatch: patch };
   }
 
   private async dispatch(cmd: Command): Promise<unknown> {
@@ -119,7 +133,7 @@ export class SessionHost {
           const info = parseJson<SessionInfo>(s.info(), 'info');
           const sid = this.nextSid++;
           this.sessions.set(sid, s);
-          const result: CreateResult = { sid, info, snapshot: takeSnapshot(s) };
+          const result: CreateResult = { sid, info, snapshot: this.remember(sid, takeSnapshot(s)) };
           return result;
         } catch (e) {
           s.free?.();
@@ -129,28 +143,29 @@ export class SessionHost {
       case 'dispose': {
         this.sessions.get(cmd.sid)?.free?.();
         this.sessions.delete(cmd.sid);
+        this.sentStates.delete(cmd.sid);
         return null;
       }
       case 'snapshot':
-        return takeSnapshot(this.session(cmd.sid));
+        return this.remember(cmd.sid, takeSnapshot(this.session(cmd.sid)));
       case 'step_op': {
         const s = this.session(cmd.sid);
-        return this.stepped(s, s.step_op());
+        return this.stepped(s, s.step_op(), cmd.sid);
       }
       case 'step_request': {
         const s = this.session(cmd.sid);
-        return this.stepped(s, s.step_request());
+        return this.stepped(s, s.step_request(), cmd.sid);
       }
       case 'back_op': {
         const s = this.session(cmd.sid);
-        return this.stepped(s, s.back_op());
+        return this.stepped(s, s.back_op(), cmd.sid);
       }
       case 'seek': {
         const s = this.session(cmd.sid);
         const target = Math.max(0, Math.min(Math.floor(cmd.step), s.total()));
         const before = s.step();
         s.seek(target);
-        return this.stepped(s, s.step() !== before || target === before);
+        return this.stepped(s, s.step() !== before || target === before, cmd.sid);
       }
       case 'advance': {
         const s = this.session(cmd.sid);
@@ -169,14 +184,14 @@ export class SessionHost {
           if (count > 1) moved = s.run(count - 1) > 0 || moved;
           moved = s.step_request() || moved;
         }
-        return { moved, snapshot: takeSnapshot(s, true) };
+        return { moved, snapshot: this.patched(cmd.sid, takeSnapshot(s, true)) };
       }
       case 'goto': {
         const s = this.session(cmd.sid);
         if (!s.goto) throw new Error('this core has no goto()');
         const target = Math.max(0, Math.min(Math.floor(cmd.step), s.total()));
         s.goto(target, Math.max(0, Math.floor(cmd.ops)));
-        return this.stepped(s, true);
+        return this.stepped(s, true, cmd.sid);
       }
       case 'run_log': {
         const s = this.session(cmd.sid);

@@ -90,6 +90,12 @@ export interface Snapshot {
   events: SimEvent[];
   narration: string;
   view: SchemeViewData;
+  /**
+   * Wire only (huge chips, playback): the pages that changed since the last snapshot sent
+   * for this Session, with `pageStates` left empty; the client rebuilds `pageStates`
+   * and removes this field (sim/patch.ts).
+   */
+  pagePatch?: { idx: Uint32Array; val: Uint8Array };
 }
 
 /** One sample of Session.series(): cumulative counts after `step` requests. */
