@@ -59,7 +59,7 @@ export function XYChart(p: XYChartProps) {
     if (x1 <= x0) x1 = x0 + 1;
     const x = p.xLog ? scaleLog().domain([x0, x1]).range([0, innerW]) : scaleLinear().domain([x0, x1]).range([0, innerW]);
     const y = scaleLinear()
-      .domain([0, p.yMax ?? Math.max(1e-9, (max(ys) ?? 1) * 1.08)])
+      .domain([0, p.yMax ?? ((max(ys) ?? 0) > 0 ? (max(ys) ?? 1) * 1.08 : 1)])
       .range([innerH, 0])
       .nice();
     if (anyBar) {
