@@ -1,7 +1,7 @@
 // The chip on a canvas (large chips, up to millions of pages): an overview image with
 // one pixel per page (blocks as 1-pixel columns under a 1-pixel role stripe), d3-zoom
 // for pan and zoom, page-level cells (and LPNs) drawn when zoomed in, and a minimap.
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { select, zoom as d3zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from 'd3';
 import type { SimEvent } from '../sim/protocol';
 import { bandLabel, bandTextColor, pageStyle, roleStyle } from './palette';
@@ -317,7 +317,7 @@ export function CanvasGrid(props: CanvasGridProps) {
     }
     // the minimap at most a few times a second
     const now = performance.now();
-    if (now - miniAt.current > 400 || moved.current) {
+    if (now - miniAt.current > 400 || (moved.current && now - miniAt.current > 120)) {
       miniAt.current = now;
       moved.current = false;
       drawMini();
@@ -356,6 +356,24 @@ export function CanvasGrid(props: CanvasGridProps) {
   useEffect(() => {
     schedule();
   }, [props.lastEvent, width, height, schedule]);
+
+  // Follow: when zoomed in and the last operation is out of view, bring it to the centre.
+  const [follow, setFollow] = useState(true);
+  useEffect(() => {
+    const e = props.lastEvent;
+    const canvas = canvasRef.current;
+    if (!follow || !e || e.pbn == null || !canvas || !zoomRef.current) return;
+    const t = transformRef.current;
+    const k = t.k * fitK;
+    if (k < 2) return; // the whole chip (or most of it) is in view anyway
+    const wx = (e.pbn % layout.cols) + 0.5;
+    const wy = Math.floor(e.pbn / layout.cols) * (ppb + 1) + 1 + (e.page ?? ppb / 2);
+    const sx = t.x + wx * k;
+    const sy = t.y + wy * k;
+    if (sx >= 0 && sx <= width && sy >= 0 && sy <= height) return;
+    select(canvas).call(zoomRef.current.transform, zoomIdentity.translate(width / 2 - wx * k, height / 2 - wy * k).scale(t.k));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [props.lastEvent, follow]);
 
   // d3-zoom on the canvas: wheel/drag/pinch, double-click to zoom in.
   useEffect(() => {
@@ -464,6 +482,10 @@ export function CanvasGrid(props: CanvasGridProps) {
         <button type="button" onClick={reset} aria-label="Show the whole chip">
           Fit
         </button>
+        <label className="follow" title="When zoomed in, keep the last operation in view">
+          <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} data-testid="follow" />
+          Follow
+        </label>
         <span className="zoom-level" aria-live="off" ref={zoomLabel} data-testid="zoom-level">
           {zoomText(fitK)}
         </span>
