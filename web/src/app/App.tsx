@@ -1,12 +1,12 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { createSimClient, type SimClient } from '../sim/client';
-import { describeScenario } from '../scenario/model';
 import { DEFAULT_PRESET } from '../scenario/presets';
 import { Charts } from '../viz/Charts';
 import { ChipView } from '../viz/ChipView';
 import { EventList } from '../viz/EventList';
 import { scenarioFromUrl } from '../viz/urlScenario';
 import { useRunLog } from '../viz/useRunLog';
+import { useSize } from '../viz/useSize';
 import { MetricsPanel } from '../viz/MetricsPanel';
 import { Narration } from '../viz/Narration';
 import { TablesPanel } from '../viz/TablesPanel';
@@ -15,6 +15,18 @@ import { useShortcuts } from './keyboard';
 import { ScenarioForm } from './ScenarioForm';
 import { prefersReducedMotion, useTheme } from './theme';
 import { useSimulation } from './useSimulation';
+import { TraceUpload } from '../trace/TraceUpload';
+import { describeWithTrace } from '../trace/describe';
+import { isUploadWorkload } from '../trace/types';
+import { SchemePanels, SchemeStrip, useSelectedLog } from '../schemes/SchemePanels';
+import { tablesShownElsewhere } from '../schemes/tables';
+import { PowerPanel } from '../schemes/PowerPanel';
+import { defaultWorkload, type Scenario } from '../scenario/model';
+
+/** The scenario form cannot edit an uploaded trace: it offers the scheme and chip with a generated workload. */
+function formScenario(s: Scenario): Scenario {
+  return isUploadWorkload(s.workload) ? { ...s, workload: defaultWorkload('hotcold') } : s;
+}
 
 export function App() {
   const [client, setClient] = useState<SimClient | null>(null);
@@ -35,6 +47,7 @@ export function App() {
   const { loaded, loading, error, playing, speed } = sim.state;
   const [theme, toggleTheme] = useTheme();
   const [view, setView] = useState<'chip' | 'charts'>('chip');
+  const [viewRef, viewSize] = useSize<HTMLDivElement>();
   const pendingAt = useRef(0);
   useEffect(() => {
     if (loaded && pendingAt.current > 0) {
@@ -81,6 +94,7 @@ export function App() {
   }, [playing, snap]);
   const runLog = useRunLog(loaded?.sid ?? null, snap ?? null, sim.exec, sim.applyResult, sim.pause);
   const shownError = startError ?? error;
+  const [selectedLog, setSelectedLog] = useSelectedLog(loaded?.sid ?? null);
 
   return (
     <div className="app">
@@ -89,9 +103,10 @@ export function App() {
           ftlscope<span className="tagline"> — NAND flash translation layers, one operation at a time</span>
         </h1>
         <p className="scenario-line" data-testid="scenario-line">
-          {loaded ? describeScenario(loaded.scenario) : loading ? 'Loading the simulator…' : 'No scenario loaded'}
+          {loaded ? describeWithTrace(loaded.scenario) : loading ? 'Loading the simulator…' : 'No scenario loaded'}
           {info && <span className="muted"> · {info.logical_pages} logical pages</span>}
         </p>
+        <TraceUpload client={client} current={loaded?.scenario ?? null} onRun={(s) => void sim.load(s, 0)} />
         <button type="button" className="theme-toggle" onClick={toggleTheme} aria-pressed={theme === 'dark'} title="Switch light/dark theme">
           {theme === 'dark' ? 'Light theme' : 'Dark theme'}
         </button>
@@ -111,7 +126,7 @@ export function App() {
       <div className="layout">
         <aside className="left">
           {loaded ? (
-            <ScenarioForm current={loaded.scenario} busy={false} onApply={(s, openAt) => void sim.load(s, openAt)} />
+            <ScenarioForm current={formScenario(loaded.scenario)} busy={false} onApply={(s, openAt) => void sim.load(s, openAt)} />
           ) : (
             <ScenarioForm current={DEFAULT_PRESET.scenario} busy={!client} onApply={(s, openAt) => void sim.load(s, openAt)} />
           )}
@@ -162,7 +177,7 @@ export function App() {
               Charts
             </button>
           </div>
-          <div className="grid-wrap" id="view-panel" role="tabpanel" aria-labelledby={view === 'chip' ? 'tab-chip' : 'tab-charts'}>
+          <div className="grid-wrap" ref={viewRef} id="view-panel" role="tabpanel" aria-labelledby={view === 'chip' ? 'tab-chip' : 'tab-charts'}>
             {snap && info ? (
               view === 'chip' ? (
                 <ChipView info={info} snap={snap} transitionMs={transitionMs} budgetMs={playing ? speed.intervalMs * 0.9 : Infinity} theme={theme} />
@@ -173,9 +188,13 @@ export function App() {
               <p className="placeholder">{loading ? 'Starting the simulator…' : shownError ? 'The chip will appear here once a scenario loads.' : ''}</p>
             )}
           </div>
+          {snap && info && loaded && (
+            <SchemeStrip client={client} sid={loaded.sid} info={info} snapshot={snap} width={viewSize.width} selectedLog={selectedLog} onSelectLog={setSelectedLog} />
+          )}
         </main>
 
         <aside className="right">
+          {snap && loaded && <PowerPanel client={client} sid={loaded.sid} snapshot={snap} />}
           {snap && <MetricsPanel metrics={snap.metrics} />}
           {snap && (
             <EventList
@@ -188,7 +207,21 @@ export function App() {
               }}
             />
           )}
-          {snap && <TablesPanel tables={snap.view.tables} />}
+          {snap && info && loaded && (
+            <SchemePanels
+              client={client}
+              sid={loaded.sid}
+              info={info}
+              snapshot={snap}
+              width={262}
+              selectedLog={selectedLog}
+              onSelectLog={setSelectedLog}
+              scenario={loaded.scenario}
+              onLoad={(s) => sim.load(s, 0)}
+              onSeek={sim.seek}
+            />
+          )}
+          {snap && <TablesPanel tables={info ? tablesShownElsewhere(info.scheme, snap.view.tables) : snap.view.tables} />}
         </aside>
       </div>
     </div>

@@ -16,6 +16,10 @@ import type {
   StepResult,
   WasmSession,
 } from './protocol';
+import { TRACE_COMMANDS, TraceHost } from '../trace/traceHost';
+import { isUploadWorkload, type TraceCommand, type TraceCore } from '../trace/types';
+import { associativitySeries, schemeData, startTimeline, workloadPattern } from '../schemes/schemeHost';
+import type { TimelineSession } from '../schemes/types';
 
 export function errorMessage(e: unknown): string {
   if (e instanceof Error) return e.message;
@@ -76,8 +80,15 @@ export class SessionHost {
   /** Huge chips: the page states last sent per Session (the base of the next patch). */
   private sentStates = new Map<number, Uint8Array>();
   private nextSid = 1;
+  /** uploaded traces and their parsers (web/src/trace) */
+  readonly traces: TraceHost;
 
-  constructor(private readonly getSessionClass: () => Promise<SessionConstructor>) {}
+  constructor(
+    private readonly getSessionClass: () => Promise<SessionConstructor>,
+    getTraceCore: () => Promise<TraceCore> = () => Promise.reject(new Error('trace parsing is not available')),
+  ) {
+    this.traces = new TraceHost(getTraceCore);
+  }
 
   /** Answer one request; never throws. */
   async handle(req: Request): Promise<Response> {
@@ -125,12 +136,15 @@ export class SessionHost {
   }
 
   private async dispatch(cmd: Command): Promise<unknown> {
+    if (TRACE_COMMANDS.has(cmd.type)) return this.traces.handle(cmd as TraceCommand);
     switch (cmd.type) {
       case 'create': {
         const SessionClass = await this.getSessionClass();
-        const s = new SessionClass(JSON.stringify(cmd.scenario));
+        const upload = isUploadWorkload((cmd.scenario as { workload?: unknown } | null)?.workload);
+        const s = upload ? ((await this.traces.session(cmd.scenario)) as WasmSession) : new SessionClass(JSON.stringify(cmd.scenario));
         try {
           const info = parseJson<SessionInfo>(s.info(), 'info');
+          startTimeline(s as TimelineSession, info.total_requests);
           const sid = this.nextSid++;
           this.sessions.set(sid, s);
           const result: CreateResult = { sid, info, snapshot: this.remember(sid, takeSnapshot(s)) };
@@ -211,6 +225,17 @@ export class SessionHost {
         const result: RunAheadResult = { ran, step: s.step(), total: s.total() };
         return result;
       }
+      case 'scheme_data':
+        return schemeData(this.session(cmd.sid) as TimelineSession, cmd.bins, cmd.upto);
+      case 'crash_here': {
+        const s = this.session(cmd.sid) as TimelineSession;
+        if (!s.crash_here) throw new Error('this build of the core cannot cut power (crash_here)');
+        return parseJson(s.crash_here(), 'crash');
+      }
+      case 'associativity_series':
+        return associativitySeries(this.session(cmd.sid), cmd.points);
+      case 'workload_pattern':
+        return workloadPattern(this.session(cmd.sid) as TimelineSession, cmd.from, cmd.to);
       default: {
         const unknown = cmd as { type?: unknown };
         throw new Error(`unknown command ${String(unknown.type)}`);

@@ -1,5 +1,7 @@
 // Messages between the page (client.ts) and the simulation worker (worker.ts / host.ts).
 // Every request carries an id; the worker answers each one exactly once with the same id.
+import type { TraceCommand, TraceResultMap } from '../trace/types';
+import type { SchemeCommand, SchemeResultMap } from '../schemes/types';
 
 /** What the wasm-bindgen `Session` class offers (docs/session-api.md). */
 export interface WasmSession {
@@ -147,7 +149,10 @@ export type Command =
   /** markers, series and latency histogram of what has run so far */
   | { type: 'run_log'; sid: number }
   /** run up to `count` requests at full speed (no snapshot): "run to end" in chunks */
-  | { type: 'run_ahead'; sid: number; count: number };
+  | { type: 'run_ahead'; sid: number; count: number }
+  /** trace upload (web/src/trace) and scheme panels (web/src/schemes) */
+  | TraceCommand
+  | SchemeCommand;
 
 export type CommandType = Command['type'];
 
@@ -163,7 +168,7 @@ export interface StepResult {
   snapshot: Snapshot;
 }
 
-export interface ResultMap {
+export interface ResultMap extends TraceResultMap, SchemeResultMap {
   create: CreateResult;
   dispose: null;
   snapshot: Snapshot;

@@ -1,8 +1,9 @@
 /// <reference lib="webworker" />
 // The simulation worker: hosts wasm Sessions so the page never blocks.
-import init, { Session } from './pkg/ftlscope_wasm.js';
+import init, { Session, TraceParser, trace_catalog } from './pkg/ftlscope_wasm.js';
 import { SessionHost, errorMessage, snapshotTransferables } from './host';
 import type { Request, Response, SessionConstructor, Snapshot } from './protocol';
+import type { TraceCore } from '../trace/types';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -18,7 +19,15 @@ function loadCore(): Promise<SessionConstructor> {
   return ready;
 }
 
-const host = new SessionHost(loadCore);
+const host = new SessionHost(loadCore, () =>
+  loadCore().then(
+    (): TraceCore => ({
+      TraceParser: TraceParser as unknown as TraceCore['TraceParser'],
+      fromTrace: (json, parser) => Session.from_trace(json, parser as TraceParser),
+      traceCatalog: trace_catalog,
+    }),
+  ),
+);
 
 function transferablesOf(res: Response): Transferable[] {
   if (!res.ok || res.result === null || typeof res.result !== 'object') return [];

@@ -8,7 +8,13 @@ use ftl_sim::ftl::{SchemeParams, SCHEMES};
 use ftl_sim::metrics::Metrics;
 use ftl_sim::nand::PRESET_NAMES;
 use ftl_sim::scenario::{ChipSpec, Scenario};
-use ftl_sim::trace::gen::Workload;
+use ftl_sim::sim::Simulator;
+use ftl_sim::trace::fit::{Fit, TraceSummary};
+use ftl_sim::trace::gen::{Workload, GENERATORS};
+use ftl_sim::trace::load;
+use ftl_sim::trace::parse::{Format, RawTrace, TraceParser, FORMATS};
+use ftl_sim::trace::write::write_trace;
+use std::io::Read;
 
 #[derive(Parser)]
 #[command(name = "ftl", version, about = "Simulate NAND flash translation layers (ftlscope)")]
@@ -29,11 +35,37 @@ enum Cmd {
     CrashSweep(CrashArgs),
     /// Time full-speed runs of one scenario (JSON, as the app's Session takes it).
     Bench(BenchArgs),
-    /// List the schemes and chip presets.
+    /// List the schemes, chip presets, generators and trace formats.
     List,
+    /// Parse a trace (--trace FILE) and print its summary as JSON: format, requests,
+    /// read/write mix, footprint, the fit applied (docs/traces.md).
+    Trace(TraceArgs),
+    /// Write a workload (--gen, --pattern or --trace) as a trace file on stdout, in the
+    /// logical space of --scheme on --chip; addresses use the chip's page size.
+    Export(ExportArgs),
     /// Mapping RAM of FAST and KRAFT by the KRAFT paper's bit widths: with the RAM FAST
     /// needs for its log blocks, how many log blocks can KRAFT afford?
     Ram(RamArgs),
+}
+
+#[derive(Args)]
+struct ExportArgs {
+    #[arg(long, default_value = "page")]
+    scheme: String,
+    #[command(flatten)]
+    setup: Setup,
+    /// Output format: umass, msr, blkparse, disksim, csv, pattern.
+    #[arg(long, default_value = "pattern")]
+    to: String,
+}
+
+#[derive(Args)]
+struct TraceArgs {
+    /// Scheme whose logical space the trace is fitted into.
+    #[arg(long, default_value = "page")]
+    scheme: String,
+    #[command(flatten)]
+    setup: Setup,
 }
 
 #[derive(Args)]
@@ -155,10 +187,10 @@ struct Setup {
     /// Override the preset's pages per block.
     #[arg(long)]
     pages_per_block: Option<u32>,
-    /// Over-provisioning ratio (page mapping).
+    /// Over-provisioning ratio (page mapping; LTFTL: spare share of its data section).
     #[arg(long)]
     op: Option<f64>,
-    /// Number of log blocks (hybrid schemes). `sweep` takes a comma-separated list
+    /// Number of log blocks (hybrid schemes; LTFTL: blocks of its log section). `sweep` takes a comma-separated list
     /// (`--log-blocks 4,8,16,32,64`); `run` takes one value.
     #[arg(long, value_delimiter = ',')]
     log_blocks: Vec<u32>,
@@ -181,9 +213,30 @@ struct Setup {
     /// Inline pattern, e.g. "w0 w4 w8 w12 r3 (w1 w2)x3".
     #[arg(long, conflicts_with = "trace")]
     pattern: Option<String>,
-    /// Trace file (the inline pattern language).
+    /// Trace file: UMass/SPC, MSR Cambridge, blkparse text, DiskSim/MQSim ASCII, CSV
+    /// with a header, or the inline pattern language (docs/traces.md).
     #[arg(long)]
     trace: Option<std::path::PathBuf>,
+    /// Trace format (default: auto-detect): umass, msr, blkparse, disksim, csv, pattern.
+    #[arg(long, requires = "trace")]
+    format: Option<String>,
+    /// Addresses beyond the logical space: fold (modulo), compact (renumber touched
+    /// logical blocks densely), scale (grow the chip). Default: refuse with a message.
+    #[arg(long, requires = "trace")]
+    fit: Option<String>,
+    /// Keep only this device of a multi-device trace (ASU, DiskNumber, device, or
+    /// blkparse `major,minor`).
+    #[arg(long, requires = "trace")]
+    device: Option<String>,
+    /// Skip malformed lines (their count and the first ones are reported).
+    #[arg(long, requires = "trace")]
+    skip_bad_lines: bool,
+    /// blkparse: which action counts (D = issued to the device, Q = queued, C = completed).
+    #[arg(long, requires = "trace")]
+    blkparse_action: Option<String>,
+    /// The trace file once parsed.
+    #[arg(skip)]
+    parsed: std::cell::OnceCell<RawTrace>,
 }
 
 impl Setup {
@@ -199,10 +252,16 @@ impl Setup {
             parse_gen(g)?
         } else if let Some(p) = &self.pattern {
             Workload::Pattern { text: p.clone() }
-        } else if let Some(path) = &self.trace {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read trace {}: {e}", path.display()))?;
-            Workload::Pattern { text }
+        } else if self.trace.is_some() {
+            // The text is streamed from the file by `build`, not held in the scenario.
+            Workload::Trace {
+                text: String::new(),
+                format: self.format.as_deref().map(Format::from_name).transpose()?,
+                fit: self.fit.as_deref().map(Fit::from_name).transpose()?.unwrap_or_default(),
+                device: self.device.clone(),
+                skip_bad_lines: self.skip_bad_lines,
+                blkparse_action: self.blkparse_action.clone(),
+            }
         } else {
             return Err("give a workload: --gen KIND:key=value,..., --pattern \"w0 w4\" or --trace FILE".into());
         };
@@ -243,9 +302,66 @@ fn parse_gen(spec: &str) -> Result<Workload, String> {
     serde_json::from_value(serde_json::Value::Object(obj)).map_err(|e| format!("--gen '{spec}': {e}"))
 }
 
+impl Setup {
+    /// The simulator, and the trace summary when the workload is a trace file.
+    fn build(&self, scheme: &str) -> Result<(Simulator, Option<TraceSummary>), String> {
+        let scenario = self.scenario(scheme)?;
+        self.sim_for(&scenario)
+    }
+
+    /// The simulator for a scenario of this setup; a trace file is streamed and parsed
+    /// once (cached for `sweep`'s several schemes) and fitted per scheme.
+    fn sim_for(&self, scenario: &Scenario) -> Result<(Simulator, Option<TraceSummary>), String> {
+        let Some(path) = &self.trace else {
+            return Ok((scenario.build()?, None));
+        };
+        let (_, fit) = load::options_for(scenario)?;
+        if self.parsed.get().is_none() {
+            let (raw, _) = self.parse_trace(scenario, path)?;
+            let _ = self.parsed.set(raw);
+        }
+        let raw = self.parsed.get().expect("parsed above");
+        let (sim, summary) = load::build_with_raw(scenario, raw, fit)?;
+        Ok((sim, Some(summary)))
+    }
+
+    fn parse_trace(&self, scenario: &Scenario, path: &std::path::Path) -> Result<(RawTrace, Fit), String> {
+        let (opts, fit) = load::options_for(scenario)?;
+        let mut file = std::fs::File::open(path).map_err(|e| format!("cannot read trace {}: {e}", path.display()))?;
+        let mut parser = TraceParser::new(opts);
+        let mut buf = vec![0u8; 1 << 20];
+        loop {
+            let n = file.read(&mut buf).map_err(|e| format!("cannot read trace {}: {e}", path.display()))?;
+            if n == 0 || parser.feed(&buf[..n]).failed {
+                break;
+            }
+        }
+        let raw = parser.finish().map_err(|e| format!("trace {}: {e}", path.display()))?;
+        Ok((raw, fit))
+    }
+}
+
+fn print_trace_summary(s: &TraceSummary) {
+    let fmt = s.format.map(|f| f.name()).unwrap_or("?");
+    eprintln!(
+        "trace: {fmt}{}, {} records ({} reads, {} writes) -> {} page requests ({} reads, {} writes), {} logical blocks touched",
+        if s.format_detected { " (detected)" } else { "" },
+        s.records, s.record_reads, s.record_writes, s.requests, s.reads, s.writes, s.footprint_blocks
+    );
+    eprintln!("trace: {}", s.fit_note);
+    if s.skipped_lines > 0 {
+        eprintln!("trace: {} malformed lines skipped", s.skipped_lines);
+    }
+    for w in &s.warnings {
+        eprintln!("trace: warning: {w}");
+    }
+}
+
 fn run(args: &RunArgs) -> Result<Metrics, String> {
-    let scenario = args.setup.scenario(&args.scheme)?;
-    let mut sim = scenario.build()?;
+    let (mut sim, summary) = args.setup.build(&args.scheme)?;
+    if let Some(s) = &summary {
+        print_trace_summary(s);
+    }
     sim.record_timeline(args.timeline.is_some());
     let total = sim.total();
     sim.run(total)?;
@@ -278,8 +394,9 @@ fn sweep(args: &SweepArgs) -> Result<Vec<SweepRow>, String> {
     for scheme in &args.schemes {
         for &lb in &counts {
             let scenario = args.setup.scenario_with(scheme, lb)?;
-            let mut sim = scenario
-                .build()
+            let (mut sim, _) = args
+                .setup
+                .sim_for(&scenario)
                 .map_err(|e| format!("{scheme} with {} log blocks: {e}", lb.map(|n| n.to_string()).unwrap_or("default".into())))?;
             let total = sim.total();
             sim.run(total)?;
@@ -363,7 +480,7 @@ fn crash_sweep(a: &CrashArgs) -> Result<ftl_sim::crash::SweepReport, String> {
         _ => return Err("choose the cut points: --all, --every N or --random N [--seed X]".into()),
     };
     let scenario = a.setup.scenario(&a.scheme)?;
-    let sim = scenario.build()?;
+    let (sim, _) = a.setup.sim_for(&scenario)?;
     let recut = (!a.no_recut).then_some(a.seed);
     let mut last = std::time::Instant::now();
     let report = sweep(&sim.state, sim.requests(), &scenario.recoverer(), points, recut, |done, total| {
@@ -464,7 +581,64 @@ fn main() -> ExitCode {
                 println!("  {name:8} {what}");
             }
             println!("chips: {}", PRESET_NAMES.join(", "));
+            println!("generators (--gen KIND:key=value,...):");
+            for (name, what) in GENERATORS {
+                println!("  {name:10} {what}");
+            }
+            println!("trace formats (--trace FILE --format F):");
+            for (_, name, what) in FORMATS {
+                println!("  {name:10} {what}");
+            }
             ExitCode::SUCCESS
+        }
+        Cmd::Export(args) => {
+            let out = || -> Result<String, String> {
+                let to = Format::from_name(&args.to)?;
+                let (sim, _) = args.setup.build(&args.scheme)?;
+                write_trace(sim.requests(), to, sim.state.flash.geometry().page_bytes)
+            };
+            match out() {
+                Ok(text) => {
+                    print!("{text}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Cmd::Trace(args) => {
+            if args.setup.trace.is_none() {
+                eprintln!("error: give the trace with --trace FILE");
+                return ExitCode::from(2);
+            }
+            let summary = || -> Result<TraceSummary, String> {
+                let scenario = args.setup.scenario(&args.scheme)?;
+                let path = args.setup.trace.as_ref().expect("checked");
+                let (raw, fit) = args.setup.parse_trace(&scenario, path)?;
+                match load::build_with_raw(&scenario, &raw, fit) {
+                    Ok((_, s)) => Ok(s),
+                    // The fit failed (e.g. addresses out of range and no --fit):
+                    // still show the trace, with the reason as a warning.
+                    Err(e) => {
+                        let ppb = scenario.chip.chip()?.geometry.pages_per_block;
+                        let mut s = raw.summary(ppb);
+                        s.warnings.push(e);
+                        Ok(s)
+                    }
+                }
+            };
+            match summary() {
+                Ok(s) => {
+                    println!("{}", serde_json::to_string(&s).expect("summary serialises"));
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            }
         }
         Cmd::Sweep(args) => match sweep(&args) {
             Ok(rows) => {

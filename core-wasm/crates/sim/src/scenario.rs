@@ -79,6 +79,9 @@ impl Scenario {
     }
 
     pub fn build(&self) -> Result<Simulator, String> {
+        if matches!(self.workload, Workload::Trace { .. }) {
+            return crate::trace::load::build_trace(self).map(|(sim, _)| sim);
+        }
         let first = self.fresh()?;
         let reqs = self.requests(first.ftl.logical_pages(), first.ftl.time_shift())?;
         let me = self.clone();

@@ -3,12 +3,17 @@
 
 use ftl_sim::scenario::Scenario;
 use ftl_sim::stepper::Stepper;
+use ftl_sim::trace::fit::Fit;
+use ftl_sim::trace::load;
+use ftl_sim::trace::parse::{self, RawTrace, TraceOptions};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
 pub struct Session {
     stepper: Stepper,
     info: String,
+    /// The scenario's recovery from the chip alone (`crash_here`).
+    recover: ftl_sim::crash::Recover,
 }
 
 fn js_err(e: impl std::fmt::Display) -> JsError {
@@ -24,7 +29,18 @@ impl Session {
         // wasm memory is small: keyframes get a quarter of the 64 MB the largest chip may use.
         sim.set_keyframe_budget(16 << 20);
         let info = ftl_sim::scenario::info_json(&scenario, &sim);
-        Ok(Session { stepper: Stepper::new(sim), info })
+        Ok(Session { stepper: Stepper::new(sim), info, recover: scenario.recoverer() })
+    }
+
+    /// A session running a trace streamed through `parser` (after `finish()`), on the
+    /// scenario's scheme and chip; the scenario's workload must be
+    /// `{kind: "trace", fit?, ...}` (its `text` is ignored). docs/session-api.md.
+    pub fn from_trace(scenario_json: &str, parser: &TraceParser) -> Result<Session, JsError> {
+        let (scenario, raw, fit) = parser.scenario_and_raw(scenario_json).map_err(js_err)?;
+        let (mut sim, _) = load::build_with_raw(&scenario, raw, fit).map_err(js_err)?;
+        sim.set_keyframe_budget(16 << 20);
+        let info = ftl_sim::scenario::info_json(&scenario, &sim);
+        Ok(Session { stepper: Stepper::new(sim), info, recover: scenario.recoverer() })
     }
 
     pub fn info(&self) -> String {
@@ -115,6 +131,117 @@ impl Session {
     pub fn view(&self) -> String {
         self.stepper.view_json()
     }
+
+    /// Power cut "here": after the flash operations revealed so far of the request in progress
+    /// (or before the next request), on a copy of the state, then recovery from the chip alone
+    /// and verification (ftl_sim::crash::crash_once, as `ftl crash-sweep` does per point). The
+    /// session itself is left as it was. JSON `{step, op, outcome: CrashOutcome}`.
+    pub fn crash_here(&mut self) -> Result<String, JsError> {
+        let (step, ops) = (self.stepper.step(), self.stepper.op_cursor());
+        let reqs = self.stepper.sim.requests();
+        let Some(&req) = reqs.get(step) else {
+            return Err(js_err("the workload is finished: there is no operation left to cut"));
+        };
+        let after = reqs[step + 1..(step + 33).min(reqs.len())].to_vec();
+        self.stepper.seek(step).map_err(js_err)?;
+        let before = self.stepper.sim.state.clone();
+        let r = ftl_sim::crash::crash_once(&before, req, ops as u64, None, &self.recover, &after);
+        self.stepper.goto(step, ops).map_err(js_err)?;
+        let Some((outcome, _)) = r else {
+            return Err(js_err("the request completed before that operation: nothing to cut"));
+        };
+        Ok(serde_json::json!({"step": step, "op": ops, "outcome": outcome}).to_string())
+    }
+
+    /// Requests `from..to` of the workload as inline-pattern text (`w3 r7 freeze ...`), so the
+    /// app can issue freeze / unfreeze / revert at the current step by re-running the workload
+    /// with the request inserted (docs/session-api.md, "Time shift").
+    pub fn workload_pattern(&self, from: u32, to: u32) -> Result<String, JsError> {
+        let reqs = self.stepper.sim.requests();
+        let to = (to as usize).min(reqs.len());
+        let from = (from as usize).min(to);
+        ftl_sim::trace::write::write_trace(&reqs[from..to], ftl_sim::trace::parse::Format::Pattern, 512).map_err(js_err)
+    }
+}
+
+/// Streams an uploaded trace in chunks (docs/session-api.md, "Traces"): `feed` returns
+/// progress JSON, `finish` the summary or the errors; cancel = stop feeding and `free()`.
+#[wasm_bindgen]
+pub struct TraceParser {
+    parser: Option<parse::TraceParser>,
+    raw: Option<RawTrace>,
+    pages_per_block: u32,
+}
+
+#[wasm_bindgen]
+impl TraceParser {
+    /// `options_json`: TraceOptions (`{format?, page_bytes, device?, skip_bad_lines?, ...}`)
+    /// plus an optional `pages_per_block` for the summary's footprint.
+    #[wasm_bindgen(constructor)]
+    pub fn new(options_json: &str) -> Result<TraceParser, JsError> {
+        let mut v: serde_json::Value =
+            serde_json::from_str(options_json).map_err(|e| js_err(format!("invalid trace options: {e}")))?;
+        let ppb = v
+            .as_object_mut()
+            .and_then(|o| o.remove("pages_per_block"))
+            .and_then(|p| p.as_u64())
+            .unwrap_or(1) as u32;
+        let opts: TraceOptions = serde_json::from_value(v).map_err(|e| js_err(format!("invalid trace options: {e}")))?;
+        Ok(TraceParser { parser: Some(parse::TraceParser::new(opts)), raw: None, pages_per_block: ppb })
+    }
+
+    /// Feeds the next chunk; returns `{bytes, lines, records, requests, bad_lines, format, failed}`.
+    pub fn feed(&mut self, bytes: &[u8]) -> Result<String, JsError> {
+        let p = self.parser.as_mut().ok_or_else(|| js_err("the parser is finished"))?;
+        Ok(serde_json::to_string(&p.feed(bytes)).unwrap_or_default())
+    }
+
+    /// Ends the input: `{ok: true, summary}` or `{ok: false, error: {message, errors, bad_lines}}`.
+    pub fn finish(&mut self) -> Result<String, JsError> {
+        let p = self.parser.take().ok_or_else(|| js_err("the parser is finished"))?;
+        Ok(match p.finish() {
+            Ok(raw) => {
+                let s = raw.summary(self.pages_per_block);
+                self.raw = Some(raw);
+                serde_json::json!({"ok": true, "summary": s})
+            }
+            Err(e) => serde_json::json!({"ok": false, "error": e}),
+        }
+        .to_string())
+    }
+
+    /// Preview of the fit on a scenario (scheme, chip, `workload.fit`):
+    /// `{ok: true, summary}` or `{ok: false, message}` (e.g. addresses out of range).
+    pub fn fit(&self, scenario_json: &str) -> String {
+        let r = self
+            .scenario_and_raw(scenario_json)
+            .and_then(|(sc, raw, fit)| load::build_with_raw(&sc, raw, fit).map(|(_, s)| s));
+        match r {
+            Ok(s) => serde_json::json!({"ok": true, "summary": s}),
+            Err(m) => serde_json::json!({"ok": false, "message": m}),
+        }
+        .to_string()
+    }
+}
+
+impl TraceParser {
+    fn scenario_and_raw(&self, scenario_json: &str) -> Result<(Scenario, &RawTrace, Fit), String> {
+        let raw = self.raw.as_ref().ok_or("the trace is not parsed yet: call finish() first")?;
+        let scenario = Scenario::from_json(scenario_json)?;
+        let (_, fit) = load::options_for(&scenario)?;
+        Ok((scenario, raw, fit))
+    }
+}
+
+/// The trace formats and generators with their one-sentence descriptions, for the UI:
+/// `{formats: [{name, description}], generators: [{kind, description}]}`.
+#[wasm_bindgen]
+pub fn trace_catalog() -> String {
+    serde_json::json!({
+        "formats": parse::FORMATS.iter().map(|f| serde_json::json!({"name": f.1, "description": f.2})).collect::<Vec<_>>(),
+        "generators": ftl_sim::trace::gen::GENERATORS.iter().map(|g| serde_json::json!({"kind": g.0, "description": g.1})).collect::<Vec<_>>(),
+    })
+    .to_string()
 }
 
 /// Schemes, chip presets and the parameters each scheme reads:
@@ -136,4 +263,32 @@ pub fn check_pattern(text: &str) -> String {
         Ok(r) => serde_json::json!({"ok": true, "requests": r.len()}).to_string(),
         Err(e) => serde_json::json!({"ok": false, "line": e.line, "column": e.column, "message": e.message}).to_string(),
     }
+}
+
+/// A crash sweep of a scenario from step 0, as `ftl crash-sweep` does it (ftl_sim::crash::sweep):
+/// `options_json` = `{"all": true} | {"every": n} | {"random": n, "seed"?: s}` plus `"recut"?: bool`
+/// (also cut each point once more inside its recovery, seeded by `seed`); `progress(done, total)`
+/// is called after each cut point. Returns the SweepReport as JSON. docs/session-api.md.
+#[wasm_bindgen]
+pub fn crash_sweep(scenario_json: &str, options_json: &str, progress: &js_sys::Function) -> Result<String, JsError> {
+    use ftl_sim::crash::{sweep, Points};
+    let o: serde_json::Value =
+        serde_json::from_str(options_json).map_err(|e| js_err(format!("invalid sweep options: {e}")))?;
+    let seed = o["seed"].as_u64().unwrap_or(1);
+    let points = if o["all"].as_bool() == Some(true) {
+        Points::All
+    } else if let Some(n) = o["every"].as_u64() {
+        Points::Every(n)
+    } else if let Some(n) = o["random"].as_u64() {
+        Points::Random { n, seed }
+    } else {
+        return Err(js_err("choose the cut points: all, every N or random N"));
+    };
+    let scenario = Scenario::from_json(scenario_json).map_err(js_err)?;
+    let sim = scenario.build().map_err(js_err)?;
+    let recut = o["recut"].as_bool().unwrap_or(false).then_some(seed);
+    let report = sweep(&sim.state, sim.requests(), &scenario.recoverer(), points, recut, |done, total| {
+        let _ = progress.call2(&JsValue::NULL, &JsValue::from_f64(done as f64), &JsValue::from_f64(total as f64));
+    });
+    Ok(serde_json::to_string(&report).unwrap_or_default())
 }

@@ -9,6 +9,7 @@ pub mod fast;
 pub mod gftl;
 pub mod greedy;
 pub mod kraft;
+pub mod ltftl;
 pub mod nftl;
 pub mod page;
 pub mod ram;
@@ -67,7 +68,7 @@ pub struct SchemeParams {
     /// Over-provisioning ratio of the page-mapping FTL (share of physical pages
     /// not exported as logical space).
     pub op: Option<f64>,
-    /// Number of log blocks (hybrid schemes).
+    /// Number of log blocks (hybrid schemes); for LTFTL, the size of the log section.
     pub log_blocks: Option<u32>,
     /// Associativity of KAST/KRAFT log blocks.
     pub k: Option<u32>,
@@ -172,6 +173,7 @@ pub const SCHEMES: &[(&str, &str)] = &[
     ("nftl", "NFTL: block mapping with a replacement block; merge when both are full"),
     ("kraft", "KRAFT: K-associative log blocks kept serial, relative addressing (Kang et al.)"),
     ("kast", "KAST-style K-associative log blocks (KRAFT without seriality maintenance)"),
+    ("ltftl", "LTFTL: page mapping with time shift (freeze / unfreeze / revert) and power-loss roll-back"),
 ];
 
 /// The parameters each scheme reads (the app's form shows just these).
@@ -182,6 +184,7 @@ pub fn scheme_params(scheme: &str) -> &'static [&'static str] {
         "kraft" => &["log_blocks", "k", "switch_max", "fill_max"],
         "kast" => &["log_blocks", "k"],
         "rftl" | "gftl" | "nftl" => &["utilisation"],
+        "ltftl" => &["op", "log_blocks"],
         _ => &[],
     }
 }
@@ -201,6 +204,8 @@ pub fn build_on_chip(scheme: &str, params: &SchemeParams, chip: &Chip) -> Result
 pub fn recover(scheme: &str, params: &SchemeParams, flash: &mut Flash) -> FlashResult<Result<Box<dyn Ftl>, String>> {
     Ok(Ok(match scheme {
         "page" => Box::new(page::PageFtl::recover(flash, params)?),
+        // Back to the latest write (the app offers rebooting to the latest frozen state).
+        "ltftl" => Box::new(ltftl::LtFtl::recover(flash, params, false)?),
         other => return Ok(Err(format!("scheme '{other}' has no recovery yet"))),
     }))
 }
@@ -216,6 +221,7 @@ pub fn build(scheme: &str, params: &SchemeParams, geometry: &Geometry) -> Result
         "rftl" | "gftl" => Err(format!("scheme '{scheme}' needs the chip's timing: use ftl::build_on_chip")),
         "kraft" => Ok(Box::new(kraft::Kraft::new(geometry, params, kraft::Variant::Kraft)?)),
         "kast" => Ok(Box::new(kraft::Kraft::new(geometry, params, kraft::Variant::Kast)?)),
+        "ltftl" => Ok(Box::new(ltftl::LtFtl::new(geometry, params)?)),
         other => Err(format!(
             "unknown scheme '{other}' (known: {})",
             SCHEMES.iter().map(|s| s.0).collect::<Vec<_>>().join(", ")

@@ -33,6 +33,105 @@ pub enum Workload {
     },
     /// The inline pattern language (`w0 w4 w8 r3 (w1 w2)x3`).
     Pattern { text: String },
+    /// Digital camera: photos written as long sequential runs, each followed by
+    /// small random updates of the FAT / directory area at the start of the space.
+    Camera {
+        n: u64,
+        #[serde(default = "one")]
+        seed: u64,
+        /// Mean photo size in pages (each photo is 1/2..3/2 of it).
+        #[serde(default = "camera_file_pages")]
+        file_pages: u64,
+        /// Share of the space that is FAT / directory (at least 1 page).
+        #[serde(default = "camera_fat_fraction")]
+        fat_fraction: f64,
+        /// FAT / directory page writes after each photo.
+        #[serde(default = "camera_fat_writes")]
+        fat_writes: u64,
+    },
+    /// OLTP: single-page random requests over a skewed footprint (page rank r drawn
+    /// with density ~ r^(1/skew - 1), scattered over the space), a share of them reads.
+    Oltp {
+        n: u64,
+        #[serde(default = "one")]
+        seed: u64,
+        #[serde(default = "oltp_read_ratio")]
+        read_ratio: f64,
+        /// 1 = uniform; larger = more skewed (3: about 20% of pages get 60% of requests).
+        #[serde(default = "oltp_skew")]
+        skew: f64,
+    },
+    /// Postmark: a pool of small files created, appended, read and deleted; every
+    /// create, append and delete also writes a metadata page (inode / directory).
+    Postmark {
+        n: u64,
+        #[serde(default = "one")]
+        seed: u64,
+        /// Files alive at once (at most).
+        #[serde(default = "postmark_files")]
+        files: u64,
+        /// Largest file in pages at creation (1..=this).
+        #[serde(default = "postmark_file_pages")]
+        file_pages: u64,
+        /// Share of the space kept for metadata pages (at least 1 page).
+        #[serde(default = "postmark_meta_fraction")]
+        meta_fraction: f64,
+    },
+    /// A block I/O trace as text (docs/traces.md); the scenario's chip gives the
+    /// page size. Built through `Scenario::build` (trace::load).
+    Trace {
+        /// The trace text (empty when the requests come from a streamed parser).
+        #[serde(default)]
+        text: String,
+        /// None: auto-detect.
+        #[serde(default)]
+        format: Option<super::parse::Format>,
+        /// Addresses beyond the logical space: none (error), fold, compact, scale.
+        #[serde(default)]
+        fit: super::fit::Fit,
+        #[serde(default)]
+        device: Option<String>,
+        #[serde(default)]
+        skip_bad_lines: bool,
+        /// blkparse: the action that counts (default D).
+        #[serde(default)]
+        blkparse_action: Option<String>,
+    },
+}
+
+/// The generators with a one-sentence description each (for the UI).
+pub const GENERATORS: &[(&str, &str)] = &[
+    ("sequential", "Writes pages 0, 1, 2, ... in order, wrapping around the logical space."),
+    ("uniform", "Every request goes to a uniformly random page (the FAST paper's pattern E), a share of them reads."),
+    ("hotcold", "A share of the requests (hot_ratio) goes to a small hot part of the space (hot_fraction), the rest to the cold part."),
+    ("camera", "A digital camera: each photo is a long sequential write, followed by a few small random updates of the FAT and directory at the start of the space."),
+    ("oltp", "A database: single-page random reads and writes concentrated on a skewed set of hot pages scattered over the space."),
+    ("postmark", "A mail server (Postmark): small files are created, appended, read and deleted, each change also rewriting a metadata page."),
+];
+
+fn camera_file_pages() -> u64 {
+    32
+}
+fn camera_fat_fraction() -> f64 {
+    0.02
+}
+fn camera_fat_writes() -> u64 {
+    2
+}
+fn oltp_read_ratio() -> f64 {
+    0.3
+}
+fn oltp_skew() -> f64 {
+    3.0
+}
+fn postmark_files() -> u64 {
+    64
+}
+fn postmark_file_pages() -> u64 {
+    4
+}
+fn postmark_meta_fraction() -> f64 {
+    0.05
 }
 
 fn one() -> u64 {
@@ -120,8 +219,145 @@ impl Workload {
                 }
                 Ok(reqs)
             }
+            Workload::Camera { n, seed, file_pages, fat_fraction, fat_writes } => {
+                let n = check_n(n)?;
+                check_ratio("fat_fraction", fat_fraction)?;
+                if file_pages == 0 {
+                    return Err("file_pages must be at least 1".into());
+                }
+                Ok(camera(n, seed, space, file_pages, fat_fraction, fat_writes))
+            }
+            Workload::Oltp { n, seed, read_ratio, skew } => {
+                let n = check_n(n)?;
+                check_ratio("read_ratio", read_ratio)?;
+                if !(skew.is_finite() && skew >= 1.0) {
+                    return Err(format!("skew must be at least 1 (got {skew})"));
+                }
+                Ok(oltp(n, seed, space, read_ratio, skew))
+            }
+            Workload::Postmark { n, seed, files, file_pages, meta_fraction } => {
+                let n = check_n(n)?;
+                check_ratio("meta_fraction", meta_fraction)?;
+                if files == 0 || file_pages == 0 {
+                    return Err("files and file_pages must be at least 1".into());
+                }
+                if space < 2 {
+                    return Err("postmark needs at least 2 logical pages".into());
+                }
+                Ok(postmark(n, seed, space, files, file_pages, meta_fraction))
+            }
+            Workload::Trace { .. } => Err(
+                "a trace workload needs the chip's page size: build it through Scenario::build (trace::load::build_trace)".into(),
+            ),
         }
     }
+}
+
+fn region(space: u64, fraction: f64) -> u64 {
+    ((space as f64 * fraction).round() as u64).clamp(1, space.saturating_sub(1).max(1))
+}
+
+fn camera(n: usize, seed: u64, space: u64, file_pages: u64, fat_fraction: f64, fat_writes: u64) -> Vec<Request> {
+    let fat = region(space, fat_fraction);
+    let data = space - fat;
+    let mut rng = SplitMix64::new(seed);
+    let mut out = Vec::with_capacity(n);
+    let mut cursor = 0u64;
+    while out.len() < n {
+        let size = (file_pages / 2 + rng.below(file_pages + 1)).max(1);
+        for _ in 0..size {
+            let lpn = if data == 0 { rng.below(space) } else { fat + cursor % data };
+            cursor += 1;
+            out.push(Request::Write { lpn: lpn as u32 });
+        }
+        for _ in 0..fat_writes {
+            out.push(Request::Write { lpn: rng.below(fat) as u32 });
+        }
+    }
+    out.truncate(n);
+    out
+}
+
+/// An odd multiplier coprime with `space`, scattering ranks over the space.
+fn scatter(space: u64) -> u64 {
+    let gcd = |mut a: u64, mut b: u64| {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    };
+    [2_654_435_761u64, 40_503, 7919, 104_729, 1_000_003, 3]
+        .into_iter()
+        .find(|&p| gcd(p % space.max(1), space) == 1)
+        .unwrap_or(1)
+}
+
+fn oltp(n: usize, seed: u64, space: u64, read_ratio: f64, skew: f64) -> Vec<Request> {
+    let mut rng = SplitMix64::new(seed);
+    let mul = scatter(space);
+    (0..n)
+        .map(|_| {
+            let rank = ((rng.unit().powf(skew) * space as f64) as u64).min(space - 1);
+            let lpn = ((rank as u128 * mul as u128) % space as u128) as u32;
+            op(&mut rng, read_ratio, lpn)
+        })
+        .collect()
+}
+
+fn postmark(n: usize, seed: u64, space: u64, files: u64, file_pages: u64, meta_fraction: f64) -> Vec<Request> {
+    let meta = region(space, meta_fraction);
+    let mut rng = SplitMix64::new(seed);
+    // Free data pages, taken at random (swap_remove) and given back on delete.
+    let mut free: Vec<u32> = (meta..space).map(|p| p as u32).collect();
+    let mut live: Vec<Vec<u32>> = Vec::new();
+    let mut out = Vec::with_capacity(n);
+    let meta_write = |rng: &mut SplitMix64, out: &mut Vec<Request>| out.push(Request::Write { lpn: rng.below(meta) as u32 });
+    while out.len() < n {
+        let choice = rng.below(4);
+        let must_delete = free.is_empty() || live.len() as u64 >= files;
+        if (choice == 0 || live.is_empty()) && !must_delete {
+            // create
+            let size = 1 + rng.below(file_pages);
+            let mut pages = Vec::new();
+            for _ in 0..size {
+                if free.is_empty() {
+                    break;
+                }
+                let i = rng.below(free.len() as u64) as usize;
+                let p = free.swap_remove(i);
+                out.push(Request::Write { lpn: p });
+                pages.push(p);
+            }
+            meta_write(&mut rng, &mut out);
+            live.push(pages);
+        } else if choice == 1 || must_delete {
+            if live.is_empty() {
+                // nothing to delete and no free page: only metadata traffic left
+                meta_write(&mut rng, &mut out);
+                continue;
+            }
+            let i = rng.below(live.len() as u64) as usize;
+            free.extend(live.swap_remove(i));
+            meta_write(&mut rng, &mut out);
+        } else if choice == 2 {
+            // read a whole file
+            let f = &live[rng.below(live.len() as u64) as usize];
+            out.extend(f.iter().map(|&lpn| Request::Read { lpn }));
+        } else {
+            // append one page
+            if free.is_empty() {
+                continue;
+            }
+            let i = rng.below(free.len() as u64) as usize;
+            let p = free.swap_remove(i);
+            let k = rng.below(live.len() as u64) as usize;
+            live[k].push(p);
+            out.push(Request::Write { lpn: p });
+            meta_write(&mut rng, &mut out);
+        }
+    }
+    out.truncate(n);
+    out
 }
 
 fn rng_lpn(rng: &mut SplitMix64, lo: u64, hi: u64) -> u32 {

@@ -5,9 +5,13 @@ use serde::Serialize;
 
 use crate::nand::Lpn;
 
+pub mod fit;
 pub mod gen;
+pub mod load;
+pub mod parse;
 pub mod pattern;
 pub mod rng;
+pub mod write;
 
 /// One host request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

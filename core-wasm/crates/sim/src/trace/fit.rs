@@ -1,0 +1,392 @@
+//! Fitting a parsed trace into a scheme's logical space, and the summary the app
+//! shows before a run (docs/traces.md). Nothing is dropped or changed silently: the
+//! summary says which fit was applied and how many requests it changed.
+
+use std::collections::{HashMap, HashSet};
+
+use serde::{Deserialize, Serialize};
+
+use super::parse::{unpack, Format, Ignored, RawTrace, K_FREEZE, K_READ, K_REVERT, K_UNFREEZE, K_WRITE};
+use super::{ParseError, Request};
+
+/// What to do with addresses beyond the logical space.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fit {
+    /// Refuse: an error says how many requests are out of range and what to choose.
+    #[default]
+    None,
+    /// Page number modulo the logical space.
+    Fold,
+    /// Renumber the touched logical blocks (`pages_per_block` pages each) densely, in
+    /// first-touch order; the offset within the block is kept.
+    Compact,
+    /// Keep the addresses; the chip is grown until the scheme exports enough pages
+    /// (done by the scenario; `fit` itself only checks and reports what is needed).
+    Scale,
+}
+
+impl Fit {
+    pub fn from_name(s: &str) -> Result<Fit, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "none" | "" => Ok(Fit::None),
+            "fold" | "modulo" => Ok(Fit::Fold),
+            "compact" => Ok(Fit::Compact),
+            "scale" => Ok(Fit::Scale),
+            o => Err(format!("unknown fit '{o}': expected fold, compact, scale or none")),
+        }
+    }
+}
+
+/// Maps a page to its fitted page (the map is compact's renumbering).
+type MapFn = dyn Fn(u64, &mut HashMap<u64, u64>) -> Result<u64, String>;
+
+/// Most points in `sample`.
+pub const SAMPLE_POINTS: usize = 1000;
+
+/// The record the app shows before a run (and `ftl trace` prints).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TraceSummary {
+    pub format: Option<Format>,
+    /// True when the format was auto-detected (false: chosen by the user).
+    pub format_detected: bool,
+    pub bytes: u64,
+    pub lines: u64,
+    /// Trace records kept (lines), before page splitting.
+    pub records: u64,
+    pub record_reads: u64,
+    pub record_writes: u64,
+    /// Page requests after splitting (what the simulator runs).
+    pub requests: u64,
+    pub reads: u64,
+    pub writes: u64,
+    /// reads / (reads + writes) of the page requests.
+    pub read_share: f64,
+    pub page_bytes: u32,
+    pub pages_per_block: u32,
+    /// Lowest and highest page addressed in the trace (before the fit).
+    pub min_page: u64,
+    pub max_page: u64,
+    /// Logical pages needed to hold the trace unchanged (max_page + 1).
+    pub needed_logical_pages: u64,
+    /// Distinct logical blocks touched, before the fit.
+    pub footprint_blocks: u64,
+    /// Distinct pages touched, before the fit.
+    pub footprint_pages: u64,
+    /// The scheme's logical space (0 when no space was given).
+    pub logical_pages: u64,
+    pub fit: Fit,
+    /// Page requests whose address the fit changed.
+    pub fit_touched: u64,
+    /// Page requests beyond the logical space before the fit.
+    pub out_of_range: u64,
+    /// Distinct logical blocks touched after the fit.
+    pub fitted_footprint_blocks: u64,
+    /// Reads of a page the trace has not written before (after the fit): they find
+    /// nothing on the chip and cost no flash read (common in a trace cut from a
+    /// longer run).
+    pub reads_of_unwritten: u64,
+    /// One sentence: what the fit did.
+    pub fit_note: String,
+    pub ignored: Ignored,
+    /// Malformed lines skipped (`skip_bad_lines`), and the first of them.
+    pub skipped_lines: u64,
+    pub errors: Vec<ParseError>,
+    /// Records per device, when the format names devices.
+    pub devices: Vec<(String, u64)>,
+    /// `[request index, page after the fit]`, at most SAMPLE_POINTS evenly spaced.
+    pub sample: Vec<[u64; 2]>,
+    pub warnings: Vec<String>,
+}
+
+/// The logical space a trace is fitted into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Space {
+    pub logical_pages: u32,
+    pub pages_per_block: u32,
+}
+
+fn plural(n: u64, one: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {one}s")
+    }
+}
+
+impl RawTrace {
+    /// The requests fitted into `space`, and the summary. `space = None` gives the
+    /// summary of the trace alone (no fit; `sample` holds the raw pages).
+    pub fn fit(&self, space: Option<Space>, fit: Fit) -> Result<(Vec<Request>, TraceSummary), String> {
+        let ppb = space.map(|s| s.pages_per_block.max(1)).unwrap_or(1) as u64;
+        let lp = space.map(|s| s.logical_pages as u64).unwrap_or(0);
+        let mut s = self.base_summary(ppb);
+        s.logical_pages = lp;
+        s.fit = fit;
+        let total = s.requests;
+        if space.is_none() {
+            return Ok((Vec::new(), self.summary(1)));
+        }
+        if lp == 0 {
+            return Err("the scheme exports no logical pages".into());
+        }
+        if fit == Fit::Compact && s.footprint_blocks * ppb > lp {
+            return Err(format!(
+                "compacted, the trace still touches {} logical blocks of {ppb} pages ({} pages), but the space has only {lp} pages ({} blocks): fold, or scale the chip",
+                s.footprint_blocks,
+                s.footprint_blocks * ppb,
+                lp / ppb
+            ));
+        }
+        let out_of_range = self.pages().filter(|&(_, p)| p >= lp).count() as u64;
+        s.out_of_range = out_of_range;
+        let range_msg = || {
+            format!(
+                "{} beyond the logical space (highest page {}, the space has {} pages, 0..{})",
+                if out_of_range == total {
+                    format!("every one of the {total} page requests addresses a page")
+                } else {
+                    format!("{out_of_range} of {total} page requests address pages")
+                },
+                s.max_page,
+                lp,
+                lp - 1
+            )
+        };
+        // page -> fitted page
+        let mut compact: HashMap<u64, u64> = HashMap::new();
+        let mapped: Box<MapFn> = match fit {
+            Fit::None | Fit::Scale => {
+                if out_of_range > 0 {
+                    let need = if fit == Fit::Scale {
+                        format!("; scaling needs a chip whose scheme exports at least {} logical pages", s.needed_logical_pages)
+                    } else {
+                        String::new()
+                    };
+                    return Err(format!("{}{need}: choose fit fold, compact or scale", range_msg()));
+                }
+                s.fit_note = if fit == Fit::Scale {
+                    format!("every address fits the {lp}-page space; nothing changed")
+                } else {
+                    format!("every address fits the {lp}-page space; no fit needed")
+                };
+                Box::new(|p, _| Ok(p))
+            }
+            Fit::Fold => Box::new(move |p, _| Ok(p % lp)),
+            Fit::Compact => Box::new(move |p, m| {
+                let next = m.len() as u64;
+                let nb = *m.entry(p / ppb).or_insert(next);
+                let q = nb * ppb + p % ppb;
+                if q >= lp {
+                    Err(format!(
+                        "compacted, the trace still touches more than {} logical blocks of {ppb} pages ({} pages), but the space has only {lp} pages: fold, or scale the chip",
+                        nb, (nb + 1) * ppb
+                    ))
+                } else {
+                    Ok(q)
+                }
+            }),
+        };
+        let mut reqs = Vec::with_capacity(self.packed.len());
+        let mut touched = 0u64;
+        for &p in &self.packed {
+            let (k, v) = unpack(p);
+            let r = match k {
+                K_READ | K_WRITE => {
+                    let q = mapped(v, &mut compact)?;
+                    if q != v {
+                        touched += 1;
+                    }
+                    if k == K_READ {
+                        Request::Read { lpn: q as u32 }
+                    } else {
+                        Request::Write { lpn: q as u32 }
+                    }
+                }
+                K_FREEZE => Request::Freeze,
+                K_UNFREEZE => Request::Unfreeze { state: v as u32 },
+                K_REVERT => Request::Revert { state: v as u32 },
+                _ => unreachable!("only the parser packs requests"),
+            };
+            reqs.push(r);
+        }
+        s.fit_touched = touched;
+        match fit {
+            Fit::Fold if touched == 0 => {
+                s.fit_note = format!("every address fits the {lp}-page space; folding changed nothing");
+            }
+            Fit::Fold => {
+                s.fit_note = format!(
+                    "folded (page modulo {lp}): {} changed, {} of them were beyond the space",
+                    plural(touched, "request"),
+                    out_of_range
+                );
+                if out_of_range == total && total > 0 {
+                    s.warnings.push(format!("every request addressed a page beyond the {lp}-page space; all were folded"));
+                }
+            }
+            Fit::Compact => {
+                s.fit_note = format!(
+                    "compacted: {} touched logical blocks renumbered 0..{} in first-touch order; {} changed",
+                    compact.len(),
+                    compact.len().saturating_sub(1),
+                    plural(touched, "request")
+                );
+            }
+            _ => {}
+        }
+        // Fitted pages are < lp <= 2^26: bitsets, 1 bit per page.
+        let mut blocks = Bits::new(lp.div_ceil(ppb));
+        let mut written = Bits::new(lp);
+        for r in &reqs {
+            match *r {
+                Request::Write { lpn } => {
+                    written.set(lpn as u64);
+                    s.fitted_footprint_blocks += !blocks.set(lpn as u64 / ppb) as u64;
+                }
+                Request::Read { lpn } => {
+                    s.fitted_footprint_blocks += !blocks.set(lpn as u64 / ppb) as u64;
+                    if !written.get(lpn as u64) {
+                        s.reads_of_unwritten += 1;
+                    }
+                }
+                _ => {}
+            }
+        }
+        if s.reads > 0 && s.writes > 0 && s.reads_of_unwritten * 2 > s.reads {
+            s.warnings.push(format!(
+                "{} of the {} reads are of pages the trace never wrote before: they find nothing on the chip",
+                s.reads_of_unwritten, s.reads
+            ));
+        }
+        let step = sample_step(reqs.len());
+        s.sample = reqs
+            .iter()
+            .enumerate()
+            .step_by(step)
+            .filter_map(|(i, r)| r.lpn().map(|l| [i as u64, l as u64]))
+            .collect();
+        Ok((reqs, s))
+    }
+
+    fn fill_sample(&self, s: &mut TraceSummary, f: impl Fn(u64) -> Option<u64>) {
+        let step = sample_step(self.packed.len());
+        s.sample = self
+            .packed
+            .iter()
+            .enumerate()
+            .step_by(step)
+            .filter_map(|(i, &p)| match unpack(p) {
+                (K_READ | K_WRITE, v) => f(v).map(|q| [i as u64, q]),
+                _ => None,
+            })
+            .collect();
+    }
+
+    /// The summary of the trace alone (no logical space, no fit), with the footprint
+    /// counted in blocks of `pages_per_block` pages.
+    pub fn summary(&self, pages_per_block: u32) -> TraceSummary {
+        let mut s = self.base_summary(pages_per_block.max(1) as u64);
+        s.fit_note = "no logical space given: addresses unchanged".into();
+        self.fill_sample(&mut s, Some);
+        s
+    }
+
+    fn base_summary(&self, ppb: u64) -> TraceSummary {
+        let (mut reads, mut writes, mut lo, mut hi) = (0u64, 0u64, u64::MAX, 0u64);
+        // Distinct pages: a hash set grows with the footprint, not the request count
+        // (20 M requests of the repeated MQSim trace touch 20,422 pages).
+        let mut pages: HashSet<u64> = HashSet::new();
+        for (w, p) in self.pages() {
+            if w {
+                writes += 1;
+            } else {
+                reads += 1;
+            }
+            lo = lo.min(p);
+            hi = hi.max(p);
+            pages.insert(p);
+        }
+        if reads + writes == 0 {
+            lo = 0;
+        }
+        let footprint_pages = pages.len() as u64;
+        let footprint_blocks = pages.iter().map(|p| p / ppb).collect::<HashSet<_>>().len() as u64;
+        drop(pages);
+        let mut warnings = Vec::new();
+        if writes == 0 && reads > 0 {
+            warnings.push(
+                "the trace has only reads: no page is ever written, so every read finds nothing and the scheme does no programs or erases".into(),
+            );
+        }
+        if self.devices.len() > 1 && self.ignored.other_device == 0 {
+            warnings.push(format!(
+                "the trace holds {} devices, run as one address space; choose a device to run one alone",
+                self.devices.len()
+            ));
+        }
+        if self.ignored.beyond_limit > 0 {
+            warnings.push(format!(
+                "truncated: {} records after the first {} page requests were not kept",
+                self.ignored.beyond_limit,
+                self.packed.len()
+            ));
+        }
+        let total = reads + writes;
+        TraceSummary {
+            format: self.format,
+            format_detected: self.format_detected,
+            bytes: self.bytes,
+            lines: self.lines,
+            records: self.records,
+            record_reads: self.record_reads,
+            record_writes: self.record_writes,
+            requests: total,
+            reads,
+            writes,
+            read_share: if total == 0 { 0.0 } else { reads as f64 / total as f64 },
+            page_bytes: self.page_bytes,
+            pages_per_block: ppb as u32,
+            min_page: lo,
+            max_page: hi,
+            needed_logical_pages: if total == 0 { 0 } else { hi + 1 },
+            footprint_blocks,
+            footprint_pages,
+            logical_pages: 0,
+            fit: Fit::None,
+            fit_touched: 0,
+            out_of_range: 0,
+            fitted_footprint_blocks: 0,
+            reads_of_unwritten: 0,
+            fit_note: String::new(),
+            ignored: self.ignored.clone(),
+            skipped_lines: self.bad_lines,
+            errors: self.errors.clone(),
+            devices: self.devices.iter().map(|(k, v)| (k.clone(), *v)).collect(),
+            sample: Vec::new(),
+            warnings,
+        }
+    }
+}
+
+fn sample_step(n: usize) -> usize {
+    n.div_ceil(SAMPLE_POINTS).max(1)
+}
+
+/// A fixed-size bitset.
+struct Bits(Vec<u64>);
+
+impl Bits {
+    fn new(n: u64) -> Bits {
+        Bits(vec![0; n.div_ceil(64) as usize])
+    }
+    fn get(&self, i: u64) -> bool {
+        self.0[(i / 64) as usize] >> (i % 64) & 1 == 1
+    }
+    /// Sets bit i; returns whether it was set before.
+    fn set(&mut self, i: u64) -> bool {
+        let was = self.get(i);
+        self.0[(i / 64) as usize] |= 1 << (i % 64);
+        was
+    }
+}

@@ -1,0 +1,128 @@
+//! Running a trace: a scenario whose workload is `{kind: "trace", ...}`, or a trace
+//! parsed separately (the browser worker streams it in chunks) plus a scenario.
+
+use std::sync::Arc;
+
+use crate::ftl;
+use crate::nand::Geometry;
+use crate::scenario::Scenario;
+use crate::sim::Simulator;
+
+use super::fit::{Fit, Space, TraceSummary};
+use super::gen::Workload;
+use super::parse::{parse_bytes, RawTrace, TraceOptions};
+
+/// Parser options for a trace workload on the scenario's chip.
+pub fn options_for(scenario: &Scenario) -> Result<(TraceOptions, Fit), String> {
+    let chip = scenario.chip.chip()?;
+    match &scenario.workload {
+        Workload::Trace { format, fit, device, skip_bad_lines, blkparse_action, .. } => Ok((
+            TraceOptions {
+                format: *format,
+                page_bytes: chip.geometry.page_bytes,
+                device: device.clone(),
+                skip_bad_lines: *skip_bad_lines,
+                blkparse_action: blkparse_action.clone().unwrap_or_else(|| "D".into()),
+                ..TraceOptions::default()
+            },
+            *fit,
+        )),
+        _ => Err("the scenario's workload is not a trace".into()),
+    }
+}
+
+/// Builds a scenario whose workload is `Workload::Trace`: parse, fit, simulate.
+pub fn build_trace(scenario: &Scenario) -> Result<(Simulator, TraceSummary), String> {
+    let (opts, fit) = options_for(scenario)?;
+    let Workload::Trace { text, .. } = &scenario.workload else { unreachable!() };
+    let raw = parse_bytes(text.as_bytes(), opts).map_err(|e| format!("trace: {e}"))?;
+    build_with_raw(scenario, &raw, fit)
+}
+
+/// Builds a simulator for `scenario`'s scheme and chip running the parsed trace `raw`,
+/// fitted with `fit`. With `Fit::Scale` the chip's block count is raised to the
+/// smallest one whose scheme exports enough logical pages (the summary's
+/// `logical_pages` and the returned simulator show the size chosen).
+pub fn build_with_raw(scenario: &Scenario, raw: &RawTrace, fit: Fit) -> Result<(Simulator, TraceSummary), String> {
+    let mut sc = scenario.clone();
+    let chip = sc.chip.chip()?;
+    if chip.geometry.page_bytes != raw.page_bytes {
+        return Err(format!(
+            "the trace was split into {}-byte pages but the chip has {}-byte pages: parse it again with page_bytes {}",
+            raw.page_bytes, chip.geometry.page_bytes, chip.geometry.page_bytes
+        ));
+    }
+    let mut scaled_note = None;
+    if fit == Fit::Scale {
+        if let Some(max) = raw.max_page() {
+            let blocks = blocks_needed(&sc, chip.geometry, max + 1)?;
+            if blocks != chip.geometry.blocks {
+                scaled_note = Some(format!(
+                    "scaled the chip from {} to {} blocks so the scheme exports at least {} logical pages; no request changed",
+                    chip.geometry.blocks,
+                    blocks,
+                    max + 1
+                ));
+                sc.chip.blocks = Some(blocks);
+            }
+        }
+    }
+    let first = sc.fresh()?;
+    let space = Space { logical_pages: first.ftl.logical_pages(), pages_per_block: first.flash.ppb() };
+    let (reqs, mut summary) = raw.fit(Some(space), fit)?;
+    if let Some(n) = scaled_note {
+        summary.fit_note = n;
+    }
+    if !first.ftl.time_shift() && reqs.iter().any(|r| r.lpn().is_none()) {
+        return Err(format!(
+            "the workload uses freeze / unfreeze / revert, which scheme '{}' does not support",
+            sc.scheme
+        ));
+    }
+    // The factory needs scheme and chip only: do not keep the trace text alive in it.
+    if let Workload::Trace { text, .. } = &mut sc.workload {
+        *text = String::new();
+    }
+    let fresh = Arc::new(move || sc.fresh().expect("scenario was validated"));
+    Ok((Simulator::with_state(first, fresh, reqs), summary))
+}
+
+/// Smallest block count (at least the chip's) whose scheme exports `need` logical pages.
+fn blocks_needed(sc: &Scenario, g: Geometry, need: u64) -> Result<u32, String> {
+    let exports = |blocks: u32| -> Option<u64> {
+        let g = Geometry { blocks, ..g };
+        g.validate().ok()?;
+        ftl::build(&sc.scheme, &sc.params, &g).ok().map(|f| f.logical_pages() as u64)
+    };
+    if exports(g.blocks).is_some_and(|n| n >= need) {
+        return Ok(g.blocks);
+    }
+    let mut lo = g.blocks; // too small
+    let mut hi = g.blocks.max(2);
+    loop {
+        hi = hi.saturating_mul(2);
+        let too_big = (hi as u64) * (g.pages_per_block as u64) > 1 << 26;
+        if too_big {
+            hi = ((1u64 << 26) / g.pages_per_block as u64) as u32;
+        }
+        match exports(hi) {
+            Some(n) if n >= need => break,
+            _ if too_big => {
+                return Err(format!(
+                    "scaling: the trace needs {need} logical pages, more than scheme '{}' exports on the largest chip ({hi} blocks of {} pages); choose fold or compact",
+                    sc.scheme, g.pages_per_block
+                ))
+            }
+            _ => lo = hi,
+        }
+    }
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if exports(mid).is_some_and(|n| n >= need) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Ok(hi)
+}

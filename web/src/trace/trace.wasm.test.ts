@@ -1,0 +1,149 @@
+/// <reference types="node" />
+// The real wasm core (web/src/sim/pkg, built by scripts/build-wasm.mjs) under Node:
+// the TraceParser as the worker drives it, Session.from_trace, and the worker host's
+// trace and scheme-data commands end to end. (Was core-wasm/crates/wasm/tests/trace_parser.cjs.)
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Session, TraceParser, initSync, trace_catalog } from '../sim/pkg/ftlscope_wasm.js';
+import { SessionHost } from '../sim/host';
+import type { CreateResult, SessionConstructor } from '../sim/protocol';
+import type { FinishResult, FitResult, TraceCore, TraceProgress } from './types';
+import { PRESET_PAGE_BYTES } from './upload';
+import type { SchemeData } from '../schemes/types';
+
+const SHARED_TRACE = fileURLToPath(new URL('../../../../shared/traces/mqsim-tpcc-small.trace', import.meta.url));
+const haveShared = existsSync(SHARED_TRACE);
+if (!haveShared) console.warn(`SKIPPED the shared-trace checks: ${SHARED_TRACE} not found`);
+
+beforeAll(() => {
+  initSync({ module: readFileSync(fileURLToPath(new URL('../sim/pkg/ftlscope_wasm_bg.wasm', import.meta.url))) });
+});
+
+const scenario = (fit: string) =>
+  JSON.stringify({ scheme: 'page', chip: { preset: 'fastcheck', blocks: 10000 }, workload: { kind: 'trace', fit } });
+
+function core(): TraceCore {
+  return {
+    TraceParser: TraceParser as unknown as TraceCore['TraceParser'],
+    fromTrace: (json, p) => Session.from_trace(json, p as TraceParser),
+    traceCatalog: trace_catalog,
+  };
+}
+
+describe.skipIf(!haveShared)(`the shared MQSim trace${haveShared ? '' : ' (SKIPPED: ../shared/traces/mqsim-tpcc-small.trace not found)'}`, () => {
+  it('parses in chunks, fits and runs with no wrong reads', () => {
+    const bytes = readFileSync(SHARED_TRACE);
+    const p = new TraceParser(JSON.stringify({ page_bytes: 4096, pages_per_block: 128 }));
+    let progress: TraceProgress | null = null;
+    for (let i = 0; i < bytes.length; i += 64 * 1024) progress = JSON.parse(p.feed(bytes.subarray(i, i + 64 * 1024)));
+    expect(progress?.bytes).toBe(bytes.length);
+    const done = JSON.parse(p.finish()) as FinishResult;
+    expect(done.ok).toBe(true);
+    if (!done.ok) return;
+    const s = done.summary;
+    expect([s.records, s.record_writes, s.record_reads]).toEqual([6999, 2618, 4381]);
+    expect(s.sample.length).toBeGreaterThan(0);
+    expect(s.sample.length).toBeLessThanOrEqual(1000);
+    expect(s.devices.length).toBe(16);
+    const none = JSON.parse(p.fit(scenario('none'))) as FitResult;
+    expect(none.ok).toBe(false);
+    if (!none.ok) expect(none.message).toMatch(/choose fit fold, compact or scale/);
+    const fit = JSON.parse(p.fit(scenario('compact'))) as FitResult;
+    expect(fit.ok && fit.summary.fit_touched > 0).toBe(true);
+    const sess = Session.from_trace(scenario('compact'), p);
+    expect(sess.total()).toBe(s.requests);
+    sess.run(sess.total());
+    const m = JSON.parse(sess.metrics());
+    expect(m.requests).toBe(s.requests);
+    expect(m.wrong_reads).toBe(0);
+    sess.free();
+    p.free();
+  });
+
+  it('runs through the worker host: open a Blob, feed chunks, finish, fit, create, step', async () => {
+    const host = new SessionHost(async () => Session as unknown as SessionConstructor, async () => core());
+    let id = 1;
+    const call = async <T,>(cmd: Record<string, unknown>): Promise<T> => {
+      const res = await host.handle({ ...cmd, id: id++ } as never);
+      if (!res.ok) throw new Error(res.error);
+      return res.result as T;
+    };
+    const blob = new Blob([readFileSync(SHARED_TRACE)]);
+    const { pid, size } = await call<{ pid: number; size: number }>({ type: 'trace_open', file: blob, options: { page_bytes: 4096, device: '3' } });
+    expect(size).toBe(blob.size);
+    for (let off = 0; off < size; off += 50_000) await call<TraceProgress>({ type: 'trace_feed', pid, offset: off, length: 50_000 });
+    const done = await call<FinishResult>({ type: 'trace_finish', pid });
+    expect(done.ok).toBe(true);
+    if (!done.ok) return;
+    expect(done.summary.ignored.other_device).toBeGreaterThan(0);
+    const sc = {
+      scheme: 'page',
+      params: {},
+      chip: { preset: 'fastcheck', blocks: 64, pages_per_block: 128 },
+      workload: { kind: 'trace', fit: 'fold', device: '3', name: 'tpcc', upload: pid },
+    };
+    const fit = await call<FitResult>({ type: 'trace_fit', pid, scenario: sc });
+    expect(fit).toMatchObject({ ok: true });
+    const created = await call<CreateResult>({ type: 'create', scenario: sc });
+    expect(created.info.total_requests).toBe(done.summary.requests);
+    await call({ type: 'advance', sid: created.sid, unit: 'request', count: 50 });
+    const data = await call<SchemeData>({ type: 'scheme_data', sid: created.sid, bins: 10, upto: 50 });
+    expect(data.timeline?.n).toBe(50);
+    await call({ type: 'trace_drop', pid });
+    expect(host.traces.open).toBe(0);
+  });
+});
+
+describe('TraceParser errors and the worker host (real core)', () => {
+  it('reports bad lines with line and column, the empty file, bad options, the catalog', () => {
+    const bad = new TraceParser('{}');
+    bad.feed(new TextEncoder().encode('0,1,512,w,0\n0,2,512,x,0\n'));
+    const r = JSON.parse(bad.finish()) as FinishResult;
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.errors[0]).toMatchObject({ line: 2, column: 9 });
+    const empty = new TraceParser('{}');
+    expect((JSON.parse(empty.finish()) as { error: { message: string } }).error.message).toBe('the file is empty');
+    expect(() => new TraceParser('{"nope": 1}')).toThrow(/invalid trace options/);
+    const cat = JSON.parse(trace_catalog());
+    expect(cat.formats).toHaveLength(6);
+    expect(cat.generators.some((g: { kind: string }) => g.kind === 'postmark')).toBe(true);
+  });
+
+  it('knows every chip preset’s page size', () => {
+    for (const [preset, bytes] of Object.entries(PRESET_PAGE_BYTES)) {
+      const s = new Session(JSON.stringify({ scheme: 'page', chip: { preset, blocks: 8 }, workload: { kind: 'sequential', n: 1 } }));
+      expect(JSON.parse(s.info()).chip.page_bytes, preset).toBe(bytes);
+      s.free();
+    }
+  });
+
+  it('RFTL timeline through the host: the worst response time is the bound L(p) = 2,325 µs', async () => {
+    const host = new SessionHost(async () => Session as unknown as SessionConstructor, async () => core());
+    const sc = { scheme: 'rftl', params: {}, chip: { preset: 'rftl-large', blocks: 12 }, workload: { kind: 'uniform', n: 1500, seed: 1, read_ratio: 0.2 } };
+    const c = await host.handle({ id: 1, type: 'create', scenario: sc });
+    expect(c.ok).toBe(true);
+    const sid = (c as { result: CreateResult }).result.sid;
+    await host.handle({ id: 2, type: 'advance', sid, unit: 'request', count: 1500 });
+    const d = await host.handle({ id: 3, type: 'scheme_data', sid, bins: 100, upto: 1500 });
+    const data = (d as { result: SchemeData }).result;
+    expect(data.timeline?.n).toBe(1500);
+    expect(data.timeline?.maxTotal).toBe(2325);
+    expect(data.timeline?.maxGc).toBeGreaterThan(0);
+    expect(data.histogram?.read.every(([us]) => us <= 50)).toBe(true);
+    // Seeking back shows the timeline only up to the step asked for.
+    const back = await host.handle({ id: 4, type: 'scheme_data', sid, bins: 100, upto: 10 });
+    expect((back as { result: SchemeData }).result.timeline?.n).toBe(10);
+  });
+
+  it('an upload that was dropped cannot be run, with a readable message', async () => {
+    const host = new SessionHost(async () => Session as unknown as SessionConstructor, async () => core());
+    const res = await host.handle({
+      id: 1,
+      type: 'create',
+      scenario: { scheme: 'page', chip: { preset: 'classroom' }, workload: { kind: 'trace', fit: 'fold', name: 'x', upload: 42 } },
+    });
+    expect(res.ok).toBe(false);
+    if (!res.ok) expect(res.error).toMatch(/upload the file again/);
+  });
+});

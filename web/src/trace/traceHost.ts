@@ -1,0 +1,80 @@
+// Worker side of trace upload: holds each uploaded file (a Blob, never copied to the
+// page again) and its wasm TraceParser; the page drives the chunk loop, so every chunk
+// is one request and cancel is simply "stop asking, then trace_drop".
+import type { FitResult, FinishResult, TraceCommand, TraceCore, TraceProgress, TraceResultMap, WasmTraceParser } from './types';
+import { coreScenario, isUploadWorkload } from './types';
+
+interface Upload {
+  file: Blob;
+  parser: WasmTraceParser;
+  finished: boolean;
+}
+
+/** Largest chunk the page may ask for in one trace_feed. */
+export const MAX_CHUNK = 16 << 20;
+
+function parse<T>(text: string): T {
+  return JSON.parse(text) as T;
+}
+
+export class TraceHost {
+  private uploads = new Map<number, Upload>();
+  private nextPid = 1;
+
+  constructor(private readonly getCore: () => Promise<TraceCore>) {}
+
+  get open(): number {
+    return this.uploads.size;
+  }
+
+  private upload(pid: number): Upload {
+    const u = this.uploads.get(pid);
+    if (!u) throw new Error(`no uploaded trace ${pid} (it was closed); upload the file again`);
+    return u;
+  }
+
+  async handle<T extends TraceCommand['type']>(cmd: Extract<TraceCommand, { type: T }>): Promise<TraceResultMap[T]>;
+  async handle(cmd: TraceCommand): Promise<unknown> {
+    switch (cmd.type) {
+      case 'trace_open': {
+        const core = await this.getCore();
+        const parser = new core.TraceParser(JSON.stringify(cmd.options ?? {}));
+        const pid = this.nextPid++;
+        this.uploads.set(pid, { file: cmd.file, parser, finished: false });
+        return { pid, size: cmd.file.size };
+      }
+      case 'trace_feed': {
+        const u = this.upload(cmd.pid);
+        const length = Math.max(0, Math.min(MAX_CHUNK, Math.floor(cmd.length)));
+        const chunk = new Uint8Array(await u.file.slice(cmd.offset, cmd.offset + length).arrayBuffer());
+        return parse<TraceProgress>(u.parser.feed(chunk));
+      }
+      case 'trace_finish': {
+        const u = this.upload(cmd.pid);
+        u.finished = true;
+        return parse<FinishResult>(u.parser.finish());
+      }
+      case 'trace_fit':
+        return parse<FitResult>(this.upload(cmd.pid).parser.fit(JSON.stringify(coreScenario(cmd.scenario))));
+      case 'trace_drop': {
+        this.uploads.get(cmd.pid)?.parser.free?.();
+        this.uploads.delete(cmd.pid);
+        return null;
+      }
+      case 'trace_catalog':
+        return parse((await this.getCore()).traceCatalog());
+    }
+  }
+
+  /** A Session for a scenario whose workload is an upload (`isUploadWorkload`). */
+  async session(scenario: unknown): Promise<unknown> {
+    const w = (scenario as { workload?: unknown }).workload;
+    if (!isUploadWorkload(w)) throw new Error('not an uploaded trace scenario');
+    const u = this.upload(w.upload);
+    if (!u.finished) throw new Error('the trace is still being read');
+    const core = await this.getCore();
+    return core.fromTrace(JSON.stringify(coreScenario(scenario)), u.parser);
+  }
+}
+
+export const TRACE_COMMANDS = new Set<string>(['trace_open', 'trace_feed', 'trace_finish', 'trace_fit', 'trace_drop', 'trace_catalog']);

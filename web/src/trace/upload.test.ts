@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { SimClient, type WorkerLike } from '../sim/client';
+import { SessionHost } from '../sim/host';
+import type { Request } from '../sim/protocol';
+import type { TraceCore, WasmTraceParser } from './types';
+import { Cancelled, parseUpload } from './upload';
+
+/** A TraceParser stand-in that counts what it was fed. */
+class FakeParser implements WasmTraceParser {
+  static made: FakeParser[] = [];
+  bytes = 0;
+  chunks = 0;
+  freed = false;
+  constructor(readonly options: string) {
+    FakeParser.made.push(this);
+  }
+  feed(b: Uint8Array) {
+    this.bytes += b.length;
+    this.chunks++;
+    return JSON.stringify({ bytes: this.bytes, lines: 0, records: 0, requests: 0, bad_lines: 0, format: 'pattern', failed: false });
+  }
+  finish() {
+    return JSON.stringify({ ok: true, summary: { requests: this.bytes } });
+  }
+  fit() {
+    return '{"ok":false,"message":"no"}';
+  }
+  free() {
+    this.freed = true;
+  }
+}
+
+const core: TraceCore = { TraceParser: FakeParser, fromTrace: () => ({}), traceCatalog: () => '{"formats":[],"generators":[]}' };
+
+function client(onRequest?: (r: Request) => void) {
+  const host = new SessionHost(async () => {
+    throw new Error('no sessions here');
+  }, async () => core);
+  const listeners: ((ev: { data?: unknown }) => void)[] = [];
+  const worker: WorkerLike = {
+    postMessage: (m) => {
+      onRequest?.(m as Request);
+      void host.handle(m as Request).then((r) => setTimeout(() => listeners.forEach((l) => l({ data: r })), 0));
+    },
+    addEventListener: (t, l) => {
+      if (t === 'message') listeners.push(l);
+    },
+    terminate: () => undefined,
+  };
+  return { c: new SimClient(worker), host };
+}
+
+describe('parseUpload', () => {
+  it('feeds the file chunk by chunk, reports progress and finishes', async () => {
+    const { c, host } = client();
+    const file = new Blob([new Uint8Array(10_000)]);
+    const fractions: number[] = [];
+    const out = await parseUpload(c, file, { page_bytes: 512 }, (f) => fractions.push(f), undefined, 3000);
+    const p = FakeParser.made.at(-1)!;
+    expect(p.chunks).toBe(4);
+    expect(p.bytes).toBe(10_000);
+    expect(JSON.parse(p.options)).toEqual({ page_bytes: 512 });
+    expect(fractions.at(-1)).toBe(1);
+    expect(out.result).toEqual({ ok: true, summary: { requests: 10_000 } });
+    expect(host.traces.open).toBe(1);
+  });
+
+  it('stops feeding on cancel and drops the parser', async () => {
+    const ac = new AbortController();
+    const seen: string[] = [];
+    const { c, host } = client((r) => {
+      seen.push(r.type);
+      if (r.type === 'trace_feed' && seen.filter((t) => t === 'trace_feed').length === 2) ac.abort();
+    });
+    const file = new Blob([new Uint8Array(100_000)]);
+    await expect(parseUpload(c, file, {}, () => undefined, ac.signal, 1000)).rejects.toBeInstanceOf(Cancelled);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(seen.filter((t) => t === 'trace_feed').length).toBe(2);
+    expect(seen).toContain('trace_drop');
+    expect(seen).not.toContain('trace_finish');
+    expect(FakeParser.made.at(-1)!.freed).toBe(true);
+    expect(host.traces.open).toBe(0);
+  });
+});

@@ -1,0 +1,69 @@
+// Page side of trace upload: stream a File through the worker's TraceParser chunk by
+// chunk (each chunk one request, so the tab and the worker stay responsive), with
+// progress and cancel. The file itself is sent to the worker once (a Blob is shared,
+// not copied) and never leaves the browser.
+import type { SimClient } from '../sim/client';
+import type { FinishResult, TraceOptions, TraceProgress } from './types';
+
+export const CHUNK_BYTES = 4 << 20;
+
+/** Chip presets' page sizes (core-wasm nand/geometry.rs; checked against the core in trace.test.ts). */
+export const PRESET_PAGE_BYTES: Record<string, number> = {
+  classroom: 512,
+  fast2007: 512,
+  'rftl-small': 512,
+  'rftl-large': 2048,
+  fastcheck: 4096,
+};
+
+export interface ParseOutcome {
+  pid: number;
+  result: FinishResult;
+  progress: TraceProgress | null;
+}
+
+export class Cancelled extends Error {
+  constructor() {
+    super('cancelled');
+    this.name = 'Cancelled';
+  }
+}
+
+/**
+ * Parse `file` in the worker. Resolves with the parser id (keep it to fit and run; drop
+ * it with `trace_drop`) and finish()'s result; rejects with `Cancelled` when `signal`
+ * fires (the parser is dropped then).
+ */
+export async function parseUpload(
+  client: SimClient,
+  file: Blob,
+  options: TraceOptions,
+  onProgress: (fraction: number, p: TraceProgress | null) => void,
+  signal?: AbortSignal,
+  chunkBytes = CHUNK_BYTES,
+): Promise<ParseOutcome> {
+  const { pid } = await client.request('trace_open', { file, options });
+  let progress: TraceProgress | null = null;
+  try {
+    onProgress(0, null);
+    for (let offset = 0; offset < file.size; offset += chunkBytes) {
+      if (signal?.aborted) throw new Cancelled();
+      progress = await client.request('trace_feed', { pid, offset, length: chunkBytes });
+      onProgress(Math.min(1, (offset + chunkBytes) / file.size), progress);
+      if (progress.failed) break;
+    }
+    if (signal?.aborted) throw new Cancelled();
+    const result = await client.request('trace_finish', { pid });
+    return { pid, result, progress };
+  } catch (e) {
+    void client.request('trace_drop', { pid }).catch(() => undefined);
+    throw e;
+  }
+}
+
+export function formatBytes(n: number): string {
+  if (n >= 1 << 30) return `${(n / (1 << 30)).toFixed(2)} GB`;
+  if (n >= 1 << 20) return `${(n / (1 << 20)).toFixed(1)} MB`;
+  if (n >= 1 << 10) return `${(n / (1 << 10)).toFixed(1)} KB`;
+  return `${n} B`;
+}
