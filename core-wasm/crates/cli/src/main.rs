@@ -173,6 +173,14 @@ struct SweepArgs {
     /// Print CSV (one header line, one row per scheme and log-block count).
     #[arg(long)]
     csv: bool,
+    /// Also cut power at the end of each run and recover from the chip (FastCheck
+    /// Figures 7 and 8): adds metadata writes and recovery pages read.
+    #[arg(long)]
+    recovery: bool,
+    /// With --recovery: recover at this many points spread evenly over the run (after
+    /// requests total·i/K, i = 1..K) and report the means (the last point is the end).
+    #[arg(long, default_value_t = 1)]
+    recovery_samples: usize,
 }
 
 /// Chip, scheme parameters and workload: shared by the commands that run a scenario.
@@ -206,6 +214,10 @@ struct Setup {
     /// Share of the logical space in use.
     #[arg(long)]
     utilisation: Option<f64>,
+    /// FastCheck: LPNs per log region (checkpoint period P_fastcheck; default page size / 4 B).
+    /// fast-ltlog: records per log page (P_ltftl; default page size / 16 B).
+    #[arg(long)]
+    checkpoint_lpns: Option<u32>,
     /// Generated workload, e.g. `uniform:n=10000,seed=1,read_ratio=0.2`,
     /// `hotcold:n=5000,seed=2,hot_fraction=0.2,hot_ratio=0.8`, `sequential:n=1000`.
     #[arg(long, conflicts_with_all = ["pattern", "trace"])]
@@ -274,6 +286,7 @@ impl Setup {
                 switch_max: self.switch_max,
                 fill_max: self.fill_max,
                 utilisation: self.utilisation,
+                checkpoint_lpns: self.checkpoint_lpns,
             },
             chip: ChipSpec { preset: self.chip.clone(), blocks: self.blocks, pages_per_block: self.pages_per_block },
             workload,
@@ -385,6 +398,41 @@ fn run(args: &RunArgs) -> Result<Metrics, String> {
 struct SweepRow {
     log_blocks: Option<u32>,
     m: Metrics,
+    rec: Option<RecoveryCost>,
+}
+
+/// Metadata writes of the run and the cost of one recovery at its end.
+struct RecoveryCost {
+    map_pages: u64,
+    log_pages: u64,
+    /// Every page and spare-area read of the recovery.
+    pages_read: u64,
+    /// Those restoring the log-page-mapping table (FastCheck equations 5-6: checkpoints or
+    /// dump + log records, and the restoration scan); the whole scan for scan-based schemes.
+    mapping_pages_read: u64,
+}
+
+fn recovery_cost(scenario: &Scenario, sim: &ftl_sim::sim::Simulator) -> Result<RecoveryCost, String> {
+    use ftl_sim::nand::{Cause, OpKind};
+    let f = &sim.state.flash;
+    let mut flash = f.clone();
+    let reads = |f: &ftl_sim::nand::Flash| f.count(OpKind::Read, Cause::Recovery) + f.count(OpKind::ReadOob, Cause::Recovery);
+    let r0 = reads(&flash);
+    let ftl = ftl_sim::ftl::recover(&scenario.scheme, &scenario.params, &mut flash)
+        .map_err(|e| format!("recovery failed: {e}"))??;
+    let pages_read = reads(&flash) - r0;
+    let lr = &ftl.scheme_metrics()["recovery_logging"]["last_recovery"];
+    let mapping = if lr.is_null() {
+        pages_read
+    } else {
+        lr["checkpoints"].as_u64().unwrap_or(0) + lr["restoration"].as_u64().unwrap_or(0)
+    };
+    Ok(RecoveryCost {
+        map_pages: f.count(OpKind::Program, Cause::Map),
+        log_pages: f.count(OpKind::Program, Cause::Log),
+        pages_read,
+        mapping_pages_read: mapping,
+    })
 }
 
 fn sweep(args: &SweepArgs) -> Result<Vec<SweepRow>, String> {
@@ -399,8 +447,26 @@ fn sweep(args: &SweepArgs) -> Result<Vec<SweepRow>, String> {
                 .sim_for(&scenario)
                 .map_err(|e| format!("{scheme} with {} log blocks: {e}", lb.map(|n| n.to_string()).unwrap_or("default".into())))?;
             let total = sim.total();
-            sim.run(total)?;
-            rows.push(SweepRow { log_blocks: lb, m: sim.state.metrics() });
+            let k = args.recovery_samples.max(1);
+            let mut samples = Vec::new();
+            for i in 1..=k {
+                let upto = total * i / k;
+                sim.run(upto - sim.pos())?;
+                if args.recovery {
+                    samples.push(recovery_cost(&scenario, &sim)?);
+                }
+            }
+            let rec = (!samples.is_empty()).then(|| {
+                let n = samples.len() as u64;
+                let last = samples.last().unwrap();
+                RecoveryCost {
+                    map_pages: last.map_pages,
+                    log_pages: last.log_pages,
+                    pages_read: samples.iter().map(|c| c.pages_read).sum::<u64>() / n,
+                    mapping_pages_read: samples.iter().map(|c| c.mapping_pages_read).sum::<u64>() / n,
+                }
+            });
+            rows.push(SweepRow { log_blocks: lb, m: sim.state.metrics(), rec });
         }
     }
     Ok(rows)
@@ -408,12 +474,20 @@ fn sweep(args: &SweepArgs) -> Result<Vec<SweepRow>, String> {
 
 fn print_sweep(rows: &[SweepRow], csv: bool) {
     let lb = |r: &SweepRow| r.log_blocks.map(|n| n.to_string()).unwrap_or_else(|| "-".into());
+    let rec_cols = |r: &SweepRow, sep: &str| match &r.rec {
+        Some(c) => format!("{sep}{}{sep}{}{sep}{}{sep}{}", c.map_pages, c.log_pages, c.pages_read, c.mapping_pages_read),
+        None => String::new(),
+    };
+    let with_rec = rows.iter().any(|r| r.rec.is_some());
     if csv {
-        println!("scheme,log_blocks,host_writes,erases,switch_merges,partial_merges,full_merges,full_merge_victims,page_reads,page_programs,elapsed_s,log_utilisation,wrong_reads");
+        println!(
+            "scheme,log_blocks,host_writes,erases,switch_merges,partial_merges,full_merges,full_merge_victims,page_reads,page_programs,elapsed_s,log_utilisation,wrong_reads{}",
+            if with_rec { ",map_pages,log_pages,recovery_pages_read,recovery_mapping_pages_read" } else { "" }
+        );
         for r in rows {
             let m = &r.m;
             println!(
-                "{},{},{},{},{},{},{},{},{},{},{:.6},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{:.6},{},{}{}",
                 m.scheme,
                 lb(r),
                 m.host_writes,
@@ -426,19 +500,25 @@ fn print_sweep(rows: &[SweepRow], csv: bool) {
                 m.page_programs,
                 m.elapsed_us / 1e6,
                 m.log_utilisation.map(|u| format!("{u:.4}")).unwrap_or_default(),
-                m.wrong_reads
+                m.wrong_reads,
+                rec_cols(r, ",")
             );
         }
         return;
     }
     println!(
-        "{:8} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9} {:>12} {:>8}",
-        "scheme", "log blocks", "erases", "switch", "partial", "full", "victims", "elapsed (s)", "log util"
+        "{:8} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9} {:>12} {:>8}{}",
+        "scheme", "log blocks", "erases", "switch", "partial", "full", "victims", "elapsed (s)", "log util",
+        if with_rec { "  map pages  log pages  rec. read  rec. mapping" } else { "" }
     );
     for r in rows {
         let m = &r.m;
+        let rc = match &r.rec {
+            Some(c) => format!(" {:>10} {:>10} {:>10} {:>13}", c.map_pages, c.log_pages, c.pages_read, c.mapping_pages_read),
+            None => String::new(),
+        };
         println!(
-            "{:8} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9} {:>12.3} {:>8}",
+            "{:8} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9} {:>12.3} {:>8}{}",
             m.scheme,
             lb(r),
             m.erases,
@@ -447,7 +527,8 @@ fn print_sweep(rows: &[SweepRow], csv: bool) {
             m.merges.full,
             m.merges.full_victims,
             m.elapsed_us / 1e6,
-            m.log_utilisation.map(|u| format!("{:.1}%", u * 100.0)).unwrap_or_else(|| "-".into())
+            m.log_utilisation.map(|u| format!("{:.1}%", u * 100.0)).unwrap_or_else(|| "-".into()),
+            rc
         );
     }
 }

@@ -105,31 +105,10 @@ pub fn crash_once(
         Request::Write { lpn } => Some((lpn, before.next_version)),
         _ => None,
     };
-    for lpn in 0..ftl.logical_pages() {
-        let want = s.oracle.expected(lpn);
-        let got = match ftl.locate(lpn) {
-            None => 0,
-            Some(ppn) => {
-                let p = s.flash.peek(ppn);
-                match p.kind {
-                    PageKind::Data if p.lpn == lpn => p.version,
-                    PageKind::Torn => {
-                        out.torn_mapped += 1;
-                        continue;
-                    }
-                    _ => u32::MAX,
-                }
-            }
-        };
-        if got == want || in_flight == Some((lpn, got)) {
-            continue;
-        }
-        if got < want {
-            out.lost += 1;
-        } else {
-            out.wrong += 1;
-        }
-    }
+    let v = verify(ftl.as_ref(), &s.flash, &s.oracle, in_flight);
+    out.lost = v.lost;
+    out.wrong = v.wrong;
+    out.torn_mapped = v.torn_mapped;
     if in_flight.is_some_and(|(lpn, v)| ftl.locate(lpn).is_some_and(|p| s.flash.peek(p).version == v)) {
         // The interrupted write survived: from now on it is the latest version.
         let (lpn, v) = in_flight.unwrap();
@@ -151,6 +130,41 @@ pub fn crash_once(
         }
     }
     Some((out, s))
+}
+
+/// Checks a recovered scheme against the reference model: every LPN must map to its
+/// latest acknowledged version, except `in_flight` (lpn, version), which may also be new.
+/// Fills `lost`, `wrong` and `torn_mapped`.
+pub fn verify(ftl: &dyn Ftl, flash: &Flash, oracle: &crate::oracle::Oracle, in_flight: Option<(u32, u32)>) -> CrashOutcome {
+    let mut out = blank();
+    for lpn in 0..ftl.logical_pages() {
+        let want = oracle.expected(lpn);
+        let got = match ftl.locate(lpn) {
+            None => 0,
+            Some(ppn) => {
+                let p = flash.peek(ppn);
+                match p.kind {
+                    PageKind::Data if p.lpn == lpn => p.version,
+                    // An erased page reads as never written (as State::mismatches counts it).
+                    PageKind::Erased => 0,
+                    PageKind::Torn => {
+                        out.torn_mapped += 1;
+                        continue;
+                    }
+                    _ => u32::MAX,
+                }
+            }
+        };
+        if got == want || in_flight == Some((lpn, got)) {
+            continue;
+        }
+        if got < want {
+            out.lost += 1;
+        } else {
+            out.wrong += 1;
+        }
+    }
+    out
 }
 
 /// What a recovery rebuilt, for the idempotence check: where every LPN maps.

@@ -178,6 +178,10 @@ impl Simulator {
     pub fn keyframe_interval(&self) -> usize {
         self.interval
     }
+    /// Drops keyframes after request `pos` (the run diverged there: a power cut and recovery).
+    pub fn truncate_keyframes(&mut self, pos: usize) {
+        self.keyframes.retain(|k| k.pos <= pos);
+    }
 
     /// Turns the per-request response-time record on or off (off by default: 8 bytes
     /// per request). Requests run before it was turned on are not in it.

@@ -29,7 +29,9 @@ impl Session {
         // wasm memory is small: keyframes get a quarter of the 64 MB the largest chip may use.
         sim.set_keyframe_budget(16 << 20);
         let info = ftl_sim::scenario::info_json(&scenario, &sim);
-        Ok(Session { stepper: Stepper::new(sim), info, recover: scenario.recoverer() })
+        let mut stepper = Stepper::new(sim);
+        stepper.set_recoverer(scenario.recoverer());
+        Ok(Session { stepper, info, recover: scenario.recoverer() })
     }
 
     /// A session running a trace streamed through `parser` (after `finish()`), on the
@@ -40,7 +42,9 @@ impl Session {
         let (mut sim, _) = load::build_with_raw(&scenario, raw, fit).map_err(js_err)?;
         sim.set_keyframe_budget(16 << 20);
         let info = ftl_sim::scenario::info_json(&scenario, &sim);
-        Ok(Session { stepper: Stepper::new(sim), info, recover: scenario.recoverer() })
+        let mut stepper = Stepper::new(sim);
+        stepper.set_recoverer(scenario.recoverer());
+        Ok(Session { stepper, info, recover: scenario.recoverer() })
     }
 
     pub fn info(&self) -> String {
@@ -161,6 +165,22 @@ impl Session {
         let to = (to as usize).min(reqs.len());
         let from = (from as usize).min(to);
         ftl_sim::trace::write::write_trace(&reqs[from..to], ftl_sim::trace::parse::Format::Pattern, 512).map_err(js_err)
+    }
+
+    /// Cuts power at the current flash operation (docs/session-api.md, "Power cut").
+    pub fn power_cut(&mut self) -> Result<(), JsError> {
+        self.stepper.power_cut().map_err(js_err)
+    }
+    pub fn powered(&self) -> bool {
+        self.stepper.powered()
+    }
+    /// Recovers from the chip; its operations are then revealed with `step_op`.
+    pub fn recover(&mut self) -> Result<(), JsError> {
+        self.stepper.recover().map_err(js_err)
+    }
+    /// The last recovery's verdict (JSON, null before any).
+    pub fn verdict(&self) -> String {
+        self.stepper.verdict_json()
     }
 }
 

@@ -25,8 +25,20 @@ use crate::nand::{Cause, Flash, FlashError, FlashResult, Geometry, Lpn, Page, Pb
 pub const SPARE_BLOCKS: u32 = 1;
 pub const DEFAULT_LOG_BLOCKS: u32 = 4;
 
+/// Spare-area tags of BAST's programs (recovery reads them; see ftl/scan_recovery.rs).
+pub(crate) mod tag {
+    /// Host write in place into a data block.
+    pub const DATA: u8 = 1;
+    /// Host write into a log block.
+    pub const LOG: u8 = 2;
+    /// A full-merge copy into a new data block.
+    pub const MERGE: u8 = 4;
+    /// The last copy of a merge: the new data block is complete.
+    pub const LAST: u8 = 0x10;
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Use {
+pub(crate) enum Use {
     Free,
     Data,
     Log,
@@ -35,14 +47,15 @@ enum Use {
 /// One log block and its part of the sector-mapping table (the lsn of each page in
 /// write order; the newest copy of an lsn is the last one).
 #[derive(Clone, Debug)]
-struct LogBlock {
-    pbn: Pbn,
-    lbn: u32,
-    lsns: Vec<Lpn>,
+pub(crate) struct LogBlock {
+    pub(crate) pbn: Pbn,
+    pub(crate) lbn: u32,
+    /// NONE marks a page torn by a power cut (recovered): it holds no sector.
+    pub(crate) lsns: Vec<Lpn>,
 }
 
 #[derive(Clone, Default, Debug, serde::Serialize)]
-struct VictimRules {
+pub(crate) struct VictimRules {
     in_place: u64,
     appended: u64,
     /// A free log-block slot was used (no replacement).
@@ -57,21 +70,23 @@ struct VictimRules {
 
 #[derive(Clone)]
 pub struct BastFtl {
-    ppb: u32,
-    data_blocks: u32,
+    pub(crate) ppb: u32,
+    pub(crate) data_blocks: u32,
     /// Block-mapping table: lbn → data pbn.
-    bmt: Vec<Pbn>,
-    usage: Vec<Use>,
-    owner: Vec<u32>,
-    free: VecDeque<Pbn>,
-    written: Vec<bool>,
+    pub(crate) bmt: Vec<Pbn>,
+    pub(crate) usage: Vec<Use>,
+    pub(crate) owner: Vec<u32>,
+    pub(crate) free: VecDeque<Pbn>,
+    pub(crate) written: Vec<bool>,
     /// Log-block slots (the number of log blocks is a parameter).
-    slots: Vec<Option<LogBlock>>,
+    pub(crate) slots: Vec<Option<LogBlock>>,
     /// lbn → its slot, NONE if it has no log block.
-    slot_of: Vec<u32>,
+    pub(crate) slot_of: Vec<u32>,
     /// Next slot rule (3) replaces.
-    rr: usize,
-    rules: VictimRules,
+    pub(crate) rr: usize,
+    pub(crate) rules: VictimRules,
+    /// Sequence number written to the spare area of every program.
+    pub(crate) seq: u32,
 }
 
 impl BastFtl {
@@ -99,10 +114,11 @@ impl BastFtl {
             slot_of: vec![NONE; data_blocks as usize],
             rr: 0,
             rules: VictimRules::default(),
+            seq: 0,
         })
     }
 
-    fn take_free(&mut self, use_: Use, owner: u32) -> FlashResult<Pbn> {
+    pub(crate) fn take_free(&mut self, use_: Use, owner: u32) -> FlashResult<Pbn> {
         let pbn = self
             .free
             .pop_front()
@@ -112,7 +128,15 @@ impl BastFtl {
         Ok(pbn)
     }
 
-    fn erase(&mut self, flash: &mut Flash, pbn: Pbn, cause: Cause) -> FlashResult<()> {
+    /// Programs `(lsn, version)` with a fresh sequence number and `tag` in the spare area.
+    pub(crate) fn program(&mut self, flash: &mut Flash, ppn: Ppn, lsn: Lpn, version: u32, cause: Cause, tag: u8) -> FlashResult<()> {
+        self.seq += 1;
+        flash.program(ppn, Page { tag, ..Page::data(lsn, version).with_seq(self.seq) }, cause)?;
+        self.written[ppn as usize] = true;
+        Ok(())
+    }
+
+    pub(crate) fn erase(&mut self, flash: &mut Flash, pbn: Pbn, cause: Cause) -> FlashResult<()> {
         flash.erase(pbn, cause)?;
         let n = self.ppb as usize;
         self.written[pbn as usize * n..(pbn as usize + 1) * n].fill(false);
@@ -162,11 +186,12 @@ impl BastFtl {
                 log.pbn
             )
         });
+        let last = srcs.iter().rposition(|s| s.is_some());
         for (off, src) in srcs.iter().enumerate() {
             if let Some(src) = *src {
-                let to = dst * n + off as u32;
-                flash.copy(src, to, Cause::FullMerge)?;
-                self.written[to as usize] = true;
+                let p = flash.read(src, Cause::FullMerge)?;
+                let t = tag::MERGE | if Some(off) == last { tag::LAST } else { 0 };
+                self.program(flash, dst * n + off as u32, p.lpn, p.version, Cause::FullMerge, t)?;
             }
         }
         self.bmt[log.lbn as usize] = dst;
@@ -215,9 +240,7 @@ impl Ftl for BastFtl {
         if !self.written[ppn as usize] {
             self.rules.in_place += 1;
             flash.note("in_place", || format!("S{lsn}: offset {off} of data block {data} (LBN {lbn}) is empty → written in place"));
-            flash.program(ppn, Page::data(lsn, version), Cause::Host)?;
-            self.written[ppn as usize] = true;
-            return Ok(());
+            return self.program(flash, ppn, lsn, version, Cause::Host, tag::DATA);
         }
         // A collision: the sector goes to LBN's dedicated log block (2.2).
         let slot = self.slot_of[lbn as usize];
@@ -254,11 +277,11 @@ impl Ftl for BastFtl {
             }
         }
         let s = self.slot_of[lbn as usize] as usize;
-        let log = self.slots[s].as_mut().unwrap();
+        let log = self.slots[s].as_ref().unwrap();
         let ppn = log.pbn * n + log.lsns.len() as u32;
-        flash.program(ppn, Page::data(lsn, version), Cause::Host)?;
+        self.program(flash, ppn, lsn, version, Cause::Host, tag::LOG)?;
+        let log = self.slots[s].as_mut().unwrap();
         log.lsns.push(lsn);
-        self.written[ppn as usize] = true;
         self.rules.appended += 1;
         Ok(())
     }

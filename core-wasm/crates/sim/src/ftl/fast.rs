@@ -14,6 +14,7 @@ use std::collections::VecDeque;
 use super::{BlockRole, Ftl, SchemeParams, Table};
 use crate::nand::{Cause, Flash, FlashError, FlashResult, Geometry, Lpn, Page, Pbn, Ppn, NONE};
 
+
 /// Free blocks kept beyond data and log blocks: a merge into a new block (a RW victim's
 /// merge per logical block, the case 2.3 merge) needs one free block before it can
 /// erase the old ones; every other merge frees blocks before it takes one.
@@ -23,10 +24,31 @@ pub const DEFAULT_LOG_BLOCKS: u32 = 4;
 
 /// A RW sector-mapping entry marked invalid (−1 in the paper, 3.4): its logical block
 /// was merged, so its data block holds the up-to-date copy.
-const MERGED: u32 = u32::MAX - 1;
+pub(crate) const MERGED: u32 = u32::MAX - 1;
+
+/// Spare-area tags (the `tag` byte of every program), so recovery can tell the role a
+/// page was written in from the chip alone (FastCheck 2.1: the original FAST recovers
+/// from the spare areas). The low bits are the role, the high bits flags.
+pub(crate) mod tag {
+    /// Host write in place into a data block (Algorithm 1).
+    pub const DATA: u8 = 1;
+    /// Host write into the SW log block (cases 1 and 2.1).
+    pub const SW: u8 = 2;
+    /// Host write into a RW log block (case 3).
+    pub const RW: u8 = 3;
+    /// A page written by a merge (copy, or the host sector of cases 2.2 / 2.3).
+    pub const MERGE: u8 = 4;
+    pub const ROLE: u8 = 0x0f;
+    /// The last program of a merge: the destination is complete, so its sources may be
+    /// gone (a merge destination without it is incomplete and recovery undoes it).
+    pub const LAST: u8 = 0x10;
+    /// On the last page of a merge that retires the SW log block (case 2.3, recovery
+    /// merges): the older SW log block of that logical block is garbage.
+    pub const RETIRE_SW: u8 = 0x20;
+}
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Use {
+pub(crate) enum Use {
     Free,
     Data,
     Sw,
@@ -36,15 +58,15 @@ enum Use {
 /// The SW log block part of the sector-mapping table: its owner and how many sectors
 /// it holds (always offsets 0..next of the owner, in order: the two conditions of 3.3).
 #[derive(Clone, Copy, Debug)]
-struct SwLog {
-    pbn: Pbn,
-    lbn: u32,
-    next: u32,
+pub(crate) struct SwLog {
+    pub(crate) pbn: Pbn,
+    pub(crate) lbn: u32,
+    pub(crate) next: u32,
 }
 
 /// Counts of the Fig. 5 cases and of O-FAST's skipped merges.
 #[derive(Clone, Default, Debug, serde::Serialize)]
-struct CaseCounts {
+pub(crate) struct CaseCounts {
     in_place: u64,
     case1: u64,
     case2_1: u64,
@@ -60,46 +82,63 @@ struct CaseCounts {
 
 #[derive(Clone)]
 pub struct FastFtl {
-    ppb: u32,
-    data_blocks: u32,
-    log_blocks: u32,
+    pub(crate) ppb: u32,
+    pub(crate) data_blocks: u32,
+    pub(crate) log_blocks: u32,
     /// O-FAST: lazy merge (3.6).
-    lazy: bool,
+    pub(crate) lazy: bool,
     /// Block-mapping table: lbn → data pbn (NONE before the first write).
-    bmt: Vec<Pbn>,
-    usage: Vec<Use>,
-    owner: Vec<u32>,
-    free: VecDeque<Pbn>,
+    pub(crate) bmt: Vec<Pbn>,
+    pub(crate) usage: Vec<Use>,
+    pub(crate) owner: Vec<u32>,
+    pub(crate) free: VecDeque<Pbn>,
     /// Whether each physical page holds data (in-place writes need to know: Algorithm 1).
-    written: Vec<bool>,
-    sw: Option<SwLog>,
+    pub(crate) written: Vec<bool>,
+    pub(crate) sw: Option<SwLog>,
     /// RW log block list in order: the front is the next round-robin victim (Fig. 6
     /// line 22), the back is being filled (3.2: "filling the RW log blocks in sequence").
-    rw: VecDeque<Pbn>,
+    pub(crate) rw: VecDeque<Pbn>,
     /// Pages used in the last RW log block.
-    rw_fill: u32,
+    pub(crate) rw_fill: u32,
     /// RW sector-mapping table, per physical page: the lsn, MERGED (−1) or NONE (empty).
-    smt: Vec<Lpn>,
+    pub(crate) smt: Vec<Lpn>,
     /// Newest RW copy of each lsn (an index over `smt`, what a scan from its end finds).
-    rw_latest: Vec<Ppn>,
+    pub(crate) rw_latest: Vec<Ppn>,
     /// RW pages of each logical block that are not −1 (an index for the merges).
-    rw_of_lbn: Vec<Vec<Ppn>>,
-    cases: CaseCounts,
+    pub(crate) rw_of_lbn: Vec<Vec<Ppn>>,
+    pub(crate) cases: CaseCounts,
+    /// Sequence number written to the spare area of every program (a global program
+    /// clock): recovery orders blocks and copies by it.
+    pub(crate) seq: u32,
+    /// dbMSN of each logical block: the program clock when the merge that made its data
+    /// block completed (FastCheck 5.2.2; kept only when `meta` logs it).
+    pub(crate) bmt_msn: Vec<u32>,
+    /// Crash-recovery logging (FastCheck, or LTFTL-style logging on FAST); None for the
+    /// plain schemes, which recover by scanning spare areas (ftl/scan_recovery.rs).
+    pub(crate) meta: Option<Box<super::fastcheck::MetaLog>>,
+    /// The RW victim being replaced (popped from `rw`, not yet erased), for the map page.
+    pub(crate) victim: Option<Pbn>,
 }
 
 impl FastFtl {
     pub fn new(g: &Geometry, params: &SchemeParams, lazy: bool) -> Result<FastFtl, String> {
+        Self::with_layout(g, params, lazy, 0, &[])
+    }
+
+    /// FAST with `reserved` blocks kept out of logical space for a metadata area, of which
+    /// `fixed` are never in the free list (FastCheck's map directory).
+    pub(crate) fn with_layout(g: &Geometry, params: &SchemeParams, lazy: bool, reserved: u32, fixed: &[Pbn]) -> Result<FastFtl, String> {
         let log_blocks = params.log_blocks.unwrap_or(DEFAULT_LOG_BLOCKS);
         if log_blocks < 2 {
             return Err(format!("FAST needs at least 2 log blocks: 1 SW and at least 1 RW (got {log_blocks})"));
         }
-        if g.blocks < log_blocks + SPARE_BLOCKS + 1 {
+        if g.blocks < log_blocks + SPARE_BLOCKS + reserved + 1 {
             return Err(format!(
                 "FAST with {log_blocks} log blocks needs at least {} blocks ({log_blocks} log, {SPARE_BLOCKS} spare, 1 data)",
                 log_blocks + SPARE_BLOCKS + 1
             ));
         }
-        let data_blocks = g.blocks - log_blocks - SPARE_BLOCKS;
+        let data_blocks = g.blocks - log_blocks - SPARE_BLOCKS - reserved;
         let pages = g.pages() as usize;
         Ok(FastFtl {
             ppb: g.pages_per_block,
@@ -109,7 +148,7 @@ impl FastFtl {
             bmt: vec![NONE; data_blocks as usize],
             usage: vec![Use::Free; g.blocks as usize],
             owner: vec![NONE; g.blocks as usize],
-            free: (0..g.blocks).collect(),
+            free: (0..g.blocks).filter(|b| !fixed.contains(b)).collect(),
             written: vec![false; pages],
             sw: None,
             rw: VecDeque::new(),
@@ -118,14 +157,29 @@ impl FastFtl {
             rw_latest: vec![NONE; (data_blocks * g.pages_per_block) as usize],
             rw_of_lbn: vec![Vec::new(); data_blocks as usize],
             cases: CaseCounts::default(),
+            seq: 0,
+            bmt_msn: vec![0; data_blocks as usize],
+            meta: None,
+            victim: None,
         })
     }
 
-    fn rw_capacity(&self) -> u32 {
+    /// A merge of `lbn` completed (its new data block holds every sector): record its
+    /// dbMSN and let the crash-recovery logging log the block map (FastCheck 4.2).
+    fn merged(&mut self, flash: &mut Flash, lbn: u32, merged_out: u32) -> FlashResult<()> {
+        self.bmt_msn[lbn as usize] = self.seq;
+        if let Some(mut m) = self.meta.take() {
+            m.after_merge(flash, self, lbn, merged_out)?;
+            self.meta = Some(m);
+        }
+        Ok(())
+    }
+
+    pub(crate) fn rw_capacity(&self) -> u32 {
         self.log_blocks - 1
     }
 
-    fn take_free(&mut self, use_: Use, owner: u32) -> FlashResult<Pbn> {
+    pub(crate) fn take_free(&mut self, use_: Use, owner: u32) -> FlashResult<Pbn> {
         let pbn = self
             .free
             .pop_front()
@@ -135,19 +189,26 @@ impl FastFtl {
         Ok(pbn)
     }
 
-    fn program(&mut self, flash: &mut Flash, ppn: Ppn, page: Page, cause: Cause) -> FlashResult<()> {
-        flash.program(ppn, page, cause)?;
+    pub(crate) fn next_seq(&mut self) -> u32 {
+        self.seq += 1;
+        self.seq
+    }
+
+    /// Programs `(lsn, version)` with a fresh sequence number and `tag` in the spare area.
+    pub(crate) fn program(&mut self, flash: &mut Flash, ppn: Ppn, lsn: Lpn, version: u32, cause: Cause, tag: u8) -> FlashResult<()> {
+        let seq = self.next_seq();
+        flash.program(ppn, Page { tag, ..Page::data(lsn, version).with_seq(seq) }, cause)?;
         self.written[ppn as usize] = true;
         Ok(())
     }
 
-    fn copy(&mut self, flash: &mut Flash, src: Ppn, dst: Ppn, cause: Cause) -> FlashResult<()> {
-        flash.copy(src, dst, cause)?;
-        self.written[dst as usize] = true;
-        Ok(())
+    /// A copy (one read, one program) that writes a fresh sequence number and `tag`.
+    pub(crate) fn copy(&mut self, flash: &mut Flash, src: Ppn, dst: Ppn, cause: Cause, tag: u8) -> FlashResult<()> {
+        let p = flash.read(src, cause)?;
+        self.program(flash, dst, p.lpn, p.version, cause, tag)
     }
 
-    fn erase(&mut self, flash: &mut Flash, pbn: Pbn, cause: Cause) -> FlashResult<()> {
+    pub(crate) fn erase(&mut self, flash: &mut Flash, pbn: Pbn, cause: Cause) -> FlashResult<()> {
         flash.erase(pbn, cause)?;
         let n = self.ppb as usize;
         self.written[pbn as usize * n..(pbn as usize + 1) * n].fill(false);
@@ -175,16 +236,19 @@ impl FastFtl {
     }
 
     /// Marks every RW sector of `lbn` −1 (3.4): its new data block is up to date.
-    fn invalidate_rw(&mut self, lbn: u32) {
+    fn invalidate_rw(&mut self, lbn: u32) -> u32 {
+        let mut k = 0;
         for ppn in std::mem::take(&mut self.rw_of_lbn[lbn as usize]) {
             let lsn = self.smt[ppn as usize];
             if lsn != NONE && lsn != MERGED {
                 self.smt[ppn as usize] = MERGED;
+                k += 1;
                 if self.rw_latest[lsn as usize] == ppn {
                     self.rw_latest[lsn as usize] = NONE;
                 }
             }
         }
+        k
     }
 
     fn record_replacement(flash: &mut Flash, written: u32, ppb: u32) {
@@ -207,13 +271,16 @@ impl FastFtl {
                 if old == NONE { "-".to_string() } else { old.to_string() }
             )
         });
+        let last = srcs.iter().rposition(|s| s.is_some());
         for (off, src) in srcs.iter().enumerate() {
             if let Some(src) = *src {
-                self.copy(flash, src, dst * n + off as u32, cause)?;
+                let t = tag::MERGE | if Some(off) == last { tag::LAST } else { 0 };
+                self.copy(flash, src, dst * n + off as u32, cause, t)?;
             }
         }
         self.bmt[lbn as usize] = dst;
-        self.invalidate_rw(lbn);
+        let k = self.invalidate_rw(lbn);
+        self.merged(flash, lbn, k)?;
         if old != NONE {
             self.erase(flash, old, cause)?;
         }
@@ -233,11 +300,12 @@ impl FastFtl {
             // Switch: the SW log block becomes the data block (3.4, first bullet).
             self.bmt[sw.lbn as usize] = sw.pbn;
             self.usage[sw.pbn as usize] = Use::Data;
-            self.invalidate_rw(sw.lbn);
+            let k = self.invalidate_rw(sw.lbn);
             flash.counters.switch_merges += 1;
             flash.note("switch", || {
                 format!("switch: SW log block {} holds LBN {} in order and becomes its data block; old data block {old} erased (1 erase, no copy)", sw.pbn, sw.lbn)
             });
+            self.merged(flash, sw.lbn, k)?;
             if old != NONE {
                 self.erase(flash, old, Cause::Switch)?;
             }
@@ -263,20 +331,24 @@ impl FastFtl {
                 if host.is_some() { " and the new sector written at its offset" } else { "" }
             )
         });
+        let writes = |i: usize, s: &Option<Ppn>| s.is_some() || host.is_some_and(|h| h.0 == sw.lbn * n + sw.next + i as u32);
+        let last = srcs.iter().enumerate().rposition(|(i, s)| writes(i, s));
         for (i, src) in srcs.iter().enumerate() {
             let off = sw.next + i as u32;
             let lsn = sw.lbn * n + off;
             let to = sw.pbn * n + off;
+            let t = tag::MERGE | if Some(i) == last { tag::LAST } else { 0 };
             if let Some((h, version)) = host.filter(|h| h.0 == lsn) {
-                self.program(flash, to, Page::data(h, version), Cause::Host)?;
+                self.program(flash, to, h, version, Cause::Host, t)?;
             } else if let Some(src) = *src {
-                self.copy(flash, src, to, Cause::PartialMerge)?;
+                self.copy(flash, src, to, Cause::PartialMerge, t)?;
             }
         }
         self.bmt[sw.lbn as usize] = sw.pbn;
         self.usage[sw.pbn as usize] = Use::Data;
-        self.invalidate_rw(sw.lbn);
+        let k = self.invalidate_rw(sw.lbn);
         flash.counters.partial_merges += 1;
+        self.merged(flash, sw.lbn, k)?;
         if old != NONE {
             self.erase(flash, old, Cause::PartialMerge)?;
         }
@@ -287,8 +359,11 @@ impl FastFtl {
     /// victim. FAST merges every logical block with a sector in it (eager merge); O-FAST
     /// skips a logical block whose sectors in the victim all have newer copies in
     /// non-victim log blocks (lazy merge, 3.6). Then the victim is erased.
-    fn replace_rw_victim(&mut self, flash: &mut Flash) -> FlashResult<()> {
+    /// Returns the victim, already erased unless crash-recovery logging defers its erase
+    /// until the replacement block is logged in the block map.
+    fn replace_rw_victim(&mut self, flash: &mut Flash) -> FlashResult<Pbn> {
         let victim = self.rw.pop_front().expect("RW log list is full");
+        self.victim = Some(victim);
         let n = self.ppb;
         let base = victim * n;
         let mut lbns: Vec<u32> = Vec::new();
@@ -350,8 +425,11 @@ impl FastFtl {
             }
         }
         Self::record_replacement(flash, n, n);
-        self.erase(flash, victim, Cause::FullMerge)?;
-        Ok(())
+        if self.meta.is_none() {
+            self.erase(flash, victim, Cause::FullMerge)?;
+            self.victim = None;
+        }
+        Ok(victim)
     }
 
     /// O-FAST's test (3.6): does every sector of `lbn` in the victim have a newer copy
@@ -373,21 +451,37 @@ impl FastFtl {
     fn write_rw(&mut self, flash: &mut Flash, lsn: Lpn, version: u32) -> FlashResult<()> {
         let n = self.ppb;
         if self.rw.is_empty() || self.rw_fill == n {
+            let mut victim = None;
             if self.rw.len() as u32 == self.rw_capacity() {
-                self.replace_rw_victim(flash)?;
+                victim = Some(self.replace_rw_victim(flash)?);
             }
             let pbn = self.take_free(Use::Rw, NONE)?;
             self.rw.push_back(pbn);
             self.rw_fill = 0;
+            self.victim = None;
             flash.note("alloc", || format!("free block {pbn} added to the end of the RW log block list"));
+            if let Some(mut m) = self.meta.take() {
+                // FastCheck 4.2: the victim replaced by an empty block changes the log-block
+                // part of the block map: log it, then erase the victim (a cut in between
+                // leaves a block the map no longer lists: garbage for recovery).
+                m.after_rw_alloc(flash, self, pbn)?;
+                self.meta = Some(m);
+                if let Some(v) = victim {
+                    self.erase(flash, v, Cause::FullMerge)?;
+                }
+            }
         }
         let pbn = *self.rw.back().unwrap();
         let ppn = pbn * n + self.rw_fill;
-        self.program(flash, ppn, Page::data(lsn, version), Cause::Host)?;
+        self.program(flash, ppn, lsn, version, Cause::Host, tag::RW)?;
         self.rw_fill += 1;
         self.smt[ppn as usize] = lsn;
         self.rw_latest[lsn as usize] = ppn;
         self.rw_of_lbn[(lsn / n) as usize].push(ppn);
+        if let Some(mut m) = self.meta.take() {
+            m.after_rw_write(flash, self, pbn)?;
+            self.meta = Some(m);
+        }
         Ok(())
     }
 
@@ -407,7 +501,7 @@ impl FastFtl {
             });
             self.retire_sw(flash, None)?;
             let pbn = self.take_free(Use::Sw, lbn)?;
-            self.program(flash, pbn * n, Page::data(lsn, version), Cause::Host)?;
+            self.program(flash, pbn * n, lsn, version, Cause::Host, tag::SW)?;
             self.sw = Some(SwLog { pbn, lbn, next: 1 });
             return Ok(());
         }
@@ -418,7 +512,7 @@ impl FastFtl {
                     // Case 2.1: lsn = last_lsn + 1, the second condition holds.
                     self.cases.case2_1 += 1;
                     flash.note("case", || format!("case 2.1 (Fig. 5): S{lsn} follows last lsn S{last} of the SW log block {} → appended", sw.pbn));
-                    self.program(flash, sw.pbn * n + offset, Page::data(lsn, version), Cause::Host)?;
+                    self.program(flash, sw.pbn * n + offset, lsn, version, Cause::Host, tag::SW)?;
                     self.sw = Some(SwLog { next: sw.next + 1, ..sw });
                 } else if offset > sw.next {
                     // Case 2.2: a gap. Partial merge (Fig. 7a) with the new sector written
@@ -472,18 +566,22 @@ impl FastFtl {
                 sw.pbn
             )
         });
+        let host_off = (lsn % n) as usize;
+        let last = srcs.iter().enumerate().rposition(|(i, s)| s.is_some() || i == host_off);
         for (off, src) in srcs.iter().enumerate() {
             let to = dst * n + off as u32;
+            let t = tag::MERGE | if Some(off) == last { tag::LAST | tag::RETIRE_SW } else { 0 };
             if sw.lbn * n + off as u32 == lsn {
-                self.program(flash, to, Page::data(lsn, version), Cause::Host)?;
+                self.program(flash, to, lsn, version, Cause::Host, t)?;
             } else if let Some(src) = *src {
-                self.copy(flash, src, to, Cause::FullMerge)?;
+                self.copy(flash, src, to, Cause::FullMerge, t)?;
             }
         }
         self.bmt[sw.lbn as usize] = dst;
-        self.invalidate_rw(sw.lbn);
+        let k = self.invalidate_rw(sw.lbn);
         flash.counters.full_merges += 1;
         flash.counters.full_merge_victims += 1;
+        self.merged(flash, sw.lbn, k)?;
         if old != NONE {
             self.erase(flash, old, Cause::FullMerge)?;
         }
@@ -510,6 +608,9 @@ fn count_merges(k: usize) -> String {
 
 impl Ftl for FastFtl {
     fn name(&self) -> &'static str {
+        if let Some(m) = &self.meta {
+            return m.name();
+        }
         if self.lazy {
             "ofast"
         } else {
@@ -536,7 +637,7 @@ impl Ftl for FastFtl {
         if !self.written[ppn as usize] {
             self.cases.in_place += 1;
             flash.note("in_place", || format!("S{lsn}: offset {offset} of data block {pbn} (LBN {lbn}) is empty → written in place (Algorithm 1)"));
-            return self.program(flash, ppn, Page::data(lsn, version), Cause::Host);
+            return self.program(flash, ppn, lsn, version, Cause::Host, tag::DATA);
         }
         self.write_to_log_block(flash, lsn, version)
     }
@@ -564,6 +665,9 @@ impl Ftl for FastFtl {
     }
 
     fn block_role(&self, pbn: Pbn) -> BlockRole {
+        if let Some(r) = self.meta.as_ref().and_then(|m| m.block_role(pbn)) {
+            return r;
+        }
         match self.usage[pbn as usize] {
             Use::Free => BlockRole::Free,
             Use::Data => BlockRole::Data,
@@ -593,10 +697,31 @@ impl Ftl for FastFtl {
     }
 
     fn scheme_metrics(&self) -> serde_json::Value {
-        serde_json::to_value(&self.cases).unwrap_or(serde_json::Value::Null)
+        let mut v = serde_json::to_value(&self.cases).unwrap_or(serde_json::Value::Null);
+        if let (Some(m), Some(o)) = (&self.meta, v.as_object_mut()) {
+            o.insert("recovery_logging".into(), m.metrics());
+        }
+        v
     }
 
-    fn tables(&self, _flash: &Flash) -> Vec<Table> {
+    fn page_state(&self, flash: &Flash, ppn: Ppn) -> super::PageState {
+        if self.meta.is_some() && flash.peek(ppn).kind == crate::nand::PageKind::Meta {
+            return super::PageState::Metadata;
+        }
+        super::default_page_state(self, flash, ppn)
+    }
+
+    fn tables(&self, flash: &Flash) -> Vec<Table> {
+        let mut t = self.fast_tables();
+        if let Some(m) = &self.meta {
+            t.extend(m.tables(self, flash));
+        }
+        t
+    }
+}
+
+impl FastFtl {
+    fn fast_tables(&self) -> Vec<Table> {
         let n = self.ppb;
         let bmt_rows = self
             .bmt

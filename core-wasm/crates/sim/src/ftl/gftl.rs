@@ -91,7 +91,15 @@ pub struct Gftl {
     gc_steps: u64,
     copies: u64,
     max_step_ns: u64,
+    /// Sequence number written to the spare area of every program (host writes and GC
+    /// copies), so that a spare-area scan after a power cut finds the newest copy of an LPN.
+    seq: u32,
 }
+
+/// Spare-area tags: a host write into a data block / into a buffer block; a GC copy.
+const TAG_DATA: u8 = 0;
+const TAG_BUFFER: u8 = 1;
+const TAG_GC: u8 = 2;
 
 impl Gftl {
     pub fn new(g: &Geometry, t: &Timing, params: &SchemeParams) -> Result<Gftl, String> {
@@ -135,7 +143,142 @@ impl Gftl {
             gc_steps: 0,
             copies: 0,
             max_step_ns: 0,
+            seq: 0,
         })
+    }
+
+    fn page(&mut self, lpn: Lpn, version: u32, tag: u8) -> Page {
+        self.seq += 1;
+        Page { tag, ..Page::data(lpn, version).with_seq(self.seq) }
+    }
+
+    /// Rebuilds GFTL from the chip alone: a spare-area scan (GFTL keeps its block map and
+    /// buffer page map in RAM only). Every page's OOB is read: LPN, sequence number, tag
+    /// (host write into a data block, host write into a buffer, GC copy); torn pages are
+    /// skipped. Blocks with only torn pages are erased. Per logical block, the blocks
+    /// holding data-block pages (host or GC) are its data block and, during a GC job, the
+    /// job's new block: two of them mean the job had not committed (its commit is the erase
+    /// of the old data block), so the newer one — copies only — is erased. Then per LPN the
+    /// readable copy with the highest sequence number is live; buffer blocks left with no
+    /// live page (a committed job's closed buffers) are erased. The remaining data-ish
+    /// block is the data block (a read scans it newest first, so it finds the live copy of
+    /// any LPN whose live copy is there); the live pages of the buffers go into the buffer
+    /// page map; the newest buffer that is not full stays open, the others are closed
+    /// buffers; a logical block with a full data block or any buffer is queued, and its
+    /// job (redone from its start if it was cut) merges them (docs/schemes/recovery.md).
+    pub fn recover(flash: &mut Flash, params: &SchemeParams) -> FlashResult<Gftl> {
+        let g = *flash.geometry();
+        let ppb = g.pages_per_block;
+        let mut f = Gftl::new(&g, flash.timing(), params).map_err(FlashError::Violation)?;
+        let n = f.lbs.len();
+        let mut owner = vec![NONE; g.blocks as usize];
+        let mut used = vec![0u32; g.blocks as usize];
+        let mut only_buffer = vec![true; g.blocks as usize];
+        let mut epoch = vec![u32::MAX; g.blocks as usize];
+        let mut pages: Vec<(Ppn, Lpn, u32)> = Vec::new();
+        let mut erase = Vec::new();
+        for pbn in 0..g.blocks {
+            for o in 0..ppb {
+                let q = pbn * ppb + o;
+                let p = flash.read_oob(q, Cause::Recovery)?;
+                match p.kind {
+                    PageKind::Erased => continue,
+                    PageKind::Data if p.lpn < f.logical_pages => {
+                        owner[pbn as usize] = p.lpn / ppb;
+                        only_buffer[pbn as usize] &= p.tag == TAG_BUFFER;
+                        epoch[pbn as usize] = epoch[pbn as usize].min(p.seq);
+                        f.seq = f.seq.max(p.seq);
+                        pages.push((q, p.lpn, p.seq));
+                    }
+                    _ => {}
+                }
+                used[pbn as usize] = o + 1;
+            }
+            if used[pbn as usize] > 0 && owner[pbn as usize] == NONE {
+                erase.push(pbn);
+            }
+        }
+        let mut mine: Vec<Vec<Pbn>> = vec![Vec::new(); n];
+        for pbn in 0..g.blocks {
+            if owner[pbn as usize] != NONE {
+                mine[owner[pbn as usize] as usize].push(pbn);
+            }
+        }
+        // Uncommitted jobs: the newer of two data-ish blocks is the job's new block.
+        for blocks in mine.iter_mut() {
+            let mut dataish: Vec<Pbn> = blocks.iter().copied().filter(|&b| !only_buffer[b as usize]).collect();
+            dataish.sort_by_key(|&b| epoch[b as usize]);
+            while dataish.len() > 1 {
+                let t = dataish.pop().unwrap();
+                erase.push(t);
+                blocks.retain(|&b| b != t);
+            }
+        }
+        let mut gone = vec![false; g.blocks as usize];
+        for &b in &erase {
+            gone[b as usize] = true;
+        }
+        let mut best = vec![0u32; f.logical_pages as usize];
+        for &(q, lpn, seq) in &pages {
+            if !gone[(q / ppb) as usize] && seq >= best[lpn as usize] {
+                best[lpn as usize] = seq;
+                f.loc[lpn as usize] = q;
+            }
+        }
+        for (l, blocks) in mine.iter_mut().enumerate() {
+            let range = l * ppb as usize..(l + 1) * ppb as usize;
+            let live_in = |b: Pbn| f.loc[range.clone()].iter().filter(|&&q| q != NONE && q / ppb == b).count();
+            // Stale buffers (a committed job's closed buffers) are erased.
+            let stale: Vec<Pbn> = blocks.iter().copied().filter(|&b| only_buffer[b as usize] && live_in(b) == 0).collect();
+            blocks.retain(|b| !stale.contains(b));
+            erase.extend(stale);
+        }
+        for &b in &erase {
+            flash.erase(b, Cause::Recovery)?;
+        }
+        for (l, mut blocks) in mine.into_iter().enumerate() {
+            if blocks.is_empty() {
+                continue;
+            }
+            let range = l * ppb as usize..(l + 1) * ppb as usize;
+            let live_in = |b: Pbn| f.loc[range.clone()].iter().filter(|&&q| q != NONE && q / ppb == b).count();
+            let data = match blocks.iter().copied().find(|&b| !only_buffer[b as usize]) {
+                Some(d) => d,
+                None => *blocks.iter().max_by_key(|&&b| (live_in(b), std::cmp::Reverse(b))).unwrap(),
+            };
+            blocks.retain(|&b| b != data);
+            blocks.sort_by_key(|&b| epoch[b as usize]);
+            let lb = &mut f.lbs[l];
+            lb.data = data;
+            lb.data_next = used[data as usize];
+            f.usage[data as usize] = Use::Data(l as u32);
+            for bo in 0..ppb as usize {
+                let q = f.loc[l * ppb as usize + bo];
+                if q != NONE && q / ppb != data {
+                    lb.buf_map[bo] = q;
+                }
+            }
+            for &b in &blocks {
+                f.usage[b as usize] = Use::Buffer(l as u32);
+            }
+            // The newest buffer that still has room stays open.
+            if let Some(&b) = blocks.last().filter(|&&b| only_buffer[b as usize] && used[b as usize] < ppb) {
+                lb.buf = b;
+                lb.buf_next = used[b as usize];
+                blocks.pop();
+            }
+            lb.full_bufs = blocks;
+            let lb = &f.lbs[l];
+            if lb.data_next == ppb || !lb.full_bufs.is_empty() || lb.buf != NONE {
+                f.enqueue(flash, l as u32);
+            }
+        }
+        f.free = (0..g.blocks).filter(|&b| f.usage[b as usize] == Use::Free).collect();
+        let queued: Vec<u32> = f.queue.iter().map(|j| j.lbn).collect();
+        flash.note("recovery", || {
+            format!("GFTL recovery: spare areas scanned, newest copy of every LPN kept; blocks erased (torn only, uncommitted GC destinations, stale buffers): {erase:?}; logical blocks back in the GC queue: {queued:?}")
+        });
+        Ok(f)
     }
 
     fn alloc(&mut self, u: Use) -> FlashResult<Pbn> {
@@ -220,7 +363,10 @@ impl Gftl {
                             break;
                         }
                         let dst = job.new * ppb + job.new_next;
-                        flash.copy(src, dst, Cause::Gc)?;
+                        // Read + program under a new sequence number (recovery: newest wins).
+                        let d = flash.read(src, Cause::Gc)?;
+                        let page = self.page(d.lpn, d.version, TAG_GC);
+                        flash.program(dst, page, Cause::Gc)?;
                         job.new_next += 1;
                         self.loc[lpn as usize] = dst;
                         self.copies += 1;
@@ -311,7 +457,8 @@ impl Ftl for Gftl {
         let lb = &self.lbs[lbn as usize];
         if !lb.queued && lb.data_next < ppb {
             let dst = lb.data * ppb + lb.data_next;
-            flash.program(dst, Page::data(lpn, version), Cause::Host)?;
+            let page = self.page(lpn, version, TAG_DATA);
+            flash.program(dst, page, Cause::Host)?;
             let lb = &mut self.lbs[lbn as usize];
             lb.data_next += 1;
             lb.buf_map[bo as usize] = NONE;
@@ -337,7 +484,8 @@ impl Ftl for Gftl {
             }
             let lb = &self.lbs[lbn as usize];
             let dst = lb.buf * ppb + lb.buf_next;
-            flash.program(dst, Page::data(lpn, version), Cause::Host)?;
+            let page = self.page(lpn, version, TAG_BUFFER);
+            flash.program(dst, page, Cause::Host)?;
             let lb = &mut self.lbs[lbn as usize];
             lb.buf_next += 1;
             lb.buf_map[bo as usize] = dst;

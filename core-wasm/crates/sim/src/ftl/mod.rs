@@ -6,12 +6,14 @@ use crate::nand::{Chip, Flash, FlashResult, Geometry, Lpn, PageKind, Pbn, Ppn};
 
 pub mod bast;
 pub mod fast;
+pub mod fastcheck;
 pub mod gftl;
 pub mod greedy;
 pub mod kraft;
 pub mod ltftl;
 pub mod nftl;
 pub mod page;
+pub mod scan_recovery;
 pub mod ram;
 pub mod rftl;
 
@@ -80,6 +82,10 @@ pub struct SchemeParams {
     pub fill_max: Option<u32>,
     /// Share of the logical space in use (RFTL Table 4 runs 50% and 100%).
     pub utilisation: Option<f64>,
+    /// FastCheck: LPNs per log region, i.e. the checkpoint period P_fastcheck in log pages
+    /// (default page size / 4 B; FastCheck Figure 8 also runs it twice as fast). For
+    /// `fast-ltlog`: records per log page P_ltftl (default page size / 16 B).
+    pub checkpoint_lpns: Option<u32>,
 }
 
 /// Clone into a box: keyframes snapshot the scheme with the chip.
@@ -168,6 +174,8 @@ pub const SCHEMES: &[(&str, &str)] = &[
     ("bast", "BAST: one log block dedicated to each logical block (block-associative sector translation)"),
     ("fast", "FAST: one SW log block plus fully-associative RW log blocks, eager merge"),
     ("ofast", "O-FAST: FAST with lazy merge (skips merges whose sectors have newer copies)"),
+    ("fastcheck", "FastCheck: FAST with map directory, map blocks, log-region checkpoints and MSN-checked recovery"),
+    ("fast-ltlog", "FAST with LTFTL-style recovery logging (mapping log records, page-map dumps), as FastCheck 6.2 compares"),
     ("rftl", "RFTL: primary / replacement / buffer blocks, OOB sub-tables, distributed partial GC (real-time)"),
     ("gftl", "GFTL as the RFTL paper describes it: buffer blocks, central GC queue, partial block cleaning"),
     ("nftl", "NFTL: block mapping with a replacement block; merge when both are full"),
@@ -181,6 +189,7 @@ pub fn scheme_params(scheme: &str) -> &'static [&'static str] {
     match scheme {
         "page" => &["op"],
         "bast" | "fast" | "ofast" => &["log_blocks"],
+        "fastcheck" | "fast-ltlog" => &["log_blocks", "checkpoint_lpns"],
         "kraft" => &["log_blocks", "k", "switch_max", "fill_max"],
         "kast" => &["log_blocks", "k"],
         "rftl" | "gftl" | "nftl" => &["utilisation"],
@@ -204,6 +213,16 @@ pub fn build_on_chip(scheme: &str, params: &SchemeParams, chip: &Chip) -> Result
 pub fn recover(scheme: &str, params: &SchemeParams, flash: &mut Flash) -> FlashResult<Result<Box<dyn Ftl>, String>> {
     Ok(Ok(match scheme {
         "page" => Box::new(page::PageFtl::recover(flash, params)?),
+        "bast" => Box::new(scan_recovery::recover_bast(flash, params)?),
+        "fast" => Box::new(scan_recovery::recover_fast(flash, params, false)?),
+        "ofast" => Box::new(scan_recovery::recover_fast(flash, params, true)?),
+        "fastcheck" => Box::new(fastcheck::recover(flash, params, fastcheck::Mode::FastCheck)?),
+        "fast-ltlog" => Box::new(fastcheck::recover(flash, params, fastcheck::Mode::LtLog)?),
+        "nftl" => Box::new(nftl::Nftl::recover(flash, params)?),
+        "gftl" => Box::new(gftl::Gftl::recover(flash, params)?),
+        "rftl" => Box::new(rftl::Rftl::recover(flash, params)?),
+        "kraft" => Box::new(kraft::Kraft::recover(flash, params, kraft::Variant::Kraft)?),
+        "kast" => Box::new(kraft::Kraft::recover(flash, params, kraft::Variant::Kast)?),
         // Back to the latest write (the app offers rebooting to the latest frozen state).
         "ltftl" => Box::new(ltftl::LtFtl::recover(flash, params, false)?),
         other => return Ok(Err(format!("scheme '{other}' has no recovery yet"))),
@@ -217,6 +236,8 @@ pub fn build(scheme: &str, params: &SchemeParams, geometry: &Geometry) -> Result
         "bast" => Ok(Box::new(bast::BastFtl::new(geometry, params)?)),
         "fast" => Ok(Box::new(fast::FastFtl::new(geometry, params, false)?)),
         "ofast" => Ok(Box::new(fast::FastFtl::new(geometry, params, true)?)),
+        "fastcheck" => Ok(Box::new(fastcheck::build(geometry, params, fastcheck::Mode::FastCheck)?)),
+        "fast-ltlog" => Ok(Box::new(fastcheck::build(geometry, params, fastcheck::Mode::LtLog)?)),
         "nftl" => Ok(Box::new(nftl::Nftl::new(geometry, params)?)),
         "rftl" | "gftl" => Err(format!("scheme '{scheme}' needs the chip's timing: use ftl::build_on_chip")),
         "kraft" => Ok(Box::new(kraft::Kraft::new(geometry, params, kraft::Variant::Kraft)?)),

@@ -42,7 +42,15 @@ pub struct Nftl {
     loc: Vec<Ppn>,
     merges: u64,
     copies: u64,
+    /// Sequence number written to the spare area of every program (host writes and merge
+    /// copies alike), so that a spare-area scan after a power cut can tell the newest copy
+    /// of an LPN and a merge's new block from the blocks it replaces (docs/schemes/recovery.md).
+    seq: u32,
 }
+
+/// Spare-area tag: the page was programmed into a data (primary) block / a replacement block.
+const TAG_DATA: u8 = 0;
+const TAG_REPL: u8 = 1;
 
 /// Logical blocks a chip exports at a utilisation: the RFTL capacity ⌊blocks/3⌋ times
 /// the utilisation, so RFTL, GFTL and NFTL on one chip serve the same logical space.
@@ -71,7 +79,153 @@ impl Nftl {
             loc: vec![NONE; (n * ppb) as usize],
             merges: 0,
             copies: 0,
+            seq: 0,
         })
+    }
+
+    fn page(&mut self, lpn: Lpn, version: u32, tag: u8) -> Page {
+        self.seq += 1;
+        Page { tag, ..Page::data(lpn, version).with_seq(self.seq) }
+    }
+
+    /// Rebuilds NFTL from the chip alone (NFTL keeps no map on flash: a spare-area scan).
+    /// Every page's OOB is read (LPN, sequence number, data/replacement tag); for each LPN
+    /// the readable copy with the highest sequence number wins; torn pages are skipped.
+    /// A merge cut short leaves a second data block of the logical block (the merge's new
+    /// block, newer): while the old data block is still readable its erase has not begun,
+    /// so the new block is redundant (copies, plus the unacknowledged host write) and is
+    /// erased — the merge runs again at the next write that needs it. Once the old data
+    /// block is gone the merge had committed: the new block is the data block and a
+    /// replacement block left holding only older copies is erased. Blocks holding only
+    /// torn pages (an interrupted first program or erase) are erased.
+    pub fn recover(flash: &mut Flash, params: &SchemeParams) -> FlashResult<Nftl> {
+        let g = *flash.geometry();
+        let ppb = g.pages_per_block;
+        let mut f = Nftl::new(&g, params).map_err(FlashError::Violation)?;
+        let n = f.map.len();
+        // Per block: owner lbn, tag, max seq, pages used (up to the last non-erased one).
+        #[derive(Clone, Copy)]
+        struct B {
+            lbn: u32,
+            tag: u8,
+            max_seq: u32,
+            used: u32,
+        }
+        let mut blocks: Vec<Option<B>> = vec![None; g.blocks as usize];
+        let mut pages: Vec<(Ppn, Lpn, u32)> = Vec::new();
+        for pbn in 0..g.blocks {
+            let mut b = B { lbn: NONE, tag: 0, max_seq: 0, used: 0 };
+            for o in 0..ppb {
+                let q = pbn * ppb + o;
+                let p = flash.read_oob(q, Cause::Recovery)?;
+                match p.kind {
+                    PageKind::Erased => continue,
+                    PageKind::Data if p.lpn < f.logical_pages => {
+                        b.lbn = p.lpn / ppb;
+                        b.tag = p.tag;
+                        b.max_seq = b.max_seq.max(p.seq);
+                        f.seq = f.seq.max(p.seq);
+                        pages.push((q, p.lpn, p.seq));
+                    }
+                    _ => {}
+                }
+                b.used = o + 1;
+            }
+            if b.used > 0 {
+                blocks[pbn as usize] = Some(b);
+            }
+        }
+        // Garbage first: torn-only blocks, and merge targets whose merge had not committed.
+        let mut erase: Vec<Pbn> = Vec::new();
+        let mut data: Vec<Vec<Pbn>> = vec![Vec::new(); n];
+        let mut repl: Vec<Vec<Pbn>> = vec![Vec::new(); n];
+        for (pbn, b) in blocks.iter().enumerate() {
+            match b {
+                Some(b) if b.lbn == NONE => erase.push(pbn as Pbn),
+                Some(b) if b.tag == TAG_REPL => repl[b.lbn as usize].push(pbn as Pbn),
+                Some(b) => data[b.lbn as usize].push(pbn as Pbn),
+                None => {}
+            }
+        }
+        let max_seq = |p: &Pbn| blocks[*p as usize].unwrap().max_seq;
+        for l in 0..n {
+            data[l].sort_by_key(max_seq);
+            // The oldest data block stays; newer ones are uncommitted merge targets.
+            while data[l].len() > 1 {
+                erase.push(data[l].pop().unwrap());
+            }
+            if repl[l].len() > 1 {
+                return Err(FlashError::Violation(format!("NFTL recovery: logical block {l} has two replacement blocks")));
+            }
+        }
+        let mut gone = vec![false; g.blocks as usize];
+        for &b in &erase {
+            gone[b as usize] = true;
+        }
+        // The newest readable copy of every LPN among the blocks that stay.
+        let mut best = vec![0u32; f.logical_pages as usize];
+        for &(q, lpn, seq) in &pages {
+            if !gone[(q / ppb) as usize] && seq >= best[lpn as usize] {
+                best[lpn as usize] = seq;
+                f.loc[lpn as usize] = q;
+            }
+        }
+        // A replacement block left with no live page (its merge committed) is erased too.
+        for l in 0..n {
+            if let Some(&r) = repl[l].first() {
+                if data[l].is_empty() {
+                    return Err(FlashError::Violation(format!(
+                        "NFTL recovery: logical block {l} has a replacement block but no data block"
+                    )));
+                }
+                let live = (0..ppb as usize).any(|bo| {
+                    let q = f.loc[l * ppb as usize + bo];
+                    q != NONE && q / ppb == r
+                });
+                if !live {
+                    erase.push(r);
+                    repl[l].clear();
+                }
+            }
+        }
+        flash.note("recovery", || {
+            format!("NFTL recovery: spare areas scanned, newest copy of every LPN kept; blocks erased (torn only, uncommitted merge targets, replacement blocks left without a live page): {erase:?}")
+        });
+        for &b in &erase {
+            flash.erase(b, Cause::Recovery)?;
+        }
+        f.free.clear();
+        for l in 0..n {
+            if let Some(&d) = data[l].first() {
+                f.map[l].data = d;
+                f.usage[d as usize] = Use::Data(l as u32);
+            }
+            if let Some(&r) = repl[l].first() {
+                f.map[l].repl = r;
+                f.map[l].repl_next = blocks[r as usize].unwrap().used;
+                f.usage[r as usize] = Use::Replacement(l as u32);
+            }
+        }
+        for pbn in 0..g.blocks {
+            if f.usage[pbn as usize] == Use::Free {
+                f.free.push_back(pbn);
+            }
+        }
+        Ok(f)
+    }
+
+    /// Test hook: recovery that ignores sequence numbers (the first copy found wins),
+    /// to show the crash sweep catches a broken recovery.
+    #[doc(hidden)]
+    pub fn debug_recover_first_copy(flash: &mut Flash, params: &SchemeParams) -> FlashResult<Nftl> {
+        let mut f = Nftl::recover(flash, params)?;
+        for q in 0..flash.geometry().pages() {
+            let p = *flash.peek(q);
+            if p.kind == PageKind::Data && p.lpn < f.logical_pages && f.loc[p.lpn as usize] != q {
+                f.loc[p.lpn as usize] = q;
+            }
+        }
+        Ok(f)
     }
 
     fn alloc(&mut self, u: Use) -> FlashResult<Pbn> {
@@ -105,13 +259,18 @@ impl Nftl {
             let l = lbn * ppb + bo;
             let dst = nb * ppb + bo;
             if l == lpn {
-                flash.program(dst, Page::data(lpn, version), Cause::Host)?;
+                let page = self.page(lpn, version, TAG_DATA);
+                flash.program(dst, page, Cause::Host)?;
             } else {
                 let src = self.loc[l as usize];
                 if src == NONE {
                     continue;
                 }
-                flash.copy(src, dst, Cause::FullMerge)?;
+                // A copy (read + program) under a new sequence number, so that recovery
+                // tells this block from the ones it replaces.
+                let d = flash.read(src, Cause::FullMerge)?;
+                let page = self.page(d.lpn, d.version, TAG_DATA);
+                flash.program(dst, page, Cause::FullMerge)?;
                 self.copies += 1;
             }
             self.loc[l as usize] = dst;
@@ -145,7 +304,8 @@ impl Ftl for Nftl {
         let home = e.data * ppb + bo;
         // Is the page at its offset in the data block still free? (its OOB)
         if flash.read_oob(home, Cause::Host)?.is_erased() {
-            flash.program(home, Page::data(lpn, version), Cause::Host)?;
+            let page = self.page(lpn, version, TAG_DATA);
+            flash.program(home, page, Cause::Host)?;
             self.loc[lpn as usize] = home;
             return Ok(());
         }
@@ -157,7 +317,8 @@ impl Ftl for Nftl {
         let e = self.map[lbn as usize];
         if e.repl_next < ppb {
             let dst = e.repl * ppb + e.repl_next;
-            flash.program(dst, Page::data(lpn, version), Cause::Host)?;
+            let page = self.page(lpn, version, TAG_REPL);
+            flash.program(dst, page, Cause::Host)?;
             self.map[lbn as usize].repl_next += 1;
             self.loc[lpn as usize] = dst;
             return Ok(());
@@ -175,7 +336,9 @@ impl Ftl for Nftl {
         if e.repl != NONE {
             for o in (0..e.repl_next).rev() {
                 let q = e.repl * self.ppb + o;
-                if flash.read_oob(q, Cause::Host)?.lpn == lpn {
+                let p = flash.read_oob(q, Cause::Host)?;
+                // A torn page fails its checksum: never read as data.
+                if p.kind == PageKind::Data && p.lpn == lpn {
                     flash.read(q, Cause::Host)?;
                     return Ok(Some(q));
                 }

@@ -352,6 +352,12 @@ impl Flash {
         Ok(())
     }
 
+    /// Forgets the payload of a metadata page nobody will read again (a superseded map
+    /// page): simulation memory only, no flash operation; `payload(ppn)` then returns None.
+    pub fn drop_payload(&mut self, ppn: Ppn) {
+        self.payloads.remove(&ppn);
+    }
+
     /// Copies a page's contents to an erased page (one read + one program),
     /// returning what was copied.
     pub fn copy(&mut self, src: Ppn, dst: Ppn, cause: Cause) -> FlashResult<Page> {

@@ -1,0 +1,897 @@
+//! FastCheck (Park, Park, Chung and Lee, "A Crash Recovery Scheme for a Hybrid Mapping
+//! FTL in NAND Flash Storage Devices", Electronics 10(3), 2021) on FAST, and the
+//! LTFTL-style logging on FAST that its section 6.2 builds for the comparison.
+//!
+//! Both are FAST (ftl/fast.rs, eager merge) with a metadata area (3.2, Figure 1):
+//! * the **map directory** at fixed blocks 0 and 1: where the map block is;
+//! * the **map block**: a page with the block-mapping table (with each data block's
+//!   dbMSN), the RW log-block list and the log-area blocks, written at the end of every
+//!   merge, when a victim log block is replaced and when the log-area blocks change (4.2);
+//!   the map directory is written when the map block moves (4.3);
+//! * the **log area**: FastCheck's checkpoint blocks — one page of LPNs per log region,
+//!   written when the region's last log block fills (4.1); or, for `fast-ltlog`, pages of
+//!   16-byte mapping log records (flushed when a page fills and after every merge) and
+//!   dumps of the whole log-page-mapping table when the records pass a threshold (2.2, 6.1.1, 6.2).
+//!
+//! Recovery (5, Figure 6): map directory → map block → checkpoints (or dump + records)
+//! → restoration scan of the uncheckpointed log blocks' spare areas → consistency check
+//! (a log page is invalid when dbMSN > lbMSN) → redo. The MSN is the program clock the
+//! spare area of every page carries (FAST's `seq`): dbMSN = the clock when the merge that
+//! made the data block completed, lbMSN = the clock of a log page (spare area) or of a
+//! checkpointed log block's last page. docs/schemes/fastcheck.md lists the choices.
+
+use std::collections::VecDeque;
+
+use serde::Serialize;
+
+use super::fast::{self, FastFtl, MERGED};
+use super::scan_recovery::{rebuild_fast, Blk, ExtRw};
+use super::{BlockRole, SchemeParams, Table};
+use crate::nand::{Cause, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
+
+/// The map directory's fixed blocks (3.2: "the map directory uses some fixed physical blocks").
+pub const DIR_BLOCKS: [Pbn; 2] = [0, 1];
+
+/// Spare-area tags of metadata pages.
+mod mtag {
+    pub const DIR: u8 = 0x41;
+    pub const MAP: u8 = 0x42;
+    pub const CKPT: u8 = 0x43;
+    pub const LTLOG: u8 = 0x44;
+    pub const LTDUMP: u8 = 0x45;
+}
+
+/// LTFTL-style: a dump is also forced when the record pages since the last one reach this
+/// many times N_pmap (flushes after every merge write part-full pages; this bounds the log
+/// area and the pages recovery reads).
+pub const LT_PAGES_PER_DUMP: u32 = 4;
+
+/// A merge record in the LTFTL-style log: every RW entry of `lbn` became −1.
+const REC_MERGE: u32 = u32::MAX - 2;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    FastCheck,
+    LtLog,
+}
+
+/// Metadata writes in normal operation (the logging overhead of FastCheck 6.1.1 / Figure 7).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct LogStats {
+    pub map_pages: u64,
+    pub map_directory_pages: u64,
+    pub checkpoint_pages: u64,
+    pub ltftl_record_pages: u64,
+    pub ltftl_records: u64,
+    pub ltftl_dumps: u64,
+    pub ltftl_dump_pages: u64,
+    pub log_area_erases: u64,
+}
+
+/// Pages read by each recovery phase (the last recovery).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct RecoveryStats {
+    pub map_directory: u64,
+    pub map_block: u64,
+    /// FastCheck: checkpoint pages; LTFTL-style: dump and record pages.
+    pub checkpoints: u64,
+    /// Spare areas of log pages not covered by a checkpoint / the log.
+    pub restoration: u64,
+    /// Spare areas of the other blocks (in-place bitmap, interrupted merges): not in the
+    /// paper's model (equations 5–6).
+    pub data_block_scan: u64,
+    /// Programs and erases of the redo phase.
+    pub redo_ops: u64,
+}
+
+impl RecoveryStats {
+    /// The quantity of equations 5 and 6: pages read to restore the log-page-mapping table.
+    pub fn mapping_pages(&self) -> u64 {
+        self.checkpoints + self.restoration
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct MetaLog {
+    pub mode: Mode,
+    ppb: u32,
+    /// Map directory: current block (0 or 1) and its next page.
+    dir: (Pbn, u32),
+    /// Map block and its next page (NONE before the first map page).
+    map: (Pbn, u32),
+    /// Log-area blocks (checkpoint blocks / LTFTL log blocks), oldest first, and the next page of the last.
+    area: VecDeque<Pbn>,
+    area_next: u32,
+    /// FastCheck: log blocks per region, regions, the live checkpoint page of each region.
+    bpr: u32,
+    regions: u32,
+    region_ckpt: Vec<Ppn>,
+    /// Generation (allocation count) of each RW log block, and lbMSN when it filled.
+    gen: Vec<u32>,
+    gen_next: u32,
+    lbmsn: Vec<u32>,
+    /// LTFTL-style: records per page, pages of the page map, records in RAM.
+    lrecs_in_page: u32,
+    npmap: u32,
+    records: Vec<(u32, u32)>,
+    records_since_dump: u64,
+    /// Live pages of the LTFTL log: the newest complete dump, record pages since.
+    live: Vec<Ppn>,
+    log_pages_since_dump: u32,
+    pub stats: LogStats,
+    pub last_recovery: RecoveryStats,
+    /// The newest map pages; older ones' payloads (a whole block-map snapshot each) are
+    /// dropped from simulation memory: recovery reads the newest readable one (the one
+    /// before it if a cut tore the newest).
+    recent_maps: VecDeque<Ppn>,
+}
+
+/// FastCheck or LTFTL-style logging on FAST.
+pub fn build(g: &Geometry, params: &SchemeParams, mode: Mode) -> Result<FastFtl, String> {
+    let log_blocks = params.log_blocks.unwrap_or(fast::DEFAULT_LOG_BLOCKS);
+    let rw_cap = log_blocks.saturating_sub(1).max(1);
+    let ppb = g.pages_per_block;
+    let (bpr, regions, lrecs, npmap) = geometry_of(g, params, rw_cap);
+    let area_max = match mode {
+        Mode::FastCheck => regions.div_ceil(ppb) + 2,
+        Mode::LtLog => ((2 + LT_PAGES_PER_DUMP) * npmap).div_ceil(ppb) + 3,
+    };
+    let reserved = DIR_BLOCKS.len() as u32 + 2 + area_max;
+    let mut ftl = FastFtl::with_layout(g, params, false, reserved, &DIR_BLOCKS)?;
+    ftl.meta = Some(Box::new(MetaLog {
+        mode,
+        ppb,
+        dir: (DIR_BLOCKS[0], 0),
+        map: (NONE, 0),
+        area: VecDeque::new(),
+        area_next: 0,
+        bpr,
+        regions,
+        region_ckpt: vec![NONE; regions as usize],
+        gen: vec![NONE; g.blocks as usize],
+        gen_next: 0,
+        lbmsn: vec![0; g.blocks as usize],
+        lrecs_in_page: lrecs,
+        npmap,
+        records: Vec::new(),
+        records_since_dump: 0,
+        live: Vec::new(),
+        log_pages_since_dump: 0,
+        stats: LogStats::default(),
+        last_recovery: RecoveryStats::default(),
+        recent_maps: VecDeque::new(),
+    }));
+    Ok(ftl)
+}
+
+/// (log blocks per region, regions, LTFTL records per page, pages of the page map).
+fn geometry_of(g: &Geometry, params: &SchemeParams, rw_cap: u32) -> (u32, u32, u32, u32) {
+    let ppb = g.pages_per_block;
+    // 4.1: a region's LPNs (4 B each) fill one page: 4 KB / 4 B = 1024 LPNs = 8 blocks of 128.
+    let p_fc = params.checkpoint_lpns.unwrap_or(g.page_bytes / 4).max(1);
+    let bpr = (p_fc / ppb).max(1);
+    let regions = rw_cap.div_ceil(bpr);
+    // 6.1.1: 16-byte log records, P_ltftl = 4 KB / 16 B = 256.
+    let lrecs = params.checkpoint_lpns.unwrap_or(g.page_bytes / 16).max(1);
+    // N_pmap: pages to store the log-page-mapping table at 4 B per log page.
+    let npmap = (rw_cap * ppb * 4).div_ceil(g.page_bytes).max(1);
+    (bpr, regions, lrecs, npmap)
+}
+
+impl MetaLog {
+    pub fn name(&self) -> &'static str {
+        match self.mode {
+            Mode::FastCheck => "fastcheck",
+            Mode::LtLog => "fast-ltlog",
+        }
+    }
+
+    pub fn block_role(&self, pbn: Pbn) -> Option<BlockRole> {
+        if DIR_BLOCKS.contains(&pbn) {
+            Some(BlockRole::MapDirectory)
+        } else if pbn == self.map.0 {
+            Some(BlockRole::MapBlock)
+        } else if self.area.contains(&pbn) {
+            Some(match self.mode {
+                Mode::FastCheck => BlockRole::Checkpoint,
+                Mode::LtLog => BlockRole::Metadata,
+            })
+        } else {
+            None
+        }
+    }
+
+    pub fn metrics(&self) -> serde_json::Value {
+        serde_json::json!({
+            "mode": self.mode,
+            "log_blocks_per_region": self.bpr,
+            "regions": self.regions,
+            "ltftl_records_per_page": self.lrecs_in_page,
+            "n_pmap": self.npmap,
+            "logging": self.stats,
+            "last_recovery": self.last_recovery,
+        })
+    }
+
+    fn meta_blocks(&self) -> Vec<Pbn> {
+        let mut v = DIR_BLOCKS.to_vec();
+        if self.map.0 != NONE {
+            v.push(self.map.0);
+        }
+        v.extend(self.area.iter().copied());
+        v
+    }
+
+    // ---- logging ----------------------------------------------------------------------
+
+    /// The map page: the block-level state (FastCheck 3.2 "map blocks").
+    fn snapshot(&self, ftl: &FastFtl) -> Vec<u32> {
+        let mut v = vec![ftl.seq, self.gen_next];
+        let rw: Vec<Pbn> = ftl.victim.iter().chain(ftl.rw.iter()).copied().collect();
+        v.push(rw.len() as u32);
+        for p in rw {
+            v.push(p);
+            v.push(self.gen[p as usize]);
+        }
+        v.push(self.area.len() as u32);
+        v.extend(self.area.iter().copied());
+        v.push(ftl.data_blocks);
+        v.extend(ftl.bmt.iter().copied());
+        v.extend(ftl.bmt_msn.iter().copied());
+        v
+    }
+
+    fn take_block(ftl: &mut FastFtl) -> FlashResult<Pbn> {
+        ftl.free.pop_front().ok_or_else(|| FlashError::Violation("the metadata area ran out of free blocks".into()))
+    }
+
+    /// Writes a map page (4.2); moves the map block when it is full and logs the move in
+    /// the map directory (4.3).
+    fn log_map(&mut self, flash: &mut Flash, ftl: &mut FastFtl) -> FlashResult<()> {
+        let n = self.ppb;
+        if self.map.0 == NONE || self.map.1 == n {
+            let old = self.map.0;
+            let nb = Self::take_block(ftl)?;
+            self.map = (nb, 0);
+            flash.note("map", || format!("map block full: block {nb} becomes the map block; the map directory records it"));
+            self.program_map_page(flash, ftl)?;
+            // Map directory page (fixed blocks; switch to the other when full).
+            if self.dir.1 == n {
+                let other = if self.dir.0 == DIR_BLOCKS[0] { DIR_BLOCKS[1] } else { DIR_BLOCKS[0] };
+                flash.erase(other, Cause::Map)?;
+                self.dir = (other, 0);
+            }
+            let seq = ftl.next_seq();
+            flash.program_meta(self.dir.0 * n + self.dir.1, Page::meta(mtag::DIR, seq), vec![nb], Cause::Map)?;
+            self.dir.1 += 1;
+            self.stats.map_directory_pages += 1;
+            if old != NONE {
+                flash.erase(old, Cause::Map)?;
+                ftl.free.push_back(old);
+            }
+            return Ok(());
+        }
+        self.program_map_page(flash, ftl)
+    }
+
+    fn program_map_page(&mut self, flash: &mut Flash, ftl: &mut FastFtl) -> FlashResult<()> {
+        let ppn = self.map.0 * self.ppb + self.map.1;
+        let payload = self.snapshot(ftl);
+        let seq = ftl.next_seq();
+        flash.program_meta(ppn, Page::meta(mtag::MAP, seq), payload, Cause::Map)?;
+        self.map.1 += 1;
+        self.stats.map_pages += 1;
+        self.recent_maps.push_back(ppn);
+        while self.recent_maps.len() > 2 {
+            let old = self.recent_maps.pop_front().unwrap();
+            flash.drop_payload(old);
+        }
+        Ok(())
+    }
+
+    /// Appends a page to the log area, taking a new block (logged in the map) when the
+    /// last is full, and erasing blocks that hold no live page (logged first).
+    fn area_program(&mut self, flash: &mut Flash, ftl: &mut FastFtl, tag: u8, lpn: u32, payload: Vec<u32>, cause: Cause) -> FlashResult<Ppn> {
+        let n = self.ppb;
+        if self.area.is_empty() || self.area_next == n {
+            let nb = Self::take_block(ftl)?;
+            self.area.push_back(nb);
+            self.area_next = 0;
+            self.log_map(flash, ftl)?;
+        }
+        let ppn = *self.area.back().unwrap() * n + self.area_next;
+        let seq = ftl.next_seq();
+        flash.program_meta(ppn, Page { lpn, ..Page::meta(tag, seq) }, payload, cause)?;
+        self.area_next += 1;
+        Ok(ppn)
+    }
+
+    /// Erases log-area blocks (oldest first) that hold no live page.
+    fn compact(&mut self, flash: &mut Flash, ftl: &mut FastFtl) -> FlashResult<()> {
+        let n = self.ppb;
+        let live: Vec<Ppn> = match self.mode {
+            Mode::FastCheck => self.region_ckpt.iter().copied().filter(|&p| p != NONE).collect(),
+            Mode::LtLog => self.live.clone(),
+        };
+        let mut dead = Vec::new();
+        while self.area.len() > 1 {
+            let b = self.area[0];
+            if live.iter().any(|&p| p / n == b) {
+                break;
+            }
+            dead.push(self.area.pop_front().unwrap());
+        }
+        if dead.is_empty() {
+            return Ok(());
+        }
+        self.log_map(flash, ftl)?;
+        for b in dead {
+            flash.erase(b, cause_of(self.mode))?;
+            self.stats.log_area_erases += 1;
+            ftl.free.push_back(b);
+        }
+        Ok(())
+    }
+
+    /// End of a merge (FastCheck 4.2: the block map with dbMSNs is logged in the map block;
+    /// LTFTL-style: the records of the merged-out pages are flushed at once, 6.2).
+    pub(crate) fn after_merge(&mut self, flash: &mut Flash, ftl: &mut FastFtl, lbn: u32, merged_out: u32) -> FlashResult<()> {
+        if self.mode == Mode::LtLog {
+            if merged_out > 0 {
+                self.records.push((REC_MERGE, lbn));
+                self.stats.ltftl_records += merged_out as u64;
+                self.records_since_dump += merged_out as u64;
+            }
+            self.flush(flash, ftl)?;
+        }
+        flash.note("map", || format!("merge of LBN {lbn} done: block map (dbMSN {}) logged in map block {}", ftl.bmt_msn[lbn as usize], self.map.0));
+        self.log_map(flash, ftl)
+    }
+
+    /// A new RW log block replaced the victim: log the block map (4.2).
+    pub(crate) fn after_rw_alloc(&mut self, flash: &mut Flash, ftl: &mut FastFtl, pbn: Pbn) -> FlashResult<()> {
+        self.gen[pbn as usize] = self.gen_next;
+        self.gen_next += 1;
+        self.log_map(flash, ftl)
+    }
+
+    /// A host page went to a RW log block.
+    pub(crate) fn after_rw_write(&mut self, flash: &mut Flash, ftl: &mut FastFtl, pbn: Pbn) -> FlashResult<()> {
+        let n = self.ppb;
+        match self.mode {
+            Mode::FastCheck => {
+                if ftl.rw_fill < n {
+                    return Ok(());
+                }
+                self.lbmsn[pbn as usize] = ftl.seq;
+                let cap = ftl.rw_capacity();
+                let slot = self.gen[pbn as usize] % cap;
+                if !(slot + 1).is_multiple_of(self.bpr) && slot + 1 != cap {
+                    return Ok(());
+                }
+                // The region's last log block is full: checkpoint its part of the
+                // log-page-mapping table (4.1), one page.
+                let region = slot / self.bpr;
+                let k = (slot % self.bpr + 1) as usize;
+                let blocks: Vec<Pbn> = ftl.rw.iter().rev().take(k).rev().copied().collect();
+                let mut payload = vec![region, blocks.len() as u32];
+                for &b in &blocks {
+                    payload.extend([b, self.gen[b as usize], self.lbmsn[b as usize]]);
+                }
+                for &b in &blocks {
+                    payload.extend_from_slice(&ftl.smt[(b * n) as usize..((b + 1) * n) as usize]);
+                }
+                flash.note("checkpoint", || {
+                    format!("log region {region} full ({} log blocks): its part of the log-page-mapping table checkpointed in one page", blocks.len())
+                });
+                let ppn = self.area_program(flash, ftl, mtag::CKPT, region, payload, Cause::Log)?;
+                self.stats.checkpoint_pages += 1;
+                self.region_ckpt[region as usize] = ppn;
+                self.compact(flash, ftl)
+            }
+            Mode::LtLog => {
+                let ppn = pbn * n + ftl.rw_fill - 1;
+                self.records.push((ppn, ftl.smt[ppn as usize]));
+                self.stats.ltftl_records += 1;
+                self.records_since_dump += 1;
+                if self.records.len() as u32 >= self.lrecs_in_page {
+                    self.flush(flash, ftl)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// LTFTL-style: writes the records in RAM as one log page; dumps the whole
+    /// log-page-mapping table when the records since the last dump pass the threshold
+    /// (N_lr_threshold = P_ltftl × N_pmap, 6.1.1) or the record pages since it reach
+    /// LT_PAGES_PER_DUMP × N_pmap.
+    fn flush(&mut self, flash: &mut Flash, ftl: &mut FastFtl) -> FlashResult<()> {
+        if self.records.is_empty() {
+            return Ok(());
+        }
+        let payload: Vec<u32> = self.records.iter().flat_map(|&(a, b)| [a, b]).collect();
+        let ppn = self.area_program(flash, ftl, mtag::LTLOG, 0, payload, Cause::Log)?;
+        self.records.clear();
+        self.stats.ltftl_record_pages += 1;
+        self.live.push(ppn);
+        self.log_pages_since_dump += 1;
+        let threshold = self.lrecs_in_page as u64 * self.npmap as u64;
+        if self.records_since_dump >= threshold || self.log_pages_since_dump >= LT_PAGES_PER_DUMP * self.npmap {
+            self.dump(flash, ftl)?;
+        }
+        Ok(())
+    }
+
+    fn dump(&mut self, flash: &mut Flash, ftl: &mut FastFtl) -> FlashResult<()> {
+        let n = self.ppb;
+        let rw: Vec<Pbn> = ftl.victim.iter().chain(ftl.rw.iter()).copied().collect();
+        let mut table = vec![rw.len() as u32];
+        for &b in &rw {
+            table.extend([b, self.gen[b as usize]]);
+        }
+        for &b in &rw {
+            table.extend_from_slice(&ftl.smt[(b * n) as usize..((b + 1) * n) as usize]);
+        }
+        let k = self.npmap as usize;
+        let chunk = table.len().div_ceil(k).max(1);
+        flash.note("checkpoint", || format!("log records past the threshold: the log-page-mapping table dumped ({k} pages)"));
+        let mut pages = Vec::with_capacity(k);
+        for i in 0..k {
+            let part = table.iter().skip(i * chunk).take(chunk).copied().collect();
+            pages.push(self.area_program(flash, ftl, mtag::LTDUMP, i as u32, part, Cause::Log)?);
+        }
+        self.stats.ltftl_dumps += 1;
+        self.stats.ltftl_dump_pages += k as u64;
+        self.live = pages;
+        self.records_since_dump = 0;
+        self.log_pages_since_dump = 0;
+        self.compact(flash, ftl)
+    }
+
+    pub fn tables(&self, ftl: &FastFtl, _flash: &Flash) -> Vec<Table> {
+        let n = self.ppb;
+        let mut rows = vec![
+            vec!["map directory (fixed)".into(), format!("{} page {}", self.dir.0, self.dir.1)],
+            vec!["map block".into(), if self.map.0 == NONE { "-".into() } else { format!("{} page {}", self.map.0, self.map.1) }],
+            vec![
+                match self.mode {
+                    Mode::FastCheck => "checkpoint blocks".into(),
+                    Mode::LtLog => "log / dump blocks".into(),
+                },
+                self.area.iter().map(|b| b.to_string()).collect::<Vec<_>>().join(" "),
+            ],
+        ];
+        if self.mode == Mode::LtLog {
+            rows.push(vec!["records in RAM".into(), format!("{} of {} per page", self.records.len(), self.lrecs_in_page)]);
+        }
+        let mut t = vec![Table { title: "Metadata area".into(), columns: vec!["part".into(), "where".into()], rows }];
+        if self.mode == Mode::FastCheck {
+            let cap = ftl.rw_capacity();
+            let rw: Vec<Pbn> = ftl.victim.iter().chain(ftl.rw.iter()).copied().collect();
+            let rows = rw
+                .iter()
+                .take(64)
+                .map(|&b| {
+                    let g = self.gen[b as usize];
+                    let region = (g % cap) / self.bpr;
+                    let ck = self.region_ckpt[region as usize];
+                    let covered = ck != NONE && _flash.payload(ck).is_some_and(|p| covers(p, b, g));
+                    vec![
+                        b.to_string(),
+                        region.to_string(),
+                        if self.lbmsn[b as usize] == 0 { "-".into() } else { self.lbmsn[b as usize].to_string() },
+                        if covered { "checkpointed".into() } else { "in RAM only".into() },
+                        (0..n)
+                            .map(|o| match ftl.smt[(b * n + o) as usize] {
+                                NONE => "·".to_string(),
+                                MERGED => "-1".to_string(),
+                                l => l.to_string(),
+                            })
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                    ]
+                })
+                .collect();
+            t.push(Table {
+                title: format!(
+                    "Log regions ({} log blocks per region, {} regions) and lbMSN{}",
+                    self.bpr,
+                    self.regions,
+                    if rw.len() > 64 { " — first 64 RW log blocks" } else { "" }
+                ),
+                columns: vec!["pbn".into(), "region".into(), "lbMSN".into(), "state".into(), "lpns".into()],
+                rows,
+            });
+        }
+        t
+    }
+}
+
+fn cause_of(mode: Mode) -> Cause {
+    match mode {
+        Mode::FastCheck => Cause::Log,
+        Mode::LtLog => Cause::Log,
+    }
+}
+
+/// Whether a checkpoint page's payload lists block `b` of generation `g`.
+fn covers(p: &[u32], b: Pbn, g: u32) -> bool {
+    let k = p.get(1).copied().unwrap_or(0) as usize;
+    (0..k).any(|i| p.get(2 + 3 * i) == Some(&b) && p.get(3 + 3 * i) == Some(&g))
+}
+
+// ---- recovery ---------------------------------------------------------------------------
+
+fn reads(flash: &Flash) -> u64 {
+    use crate::nand::OpKind;
+    flash.count(OpKind::Read, Cause::Recovery) + flash.count(OpKind::ReadOob, Cause::Recovery)
+}
+
+/// Newest readable metadata page with `tag` among the programmed pages of `pbn` (read in
+/// order until the first erased page; pages are programmed in order).
+fn newest_meta(flash: &mut Flash, pbn: Pbn, tag: u8) -> FlashResult<(Option<(u32, Ppn)>, u32)> {
+    let n = flash.ppb();
+    let mut best = None;
+    let mut next = n;
+    for off in 0..n {
+        let ppn = pbn * n + off;
+        let p = flash.read_oob(ppn, Cause::Recovery)?;
+        if p.is_erased() {
+            next = off;
+            break;
+        }
+        if p.kind == PageKind::Meta && p.tag == tag && best.is_none_or(|(s, _)| p.seq > s) {
+            best = Some((p.seq, ppn));
+        }
+    }
+    Ok((best, next))
+}
+
+/// Rebuilds FastCheck / LTFTL-style FAST from the chip (Figure 6, plus the redo).
+pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashResult<FastFtl> {
+    let g = *flash.geometry();
+    let n = g.pages_per_block;
+    let mut ftl = build(&g, params, mode).map_err(FlashError::Violation)?;
+    let mut m = ftl.meta.take().unwrap();
+    let mut st = RecoveryStats::default();
+
+    // Step 1: the map directory (fixed blocks) says where the map block is.
+    let r0 = reads(flash);
+    flash.note("recovery_phase", || "1. map directory: read the fixed blocks 0 and 1 for the newest map-directory page".into());
+    let mut dir_best: Option<(u32, Ppn)> = None;
+    for &d in &DIR_BLOCKS {
+        let (b, next) = newest_meta(flash, d, mtag::DIR)?;
+        if b.is_some_and(|(s, _)| dir_best.is_none_or(|(t, _)| s > t)) {
+            dir_best = b;
+            m.dir = (d, next);
+        }
+    }
+    let mut map_block = NONE;
+    if let Some((_, ppn)) = dir_best {
+        flash.read(ppn, Cause::Recovery)?;
+        map_block = flash.payload(ppn).and_then(|p| p.first().copied()).unwrap_or(NONE);
+    } else {
+        m.dir = (DIR_BLOCKS[0], 0);
+        // No directory page: erase whatever a cut left in the fixed blocks.
+        for &d in &DIR_BLOCKS {
+            if flash.block_pages(d).iter().any(|p| !p.is_erased()) {
+                flash.erase(d, Cause::Recovery)?;
+            }
+        }
+    }
+    st.map_directory = reads(flash) - r0;
+
+    // Step 2: the newest map page: block map with dbMSNs, RW list, log-area blocks.
+    let r0 = reads(flash);
+    let mut snap: Option<Vec<u32>> = None;
+    if map_block != NONE {
+        flash.note("recovery_phase", || format!("2. map blocks: map block {map_block}, newest block-mapping page"));
+        let (b, next) = newest_meta(flash, map_block, mtag::MAP)?;
+        m.map = (map_block, next);
+        if let Some((_, ppn)) = b {
+            flash.read(ppn, Cause::Recovery)?;
+            snap = flash.payload(ppn).map(|p| p.to_vec());
+        }
+    }
+    st.map_block = reads(flash) - r0;
+    let db = ftl.data_blocks as usize;
+    let (mut rw_list, mut map_bmt, mut map_msn) = (Vec::<(Pbn, u32)>::new(), vec![NONE; db], vec![0u32; db]);
+    if let Some(s) = &snap {
+        let mut i = 0;
+        let mut get = || {
+            let v = s[i];
+            i += 1;
+            v
+        };
+        ftl.seq = get();
+        m.gen_next = get();
+        let k = get();
+        for _ in 0..k {
+            let (p, gn) = (get(), get());
+            rw_list.push((p, gn));
+        }
+        let a = get();
+        for _ in 0..a {
+            m.area.push_back(get());
+        }
+        let d = get() as usize;
+        map_bmt = (0..d).map(|_| get()).collect();
+        map_msn = (0..d).map(|_| get()).collect();
+    }
+    for &(p, gn) in &rw_list {
+        m.gen[p as usize] = gn;
+    }
+
+    // Step 3: checkpoints (FastCheck) or the newest dump and the records since (LTFTL).
+    let r0 = reads(flash);
+    // Per RW block: entries (lsn / MERGED / NONE) and a clock per page (lbMSN).
+    let mut known: Vec<Option<(Vec<Lpn>, Vec<u32>)>> = vec![None; rw_list.len()];
+    let pos_of = |rw_list: &[(Pbn, u32)], b: Pbn, gn: u32| rw_list.iter().position(|&x| x == (b, gn));
+    // Area pages newest first.
+    let mut area_pages: Vec<Ppn> = Vec::new();
+    for (i, &b) in m.area.iter().enumerate().rev() {
+        let fill = if i + 1 == m.area.len() {
+            // Pages are programmed in order: the fill by binary search over spare areas.
+            let (mut lo, mut hi) = (0u32, n);
+            while lo < hi {
+                let mid = (lo + hi) / 2;
+                if flash.read_oob(b * n + mid, Cause::Recovery)?.is_erased() {
+                    hi = mid;
+                } else {
+                    lo = mid + 1;
+                }
+            }
+            m.area_next = lo;
+            lo
+        } else {
+            n
+        };
+        for off in (0..fill).rev() {
+            area_pages.push(b * n + off);
+        }
+    }
+    match mode {
+        Mode::FastCheck => {
+            flash.note("recovery_phase", || "3. checkpoints: read the checkpoint blocks backward, the newest checkpoint of each log region".into());
+            let mut seen = vec![false; m.regions as usize];
+            for &ppn in &area_pages {
+                if seen.iter().all(|&x| x) {
+                    break;
+                }
+                let p = flash.read(ppn, Cause::Recovery)?;
+                if p.kind != PageKind::Meta || p.tag != mtag::CKPT || (p.lpn as usize) >= seen.len() || seen[p.lpn as usize] {
+                    continue;
+                }
+                seen[p.lpn as usize] = true;
+                m.region_ckpt[p.lpn as usize] = ppn;
+                let pl = flash.payload(ppn).unwrap_or(&[]).to_vec();
+                let k = pl[1] as usize;
+                for j in 0..k {
+                    let (b, gn, lb) = (pl[2 + 3 * j], pl[3 + 3 * j], pl[4 + 3 * j]);
+                    m.lbmsn[b as usize] = lb;
+                    if let Some(pos) = pos_of(&rw_list, b, gn) {
+                        let e = pl[2 + 3 * k + j * n as usize..2 + 3 * k + (j + 1) * n as usize].to_vec();
+                        known[pos] = Some((e, vec![lb; n as usize]));
+                    }
+                }
+            }
+        }
+        Mode::LtLog => {
+            flash.note("recovery_phase", || "3. log: read the log pages backward to the newest complete dump of the log-page-mapping table".into());
+            let mut recs: Vec<Vec<u32>> = Vec::new();
+            let mut dump: Vec<Option<Vec<u32>>> = vec![None; m.npmap as usize];
+            let mut dump_ppns: Vec<Ppn> = Vec::new();
+            let mut log_ppns: Vec<Ppn> = Vec::new();
+            // The clock of the newest record or dump page: every merge completed before it
+            // has its merge record on flash; a later one only its map page (dbMSN).
+            let mut t_newest = 0u32;
+            let mut i = 0;
+            while i < area_pages.len() {
+                let ppn = area_pages[i];
+                let p = flash.read(ppn, Cause::Recovery)?;
+                if p.kind == PageKind::Meta && (p.tag == mtag::LTLOG || p.tag == mtag::LTDUMP) {
+                    t_newest = t_newest.max(p.seq);
+                }
+                if p.kind == PageKind::Meta && p.tag == mtag::LTLOG {
+                    recs.push(flash.payload(ppn).unwrap_or(&[]).to_vec());
+                    log_ppns.push(ppn);
+                } else if p.kind == PageKind::Meta && p.tag == mtag::LTDUMP && p.lpn + 1 == m.npmap {
+                    // A dump's last page: its other pages precede it.
+                    let mut ok = true;
+                    let mut parts = vec![flash.payload(ppn).unwrap_or(&[]).to_vec()];
+                    let mut pp = vec![ppn];
+                    for j in 1..m.npmap as usize {
+                        let Some(&q) = area_pages.get(i + j) else { ok = false; break };
+                        let x = flash.read(q, Cause::Recovery)?;
+                        if x.kind != PageKind::Meta || x.tag != mtag::LTDUMP || x.lpn + 1 + j as u32 != m.npmap {
+                            ok = false;
+                            break;
+                        }
+                        parts.push(flash.payload(q).unwrap_or(&[]).to_vec());
+                        pp.push(q);
+                    }
+                    if ok {
+                        parts.reverse();
+                        for (j, part) in parts.into_iter().enumerate() {
+                            dump[j] = Some(part);
+                        }
+                        pp.reverse();
+                        dump_ppns = pp;
+                        break;
+                    }
+                }
+                i += 1;
+            }
+            // Apply: the dump, then the records oldest first.
+            if dump.iter().all(|d| d.is_some()) {
+                let table: Vec<u32> = dump.into_iter().flatten().flatten().collect();
+                let k = table[0] as usize;
+                for j in 0..k {
+                    let (b, gn) = (table[1 + 2 * j], table[2 + 2 * j]);
+                    if let Some(pos) = pos_of(&rw_list, b, gn) {
+                        let e = table[1 + 2 * k + j * n as usize..1 + 2 * k + (j + 1) * n as usize].to_vec();
+                        known[pos] = Some((e, vec![t_newest; n as usize]));
+                    }
+                }
+            }
+            m.live = dump_ppns;
+            log_ppns.reverse();
+            m.live.extend(log_ppns.iter().copied());
+            m.log_pages_since_dump = log_ppns.len() as u32;
+            for page in recs.iter().rev() {
+                for r in page.chunks(2) {
+                    let (a, b) = (r[0], r[1]);
+                    if a == REC_MERGE {
+                        for e in known.iter_mut().flatten() {
+                            for x in e.0.iter_mut() {
+                                if *x != NONE && *x != MERGED && *x / n == b {
+                                    *x = MERGED;
+                                }
+                            }
+                        }
+                    } else if let Some(pos) = rw_list.iter().position(|&(pb, _)| pb == a / n) {
+                        let e = known[pos].get_or_insert_with(|| (vec![NONE; n as usize], vec![t_newest; n as usize]));
+                        e.0[(a % n) as usize] = b;
+                    }
+                }
+            }
+        }
+    }
+    st.checkpoints = reads(flash) - r0;
+
+    // Step 4: restoration phase — spare areas of the log pages the checkpoints / log do
+    // not cover (the active region's log blocks).
+    let r0 = reads(flash);
+    flash.note("recovery_phase", || "4. restoration: scan the spare areas (LPN, MSN) of the log blocks not yet checkpointed".into());
+    let mut pages: Vec<Vec<Page>> = Vec::with_capacity(rw_list.len());
+    let mut unrecorded: Vec<Ppn> = Vec::new();
+    for (pos, &(b, _)) in rw_list.iter().enumerate() {
+        let mut v = vec![Page::ERASED; n as usize];
+        let (ent, clock) = known[pos].clone().unwrap_or((vec![NONE; n as usize], vec![0; n as usize]));
+        let mut from = 0;
+        for o in 0..n as usize {
+            if ent[o] != NONE {
+                from = o + 1;
+                v[o] = if ent[o] == MERGED {
+                    Page { kind: PageKind::Torn, ..Page::ERASED }
+                } else {
+                    // A checkpointed page's clock is its block's lbMSN; as a source-order
+                    // key, an upper bound of its own program clock.
+                    Page { kind: PageKind::Data, lpn: ent[o], version: 0, seq: clock[o], tag: fast::tag::RW }
+                };
+            }
+        }
+        if known[pos].is_none() || mode == Mode::LtLog {
+            for o in from..n as usize {
+                let p = flash.read_oob(b * n + o as u32, Cause::Recovery)?;
+                if p.is_erased() {
+                    break;
+                }
+                v[o] = if p.kind == PageKind::Data { p } else { Page { kind: PageKind::Torn, ..Page::ERASED } };
+                unrecorded.push(b * n + o as u32);
+            }
+        }
+        if let Some(last) = v.iter().rposition(|p| p.kind == PageKind::Data) {
+            if known[pos].is_none() {
+                m.lbmsn[b as usize] = if last + 1 == n as usize { v[last].seq } else { 0 };
+            }
+        }
+        pages.push(v);
+    }
+    st.restoration = reads(flash) - r0;
+
+    // Step 5: consistency check (equation 1 with the program clock): a log page is
+    // invalid when its logical block's data block was merged after it (dbMSN ≥ lbMSN).
+    flash.note("recovery_phase", || "5. consistency check: a log page whose data block was merged after it (dbMSN > lbMSN) is set to −1".into());
+    let mut invalidated = 0u32;
+    for (pos, v) in pages.iter_mut().enumerate() {
+        let b = rw_list[pos].0;
+        for (o, p) in v.iter_mut().enumerate() {
+            if p.kind != PageKind::Data {
+                continue;
+            }
+            let lbn = (p.lpn / n) as usize;
+            let db_msn = if lbn < db && map_bmt[lbn] != NONE { map_msn[lbn] } else { 0 };
+            // Checkpointed / logged entries: the block's lbMSN (FastCheck) or the newest
+            // log page's clock (LTFTL-style); scanned pages: their own spare-area clock.
+            let lb_msn = match &known[pos] {
+                Some(k) if k.0[o] != NONE => k.1[o],
+                _ => p.seq,
+            };
+            if lbn >= db || db_msn >= lb_msn {
+                let (lpn, bb) = (p.lpn, b);
+                flash.note("consistency", || format!("log page {o} of block {bb} (LPN {lpn}): dbMSN {db_msn} ≥ lbMSN {lb_msn} → −1"));
+                *p = Page { kind: PageKind::Torn, ..Page::ERASED };
+                invalidated += 1;
+            }
+        }
+    }
+    flash.note("consistency", || format!("consistency check: {invalidated} log pages set to −1"));
+    // The program clock goes on from the newest clock seen; valid log pages get an order
+    // key (list position, page) newer than any data-block page, for the redo's sources.
+    for v in &pages {
+        for p in v.iter().filter(|p| p.kind == PageKind::Data) {
+            ftl.seq = ftl.seq.max(p.seq);
+        }
+    }
+    for (pos, v) in pages.iter_mut().enumerate() {
+        for (o, p) in v.iter_mut().enumerate() {
+            if p.kind == PageKind::Data {
+                p.seq = 0x8000_0000 + pos as u32 * n + o as u32;
+            }
+        }
+    }
+
+    // Step 6: the data blocks' spare areas (in-place bitmap, the interrupted merge) and the redo.
+    let r0 = reads(flash);
+    let ops0 = recovery_writes(flash);
+    flash.note("recovery_phase", || "6. merge redo: spare areas of the data blocks; an interrupted merge is undone or finished".into());
+    let mut skip = m.meta_blocks();
+    let order: Vec<Pbn> = rw_list.iter().map(|x| x.0).collect();
+    skip.extend(order.iter().copied());
+    let mut blks = Vec::with_capacity(g.blocks as usize);
+    for pbn in 0..g.blocks {
+        let mut v = vec![Page::ERASED; n as usize];
+        if !skip.contains(&pbn) {
+            for (off, slot) in v.iter_mut().enumerate() {
+                *slot = flash.read_oob(pbn * n + off as u32, Cause::Recovery)?;
+            }
+        }
+        blks.push(Blk::new(pbn, v, n, fast::tag::MERGE));
+    }
+    st.data_block_scan = reads(flash) - r0;
+    let ext = ExtRw { order: order.clone(), pages, map_bmt: map_bmt.clone() };
+    let meta_skip = m.meta_blocks();
+    let rebuilt = rebuild_fast(flash, &mut ftl, blks, &meta_skip, Some(&ext))?;
+    // dbMSNs: the map page's, except where recovery found a newer data block.
+    let now = ftl.seq;
+    for lbn in 0..db {
+        ftl.bmt_msn[lbn] = if ftl.bmt[lbn] == map_bmt[lbn] && !rebuilt.contains(&(lbn as u32)) { map_msn[lbn] } else { now };
+    }
+    for &b in &order {
+        if m.lbmsn[b as usize] == 0 && flash.block_pages(b).last().is_some_and(|p| !p.is_erased()) {
+            m.lbmsn[b as usize] = flash.block_pages(b).last().unwrap().seq;
+        }
+    }
+    st.redo_ops = recovery_writes(flash) - ops0;
+    if mode == Mode::LtLog {
+        // Pages found by the restoration scan have no record on flash yet: they go to the
+        // RAM record buffer (flushed with the next records), so a later recovery that
+        // starts its scan after newer records does not miss them.
+        for ppn in unrecorded {
+            if ftl.rw.contains(&(ppn / n)) {
+                m.records.push((ppn, ftl.smt[ppn as usize]));
+            }
+        }
+    }
+    m.last_recovery = st;
+    ftl.meta = Some(m);
+    Ok(ftl)
+}
+
+fn recovery_writes(flash: &Flash) -> u64 {
+    use crate::nand::OpKind;
+    flash.count(OpKind::Program, Cause::Recovery) + flash.count(OpKind::Erase, Cause::Recovery)
+}
