@@ -97,7 +97,7 @@ export const OWNED_ROLES = new Set([1, 3, 4, 5, 6, 7, 8, 13]);
 
 /** The band's text: the role tag, plus the owning LBN when there is one. */
 export function bandLabel(role: BlockRoleStyle, owner: number, room: number): string {
-  if (owner < 0 || room < 44) return role.short;
+  if (owner < 0 || room < 44 || !OWNED_ROLES.has(role.id)) return role.short;
   return `${role.short} L${owner}`;
 }
 

@@ -5,7 +5,7 @@ import { cdf, countValues, validPerBlock } from './Charts';
 import { groupEvents, newEvents, planEffects } from './effects';
 import { jumpTarget } from './EventList';
 import { adjacentMarker, binMarkers, markerKind } from './markers';
-import { BLOCK_ROLES, bandTextColor, luminance } from './palette';
+import { BLOCK_ROLES, bandLabel, bandTextColor, luminance } from './palette';
 import { canvasLayout, packColor } from './CanvasGrid';
 
 const merge: SimEvent[] = [
@@ -118,6 +118,13 @@ describe('chip helpers', () => {
 });
 
 describe('palette', () => {
+  it('shows the owning LBN only on roles that belong to a logical block, when there is room', () => {
+    expect(bandLabel(BLOCK_ROLES[5], 3, 60)).toBe('LOG L3');
+    expect(bandLabel(BLOCK_ROLES[0], 3, 60)).toBe('FREE');
+    expect(bandLabel(BLOCK_ROLES[5], 3, 30)).toBe('LOG');
+    expect(bandLabel(BLOCK_ROLES[1], -1, 60)).toBe('DATA');
+  });
+
   it('gives every role enough text contrast on its band', () => {
     for (const r of BLOCK_ROLES) {
       if (r.color.startsWith('var(')) continue;
