@@ -2,7 +2,7 @@ import { defineConfig } from '@playwright/test';
 
 // Playwright cannot download its own browsers here: we drive Debian's chromium
 // (installed by `node scripts/bootstrap.mjs --browser`) against the production build.
-const PORT = Number(process.env.E2E_PORT ?? 4179);
+const PORT = Number(process.env.PW_PORT ?? process.env.E2E_PORT ?? 4179);
 
 export default defineConfig({
   testDir: 'e2e',

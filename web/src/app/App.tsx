@@ -11,9 +11,12 @@ import { ShareMenu } from '../scenario/ShareMenu';
 import { TourMenu } from '../tour/TourMenu';
 import { TourPanel } from '../tour/TourPanel';
 import { availableTours, stopScenario, tourById } from '../tour/tours';
-import { DeviceGrid } from '../viz/DeviceGrid';
+import { Charts } from '../viz/Charts';
+import { ChipView } from '../viz/ChipView';
 import { EventList } from '../viz/EventList';
-import { Legend } from '../viz/Legend';
+import { scenarioFromUrl } from '../viz/urlScenario';
+import { useRunLog } from '../viz/useRunLog';
+import { useSize } from '../viz/useSize';
 import { MetricsPanel } from '../viz/MetricsPanel';
 import { Narration } from '../viz/Narration';
 import { TablesPanel } from '../viz/TablesPanel';
@@ -35,25 +38,6 @@ function formScenario(s: Scenario): Scenario {
   return isUploadWorkload(s.workload) ? { ...s, workload: defaultWorkload('hotcold') } : s;
 }
 
-/** Width and height of an element, kept up to date. */
-function useSize<T extends HTMLElement>() {
-  const ref = useRef<T>(null);
-  const [size, setSize] = useState({ width: 0, height: 0 });
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const update = () => {
-      const r = el.getBoundingClientRect();
-      setSize((s) => (Math.abs(s.width - r.width) < 1 && Math.abs(s.height - r.height) < 1 ? s : { width: Math.floor(r.width), height: Math.floor(r.height) }));
-    };
-    update();
-    const ro = new ResizeObserver(update);
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
-  return [ref, size] as const;
-}
-
 export function App() {
   const [client, setClient] = useState<SimClient | null>(null);
   const [startError, setStartError] = useState<string | null>(null);
@@ -72,7 +56,8 @@ export function App() {
   const sim = useSimulation(client);
   const { loaded, loading, error, playing, speed } = sim.state;
   const [theme, toggleTheme] = useTheme();
-  const [gridRef, gridSize] = useSize<HTMLDivElement>();
+  const [view, setView] = useState<'chip' | 'charts'>('chip');
+  const [viewRef, viewSize] = useSize<HTMLDivElement>();
 
   // The core's catalog (scheme list) and pattern checker, on the page.
   const [coreReady, setCoreReady] = useState<'loading' | 'ready' | 'failed'>('loading');
@@ -187,6 +172,11 @@ export function App() {
   /** Open what the address bar's hash says: a shared state, a tour, or the default. */
   const openFromHash = useCallback(
     async (hash: string) => {
+      const fromUrl = scenarioFromUrl();
+      if (fromUrl && !hash) {
+        setNotices({});
+        if (await sim.load(fromUrl.scenario, 0, { step: fromUrl.at, op: 0 })) return;
+      }
       const d = decodeHash(hash);
       if (d.kind === 'tour') {
         setNotices({});
@@ -319,13 +309,14 @@ export function App() {
   const info = loaded?.info;
   const reduced = useMemo(prefersReducedMotion, []);
   const transitionMs = reduced || speed.intervalMs < 100 || speed.count > 1 ? 0 : Math.min(300, speed.intervalMs * 0.7);
-  const usedRoles = useMemo(() => {
-    const set = new Set<number>([0, 1, 2]);
-    snap?.blockRoles.forEach((r) => set.add(r));
-    return [...set].sort((a, b) => a - b);
-  }, [snap?.blockRoles]);
-  // Highlight the last revealed event that touched the chip (notes have no address).
-  const lastEvent = snap ? ([...snap.events].reverse().find((e) => e.pbn != null) ?? null) : null;
+  // Playback on big chips leaves page LPNs out (see sim/host.ts LEAN_PAGES): fetch them once it stops.
+  useEffect(() => {
+    if (!playing && snap && snap.pageLpns.length === 0 && snap.pageStates.length > 0) {
+      void sim.exec((c, sid) => c.snapshot(sid)).then((s) => s && sim.applyResult({ moved: true, snapshot: s }));
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [playing, snap]);
+  const runLog = useRunLog(loaded?.sid ?? null, snap ?? null, sim.exec, sim.applyResult, sim.pause);
   const shownError = startError ?? error;
   const [selectedLog, setSelectedLog] = useSelectedLog(loaded?.sid ?? null);
 
@@ -454,6 +445,11 @@ export function App() {
               sim.pause();
               sim.seek(v);
             }}
+            onJump={(v) => {
+              sim.pause();
+              sim.seek(v);
+            }}
+            log={runLog.log}
           />
           {tour && tourAt && (
             <TourPanel
@@ -475,36 +471,44 @@ export function App() {
             />
           )}
           <Narration text={snap?.narration ?? ''} step={snap?.step ?? 0} total={snap?.total ?? 0} opCursor={snap?.opCursor ?? 0} opCount={snap?.opCount ?? 0} />
-          <div className="grid-wrap" ref={gridRef}>
-            {snap && info && gridSize.width > 0 && gridSize.height > 0 ? (
-              <DeviceGrid
-                blocks={info.chip.blocks}
-                pagesPerBlock={info.chip.pages_per_block}
-                pageStates={snap.pageStates}
-                pageLpns={snap.pageLpns}
-                blockRoles={snap.blockRoles}
-                eraseCounts={snap.eraseCounts}
-                owners={snap.owners}
-                lastEvent={lastEvent}
-                transitionMs={transitionMs}
-                width={gridSize.width}
-                height={gridSize.height}
-                theme={theme}
-              />
+          <div className="view-tabs" role="tablist" aria-label="View">
+            <button type="button" role="tab" id="tab-chip" aria-selected={view === 'chip'} aria-controls="view-panel" onClick={() => setView('chip')} data-testid="tab-chip">
+              Chip
+            </button>
+            <button type="button" role="tab" id="tab-charts" aria-selected={view === 'charts'} aria-controls="view-panel" onClick={() => setView('charts')} data-testid="tab-charts">
+              Charts
+            </button>
+          </div>
+          <div className="grid-wrap" ref={viewRef} id="view-panel" role="tabpanel" aria-labelledby={view === 'chip' ? 'tab-chip' : 'tab-charts'}>
+            {snap && info ? (
+              view === 'chip' ? (
+                <ChipView info={info} snap={snap} transitionMs={transitionMs} budgetMs={playing ? speed.intervalMs * 0.9 : Infinity} theme={theme} />
+              ) : (
+                <Charts snap={snap} ppb={info.chip.pages_per_block} log={runLog.log} ahead={runLog.ahead} onRunToEnd={() => void runLog.runToEnd()} onCancel={runLog.cancelRun} />
+              )
             ) : (
               <p className="placeholder">{loading ? 'Starting the simulator…' : shownError ? 'The chip will appear here once a scenario loads.' : ''}</p>
             )}
           </div>
-          <Legend roles={usedRoles} />
           {snap && info && loaded && (
-            <SchemeStrip client={client} sid={loaded.sid} info={info} snapshot={snap} width={gridSize.width} selectedLog={selectedLog} onSelectLog={setSelectedLog} />
+            <SchemeStrip client={client} sid={loaded.sid} info={info} snapshot={snap} width={viewSize.width} selectedLog={selectedLog} onSelectLog={setSelectedLog} />
           )}
         </main>
 
         <aside className="right">
           {snap && loaded && <PowerPanel client={client} sid={loaded.sid} snapshot={snap} onCut={sim.powerCut} onRecover={sim.recover} onFinish={sim.stepRequest} />}
           {snap && <MetricsPanel metrics={snap.metrics} />}
-          {snap && <EventList events={snap.events} step={snap.step} opCount={snap.opCount} />}
+          {snap && (
+            <EventList
+              events={snap.events}
+              step={snap.step}
+              opCount={snap.opCount}
+              onJump={(st, ops) => {
+                sim.pause();
+                void sim.goto(st, ops);
+              }}
+            />
+          )}
           {snap && info && loaded && (
             <SchemePanels
               client={client}

@@ -1,5 +1,6 @@
 // Playback controls and the scrubber over the workload.
-import { useEffect, useState } from 'react';
+import type { RunLog } from '../sim/protocol';
+import { Timeline } from '../viz/Timeline';
 import { SPEEDS, type Speed } from './useSimulation';
 
 export interface ControlsProps {
@@ -16,19 +17,14 @@ export interface ControlsProps {
   onTogglePlay: () => void;
   onSpeed: (id: string) => void;
   onSeek: (step: number) => void;
+  /** jump to just before a marked request */
+  onJump?: (step: number) => void;
+  log?: RunLog | null;
 }
 
 export function Controls(p: ControlsProps) {
   const atStart = p.step === 0 && p.opCursor === 0;
   const atEnd = p.step >= p.total && p.opCount === 0;
-  // The slider follows the simulation, except while the user drags it.
-  const [dragValue, setDragValue] = useState<number | null>(null);
-  // Functional update: a key pressed between the render and this effect has already set a
-  // newer drag value, which must not be cleared by this (stale) comparison.
-  useEffect(() => {
-    setDragValue((d) => (d !== null && d === p.step ? null : d));
-  }, [p.step]);
-  const shown = dragValue ?? p.step;
 
   return (
     <div className="controls" role="toolbar" aria-label="Playback">
@@ -64,35 +60,16 @@ export function Controls(p: ControlsProps) {
           </select>
         </label>
       </div>
-      <div className="scrub-row">
-      <label className="scrubber">
-        <span className="visually-hidden">Jump to request</span>
-        <input
-          type="range"
-          min={0}
-          max={p.total}
-          step={1}
-          value={shown}
-          disabled={p.disabled || p.total === 0}
-          onChange={(e) => {
-            const v = Number(e.target.value);
-            setDragValue(v);
-            p.onSeek(v);
-          }}
-          aria-valuetext={`request ${shown} of ${p.total}`}
-          data-testid="scrubber"
-        />
-      </label>
-        <span className="counter" data-testid="step-counter" data-step={p.step} data-op={p.opCursor} aria-live="off">
-          Request <strong>{p.step}</strong> / {p.total}
-          {p.opCount > 0 && (
-            <>
-              {' '}
-              · op {p.opCursor}/{p.opCount}
-            </>
-          )}
-        </span>
-      </div>
+      <Timeline
+        step={p.step}
+        total={p.total}
+        opCursor={p.opCursor}
+        opCount={p.opCount}
+        disabled={p.disabled}
+        log={p.log ?? null}
+        onSeek={p.onSeek}
+        onJump={p.onJump ?? p.onSeek}
+      />
     </div>
   );
 }

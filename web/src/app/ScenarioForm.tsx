@@ -259,11 +259,13 @@ export function ScenarioForm({ current, busy, onApply }: ScenarioFormProps) {
       </fieldset>
 
       {errors.length > 0 && (
-        <ul className="form-errors" role="alert">
-          {errors.map((e) => (
-            <li key={e}>{e}</li>
-          ))}
-        </ul>
+        <div role="alert">
+          <ul className="form-errors">
+            {errors.map((e) => (
+              <li key={e}>{e}</li>
+            ))}
+          </ul>
+        </div>
       )}
       <button type="submit" className="primary" disabled={busy || errors.length > 0} data-testid="apply">
         Apply scenario

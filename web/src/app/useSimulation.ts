@@ -1,7 +1,7 @@
 // App-side state of one simulation: the Session in the worker, its latest snapshot,
 // playback, and every user command. Commands are serialised (one in flight at a time)
 // so rapid clicks and key repeats can never interleave.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import type { SimClient } from '../sim/client';
 import type { SessionInfo, Snapshot, StepResult } from '../sim/protocol';
 import type { Scenario } from '../scenario/model';
@@ -24,6 +24,9 @@ export const SPEEDS: Speed[] = [
   { id: '2000req', label: '2,000 requests/s', unit: 'request', count: 100, intervalMs: 50 },
 ];
 export const DEFAULT_SPEED = '3op';
+
+/** Chips with more pages than this play with fewer, larger snapshots. */
+export const HUGE_PAGES = 1 << 18;
 
 /** How far (in flash operations) opening a scenario looks for a multi-operation request. */
 const OPEN_SEARCH_OPS = 60;
@@ -74,7 +77,8 @@ export function useSimulation(client: SimClient | null) {
 
   const apply = useCallback((r: StepResult | undefined) => {
     if (!r) return false;
-    setLoaded((cur) => (cur ? { ...cur, snapshot: r.snapshot } : cur));
+    // A transition: React renders the panels in slices, so a big snapshot never makes one long task.
+    startTransition(() => setLoaded((cur) => (cur ? { ...cur, snapshot: r.snapshot } : cur)));
     return r.moved;
   }, []);
 
@@ -128,7 +132,17 @@ export function useSimulation(client: SimClient | null) {
   );
 
   const stepOp = useCallback(() => withSession((c, sid) => c.stepOp(sid)), [withSession]);
-  const goto = useCallback((step: number, op: number) => withSession((c, sid) => c.goto(sid, step, op)), [withSession]);
+  /** Jump to a moment: `step` requests done and `ops` operations of the next revealed. */
+  const goto = useCallback((step: number, ops: number) => withSession((c, sid) => c.goto(sid, step, ops)), [withSession]);
+  /** Run any command against the current Session, serialised with the others. */
+  const exec = useCallback(
+    <T,>(fn: (c: SimClient, sid: number) => Promise<T>): Promise<T | undefined> => {
+      const cur = loadedRef.current;
+      if (!client || !cur) return Promise.resolve(undefined);
+      return enqueue(() => fn(client, cur.sid));
+    },
+    [client, enqueue],
+  );
   /** Reveal one flash operation and return the new snapshot (undefined if nothing moved). */
   const stepOpSnapshot = useCallback(async (): Promise<Snapshot | undefined> => {
     const cur = loadedRef.current;
@@ -173,16 +187,21 @@ export function useSimulation(client: SimClient | null) {
     if (!playing) return;
     let cancelled = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    // Huge chips (a 2 MB page-state array per snapshot): at most 5 snapshots a second,
+    // with proportionally more requests each, so the page is not swamped with garbage.
+    const pages = loadedRef.current ? loadedRef.current.info.chip.blocks * loadedRef.current.info.chip.pages_per_block : 0;
+    const interval = pages > HUGE_PAGES && speed.unit === 'request' ? Math.max(speed.intervalMs, 200) : speed.intervalMs;
+    const count = Math.max(1, Math.round((speed.count * interval) / speed.intervalMs));
     const tick = async () => {
-      const moved = await withSession((c, sid) => c.advance(sid, speed.unit, speed.count));
+      const moved = await withSession((c, sid) => c.advance(sid, speed.unit, count));
       if (cancelled) return;
       if (!moved) {
         setPlaying(false);
         return;
       }
-      timer = setTimeout(tick, speed.intervalMs);
+      timer = setTimeout(tick, interval);
     };
-    timer = setTimeout(tick, Math.min(speed.intervalMs, 150));
+    timer = setTimeout(tick, Math.min(interval, 150));
     return () => {
       cancelled = true;
       if (timer) clearTimeout(timer);
@@ -212,6 +231,8 @@ export function useSimulation(client: SimClient | null) {
     goto,
     stepOpSnapshot,
     stepOp,
+    exec,
+    applyResult: apply,
     stepRequest,
     backOp,
     powerCut,

@@ -204,8 +204,12 @@ export const WORKLOAD_KINDS: { id: WorkloadKind; label: string }[] = [
 /** Every kind a scenario may hold (uploaded traces are not picked in the form here). */
 const ALL_KINDS: WorkloadKind[] = ['hotcold', 'uniform', 'sequential', 'pattern', 'trace'];
 
-/** Largest grid the SVG device view draws (the canvas view is a later issue). */
-export const MAX_PAGES = 16_384;
+
+/**
+ * Largest chip the device view draws: SVG up to 4,096 pages, a zoomable canvas beyond
+ * (web/src/viz/CanvasGrid.tsx), up to 64K blocks × 64 pages (the FastCheck chip has 2 M).
+ */
+export const MAX_PAGES = 4_194_304;
 export const MAX_REQUESTS = 10_000_000;
 
 export function schemeSpec(id: string): SchemeSpec | undefined {
@@ -270,7 +274,7 @@ export function validateScenario(s: Scenario): string[] {
   if (ppb !== undefined && (!Number.isInteger(ppb) || ppb < 1)) errors.push('pages per block must be a whole number ≥ 1');
   const geometry = chipSpec(s.chip.preset);
   const pages = (blocks ?? geometry?.blocks ?? 0) * (ppb ?? geometry?.pages_per_block ?? 0);
-  if (pages > MAX_PAGES) errors.push(`the device view draws at most ${MAX_PAGES} pages (this chip has ${pages})`);
+  if (pages > MAX_PAGES) errors.push(`the device view draws at most ${MAX_PAGES.toLocaleString('en-US')} pages (this chip has ${pages})`);
   const w = s.workload;
   if (w.kind === 'pattern') {
     if (typeof w.text !== 'string' || w.text.trim() === '') errors.push('pattern: the pattern has no requests');

@@ -8,10 +8,13 @@ import type {
   ResultMap,
   RunResult,
   SeriesPoint,
+  RunAheadResult,
+  RunLog,
   Snapshot,
   StepResult,
 } from './protocol';
 import type { Scenario } from '../scenario/model';
+import { LEAN_PAGES, PatchBase } from './patch';
 
 /** The part of the Worker interface the client uses. */
 export interface WorkerEventLike {
@@ -38,6 +41,7 @@ export class SimError extends Error {
 
 interface Pending {
   command: string;
+  sid?: number;
   resolve: (value: unknown) => void;
   reject: (reason: Error) => void;
 }
@@ -49,6 +53,7 @@ export class SimClient {
   private nextId = 1;
   private pending = new Map<number, Pending>();
   private closed: Error | null = null;
+  private pages = new PatchBase();
 
   constructor(private readonly worker: WorkerLike) {
     worker.addEventListener('message', (ev) => this.onMessage(ev.data as Response));
@@ -71,7 +76,8 @@ export class SimClient {
     const id = this.nextId++;
     const message = { ...args, type, id } as unknown as Request;
     return new Promise<ResultMap[T]>((resolve, reject) => {
-      this.pending.set(id, { command: type, resolve: resolve as (v: unknown) => void, reject });
+      const sid = (args as { sid?: unknown }).sid;
+      this.pending.set(id, { command: type, sid: typeof sid === 'number' ? sid : undefined, resolve: resolve as (v: unknown) => void, reject });
       try {
         this.worker.postMessage(message);
       } catch (e) {
@@ -85,7 +91,7 @@ export class SimClient {
     return this.request('create', { scenario });
   }
   dispose(sid: number): Promise<null> {
-    return this.request('dispose', { sid });
+    return this.request('dispose', { sid }).finally(() => this.pages.forget(sid));
   }
   snapshot(sid: number): Promise<Snapshot> {
     return this.request('snapshot', { sid });
@@ -115,6 +121,12 @@ export class SimClient {
   series(sid: number): Promise<SeriesPoint[]> {
     return this.request('series', { sid });
   }
+  runLog(sid: number): Promise<RunLog> {
+    return this.request('run_log', { sid });
+  }
+  runAhead(sid: number, count: number): Promise<RunAheadResult> {
+    return this.request('run_ahead', { sid, count });
+  }
 
   /** Reject everything pending and refuse new requests. */
   close(reason = 'the simulation client was closed'): void {
@@ -125,10 +137,26 @@ export class SimClient {
   private onMessage(res: Response): void {
     if (!res || typeof res.id !== 'number') return;
     const p = this.pending.get(res.id);
+    if (res.ok) this.rebuildPages(p, res.result);
     if (!p) return; // late answer to something already failed
     this.pending.delete(res.id);
     if (res.ok) p.resolve(res.result);
     else p.reject(new SimError(res.error, p.command));
+  }
+
+  /** Huge chips: rebuild page states from a patch, or remember a full array as the next base. */
+  private rebuildPages(p: Pending | undefined, result: unknown): void {
+    if (!result || typeof result !== 'object') return;
+    const r = result as { sid?: number; snapshot?: Snapshot; pageStates?: unknown };
+    const snap = r.snapshot ?? (r.pageStates instanceof Uint8Array ? (r as unknown as Snapshot) : undefined);
+    const sid = typeof r.sid === 'number' && r.snapshot ? r.sid : p?.sid;
+    if (!snap || typeof snap !== 'object' || sid === undefined) return;
+    if (snap.pagePatch) {
+      snap.pageStates = this.pages.apply(sid, snap.pagePatch);
+      delete snap.pagePatch;
+    } else if (snap.pageStates instanceof Uint8Array && snap.pageStates.length > LEAN_PAGES) {
+      this.pages.full(sid, snap.pageStates);
+    }
   }
 
   private failAll(err: Error): void {

@@ -1,8 +1,13 @@
 // The worker-side logic, independent of the Worker global so it can be unit tested
 // with a fake Session: it owns the Sessions and answers one Request with one Response.
+import { LEAN_PAGES, diffStates } from './patch';
 import type {
   Command,
   CreateResult,
+  LatencyHistogram,
+  RunAheadResult,
+  RunLog,
+  SeriesPoint,
   Request,
   Response,
   SessionConstructor,
@@ -34,15 +39,19 @@ function parseJson<T>(text: string, what: string): T {
   }
 }
 
-export function takeSnapshot(s: WasmSession): Snapshot {
+export { LEAN_PAGES };
+
+export function takeSnapshot(s: WasmSession, lean = false): Snapshot {
+  const pageStates = s.page_states();
+  const skipLpns = lean && pageStates.length > LEAN_PAGES;
   const view = parseJson<{ tables?: Snapshot['view']['tables'] }>(s.view(), 'view');
   return {
     step: s.step(),
     total: s.total(),
     opCursor: s.op_cursor(),
     opCount: s.op_count(),
-    pageStates: s.page_states(),
-    pageLpns: s.page_lpns(),
+    pageStates,
+    pageLpns: skipLpns ? new Uint32Array(0) : s.page_lpns(),
     blockRoles: s.block_roles(),
     eraseCounts: s.block_erase_counts(),
     owners: s.block_owners(),
@@ -70,6 +79,8 @@ export function snapshotTransferables(snap: Snapshot): ArrayBuffer[] {
 
 export class SessionHost {
   private sessions = new Map<number, WasmSession>();
+  /** Huge chips: the page states last sent per Session (the base of the next patch). */
+  private sentStates = new Map<number, Uint8Array>();
   private nextSid = 1;
   /** uploaded traces and their parsers (web/src/trace) */
   readonly traces: TraceHost;
@@ -106,8 +117,24 @@ export class SessionHost {
     return s;
   }
 
-  private stepped(s: WasmSession, moved: boolean): StepResult {
-    return { moved, snapshot: takeSnapshot(s) };
+  private stepped(s: WasmSession, moved: boolean, sid?: number): StepResult {
+    return { moved, snapshot: this.remember(sid, takeSnapshot(s)) };
+  }
+
+  /** A full snapshot of a huge chip: keep a copy of its page states as the next base. */
+  private remember(sid: number | undefined, snap: Snapshot): Snapshot {
+    if (sid !== undefined && snap.pageStates.length > LEAN_PAGES) this.sentStates.set(sid, snap.pageStates.slice());
+    return snap;
+  }
+
+  /** Playback of a huge chip: send only the changed pages when few changed. */
+  private patched(sid: number, snap: Snapshot): Snapshot {
+    if (snap.pageStates.length <= LEAN_PAGES) return snap;
+    const prev = this.sentStates.get(sid);
+    const patch = prev ? diffStates(prev, snap.pageStates) : null;
+    if (!patch) return this.remember(sid, snap);
+    this.sentStates.set(sid, snap.pageStates);
+    return { ...snap, pageStates: new Uint8Array(0), pagePatch: patch };
   }
 
   private async dispatch(cmd: Command): Promise<unknown> {
@@ -122,7 +149,7 @@ export class SessionHost {
           startTimeline(s as TimelineSession, info.total_requests);
           const sid = this.nextSid++;
           this.sessions.set(sid, s);
-          const result: CreateResult = { sid, info, snapshot: takeSnapshot(s) };
+          const result: CreateResult = { sid, info, snapshot: this.remember(sid, takeSnapshot(s)) };
           return result;
         } catch (e) {
           s.free?.();
@@ -132,28 +159,29 @@ export class SessionHost {
       case 'dispose': {
         this.sessions.get(cmd.sid)?.free?.();
         this.sessions.delete(cmd.sid);
+        this.sentStates.delete(cmd.sid);
         return null;
       }
       case 'snapshot':
-        return takeSnapshot(this.session(cmd.sid));
+        return this.remember(cmd.sid, takeSnapshot(this.session(cmd.sid)));
       case 'step_op': {
         const s = this.session(cmd.sid);
-        return this.stepped(s, s.step_op());
+        return this.stepped(s, s.step_op(), cmd.sid);
       }
       case 'step_request': {
         const s = this.session(cmd.sid);
-        return this.stepped(s, s.step_request());
+        return this.stepped(s, s.step_request(), cmd.sid);
       }
       case 'back_op': {
         const s = this.session(cmd.sid);
-        return this.stepped(s, s.back_op());
+        return this.stepped(s, s.back_op(), cmd.sid);
       }
       case 'seek': {
         const s = this.session(cmd.sid);
         const target = Math.max(0, Math.min(Math.floor(cmd.step), s.total()));
         const before = s.step();
         s.seek(target);
-        return this.stepped(s, s.step() !== before || target === before);
+        return this.stepped(s, s.step() !== before || target === before, cmd.sid);
       }
       case 'advance': {
         const s = this.session(cmd.sid);
@@ -172,7 +200,32 @@ export class SessionHost {
           if (count > 1) moved = s.run(count - 1) > 0 || moved;
           moved = s.step_request() || moved;
         }
-        return this.stepped(s, moved);
+        return { moved, snapshot: this.patched(cmd.sid, takeSnapshot(s, true)) };
+      }
+      case 'goto': {
+        const s = this.session(cmd.sid);
+        if (!s.goto) throw new Error('this core has no goto()');
+        const target = Math.max(0, Math.min(Math.floor(cmd.step), s.total()));
+        s.goto(target, Math.max(0, Math.floor(cmd.ops)));
+        return this.stepped(s, true, cmd.sid);
+      }
+      case 'run_log': {
+        const s = this.session(cmd.sid);
+        const log: RunLog = {
+          markers: s.markers ? s.markers() : new Uint32Array(0),
+          logUpto: s.log_upto ? s.log_upto() : s.step(),
+          series: s.series ? parseJson<SeriesPoint[]>(s.series(), 'series') : [],
+          latency: s.latency_histogram ? parseJson<LatencyHistogram>(s.latency_histogram(), 'latency') : { read: [], write: [] },
+        };
+        return log;
+      }
+      case 'run_ahead': {
+        const s = this.session(cmd.sid);
+        // Finish a half-revealed request so run() starts on a boundary.
+        if (s.op_cursor() > 0 && s.op_cursor() < s.op_count()) s.step_request();
+        const ran = s.run(Math.max(1, Math.floor(cmd.count)));
+        const result: RunAheadResult = { ran, step: s.step(), total: s.total() };
+        return result;
       }
       case 'goto': {
         const s = this.session(cmd.sid);

@@ -34,6 +34,9 @@ export interface WasmSession {
   goto?(step: number, ops: number): void;
   /** cumulative counts sampled over the run (docs/session-api.md) */
   series?(): string;
+  markers?(): Uint32Array;
+  log_upto?(): number;
+  latency_histogram?(): string;
   free?(): void;
 }
 
@@ -100,6 +103,43 @@ export interface Snapshot {
   powered: boolean;
   /** a recovery's flash operations are being revealed */
   recovering: boolean;
+  /**
+   * Wire only (huge chips, playback): the pages that changed since the last snapshot sent
+   * for this Session, with `pageStates` left empty; the client rebuilds `pageStates`
+   * and removes this field (sim/patch.ts).
+   */
+  pagePatch?: { idx: Uint32Array; val: Uint8Array };
+}
+
+/** One sample of Session.series(): cumulative counts after `step` requests. */
+export interface SeriesPoint {
+  step: number;
+  host_writes: number;
+  page_programs: number;
+  erases: number;
+  elapsed_us: number;
+}
+
+/** Session.latency_histogram(): [response time µs, count] pairs. */
+export interface LatencyHistogram {
+  read: [number, number][];
+  write: [number, number][];
+}
+
+/** The run-wide log for the timeline and charts (covers requests < logUpto). */
+export interface RunLog {
+  /** flat [request index, bits, ...]: 1 merge, 2 GC, 4 metadata, 8 wrong read, 16 time shift, 32 power cut */
+  markers: Uint32Array;
+  logUpto: number;
+  series: SeriesPoint[];
+  latency: LatencyHistogram;
+}
+
+/** Progress of a chunk of run-ahead ('run_ahead'). */
+export interface RunAheadResult {
+  ran: number;
+  step: number;
+  total: number;
 }
 
 export type Command =
@@ -121,6 +161,10 @@ export type Command =
   | { type: 'run'; sid: number; count: number }
   /** Cumulative counts sampled over the run so far. */
   | { type: 'series'; sid: number }
+  /** markers, series and latency histogram of what has run so far */
+  | { type: 'run_log'; sid: number }
+  /** run up to `count` requests at full speed (no snapshot): "run to end" in chunks */
+  | { type: 'run_ahead'; sid: number; count: number }
   /** trace upload (web/src/trace) and scheme panels (web/src/schemes) */
   | TraceCommand
   | SchemeCommand;
@@ -151,20 +195,14 @@ export interface ResultMap extends TraceResultMap, SchemeResultMap {
   goto: StepResult;
   run: RunResult;
   series: SeriesPoint[];
+  run_log: RunLog;
+  run_ahead: RunAheadResult;
 }
 
 export interface RunResult {
   step: number;
   total: number;
   metrics: Metrics;
-}
-
-export interface SeriesPoint {
-  step: number;
-  host_writes: number;
-  page_programs: number;
-  erases: number;
-  elapsed_us: number;
 }
 
 export type Request = Command & { id: number };

@@ -31,9 +31,13 @@ const host = new SessionHost(loadCore, () =>
 
 function transferablesOf(res: Response): Transferable[] {
   if (!res.ok || res.result === null || typeof res.result !== 'object') return [];
-  const r = res.result as { snapshot?: Snapshot; pageStates?: Uint8Array };
+  const r = res.result as { snapshot?: Snapshot; pageStates?: Uint8Array; markers?: Uint32Array };
+  if (r.markers instanceof Uint32Array && r.markers.byteOffset === 0 && r.markers.buffer instanceof ArrayBuffer) return [r.markers.buffer];
   const snap = r.snapshot ?? (r.pageStates ? (r as unknown as Snapshot) : undefined);
-  return snap ? snapshotTransferables(snap) : [];
+  if (!snap) return [];
+  const t = snapshotTransferables(snap);
+  if (snap.pagePatch) t.push(snap.pagePatch.idx.buffer as ArrayBuffer, snap.pagePatch.val.buffer as ArrayBuffer);
+  return t;
 }
 
 // Requests are answered strictly in order: one command at a time.

@@ -1,14 +1,15 @@
 import { BLOCK_ROLES, PAGE_STATES, bandTextColor } from './palette';
 
-/** Key to the device view's colours; shows only the roles a scheme uses when given. */
-export function Legend({ roles }: { roles?: number[] }) {
+/** Key to the device view's colours; shows only the page states and roles present when given. */
+export function Legend({ roles, states }: { roles?: number[]; states?: number[] }) {
   const shownRoles = roles ? BLOCK_ROLES.filter((r) => roles.includes(r.id)) : BLOCK_ROLES;
+  const shownStates = states ? PAGE_STATES.filter((s) => states.includes(s.id)) : PAGE_STATES;
   return (
-    <div className="legend" aria-label="Legend">
+    <div className="legend" role="group" aria-label="Legend" data-testid="legend">
       <div className="legend-group">
         <span className="legend-title">Pages</span>
-        {PAGE_STATES.map((s) => (
-          <span key={s.key} className="legend-item">
+        {shownStates.map((s) => (
+          <span key={s.key} className="legend-item" data-state-key={s.key}>
             <svg width="14" height="14" aria-hidden="true">
               <rect x="0.5" y="0.5" width="13" height="13" rx="2" className={`legend-page legend-${s.key}`} style={{ fill: s.fill }} />
               {s.pattern === 'hatch' && <rect x="0.5" y="0.5" width="13" height="13" rx="2" fill="url(#legend-hatch)" />}
@@ -20,7 +21,7 @@ export function Legend({ roles }: { roles?: number[] }) {
       <div className="legend-group">
         <span className="legend-title">Blocks</span>
         {shownRoles.map((r) => (
-          <span key={r.key} className="legend-item">
+          <span key={r.key} className="legend-item" data-role-key={r.key}>
             <span className="legend-band" style={{ background: r.color, color: bandTextColor(r) }} aria-hidden="true">
               {r.short}
             </span>

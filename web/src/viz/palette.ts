@@ -44,30 +44,62 @@ export interface BlockRoleStyle {
   color: string;
 }
 
-const DARK_BANDS = new Set<string>([OKABE_ITO.blue, OKABE_ITO.vermillion, OKABE_ITO.reddishPurple, OKABE_ITO.black]);
+/** Paul Tol's colour-blind-safe extras, for roles beyond Okabe–Ito's eight. */
+export const TOL = {
+  olive: '#999933',
+  wine: '#882255',
+  indigo: '#332288',
+  purple: '#AA4499',
+} as const;
 
-/** Text colour with enough contrast on a role's band. */
-export function bandTextColor(role: BlockRoleStyle): string {
-  return DARK_BANDS.has(role.color) ? '#ffffff' : '#000000';
+/** Relative luminance of a #rrggbb colour (WCAG). */
+export function luminance(hex: string): number {
+  const m = /^#([0-9a-f]{6})$/i.exec(hex);
+  if (!m) return 0.8;
+  const n = parseInt(m[1], 16);
+  const lin = (c: number) => {
+    const v = c / 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * lin((n >> 16) & 255) + 0.7152 * lin((n >> 8) & 255) + 0.0722 * lin(n & 255);
 }
 
-// docs/session-api.md block_roles()
+/** Text colour with enough contrast on a role's band (black or white, whichever is further). */
+export function bandTextColor(role: BlockRoleStyle): string {
+  // theme-dependent band colours carry a matching text colour variable
+  const v = /^var\((--[\w-]+)\)$/.exec(role.color);
+  if (v) return `var(${v[1]}-text)`;
+  const l = luminance(role.color);
+  return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? '#000000' : '#ffffff';
+}
+
+// docs/session-api.md block_roles(). Roles of one scheme never share a colour; a role's
+// short tag is always drawn too, so colour is never the only cue.
 export const BLOCK_ROLES: BlockRoleStyle[] = [
   { id: 0, key: 'free', label: 'Free', short: 'FREE', color: 'var(--role-free)' },
   { id: 1, key: 'data', label: 'Data', short: 'DATA', color: OKABE_ITO.blue },
   { id: 2, key: 'active', label: 'Active (write frontier)', short: 'ACT', color: OKABE_ITO.orange },
   { id: 3, key: 'sw-log', label: 'SW log', short: 'SW', color: OKABE_ITO.skyBlue },
   { id: 4, key: 'rw-log', label: 'RW log', short: 'RW', color: OKABE_ITO.reddishPurple },
-  { id: 5, key: 'log', label: 'Log', short: 'LOG', color: OKABE_ITO.skyBlue },
+  { id: 5, key: 'log', label: 'Log (BAST/KRAFT)', short: 'LOG', color: OKABE_ITO.skyBlue },
   { id: 6, key: 'primary', label: 'Primary', short: 'PRI', color: OKABE_ITO.blue },
   { id: 7, key: 'replacement', label: 'Replacement', short: 'REP', color: OKABE_ITO.skyBlue },
   { id: 8, key: 'buffer', label: 'Buffer', short: 'BUF', color: OKABE_ITO.yellow },
-  { id: 9, key: 'metadata', label: 'Metadata', short: 'META', color: OKABE_ITO.reddishPurple },
-  { id: 10, key: 'map', label: 'Map block', short: 'MAP', color: OKABE_ITO.reddishPurple },
-  { id: 11, key: 'checkpoint', label: 'Checkpoint', short: 'CKPT', color: OKABE_ITO.reddishPurple },
-  { id: 12, key: 'map-dir', label: 'Map directory', short: 'DIR', color: OKABE_ITO.reddishPurple },
+  { id: 9, key: 'metadata', label: 'Metadata', short: 'META', color: TOL.olive },
+  { id: 10, key: 'map', label: 'Map block', short: 'MAP', color: TOL.wine },
+  { id: 11, key: 'checkpoint', label: 'Checkpoint', short: 'CKPT', color: TOL.indigo },
+  { id: 12, key: 'map-dir', label: 'Map directory', short: 'DIR', color: TOL.purple },
   { id: 13, key: 'dest', label: 'GC/merge destination', short: 'DEST', color: OKABE_ITO.vermillion },
 ];
+
+/** Roles whose blocks belong to a logical block (the band shows its LBN). */
+export const OWNED_ROLES = new Set([1, 3, 4, 5, 6, 7, 8, 13]);
+
+/** The band's text: the role tag, plus the owning LBN when there is one. */
+export function bandLabel(role: BlockRoleStyle, owner: number, room: number): string {
+  if (owner < 0 || room < 44 || !OWNED_ROLES.has(role.id)) return role.short;
+  return `${role.short} L${owner}`;
+}
 
 export function roleStyle(role: number): BlockRoleStyle {
   return BLOCK_ROLES[role] ?? { id: role, key: `role-${role}`, label: `Role ${role}`, short: `R${role}`, color: OKABE_ITO.black };

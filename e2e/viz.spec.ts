@@ -1,0 +1,348 @@
+/// <reference lib="dom" />
+import { mkdirSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+
+function watch(page: Page) {
+  const problems: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console.${msg.type()}: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+  return problems;
+}
+
+function url(scenario: object, at = 0) {
+  return `/?scenario=${encodeURIComponent(JSON.stringify(scenario))}${at ? `&at=${at}` : ''}`;
+}
+
+async function counter(page: Page) {
+  const el = page.getByTestId('step-counter');
+  return { step: Number(await el.getAttribute('data-step')), op: Number(await el.getAttribute('data-op')) };
+}
+
+const BAST = {
+  scheme: 'bast',
+  params: { log_blocks: 2 },
+  chip: { preset: 'classroom', blocks: 16, pages_per_block: 4 },
+  workload: { kind: 'pattern', text: 'w0-15 (w1 w5 w9 w13)x2' },
+};
+
+test.beforeAll(() => mkdirSync('test-results', { recursive: true }));
+
+test('views render: chip, charts, light and dark, with no console errors', async ({ page }) => {
+  const problems = watch(page);
+  await page.goto(url(BAST, 18));
+  await expect.poll(async () => (await counter(page)).step).toBe(18);
+  await expect(page.locator('[data-testid=device-grid] rect.page')).toHaveCount(64);
+  await page.screenshot({ path: 'test-results/viz-chip-light.png' });
+  await page.getByTestId('tab-charts').click();
+  await expect(page.getByTestId('charts')).toBeVisible();
+  await page.screenshot({ path: 'test-results/viz-charts-light.png' });
+  await page.getByRole('button', { name: 'Dark theme' }).click();
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: 'test-results/viz-charts-dark.png' });
+  await page.getByTestId('tab-chip').click();
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: 'test-results/viz-chip-dark.png' });
+  expect(problems).toEqual([]);
+});
+
+test('a BAST merge animates to completion: tokens copy, blocks flash clean, the group is labelled', async ({ page }) => {
+  const problems = watch(page);
+  await page.goto(url(BAST, 18));
+  await expect.poll(async () => (await counter(page)).step).toBe(18);
+  const grid = page.getByTestId('device-grid');
+  const plays = Number((await grid.getAttribute('data-fx-plays')) ?? 0);
+  await page.getByTestId('btn-step-request').click();
+  // mid-animation: a copy token and the merge's label are on screen
+  await expect(grid).toHaveAttribute('data-fx', 'running');
+  await expect(grid.locator('.fx-token').first()).toBeVisible();
+  await expect(grid.locator('.fx-label text', { hasText: 'full merge' })).toBeVisible();
+  await page.waitForTimeout(900);
+  await page.screenshot({ path: 'test-results/viz-merge-mid.png' });
+  // the whole animation runs to the end (no interruption) and leaves nothing behind
+  await expect(grid).toHaveAttribute('data-fx', 'idle', { timeout: 15_000 });
+  expect(Number(await grid.getAttribute('data-fx-plays'))).toBe(plays + 1);
+  const last = await grid.getAttribute('data-fx-last');
+  expect(last).toContain('copy:4');
+  expect(last).toContain('erase:2');
+  expect(last).toContain('label:');
+  await expect(grid.locator('g.fx > *')).toHaveCount(0);
+  // the event list groups the merge's operations under its note
+  await expect(page.getByTestId('event-group').filter({ hasText: 'full merge' })).toBeVisible();
+  await page.screenshot({ path: 'test-results/viz-merge-done.png' });
+  // the timeline marks the merges
+  expect(Number(await page.getByTestId('timeline-markers').getAttribute('data-bins'))).toBeGreaterThan(0);
+  expect(problems).toEqual([]);
+});
+
+test('clicking an event jumps to that moment', async ({ page }) => {
+  const problems = watch(page);
+  await page.goto(url(BAST, 18));
+  await expect.poll(async () => (await counter(page)).step).toBe(18);
+  await page.getByTestId('speed').selectOption('2000req'); // discrete: no animation to wait for
+  await page.getByTestId('btn-step-request').click();
+  await expect.poll(async () => (await counter(page)).step).toBe(19);
+  // event 3 is the first copy's program: 2 flash operations into request 19
+  await page.getByTestId('event-3').click();
+  await expect.poll(async () => counter(page)).toEqual({ step: 18, op: 2 });
+  await expect(page.getByTestId('narration')).toContainText('op 2/11');
+  expect(problems).toEqual([]);
+});
+
+/** Metrics as the panel shows them, keyed by testid. */
+async function metrics(page: Page) {
+  return page.locator('[data-testid^=metric-]').evaluateAll((els) =>
+    Object.fromEntries(els.map((e) => [e.getAttribute('data-testid'), e.querySelector('dd')?.textContent?.trim()])),
+  );
+}
+
+test('scrubbing lands on the right step: metrics equal a fresh run to that step', async ({ page, browser }) => {
+  const problems = watch(page);
+  const scenario = {
+    scheme: 'page',
+    params: { op: 0.25 },
+    chip: { preset: 'classroom', blocks: 16, pages_per_block: 4 },
+    workload: { kind: 'uniform', n: 3000, seed: 5, read_ratio: 0.2 },
+  };
+  await page.goto(url(scenario));
+  await expect.poll(async () => (await counter(page)).step).toBe(0);
+  const scrubber = page.getByTestId('scrubber');
+  // drag across the run (many seeks in flight), then settle on a value
+  const box = (await scrubber.boundingBox())!;
+  await page.mouse.move(box.x + 10, box.y + box.height / 2);
+  await page.mouse.down();
+  for (let f = 0.1; f <= 0.9; f += 0.1) await page.mouse.move(box.x + box.width * f, box.y + box.height / 2);
+  await page.mouse.up();
+  await scrubber.focus();
+  const t0 = Date.now();
+  await scrubber.fill('1777');
+  await expect.poll(async () => (await counter(page)).step).toBe(1777);
+  const seekMs = Date.now() - t0;
+  const scrubbed = await metrics(page);
+
+  // a second, fresh Session run straight to that step
+  const fresh = await browser.newPage();
+  await fresh.goto(url(scenario, 1777));
+  await expect.poll(async () => (await counter(fresh)).step).toBe(1777);
+  expect(await metrics(fresh)).toEqual(scrubbed);
+  expect(Number(String(scrubbed['metric-host_writes']).replace(/,/g, ''))).toBeGreaterThan(1000);
+  await fresh.close();
+  expect(seekMs).toBeLessThan(1500);
+  expect(problems).toEqual([]);
+});
+
+test('run to end fills the charts, then returns to the same step', async ({ page }) => {
+  const problems = watch(page);
+  const scenario = {
+    scheme: 'page',
+    params: { op: 0.25 },
+    chip: { preset: 'classroom', blocks: 32, pages_per_block: 8 },
+    workload: { kind: 'hotcold', n: 50000, seed: 1, read_ratio: 0.2, hot_fraction: 0.2, hot_ratio: 0.8 },
+  };
+  await page.goto(url(scenario, 100));
+  await expect.poll(async () => (await counter(page)).step).toBe(100);
+  await page.getByTestId('tab-charts').click();
+  await expect(page.getByTestId('charts-coverage')).toContainText('0–100 of 50,000');
+  await page.getByTestId('run-to-end').click();
+  await expect(page.getByTestId('charts-coverage')).toContainText('(the whole run)', { timeout: 20_000 });
+  expect((await counter(page)).step).toBe(100);
+  expect(Number(await page.getByTestId('chart-erases').getAttribute('data-points'))).toBeGreaterThan(100);
+  await expect(page.getByTestId('run-to-end')).toHaveCount(0);
+  await page.screenshot({ path: 'test-results/viz-charts-full.png' });
+  // the timeline has markers over the whole run now
+  expect(Number(await page.getByTestId('timeline-markers').getAttribute('data-bins'))).toBeGreaterThan(10);
+  expect(problems).toEqual([]);
+});
+
+test('a 64K-block chip plays on a canvas without a long task over 50 ms', async ({ page }) => {
+  test.setTimeout(90_000);
+  const problems = watch(page);
+  const scenario = {
+    scheme: 'page',
+    params: { op: 0.25 },
+    chip: { preset: 'fastcheck', blocks: 65536, pages_per_block: 32 },
+    workload: { kind: 'uniform', n: 1_000_000, seed: 3, read_ratio: 0.2 },
+  };
+  await page.goto(url(scenario));
+  await expect(page.getByTestId('device-canvas')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('btn-step-op')).toBeEnabled();
+  await page.waitForTimeout(500);
+  await page.evaluate(() => {
+    const w = window as unknown as { __long: number[] };
+    w.__long = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__long.push(Math.round(e.duration));
+        for (const e of list.getEntries()) (w as unknown as { __at: number[] }).__at = [...((w as unknown as { __at: number[] }).__at ?? []), Math.round(e.startTime)];
+    }).observe({ type: 'longtask' as PerformanceEntry['entryType'] as never });
+  });
+  console.log('observing from', await page.evaluate(() => Math.round(performance.now())));
+  await page.getByTestId('speed').selectOption('2000req');
+  await page.getByTestId('btn-play').click();
+  console.log('playing from', await page.evaluate(() => Math.round(performance.now())));
+  await expect.poll(async () => (await counter(page)).step, { timeout: 30_000 }).toBeGreaterThan(1500);
+  // zoom in to page level while it plays
+  console.log('zoom start', await page.evaluate(() => Math.round(performance.now())));
+  for (let i = 0; i < 6; i++) await page.getByTestId('zoom-in').click();
+  console.log('zoom end', await page.evaluate(() => Math.round(performance.now())));
+  // centre on the top-left corner (where the first blocks fill) with the minimap
+  await page.getByTestId('minimap').click({ position: { x: 3, y: 3 } });
+  await page.waitForTimeout(2000);
+  await page.getByTestId('btn-play').click();
+  const long = await page.evaluate(() => (window as unknown as { __long: number[] }).__long);
+  console.log(`long tasks during play: ${JSON.stringify(long)} at ${JSON.stringify(await page.evaluate(() => (window as unknown as { __at: number[] }).__at))}`);
+  expect(long.filter((d) => d > 50)).toEqual([]);
+  // paused: the legend lists what the chip holds, hovering names a block and a page's LPN
+  await expect(page.getByTestId('legend').locator('[data-state-key=valid]')).toBeVisible();
+  await expect(page.getByTestId('legend').locator('[data-role-key=active]')).toBeVisible();
+  const canvas = page.getByTestId('device-canvas');
+  const cb = (await canvas.boundingBox())!;
+  await page.mouse.move(cb.x + cb.width / 2, cb.y + cb.height / 2);
+  await expect(page.getByTestId('hover-line')).toContainText(/Block \d+ · /);
+  await page.screenshot({ path: 'test-results/viz-64k-zoomed.png' });
+  await canvas.focus();
+  await page.keyboard.press('0');
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: 'test-results/viz-64k-overview.png' });
+  expect(problems).toEqual([]);
+});
+
+test('axe: no serious or critical accessibility violations, light and dark, chip and charts', async ({ page }) => {
+  test.setTimeout(120_000);
+  const { default: AxeBuilder } = await import('@axe-core/playwright');
+  const problems = watch(page);
+  await page.goto(url(BAST, 18));
+  await expect.poll(async () => (await counter(page)).step).toBe(18);
+  await page.getByTestId('speed').selectOption('2000req');
+  await page.getByTestId('btn-step-request').click();
+  await expect.poll(async () => (await counter(page)).step).toBe(19);
+  await expect(page.getByTestId('event-3')).toBeVisible();
+  const serious = async () => {
+    const r = await new AxeBuilder({ page }).analyze();
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ') + ' ' + n.html.slice(0, 160)).slice(0, 3).join(' | ')}`);
+  };
+  expect(await serious()).toEqual([]);
+  await page.getByTestId('tab-charts').click();
+  await expect(page.getByTestId('charts')).toBeVisible();
+  expect(await serious()).toEqual([]);
+  await page.getByRole('button', { name: 'Dark theme' }).click();
+  await page.waitForTimeout(300);
+  expect(await serious()).toEqual([]);
+  await page.getByTestId('tab-chip').click();
+  await page.waitForTimeout(600);
+  expect(await serious()).toEqual([]);
+  expect(problems).toEqual([]);
+});
+
+test('keyboard: tabs, timeline and event jumps are reachable with a visible focus ring', async ({ page }) => {
+  const problems = watch(page);
+  await page.goto(url(BAST, 18));
+  await expect.poll(async () => (await counter(page)).step).toBe(18);
+  await page.getByTestId('speed').selectOption('2000req');
+  await page.getByTestId('btn-step-request').click();
+  await expect.poll(async () => (await counter(page)).step).toBe(19);
+  await expect(page.getByTestId('event-3')).toBeVisible();
+  const reached = new Set<string>();
+  for (let i = 0; i < 80; i++) {
+    await page.keyboard.press('Tab');
+    const info = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      if (!el) return null;
+      const cs = getComputedStyle(el);
+      return { id: el.getAttribute('data-testid') ?? el.tagName + '.' + el.className, outline: cs.outlineStyle !== 'none' && parseFloat(cs.outlineWidth) >= 2 };
+    });
+    if (info?.id && !info.id.startsWith('BODY')) {
+      reached.add(info.id);
+      expect(info.outline, `focus ring on ${info.id}`).toBe(true);
+    }
+  }
+  console.log([...reached].join(" "));
+  for (const id of ['tab-chip', 'tab-charts', 'scrubber', 'marker-prev', 'event-3']) expect(reached, id).toContain(id);
+  expect(problems).toEqual([]);
+});
+
+test('RFTL groups each logical block’s primary, replacement and buffer', async ({ page }) => {
+  const problems = watch(page);
+  const scenario = {
+    scheme: 'rftl',
+    params: {},
+    chip: { preset: 'rftl-small', blocks: 24, pages_per_block: 32 },
+    workload: { kind: 'uniform', n: 400, seed: 1, read_ratio: 0.1 },
+  };
+  await page.goto(url(scenario, 150));
+  await expect.poll(async () => (await counter(page)).step).toBe(150);
+  await expect(page.locator('[data-testid=device-grid] g.rftl-group')).toHaveCount(8);
+  await expect(page.getByTestId('legend').locator('[data-role-key=primary]')).toBeVisible();
+  await expect(page.getByTestId('legend').locator('[data-role-key=data]')).toHaveCount(0);
+  await page.locator('[data-testid=device-grid] g.block[data-block="4"] rect.page').first().hover();
+  await expect(page.getByTestId('hover-line')).toContainText('Block 4 · Replacement');
+  await expect(page.getByTestId('hover-line')).toContainText('owner LBN 1');
+  await page.screenshot({ path: 'test-results/viz-rftl.png' });
+  expect(problems).toEqual([]);
+});
+
+test('with reduced motion, a merge changes state in one discrete step', async ({ page }) => {
+  const problems = watch(page);
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.goto(url(BAST, 18));
+  await expect.poll(async () => (await counter(page)).step).toBe(18);
+  await page.getByTestId('btn-step-request').click();
+  await expect.poll(async () => (await counter(page)).step).toBe(19);
+  const grid = page.getByTestId('device-grid');
+  await expect(grid).toHaveAttribute('data-fx', 'idle');
+  await expect(grid.locator('g.fx > *')).toHaveCount(0);
+  expect(await grid.getAttribute('data-fx-plays')).toBeNull();
+  // the merged data block is already whole
+  await expect(grid.locator('g.block[data-block="6"] rect.page[data-state="1"]')).toHaveCount(4);
+  expect(problems).toEqual([]);
+});
+
+test('the scenario form opens the whole FastCheck chip on the canvas', async ({ page }) => {
+  test.setTimeout(60_000);
+  const problems = watch(page);
+  await page.goto('/');
+  await expect(page.getByTestId('btn-step-op')).toBeEnabled();
+  await page.getByTestId('chip').selectOption('fastcheck');
+  await page.getByLabel('Blocks', { exact: true }).fill('16384');
+  await page.getByTestId('workload-kind').selectOption('sequential');
+  await page.getByTestId('workload-n').fill('5000');
+  await page.getByTestId('apply').click();
+  await expect(page.getByTestId('device-canvas')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('scenario-line')).toContainText('16384×128');
+  await page.getByTestId('speed').selectOption('2000req');
+  await page.getByTestId('btn-play').click();
+  await expect.poll(async () => (await counter(page)).step, { timeout: 20_000 }).toBeGreaterThan(1000);
+  await page.getByTestId('btn-play').click();
+  await expect(page.getByTestId('legend').locator('[data-state-key=valid]')).toBeVisible();
+  await page.screenshot({ path: 'test-results/viz-fastcheck-form.png' });
+  expect(problems).toEqual([]);
+});
+
+test('run to end can be cancelled, and comes back to the same moment', async ({ page }) => {
+  test.setTimeout(60_000);
+  const problems = watch(page);
+  const scenario = {
+    // BAST on random writes: a merge nearly every request, so the run takes seconds
+    scheme: 'bast',
+    params: { log_blocks: 4 },
+    chip: { preset: 'fast2007', blocks: 256, pages_per_block: 32 },
+    workload: { kind: 'uniform', n: 5_000_000, seed: 2, read_ratio: 0.1 },
+  };
+  await page.goto(url(scenario, 50));
+  await expect.poll(async () => (await counter(page)).step).toBe(50);
+  await page.getByTestId('btn-step-op').click();
+  await expect.poll(async () => JSON.stringify(await counter(page))).not.toBe(JSON.stringify({ step: 50, op: 0 }));
+  const before = await counter(page);
+  await page.getByTestId('tab-charts').click();
+  await page.getByTestId('run-to-end').click();
+  await expect(page.getByTestId('run-progress')).toBeVisible();
+  await page.waitForTimeout(500);
+  await page.getByTestId('run-cancel').click();
+  await expect(page.getByTestId('run-to-end')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('charts-coverage')).not.toContainText('the whole run');
+  expect(await counter(page)).toEqual(before);
+  const covered = Number(((await page.getByTestId('charts-coverage').textContent()) ?? '').match(/0–([\d,]+)/)![1].replace(/,/g, ''));
+  expect(covered).toBeGreaterThan(1000);
+  expect(covered).toBeLessThan(5_000_000);
+  expect(problems).toEqual([]);
+});

@@ -1,0 +1,59 @@
+// Page-state patches for huge chips: during playback the worker sends only the pages that
+// changed (a 2 M-page chip changes a few hundred per snapshot), and the page rebuilds the
+// array in one of two buffers it alternates between, so playing allocates nothing big.
+
+/**
+ * Chips with more pages than this leave page LPNs out of playback snapshots (an empty
+ * array): 8 MB per step is garbage the page would have to collect while it plays; a
+ * full snapshot follows when playback stops.
+ */
+export const LEAN_PAGES = 1 << 18;
+
+/** Pages whose state differs; null when so many changed that the whole array is cheaper. */
+export function diffStates(prev: Uint8Array, next: Uint8Array, maxShare = 1 / 16): { idx: Uint32Array; val: Uint8Array } | null {
+  if (prev.length !== next.length) return null;
+  const limit = Math.floor(next.length * maxShare);
+  const idx: number[] = [];
+  for (let i = 0; i < next.length; i++) {
+    if (prev[i] !== next[i]) {
+      idx.push(i);
+      if (idx.length > limit) return null;
+    }
+  }
+  const val = new Uint8Array(idx.length);
+  for (let j = 0; j < idx.length; j++) val[j] = next[idx[j]];
+  return { idx: Uint32Array.from(idx), val };
+}
+
+/** The client side: the last rebuilt array per Session, and a spare buffer to rebuild into. */
+export class PatchBase {
+  private last = new Map<number, Uint8Array>();
+  private spare = new Map<number, Uint8Array>();
+
+  /** Remember a full array (it may become the base of the next patch). */
+  full(sid: number, states: Uint8Array): void {
+    const prev = this.last.get(sid);
+    this.last.set(sid, states);
+    if (prev && prev.length === states.length) this.spare.set(sid, prev);
+  }
+
+  /** Apply a patch to the last array, into the spare buffer (a new identity each time). */
+  apply(sid: number, patch: { idx: Uint32Array; val: Uint8Array }): Uint8Array {
+    const cur = this.last.get(sid);
+    if (!cur) return new Uint8Array(0); // a Session being disposed: nothing to draw
+
+    let next = this.spare.get(sid);
+    if (!next || next.length !== cur.length || next === cur) next = new Uint8Array(cur.length);
+    next.set(cur);
+    const { idx, val } = patch;
+    for (let j = 0; j < idx.length; j++) next[idx[j]] = val[j];
+    this.spare.set(sid, cur);
+    this.last.set(sid, next);
+    return next;
+  }
+
+  forget(sid: number): void {
+    this.last.delete(sid);
+    this.spare.delete(sid);
+  }
+}

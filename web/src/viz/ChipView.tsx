@@ -1,0 +1,114 @@
+// The device view: SVG for small chips (every page an element, animated), canvas with
+// zoom and a minimap for large ones; a hover line and a legend of what is present.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { SessionInfo, Snapshot } from '../sim/protocol';
+import { CanvasGrid } from './CanvasGrid';
+import { hoverText, presentCodes, type Hovered } from './chipInfo';
+import { DeviceGrid } from './DeviceGrid';
+import { newEvents, planEffects, slotCount, type Effect, type Position } from './effects';
+import { Legend } from './Legend';
+import { useSize } from './useSize';
+
+/** Chips with more pages than this are drawn on a canvas. */
+export const SVG_MAX_PAGES = 4096;
+
+export interface ChipViewProps {
+  info: SessionInfo;
+  snap: Snapshot;
+  /** ms per transition (0 = discrete: reduced motion or high speed) */
+  transitionMs: number;
+  /** while playing, the time until the next snapshot: an animation must fit in it */
+  budgetMs: number;
+  theme: string;
+}
+
+export function ChipView({ info, snap, transitionMs, budgetMs, theme }: ChipViewProps) {
+  const [areaRef, { width, height }] = useSize<HTMLDivElement>();
+  const blocks = info.chip.blocks;
+  const ppb = info.chip.pages_per_block;
+  const large = blocks * ppb > SVG_MAX_PAGES;
+  const [hovered, setHovered] = useState<Hovered | null>(null);
+
+  // What changed since the previous snapshot → what to animate.
+  const prev = useRef<{ pos: Position; roles: Uint8Array } | null>(null);
+  const planRef = useRef<{ id: number; plan: Effect[]; slotMs: number }>({ id: 0, plan: [], slotMs: 0 });
+  const lastSnap = useRef<Snapshot | null>(null);
+  if (lastSnap.current !== snap) {
+    const fresh = newEvents(prev.current?.pos ?? null, snap.step, snap.opCursor, snap.events);
+    const plan = !large && transitionMs > 0 && fresh.length ? planEffects(fresh, prev.current?.roles, snap.blockRoles) : [];
+    const slots = slotCount(plan);
+    let slotMs = 0;
+    if (slots > 0) {
+      slotMs = Math.min(Math.max(transitionMs, 220), budgetMs / slots);
+      if (slotMs < 40) slotMs = 0; // too fast to see: change in discrete steps
+    }
+    planRef.current = { id: planRef.current.id + 1, plan: slotMs > 0 ? plan : [], slotMs };
+    prev.current = { pos: { step: snap.step, opCursor: snap.opCursor, eventCount: snap.events.length }, roles: snap.blockRoles };
+    lastSnap.current = snap;
+  }
+
+  // Small chips: scan here; large ones: the canvas finds them while it draws (one pass).
+  const [canvasPresent, setCanvasPresent] = useState<{ states: number[]; roles: number[] } | null>(null);
+  const states = useMemo(() => (large ? (canvasPresent?.states ?? []) : presentCodes(snap.pageStates)), [large, canvasPresent, snap.pageStates]);
+  const roles = useMemo(() => (large ? (canvasPresent?.roles ?? []) : presentCodes(snap.blockRoles)), [large, canvasPresent, snap.blockRoles]);
+  const lastEvent = useMemo(() => [...snap.events].reverse().find((e) => e.pbn != null) ?? null, [snap.events]);
+  useEffect(() => setHovered(null), [info]);
+
+  const arrays = {
+    ppb,
+    pageStates: snap.pageStates,
+    pageLpns: snap.pageLpns,
+    blockRoles: snap.blockRoles,
+    eraseCounts: snap.eraseCounts,
+    owners: snap.owners,
+  };
+  const hover = hovered && hovered.block < blocks ? hoverText(hovered, arrays) : null;
+  const gridH = height;
+
+  return (
+    <div className="chip-view">
+      <div className="chip-area" ref={areaRef}>
+        {width <= 0 || height <= 0 ? null : large ? (
+          <CanvasGrid
+            blocks={blocks}
+            pagesPerBlock={ppb}
+            pageStates={snap.pageStates}
+            pageLpns={snap.pageLpns}
+            blockRoles={snap.blockRoles}
+            eraseCounts={snap.eraseCounts}
+            owners={snap.owners}
+            lastEvent={lastEvent}
+            width={width}
+            height={gridH}
+            theme={theme}
+            onHover={setHovered}
+            onPresent={setCanvasPresent}
+          />
+        ) : (
+          <DeviceGrid
+            blocks={blocks}
+            pagesPerBlock={ppb}
+            pageStates={snap.pageStates}
+            pageLpns={snap.pageLpns}
+            blockRoles={snap.blockRoles}
+            eraseCounts={snap.eraseCounts}
+            owners={snap.owners}
+            lastEvent={lastEvent}
+            transitionMs={transitionMs}
+            plan={planRef.current.plan}
+            planId={planRef.current.id}
+            slotMs={planRef.current.slotMs}
+            width={width}
+            height={gridH}
+            theme={theme}
+            onHover={setHovered}
+          />
+        )}
+      </div>
+      <p className="hover-line" data-testid="hover-line" aria-live="off">
+        {hover ?? (large ? 'Hover the chip for a block’s details; scroll to zoom, drag to pan.' : 'Hover a block or page for its details.')}
+      </p>
+      <Legend roles={roles} states={states} />
+    </div>
+  );
+}

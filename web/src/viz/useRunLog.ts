@@ -1,0 +1,89 @@
+// The run-wide log (markers, series, latency histogram) of the current Session, fetched
+// when the simulation moves past what the log covers; and "run to end": run the rest of
+// the workload in the worker in chunks (progress, cancel), then return to the moment
+// the user was at, so the timeline and charts cover the whole run.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { SimClient } from '../sim/client';
+import type { RunLog, Snapshot, StepResult } from '../sim/protocol';
+
+export interface RunAhead {
+  running: boolean;
+  done: number;
+  total: number;
+}
+
+type Exec = <T>(fn: (c: SimClient, sid: number) => Promise<T>) => Promise<T | undefined>;
+
+export function useRunLog(sid: number | null, snap: Snapshot | null, exec: Exec, apply: (r: StepResult | undefined) => boolean, pause: () => void) {
+  const [log, setLog] = useState<RunLog | null>(null);
+  const [ahead, setAhead] = useState<RunAhead>({ running: false, done: 0, total: 0 });
+  const cancel = useRef(false);
+  const fetching = useRef(false);
+  const lastFetch = useRef(0);
+  const logRef = useRef<RunLog | null>(null);
+  logRef.current = log;
+
+  const refresh = useCallback(async () => {
+    if (fetching.current) return;
+    fetching.current = true;
+    try {
+      const l = await exec((c, s) => c.runLog(s));
+      if (l) setLog(l);
+    } finally {
+      fetching.current = false;
+      lastFetch.current = performance.now();
+    }
+  }, [exec]);
+
+  // A new Session: start over.
+  useEffect(() => {
+    setLog(null);
+    if (sid !== null) void refresh();
+  }, [sid, refresh]);
+
+  // Moving past the logged part: refresh, at most a few times a second.
+  const step = snap?.step ?? 0;
+  useEffect(() => {
+    if (sid === null) return;
+    const l = logRef.current;
+    if (l && step <= l.logUpto) return;
+    const wait = Math.max(0, 400 - (performance.now() - lastFetch.current));
+    const t = setTimeout(() => void refresh(), wait);
+    return () => clearTimeout(t);
+  }, [sid, step, refresh]);
+
+  const runToEnd = useCallback(async () => {
+    if (!snap || ahead.running) return;
+    pause();
+    cancel.current = false;
+    const back = { step: snap.step, ops: snap.opCursor };
+    const total = snap.total;
+    setAhead({ running: true, done: snap.step, total });
+    let chunk = 2000;
+    let at = snap.step;
+    try {
+      while (!cancel.current && at < total) {
+        const t0 = performance.now();
+        const r = await exec((c, s) => c.runAhead(s, chunk));
+        if (!r) break;
+        at = r.step;
+        setAhead({ running: true, done: at, total });
+        if (r.ran === 0) break;
+        // Aim at ~150 ms per chunk so progress and cancel stay responsive.
+        const dt = performance.now() - t0;
+        chunk = Math.max(100, Math.min(1_000_000, Math.round(chunk * (150 / Math.max(10, dt)))));
+      }
+    } finally {
+      apply(await exec((c, s) => c.goto(s, back.step, back.ops)));
+      setAhead({ running: false, done: at, total });
+      const l = await exec((c, s) => c.runLog(s));
+      if (l) setLog(l);
+    }
+  }, [snap, ahead.running, exec, apply, pause]);
+
+  const cancelRun = useCallback(() => {
+    cancel.current = true;
+  }, []);
+
+  return { log, ahead, runToEnd, cancelRun };
+}
