@@ -77,7 +77,7 @@ export function PowerPanel({ client, sid, snapshot, onCut, onRecover, onFinish }
       {!off && !recovering && (
         <>
           <button type="button" className="power-button" disabled={atEnd || !client} onClick={cut} data-testid="power-cut">
-            ⏻ Cut power here
+            Cut power here
           </button>
           <p className="hint">
             {atEnd
