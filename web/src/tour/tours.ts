@@ -51,6 +51,8 @@ const THRASH_OFF0 = 'w0-15 S1 S5 S9 S13 S1 S5 S9 S13';
 const MERGES = 'w0-15 S4 S5 S6 S7 S0 S1 S8 S1 S5 S13 S2 S6 S14 S3 S7 S15';
 const LAZY = 'w0-15 S1 S9 S10 S11 S9 S10 S11 S2 S3';
 const KPAT = 'w0-19 w0 w4 w8 w12 w16 w1 w5 w9 w13 w17';
+const FIG4 =
+  'w0-67 w5 w6 w7 w9 w13 w14 w15 w17 w21 w22 w23 w25 w49 w50 w49 w51 w41 w42 w46 w49 w29 w30 w31 w33 w53 w54 w55 w57 w61 w62 w63 w65 w1 w2 w3 w5 w9 w10 w11 w13 w18';
 const TIME_SHIFT = 'w0 w1 w2 w3 w0 w1 w4 w5 freeze w3 w4 w5 w6 r3 revert 1 r3 w6 unfreeze 1';
 const rftlChip = { preset: 'rftl-large' as const, blocks: 12, pages_per_block: 32 };
 const rftlWork = { kind: 'uniform' as const, n: 400, seed: 1, read_ratio: 0.3 };
@@ -412,6 +414,58 @@ export const TOURS: Tour[] = [
         at: { step: 18, op: 0 },
         text: 'unfreeze 1: no frozen state is left; from now on GC may reclaim every invalid page.',
         expect: { 'scheme_metrics.frozen_states': 0, wrong_reads: 0 },
+      },
+    ],
+  },
+  {
+    id: 'fastcheck-power-cut',
+    title: 'A power cut in the middle of a merge, and FastCheck’s recovery',
+    summary: 'The situation of FastCheck Figure 4: power fails right after the first merge of a victim log block; recovery reads the map directory, the map block, the checkpoints and one uncheckpointed region, and marks stale log pages by their merge sequence numbers.',
+    schemes: ['fastcheck'],
+    scenario: {
+      scheme: 'fastcheck',
+      params: { log_blocks: 7, checkpoint_lpns: 12 },
+      chip: { preset: 'classroom', blocks: 32, pages_per_block: 4 },
+      workload: { kind: 'pattern', text: FIG4 },
+    },
+    stops: [
+      {
+        title: 'Every data block written in place',
+        at: { step: 68, op: 0 },
+        text: 'w0-67 wrote each logical page once, in place. Blocks 0 and 1 are the map directory: fixed blocks that say where the map block is. The map block holds the block map; nothing else is in RAM that recovery could not rebuild from these.',
+        highlight: { roles: ['map-dir', 'map'] },
+        expect: { host_writes: 68, erases: 0 },
+      },
+      {
+        title: 'A log region fills: one checkpoint page',
+        at: { step: 80, op: 0 },
+        text: 'Twelve updates went to the RW log blocks A, B and C: one log region, sized so that its LPNs fill one page. When the region filled, FastCheck wrote those LPNs to a checkpoint block — one page for twelve writes (equation 3: N_writes / P metadata pages).',
+        highlight: { roles: ['checkpoint', 'rw-log'] },
+        expect: { 'by_cause.log.programs': 1, erases: 0 },
+      },
+      {
+        title: 'The second region, with the future victim E',
+        at: { step: 92, op: 0 },
+        text: 'Twelve more updates filled region 1 (log blocks D, E and F), checkpointed by a second page. Log block E holds LPNs 41, 42, 46 and 49 — it will be the victim of Figure 4.',
+        highlight: { roles: ['rw-log'] },
+        expect: { 'by_cause.log.programs': 2 },
+      },
+      {
+        title: 'Merges log the block map',
+        at: { step: 108, op: 0 },
+        text: 'Replacing A, B, C and then D took 4 victims and 7 full merges; each merge logged the block map to a page of the map block (Cause “map”). Merging LBN 12 gave it a new data block, so E’s copy of LPN 49 is now stale: the data block’s merge sequence number (dbMSN) is newer than the log block’s (lbMSN).',
+        highlight: { roles: ['map', 'rw-log'] },
+        quiz: {
+          question: 'The next write makes E the victim. If power fails right after its first merge (LBN 10), which of E’s log pages must recovery treat as invalid?',
+          answer: 'LPNs 41 and 42 (merged into LBN 10’s new data block just before the cut) and 49 (merged earlier with LBN 12): for each, the data block’s MSN is newer than the log block’s.',
+        },
+        expect: { 'merges.full': 7, 'merges.full_victims': 4, erases: 16 },
+      },
+      {
+        title: 'Figure 4: cut the power here',
+        at: { step: 108, op: 10 },
+        text: 'Request 109 (w18) made E the victim. LBN 10’s merge copied its sectors to a new block, logged the block map, and erased the old data block. This is the moment of Figure 4. Press “Cut power here” in the Power panel, then “Recover”, and step (→) through the six phases: map directory → map block → checkpoints → restoration scan of the uncheckpointed region → consistency check (LPNs 41, 42 and 49 set to −1, with both MSNs shown) → redo of the victim’s remaining merges. The verdict compares every logical page with the reference model.',
+        highlight: { touched: true },
       },
     ],
   },
