@@ -319,9 +319,11 @@ impl Stepper {
                 break;
             }
         }
-        // Trailing notes belong to the operation just revealed.
-        while self.cursor < self.events.len() && matches!(self.events[self.cursor], Event::Note { .. }) {
-            self.cursor += 1;
+        // Schemes write a note before the operations it explains, so notes after this
+        // operation belong to the next one — unless no operation follows (a closing note).
+        let rest = &self.events[self.cursor..];
+        if rest.iter().all(|e| matches!(e, Event::Note { .. })) {
+            self.cursor = self.events.len();
         }
         if self.cursor >= self.events.len() {
             self.in_request = false;

@@ -135,3 +135,26 @@ fn goto_lands_inside_a_request() {
         assert_eq!(s.page_states(), states, "at step {step} op {ops}");
     }
 }
+
+#[test]
+fn a_note_is_revealed_with_the_operation_it_explains_not_before() {
+    // BAST thrashing: each merge's note precedes its copies; at every reveal, the last
+    // revealed event is an operation or a note at the very end of the request.
+    let sc = scenario(
+        "bast",
+        SchemeParams { log_blocks: Some(2), ..Default::default() },
+        16,
+        4,
+        Workload::Pattern { text: "w0-15 S0 S4 S8 S12 S0 S4 S8 S12".into() },
+    );
+    let mut s = Stepper::new(sc.build().unwrap());
+    let mut checked = 0;
+    while s.step_op().unwrap() {
+        let evs = s.events();
+        if s.op_cursor() > 0 && s.op_cursor() < s.op_count() {
+            assert!(evs.last().unwrap().cause.is_some(), "a note of a later operation was revealed early: {:?}", evs.last().unwrap().text);
+            checked += 1;
+        }
+    }
+    assert!(checked > 10);
+}
