@@ -183,3 +183,21 @@ test('dark theme renders and is remembered', async ({ page }) => {
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   expect(problems).toEqual([]);
 });
+
+test('the application-like generators are offered, each described in one sentence, and run', async ({ page }) => {
+  const problems = watch(page);
+  await ready(page);
+  for (const [label, words] of [
+    ['Digital camera', 'camera'],
+    ['OLTP database', 'database'],
+    ['Postmark (mail server)', 'Postmark'],
+  ] as const) {
+    await page.getByTestId('workload-kind').selectOption({ label });
+    await expect(page.getByTestId('workload-help')).toContainText(words);
+    await page.getByTestId('apply').click();
+    await expect(page.getByTestId('step-counter')).toContainText('/ 400');
+    await page.getByTestId('btn-step-request').click();
+    await expect.poll(async () => (await counter(page)).step).toBeGreaterThan(0);
+  }
+  expect(problems).toEqual([]);
+});

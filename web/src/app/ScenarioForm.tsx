@@ -14,6 +14,7 @@ import {
   type ChipPreset,
   type Scenario,
   type WorkloadKind,
+  generatorHelp,
 } from '../scenario/model';
 import { PRESETS } from '../scenario/presets';
 import { checkPattern, describePatternError } from '../scenario/core';
@@ -213,6 +214,11 @@ export function ScenarioForm({ current, busy, onApply }: ScenarioFormProps) {
             ))}
           </select>
         </div>
+        {generatorHelp(w.kind) && w.kind !== 'pattern' && (
+          <p className="hint" data-testid="workload-help">
+            {generatorHelp(w.kind)}
+          </p>
+        )}
         {w.kind === 'trace' ? (
           <p className="hint warn" data-testid="trace-missing-hint">
             Trace “{w.name}”{w.missing ? ' must be uploaded again (links never carry traces)' : ''}.
@@ -245,7 +251,7 @@ export function ScenarioForm({ current, busy, onApply }: ScenarioFormProps) {
               <NumberField label="Requests" value={w.n} min={1} onChange={(v) => setW({ n: v })} testId="workload-n" />
               {w.kind !== 'sequential' && <NumberField label="Seed" value={w.seed} min={0} onChange={(v) => setW({ seed: v })} />}
             </div>
-            {w.kind !== 'sequential' && (
+            {'read_ratio' in w && (
               <NumberField label="Read ratio" value={w.read_ratio} min={0} max={1} step={0.05} onChange={(v) => setW({ read_ratio: v })} />
             )}
             {w.kind === 'hotcold' && (

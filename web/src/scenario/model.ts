@@ -36,6 +36,10 @@ export type Workload =
       hot_ratio: number;
     }
   | { kind: 'pattern'; text: string }
+  /** the core's application-like generators (src/trace/gen.rs); their other knobs keep the core's defaults */
+  | { kind: 'camera'; n: number; seed: number }
+  | { kind: 'oltp'; n: number; seed: number; read_ratio: number }
+  | { kind: 'postmark'; n: number; seed: number }
   | TraceWorkload;
 
 /**
@@ -129,6 +133,13 @@ export interface SchemeSpec {
 export interface CatalogJson {
   schemes: { id: string; label: string; params: string[] }[];
   chips?: string[];
+  generators?: { kind: string; description: string }[];
+}
+
+/** One sentence per workload generator, from the core's catalog(). */
+const GENERATOR_HELP: Record<string, string> = {};
+export function generatorHelp(kind: string): string | undefined {
+  return GENERATOR_HELP[kind];
 }
 
 /** Short names for the picker; the core's long label becomes the description. */
@@ -170,6 +181,7 @@ export function applyCatalog(cat: CatalogJson): void {
     params: s.params.map(paramSpec),
   }));
   SCHEMES.splice(0, SCHEMES.length, ...next);
+  for (const g of cat.generators ?? []) GENERATOR_HELP[g.kind] = g.description;
 }
 
 export function hasScheme(id: string): boolean {
@@ -198,11 +210,14 @@ export const WORKLOAD_KINDS: { id: WorkloadKind; label: string }[] = [
   { id: 'hotcold', label: 'Hot/cold (80/20)' },
   { id: 'uniform', label: 'Uniform random' },
   { id: 'sequential', label: 'Sequential' },
+  { id: 'camera', label: 'Digital camera' },
+  { id: 'oltp', label: 'OLTP database' },
+  { id: 'postmark', label: 'Postmark (mail server)' },
   { id: 'pattern', label: 'Inline pattern' },
 ];
 
 /** Every kind a scenario may hold (uploaded traces are not picked in the form here). */
-const ALL_KINDS: WorkloadKind[] = ['hotcold', 'uniform', 'sequential', 'pattern', 'trace'];
+const ALL_KINDS: WorkloadKind[] = ['hotcold', 'uniform', 'sequential', 'camera', 'oltp', 'postmark', 'pattern', 'trace'];
 
 
 /**
@@ -233,6 +248,11 @@ function generatedWorkload(kind: Exclude<WorkloadKind, 'trace'>, n: number, seed
       return { kind, n, seed, read_ratio: 0.2 };
     case 'hotcold':
       return { kind, n, seed, read_ratio: 0.1, hot_fraction: 0.2, hot_ratio: 0.8 };
+    case 'camera':
+    case 'postmark':
+      return { kind, n, seed };
+    case 'oltp':
+      return { kind, n, seed, read_ratio: 0.5 };
     case 'pattern':
       return { kind, text: 'w0 w4 w8 w12 r3 (w1 w2)x3' };
   }
@@ -289,8 +309,8 @@ export function validateScenario(s: Scenario): string[] {
     if (!Number.isInteger(w.n) || w.n < 1 || w.n > MAX_REQUESTS) errors.push(`requests must be a whole number from 1 to ${MAX_REQUESTS}`);
     if (w.kind !== 'sequential') {
       if (!Number.isInteger(w.seed) || w.seed < 0) errors.push('seed must be a whole number ≥ 0');
-      if (!(w.read_ratio >= 0 && w.read_ratio <= 1)) errors.push('read ratio must be between 0 and 1');
     }
+    if ('read_ratio' in w && !(w.read_ratio >= 0 && w.read_ratio <= 1)) errors.push('read ratio must be between 0 and 1');
     if (w.kind === 'hotcold') {
       if (!(w.hot_fraction > 0 && w.hot_fraction < 1)) errors.push('hot fraction must be between 0 and 1 (exclusive)');
       if (!(w.hot_ratio >= 0 && w.hot_ratio <= 1)) errors.push('hot ratio must be between 0 and 1');
@@ -368,6 +388,11 @@ export function describeScenario(s: Scenario): string {
       break;
     case 'hotcold':
       workload = `hot/cold ${Math.round(w.hot_ratio * 100)}/${Math.round(w.hot_fraction * 100)}, ${w.n} requests, seed ${w.seed}`;
+      break;
+    case 'camera':
+    case 'oltp':
+    case 'postmark':
+      workload = `${w.kind}, ${w.n} requests, seed ${w.seed}`;
       break;
     case 'pattern':
       workload = `pattern “${w.text.length > 40 ? w.text.slice(0, 39) + '…' : w.text}”`;

@@ -268,15 +268,19 @@ pub fn trace_catalog() -> String {
     .to_string()
 }
 
-/// Schemes, chip presets and the parameters each scheme reads:
-/// `{schemes: [{id, label, params: [...]}], chips: [...]}`.
+/// Schemes, chip presets, the parameters each scheme reads and the workload generators:
+/// `{schemes: [{id, label, params: [...]}], chips: [...], generators: [{kind, description}]}`.
 #[wasm_bindgen]
 pub fn catalog() -> String {
     let schemes: Vec<_> = ftl_sim::ftl::SCHEMES
         .iter()
         .map(|(id, label)| serde_json::json!({"id": id, "label": label, "params": ftl_sim::ftl::scheme_params(id)}))
         .collect();
-    serde_json::json!({"schemes": schemes, "chips": ftl_sim::nand::PRESET_NAMES}).to_string()
+    let generators: Vec<_> = ftl_sim::trace::gen::GENERATORS
+        .iter()
+        .map(|(kind, what)| serde_json::json!({"kind": kind, "description": what}))
+        .collect();
+    serde_json::json!({"schemes": schemes, "chips": ftl_sim::nand::PRESET_NAMES, "generators": generators}).to_string()
 }
 
 /// Checks a pattern-language text: `{ok: true, requests: n}` or
