@@ -248,6 +248,15 @@ test('exports download non-empty files of the right type', async ({ page }) => {
   const svg = await grab('export-grid-svg');
   expect(svg.name).toMatch(/\.svg$/);
   expect(svg.body.toString()).toMatch(/<svg[^>]+xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  // The single view's charts are offered too (any <svg data-chart>).
+  await page.getByTestId('tab-charts').click();
+  await expect(page.locator('svg[data-chart]').first()).toBeVisible();
+  const chartSvg = await grab('export-chart-svg-0');
+  expect(chartSvg.name).toMatch(/\.svg$/);
+  expect(chartSvg.body.toString()).toMatch(/<svg[^>]+xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  const chartPng = await grab('export-chart-png-0');
+  expect(chartPng.body.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+  await page.getByTestId('tab-chip').click();
   const scenario = await grab('save-scenario');
   expect(scenario.name).toMatch(/\.json$/);
   const file = JSON.parse(scenario.body.toString());

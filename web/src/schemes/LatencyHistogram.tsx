@@ -57,7 +57,7 @@ export function LatencyHistogram({ hist, width, height = 130 }: { hist: Hist; wi
   const half = x.bandwidth() / 2;
   const every = Math.ceil(bins.length / 4);
   return (
-    <svg className="latency-histogram" width={width} height={height} role="img" aria-label="Histogram of response times, reads and writes" data-testid="latency-histogram">
+    <svg className="latency-histogram" width={width} height={height} role="img" aria-label="Histogram of response times, reads and writes" data-testid="latency-histogram" data-chart="Response-time histogram">
       <g ref={yAxis} className="axis" transform={`translate(${m.left},0)`} />
       {bins.map((b, i) => (
         <g key={i}>

@@ -51,6 +51,7 @@ export function ResponseTimeline({ bins, bounds, total, width, height = 118 }: R
       data-testid="response-timeline"
       data-requests={bins.n}
       data-max-us={bins.maxTotal}
+      data-chart="Response time per request"
     >
       <g ref={yAxis} className="axis" transform={`translate(${m.left},0)`} />
       <g ref={xAxis} className="axis" transform={`translate(0,${height - m.bottom})`} />

@@ -83,7 +83,7 @@ export function XYChart(p: XYChartProps) {
   return (
     <figure className="chart" data-testid={`chart-${p.id}`} data-points={all.length}>
       <figcaption id={titleId}>{p.title}</figcaption>
-      <svg width={p.width} height={p.height} role="img" aria-labelledby={titleId}>
+      <svg width={p.width} height={p.height} role="img" aria-labelledby={titleId} data-chart={p.title}>
         <g transform={`translate(${M.left},${M.top})`}>
           {hasData &&
             series.map((s) => {
