@@ -141,6 +141,9 @@ pub struct LtFtl {
     valid_cnt: Vec<u32>,
     retr: Vec<bool>,
     retr_cnt: Vec<u32>,
+    /// Closed data blocks by kept pages (valid + retractable), each set ordered by pbn: the
+    /// GC victim (most reclaimable, lowest pbn first) without scanning every block.
+    closed_by_kept: Vec<std::collections::BTreeSet<Pbn>>,
 
     /// Global time of the next write (incremented at each write request, section 4).
     next_gt: u32,
@@ -257,6 +260,9 @@ impl LtFtl {
             valid_cnt: vec![0; g.blocks as usize],
             retr: vec![false; pages as usize],
             retr_cnt: vec![0; g.blocks as usize],
+            // A page is briefly both valid and retractable while a write moves it, so a
+            // block can briefly keep up to 2 x ppb.
+            closed_by_kept: vec![std::collections::BTreeSet::new(); 2 * g.pages_per_block as usize + 1],
             next_gt: 0,
             states: Vec::new(),
             next_id: 1,
@@ -459,25 +465,53 @@ impl LtFtl {
         Ok(())
     }
 
+    fn kept(&self, b: usize) -> usize {
+        (self.valid_cnt[b] + self.retr_cnt[b]) as usize
+    }
+
+    /// Moves a closed block to the bucket of its new kept count.
+    fn rebucket(&mut self, b: usize, old_kept: usize) {
+        let new_kept = self.kept(b);
+        if new_kept != old_kept && self.usage[b] == Use::Closed {
+            self.closed_by_kept[old_kept].remove(&(b as Pbn));
+            self.closed_by_kept[new_kept].insert(b as Pbn);
+        }
+    }
+
+    fn set_usage(&mut self, b: Pbn, u: Use) {
+        let (i, kept) = (b as usize, self.kept(b as usize));
+        if self.usage[i] == Use::Closed {
+            self.closed_by_kept[kept].remove(&b);
+        }
+        self.usage[i] = u;
+        if u == Use::Closed {
+            self.closed_by_kept[kept].insert(b);
+        }
+    }
+
     fn set_owner(&mut self, ppn: Ppn, sector: Lpn) {
         let b = (ppn / self.ppb) as usize;
+        let old = self.kept(b);
         match (self.owner[ppn as usize] == NONE, sector == NONE) {
             (true, false) => self.valid_cnt[b] += 1,
             (false, true) => self.valid_cnt[b] -= 1,
             _ => {}
         }
         self.owner[ppn as usize] = sector;
+        self.rebucket(b, old);
     }
 
     fn set_retr(&mut self, ppn: Ppn, on: bool) {
         if self.retr[ppn as usize] != on {
-            self.retr[ppn as usize] = on;
             let b = (ppn / self.ppb) as usize;
+            let old = self.kept(b);
+            self.retr[ppn as usize] = on;
             if on {
                 self.retr_cnt[b] += 1;
             } else {
                 self.retr_cnt[b] -= 1;
             }
+            self.rebucket(b, old);
         }
     }
 
@@ -784,7 +818,7 @@ impl LtFtl {
         let pbn =
             self.free.pop_front().ok_or_else(|| FlashError::Violation("ltftl ran out of free data blocks".into()))?;
         self.erase_if_written(flash, pbn, cause)?;
-        self.usage[pbn as usize] = role;
+        self.set_usage(pbn, role);
         Ok(pbn)
     }
 
@@ -793,7 +827,7 @@ impl LtFtl {
             if n < self.ppb {
                 return Ok(b * self.ppb + n);
             }
-            self.usage[b as usize] = Use::Closed;
+            self.set_usage(b, Use::Closed);
             self.frontier = None;
         }
         while self.free.len() < MIN_FREE {
@@ -810,7 +844,7 @@ impl LtFtl {
             if n < self.ppb {
                 return Ok(b * self.ppb + n);
             }
-            self.usage[b as usize] = Use::Closed;
+            self.set_usage(b, Use::Closed);
         }
         let b = self.take_free(flash, Use::GcFrontier, Cause::Gc)?;
         self.gc_frontier = Some((b, 0));
@@ -827,10 +861,8 @@ impl LtFtl {
     /// oldest frozen state is released (our choice; the paper does not say).
     fn collect(&mut self, flash: &mut Flash) -> FlashResult<()> {
         let (victim, gain) = loop {
-            let best = (0..self.usage.len() as u32)
-                .filter(|&b| self.usage[b as usize] == Use::Closed)
-                .map(|b| (b, self.reclaimable(b)))
-                .max_by_key(|&(b, r)| (r, std::cmp::Reverse(b)));
+            // The fewest kept pages = the most reclaimable; the lowest pbn among equals.
+            let best = self.closed_by_kept.iter().find_map(|set| set.first().copied()).map(|b| (b, self.reclaimable(b)));
             match best {
                 Some((b, r)) if r > 0 => break (b, r),
                 _ => {
@@ -886,7 +918,7 @@ impl LtFtl {
         // The moves must be in the log section before the originals disappear.
         self.flush_log(flash, Cause::Log)?;
         self.erase(flash, victim, Cause::Gc)?;
-        self.usage[victim as usize] = Use::Free;
+        self.set_usage(victim, Use::Free);
         self.free.push_back(victim);
         self.wear_level(flash)
     }
@@ -944,7 +976,7 @@ impl LtFtl {
         self.free.retain(|&b| b != d);
         self.section[d as usize] = to;
         self.section[x as usize] = Section::Data;
-        self.usage[x as usize] = Use::Free;
+        self.set_usage(x, Use::Free);
         self.free.push_back(x);
         self.wl_swaps += 1;
     }
@@ -1151,10 +1183,11 @@ impl LtFtl {
             f.section[b as usize] = Section::Log;
         }
         f.usage.fill(Use::Free);
+        f.closed_by_kept.iter_mut().for_each(|s| s.clear());
         f.free = spare;
         for b in 0..g.blocks {
             if has_data[b as usize] {
-                f.usage[b as usize] = Use::Closed;
+                f.set_usage(b, Use::Closed);
             }
         }
         // 4. the committed map dump: the inverted table gives the forward map.
