@@ -1,26 +1,9 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { watch, counter } from './helpers';
 
 // Collect console errors/warnings, page errors and off-site requests for each test.
-function watch(page: Page) {
-  const problems: string[] = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console.${msg.type()}: ${msg.text()}`);
-  });
-  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-  page.on('request', (req) => {
-    const url = new URL(req.url());
-    if (!['127.0.0.1', 'localhost'].includes(url.hostname) && !url.protocol.startsWith('data') && !url.protocol.startsWith('blob')) {
-      problems.push(`off-site request: ${req.url()}`);
-    }
-  });
-  return problems;
-}
 
-async function counter(page: Page) {
-  const el = page.getByTestId('step-counter');
-  return { step: Number(await el.getAttribute('data-step')), op: Number(await el.getAttribute('data-op')) };
-}
 
 /** A string that changes whenever any page's state changes. */
 async function gridSignature(page: Page) {

@@ -2,21 +2,8 @@
 // Trace upload (issue 8) and the scheme panels of RFTL/GFTL/NFTL (issue 5) and KRAFT/KAST (issue 4).
 import { existsSync, mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { watch } from './helpers';
 
-function watch(page: Page) {
-  const problems: string[] = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console.${msg.type()}: ${msg.text()}`);
-  });
-  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-  page.on('request', (req) => {
-    const url = new URL(req.url());
-    if (!['127.0.0.1', 'localhost'].includes(url.hostname) && !url.protocol.startsWith('data') && !url.protocol.startsWith('blob')) {
-      problems.push(`off-site request: ${req.url()}`);
-    }
-  });
-  return problems;
-}
 
 async function ready(page: Page) {
   await page.goto('/');

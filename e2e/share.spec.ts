@@ -1,30 +1,13 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { expect, test, type Download, type Page } from '@playwright/test';
+import { watch, counter } from './helpers';
 import lz from 'lz-string';
 
 const { compressToEncodedURIComponent } = lz;
 
 // Links, tours, presentation, compare and exports (issue 10).
 
-function watch(page: Page) {
-  const problems: string[] = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console.${msg.type()}: ${msg.text()}`);
-  });
-  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-  page.on('request', (req) => {
-    const url = new URL(req.url());
-    if (!['127.0.0.1', 'localhost'].includes(url.hostname) && !url.protocol.startsWith('data') && !url.protocol.startsWith('blob')) {
-      problems.push(`off-site request: ${req.url()}`);
-    }
-  });
-  return problems;
-}
 
-async function counter(page: Page) {
-  const el = page.getByTestId('step-counter');
-  return { step: Number(await el.getAttribute('data-step')), op: Number(await el.getAttribute('data-op')) };
-}
 
 async function metrics(page: Page) {
   return page.locator('[data-testid^=metric-]').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-testid')}=${e.querySelector('dd')?.textContent}`).join('|'));

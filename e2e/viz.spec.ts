@@ -1,24 +1,13 @@
 /// <reference lib="dom" />
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { watch, counter } from './helpers';
 
-function watch(page: Page) {
-  const problems: string[] = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console.${msg.type()}: ${msg.text()}`);
-  });
-  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-  return problems;
-}
 
 function url(scenario: object, at = 0) {
   return `/?scenario=${encodeURIComponent(JSON.stringify(scenario))}${at ? `&at=${at}` : ''}`;
 }
 
-async function counter(page: Page) {
-  const el = page.getByTestId('step-counter');
-  return { step: Number(await el.getAttribute('data-step')), op: Number(await el.getAttribute('data-op')) };
-}
 
 const BAST = {
   scheme: 'bast',
