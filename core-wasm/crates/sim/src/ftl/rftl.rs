@@ -21,7 +21,6 @@
 //! `flash.read_oob` of that page. Only the latest copy of each sub-table is kept — the
 //! older copies are still on the chip, but nothing ever reads them (docs/schemes/rftl.md).
 
-use std::collections::BTreeMap;
 
 use super::{BlockRole, Ftl, SchemeParams, Table};
 use crate::nand::{Cause, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, Timing, NONE};
@@ -156,8 +155,9 @@ pub struct Rftl {
     pub lbs: Vec<LogicalBlock>,
     /// Per physical block: (logical block, role), or None if unused.
     owner: Vec<Option<(u32, u8)>>,
-    /// The OOB sub-tables: page → its sub-table entries (only the latest copy of each).
-    oob: BTreeMap<Ppn, Vec<Ppn>>,
+    /// The OOB sub-tables, indexed by page: its sub-table entries (only the latest copy
+    /// of each is kept; a dense vector, so a program costs no tree search or rebalancing).
+    oob: Vec<Option<Box<[Ppn]>>>,
     /// Simulation bookkeeping, not RFTL's RAM: where every LPN lives, for `locate`,
     /// page states and the GC's cost model (invalid pages are skipped at no cost, as
     /// equations 1–2 charge only valid-page copies).
@@ -201,7 +201,7 @@ impl Rftl {
             logical_pages: n_lbs * ppb,
             lbs,
             owner,
-            oob: BTreeMap::new(),
+            oob: vec![None; (g.blocks * g.pages_per_block) as usize],
             loc: vec![NONE; (n_lbs * ppb) as usize],
             seq: 0,
             stats: Stats::default(),
@@ -220,8 +220,8 @@ impl Rftl {
             return Ok(vec![NONE; self.p.alpha as usize]);
         }
         flash.read_oob(idx, cause)?;
-        match self.oob.get(&idx) {
-            Some(t) => Ok(t.clone()),
+        match self.oob[idx as usize].as_deref() {
+            Some(t) => Ok(t.to_vec()),
             None => Self::violation(format!("sub-table {g} of logical block {lbn} missing from the OOB of page {idx}")),
         }
     }
@@ -250,9 +250,9 @@ impl Rftl {
         let old = std::mem::replace(&mut self.lbs[lbn as usize].sub_index[g as usize], dst);
         if old != NONE {
             // Still on the chip, but no longer reachable: nothing reads it again.
-            self.oob.remove(&old);
+            self.oob[old as usize] = None;
         }
-        self.oob.insert(dst, table);
+        self.oob[dst as usize] = Some(table.into_boxed_slice());
         self.loc[page.lpn as usize] = dst;
         Ok(())
     }
@@ -660,7 +660,7 @@ impl Rftl {
                 let lo = l * ppb + grp as u32 * f.p.alpha;
                 let table: Vec<Ppn> =
                     (lo..lo + f.p.alpha).map(|x| if x < (l + 1) * ppb { f.loc[x as usize] } else { NONE }).collect();
-                f.oob.insert(q, table);
+                f.oob[q as usize] = Some(table.into_boxed_slice());
             }
             f.refresh_owner(l);
         }
