@@ -93,3 +93,46 @@ impl ValidBuckets {
         self.head.iter().copied().find(|&h| h != NONE)
     }
 }
+
+/// Blocks bucketed by a small count, each bucket a bitset over block numbers: insert and
+/// remove are O(1) and the lowest block of a bucket is found by scanning 64 blocks a word,
+/// so a GC that must prefer the lowest pbn among equals (LTFTL) keeps that exact order.
+#[derive(Clone)]
+pub struct OrderedBuckets {
+    words: usize,
+    bits: Vec<u64>,
+    len: Vec<u32>,
+}
+
+impl OrderedBuckets {
+    pub fn new(blocks: u32, buckets: usize) -> OrderedBuckets {
+        let words = (blocks as usize).div_ceil(64);
+        OrderedBuckets { words, bits: vec![0; words * buckets], len: vec![0; buckets] }
+    }
+    pub fn insert(&mut self, bucket: usize, b: Pbn) {
+        let w = &mut self.bits[bucket * self.words + b as usize / 64];
+        let m = 1u64 << (b % 64);
+        if *w & m == 0 {
+            *w |= m;
+            self.len[bucket] += 1;
+        }
+    }
+    pub fn remove(&mut self, bucket: usize, b: Pbn) {
+        let w = &mut self.bits[bucket * self.words + b as usize / 64];
+        let m = 1u64 << (b % 64);
+        if *w & m != 0 {
+            *w &= !m;
+            self.len[bucket] -= 1;
+        }
+    }
+    pub fn clear(&mut self) {
+        self.bits.fill(0);
+        self.len.fill(0);
+    }
+    /// The lowest block of the lowest non-empty bucket.
+    pub fn first(&self) -> Option<Pbn> {
+        let bucket = self.len.iter().position(|&n| n > 0)?;
+        let row = &self.bits[bucket * self.words..(bucket + 1) * self.words];
+        row.iter().enumerate().find(|(_, &w)| w != 0).map(|(i, &w)| (i * 64) as Pbn + w.trailing_zeros())
+    }
+}

@@ -143,7 +143,7 @@ pub struct LtFtl {
     retr_cnt: Vec<u32>,
     /// Closed data blocks by kept pages (valid + retractable), each set ordered by pbn: the
     /// GC victim (most reclaimable, lowest pbn first) without scanning every block.
-    closed_by_kept: Vec<std::collections::BTreeSet<Pbn>>,
+    closed_by_kept: super::greedy::OrderedBuckets,
 
     /// Global time of the next write (incremented at each write request, section 4).
     next_gt: u32,
@@ -262,7 +262,7 @@ impl LtFtl {
             retr_cnt: vec![0; g.blocks as usize],
             // A page is briefly both valid and retractable while a write moves it, so a
             // block can briefly keep up to 2 x ppb.
-            closed_by_kept: vec![std::collections::BTreeSet::new(); 2 * g.pages_per_block as usize + 1],
+            closed_by_kept: super::greedy::OrderedBuckets::new(g.blocks, 2 * g.pages_per_block as usize + 1),
             next_gt: 0,
             states: Vec::new(),
             next_id: 1,
@@ -473,19 +473,19 @@ impl LtFtl {
     fn rebucket(&mut self, b: usize, old_kept: usize) {
         let new_kept = self.kept(b);
         if new_kept != old_kept && self.usage[b] == Use::Closed {
-            self.closed_by_kept[old_kept].remove(&(b as Pbn));
-            self.closed_by_kept[new_kept].insert(b as Pbn);
+            self.closed_by_kept.remove(old_kept, b as Pbn);
+            self.closed_by_kept.insert(new_kept, b as Pbn);
         }
     }
 
     fn set_usage(&mut self, b: Pbn, u: Use) {
         let (i, kept) = (b as usize, self.kept(b as usize));
         if self.usage[i] == Use::Closed {
-            self.closed_by_kept[kept].remove(&b);
+            self.closed_by_kept.remove(kept, b);
         }
         self.usage[i] = u;
         if u == Use::Closed {
-            self.closed_by_kept[kept].insert(b);
+            self.closed_by_kept.insert(kept, b);
         }
     }
 
@@ -862,7 +862,7 @@ impl LtFtl {
     fn collect(&mut self, flash: &mut Flash) -> FlashResult<()> {
         let (victim, gain) = loop {
             // The fewest kept pages = the most reclaimable; the lowest pbn among equals.
-            let best = self.closed_by_kept.iter().find_map(|set| set.first().copied()).map(|b| (b, self.reclaimable(b)));
+            let best = self.closed_by_kept.first().map(|b| (b, self.reclaimable(b)));
             match best {
                 Some((b, r)) if r > 0 => break (b, r),
                 _ => {
@@ -1183,7 +1183,7 @@ impl LtFtl {
             f.section[b as usize] = Section::Log;
         }
         f.usage.fill(Use::Free);
-        f.closed_by_kept.iter_mut().for_each(|s| s.clear());
+        f.closed_by_kept.clear();
         f.free = spare;
         for b in 0..g.blocks {
             if has_data[b as usize] {
