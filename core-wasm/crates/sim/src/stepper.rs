@@ -4,7 +4,6 @@
 //! request completes.
 
 use serde::Serialize;
-use std::collections::HashMap;
 
 use crate::crash::{CrashOutcome, Recover};
 use crate::ftl::PageState;
@@ -526,17 +525,6 @@ impl Stepper {
         }
         s
     }
-}
-
-/// Counts for an LPN → page index, used by tests.
-pub fn valid_lpns(states: &[u8], lpns: &[u32]) -> HashMap<u32, usize> {
-    let mut m = HashMap::new();
-    for (i, (&s, &l)) in states.iter().zip(lpns).enumerate() {
-        if s == PageState::Valid as u8 {
-            m.insert(l, i);
-        }
-    }
-    m
 }
 
 impl Stepper {

@@ -131,7 +131,7 @@ impl BastFtl {
     /// Programs `(lsn, version)` with a fresh sequence number and `tag` in the spare area.
     pub(crate) fn program(&mut self, flash: &mut Flash, ppn: Ppn, lsn: Lpn, version: u32, cause: Cause, tag: u8) -> FlashResult<()> {
         self.seq += 1;
-        flash.program(ppn, Page { tag, ..Page::data(lsn, version).with_seq(self.seq) }, cause)?;
+        flash.program(ppn, Page::stamped(lsn, version, self.seq, tag), cause)?;
         self.written[ppn as usize] = true;
         Ok(())
     }

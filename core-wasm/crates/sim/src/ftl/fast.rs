@@ -197,7 +197,7 @@ impl FastFtl {
     /// Programs `(lsn, version)` with a fresh sequence number and `tag` in the spare area.
     pub(crate) fn program(&mut self, flash: &mut Flash, ppn: Ppn, lsn: Lpn, version: u32, cause: Cause, tag: u8) -> FlashResult<()> {
         let seq = self.next_seq();
-        flash.program(ppn, Page { tag, ..Page::data(lsn, version).with_seq(seq) }, cause)?;
+        flash.program(ppn, Page::stamped(lsn, version, seq, tag), cause)?;
         self.written[ppn as usize] = true;
         Ok(())
     }

@@ -149,7 +149,7 @@ impl Gftl {
 
     fn page(&mut self, lpn: Lpn, version: u32, tag: u8) -> Page {
         self.seq += 1;
-        Page { tag, ..Page::data(lpn, version).with_seq(self.seq) }
+        Page::stamped(lpn, version, self.seq, tag)
     }
 
     /// Rebuilds GFTL from the chip alone: a spare-area scan (GFTL keeps its block map and

@@ -83,9 +83,6 @@ impl ValidBuckets {
     pub fn decr(&mut self, b: Pbn) {
         self.set(b, self.count[b as usize] - 1);
     }
-    pub fn reset(&mut self, b: Pbn) {
-        self.set(b, 0);
-    }
 
     /// A candidate with the fewest valid pages (the lowest pbn among the latest linked of
     /// that count is not guaranteed: ties go to the most recently bucketed block).

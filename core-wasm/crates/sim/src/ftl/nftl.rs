@@ -85,7 +85,7 @@ impl Nftl {
 
     fn page(&mut self, lpn: Lpn, version: u32, tag: u8) -> Page {
         self.seq += 1;
-        Page { tag, ..Page::data(lpn, version).with_seq(self.seq) }
+        Page::stamped(lpn, version, self.seq, tag)
     }
 
     /// Rebuilds NFTL from the chip alone (NFTL keeps no map on flash: a spare-area scan).

@@ -222,7 +222,7 @@ impl PageFtl {
             let dst = self.next_gc_page()?;
             let data = flash.read(src, Cause::Gc)?;
             let seq = self.next_seq();
-            let copy = Page { tag: TAG_GC, ..Page::data(data.lpn, data.version).with_seq(seq) };
+            let copy = Page::stamped(data.lpn, data.version, seq, TAG_GC);
             flash.program(dst, copy, Cause::Gc)?;
             self.advance_gc();
             self.remap(data.lpn, dst);

@@ -614,7 +614,7 @@ impl Rftl {
                                 }
                                 let d = flash.read(q, Cause::Recovery)?;
                                 f.seq += 1;
-                                let page = Page { tag: BUFFER as u8, ..Page::data(d.lpn, d.version).with_seq(f.seq) };
+                                let page = Page::stamped(d.lpn, d.version, f.seq, BUFFER as u8);
                                 flash.program(pbn(b) * ppb + next, page, Cause::Recovery)?;
                                 next += 1;
                             }
@@ -632,7 +632,7 @@ impl Rftl {
                             if q != NONE {
                                 let d = flash.read(q, Cause::Recovery)?;
                                 f.seq += 1;
-                                let page = Page { tag: TAG_COMPACT, ..Page::data(d.lpn, d.version).with_seq(f.seq) };
+                                let page = Page::stamped(d.lpn, d.version, f.seq, TAG_COMPACT);
                                 flash.program(pbn(e) * ppb + next, page, Cause::Recovery)?;
                                 next += 1;
                             }

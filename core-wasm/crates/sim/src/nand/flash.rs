@@ -45,6 +45,11 @@ impl Page {
     pub fn meta(tag: u8, seq: u32) -> Page {
         Page { lpn: NONE, version: 0, seq, kind: PageKind::Meta, tag }
     }
+    /// Host data with what the recovering schemes write in the spare area: a sequence
+    /// number (newest copy wins) and a scheme-defined tag (the role it was written in).
+    pub fn stamped(lpn: Lpn, version: u32, seq: u32, tag: u8) -> Page {
+        Page { lpn, version, seq, kind: PageKind::Data, tag }
+    }
     pub fn with_seq(mut self, seq: u32) -> Page {
         self.seq = seq;
         self
