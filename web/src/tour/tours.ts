@@ -432,7 +432,7 @@ export const TOURS: Tour[] = [
       {
         title: 'Every data block written in place',
         at: { step: 68, op: 0 },
-        text: 'w0-67 wrote each logical page once, in place. Blocks 0 and 1 are the map directory: fixed blocks that say where the map block is. The map block holds the block map; nothing else is in RAM that recovery could not rebuild from these.',
+        text: 'w0-67 wrote each logical page once, in place. Blocks 0 and 1 are reserved for the map directory: fixed blocks that will say where the map block is. Both are still empty: no merge has happened, so the block map has not been logged yet.',
         highlight: { roles: ['map-dir', 'map'] },
         expect: { host_writes: 68, erases: 0 },
       },
