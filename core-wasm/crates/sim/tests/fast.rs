@@ -379,6 +379,9 @@ fn more_hot_blocks_than_log_blocks_section_3_5() {
         // less than BAST (nlb log blocks). Before, this was `bast <= 2·nlb·nspb`, which
         // the line above already implied.
         let (fast_n, _) = hot_run("fast", nlb + 1, ppb, &hot, |_, w| w >= n);
+        // "FAST caches the sectors to be overwritten in a new log block until it is full":
+        // the nlb·nspb overwrites fit in its nlb RW log blocks without a merge.
+        assert_eq!(fast_n, 0, "nhb {nhb} nspb {ppb}: FAST erased before its RW log blocks were full");
         assert!(fast_n < bast, "nhb {nhb} nspb {ppb}: FAST {fast_n} erases vs BAST {bast} over {n} overwrites");
         // and by the time FAST has replaced nlb log blocks, it has absorbed more
         // overwrites for fewer erases than BAST needs for the nlb·nspb.
