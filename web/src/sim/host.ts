@@ -5,7 +5,9 @@ import type {
   Command,
   CreateResult,
   LatencyHistogram,
+  Plan,
   RunAheadResult,
+  Thumb,
   RunLog,
   SeriesPoint,
   Request,
@@ -88,6 +90,9 @@ export class SessionHost {
   constructor(
     private readonly getSessionClass: () => Promise<SessionConstructor>,
     getTraceCore: () => Promise<TraceCore> = () => Promise.reject(new Error('trace parsing is not available')),
+    /** the core's plan_runs (compare / sweep: one chip and workload for all runs) */
+    private readonly getPlan: () => Promise<(runs: string, fit: string, need: number) => string> = () =>
+      Promise.reject(new Error('this build of the core cannot plan a comparison')),
   ) {
     this.traces = new TraceHost(getTraceCore);
   }
@@ -247,6 +252,32 @@ export class SessionHost {
       case 'series': {
         const s = this.session(cmd.sid);
         return s.series ? parseJson(s.series(), 'series') : [];
+      }
+      case 'plan': {
+        const plan = await this.getPlan();
+        return parseJson<Plan>(plan(JSON.stringify(cmd.runs), cmd.fit, cmd.need), 'plan');
+      }
+      case 'thumb': {
+        const s = this.session(cmd.sid);
+        const target = Math.max(0, Math.min(Math.floor(cmd.step), s.total()));
+        if (s.step() !== target || (s.op_cursor() > 0 && s.op_cursor() < s.op_count())) s.seek(target);
+        const pageStates = s.page_states();
+        const t: Thumb = {
+          step: s.step(),
+          total: s.total(),
+          pageStates,
+          // LPNs only where the grid writes them (small chips drawn as SVG).
+          pageLpns: pageStates.length <= 4096 ? s.page_lpns() : new Uint32Array(0),
+          blockRoles: s.block_roles(),
+          eraseCounts: s.block_erase_counts(),
+          owners: s.block_owners(),
+          metrics: parseJson(s.metrics(), 'metrics'),
+        };
+        return t;
+      }
+      case 'latency': {
+        const s = this.session(cmd.sid);
+        return s.latency_histogram ? parseJson<LatencyHistogram>(s.latency_histogram(), 'latency') : { read: [], write: [] };
       }
       case 'scheme_data':
         return schemeData(this.session(cmd.sid) as TimelineSession, cmd.bins, cmd.upto);

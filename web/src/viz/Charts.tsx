@@ -48,9 +48,12 @@ export interface ChartsProps {
   ahead: RunAhead;
   onRunToEnd: () => void;
   onCancel: () => void;
+  /** the request whose response times the histogram and CDF show, and whether that is the moment shown */
+  latencyAt?: number | null;
+  latencyCurrent?: boolean;
 }
 
-export function Charts({ snap, ppb, log, ahead, onRunToEnd, onCancel }: ChartsProps) {
+export function Charts({ snap, ppb, log, ahead, onRunToEnd, onCancel, latencyAt, latencyCurrent }: ChartsProps) {
   const [ref, size] = useSize<HTMLDivElement>();
   const cols = size.width > 900 ? 3 : 2;
   const w = Math.max(200, Math.floor(size.width / cols) - 12);
@@ -111,7 +114,7 @@ export function Charts({ snap, ppb, log, ahead, onRunToEnd, onCancel }: ChartsPr
           )
         )}
       </div>
-      <div className="charts-grid" ref={ref}>
+      <div className="charts-grid" ref={ref} data-latency-at={latencyAt ?? undefined} data-latency-current={latencyCurrent ? 'true' : 'false'}>
         {size.width > 0 && (
           <>
             <XYChart id="erases" title="Cumulative block erases" xLabel="requests" yLabel="erases (count)" series={[over.erases]} width={w} height={h} rule={snap.step} />
