@@ -39,6 +39,13 @@ import './compare.css';
 
 /** Above this many pages a run's grid is a canvas (as in the single view). */
 const SVG_MAX_PAGES = 4096;
+/**
+ * Big chips: each block drawn as this many cells summarising its pages (a 300-pixel
+ * thumbnail cannot show 128 pages a block anyway), and the summaries kept at this many
+ * evenly spaced requests, so the scrubber moves every run at once without replaying.
+ */
+const SUMMARY_CELLS = 8;
+const FRAME_COUNT = 20;
 
 interface Result {
   label: string;
@@ -50,6 +57,7 @@ interface Result {
   latency?: LatencyHistogram;
   info?: SessionInfo;
   scenario?: Scenario;
+  frames?: Thumb[];
 }
 
 type ChartKey = 'erases' | 'page_programs' | 'elapsed_us' | 'wa' | 'cdf_write' | 'cdf_read';
@@ -156,6 +164,8 @@ export function CompareView({ client, base: given, spec, theme, onSpec, onClose 
     }
     setPlanned(plan);
     setStatus('Running…');
+    const firstRun = plan.plan.runs.find((r) => !r.error);
+    const big = !!firstRun && firstRun.blocks * firstRun.pages_per_block > SVG_MAX_PAGES;
     const out: Result[] = [];
     for (const [i, run] of runs.entries()) {
       const label = runLabel(run);
@@ -169,9 +179,10 @@ export function CompareView({ client, base: given, spec, theme, onSpec, onClose 
           keep: true,
           cancelled: () => cancel.current,
           progress: (done, total) => setProgress((i + done / Math.max(1, total)) / runs.length),
+          frames: big ? { count: FRAME_COUNT, cells: SUMMARY_CELLS } : undefined,
         });
         if (o.sid !== undefined) sids.current.push(o.sid);
-        out.push({ label, sid: o.sid, total: o.total, metrics: o.metrics, series: o.series, latency: o.latency, info: o.info, scenario: p.scenario });
+        out.push({ label, sid: o.sid, total: o.total, metrics: o.metrics, series: o.series, latency: o.latency, info: o.info, scenario: p.scenario, frames: o.frames });
       } catch (e) {
         out.push({ label, error: (e as Error).message, total: 0 });
       }
@@ -186,11 +197,30 @@ export function CompareView({ client, base: given, spec, theme, onSpec, onClose 
     const end = Math.max(0, ...out.map((r) => r.total));
     setStep(end);
     setResults(out);
-    setThumbs(out.map(() => null));
+    setThumbs(out.map((r) => (r.frames?.length && r.frames[r.frames.length - 1].step === end ? r.frames[r.frames.length - 1] : null)));
     setProgress(null);
     setStatus(`Done: ${out.filter((r) => !r.error).length} of ${out.length} runs, ${end.toLocaleString('en-US')} requests each.`);
     // Device views at the end, each drawn when it arrives (no long task for six big chips).
-    void seekAll(end, out);
+    if (!big) void seekAll(end, out);
+  };
+
+  /** Big chips: the kept summary at the request nearest `target` for every run, at once. */
+  const frameGap = results?.find((r) => r.frames?.length)?.frames?.[1]?.step ?? 0;
+  const scrubTo = (target: number) => {
+    if (!results) return;
+    const framed = results.some((r) => r.frames?.length);
+    if (!framed) return void seekAll(target);
+    let best = 0;
+    for (const r of results) {
+      const f = r.frames;
+      if (!f?.length) continue;
+      let k = 0;
+      for (let j = 1; j < f.length; j++) if (Math.abs(f[j].step - target) < Math.abs(f[k].step - target)) k = j;
+      best = f[k].step;
+      break;
+    }
+    setStep(best);
+    setThumbs(results.map((r) => r.frames?.find((f) => f.step === best) ?? null));
   };
 
   // Synchronised stepping: every device view goes to the same request. While the worker
@@ -215,7 +245,7 @@ export function CompareView({ client, base: given, spec, theme, onSpec, onClose 
         await Promise.all(
           rs.map(async (r, i) => {
             if (r.sid === undefined) return;
-            const th = await client.thumb(r.sid, at).catch(() => null);
+            const th = await client.thumb(r.sid, at, r.frames ? SUMMARY_CELLS : undefined).catch(() => null);
             if (th) setThumbs((prev) => prev.map((x, j) => (j === i ? th : x)));
           }),
         );
@@ -487,12 +517,18 @@ export function CompareView({ client, base: given, spec, theme, onSpec, onClose 
             </button>
             <label className="scrubber">
               <span className="visually-hidden">Request shown in every run</span>
-              <input type="range" min={0} max={maxTotal} value={step} onChange={(e) => void seekAll(Number(e.target.value))} data-testid="compare-scrubber" />
+              <input type="range" min={0} max={maxTotal} step={frameGap || 1} value={step} onChange={(e) => scrubTo(Number(e.target.value))} data-testid="compare-scrubber" />
             </label>
             <span className="counter" data-testid="compare-counter">
               Request <strong>{step}</strong> / {maxTotal}
             </span>
           </div>
+          {frameGap > 0 && (
+            <p className="muted" data-testid="compare-summary-note">
+              Large chips: each block is drawn as {SUMMARY_CELLS} cells holding its pages’ states in proportion (valid, invalid, erased); the scrubber moves every run at
+              once in steps of {frameGap.toLocaleString('en-US')} requests (states kept during the run); Back and Step go to any request.
+            </p>
+          )}
           <div className="compare-grids" ref={gridsRef} style={{ gridTemplateColumns: `repeat(${Math.min(results.length, 3)}, minmax(0, 1fr))` }}>
             {results.map((r, i) => {
               const cols = Math.min(results.length, 3);
@@ -508,10 +544,11 @@ export function CompareView({ client, base: given, spec, theme, onSpec, onClose 
                     {th && <span className="muted"> · {String(metricAt(th.metrics, 'erases') ?? '—')} erases at request {th.step.toLocaleString('en-US')}</span>}
                   </figcaption>
                   {th && blocks && ppb && w > 40 && i < shownGrids ? (
-                    big ? (
+                    big || th.cells ? (
+                      <div className="compare-canvas" style={{ position: 'relative', width: w, height: 200 }}>
                       <CanvasGrid
                         blocks={blocks}
-                        pagesPerBlock={ppb}
+                        pagesPerBlock={th.cells ?? ppb}
                         pageStates={th.pageStates}
                         pageLpns={th.pageLpns}
                         blockRoles={th.blockRoles}
@@ -521,6 +558,7 @@ export function CompareView({ client, base: given, spec, theme, onSpec, onClose 
                         height={200}
                         theme={theme}
                       />
+                      </div>
                     ) : (
                       <DeviceGrid
                         blocks={blocks}

@@ -1,7 +1,7 @@
 // Running a comparison or sweep: decide one chip and one workload space for every run
 // (the core's plan_runs, trace::fit::plan), then run each to the end in the worker.
 import type { SimClient } from '../sim/client';
-import type { LatencyHistogram, Metrics, Plan, SeriesPoint, SessionInfo } from '../sim/protocol';
+import type { LatencyHistogram, Metrics, Plan, SeriesPoint, SessionInfo, Thumb } from '../sim/protocol';
 import type { Scenario } from '../scenario/model';
 import { isUploadWorkload, type TraceSummary } from '../trace/types';
 import { applyPlan, planInput, type Planned } from './compare';
@@ -48,6 +48,15 @@ export interface Outcome {
   metrics?: Metrics;
   series?: SeriesPoint[];
   latency?: LatencyHistogram;
+  /** per-block summaries kept at evenly spaced requests (big chips: instant scrubbing) */
+  frames?: Thumb[];
+}
+
+/** Requests at which a big chip's summary is kept: 0, total/count, ..., total. */
+export function framePoints(total: number, count: number): number[] {
+  const pts = new Set<number>();
+  for (let i = 0; i <= count; i++) pts.add(Math.round((total * i) / count));
+  return [...pts];
 }
 
 /**
@@ -58,7 +67,7 @@ export interface Outcome {
 export async function runOne(
   client: SimClient,
   scenario: Scenario,
-  opts: { keep: boolean; cancelled: () => boolean; progress: (done: number, total: number) => void },
+  opts: { keep: boolean; cancelled: () => boolean; progress: (done: number, total: number) => void; frames?: { count: number; cells: number } },
 ): Promise<Outcome> {
   const created = await client.create(scenario);
   const sid = created.sid;
@@ -67,12 +76,21 @@ export async function runOne(
     let metrics: Metrics = created.snapshot.metrics;
     let chunk = 5000;
     let done = created.snapshot.step;
+    // Big chips: stop at each frame point and keep the chip's per-block summary there.
+    const points = opts.frames ? framePoints(total, opts.frames.count) : [];
+    const frames: Thumb[] = [];
+    const grab = async () => {
+      if (opts.frames && points[frames.length] === done) frames.push(await client.thumb(sid, done, opts.frames.cells));
+    };
+    await grab();
     while (done < total && !opts.cancelled()) {
       const t0 = performance.now();
-      const r = await client.run(sid, chunk);
+      const next = points[frames.length];
+      const r = await client.run(sid, next !== undefined && opts.frames ? Math.min(chunk, next - done) : chunk);
       if (r.step === done) break;
       done = r.step;
       metrics = r.metrics;
+      await grab();
       opts.progress(done, total);
       const dt = performance.now() - t0;
       chunk = Math.max(500, Math.min(2_000_000, Math.round(chunk * (150 / Math.max(10, dt)))));
@@ -80,7 +98,7 @@ export async function runOne(
     const series = await client.series(sid);
     const latency = await client.latency(sid);
     if (!opts.keep) await client.dispose(sid);
-    return { sid: opts.keep ? sid : undefined, info: created.info, total, metrics, series, latency };
+    return { sid: opts.keep ? sid : undefined, info: created.info, total, metrics, series, latency, frames: opts.frames ? frames : undefined };
   } catch (e) {
     void client.dispose(sid).catch(() => undefined);
     throw e;

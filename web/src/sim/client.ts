@@ -135,8 +135,8 @@ export class SimClient {
     return this.request('plan', { runs, fit, need });
   }
   /** compare: the grid of a run at `step` (no events, tables or LPNs) */
-  thumb(sid: number, step: number): Promise<Thumb> {
-    return this.request('thumb', { sid, step });
+  thumb(sid: number, step: number, cells?: number): Promise<Thumb> {
+    return this.request('thumb', { sid, step, cells });
   }
   /** the latency histogram at the moment shown */
   latency(sid: number): Promise<LatencyHistogram> {

@@ -168,7 +168,7 @@ export type Command =
   /** compare / sweep (web/src/compare): one chip and workload space for every run */
   | { type: 'plan'; runs: unknown[]; fit: string; need: number }
   /** compare: go to `step` and return only what a thumbnail grid draws (no events, tables, LPNs) */
-  | { type: 'thumb'; sid: number; step: number }
+  | { type: 'thumb'; sid: number; step: number; cells?: number }
   /** the latency histogram of the current state (the moment shown) */
   | { type: 'latency'; sid: number }
   /** trace upload (web/src/trace) and scheme panels (web/src/schemes) */
@@ -222,6 +222,12 @@ export interface Plan {
 export interface Thumb {
   step: number;
   total: number;
+  /**
+   * Set when the grid is a per-block summary (big chips): each block drawn as `cells`
+   * cells holding its pages' states in proportion (valid, retractable, metadata,
+   * invalid, erased, in that order); `pageStates` then has blocks x cells entries.
+   */
+  cells?: number;
   pageStates: Uint8Array;
   pageLpns: Uint32Array;
   blockRoles: Uint8Array;
