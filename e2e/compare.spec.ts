@@ -215,3 +215,47 @@ test('after "Run to end" and a scrub to the last request, the histogram equals t
   await other.close();
   expect(problems).toEqual([]);
 });
+
+test('exports: the device view of a canvas chip as PNG and SVG, charts with title and legend, metrics with the resolved configuration', async ({ page }) => {
+  test.setTimeout(90_000);
+  const problems = watch(page);
+  const state = {
+    v: 1,
+    scenario: { scheme: 'fast', params: {}, chip: { preset: 'fastcheck', blocks: 1024, pages_per_block: 128 }, workload: { kind: 'uniform', n: 3000, seed: 1, read_ratio: 0.2 }, precondition: { fill: true, random_writes: 1000, seed: 2 } },
+    at: { step: 3000, op: 0 },
+  };
+  await page.goto(link(state));
+  await expect(page.getByTestId('device-canvas')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('step-counter')).toHaveAttribute('data-step', '3000', { timeout: 60_000 });
+  const { readFileSync } = await import('node:fs');
+  const get = async (id: string) => {
+    await page.getByTestId('export-menu').click();
+    const [d] = await Promise.all([page.waitForEvent('download'), page.getByTestId(id).click()]);
+    return readFileSync((await d.path())!);
+  };
+  expect((await get('export-grid-png')).subarray(0, 4).toString('hex')).toBe('89504e47');
+  const svg = (await get('export-grid-svg')).toString();
+  expect(svg).toContain('<image');
+  expect(svg).toContain('1024 × 128');
+  const json = JSON.parse((await get('export-metrics-json')).toString());
+  expect(json.configuration.chip).toMatchObject({ blocks: 1024, pages_per_block: 128 });
+  expect(json.configuration.log_blocks_used).toBe(4);
+  expect(json.configuration.precondition).toEqual({ fill: true, random_writes: 1000, seed: 2 });
+  // Preconditioned: the measured part only (3000 requests), after a full fill.
+  expect(json.metrics.requests).toBe(3000);
+  const csv = (await get('export-metrics-csv')).toString();
+  expect(csv).toContain('configuration.chip.blocks,1024');
+  // A chart file carries its title and legend.
+  await page.getByTestId('tab-charts').click();
+  await expect(page.getByTestId('chart-latency-hist')).toBeVisible();
+  await expect(page.locator('.charts-grid')).toHaveAttribute('data-latency-current', 'true', { timeout: 20_000 });
+  await page.getByTestId('export-menu').click();
+  const idx = await page.locator('[data-testid^=export-chart-svg-]').evaluateAll((els) => els.findIndex((e) => e.textContent?.includes('Response-time histogram')));
+  expect(idx).toBeGreaterThanOrEqual(0);
+  const [d] = await Promise.all([page.waitForEvent('download'), page.getByTestId(`export-chart-svg-${idx}`).click()]);
+  const chart = readFileSync((await d.path())!).toString();
+  expect(chart).toContain('>Response-time histogram</text>');
+  expect(chart).toContain('>Writes</text>');
+  expect(chart).toContain('response time (µs, log scale)');
+  expect(problems).toEqual([]);
+});

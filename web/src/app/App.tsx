@@ -349,7 +349,7 @@ export function App() {
             Compare
           </button>
           <ShareMenu current={shareState} onOpen={openState} onError={(m) => setNotices({ error: m })} />
-          <ExportMenu metrics={snap?.metrics} scenario={loaded?.scenario} step={snap?.step ?? 0} />
+          <ExportMenu metrics={snap?.metrics} scenario={loaded?.scenario} step={snap?.step ?? 0} info={info} />
           <button type="button" aria-pressed={present} onClick={togglePresent} data-testid="present-toggle" title="Presentation mode: large type, full screen, editing hidden (Esc leaves)">
             {present ? 'Leave presentation' : 'Present'}
           </button>

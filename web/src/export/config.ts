@@ -10,6 +10,7 @@ export interface ResolvedConfig {
   params: Record<string, unknown>;
   chip: { preset: string; name?: string; blocks?: number; pages_per_block?: number; page_bytes?: number };
   logical_pages?: number;
+  log_blocks_used?: number | null;
   workload: Record<string, unknown>;
   workload_logical_pages?: number;
   fit?: string;
@@ -39,6 +40,7 @@ export function resolvedConfig(o: { scenario: Scenario; info?: SessionInfo; plan
       page_bytes: info?.chip.page_bytes,
     },
     logical_pages: info?.logical_pages,
+    log_blocks_used: info?.log_blocks_used ?? null,
     workload,
     workload_logical_pages: ws?.logical_pages ?? info?.logical_pages,
     precondition: s.precondition ?? null,

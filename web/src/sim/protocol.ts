@@ -58,6 +58,11 @@ export interface SessionInfo {
   logical_pages: number;
   total_requests: number;
   params: Record<string, unknown>;
+  /** hybrid schemes: the log blocks the run uses (the parameter or the scheme's default) */
+  log_blocks_used?: number | null;
+  /** a comparison's common workload space, when set */
+  workload_space?: number | null;
+  precondition?: { fill: boolean; random_writes: number; seed: number; writes: number } | null;
 }
 
 export type EventKind = 'read' | 'read_oob' | 'program' | 'erase' | 'note';

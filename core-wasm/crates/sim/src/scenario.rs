@@ -170,6 +170,7 @@ pub fn info_json(scenario: &Scenario, sim: &Simulator) -> String {
             "timing": {"read_us": us(t.read_ns), "read_oob_us": us(t.read_oob_ns), "program_us": us(t.program_ns), "erase_us": us(t.erase_ns)},
         },
         "logical_pages": s.ftl.logical_pages(),
+        "log_blocks_used": log_blocks_used(&scenario.scheme, &scenario.params, c.geometry.blocks),
         "workload_space": scenario.run.workload_space.map(|w| w.logical_pages),
         "precondition": scenario.run.precondition.as_ref().map(|p| serde_json::json!({
             "fill": p.fill, "random_writes": p.random_writes, "seed": p.seed,
@@ -180,4 +181,19 @@ pub fn info_json(scenario: &Scenario, sim: &Simulator) -> String {
         "keyframe_interval": sim.keyframe_interval(),
     })
     .to_string()
+}
+
+/// The number of log blocks a hybrid scheme runs with: the parameter, or the scheme's
+/// default (exports state it; None for schemes without log blocks or whose default
+/// depends on more than the chip).
+pub fn log_blocks_used(scheme: &str, params: &SchemeParams, blocks: u32) -> Option<u32> {
+    if !ftl::scheme_params(scheme).contains(&"log_blocks") {
+        return None;
+    }
+    params.log_blocks.or(match scheme {
+        "bast" => Some(ftl::bast::DEFAULT_LOG_BLOCKS),
+        "fast" | "ofast" | "fastcheck" | "fast-ltlog" => Some(ftl::fast::DEFAULT_LOG_BLOCKS),
+        "kraft" | "kast" => Some(ftl::kraft::default_log_blocks(blocks)),
+        _ => None,
+    })
 }
