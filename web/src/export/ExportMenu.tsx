@@ -26,7 +26,7 @@ export function ExportMenu({ metrics, scenario, step, info }: { metrics?: Metric
             data-testid="export-metrics-csv"
             disabled={!metrics}
             onClick={() => {
-              if (metrics) download(`${stem}-metrics.csv`, metricsCsv([{ name: scenario?.scheme ?? 'value', metrics: { configuration: config(), step, ...metrics } }]), 'text/csv');
+              if (metrics) download(`${stem}-metrics.csv`, metricsCsv([{ name: scenario?.scheme ?? 'value', metrics: { ...metrics, step, configuration: config() } }]), 'text/csv');
               close();
             }}
           >

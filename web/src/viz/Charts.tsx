@@ -51,9 +51,11 @@ export interface ChartsProps {
   /** the request whose response times the histogram and CDF show, and whether that is the moment shown */
   latencyAt?: number | null;
   latencyCurrent?: boolean;
+  /** the response-time histogram at the moment shown (useRunLog), not the run log's */
+  latency?: RunLog['latency'];
 }
 
-export function Charts({ snap, ppb, log, ahead, onRunToEnd, onCancel, latencyAt, latencyCurrent }: ChartsProps) {
+export function Charts({ snap, ppb, log, ahead, onRunToEnd, onCancel, latencyAt, latencyCurrent, latency: current }: ChartsProps) {
   const [ref, size] = useSize<HTMLDivElement>();
   const cols = size.width > 900 ? 3 : 2;
   const w = Math.max(200, Math.floor(size.width / cols) - 12);
@@ -72,7 +74,7 @@ export function Charts({ snap, ppb, log, ahead, onRunToEnd, onCancel, latencyAt,
   }, [log]);
 
   const latency = useMemo(() => {
-    const l = log?.latency ?? { read: [], write: [] };
+    const l = current ?? log?.latency ?? { read: [], write: [] };
     const hist: XYSeries[] = [
       { name: 'Writes', kind: 'bar', color: OKABE_ITO.vermillion, points: l.write },
       { name: 'Reads', kind: 'bar', color: OKABE_ITO.blue, points: l.read },
@@ -82,7 +84,7 @@ export function Charts({ snap, ppb, log, ahead, onRunToEnd, onCancel, latencyAt,
       { name: 'Reads', kind: 'step', color: OKABE_ITO.blue, points: cdf(l.read) },
     ].filter((s) => s.points.length > 0) as XYSeries[];
     return { hist, cdf: c };
-  }, [log]);
+  }, [log, current]);
 
   const wear = useMemo<XYSeries[]>(() => [{ name: 'Blocks', kind: 'bar', color: OKABE_ITO.orange, points: countValues(snap.eraseCounts) }], [snap.eraseCounts]);
   const valid = useMemo<XYSeries[]>(

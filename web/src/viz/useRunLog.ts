@@ -14,7 +14,7 @@ export interface RunAhead {
 
 type Exec = <T>(fn: (c: SimClient, sid: number) => Promise<T>) => Promise<T | undefined>;
 
-export function useRunLog(sid: number | null, snap: Snapshot | null, exec: Exec, apply: (r: StepResult | undefined) => boolean, pause: () => void) {
+export function useRunLog(sid: number | null, snap: Snapshot | null, exec: Exec, apply: (r: StepResult | undefined) => boolean, pause: () => void, wantLatency = true) {
   const [log, setLog] = useState<RunLog | null>(null);
   const [ahead, setAhead] = useState<RunAhead>({ running: false, done: 0, total: 0 });
   const cancel = useRef(false);
@@ -62,7 +62,7 @@ export function useRunLog(sid: number | null, snap: Snapshot | null, exec: Exec,
   const latencyBusy = useRef(false);
   const [latencyTick, setLatencyTick] = useState(0);
   useEffect(() => {
-    if (sid === null || !snap || ahead.running || latencyBusy.current) return;
+    if (!wantLatency || sid === null || !snap || ahead.running || latencyBusy.current) return;
     if (latency?.at === at) return;
     latencyBusy.current = true;
     const want = at;
@@ -74,13 +74,11 @@ export function useRunLog(sid: number | null, snap: Snapshot | null, exec: Exec,
         if (hist && atRef.current === want) setLatency({ at: want, hist });
         else setLatencyTick((t) => t + 1);
       });
-  }, [sid, at, snap, exec, ahead.running, latency?.at, latencyTick]);
-  const shown = useMemo<RunLog | null>(() => {
-    if (!log) return null;
-    // Between two moments the last histogram stays up (no flicker while playing);
-    // `latencyAt` says which request it is of.
-    return { ...log, latency: latency?.hist ?? { read: [], write: [] } };
-  }, [log, latency]);
+  }, [wantLatency, sid, at, snap, exec, ahead.running, latency?.at, latencyTick]);
+  // Between two moments the last histogram stays up (no flicker while playing);
+  // `latencyAt` says which request it is of. Kept apart from `log` so the timeline does
+  // not redraw when only the histogram changes.
+  const hist = useMemo(() => latency?.hist ?? { read: [], write: [] }, [latency]);
   const latencyAt = latency ? Number(latency.at.split(':')[1]) : null;
   const latencyCurrent = latency?.at === at;
 
@@ -117,5 +115,5 @@ export function useRunLog(sid: number | null, snap: Snapshot | null, exec: Exec,
     cancel.current = true;
   }, []);
 
-  return { log: shown, latencyAt, latencyCurrent, ahead, runToEnd, cancelRun };
+  return { log, latency: hist, latencyAt, latencyCurrent, ahead, runToEnd, cancelRun };
 }
