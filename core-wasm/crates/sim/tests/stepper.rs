@@ -107,15 +107,24 @@ fn a_gc_victim_keeps_its_role_until_its_erase_is_shown() {
         }
     };
     // Mid-request, after the first copy's read: the victim still shows "data", although
-    // the scheme (which ran the whole request) already erased and reused it.
+    // the scheme (which ran the whole request) already erased and reused it; it is
+    // marked as the victim being cleaned.
     let after = s.sim.state.ftl.block_role(victim);
     assert_ne!(after, BlockRole::Data);
     assert_eq!(s.block_roles()[victim as usize], BlockRole::Data as u8);
-    // Once the erase is revealed, it shows its new role.
+    assert!(s.victims().contains(&victim), "victims {:?} should mark block {victim}", s.victims());
+    // Once the erase is revealed, it is what the scheme made of it at that moment: an
+    // erased block back in the free pool (the old expectation, the role after the whole
+    // request, was the view of the finished request).
     while !s.events().iter().any(|e| e.kind == "erase") {
         s.step_op().unwrap();
     }
+    assert!(!s.victims().contains(&victim));
     if s.op_cursor() > 0 {
+        assert_eq!(s.block_roles()[victim as usize], BlockRole::Free as u8);
+        // The host write then opens it as the write frontier: that role shows when the
+        // request completes.
+        s.step_request().unwrap();
         assert_eq!(s.block_roles()[victim as usize], after as u8);
     }
 }
