@@ -689,6 +689,12 @@ impl Stepper {
         };
         let start = evs[..i].iter().rposition(|e| e.cause.is_some()).map_or(0, |j| j + 1);
         let mut lines: Vec<String> = evs[start..i].iter().map(|e| e.text.clone()).collect();
+        if lines.is_empty() {
+            // No new note: the phase or decision this operation belongs to, for context.
+            if let Some(n) = evs[..i].iter().rev().find(|e| e.cause.is_none()) {
+                lines.push(n.text.clone());
+            }
+        }
         lines.push(evs[i].text.clone());
         // Closing notes after the last operation (revealed with it).
         lines.extend(evs[i + 1..].iter().map(|e| e.text.clone()));
