@@ -124,6 +124,16 @@ export function DeviceGrid(props: DeviceGridProps) {
     } else {
       cells.interrupt().style('fill', fillOf);
     }
+    // A page's LPN appears when its program or copy plays, not before (Step request
+    // reveals a whole merge: its numbers arrive with their tokens instead of jumping).
+    const labels = select(svg).selectAll<SVGTextElement, unknown>('text.lpn');
+    labels.interrupt().style('opacity', null);
+    if (props.transitionMs > 0 && delays.size > 0 && cells.size() <= 4096) {
+      labels.each(function () {
+        const d = delays.get(Number(this.getAttribute('data-ppn')));
+        if (d !== undefined && d > 0) select(this).style('opacity', 0).transition().delay(d).duration(Math.min(props.transitionMs, 150)).style('opacity', 1);
+      });
+    }
   }, [pageStates, props.transitionMs, layout, props.theme, delays]);
 
   // The effect layer: tokens, flashes and group labels, drawn over the grid and removed after.
@@ -312,7 +322,7 @@ export function DeviceGrid(props: DeviceGridProps) {
             <rect className="hatch" x={bx} y={py} width={bw} height={ph} fill="url(#hatch)" pointerEvents="none" />
           )}
           {showText && lpn !== NO_LPN && (
-            <text className={`lpn lpn-${style.key}`} x={bx + bw / 2} y={py + ph / 2} dy="0.35em" textAnchor="middle" pointerEvents="none">
+            <text className={`lpn lpn-${style.key}`} data-ppn={i} x={bx + bw / 2} y={py + ph / 2} dy="0.35em" textAnchor="middle" pointerEvents="none">
               {lpn}
             </text>
           )}

@@ -188,3 +188,43 @@ fn a_long_walk_covers_merges_of_every_scheme() {
         assert!(checked >= 10, "{scheme}: only {checked} inner operations checked");
     }
 }
+
+/// Not a timed test: prints what one op-exact step costs on the 65,536 x 64 chip natively
+/// (`cargo test --release -p ftlscope-sim --test opexact -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn cost_of_a_step_on_a_large_chip() {
+    use std::time::Instant;
+    let sc = ftl_sim::scenario::Scenario {
+        scheme: "page".into(),
+        params: SchemeParams::default(),
+        chip: ftl_sim::scenario::ChipSpec { preset: "classroom".into(), blocks: Some(65536), pages_per_block: Some(64) },
+        workload: Workload::Uniform { n: 5_000_100, seed: 7, read_ratio: 0.0 },
+    };
+    let mut s = Stepper::new(sc.build().unwrap());
+    s.run(5_000_000).unwrap();
+    let med = |mut v: Vec<f64>| {
+        v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        v[v.len() / 2]
+    };
+    let clones: Vec<f64> = (0..9)
+        .map(|_| {
+            let t = Instant::now();
+            let c = s.sim.state.clone();
+            let dt = t.elapsed().as_secs_f64() * 1e3;
+            drop(c);
+            dt
+        })
+        .collect();
+    let mut steps = Vec::new();
+    let mut getters = Vec::new();
+    for _ in 0..60 {
+        let t = Instant::now();
+        s.step_op().unwrap();
+        steps.push(t.elapsed().as_secs_f64() * 1e3);
+        let t = Instant::now();
+        let _ = (s.page_states(), s.block_roles(), s.erase_counts(), s.block_owners(), s.metrics_json(), s.view_json(), s.narration());
+        getters.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    println!("state clone {:.1} ms, step_op {:.1} ms, getters {:.1} ms (medians)", med(clones), med(steps), med(getters));
+}
