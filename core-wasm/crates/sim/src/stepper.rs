@@ -156,18 +156,19 @@ impl Stepper {
 
     // ---- revealing ----------------------------------------------------------------
 
-    /// Starts the next request: keep the state before it, run it whole recording events.
-    fn begin(&mut self) -> Result<bool, String> {
+    /// Starts the next request: keep the state before it (unless the request is to be
+    /// shown whole: playback by requests then costs no clone), run it whole recording events.
+    fn begin(&mut self, keep_before: bool) -> Result<bool, String> {
         let Some(req) = self.sim.next_request() else { return Ok(false) };
         self.leave_recovery();
         self.paused = None;
-        let before = self.sim.state.clone();
+        let before = keep_before.then(|| self.sim.state.clone());
         self.sim.state.flash.set_recording(true);
         let r = self.sim.step();
         self.events = self.sim.state.flash.take_events();
         self.sim.state.flash.set_recording(false);
         r?;
-        self.before = Some(before);
+        self.before = before;
         self.recovery_events = false;
         self.request = Some(req);
         self.n = self.events.iter().filter(|e| matches!(e, Event::Op { .. })).count();
@@ -245,7 +246,7 @@ impl Stepper {
             self.reveal_to(self.k + 1);
             return Ok(true);
         }
-        if !self.begin()? {
+        if !self.begin(true)? {
             return Ok(false);
         }
         self.reveal_to(1);
@@ -255,7 +256,7 @@ impl Stepper {
     /// Finishes the in-progress request (or recovery), or runs the next one whole.
     pub fn step_request(&mut self) -> Result<bool, String> {
         self.check_power()?;
-        if !self.in_request && !self.begin()? {
+        if !self.in_request && !self.begin(false)? {
             return Ok(false);
         }
         self.reveal_to(self.n);
@@ -320,7 +321,7 @@ impl Stepper {
     /// (scrubbing, markers, the event list's "jump to this moment", tour stops).
     pub fn goto(&mut self, step: usize, ops: usize) -> Result<(), String> {
         self.seek(step)?;
-        if ops == 0 || !self.begin()? {
+        if ops == 0 || !self.begin(true)? {
             return Ok(());
         }
         self.reveal_to(ops);
@@ -346,7 +347,7 @@ impl Stepper {
             self.sim.state = off.before;
             self.forget_request();
             if let (Some(_), false) = (req, off.in_recovery) {
-                if self.begin()? {
+                if self.begin(true)? {
                     self.reveal_to(ops);
                 }
             }
@@ -374,7 +375,7 @@ impl Stepper {
             }
             let pos = self.sim.pos() - 1;
             self.seek(pos)?;
-            self.begin()?;
+            self.begin(true)?;
         }
         if self.n <= 1 {
             self.to_before();
