@@ -470,7 +470,7 @@ export function App() {
               }}
             />
           )}
-          <Narration text={snap?.narration ?? ''} step={snap?.step ?? 0} total={snap?.total ?? 0} opCursor={snap?.opCursor ?? 0} opCount={snap?.opCount ?? 0} />
+          <Narration text={snap?.narration ?? ''} step={snap?.step ?? 0} total={snap?.total ?? 0} opCursor={snap?.opCursor ?? 0} opCount={snap?.opCount ?? 0} powered={snap?.powered ?? true} recovering={snap?.recovering ?? false} />
           <div className="view-tabs" role="tablist" aria-label="View">
             <button type="button" role="tab" id="tab-chip" aria-selected={view === 'chip'} aria-controls="view-panel" onClick={() => setView('chip')} data-testid="tab-chip">
               Chip

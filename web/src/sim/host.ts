@@ -91,6 +91,7 @@ export function takeSnapshot(s: WasmSession, lean = false): Snapshot {
     view: { tables: Array.isArray(view?.tables) ? view.tables : [] },
     powered: s.powered ? s.powered() : true,
     recovering: s.recovering ? s.recovering() : false,
+    victims: s.victims ? Array.from(s.victims()) : [],
   };
 }
 

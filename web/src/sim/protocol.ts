@@ -28,6 +28,8 @@ export interface WasmSession {
   power_cut?(): void;
   powered?(): boolean;
   recovering?(): boolean;
+  /** blocks the merge or GC under way will erase, while it runs */
+  victims?(): Uint32Array;
   recover?(): void;
   verdict?(): string;
   /** the state after `step` requests and `ops` flash operations of the next one */
@@ -108,6 +110,8 @@ export interface Snapshot {
   powered: boolean;
   /** a recovery's flash operations are being revealed */
   recovering: boolean;
+  /** blocks the merge or GC under way will erase (its victims), while it runs */
+  victims?: number[];
   /**
    * Wire only (huge chips, playback): the pages that changed since the last snapshot sent
    * for this Session, with `pageStates` left empty; the client rebuilds `pageStates`

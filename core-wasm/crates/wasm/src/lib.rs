@@ -91,13 +91,19 @@ impl Session {
         self.stepper.block_roles()
     }
     pub fn block_erase_counts(&self) -> Vec<u32> {
-        self.stepper.sim.state.flash.erase_counts().to_vec()
+        self.stepper.erase_counts()
     }
     pub fn block_owners(&self) -> Vec<i32> {
         self.stepper.block_owners()
     }
+    /// Every getter reads the state at this moment: (request, flash operation) exact
+    /// (docs/architecture.md, "Op-exact moments").
     pub fn metrics(&self) -> String {
-        serde_json::to_string(&self.stepper.sim.state.metrics()).unwrap_or_default()
+        self.stepper.metrics_json()
+    }
+    /// Blocks the merge or GC under way will erase (its victims), while it runs.
+    pub fn victims(&self) -> Vec<u32> {
+        self.stepper.victims()
     }
     pub fn events(&self) -> String {
         serde_json::to_string(&self.stepper.events()).unwrap_or_default()
@@ -119,7 +125,7 @@ impl Session {
     }
     /// Exact latency distributions: JSON `{read: [[us, count], ...], write: [...]}`.
     pub fn latency_histogram(&self) -> String {
-        let h = &self.stepper.sim.state.host;
+        let h = &self.stepper.view().host;
         let pairs = |l: &ftl_sim::metrics::LatencyHist| l.buckets().map(|(ns, c)| (ns as f64 / 1000.0, c)).collect::<Vec<_>>();
         serde_json::json!({ "read": pairs(&h.read_latency), "write": pairs(&h.write_latency) }).to_string()
     }
@@ -142,15 +148,16 @@ impl Session {
     /// session itself is left as it was. JSON `{step, op, outcome: CrashOutcome}`.
     pub fn crash_here(&mut self) -> Result<String, JsError> {
         let (step, ops) = (self.stepper.step(), self.stepper.op_cursor());
+        let Some((before, k)) = self.stepper.cut_point() else {
+            return Err(js_err("power is off or a recovery is being shown: finish it first"));
+        };
         let reqs = self.stepper.sim.requests();
-        let Some(&req) = reqs.get(step) else {
+        let Some(&req) = reqs.get(before.pos) else {
             return Err(js_err("the workload is finished: there is no operation left to cut"));
         };
-        let after = reqs[step + 1..(step + 33).min(reqs.len())].to_vec();
-        self.stepper.seek(step).map_err(js_err)?;
-        let before = self.stepper.sim.state.clone();
-        let r = ftl_sim::crash::crash_once(&before, req, ops as u64, None, &self.recover, &after);
-        self.stepper.goto(step, ops).map_err(js_err)?;
+        let after = reqs[before.pos + 1..(before.pos + 33).min(reqs.len())].to_vec();
+        // On a copy of the state before the request (the session's own, on a branch too).
+        let r = ftl_sim::crash::crash_once(before, req, k as u64, None, &self.recover, &after);
         let Some((outcome, _)) = r else {
             return Err(js_err("the request completed before that operation: nothing to cut"));
         };
