@@ -285,6 +285,7 @@ fn ram_one_accounting_bast_no_larger_than_fast() {
                 params: params(logs),
                 chip: ftl_sim::scenario::ChipSpec { preset: "fast2007".into(), blocks: Some(blocks), pages_per_block: Some(ppb) },
                 workload: Workload::Sequential { n: 1 },
+                run: Default::default(),
             };
             sc.build().unwrap().state.ftl.ram_bytes()
         };
