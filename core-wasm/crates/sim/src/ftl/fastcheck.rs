@@ -125,6 +125,9 @@ pub struct MetaLog {
     /// dropped from simulation memory: recovery reads the newest readable one (the one
     /// before it if a cut tore the newest).
     recent_maps: VecDeque<Ppn>,
+    /// The buffer of the last dropped map-page payload, reused for the next snapshot
+    /// (a map page is written at every merge: no allocation per merge).
+    spare_map: Vec<u32>,
 }
 
 /// FastCheck or LTFTL-style logging on FAST.
@@ -161,6 +164,7 @@ pub fn build(g: &Geometry, params: &SchemeParams, mode: Mode) -> Result<FastFtl,
         stats: LogStats::default(),
         last_recovery: RecoveryStats::default(),
         recent_maps: VecDeque::new(),
+        spare_map: Vec::new(),
     }));
     Ok(ftl)
 }
@@ -226,11 +230,13 @@ impl MetaLog {
     // ---- logging ----------------------------------------------------------------------
 
     /// The map page: the block-level state (FastCheck 3.2 "map blocks").
-    fn snapshot(&self, ftl: &FastFtl) -> Vec<u32> {
-        let mut v = vec![ftl.seq, self.gen_next];
-        let rw: Vec<Pbn> = ftl.victim.iter().chain(ftl.rw.iter()).copied().collect();
-        v.push(rw.len() as u32);
-        for p in rw {
+    fn snapshot(&mut self, ftl: &FastFtl) -> Vec<u32> {
+        let mut v = std::mem::take(&mut self.spare_map);
+        v.clear();
+        let rw = ftl.victim.iter().chain(ftl.rw.iter());
+        v.reserve(6 + 2 * rw.clone().count() + self.area.len() + ftl.bmt.len() + ftl.bmt_msn.len());
+        v.extend_from_slice(&[ftl.seq, self.gen_next, rw.clone().count() as u32]);
+        for &p in rw {
             v.push(p);
             v.push(self.gen[p as usize]);
         }
@@ -285,7 +291,9 @@ impl MetaLog {
         self.recent_maps.push_back(ppn);
         while self.recent_maps.len() > 2 {
             let old = self.recent_maps.pop_front().unwrap();
-            flash.drop_payload(old);
+            if let Some(buf) = flash.take_payload(old) {
+                self.spare_map = buf;
+            }
         }
         Ok(())
     }

@@ -362,6 +362,10 @@ impl Flash {
     pub fn drop_payload(&mut self, ppn: Ppn) {
         self.payloads.remove(&ppn);
     }
+    /// As `drop_payload`, handing the payload back (its buffer can be reused).
+    pub fn take_payload(&mut self, ppn: Ppn) -> Option<Vec<u32>> {
+        self.payloads.remove(&ppn)
+    }
 
     /// Copies a page's contents to an erased page (one read + one program),
     /// returning what was copied.
