@@ -15,9 +15,11 @@
 // after them, written by hand, are kept).
 //
 //   node scripts/bench.mjs [--quick] [--schemes page,fast] [--runs N] [--no-write] [--no-build]
-//                          [--ftl PATH] [--pkg DIR] [--save-baseline] [--baseline FILE]
-// --ftl / --pkg time another build (e.g. the one before a change); --save-baseline writes
-// this run's figures as the new baseline.
+//                          [--ftl PATH] [--pkg DIR] [--before-ftl PATH --before-pkg DIR]
+//                          [--save-baseline] [--baseline FILE]
+// --ftl / --pkg time another build; --before-ftl / --before-pkg measure a second build in
+// the same run, alternating scheme by scheme, and compare with it instead of the file;
+// --save-baseline writes the figures (of the --before build when given) as the baseline.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -31,7 +33,7 @@ const opt = (name, dflt) => (args.includes(name) ? args[args.indexOf(name) + 1] 
 const quick = args.includes('--quick');
 const only = opt('--schemes', null)?.split(',') ?? null;
 const saveBaseline = args.includes('--save-baseline');
-const write = !args.includes('--no-write') && !quick && !only && !saveBaseline;
+const write = !args.includes('--no-write') && !quick && !only;
 const RUNS = Number(opt('--runs', quick ? 1 : 3));
 const N_LOOP = quick ? 100_000 : 1_000_000;
 // The issue's trace: 1,141,869 page requests, 57 % writes.
@@ -55,6 +57,9 @@ if (!args.includes('--no-build')) {
 }
 const FTL = opt('--ftl', join(ROOT, 'core-wasm', 'target', 'release', 'ftl'));
 const PKG = opt('--pkg', join(ROOT, 'web', 'src', 'sim', 'pkg'));
+// Another build measured in the same run (alternating with this one), as the "before".
+const BEFORE_FTL = opt('--before-ftl', null);
+const BEFORE_PKG = opt('--before-pkg', PKG);
 const TIME = '/usr/bin/time';
 const haveTime = existsSync(TIME);
 if (!haveTime) console.log('[bench] /usr/bin/time not found: whole-process peak RSS is not measured');
@@ -88,11 +93,11 @@ for (const t of TRACES) {
 }
 
 /** One `ftl run` process: wall seconds, peak RSS bytes, metrics. */
-function wholeRun(scheme, file) {
+function wholeRun(ftl, scheme, file) {
   const argv = ['run', '--scheme', scheme, ...CHIP_ARGS, ...logBlocks(scheme), '--trace', file, '--fit', 'fold', '--json'];
   const rusage = join(dir, 'rusage.txt');
   const t0 = performance.now();
-  const out = haveTime ? run(TIME, ['-f', '%e %M', '-o', rusage, FTL, ...argv]) : run(FTL, argv);
+  const out = haveTime ? run(TIME, ['-f', '%e %M', '-o', rusage, ftl, ...argv]) : run(ftl, argv);
   const wall = (performance.now() - t0) / 1000;
   const m = JSON.parse(out);
   if (m.wrong_reads > 0) throw new Error(`${scheme}: ${m.wrong_reads} wrong reads`);
@@ -101,13 +106,14 @@ function wholeRun(scheme, file) {
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const rows = {};
-const load0 = loadavg()[0];
-for (const scheme of schemes) {
-  const row = (rows[scheme] = { scheme });
+const f2 = (x, d = 2) => (x == null || Number.isNaN(x) ? '-' : x.toFixed(d));
+
+/** Every figure of one scheme with one build (ftl binary + wasm package). */
+function measure(scheme, ftl, pkg) {
+  const row = { scheme };
   for (const t of TRACES) {
     try {
-      const rs = Array.from({ length: RUNS }, () => wholeRun(scheme, t.file));
+      const rs = Array.from({ length: RUNS }, () => wholeRun(ftl, scheme, t.file));
       row[`${t.name}_s`] = median(rs.map((r) => r.wall));
       row[`${t.name}_rss_mb`] = rs[0].rss == null ? null : Math.max(...rs.map((r) => r.rss)) / 2 ** 20;
       row[`${t.name}_requests`] = rs[0].requests;
@@ -116,10 +122,10 @@ for (const scheme of schemes) {
       console.log(`[bench] ${scheme} / ${t.name}: ${e.message}`);
     }
   }
-  // ---- 2. in the loop: native and wasm ---------------------------------------------------
+  // In the loop: native (full-speed path) and wasm (Session.run).
   const scenario = JSON.stringify({ scheme, chip: CHIP, params: params(scheme), workload: { kind: 'uniform', n: N_LOOP, seed: 1 } });
   try {
-    const nat = JSON.parse(run(FTL, ['bench', '--scenario', scenario, '--runs', String(RUNS)]));
+    const nat = JSON.parse(run(ftl, ['bench', '--scenario', scenario, '--runs', String(RUNS)]));
     row.loop_req_s = nat.requests_per_s;
     row.loop_ops_s = nat.flash_ops_per_s;
     row.loop_ops = nat.flash_ops;
@@ -127,16 +133,26 @@ for (const scheme of schemes) {
     console.log(`[bench] ${scheme} / in the loop: ${e.message}`);
   }
   try {
-    const w = JSON.parse(run('node', ['scripts/bench-wasm.mjs', scenario, String(RUNS)], { env: { ...process.env, FTLSCOPE_PKG: PKG } }));
+    const w = JSON.parse(run('node', ['scripts/bench-wasm.mjs', scenario, String(RUNS)], { env: { ...process.env, FTLSCOPE_PKG: pkg } }));
     row.wasm_req_s = w.requests_per_s;
     row.wasm_mb = w.wasm_memory_bytes / 2 ** 20;
   } catch (e) {
     console.log(`[bench] ${scheme} / wasm: ${e.message}`);
   }
-  const f = (x, d = 2) => (x == null ? '-' : x.toFixed(d));
+  const f = f2;
   console.log(
-    `${scheme.padEnd(10)} uniform trace ${f(row.uniform_s)} s ${f(row.uniform_rss_mb, 0)} MB  hotcold trace ${f(row.hotcold_s)} s ${f(row.hotcold_rss_mb, 0)} MB  loop ${f(row.loop_req_s / 1e6)} M req/s ${f(row.loop_ops_s / 1e6, 1)} M ops/s  wasm ${f(row.wasm_req_s / 1e6)} M req/s`,
+    `${scheme.padEnd(10)} ${ftl === FTL ? 'now   ' : 'before'} uniform trace ${f(row.uniform_s)} s ${f(row.uniform_rss_mb, 0)} MB  hotcold trace ${f(row.hotcold_s)} s ${f(row.hotcold_rss_mb, 0)} MB  loop ${f(row.loop_req_s / 1e6)} M req/s ${f(row.loop_ops_s / 1e6, 1)} M ops/s  wasm ${f(row.wasm_req_s / 1e6)} M req/s`,
   );
+  return row;
+}
+
+const rows = {};
+const beforeRows = {};
+const load0 = loadavg()[0];
+for (const scheme of schemes) {
+  // With --before-ftl the two builds alternate scheme by scheme: the same load for both.
+  if (BEFORE_FTL) beforeRows[scheme] = measure(scheme, BEFORE_FTL, BEFORE_PKG);
+  rows[scheme] = measure(scheme, FTL, PKG);
 }
 const load1 = loadavg()[0];
 
@@ -157,12 +173,17 @@ if (!only) {
 const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB`;
 const date = new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
 const load = `load average ${load0.toFixed(1)} at the start, ${load1.toFixed(1)} at the end`;
+const measured = BEFORE_FTL ? beforeRows : rows;
 if (saveBaseline) {
-  const doc = { date, machine, load, quick, runs: RUNS, n_trace: N_TRACE, n_loop: N_LOOP, ftl: FTL, rows };
+  const doc = { date, machine, load, quick, runs: RUNS, n_trace: N_TRACE, n_loop: N_LOOP, ftl: BEFORE_FTL ?? FTL, rows: measured };
   writeFileSync(BASELINE, JSON.stringify(doc, null, 1) + '\n');
-  console.log(`[bench] wrote the baseline ${BASELINE}`);
+  console.log(`[bench] wrote the baseline ${BASELINE}${BEFORE_FTL ? ' (the --before-ftl build)' : ''}`);
 }
-const base = existsSync(BASELINE) ? JSON.parse(readFileSync(BASELINE, 'utf8')) : null;
+const base = BEFORE_FTL
+  ? { date: `${date} (same run, ${BEFORE_FTL})`, load, n_trace: N_TRACE, n_loop: N_LOOP, rows: beforeRows }
+  : existsSync(BASELINE)
+    ? JSON.parse(readFileSync(BASELINE, 'utf8'))
+    : null;
 const comparable = base && base.n_trace === N_TRACE && base.n_loop === N_LOOP;
 if (base && !comparable) console.log('[bench] the baseline was taken with other workload sizes: no ratios');
 // speed-up: > 1 is faster than the baseline (time before / time now, rate now / rate before).
