@@ -243,8 +243,8 @@ impl MetaLog {
         v.push(self.area.len() as u32);
         v.extend(self.area.iter().copied());
         v.push(ftl.data_blocks);
-        v.extend(ftl.bmt.iter().copied());
-        v.extend(ftl.bmt_msn.iter().copied());
+        v.extend_from_slice(&ftl.bmt);
+        v.extend_from_slice(&ftl.bmt_msn);
         v
     }
 
