@@ -8,7 +8,7 @@ use ftl_sim::ftl::{SchemeParams, SCHEMES};
 use ftl_sim::metrics::Metrics;
 use ftl_sim::nand::PRESET_NAMES;
 use ftl_sim::scenario::{ChipSpec, Scenario};
-use ftl_sim::sim::Simulator;
+use ftl_sim::sim::{RunMode, Simulator};
 use ftl_sim::trace::fit::{Fit, TraceSummary};
 use ftl_sim::trace::gen::{Workload, GENERATORS};
 use ftl_sim::trace::load;
@@ -384,10 +384,21 @@ fn print_trace_summary(s: &TraceSummary) {
 }
 
 fn run(args: &RunArgs) -> Result<Metrics, String> {
-    let (mut sim, summary) = args.setup.build(&args.scheme)?;
+    // One scheme: the parsed trace is not cached (its records are dropped once fitted).
+    let scenario = args.setup.scenario(&args.scheme)?;
+    let (mut sim, summary) = match &args.setup.trace {
+        Some(path) => {
+            let (raw, fit) = args.setup.parse_trace(&scenario, path)?;
+            let (sim, summary) = load::build_with_raw(&scenario, &raw, fit)?;
+            (sim, Some(summary))
+        }
+        None => (scenario.build()?, None),
+    };
     if let Some(s) = &summary {
         print_trace_summary(s);
     }
+    // Nothing seeks here: no keyframes, no run log, metrics by counters.
+    sim.set_mode(RunMode::FullSpeed);
     sim.record_timeline(args.timeline.is_some());
     let total = sim.total();
     sim.run(total)?;
@@ -544,6 +555,7 @@ fn sweep(args: &SweepArgs) -> Result<(SweepHead, Vec<SweepRow>), String> {
             Some((_, _, h, _)) if *h != hash => return Err(format!("{scheme}: the sweep's runs got different workloads (a bug)")),
             _ => {}
         }
+        sim.set_mode(RunMode::FullSpeed);
         let total = sim.total();
         let k = args.recovery_samples.max(1);
         let mut samples = Vec::new();
@@ -717,6 +729,7 @@ fn bench(a: &BenchArgs) -> Result<serde_json::Value, String> {
     let (mut requests, mut ops) = (0, 0);
     for _ in 0..a.runs.max(1) {
         let mut sim = scenario.build()?;
+        sim.set_mode(RunMode::FullSpeed);
         let total = sim.total();
         let t0 = std::time::Instant::now();
         sim.run(total)?;
