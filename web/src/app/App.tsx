@@ -9,6 +9,7 @@ import { DEFAULT_PRESET } from '../scenario/presets';
 import { decodeHash, encodeHash, type CompareSpec, type ShareState } from '../scenario/share';
 import { ShareMenu } from '../scenario/ShareMenu';
 import { TourMenu } from '../tour/TourMenu';
+import { PapersMenu } from '../papers/PapersView';
 import { TourPanel } from '../tour/TourPanel';
 import { availableTours, stopScenario, tourById } from '../tour/tours';
 import { Charts } from '../viz/Charts';
@@ -316,7 +317,7 @@ export function App() {
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [playing, snap]);
-  const runLog = useRunLog(loaded?.sid ?? null, snap ?? null, sim.exec, sim.applyResult, sim.pause);
+  const runLog = useRunLog(loaded?.sid ?? null, snap ?? null, sim.exec, sim.applyResult, sim.pause, view === 'charts');
   const shownError = startError ?? error;
   const [selectedLog, setSelectedLog] = useSelectedLog(loaded?.sid ?? null);
 
@@ -333,6 +334,7 @@ export function App() {
         <nav className="header-tools" aria-label="Trace, tours, compare, share and export">
           <TraceUpload client={client} current={loaded?.scenario ?? null} onRun={(s) => void sim.load(s, 0)} />
           <TourMenu tours={tours} current={tourAt?.id} onStart={(id) => void startTour(id)} />
+          <PapersMenu />
           <button
             type="button"
             className="edit-only"
@@ -349,7 +351,7 @@ export function App() {
             Compare
           </button>
           <ShareMenu current={shareState} onOpen={openState} onError={(m) => setNotices({ error: m })} />
-          <ExportMenu metrics={snap?.metrics} scenario={loaded?.scenario} step={snap?.step ?? 0} />
+          <ExportMenu metrics={snap?.metrics} scenario={loaded?.scenario} step={snap?.step ?? 0} info={info} />
           <button type="button" aria-pressed={present} onClick={togglePresent} data-testid="present-toggle" title="Presentation mode: large type, full screen, editing hidden (Esc leaves)">
             {present ? 'Leave presentation' : 'Present'}
           </button>
@@ -484,7 +486,7 @@ export function App() {
               view === 'chip' ? (
                 <ChipView info={info} snap={snap} transitionMs={transitionMs} budgetMs={playing ? speed.intervalMs * 0.9 : Infinity} theme={theme} />
               ) : (
-                <Charts snap={snap} ppb={info.chip.pages_per_block} log={runLog.log} ahead={runLog.ahead} onRunToEnd={() => void runLog.runToEnd()} onCancel={runLog.cancelRun} />
+                <Charts snap={snap} ppb={info.chip.pages_per_block} log={runLog.log} ahead={runLog.ahead} onRunToEnd={() => void runLog.runToEnd()} onCancel={runLog.cancelRun} latencyAt={runLog.latencyAt} latencyCurrent={runLog.latencyCurrent} latency={runLog.latency} />
               )
             ) : (
               <p className="placeholder">{loading ? 'Starting the simulator…' : shownError ? 'The chip will appear here once a scenario loads.' : ''}</p>

@@ -200,6 +200,7 @@ fn cost_of_a_step_on_a_large_chip() {
         params: SchemeParams::default(),
         chip: ftl_sim::scenario::ChipSpec { preset: "classroom".into(), blocks: Some(65536), pages_per_block: Some(64) },
         workload: Workload::Uniform { n: 5_000_100, seed: 7, read_ratio: 0.0 },
+        run: Default::default(),
     };
     let mut s = Stepper::new(sc.build().unwrap());
     s.run(5_000_000).unwrap();

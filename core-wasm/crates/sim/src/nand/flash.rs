@@ -216,6 +216,16 @@ impl Flash {
         }
     }
 
+    /// Zeroes the operation counters, flash time and merge / GC counters, keeping the
+    /// chip's contents and its per-block erase counts (wear is physical): what
+    /// preconditioning does where measuring starts (src/precondition.rs).
+    pub fn reset_counters(&mut self) {
+        self.counts = [[0; 10]; 4];
+        self.elapsed_ns = 0;
+        self.time_by_cause = [0; 10];
+        self.counters = FtlCounters::default();
+    }
+
     pub fn geometry(&self) -> &Geometry {
         &self.chip.geometry
     }
