@@ -464,13 +464,17 @@ impl ZstdPush {
                 self.in_frame = true;
                 continue;
             }
-            if avail < 4 && !last && !self.dec.is_finished() {
-                // Wait for more: decode_from_to may claim a 4-byte checksum it has not got.
-                if avail == 0 {
-                    // still drain decoded bytes below
-                } else {
-                    break;
+            if avail < 4 && !last {
+                // Too little for a block header or the checksum (decode_from_to would
+                // claim 4 checksum bytes it has not got): only drain decoded text.
+                if let Some(v) = self.dec.collect() {
+                    text.extend_from_slice(&v);
                 }
+                if self.dec.is_finished() && self.dec.can_collect() == 0 {
+                    self.in_frame = false;
+                    continue;
+                }
+                break;
             }
             let (r, w) = self.dec.decode_from_to(&self.buf[pos..], &mut self.out).map_err(|e| format!("zstd: {e}"))?;
             if pos + r > self.buf.len() {
@@ -509,18 +513,19 @@ pub struct TraceParser {
     /// Lines before the pattern text (comment lines before a late detection).
     pattern_first_line: usize,
     meaningful_lines: u64,
-    /// The device of the last record and how many records of it are not yet counted
-    /// in `out.devices` (traces list one device for long runs: no map lookup each).
-    last_device: Option<(String, u64)>,
+    /// Records per device, the first 64 devices (a short list searched linearly: no
+    /// map lookup or allocation per record); copied to `out.devices` at the end.
+    dev_counts: Vec<(u64, String, u64)>,
 }
 
 fn is_comment(t: &[u8]) -> bool {
     t.first() == Some(&b'#')
 }
 
+/// Trims spaces and control bytes (the whitespace splitter's separators too).
 fn trim(b: &[u8]) -> (&[u8], usize) {
-    let start = b.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(b.len());
-    let end = b.iter().rposition(|c| !c.is_ascii_whitespace()).map(|e| e + 1).unwrap_or(start);
+    let start = b.iter().position(|&c| c > b' ').unwrap_or(b.len());
+    let end = b.iter().rposition(|&c| c > b' ').map(|e| e + 1).unwrap_or(start);
     (&b[start..end.max(start)], start)
 }
 
@@ -570,13 +575,15 @@ fn fields(line: &str, delim: Option<u8>) -> Fields<'_> {
             }
         }
         None => {
+            // Space, tab and the other control bytes separate fields (the text was
+            // checked not to be binary).
             let mut i = 0;
             while i < b.len() {
-                while i < b.len() && b[i].is_ascii_whitespace() {
+                while i < b.len() && b[i] <= b' ' {
                     i += 1;
                 }
                 let s = i;
-                while i < b.len() && !b[i].is_ascii_whitespace() {
+                while i < b.len() && b[i] > b' ' {
                     i += 1;
                 }
                 if i > s {
@@ -654,8 +661,8 @@ pub fn detect_line(line: &str) -> Option<Format> {
     if is_blk_dev(first) && ws.len() >= 6 {
         return Some(Format::Blkparse);
     }
-    if line.contains(',') || line.contains('\t') {
-        let d = if line.contains(',') { b',' } else { b'\t' };
+    if line.contains(',') || line.contains('\t') || line.contains(';') {
+        let d = csv_delim(line).unwrap_or(b',');
         let f = fields(line, Some(d));
         if !is_number(f[0].1) {
             return Some(Format::Csv);
@@ -717,8 +724,18 @@ fn looks_like_oracle_general(head: &[u8]) -> bool {
 /// A whole number; errors name the column.
 fn parse_u64(col: usize, s: &str, what: &str) -> Result<u64, (usize, String)> {
     let b = s.as_bytes();
-    if !b.is_empty() && b.len() <= 19 && b.iter().all(|c| c.is_ascii_digit()) {
-        return Ok(b.iter().fold(0u64, |a, &c| a * 10 + (c - b'0') as u64));
+    if !b.is_empty() && b.len() <= 19 {
+        // One pass: at most 19 digits cannot overflow.
+        let mut v = 0u64;
+        let mut ok = true;
+        for &c in b {
+            let d = c.wrapping_sub(b'0');
+            ok &= d < 10;
+            v = v.wrapping_mul(10).wrapping_add(d as u64);
+        }
+        if ok {
+            return Ok(v);
+        }
     }
     if s.is_empty() {
         return Err((col, format!("expected {what}, found nothing")));
@@ -907,7 +924,7 @@ impl TraceParser {
             pattern: Vec::new(),
             pattern_first_line: 0,
             meaningful_lines: 0,
-            last_device: None,
+            dev_counts: Vec::new(),
         }
     }
 
@@ -1168,9 +1185,16 @@ impl TraceParser {
         }
         let buf = std::mem::take(&mut self.carry);
         let mut start = 0;
-        while let Some(nl) = buf[start..].iter().position(|&c| c == b'\n') {
-            self.line(&buf[start..start + nl]);
-            start += nl + 1;
+        // The whole lines of the chunk, UTF-8-checked at once (fast for ASCII); a
+        // chunk with a bad byte is read line by line so the error names its line.
+        let whole = if last { buf.len() } else { memchr::memrchr(b'\n', &buf).map(|p| p + 1).unwrap_or(0) };
+        let checked = std::str::from_utf8(&buf[..whole]).ok();
+        for nl in memchr::memchr_iter(b'\n', &buf[..whole]) {
+            match checked {
+                Some(text) => self.line_str(&text[start..nl]),
+                None => self.line(&buf[start..nl]),
+            }
+            start = nl + 1;
             if self.failed() {
                 return;
             }
@@ -1235,15 +1259,19 @@ impl TraceParser {
     }
 
     fn line(&mut self, raw: &[u8]) {
-        self.out.lines += 1;
-        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
-        let text = match std::str::from_utf8(raw) {
-            Ok(t) => t,
+        match std::str::from_utf8(raw) {
+            Ok(t) => self.line_str(t),
             Err(e) => {
+                self.out.lines += 1;
                 self.bad(e.valid_up_to() + 1, "not UTF-8 text".into());
-                return;
             }
-        };
+        }
+    }
+
+    fn line_str(&mut self, text: &str) {
+        self.out.lines += 1;
+        let text = text.strip_suffix('\r').unwrap_or(text);
+        let raw = text.as_bytes();
         let (t, _) = trim(raw);
         if t.is_empty() {
             return;
@@ -1295,23 +1323,23 @@ impl TraceParser {
     }
 
     fn flush_device(&mut self) {
-        if let Some((d, n)) = self.last_device.take() {
-            if let Some(c) = self.out.devices.get_mut(&d) {
-                *c += n;
-            } else if self.out.devices.len() < 64 {
-                self.out.devices.insert(d, n);
-            }
+        for (_, d, n) in std::mem::take(&mut self.dev_counts) {
+            *self.out.devices.entry(d).or_default() += n;
         }
     }
 
     fn record(&mut self, write: bool, offset: u64, bytes: u64, device: Option<&str>) {
         if let Some(d) = device {
-            match &mut self.last_device {
-                Some((last, n)) if last == d => *n += 1,
-                _ => {
-                    self.flush_device();
-                    self.last_device = Some((d.to_string(), 1));
-                }
+            // Names of up to 7 bytes compare as one u64 (device numbers are short).
+            let key = if d.len() < 8 {
+                d.bytes().fold(d.len() as u64, |k, c| k << 8 | c as u64)
+            } else {
+                u64::MAX
+            };
+            if let Some(c) = self.dev_counts.iter_mut().find(|c| c.0 == key && (key != u64::MAX || c.1 == d)) {
+                c.2 += 1;
+            } else if self.dev_counts.len() < 64 {
+                self.dev_counts.push((key, d.to_string(), 1));
             }
             if let Some(want) = &self.opts.device {
                 if want.trim() != d {
@@ -1362,7 +1390,7 @@ impl TraceParser {
     fn sectors(&self, col: usize, s: &str, what: &str) -> Result<u64, (usize, String)> {
         let v = parse_u64(col, s, what)?;
         v.checked_mul(self.opts.sector_bytes.max(1) as u64)
-            .ok_or((col, format!("{what} '{s}' is too large")))
+            .ok_or_else(|| (col, format!("{what} '{s}' is too large")))
     }
 
     fn need(f: &Fields, n: usize, line_len: usize, what: &str) -> Result<(), (usize, String)> {
@@ -1683,11 +1711,11 @@ impl TraceParser {
         let a = parse_u64(f[c.addr].0, f[c.addr].1, "the address")?;
         let offset = a
             .checked_mul(self.unit_bytes(c.addr_unit))
-            .ok_or((f[c.addr].0, "address too large".to_string()))?;
+            .ok_or_else(|| (f[c.addr].0, "address too large".to_string()))?;
         let bytes = match c.size {
             Some((i, u)) => parse_u64(f[i].0, f[i].1, "the size")?
                 .checked_mul(self.unit_bytes(u))
-                .ok_or((f[i].0, "size too large".to_string()))?,
+                .ok_or_else(|| (f[i].0, "size too large".to_string()))?,
             None => self.opts.page_bytes.max(1) as u64,
         };
         if let Some(i) = c.time {
