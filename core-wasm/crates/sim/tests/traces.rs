@@ -828,3 +828,23 @@ fn preview_shows_rows_and_guessed_roles() {
     let p = preview(DISKSIM.as_bytes(), 5, true);
     assert_eq!((p.format, p.header.is_none(), p.rows[1].len()), (Some(Format::Disksim), true, 5));
 }
+
+#[test]
+fn sample_files_of_the_new_formats() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../traces");
+    let read = |f: &str| parse_bytes(&std::fs::read(dir.join(f)).unwrap(), opts(512)).unwrap_or_else(|e| panic!("{f}: {e}"));
+    // Compressed copies read exactly as their plain files.
+    assert_eq!(pages(&read("oltp.csv.gz")), pages(&read("oltp.csv")));
+    assert_eq!(read("oltp.csv.gz").compression.as_deref(), Some("gzip"));
+    assert_eq!(pages(&read("hotcold.msr.csv.zst")), pages(&read("hotcold.msr.csv")));
+    assert_eq!(read("hotcold.msr.csv.zst").compression.as_deref(), Some("zstd"));
+    // The CloudPhysics-style copy of the camera trace (awk, traces/README.md) is the same trace.
+    let cp = read("camera.cloudphysics.csv");
+    assert_eq!(cp.format, Some(Format::Csv));
+    assert_eq!(pages(&cp), pages(&read("camera.disksim")));
+    for (f, fmt, n) in [("oltp.alibaba.csv", Format::Alibaba, 2000), ("postmark.fiu", Format::Fiu, 2000), ("hotcold.oracleGeneral", Format::OracleGeneral, 2000)] {
+        let r = read(f);
+        assert_eq!((r.format, r.format_detected, r.len()), (Some(fmt), true, n), "{f}");
+        assert!(r.pages().all(|(_, p)| p < 768), "{f}: made for a 768-page space");
+    }
+}

@@ -1645,6 +1645,8 @@ impl TraceParser {
             .map(|(role, (i, u))| {
                 let name = if is_header { f[*i].1.to_string() } else { format!("column {}", i + 1) };
                 let unit = match (*role, u) {
+                    // A unit already in the header name is not repeated.
+                    ("address" | "size", _) if is_header && header_base(&name).1.is_some() => String::new(),
                     ("address" | "size", Some(u)) => format!(" ({})", format!("{u:?}").to_ascii_lowercase()),
                     ("address" | "size", None) => " (bytes)".into(),
                     _ => String::new(),
