@@ -138,3 +138,20 @@ test('a link reopened with the same file lands on the same step with the same me
   expect(p3).toEqual([]);
   expect(problems).toEqual([]);
 });
+
+test('a CloudPhysics CSV (SCSI hex ops) reads out of the box: guessed roles shown; a gzip file too', async ({ page }) => {
+  const problems = watch(page);
+  await ready(page);
+  await page.getByTestId('trace-input').setInputFiles('traces/camera.cloudphysics.csv');
+  await expect(page.getByTestId('trace-summary')).toBeVisible();
+  await expect(page.getByTestId('trace-requests')).toHaveText('3,000');
+  await expect(page.getByTestId('trace-mapping')).toContainText('Roles guessed from the header');
+  for (const r of ['op', 'address', 'size', 'time']) await expect(page.getByTestId(`role-tag-${r}`)).toContainText('?');
+  await expect(page.getByTestId('map-address')).toHaveValue('5');
+  await expect(page.getByTestId('op-values-seen')).toContainText('“2a”');
+  await shot(page, 'byo-guessed');
+  await page.getByTestId('trace-dialog').getByRole('button', { name: 'Cancel' }).click();
+  await page.getByTestId('trace-input').setInputFiles('traces/oltp.csv.gz');
+  await expect(page.getByTestId('trace-requests')).toHaveText('3,000');
+  expect(problems).toEqual([]);
+});

@@ -49,7 +49,18 @@ function splitValues(s: string): string[] {
     .filter(Boolean);
 }
 
-export function MappingEditor({ preview, mapping, onChange }: { preview: TracePreview; mapping: Mapping | null; onChange: (m: Mapping | null) => void }) {
+export function MappingEditor({
+  preview,
+  mapping,
+  onChange,
+  readAs,
+}: {
+  preview: TracePreview;
+  mapping: Mapping | null;
+  onChange: (m: Mapping | null) => void;
+  /** how the core read the columns ([role, "name (unit)"]), once parsed */
+  readAs?: [string, string][] | null;
+}) {
   const id = useId();
   const ncols = Math.max(preview.header?.length ?? 0, ...preview.rows.map((r) => r.length), 0);
   const cols = Array.from({ length: ncols }, (_, i) => i + 1);
@@ -128,7 +139,7 @@ export function MappingEditor({ preview, mapping, onChange }: { preview: TracePr
                     disabled={col === 0}
                     onChange={(e) => onChange(withRole(preview, mapping, role, col, (e.target.value || undefined) as Unit | undefined))}
                   >
-                    <option value="">{role === 'address' ? 'unit from the name (else bytes)' : 'unit from the name (else bytes)'}</option>
+                    <option value="">unit: as named</option>
                     {UNITS.map((u) => (
                       <option key={u} value={u}>
                         {u === 'sectors' ? 'sectors (512 B)' : u}
@@ -166,6 +177,11 @@ export function MappingEditor({ preview, mapping, onChange }: { preview: TracePr
       {opCol > 0 && opValues.length > 0 && (
         <p className="hint" data-testid="op-values-seen">
           Op values in these rows: {opValues.map((v) => `“${v}”`).join(', ')}. R/Read, W/Write and SCSI opcodes (28/2a, 08/0a, 88/8a) need no mapping.
+        </p>
+      )}
+      {readAs && readAs.length > 0 && (
+        <p className="hint" data-testid="trace-columns-read">
+          Read as: {readAs.map(([r, c]) => `${r} = ${c}`).join('; ')}. A column without a unit in its name is bytes unless you choose one.
         </p>
       )}
       {mapping && (

@@ -47,7 +47,7 @@ export function mismatch(expect: { name: string; size?: unknown; sha256?: unknow
 type Phase =
   | { kind: 'reading'; fraction: number; progress: TraceProgress | null }
   | { kind: 'failed'; message: string; errors: LineError[]; badLines: number }
-  | { kind: 'ready'; pid: number; summary: TraceSummary };
+  | { kind: 'ready'; pid: number; summary: TraceSummary; columns?: [string, string][] };
 
 const FITS: { id: TraceFit; label: string; help: string }[] = [
   { id: 'compact', label: 'Compact', help: 'renumber the touched logical blocks densely, in first-touch order (keeps locality)' },
@@ -313,7 +313,7 @@ function TraceDialog({ client, file, current, reopen, onClose, onRun }: DialogPr
         if (old !== null) void client.request('trace_drop', { pid: old }).catch(() => undefined);
         pidRef.current = pid;
         if (result.ok) {
-          setPhase({ kind: 'ready', pid, summary: result.summary });
+          setPhase({ kind: 'ready', pid, summary: result.summary, columns: result.columns });
           if (!device) setDevices(result.summary.devices ?? []);
         } else {
           setPhase({ kind: 'failed', message: result.error.message, errors: result.error.errors ?? [], badLines: result.error.bad_lines ?? 0 });
@@ -451,7 +451,7 @@ function TraceDialog({ client, file, current, reopen, onClose, onRun }: DialogPr
           </p>
         )}
 
-        {showMapping && preview && <MappingEditor preview={preview} mapping={mapping} onChange={setMapping} />}
+        {showMapping && preview && <MappingEditor preview={preview} mapping={mapping} onChange={setMapping} readAs={phase.kind === 'ready' ? phase.columns : null} />}
 
         {phase.kind === 'reading' && (
           <div className="reading" data-testid="trace-reading">

@@ -848,3 +848,25 @@ fn sample_files_of_the_new_formats() {
         assert!(r.pages().all(|(_, p)| p < 768), "{f}: made for a 768-page space");
     }
 }
+
+#[test]
+fn reads_of_never_written_pages_are_counted_apart_and_warned_above_5_percent() {
+    let w = Workload::Pattern { text: "r5 w1 r1 r7 w5 r5".into() };
+    let mut sim = scenario("page", SchemeParams::default(), 16, 4, w).build().unwrap();
+    run_checked(&mut sim, 100);
+    let m = sim.state.metrics();
+    assert_eq!((m.host_reads, m.unwritten_reads), (4, 2));
+    // Left out of the read latency (written pages only), kept in read_all.
+    assert_eq!((m.latency_us.read.count, m.latency_us.read_all.count), (2, 4));
+    assert!(m.latency_us.read.mean > m.latency_us.read_all.mean, "{:?}", m.latency_us);
+    // The trace summary warns above 5 %: 1 read of an unwritten page in 10 reads.
+    let text = "op,lpn\nw,0\n".to_string() + &"r,0\n".repeat(9) + "r,9\n";
+    let raw = parse(&text, 512);
+    let sc = scenario("page", SchemeParams::default(), 16, 4, Workload::Trace { text: String::new(), format: None, fit: Fit::None, device: None, skip_bad_lines: false, blkparse_action: None });
+    let (_, s) = load::build_with_raw(&sc, &raw, Fit::None).unwrap();
+    assert_eq!((s.reads, s.reads_of_unwritten), (10, 1));
+    assert!(s.warnings.iter().any(|w| w.contains("1 of the 10 reads (10.0 %)")), "{:?}", s.warnings);
+    let text = "op,lpn\nw,0\n".to_string() + &"r,0\n".repeat(30) + "r,9\n";
+    let (_, s) = load::build_with_raw(&sc, &parse(&text, 512), Fit::None).unwrap();
+    assert!(!s.warnings.iter().any(|w| w.contains("never wrote")), "3 % is below the threshold: {:?}", s.warnings);
+}
