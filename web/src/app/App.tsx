@@ -9,6 +9,7 @@ import { DEFAULT_PRESET } from '../scenario/presets';
 import { decodeHash, encodeHash, type CompareSpec, type ShareState } from '../scenario/share';
 import { ShareMenu } from '../scenario/ShareMenu';
 import { TourMenu } from '../tour/TourMenu';
+import { PapersMenu } from '../papers/PapersView';
 import { TourPanel } from '../tour/TourPanel';
 import { availableTours, stopScenario, tourById } from '../tour/tours';
 import { Charts } from '../viz/Charts';
@@ -313,7 +314,7 @@ export function App() {
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [playing, snap]);
-  const runLog = useRunLog(loaded?.sid ?? null, snap ?? null, sim.exec, sim.applyResult, sim.pause);
+  const runLog = useRunLog(loaded?.sid ?? null, snap ?? null, sim.exec, sim.applyResult, sim.pause, view === 'charts');
   const shownError = startError ?? error;
   const [selectedLog, setSelectedLog] = useSelectedLog(loaded?.sid ?? null);
 
@@ -336,6 +337,7 @@ export function App() {
             onReopenEnd={() => setReopen(null)}
           />
           <TourMenu tours={tours} current={tourAt?.id} onStart={(id) => void startTour(id)} />
+          <PapersMenu />
           <button
             type="button"
             className="edit-only"
@@ -352,7 +354,7 @@ export function App() {
             Compare
           </button>
           <ShareMenu current={shareState} onOpen={openState} onError={(m) => setNotices({ error: m })} />
-          <ExportMenu metrics={snap?.metrics} scenario={loaded?.scenario} step={snap?.step ?? 0} />
+          <ExportMenu metrics={snap?.metrics} scenario={loaded?.scenario} step={snap?.step ?? 0} info={info} />
           <button type="button" aria-pressed={present} onClick={togglePresent} data-testid="present-toggle" title="Presentation mode: large type, full screen, editing hidden (Esc leaves)">
             {present ? 'Leave presentation' : 'Present'}
           </button>
@@ -474,7 +476,7 @@ export function App() {
               }}
             />
           )}
-          <Narration text={snap?.narration ?? ''} step={snap?.step ?? 0} total={snap?.total ?? 0} opCursor={snap?.opCursor ?? 0} opCount={snap?.opCount ?? 0} />
+          <Narration text={snap?.narration ?? ''} step={snap?.step ?? 0} total={snap?.total ?? 0} opCursor={snap?.opCursor ?? 0} opCount={snap?.opCount ?? 0} powered={snap?.powered ?? true} recovering={snap?.recovering ?? false} />
           <div className="view-tabs" role="tablist" aria-label="View">
             <button type="button" role="tab" id="tab-chip" aria-selected={view === 'chip'} aria-controls="view-panel" onClick={() => setView('chip')} data-testid="tab-chip">
               Chip
@@ -488,7 +490,7 @@ export function App() {
               view === 'chip' ? (
                 <ChipView info={info} snap={snap} transitionMs={transitionMs} budgetMs={playing ? speed.intervalMs * 0.9 : Infinity} theme={theme} />
               ) : (
-                <Charts snap={snap} ppb={info.chip.pages_per_block} log={runLog.log} ahead={runLog.ahead} onRunToEnd={() => void runLog.runToEnd()} onCancel={runLog.cancelRun} />
+                <Charts snap={snap} ppb={info.chip.pages_per_block} log={runLog.log} ahead={runLog.ahead} onRunToEnd={() => void runLog.runToEnd()} onCancel={runLog.cancelRun} latencyAt={runLog.latencyAt} latencyCurrent={runLog.latencyCurrent} latency={runLog.latency} />
               )
             ) : (
               <p className="placeholder">{loading ? 'Starting the simulator…' : shownError ? 'The chip will appear here once a scenario loads.' : ''}</p>
