@@ -9,6 +9,7 @@ import { DEFAULT_PRESET } from '../scenario/presets';
 import { decodeHash, encodeHash, type CompareSpec, type ShareState } from '../scenario/share';
 import { ShareMenu } from '../scenario/ShareMenu';
 import { TourMenu } from '../tour/TourMenu';
+import { PapersMenu } from '../papers/PapersView';
 import { TourPanel } from '../tour/TourPanel';
 import { availableTours, stopScenario, tourById } from '../tour/tours';
 import { Charts } from '../viz/Charts';
@@ -333,6 +334,7 @@ export function App() {
         <nav className="header-tools" aria-label="Trace, tours, compare, share and export">
           <TraceUpload client={client} current={loaded?.scenario ?? null} onRun={(s) => void sim.load(s, 0)} />
           <TourMenu tours={tours} current={tourAt?.id} onStart={(id) => void startTour(id)} />
+          <PapersMenu />
           <button
             type="button"
             className="edit-only"

@@ -196,7 +196,7 @@ struct Setup {
     #[arg(long)]
     pages_per_block: Option<u32>,
     /// Over-provisioning ratio (page mapping; LTFTL: spare share of its data section).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     op: Option<f64>,
     /// Number of log blocks (hybrid schemes; LTFTL: blocks of its log section). `sweep` takes a comma-separated list
     /// (`--log-blocks 4,8,16,32,64`); `run` takes one value.
@@ -211,8 +211,8 @@ struct Setup {
     /// KRAFT: largest number of pages a fill may copy (default max(1, N/4)).
     #[arg(long)]
     fill_max: Option<u32>,
-    /// Share of the logical space in use.
-    #[arg(long)]
+    /// RFTL / GFTL / NFTL: share of the logical blocks in use, in (0, 1].
+    #[arg(long, allow_negative_numbers = true)]
     utilisation: Option<f64>,
     /// FastCheck: LPNs per log region (checkpoint period P_fastcheck; default page size / 4 B).
     /// fast-ltlog: records per log page (P_ltftl; default page size / 16 B).
@@ -282,7 +282,7 @@ impl Setup {
         } else {
             return Err("give a workload: --gen KIND:key=value,..., --pattern \"w0 w4\" or --trace FILE".into());
         };
-        Ok(Scenario {
+        let scenario = Scenario {
             scheme: scheme.to_string(),
             params: SchemeParams {
                 op: self.op,
@@ -299,7 +299,11 @@ impl Setup {
                 workload_space: None,
                 precondition: self.precondition.as_deref().map(ftl_sim::precondition::Precondition::parse).transpose()?.flatten(),
             },
-        })
+        };
+        // Parameters the scheme does not read, and out-of-range numbers, are refused here,
+        // before a trace is parsed (the core's check, which the app gets too).
+        scenario.validate()?;
+        Ok(scenario)
     }
 }
 

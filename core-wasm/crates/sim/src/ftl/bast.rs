@@ -327,11 +327,16 @@ impl Ftl for BastFtl {
         Some(self.owner[pbn as usize]).filter(|&o| o != NONE)
     }
 
-    /// A simple accounting (ftl/ram.rs will hold the papers' bit widths): 4 bytes per
-    /// logical block in the block-mapping table; per log block its lbn and pbn (8 bytes)
-    /// and a 4-byte sector-mapping entry per page.
+    /// The KRAFT paper's bit widths (ftl/ram.rs), as FAST and KRAFT count: a PBN per
+    /// logical block, and per log block its PBN, owner LBN and a page offset per page.
     fn ram_bytes(&self) -> u64 {
-        4 * self.data_blocks as u64 + self.slots.len() as u64 * (8 + 4 * self.ppb as u64)
+        let g = super::ram::MapGeometry {
+            // Data blocks, log blocks and the spare blocks (the range of a PBN).
+            physical_blocks: self.usage.len() as u64,
+            logical_blocks: self.data_blocks as u64,
+            pages_per_block: self.ppb as u64,
+        };
+        super::ram::bytes(g.bast_bits(self.slots.len() as u64))
     }
 
     fn scheme_metrics(&self) -> serde_json::Value {

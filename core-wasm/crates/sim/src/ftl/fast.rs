@@ -693,7 +693,8 @@ impl Ftl for FastFtl {
             logical_blocks: self.data_blocks as u64,
             pages_per_block: self.ppb as u64,
         };
-        super::ram::bytes(g.fast_bits(self.log_blocks as u64))
+        // Section 3.2: the SW log's table is its owner and a count, not a page table.
+        super::ram::bytes(g.fast_scheme_bits(self.log_blocks as u64))
     }
 
     fn scheme_metrics(&self) -> serde_json::Value {
