@@ -147,8 +147,11 @@ test("the compare view's default runs on the default chip, and a sweep reproduce
     at: { step: 0, op: 0 },
     compare: { runs: [{ scheme: 'fast', params: { log_blocks: 4 } }, { scheme: 'fast', params: { log_blocks: 8 } }] },
   };
+  // A fresh page: a hash change alone does not replace an open comparison.
+  await page.goto('about:blank');
   await page.goto(link(fig10));
   await expect(page.getByTestId('sweep')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('compare-run-0')).toBeVisible();
   await page.getByTestId('sweep-param').selectOption('log_blocks');
   await page.getByTestId('sweep-values').fill('4, 8, 16, 32');
   await page.getByTestId('sweep-scheme-fast').check();
