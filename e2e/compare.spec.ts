@@ -111,6 +111,7 @@ test('six schemes on a 16,384 x 128 chip with 200,000 requests: one workload and
   await page.getByTestId('compare-step').click();
   for (let i = 0; i < 6; i++) await expect(page.getByTestId(`compare-grid-${i}`)).toHaveAttribute('data-step', '190001', { timeout: 120_000 });
   await shot(page, 'big-chip');
+  await page.locator('.compare-grids').screenshot({ path: 'test-results/compare-big-chip-grids.png' });
   const figures = { resultsMs, drawnMs, scrubMs: scrubs, longestTaskMs: Math.max(0, ...allLong), longTasksOver200: allLong.filter((d) => d > 200).length, longTasksDuringRun: runLong.length };
   mkdirSync('test-results', { recursive: true });
   writeFileSync('test-results/compare-perf.json', JSON.stringify(figures, null, 2) + '\n');
