@@ -58,7 +58,13 @@ impl State {
                     });
                 }
                 self.host.reads += 1;
-                self.host.read_latency.record(self.flash.elapsed_ns - t0);
+                // Never written (no acknowledged version): counted apart (metrics.rs).
+                if want == 0 {
+                    self.host.unwritten_reads += 1;
+                    self.host.unwritten_read_latency.record(self.flash.elapsed_ns - t0);
+                } else {
+                    self.host.read_latency.record(self.flash.elapsed_ns - t0);
+                }
             }
             Request::Freeze => {
                 if let Ok(id) = self.ftl.freeze(&mut self.flash)? {

@@ -352,11 +352,11 @@ impl FastFtl {
             .collect();
         flash.note("partial_merge", || {
             format!(
-                "partial merge (Fig. 7a): SW log block {} holds {} of LBN {}'s {n} sectors; {} missing sectors copied in{}; it becomes the data block, old data block {old} erased (1 erase)",
+                "partial merge (Fig. 7a): SW log block {} holds {} of LBN {}'s {n} sectors; {} copied in{}; it becomes the data block, old data block {old} erased (1 erase)",
                 sw.pbn,
                 sw.next,
                 sw.lbn,
-                srcs.iter().flatten().count(),
+                sectors(srcs.iter().flatten().count(), "missing sector"),
                 if host.is_some() { " and the new sector written at its offset" } else { "" }
             )
         });
@@ -590,9 +590,9 @@ impl FastFtl {
         let old = self.bmt[sw.lbn as usize];
         flash.note("merge", || {
             format!(
-                "merge of LBN {}: {} sectors copied into free block {dst} with S{lsn}; SW log block {} and old data block {old} erased (2 erases)",
+                "merge of LBN {}: {} copied into free block {dst} with S{lsn}; SW log block {} and old data block {old} erased (2 erases)",
                 sw.lbn,
-                srcs.iter().flatten().count(),
+                sectors(srcs.iter().flatten().count(), "sector"),
                 sw.pbn
             )
         });
@@ -622,6 +622,11 @@ impl FastFtl {
 }
 
 /// "0", "0 and 2", "0, 2 and 5".
+/// "1 sector", "3 sectors" (narration).
+fn sectors(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
 fn join_and(v: &[u32]) -> String {
     let s: Vec<String> = v.iter().map(|x| x.to_string()).collect();
     match s.len() {
