@@ -76,7 +76,9 @@ fn same(a: &View, b: &View, at: &str) -> Result<(), TestCaseError> {
 
 fn params(scheme: &str) -> SchemeParams {
     match scheme {
-        "bast" | "fast" | "ofast" | "kraft" | "kast" | "nftl" => SchemeParams { log_blocks: Some(4), ..Default::default() },
+        "bast" | "fast" | "ofast" | "kraft" | "kast" if ftl_sim::ftl::scheme_params(scheme).contains(&"log_blocks") => {
+            SchemeParams { log_blocks: Some(4), ..Default::default() }
+        }
         _ => SchemeParams::default(),
     }
 }
