@@ -29,15 +29,10 @@ import { SPEEDS, useSimulation } from './useSimulation';
 import './tools.css';
 import { TraceUpload } from '../trace/TraceUpload';
 import { describeWithTrace } from '../trace/describe';
-import { isUploadWorkload } from '../trace/types';
 import { SchemePanels, SchemeStrip, useSelectedLog } from '../schemes/SchemePanels';
 import { tablesShownElsewhere } from '../schemes/tables';
 import { PowerPanel } from '../schemes/PowerPanel';
 
-/** The scenario form cannot edit an uploaded trace: it offers the scheme and chip with a generated workload. */
-function formScenario(s: Scenario): Scenario {
-  return isUploadWorkload(s.workload) ? { ...s, workload: defaultWorkload('hotcold') } : s;
-}
 
 export function App() {
   const [client, setClient] = useState<SimClient | null>(null);
@@ -70,6 +65,8 @@ export function App() {
   }, []);
 
   const [notices, setNotices] = useState<LinkNoticeState>({});
+  // A link or file whose uploaded trace is being provided again (web/src/trace checks it).
+  const [reopen, setReopen] = useState<ShareState | null>(null);
   const [tourAt, setTourAt] = useState<{ id: string; index: number } | null>(null);
   const [tourBusy, setTourBusy] = useState(false);
   const [present, setPresent] = useState(false);
@@ -332,7 +329,13 @@ export function App() {
           {info && <span className="muted"> · {info.logical_pages} logical pages</span>}
         </p>
         <nav className="header-tools" aria-label="Trace, tours, compare, share and export">
-          <TraceUpload client={client} current={loaded?.scenario ?? null} onRun={(s) => void sim.load(s, 0)} />
+          <TraceUpload
+            client={client}
+            current={loaded?.scenario ?? null}
+            onRun={(s, at) => void sim.load(s, 0, at)}
+            reopen={reopen}
+            onReopenEnd={() => setReopen(null)}
+          />
           <TourMenu tours={tours} current={tourAt?.id} onStart={(id) => void startTour(id)} />
           <PapersMenu />
           <button
@@ -373,6 +376,7 @@ export function App() {
         onUploadAgain={(state) => {
           // Open the file picker while the click still counts as the user's, then load the
           // link's scheme and chip so the upload runs on them (web/src/trace uses `current`).
+          setReopen(state);
           document.querySelector<HTMLInputElement>('[data-testid=trace-input]')?.click();
           setNotices({});
           applyView(state);
@@ -405,7 +409,7 @@ export function App() {
       <div className="layout" style={compare && loaded ? { display: 'none' } : undefined}>
         <aside className="left">
           {loaded ? (
-            <ScenarioForm current={formScenario(loaded.scenario)} busy={false} onApply={(s, openAt) => {
+            <ScenarioForm current={loaded.scenario /* an uploaded trace stays: Apply edits scheme, chip and parameters around it */} busy={false} onApply={(s, openAt) => {
                 setTourAt(null);
                 void sim.load(s, openAt);
               }} />
