@@ -169,15 +169,15 @@ impl BastFtl {
             return self.erase(flash, old, Cause::Switch);
         }
         let dst = self.take_free(Use::Data, log.lbn)?;
-        let srcs: Vec<Option<Ppn>> = (0..n)
-            .map(|off| {
-                let lsn = log.lbn * n + off;
-                match log.lsns.iter().rposition(|&l| l == lsn) {
-                    Some(i) => Some(log.pbn * n + i as u32),
-                    None => Some(old * n + off).filter(|&p| self.written[p as usize]),
-                }
-            })
-            .collect();
+        // The newest log copy of each sector, else the data block's page if written: one
+        // pass over the log (later entries overwrite earlier ones), not a search per sector.
+        let mut srcs: Vec<Option<Ppn>> = (0..n).map(|off| (old != NONE).then(|| old * n + off).filter(|&p| self.written[p as usize])).collect();
+        for (i, &l) in log.lsns.iter().enumerate() {
+            // (A recovered log block may hold entries of no sector of this lbn: skipped.)
+            if let Some(s) = srcs.get_mut(l.wrapping_sub(log.lbn * n) as usize) {
+                *s = Some(log.pbn * n + i as u32);
+            }
+        }
         flash.note("merge", || {
             format!(
                 "full merge of LBN {}: {} up-to-date sectors copied into free block {dst}, the new data block; data block {old} and log block {} erased (2 erases)",
