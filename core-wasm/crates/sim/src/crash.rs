@@ -357,7 +357,8 @@ pub struct CutVerdict {
     pub cut: u64,
     /// Requests completed before the one in flight.
     pub request: u64,
-    pub in_flight: Request,
+    /// The request in flight (None: the cut fell between two requests).
+    pub in_flight: Option<Request>,
     pub at: CutAt,
     /// Cause of the operation the cut failed (None: between requests).
     pub op_cause: Option<&'static str>,
@@ -559,14 +560,15 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
             let idx: Vec<u64> = (0..causes.len() as u64).filter(|&i| f(causes[i as usize])).collect();
             (!idx.is_empty()).then(|| idx[rng.below(idx.len() as u64) as usize])
         };
-        let cut_after = match rng.below(4) {
+        let kind = rng.below(4);
+        let cut_after = match kind {
             0 => 0,
             1 => rng.below(causes.len() as u64),
             2 => pick(&mut rng, &|c| is_merge(c)).unwrap_or_else(|| rng.below(causes.len() as u64)),
             _ => pick(&mut rng, &|c| matches!(c, Cause::Map | Cause::Log)).unwrap_or_else(|| rng.below(causes.len() as u64)),
         };
         let cause = causes[cut_after as usize];
-        let at = if cut_after == 0 {
+        let at = if kind == 0 {
             CutAt::Between
         } else if is_merge(cause) {
             CutAt::MidMerge
@@ -585,10 +587,14 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
             }
             models[rng.below(models.len() as u64) as usize]
         };
+        if kind == 0 {
+            // Power fails before the request starts: nothing is in flight.
+            done = s.clone();
+        }
         let before = s.clone();
         s.flash.torn_model = crate::nand::TornModel { paired_pages: torn_model == "paired", reads_erased: torn_model == "erased" };
         s.flash.set_power_budget(Some(cut_after));
-        let res = s.exec(req);
+        let res = if kind == 0 { Err(FlashError::PowerLoss) } else { s.exec(req) };
         s.flash.torn_model = crate::nand::TornModel::default();
         s.flash.power_on();
         cut += 1;
@@ -596,7 +602,7 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
         let mut v = CutVerdict {
             cut,
             request: before.pos as u64,
-            in_flight: req,
+            in_flight: (kind != 0).then_some(req),
             at,
             op_cause: (at != CutAt::Between).then(|| cause.name()),
             right_after_recovery: since_recovery == 0,
@@ -637,6 +643,11 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
             v.recuts += 1;
         }
         let o0 = s.flash.total_ops();
+        let trace_this = std::env::var("FTL_CHAIN_TRACE").ok().and_then(|x| x.parse::<u64>().ok()) == Some(cut);
+        if trace_this {
+            s.flash.set_recording(true);
+            eprintln!("cut {cut}: in flight {:?} at {at:?} ({cut_after} ops done), {} recuts", v.in_flight, v.recuts);
+        }
         let ftl = match recover(&mut s.flash) {
             Ok(Ok(f)) => f,
             Ok(Err(e)) => {
@@ -657,6 +668,19 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
         v.recovery_ops = s.flash.total_ops() - o0;
         rec_ops.record(v.recovery_ops * 1000);
         let (got, torn) = versions(ftl.as_ref(), &s.flash);
+        if trace_this {
+            for e in s.flash.take_events() {
+                if let crate::nand::Event::Note { tag, text } = e {
+                    eprintln!("  [{tag}] {text}");
+                }
+            }
+            s.flash.set_recording(false);
+            for (l, (&g, &w)) in got.iter().zip(before.oracle.latest()).enumerate() {
+                if g != w {
+                    eprintln!("  lpn {l}: recovered version {g}, latest acknowledged {w}");
+                }
+            }
+        }
         v.torn_mapped = torn;
         if let Some(r) = &reference {
             if *r != got && v.error.is_none() {
@@ -676,8 +700,8 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
             oracle = done.oracle.clone();
         } else if !data_before {
             // Judge against the state before; an interrupted write may have survived.
-            let in_flight = match req {
-                Request::Write { lpn } => Some((lpn, before.next_version)),
+            let in_flight = match v.in_flight {
+                Some(Request::Write { lpn }) => Some((lpn, before.next_version)),
                 _ => None,
             };
             let d = verify(ftl.as_ref(), &s.flash, &oracle, in_flight);
