@@ -635,8 +635,24 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
             if ops == 0 {
                 break;
             }
-            s.flash.set_power_budget(Some(rng.below(ops)));
+            let b = rng.below(ops);
+            s.flash.set_power_budget(Some(b));
+            let tr = std::env::var("FTL_CHAIN_TRACE").ok().and_then(|x| x.parse::<u64>().ok()) == Some(cut);
+            if tr {
+                s.flash.set_recording(true);
+            }
             let _ = recover(&mut s.flash);
+            if tr {
+                eprintln!(" recut after {b} of {ops} ops:");
+                for e in s.flash.take_events() {
+                    match e {
+                        crate::nand::Event::Note { tag, text } => eprintln!("  [{tag}] {text}"),
+                        crate::nand::Event::Op { kind, ppn, cause, .. } if kind != crate::nand::OpKind::Read && kind != crate::nand::OpKind::ReadOob => eprintln!("   op {kind:?} {ppn} {cause:?}"),
+                        _ => {}
+                    }
+                }
+                s.flash.set_recording(false);
+            }
             rep.recut_points += 1;
             rep.recut_inside_recovery += s.flash.power_lost() as u64;
             s.flash.power_on();
@@ -675,9 +691,21 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
                 }
             }
             s.flash.set_recording(false);
+            for (ppn, pg) in s.flash.pages().iter().enumerate() {
+                if pg.seq > 40600 && pg.kind != PageKind::Data {
+                    eprintln!("    meta block {} page {}: {:?} {:?}", ppn as u32 / s.flash.ppb(), ppn as u32 % s.flash.ppb(), pg, s.flash.payload(ppn as u32).map(|p| p.len()));
+                }
+            }
             for (l, (&g, &w)) in got.iter().zip(before.oracle.latest()).enumerate() {
                 if g != w {
-                    eprintln!("  lpn {l}: recovered version {g}, latest acknowledged {w}");
+                    let at = ftl.locate(l as u32);
+                    eprintln!("  lpn {l}: recovered version {g}, latest acknowledged {w}; at {at:?} {:?}", at.map(|p| *s.flash.peek(p)));
+                    let n = s.flash.ppb();
+                    for (ppn, pg) in s.flash.pages().iter().enumerate() {
+                        if pg.lpn == l as u32 {
+                            eprintln!("    block {} page {}: {:?}", ppn as u32 / n, ppn as u32 % n, pg);
+                        }
+                    }
                 }
             }
         }

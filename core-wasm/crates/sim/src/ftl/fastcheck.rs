@@ -694,7 +694,9 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
         }
         Mode::LtLog => {
             flash.note("recovery_phase", || "3. log: read the log pages backward to the newest complete dump of the log-page-mapping table".into());
-            let mut recs: Vec<Vec<u32>> = Vec::new();
+            // Record pages with their own clock (sequence number).
+            let mut recs: Vec<(Vec<u32>, u32)> = Vec::new();
+            let mut dump_seq = 0u32;
             let mut dump: Vec<Option<Vec<u32>>> = vec![None; m.npmap as usize];
             let mut dump_ppns: Vec<Ppn> = Vec::new();
             let mut log_ppns: Vec<Ppn> = Vec::new();
@@ -712,7 +714,7 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
                     chip_clock = chip_clock.max(p.seq);
                 }
                 if p.kind == PageKind::Meta && p.tag == mtag::LTLOG {
-                    recs.push(flash.payload(ppn).unwrap_or(&[]).to_vec());
+                    recs.push((flash.payload(ppn).unwrap_or(&[]).to_vec(), p.seq));
                     log_ppns.push(ppn);
                 } else if p.kind == PageKind::Meta && p.tag == mtag::LTDUMP && p.lpn + 1 == m.npmap {
                     // A dump's last page: its other pages precede it.
@@ -736,6 +738,7 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
                         }
                         pp.reverse();
                         dump_ppns = pp;
+                        dump_seq = p.seq;
                         break;
                     }
                 }
@@ -749,7 +752,7 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
                     let (b, gn) = (table[1 + 2 * j], table[2 + 2 * j]);
                     if let Some(pos) = pos_of(&rw_list, b, gn) {
                         let e = table[1 + 2 * k + j * n as usize..1 + 2 * k + (j + 1) * n as usize].to_vec();
-                        known[pos] = Some((e, vec![t_newest; n as usize]));
+                        known[pos] = Some((e, vec![dump_seq; n as usize]));
                     }
                 }
             }
@@ -757,7 +760,10 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
             log_ppns.reverse();
             m.live.extend(log_ppns.iter().copied());
             m.log_pages_since_dump = log_ppns.len() as u32;
-            for page in recs.iter().rev() {
+            // An entry's lbMSN is the clock of the page that logged it (an upper bound of
+            // its program clock), not the newest log page's: an entry a recovery set to −1
+            // without a merge record must not turn valid again when a newer page appears.
+            for (page, rseq) in recs.iter().rev() {
                 for r in page.chunks(2) {
                     let (a, b) = (r[0], r[1]);
                     if a == REC_MERGE {
@@ -769,8 +775,9 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
                             }
                         }
                     } else if let Some(pos) = rw_list.iter().position(|&(pb, _)| pb == a / n) {
-                        let e = known[pos].get_or_insert_with(|| (vec![NONE; n as usize], vec![t_newest; n as usize]));
+                        let e = known[pos].get_or_insert_with(|| (vec![NONE; n as usize], vec![*rseq; n as usize]));
                         e.0[(a % n) as usize] = b;
+                        e.1[(a % n) as usize] = *rseq;
                     }
                 }
             }
@@ -840,6 +847,7 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
                 Some(k) if k.0[o] != NONE => k.1[o],
                 _ => p.seq,
             };
+            if std::env::var("FC_DEBUG").is_ok() { eprintln!("DBG block {b} page {o} lpn {} seq {}: db_msn {db_msn} lb_msn {lb_msn} map_bmt {}", p.lpn, p.seq, if lbn < db { map_bmt[lbn] } else { 0 }); }
             if lbn >= db || db_msn >= lb_msn {
                 let (lpn, bb) = (p.lpn, b);
                 flash.note("consistency", || format!("log page {o} of block {bb} (LPN {lpn}): dbMSN {db_msn} ≥ lbMSN {lb_msn} → −1"));
@@ -914,15 +922,15 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
         }
     }
     st.redo_ops = recovery_writes(flash) - ops0;
-    if mode == Mode::LtLog {
-        // Pages found by the restoration scan have no record on flash yet: they go to the
-        // RAM record buffer (flushed with the next records), so a later recovery that
-        // starts its scan after newer records does not miss them.
-        for ppn in unrecorded {
-            if ftl.rw.contains(&(ppn / n)) {
-                m.records.push((ppn, ftl.smt[ppn as usize]));
-            }
-        }
+    if mode == Mode::LtLog && !unrecorded.is_empty() || mode == Mode::LtLog && invalidated > 0 {
+        // The log on flash no longer says what recovery decided: pages found by the
+        // restoration scan have no record, and entries the consistency check set to −1
+        // have no merge record (a later recovery would judge them by a newer log page's
+        // clock and take them as valid again). Dump the recovered log-page-mapping table,
+        // as LTFTL dumps its map when it is initialized (2.2); a cut inside the dump
+        // leaves the previous dump and records, and recovery decides the same again.
+        let _ = &unrecorded;
+        m.dump(flash, &mut ftl)?;
     }
     // A block map recovery changed (a merge it redid or finished, a merge completed after
     // the last map page) is logged now, as every merge's is (4.2; 5.4: "logging any
