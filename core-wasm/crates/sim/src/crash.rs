@@ -753,6 +753,13 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
             }
             oracle.retain_frozen(&ids);
         }
+        if std::env::var("FTL_CHAIN_POOLS").is_ok() {
+            let mut c = std::collections::BTreeMap::new();
+            for b in 0..s.flash.blocks() {
+                *c.entry(format!("{:?}", ftl.block_role(b))).or_insert(0) += 1;
+            }
+            eprintln!("cut {cut} {:?} {at:?} recuts {}: {c:?} {}", v.in_flight, v.recuts, ftl.tables(&s.flash).first().map(|t| format!("{:?}", t.rows)).unwrap_or_default());
+        }
         s.oracle = oracle;
         s.ftl = ftl;
         record(&mut rep, &v);
