@@ -742,7 +742,29 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
                 }
             }
         }
+        if !v.took_effect && !matches!(v.in_flight, Some(Request::Revert { .. })) {
+            // A write or freeze in flight may have released old frozen states for space
+            // before the cut (LTFTL releases the oldest, and persists that first): a state
+            // the finished request would not have kept may be gone.
+            let keep: Vec<u32> = oracle.frozen_ids().into_iter().filter(|i| ids.contains(i) || done.oracle.frozen_ids().contains(i)).collect();
+            oracle.retain_frozen(&keep);
+        }
         v.frozen_damaged = frozen_damage(ftl.as_ref(), &s.flash, &oracle);
+        if trace_this {
+            eprintln!("  frozen: oracle {:?}, recovered {:?}, took effect {}", oracle.frozen_ids(), ids, v.took_effect);
+            for id in oracle.frozen_ids() {
+                if let Some(img) = ftl.frozen_image(id) {
+                    let want = oracle.frozen(id).unwrap();
+                    for (l, &p) in img.iter().enumerate() {
+                        let mut t = 0;
+                        let g = version_of((p != crate::nand::NONE).then_some(p), l as u32, &s.flash, &mut t);
+                        if g != want[l] {
+                            eprintln!("   state {id} lpn {l}: image page {p} version {g}, frozen {}", want[l]);
+                        }
+                    }
+                }
+            }
+        }
         let ok = v.ok();
         if !ok {
             // Go on from what was recovered, so later cuts are judged on their own.
