@@ -503,6 +503,9 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
     let mut since_recovery = u64::MAX;
     let mut cut = 0u64;
     let mut first_cuts = 0u64;
+    // Diagnosis: FTL_CHAIN_TRACE=<cut> prints that cut's recoveries (notes, programs and
+    // erases) and the LPNs and frozen states that disagree with the reference model.
+    let trace_cut = std::env::var("FTL_CHAIN_TRACE").ok().and_then(|x| x.parse::<u64>().ok());
     'chain: while cut < o.cuts {
         // Requests without a cut.
         for _ in 0..rng.below(o.max_gap as u64 + 1) {
@@ -637,7 +640,7 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
             }
             let b = rng.below(ops);
             s.flash.set_power_budget(Some(b));
-            let tr = std::env::var("FTL_CHAIN_TRACE").ok().and_then(|x| x.parse::<u64>().ok()) == Some(cut);
+            let tr = trace_cut == Some(cut);
             if tr {
                 s.flash.set_recording(true);
             }
@@ -659,7 +662,7 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
             v.recuts += 1;
         }
         let o0 = s.flash.total_ops();
-        let trace_this = std::env::var("FTL_CHAIN_TRACE").ok().and_then(|x| x.parse::<u64>().ok()) == Some(cut);
+        let trace_this = trace_cut == Some(cut);
         if trace_this {
             s.flash.set_recording(true);
             eprintln!("cut {cut}: in flight {:?} at {at:?} ({cut_after} ops done), {} recuts", v.in_flight, v.recuts);
@@ -691,11 +694,6 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
                 }
             }
             s.flash.set_recording(false);
-            for (ppn, pg) in s.flash.pages().iter().enumerate() {
-                if pg.seq > 40600 && pg.kind != PageKind::Data {
-                    eprintln!("    meta block {} page {}: {:?} {:?}", ppn as u32 / s.flash.ppb(), ppn as u32 % s.flash.ppb(), pg, s.flash.payload(ppn as u32).map(|p| p.len()));
-                }
-            }
             for (l, (&g, &w)) in got.iter().zip(before.oracle.latest()).enumerate() {
                 if g != w {
                     let at = ftl.locate(l as u32);
@@ -774,13 +772,6 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
                 }
             }
             oracle.retain_frozen(&ids);
-        }
-        if std::env::var("FTL_CHAIN_POOLS").is_ok() {
-            let mut c = std::collections::BTreeMap::new();
-            for b in 0..s.flash.blocks() {
-                *c.entry(format!("{:?}", ftl.block_role(b))).or_insert(0) += 1;
-            }
-            eprintln!("cut {cut} {:?} {at:?} recuts {}: {c:?} {}", v.in_flight, v.recuts, ftl.tables(&s.flash).first().map(|t| format!("{:?}", t.rows)).unwrap_or_default());
         }
         s.oracle = oracle;
         s.ftl = ftl;

@@ -700,16 +700,10 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
             let mut dump: Vec<Option<Vec<u32>>> = vec![None; m.npmap as usize];
             let mut dump_ppns: Vec<Ppn> = Vec::new();
             let mut log_ppns: Vec<Ppn> = Vec::new();
-            // The clock of the newest record or dump page: every merge completed before it
-            // has its merge record on flash; a later one only its map page (dbMSN).
-            let mut t_newest = 0u32;
             let mut i = 0;
             while i < area_pages.len() {
                 let ppn = area_pages[i];
                 let p = flash.read(ppn, Cause::Recovery)?;
-                if p.kind == PageKind::Meta && (p.tag == mtag::LTLOG || p.tag == mtag::LTDUMP) {
-                    t_newest = t_newest.max(p.seq);
-                }
                 if p.kind == PageKind::Meta {
                     chip_clock = chip_clock.max(p.seq);
                 }
@@ -847,7 +841,6 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
                 Some(k) if k.0[o] != NONE => k.1[o],
                 _ => p.seq,
             };
-            if std::env::var("FC_DEBUG").is_ok() { eprintln!("DBG block {b} page {o} lpn {} seq {}: db_msn {db_msn} lb_msn {lb_msn} map_bmt {}", p.lpn, p.seq, if lbn < db { map_bmt[lbn] } else { 0 }); }
             if lbn >= db || db_msn >= lb_msn {
                 let (lpn, bb) = (p.lpn, b);
                 flash.note("consistency", || format!("log page {o} of block {bb} (LPN {lpn}): dbMSN {db_msn} ≥ lbMSN {lb_msn} → −1"));
