@@ -749,6 +749,9 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
         }
         v.frozen_damaged = frozen_damage(ftl.as_ref(), &s.flash, &oracle);
         if trace_this {
+            for t in ftl.tables(&s.flash) {
+                eprintln!("  {}: {:?}", t.title, t.rows);
+            }
             eprintln!("  frozen: oracle {:?}, recovered {:?}, took effect {}", oracle.frozen_ids(), ids, v.took_effect);
             for id in oracle.frozen_ids() {
                 if let Some(img) = ftl.frozen_image(id) {

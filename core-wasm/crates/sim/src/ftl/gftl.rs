@@ -351,6 +351,29 @@ impl Gftl {
             f.queue.push_front(j);
         }
         f.free = (0..g.blocks).filter(|&b| f.usage[b as usize] == Use::Free).collect();
+        // A job cut before its commit leaves its closed buffers, and the writes since opened
+        // another: every cut before a commit adds a buffer block, and a job takes one step per
+        // buffer to erase them, so under frequent cuts buffers pile up until no block is free
+        // (issue 15: 2 -> 6 buffers, "ran out of free blocks" after 33 recoveries). A run
+        // without cuts has at most two per logical block (the closed one a job merges, the
+        // one open since). Recovery runs the GC job of a logical block with more to its end
+        // (the same steps the next requests would run), so the pools are as without cuts.
+        loop {
+            let bufs = |f: &Gftl, l: usize| {
+                let lb = &f.lbs[l];
+                lb.full_bufs.len() + (lb.buf != NONE) as usize + f.usage.iter().filter(|&&u| u == Use::Closed(l as u32)).count()
+            };
+            let Some(l) = (0..n).filter(|&l| bufs(&f, l) > 2).max_by_key(|&l| bufs(&f, l)) else { break };
+            if let Some(i) = f.queue.iter().position(|j| j.lbn == l as u32) {
+                let job = f.queue.remove(i).expect("position found");
+                f.queue.push_front(job);
+            }
+            let b = bufs(&f, l);
+            flash.note("recovery", || format!("GFTL recovery: logical block {l} holds {b} buffer blocks — its GC job is run to its end now"));
+            while f.lbs[l].queued {
+                f.gc_step(flash)?;
+            }
+        }
         let queued: Vec<u32> = f.queue.iter().map(|j| j.lbn).collect();
         flash.note("recovery", || {
             format!("GFTL recovery: spare areas scanned, newest copy of every LPN kept; blocks erased (torn only, uncommitted GC destinations, stale buffers): {erase:?}; logical blocks back in the GC queue: {queued:?}")
