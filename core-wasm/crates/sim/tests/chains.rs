@@ -222,3 +222,27 @@ fn gftl_pools_survive_200_recoveries() {
     assert!(cmax_buf <= max_buf, "buffers pile up across recoveries: {cmax_buf} > {max_buf}");
     assert!(cmin_free >= min_free, "the free pool runs lower across recoveries: {cmin_free} < {min_free}");
 }
+
+/// Torn-page model (b): a program cut so early that the page still reads as erased. Every
+/// scheme survives it (recovery takes an erased page for never written; the interrupted
+/// write is simply not there). Model (a), MLC paired pages, destroys acknowledged data no
+/// SLC-era scheme keeps elsewhere: docs/schemes/recovery.md gives the sweep's numbers.
+#[test]
+fn chains_survive_programs_that_read_as_erased() {
+    let mut o = ChainOptions::new(600, 4);
+    o.reads_erased = true;
+    for s in ["page", "bast", "fast", "ofast", "fastcheck", "fast-ltlog", "nftl", "rftl", "kraft", "kast", "ltftl"] {
+        assert_clean(&run_chain(s, params(4, 16), 24, 8, &o), 600);
+    }
+    let full = SchemeParams { utilisation: Some(1.0), ..Default::default() };
+    assert_clean(&run_chain("gftl", full, 10, 16, &o), 600);
+}
+
+/// Model (a) is detected, not hidden: with paired pages the chain reports lost writes.
+#[test]
+fn paired_pages_are_reported_as_losses() {
+    let mut o = ChainOptions::new(400, 4);
+    o.paired_pages = true;
+    let r = run_chain("page", SchemeParams::default(), 24, 8, &o);
+    assert!(r.acked_writes_lost > 0, "{r:?}");
+}
