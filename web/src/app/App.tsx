@@ -9,6 +9,7 @@ import { DEFAULT_PRESET } from '../scenario/presets';
 import { decodeHash, encodeHash, type CompareSpec, type ShareState } from '../scenario/share';
 import { ShareMenu } from '../scenario/ShareMenu';
 import { TourMenu } from '../tour/TourMenu';
+import { PapersMenu } from '../papers/PapersView';
 import { TourPanel } from '../tour/TourPanel';
 import { availableTours, stopScenario, tourById } from '../tour/tours';
 import { Charts } from '../viz/Charts';
@@ -28,15 +29,10 @@ import { SPEEDS, useSimulation } from './useSimulation';
 import './tools.css';
 import { TraceUpload } from '../trace/TraceUpload';
 import { describeWithTrace } from '../trace/describe';
-import { isUploadWorkload } from '../trace/types';
 import { SchemePanels, SchemeStrip, useSelectedLog } from '../schemes/SchemePanels';
 import { tablesShownElsewhere } from '../schemes/tables';
 import { PowerPanel } from '../schemes/PowerPanel';
 
-/** The scenario form cannot edit an uploaded trace: it offers the scheme and chip with a generated workload. */
-function formScenario(s: Scenario): Scenario {
-  return isUploadWorkload(s.workload) ? { ...s, workload: defaultWorkload('hotcold') } : s;
-}
 
 export function App() {
   const [client, setClient] = useState<SimClient | null>(null);
@@ -69,6 +65,8 @@ export function App() {
   }, []);
 
   const [notices, setNotices] = useState<LinkNoticeState>({});
+  // A link or file whose uploaded trace is being provided again (web/src/trace checks it).
+  const [reopen, setReopen] = useState<ShareState | null>(null);
   const [tourAt, setTourAt] = useState<{ id: string; index: number } | null>(null);
   const [tourBusy, setTourBusy] = useState(false);
   const [present, setPresent] = useState(false);
@@ -316,7 +314,7 @@ export function App() {
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [playing, snap]);
-  const runLog = useRunLog(loaded?.sid ?? null, snap ?? null, sim.exec, sim.applyResult, sim.pause);
+  const runLog = useRunLog(loaded?.sid ?? null, snap ?? null, sim.exec, sim.applyResult, sim.pause, view === 'charts');
   const shownError = startError ?? error;
   const [selectedLog, setSelectedLog] = useSelectedLog(loaded?.sid ?? null);
 
@@ -331,8 +329,15 @@ export function App() {
           {info && <span className="muted"> · {info.logical_pages} logical pages</span>}
         </p>
         <nav className="header-tools" aria-label="Trace, tours, compare, share and export">
-          <TraceUpload client={client} current={loaded?.scenario ?? null} onRun={(s) => void sim.load(s, 0)} />
+          <TraceUpload
+            client={client}
+            current={loaded?.scenario ?? null}
+            onRun={(s, at) => void sim.load(s, 0, at)}
+            reopen={reopen}
+            onReopenEnd={() => setReopen(null)}
+          />
           <TourMenu tours={tours} current={tourAt?.id} onStart={(id) => void startTour(id)} />
+          <PapersMenu />
           <button
             type="button"
             className="edit-only"
@@ -349,7 +354,7 @@ export function App() {
             Compare
           </button>
           <ShareMenu current={shareState} onOpen={openState} onError={(m) => setNotices({ error: m })} />
-          <ExportMenu metrics={snap?.metrics} scenario={loaded?.scenario} step={snap?.step ?? 0} />
+          <ExportMenu metrics={snap?.metrics} scenario={loaded?.scenario} step={snap?.step ?? 0} info={info} />
           <button type="button" aria-pressed={present} onClick={togglePresent} data-testid="present-toggle" title="Presentation mode: large type, full screen, editing hidden (Esc leaves)">
             {present ? 'Leave presentation' : 'Present'}
           </button>
@@ -371,6 +376,7 @@ export function App() {
         onUploadAgain={(state) => {
           // Open the file picker while the click still counts as the user's, then load the
           // link's scheme and chip so the upload runs on them (web/src/trace uses `current`).
+          setReopen(state);
           document.querySelector<HTMLInputElement>('[data-testid=trace-input]')?.click();
           setNotices({});
           applyView(state);
@@ -403,7 +409,7 @@ export function App() {
       <div className="layout" style={compare && loaded ? { display: 'none' } : undefined}>
         <aside className="left">
           {loaded ? (
-            <ScenarioForm current={formScenario(loaded.scenario)} busy={false} onApply={(s, openAt) => {
+            <ScenarioForm current={loaded.scenario /* an uploaded trace stays: Apply edits scheme, chip and parameters around it */} busy={false} onApply={(s, openAt) => {
                 setTourAt(null);
                 void sim.load(s, openAt);
               }} />
@@ -470,7 +476,7 @@ export function App() {
               }}
             />
           )}
-          <Narration text={snap?.narration ?? ''} step={snap?.step ?? 0} total={snap?.total ?? 0} opCursor={snap?.opCursor ?? 0} opCount={snap?.opCount ?? 0} />
+          <Narration text={snap?.narration ?? ''} step={snap?.step ?? 0} total={snap?.total ?? 0} opCursor={snap?.opCursor ?? 0} opCount={snap?.opCount ?? 0} powered={snap?.powered ?? true} recovering={snap?.recovering ?? false} />
           <div className="view-tabs" role="tablist" aria-label="View">
             <button type="button" role="tab" id="tab-chip" aria-selected={view === 'chip'} aria-controls="view-panel" onClick={() => setView('chip')} data-testid="tab-chip">
               Chip
@@ -484,7 +490,7 @@ export function App() {
               view === 'chip' ? (
                 <ChipView info={info} snap={snap} transitionMs={transitionMs} budgetMs={playing ? speed.intervalMs * 0.9 : Infinity} theme={theme} />
               ) : (
-                <Charts snap={snap} ppb={info.chip.pages_per_block} log={runLog.log} ahead={runLog.ahead} onRunToEnd={() => void runLog.runToEnd()} onCancel={runLog.cancelRun} />
+                <Charts snap={snap} ppb={info.chip.pages_per_block} log={runLog.log} ahead={runLog.ahead} onRunToEnd={() => void runLog.runToEnd()} onCancel={runLog.cancelRun} latencyAt={runLog.latencyAt} latencyCurrent={runLog.latencyCurrent} latency={runLog.latency} />
               )
             ) : (
               <p className="placeholder">{loading ? 'Starting the simulator…' : shownError ? 'The chip will appear here once a scenario loads.' : ''}</p>

@@ -18,6 +18,7 @@ import {
 } from '../scenario/model';
 import { PRESETS } from '../scenario/presets';
 import { checkPattern, describePatternError } from '../scenario/core';
+import { PreconditionField } from '../compare/PreconditionField';
 
 export interface ScenarioFormProps {
   current: Scenario;
@@ -263,6 +264,16 @@ export function ScenarioForm({ current, busy, onApply }: ScenarioFormProps) {
           </>
         )}
       </fieldset>
+      <PreconditionField
+        value={draft.precondition}
+        onChange={(p) =>
+          setDraft((d) => {
+            const next = { ...d, precondition: p };
+            if (!p) delete next.precondition;
+            return next;
+          })
+        }
+      />
 
       {errors.length > 0 && (
         <div role="alert">

@@ -40,6 +40,8 @@ export type Workload =
   | { kind: 'camera'; n: number; seed: number }
   | { kind: 'oltp'; n: number; seed: number; read_ratio: number }
   | { kind: 'postmark'; n: number; seed: number }
+  /** live pages per logical block (RFTL Table 4; opened from links such as the Paper results page, not in the picker) */
+  | { kind: 'live'; n: number; seed: number; read_ratio: number; block_pages: number; live: number }
   | TraceWorkload;
 
 /**
@@ -60,11 +62,40 @@ export interface TraceWorkload {
 
 export type WorkloadKind = Workload['kind'];
 
+/**
+ * Fill the device before measuring (core-wasm/crates/sim/src/precondition.rs): a
+ * sequential fill of the logical space, then `random_writes` random writes; metrics
+ * count only what runs after it (request 0 is the filled chip).
+ */
+export interface Precondition {
+  fill: boolean;
+  random_writes: number;
+  seed: number;
+}
+
 export interface Scenario {
   scheme: string;
   params: SchemeParams;
   chip: ChipConfig;
   workload: Workload;
+  /** absent: a fresh (empty) chip */
+  precondition?: Precondition;
+}
+
+/** The precondition of a parsed object, or undefined (throws on a malformed one). */
+export function preconditionFrom(raw: unknown): Precondition | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw new Error('precondition must be an object');
+  const r = raw as Record<string, unknown>;
+  const fill = r.fill === undefined ? true : r.fill === true;
+  const random = r.random_writes === undefined ? 0 : r.random_writes;
+  const seed = r.seed === undefined ? 1 : r.seed;
+  if (typeof random !== 'number' || !Number.isInteger(random) || random < 0 || random > 50_000_000) {
+    throw new Error('precondition.random_writes must be a whole number from 0 to 50,000,000');
+  }
+  if (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0) throw new Error('precondition.seed must be a whole number ≥ 0');
+  if (!fill && random === 0) return undefined;
+  return { fill, random_writes: random, seed };
 }
 
 // ---- the data-driven catalogue of what the pickers offer -------------------------
@@ -217,7 +248,7 @@ export const WORKLOAD_KINDS: { id: WorkloadKind; label: string }[] = [
 ];
 
 /** Every kind a scenario may hold (uploaded traces are not picked in the form here). */
-const ALL_KINDS: WorkloadKind[] = ['hotcold', 'uniform', 'sequential', 'camera', 'oltp', 'postmark', 'pattern', 'trace'];
+const ALL_KINDS: WorkloadKind[] = ['hotcold', 'uniform', 'sequential', 'camera', 'oltp', 'postmark', 'pattern', 'trace', 'live'];
 
 
 /**
@@ -253,6 +284,8 @@ function generatedWorkload(kind: Exclude<WorkloadKind, 'trace'>, n: number, seed
       return { kind, n, seed };
     case 'oltp':
       return { kind, n, seed, read_ratio: 0.5 };
+    case 'live':
+      return { kind, n, seed, read_ratio: 0.3, block_pages: 32, live: 4 };
     case 'pattern':
       return { kind, text: 'w0 w4 w8 w12 r3 (w1 w2)x3' };
   }
@@ -311,6 +344,10 @@ export function validateScenario(s: Scenario): string[] {
       if (!Number.isInteger(w.seed) || w.seed < 0) errors.push('seed must be a whole number ≥ 0');
     }
     if ('read_ratio' in w && !(w.read_ratio >= 0 && w.read_ratio <= 1)) errors.push('read ratio must be between 0 and 1');
+    if (w.kind === 'live') {
+      if (!Number.isInteger(w.block_pages) || w.block_pages < 1) errors.push('block pages must be a whole number ≥ 1');
+      else if (!Number.isInteger(w.live) || w.live < 1 || w.live > w.block_pages) errors.push(`live pages must be a whole number from 1 to ${w.block_pages} (block pages)`);
+    }
     if (w.kind === 'hotcold') {
       if (!(w.hot_fraction > 0 && w.hot_fraction < 1)) errors.push('hot fraction must be between 0 and 1 (exclusive)');
       if (!(w.hot_ratio >= 0 && w.hot_ratio <= 1)) errors.push('hot ratio must be between 0 and 1');
@@ -367,6 +404,8 @@ export function scenarioFromObject(raw: unknown, opts: { allowMissingTrace?: boo
   }
   if (kind === 'trace' && typeof workload.text === 'string' && raw.workload.missing !== true) delete workload.missing;
   const s: Scenario = { scheme, params, chip, workload: workload as unknown as Workload };
+  const precondition = preconditionFrom(raw.precondition);
+  if (precondition) s.precondition = precondition;
   const errors = validateScenario(s).filter((e) => !(opts.allowMissingTrace && e.startsWith('the trace ')));
   if (errors.length) throw new Error(errors.join('; '));
   return s;
@@ -394,6 +433,9 @@ export function describeScenario(s: Scenario): string {
     case 'postmark':
       workload = `${w.kind}, ${w.n} requests, seed ${w.seed}`;
       break;
+    case 'live':
+      workload = `${w.live} live pages of ${w.block_pages} per logical block, ${w.n} requests, seed ${w.seed}`;
+      break;
     case 'pattern':
       workload = `pattern “${w.text.length > 40 ? w.text.slice(0, 39) + '…' : w.text}”`;
       break;
@@ -401,5 +443,13 @@ export function describeScenario(s: Scenario): string {
       workload = `trace ${w.name}${w.missing ? ' (not provided)' : ''}`;
       break;
   }
-  return `${scheme} · ${s.chip.preset} ${geometry} · ${workload}`;
+  const pre = s.precondition ? ` · ${describePrecondition(s.precondition)}` : '';
+  return `${scheme} · ${s.chip.preset} ${geometry} · ${workload}${pre}`;
+}
+
+/** "preconditioned: fill + 10,000 random writes" */
+export function describePrecondition(p: Precondition | undefined): string {
+  if (!p) return 'no preconditioning (fresh chip)';
+  const parts = [p.fill ? 'sequential fill' : '', p.random_writes ? `${p.random_writes.toLocaleString('en-US')} random writes (seed ${p.seed})` : ''].filter(Boolean);
+  return `preconditioned: ${parts.join(' + ')}`;
 }

@@ -93,6 +93,7 @@ export function ChipView({ info, snap, transitionMs, budgetMs, theme }: ChipView
             blockRoles={snap.blockRoles}
             eraseCounts={snap.eraseCounts}
             owners={snap.owners}
+            victims={snap.victims}
             lastEvent={lastEvent}
             transitionMs={transitionMs}
             plan={planRef.current.plan}

@@ -8,7 +8,7 @@ use ftl_sim::ftl::{SchemeParams, SCHEMES};
 use ftl_sim::metrics::Metrics;
 use ftl_sim::nand::PRESET_NAMES;
 use ftl_sim::scenario::{ChipSpec, Scenario};
-use ftl_sim::sim::Simulator;
+use ftl_sim::sim::{RunMode, Simulator};
 use ftl_sim::trace::fit::{Fit, TraceSummary};
 use ftl_sim::trace::gen::{Workload, GENERATORS};
 use ftl_sim::trace::load;
@@ -187,7 +187,9 @@ fn crash_chain(a: &CrashArgs, n: u64) -> ExitCode {
             },
             chip: ChipSpec { preset: st.chip.clone(), blocks: st.blocks, pages_per_block: st.pages_per_block },
             workload: Workload::Pattern { text: String::new() },
+            run: Default::default(),
         };
+        scenario.validate()?;
         let state = scenario.fresh()?;
         let mut o = ChainOptions::new(n, a.seed);
         o.time_shift = a.time_shift;
@@ -300,7 +302,7 @@ struct Setup {
     #[arg(long)]
     pages_per_block: Option<u32>,
     /// Over-provisioning ratio (page mapping; LTFTL: spare share of its data section).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     op: Option<f64>,
     /// Number of log blocks (hybrid schemes; LTFTL: blocks of its log section). `sweep` takes a comma-separated list
     /// (`--log-blocks 4,8,16,32,64`); `run` takes one value.
@@ -315,8 +317,8 @@ struct Setup {
     /// KRAFT: largest number of pages a fill may copy (default max(1, N/4)).
     #[arg(long)]
     fill_max: Option<u32>,
-    /// Share of the logical space in use.
-    #[arg(long)]
+    /// RFTL / GFTL / NFTL: share of the logical blocks in use, in (0, 1].
+    #[arg(long, allow_negative_numbers = true)]
     utilisation: Option<f64>,
     /// FastCheck: LPNs per log region (checkpoint period P_fastcheck; default page size / 4 B).
     /// fast-ltlog: records per log page (P_ltftl; default page size / 16 B).
@@ -329,11 +331,14 @@ struct Setup {
     /// Inline pattern, e.g. "w0 w4 w8 w12 r3 (w1 w2)x3".
     #[arg(long, conflicts_with = "trace")]
     pattern: Option<String>,
-    /// Trace file: UMass/SPC, MSR Cambridge, blkparse text, DiskSim/MQSim ASCII, CSV
-    /// with a header, or the inline pattern language (docs/traces.md).
+    /// Trace file: UMass/SPC, MSR Cambridge, blkparse text, DiskSim/MQSim ASCII,
+    /// Alibaba/SNIA block CSV, FIU, libCacheSim oracleGeneral binary, CSV with a header
+    /// (or --column mappings), or the inline pattern language; gzip or zstd compressed
+    /// files are read as they are (docs/traces.md).
     #[arg(long)]
     trace: Option<std::path::PathBuf>,
-    /// Trace format (default: auto-detect): umass, msr, blkparse, disksim, csv, pattern.
+    /// Trace format (default: auto-detect): umass, msr, blkparse, disksim, csv, pattern,
+    /// alibaba, fiu, oracle_general.
     #[arg(long, requires = "trace")]
     format: Option<String>,
     /// Addresses beyond the logical space: fold (modulo), compact (renumber touched
@@ -350,6 +355,22 @@ struct Setup {
     /// blkparse: which action counts (D = issued to the device, Q = queued, C = completed).
     #[arg(long, requires = "trace")]
     blkparse_action: Option<String>,
+    /// CSV column mapping, repeatable: ROLE=NAME[:UNIT], ROLE one of op, address, size,
+    /// device, time; NAME a header name or a 1-based column number (files without a
+    /// header); UNIT bytes, sectors or pages. E.g. --column address=lbn:sectors.
+    #[arg(long = "column", value_name = "ROLE=NAME[:UNIT]", requires = "trace")]
+    columns: Vec<String>,
+    /// CSV op value meaning write, repeatable, case-insensitive (e.g. 2a, W, 1).
+    #[arg(long = "write-op", value_name = "VALUE", requires = "trace")]
+    write_ops: Vec<String>,
+    /// CSV op value meaning read, repeatable, case-insensitive (e.g. 28, R, 0).
+    #[arg(long = "read-op", value_name = "VALUE", requires = "trace")]
+    read_ops: Vec<String>,
+    /// Fill the device before measuring: `fill` (each logical page once), `fill,random=N`
+    /// (then N random writes, as fio / SNIA steady-state tests), `random=N,seed=S`; metrics
+    /// count only what runs after it.
+    #[arg(long)]
+    precondition: Option<String>,
     /// The trace file once parsed.
     #[arg(skip)]
     parsed: std::cell::OnceCell<RawTrace>,
@@ -381,7 +402,7 @@ impl Setup {
         } else {
             return Err("give a workload: --gen KIND:key=value,..., --pattern \"w0 w4\" or --trace FILE".into());
         };
-        Ok(Scenario {
+        let scenario = Scenario {
             scheme: scheme.to_string(),
             params: SchemeParams {
                 op: self.op,
@@ -394,7 +415,15 @@ impl Setup {
             },
             chip: ChipSpec { preset: self.chip.clone(), blocks: self.blocks, pages_per_block: self.pages_per_block },
             workload,
-        })
+            run: ftl_sim::scenario::RunOptions {
+                workload_space: None,
+                precondition: self.precondition.as_deref().map(ftl_sim::precondition::Precondition::parse).transpose()?.flatten(),
+            },
+        };
+        // Parameters the scheme does not read, and out-of-range numbers, are refused here,
+        // before a trace is parsed (the core's check, which the app gets too).
+        scenario.validate()?;
+        Ok(scenario)
     }
 }
 
@@ -443,7 +472,12 @@ impl Setup {
     }
 
     fn parse_trace(&self, scenario: &Scenario, path: &std::path::Path) -> Result<(RawTrace, Fit), String> {
-        let (opts, fit) = load::options_for(scenario)?;
+        let (mut opts, fit) = load::options_for(scenario)?;
+        for c in &self.columns {
+            opts.mapping.set_column(c)?;
+        }
+        opts.mapping.write_ops = self.write_ops.clone();
+        opts.mapping.read_ops = self.read_ops.clone();
         let mut file = std::fs::File::open(path).map_err(|e| format!("cannot read trace {}: {e}", path.display()))?;
         let mut parser = TraceParser::new(opts);
         let mut buf = vec![0u8; 1 << 20];
@@ -456,6 +490,17 @@ impl Setup {
         let raw = parser.finish().map_err(|e| format!("trace {}: {e}", path.display()))?;
         Ok((raw, fit))
     }
+}
+
+/// User + system CPU seconds of this process (Linux /proc; 0 elsewhere), 10 ms ticks.
+fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else { return 0.0 };
+    // Fields after the command name (which is in parentheses and may hold spaces).
+    let rest = stat.rsplit_once(')').map(|x| x.1).unwrap_or("");
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
+    // utime and stime are fields 14 and 15 of stat: 12 and 13 after the ')'.
+    (ticks(11) + ticks(12)) / 100.0
 }
 
 fn print_trace_summary(s: &TraceSummary) {
@@ -475,10 +520,21 @@ fn print_trace_summary(s: &TraceSummary) {
 }
 
 fn run(args: &RunArgs) -> Result<Metrics, String> {
-    let (mut sim, summary) = args.setup.build(&args.scheme)?;
+    // One scheme: the parsed trace is not cached (its records are dropped once fitted).
+    let scenario = args.setup.scenario(&args.scheme)?;
+    let (mut sim, summary) = match &args.setup.trace {
+        Some(path) => {
+            let (raw, fit) = args.setup.parse_trace(&scenario, path)?;
+            let (sim, summary) = load::build_with_raw(&scenario, &raw, fit)?;
+            (sim, Some(summary))
+        }
+        None => (scenario.build()?, None),
+    };
     if let Some(s) = &summary {
         print_trace_summary(s);
     }
+    // Nothing seeks here: no keyframes, no run log, metrics by counters.
+    sim.set_mode(RunMode::FullSpeed);
     sim.record_timeline(args.timeline.is_some());
     let total = sim.total();
     sim.run(total)?;
@@ -500,9 +556,36 @@ fn run(args: &RunArgs) -> Result<Metrics, String> {
 
 /// One row of `ftl sweep`.
 struct SweepRow {
+    scheme: String,
     log_blocks: Option<u32>,
-    m: Metrics,
+    /// The chip the run got (blocks, pages per block) and the scheme's own logical space.
+    blocks: u32,
+    ppb: u32,
+    logical_pages: u32,
+    /// None when the configuration cannot hold the sweep's workload (`error`).
+    m: Option<Metrics>,
+    error: Option<String>,
     rec: Option<RecoveryCost>,
+}
+
+/// What every row of a sweep shares: one workload, its space, footprint and hash.
+struct SweepHead {
+    plan: ftl_sim::trace::fit::Plan,
+    requests: usize,
+    footprint_pages: u64,
+    hash: u64,
+    fit_note: Option<String>,
+}
+
+/// FNV-1a over the request list: equal for every run of a sweep.
+fn request_hash(reqs: &[ftl_sim::trace::Request]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for r in reqs {
+        for b in format!("{r:?};").bytes() {
+            h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
 }
 
 /// Metadata writes of the run and the cost of one recovery at its end.
@@ -539,63 +622,141 @@ fn recovery_cost(scenario: &Scenario, sim: &ftl_sim::sim::Simulator) -> Result<R
     })
 }
 
-fn sweep(args: &SweepArgs) -> Result<Vec<SweepRow>, String> {
+fn sweep(args: &SweepArgs) -> Result<(SweepHead, Vec<SweepRow>), String> {
     let counts: Vec<Option<u32>> =
         if args.setup.log_blocks.is_empty() { vec![None] } else { args.setup.log_blocks.iter().map(|&n| Some(n)).collect() };
-    let mut rows = Vec::new();
+    let mut scenarios = Vec::new();
     for scheme in &args.schemes {
         for &lb in &counts {
-            let scenario = args.setup.scenario_with(scheme, lb)?;
-            let (mut sim, _) = args
-                .setup
-                .sim_for(&scenario)
-                .map_err(|e| format!("{scheme} with {} log blocks: {e}", lb.map(|n| n.to_string()).unwrap_or("default".into())))?;
-            let total = sim.total();
-            let k = args.recovery_samples.max(1);
-            let mut samples = Vec::new();
-            for i in 1..=k {
-                let upto = total * i / k;
-                sim.run(upto - sim.pos())?;
-                if args.recovery {
-                    samples.push(recovery_cost(&scenario, &sim)?);
-                }
-            }
-            let rec = (!samples.is_empty()).then(|| {
-                let n = samples.len() as u64;
-                let last = samples.last().unwrap();
-                RecoveryCost {
-                    map_pages: last.map_pages,
-                    log_pages: last.log_pages,
-                    pages_read: samples.iter().map(|c| c.pages_read).sum::<u64>() / n,
-                    mapping_pages_read: samples.iter().map(|c| c.mapping_pages_read).sum::<u64>() / n,
-                }
-            });
-            rows.push(SweepRow { log_blocks: lb, m: sim.state.metrics(), rec });
+            scenarios.push((lb, args.setup.scenario_with(scheme, lb)?));
         }
     }
-    Ok(rows)
+    // One workload and one chip for every row, decided once (trace::fit::plan).
+    let (fit, need) = match &args.setup.trace {
+        Some(path) => {
+            let (_, fit) = load::options_for(&scenarios[0].1)?;
+            if args.setup.parsed.get().is_none() {
+                let (raw, _) = args.setup.parse_trace(&scenarios[0].1, path)?;
+                let _ = args.setup.parsed.set(raw);
+            }
+            (fit, args.setup.parsed.get().and_then(|r| r.max_page()).map(|m| m + 1))
+        }
+        None => (Fit::None, None),
+    };
+    let plain: Vec<Scenario> = scenarios.iter().map(|(_, s)| s.clone()).collect();
+    let plan = ftl_sim::trace::fit::plan(&plain, fit, need)?;
+    let applied = plan.apply(&plain);
+    let mut rows = Vec::new();
+    let mut head: Option<(usize, u64, u64, Option<String>)> = None;
+    for (((lb, _), planned), pr) in scenarios.iter().zip(applied).zip(&plan.runs) {
+        let lb = *lb;
+        let scheme = plain[rows.len()].scheme.clone();
+        let mut row = SweepRow {
+            scheme: scheme.clone(),
+            log_blocks: lb,
+            blocks: pr.blocks,
+            ppb: pr.pages_per_block,
+            logical_pages: pr.logical_pages.unwrap_or(0),
+            m: None,
+            error: None,
+            rec: None,
+        };
+        let scenario = match planned {
+            Ok(s) => s,
+            Err(e) => {
+                row.error = Some(e);
+                rows.push(row);
+                continue;
+            }
+        };
+        let (mut sim, summary) = match args.setup.sim_for(&scenario) {
+            Ok(x) => x,
+            Err(e) => {
+                row.error = Some(format!("{scheme} with {} log blocks: {e}", lb.map(|n| n.to_string()).unwrap_or("default".into())));
+                rows.push(row);
+                continue;
+            }
+        };
+        let hash = request_hash(sim.requests());
+        match &head {
+            None => {
+                let footprint = summary.as_ref().map(|s| s.fitted_footprint_pages).unwrap_or_else(|| {
+                    let mut p: Vec<u32> = sim.requests().iter().filter_map(|r| r.lpn()).collect();
+                    p.sort_unstable();
+                    p.dedup();
+                    p.len() as u64
+                });
+                head = Some((sim.total(), footprint, hash, summary.map(|s| s.fit_note)));
+            }
+            Some((_, _, h, _)) if *h != hash => return Err(format!("{scheme}: the sweep's runs got different workloads (a bug)")),
+            _ => {}
+        }
+        sim.set_mode(RunMode::FullSpeed);
+        let total = sim.total();
+        let k = args.recovery_samples.max(1);
+        let mut samples = Vec::new();
+        for i in 1..=k {
+            let upto = total * i / k;
+            sim.run(upto - sim.pos())?;
+            if args.recovery {
+                samples.push(recovery_cost(&scenario, &sim)?);
+            }
+        }
+        row.rec = (!samples.is_empty()).then(|| {
+            let n = samples.len() as u64;
+            let last = samples.last().unwrap();
+            RecoveryCost {
+                map_pages: last.map_pages,
+                log_pages: last.log_pages,
+                pages_read: samples.iter().map(|c| c.pages_read).sum::<u64>() / n,
+                mapping_pages_read: samples.iter().map(|c| c.mapping_pages_read).sum::<u64>() / n,
+            }
+        });
+        row.m = Some(sim.state.metrics());
+        rows.push(row);
+    }
+    let (requests, footprint_pages, hash, fit_note) = head.unwrap_or((0, 0, 0, None));
+    Ok((SweepHead { plan, requests, footprint_pages, hash, fit_note }, rows))
 }
 
-fn print_sweep(rows: &[SweepRow], csv: bool) {
+fn print_sweep(head: &SweepHead, rows: &[SweepRow], csv: bool, precondition: Option<&str>) {
     let lb = |r: &SweepRow| r.log_blocks.map(|n| n.to_string()).unwrap_or_else(|| "-".into());
     let rec_cols = |r: &SweepRow, sep: &str| match &r.rec {
         Some(c) => format!("{sep}{}{sep}{}{sep}{}{sep}{}", c.map_pages, c.log_pages, c.pages_read, c.mapping_pages_read),
+        None if rows.iter().any(|r| r.rec.is_some()) => sep.repeat(4),
         None => String::new(),
     };
     let with_rec = rows.iter().any(|r| r.rec.is_some());
+    // What every row shares, on stderr so that CSV on stdout stays one table.
+    eprintln!("sweep: {}", head.plan.note);
+    eprintln!(
+        "sweep: workload of {} requests over {} distinct pages (footprint), request-list hash {:016x}, identical for every row",
+        head.requests, head.footprint_pages, head.hash
+    );
+    if let Some(n) = &head.fit_note {
+        eprintln!("sweep: trace fit: {n}");
+    }
+    eprintln!("sweep: preconditioning: {}", precondition.unwrap_or("none"));
+    for r in rows.iter().filter(|r| r.error.is_some()) {
+        eprintln!("sweep: {} with {} log blocks cannot run: {}", r.scheme, lb(r), r.error.as_deref().unwrap_or(""));
+    }
+    let ws = head.plan.logical_pages;
     if csv {
         println!(
-            "scheme,log_blocks,host_writes,erases,switch_merges,partial_merges,full_merges,full_merge_victims,page_reads,page_programs,elapsed_s,log_utilisation,wrong_reads{}",
+            "scheme,log_blocks,blocks,pages_per_block,logical_pages,workload_pages,host_writes,erases,write_amplification,switch_merges,partial_merges,full_merges,full_merge_victims,page_reads,page_programs,elapsed_s,write_latency_mean_us,write_latency_worst_us,log_utilisation,wrong_reads,error{}",
             if with_rec { ",map_pages,log_pages,recovery_pages_read,recovery_mapping_pages_read" } else { "" }
         );
         for r in rows {
-            let m = &r.m;
+            let pre = format!("{},{},{},{},{},{}", r.scheme, lb(r), r.blocks, r.ppb, r.logical_pages, ws);
+            let Some(m) = &r.m else {
+                println!("{pre},,,,,,,,,,,,,,,\"{}\"{}", r.error.as_deref().unwrap_or("").replace('"', "'"), rec_cols(r, ","));
+                continue;
+            };
             println!(
-                "{},{},{},{},{},{},{},{},{},{},{:.6},{},{}{}",
-                m.scheme,
-                lb(r),
+                "{pre},{},{},{:.4},{},{},{},{},{},{},{:.6},{:.3},{:.3},{},{},{}",
                 m.host_writes,
                 m.erases,
+                m.write_amplification,
                 m.merges.switch,
                 m.merges.partial,
                 m.merges.full,
@@ -603,6 +764,8 @@ fn print_sweep(rows: &[SweepRow], csv: bool) {
                 m.page_reads,
                 m.page_programs,
                 m.elapsed_us / 1e6,
+                m.latency_us.write.mean,
+                m.latency_us.write.worst,
                 m.log_utilisation.map(|u| format!("{u:.4}")).unwrap_or_default(),
                 m.wrong_reads,
                 rec_cols(r, ",")
@@ -611,21 +774,28 @@ fn print_sweep(rows: &[SweepRow], csv: bool) {
         return;
     }
     println!(
-        "{:8} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9} {:>12} {:>8}{}",
-        "scheme", "log blocks", "erases", "switch", "partial", "full", "victims", "elapsed (s)", "log util",
+        "{:8} {:>10} {:>13} {:>9} {:>10} {:>7} {:>9} {:>9} {:>9} {:>9} {:>12} {:>8}{}",
+        "scheme", "log blocks", "chip", "logical", "erases", "WA", "switch", "partial", "full", "victims", "elapsed (s)", "log util",
         if with_rec { "  map pages  log pages  rec. read  rec. mapping" } else { "" }
     );
     for r in rows {
-        let m = &r.m;
+        let chip = format!("{}x{}", r.blocks, r.ppb);
+        let Some(m) = &r.m else {
+            println!("{:8} {:>10} {:>13} {:>9} cannot run: {}", r.scheme, lb(r), chip, r.logical_pages, r.error.as_deref().unwrap_or(""));
+            continue;
+        };
         let rc = match &r.rec {
             Some(c) => format!(" {:>10} {:>10} {:>10} {:>13}", c.map_pages, c.log_pages, c.pages_read, c.mapping_pages_read),
             None => String::new(),
         };
         println!(
-            "{:8} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9} {:>12.3} {:>8}{}",
+            "{:8} {:>10} {:>13} {:>9} {:>10} {:>7.3} {:>9} {:>9} {:>9} {:>9} {:>12.3} {:>8}{}",
             m.scheme,
             lb(r),
+            chip,
+            r.logical_pages,
             m.erases,
+            m.write_amplification,
             m.merges.switch,
             m.merges.partial,
             m.merges.full,
@@ -695,6 +865,7 @@ fn bench(a: &BenchArgs) -> Result<serde_json::Value, String> {
     let (mut requests, mut ops) = (0, 0);
     for _ in 0..a.runs.max(1) {
         let mut sim = scenario.build()?;
+        sim.set_mode(RunMode::FullSpeed);
         let total = sim.total();
         let t0 = std::time::Instant::now();
         sim.run(total)?;
@@ -778,14 +949,19 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Cmd::Export(args) => {
-            let out = || -> Result<String, String> {
+            let out = || -> Result<Vec<u8>, String> {
                 let to = Format::from_name(&args.to)?;
                 let (sim, _) = args.setup.build(&args.scheme)?;
-                write_trace(sim.requests(), to, sim.state.flash.geometry().page_bytes)
+                let pb = sim.state.flash.geometry().page_bytes;
+                if to == Format::OracleGeneral {
+                    return ftl_sim::trace::write::write_oracle_general(sim.requests(), pb);
+                }
+                write_trace(sim.requests(), to, pb).map(String::into_bytes)
             };
             match out() {
-                Ok(text) => {
-                    print!("{text}");
+                Ok(bytes) => {
+                    use std::io::Write;
+                    let _ = std::io::stdout().write_all(&bytes);
                     ExitCode::SUCCESS
                 }
                 Err(e) => {
@@ -799,21 +975,49 @@ fn main() -> ExitCode {
                 eprintln!("error: give the trace with --trace FILE");
                 return ExitCode::from(2);
             }
-            let summary = || -> Result<TraceSummary, String> {
+            let summary = || -> Result<serde_json::Value, String> {
                 let scenario = args.setup.scenario(&args.scheme)?;
                 let path = args.setup.trace.as_ref().expect("checked");
+                let t0 = std::time::Instant::now();
+                let c0 = cpu_seconds();
                 let (raw, fit) = args.setup.parse_trace(&scenario, path)?;
-                match load::build_with_raw(&scenario, &raw, fit) {
-                    Ok((_, s)) => Ok(s),
+                let parse_s = t0.elapsed().as_secs_f64();
+                let c1 = cpu_seconds();
+                let s = match load::build_with_raw(&scenario, &raw, fit) {
+                    Ok((_, s)) => s,
                     // The fit failed (e.g. addresses out of range and no --fit):
                     // still show the trace, with the reason as a warning.
                     Err(e) => {
                         let ppb = scenario.chip.chip()?.geometry.pages_per_block;
                         let mut s = raw.summary(ppb);
                         s.warnings.push(e);
-                        Ok(s)
+                        s
                     }
+                };
+                let file_bytes = if raw.compression.is_some() { raw.compressed_bytes } else { raw.bytes };
+                // CPU seconds as well as wall time: on a busy machine the wall clock
+                // measures the neighbours.
+                let c2 = cpu_seconds();
+                eprintln!(
+                    "trace: read {:.1} MB{} in {:.3} s wall, {:.2} s CPU ({:.0} MB/s of text per CPU second); summary and fit {:.3} s wall, {:.2} s CPU",
+                    file_bytes as f64 / 1e6,
+                    raw.compression.as_deref().map(|c| format!(" ({c}, {:.1} MB of text)", raw.bytes as f64 / 1e6)).unwrap_or_default(),
+                    parse_s,
+                    c1 - c0,
+                    raw.bytes as f64 / 1e6 / (c1 - c0).max(0.01),
+                    t0.elapsed().as_secs_f64() - parse_s,
+                    c2 - c1
+                );
+                let mut v = serde_json::to_value(&s).expect("summary serialises");
+                // How the CSV columns were read, and the compression: not in the
+                // scheme-independent summary, but what a user checks first.
+                if !raw.csv_columns.is_empty() {
+                    v["columns"] = serde_json::json!(raw.csv_columns.iter().cloned().collect::<std::collections::BTreeMap<_, _>>());
                 }
+                if let Some(c) = &raw.compression {
+                    v["compression"] = c.clone().into();
+                }
+                Ok(v)
             };
             match summary() {
                 Ok(s) => {
@@ -827,9 +1031,9 @@ fn main() -> ExitCode {
             }
         }
         Cmd::Sweep(args) => match sweep(&args) {
-            Ok(rows) => {
-                print_sweep(&rows, args.csv);
-                let wrong: u64 = rows.iter().map(|r| r.m.wrong_reads).sum();
+            Ok((head, rows)) => {
+                print_sweep(&head, &rows, args.csv, args.setup.precondition.as_deref());
+                let wrong: u64 = rows.iter().filter_map(|r| r.m.as_ref()).map(|m| m.wrong_reads).sum();
                 if wrong > 0 {
                     eprintln!("error: {wrong} reads disagreed with the reference model");
                     return ExitCode::from(3);

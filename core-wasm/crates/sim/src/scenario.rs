@@ -7,6 +7,7 @@ use std::sync::Arc;
 use crate::ftl::{self, SchemeParams};
 use crate::nand::{Chip, Flash};
 use crate::sim::{Simulator, State};
+use crate::precondition::Precondition;
 use crate::trace::gen::Workload;
 use crate::trace::Request;
 
@@ -47,6 +48,30 @@ pub struct Scenario {
     #[serde(default)]
     pub chip: ChipSpec,
     pub workload: Workload,
+    /// A comparison's or sweep's common workload space and preconditioning (issue 16).
+    #[serde(flatten)]
+    pub run: RunOptions,
+}
+
+/// The logical space a comparison's or sweep's workload is generated or fitted in, the
+/// same for every run (trace::fit::plan decides it once for all runs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WorkloadSpace {
+    pub logical_pages: u32,
+    /// The unit compact renumbers in (the first run's pages per block).
+    pub pages_per_block: u32,
+}
+
+/// Options of a run beside scheme, chip and workload; absent fields = a plain run.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunOptions {
+    /// None: the workload fills the scheme's own logical space (a single run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workload_space: Option<WorkloadSpace>,
+    /// Fill the device before measuring (src/precondition.rs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub precondition: Option<Precondition>,
 }
 
 impl Scenario {
@@ -54,11 +79,59 @@ impl Scenario {
         serde_json::from_str(json).map_err(|e| format!("invalid scenario: {e}"))
     }
 
-    /// A fresh chip and scheme, checked once so the factory cannot fail later.
+    /// Checks the scheme's parameters before anything is built: a parameter the scheme
+    /// does not read is refused (naming the ones it reads, `ftl::scheme_params`), and every
+    /// number is range-checked against the chip, in u64 so that values near 2^32 cannot
+    /// overflow the schemes' own minimum-block checks. The CLI and the app (through the
+    /// Session) both get these messages.
+    pub fn validate(&self) -> Result<(), String> {
+        let chip = self.chip.chip()?;
+        check_params(&self.scheme, &self.params, &chip.geometry)
+    }
+
+    /// A fresh chip and scheme, checked once so the factory cannot fail later; with
+    /// preconditioning, the chip after it (counters from zero: measuring starts here).
     pub fn fresh(&self) -> Result<State, String> {
         let chip = self.chip.chip()?;
+        check_params(&self.scheme, &self.params, &chip.geometry)?;
         let ftl = ftl::build_on_chip(&self.scheme, &self.params, &chip)?;
-        Ok(State::new(Flash::new(chip), ftl))
+        let mut state = State::new(Flash::new(chip), ftl);
+        if let Some(p) = &self.run.precondition {
+            p.apply(&mut state)?;
+        }
+        Ok(state)
+    }
+
+    /// The factory of the state at request 0 given that state built once: a
+    /// preconditioned state is kept and cloned (preconditioning a large chip again on
+    /// every seek back to the start would cost as much as the fill).
+    pub fn factory(&self, first: &State) -> crate::sim::Fresh {
+        if self.run.precondition.is_some() {
+            // A Mutex makes the kept state Sync (the factory is shared); it is only cloned.
+            let keep = std::sync::Mutex::new(first.clone());
+            return Arc::new(move || keep.lock().unwrap_or_else(|e| e.into_inner()).clone());
+        }
+        let mut me = self.clone();
+        // The factory needs scheme and chip only: do not keep a trace text alive in it.
+        if let Workload::Trace { text, .. } = &mut me.workload {
+            *text = String::new();
+        }
+        Arc::new(move || me.fresh().expect("scenario was validated"))
+    }
+
+    /// The logical space the workload is generated or fitted in: the common space of a
+    /// comparison, or the scheme's own `logical_pages`. A configuration whose scheme
+    /// exports fewer pages than the common space cannot hold the workload: an error,
+    /// never another workload.
+    pub fn workload_pages(&self, logical_pages: u32) -> Result<u32, String> {
+        match self.run.workload_space {
+            None => Ok(logical_pages),
+            Some(ws) if ws.logical_pages <= logical_pages => Ok(ws.logical_pages),
+            Some(ws) => Err(format!(
+                "this configuration exports {logical_pages} logical pages, fewer than the {} pages of the comparison's workload: it cannot hold the workload",
+                ws.logical_pages
+            )),
+        }
     }
 
     pub fn requests(&self, logical_pages: u32, time_shift: bool) -> Result<Vec<Request>, String> {
@@ -83,11 +156,72 @@ impl Scenario {
             return crate::trace::load::build_trace(self).map(|(sim, _)| sim);
         }
         let first = self.fresh()?;
-        let reqs = self.requests(first.ftl.logical_pages(), first.ftl.time_shift())?;
-        let me = self.clone();
-        let fresh = Arc::new(move || me.fresh().expect("scenario was validated"));
+        let space = self.workload_pages(first.ftl.logical_pages())?;
+        let reqs = self.requests(space, first.ftl.time_shift())?;
+        let fresh = self.factory(&first);
         Ok(Simulator::with_state(first, fresh, reqs))
     }
+}
+
+/// See `Scenario::validate`.
+pub fn check_params(scheme: &str, p: &SchemeParams, g: &crate::nand::Geometry) -> Result<(), String> {
+    if !ftl::SCHEMES.iter().any(|s| s.0 == scheme) {
+        return Err(format!(
+            "unknown scheme '{scheme}' (known: {})",
+            ftl::SCHEMES.iter().map(|s| s.0).collect::<Vec<_>>().join(", ")
+        ));
+    }
+    let reads = ftl::scheme_params(scheme);
+    let given: [(&str, bool); 7] = [
+        ("op", p.op.is_some()),
+        ("log_blocks", p.log_blocks.is_some()),
+        ("k", p.k.is_some()),
+        ("switch_max", p.switch_max.is_some()),
+        ("fill_max", p.fill_max.is_some()),
+        ("utilisation", p.utilisation.is_some()),
+        ("checkpoint_lpns", p.checkpoint_lpns.is_some()),
+    ];
+    for (name, set) in given {
+        if set && !reads.contains(&name) {
+            return Err(format!(
+                "scheme '{scheme}' does not read '{name}'; its parameters: {}",
+                if reads.is_empty() { "none".to_string() } else { reads.join(", ") }
+            ));
+        }
+    }
+    let (blocks, ppb) = (g.blocks as u64, g.pages_per_block as u64);
+    if let Some(op) = p.op {
+        if !(op.is_finite() && (0.0..1.0).contains(&op)) {
+            return Err(format!("op (over-provisioning ratio) must be in [0, 1) (got {op})"));
+        }
+    }
+    if let Some(u) = p.utilisation {
+        if !(u.is_finite() && u > 0.0 && u <= 1.0) {
+            return Err(format!("utilisation must be in (0, 1] (got {u})"));
+        }
+    }
+    if let Some(n) = p.log_blocks {
+        // Fewer than the chip's blocks: this rules out overflow in each scheme's own check
+        // of its exact minimum (log + spare + data blocks), which then gives the message.
+        if n == 0 || n as u64 >= blocks {
+            return Err(format!("log_blocks must be in 1..{blocks} (fewer than the chip's {blocks} blocks) (got {n})"));
+        }
+    }
+    if let Some(k) = p.k {
+        // K = log blocks is full associativity and K > N is clamped to N slots (KRAFT);
+        // beyond the chip's blocks it means nothing.
+        if k == 0 || k as u64 > blocks {
+            return Err(format!("k (associativity) must be at least 1 and at most the chip's {blocks} blocks (got {k})"));
+        }
+    }
+    // switch_max and fill_max are thresholds on a page count: 0 = never, >= N = always;
+    // every u32 is meaningful.
+    if let Some(c) = p.checkpoint_lpns {
+        if c == 0 || c as u64 > blocks * ppb {
+            return Err(format!("checkpoint_lpns must be in 1..={} (the chip's pages) (got {c})", blocks * ppb));
+        }
+    }
+    Ok(())
 }
 
 /// The `Session.info()` / `ftl info` record.
@@ -108,9 +242,97 @@ pub fn info_json(scenario: &Scenario, sim: &Simulator) -> String {
             "timing": {"read_us": us(t.read_ns), "read_oob_us": us(t.read_oob_ns), "program_us": us(t.program_ns), "erase_us": us(t.erase_ns)},
         },
         "logical_pages": s.ftl.logical_pages(),
+        "log_blocks_used": log_blocks_used(&scenario.scheme, &scenario.params, c.geometry.blocks),
+        "workload_space": scenario.run.workload_space.map(|w| w.logical_pages),
+        "precondition": scenario.run.precondition.as_ref().map(|p| serde_json::json!({
+            "fill": p.fill, "random_writes": p.random_writes, "seed": p.seed,
+            "writes": p.writes(s.ftl.logical_pages()),
+        })),
         "total_requests": sim.total(),
         "params": scenario.params,
         "keyframe_interval": sim.keyframe_interval(),
     })
     .to_string()
+}
+
+/// The number of log blocks a hybrid scheme runs with: the parameter, or the scheme's
+/// default (exports state it; None for schemes without log blocks or whose default
+/// depends on more than the chip).
+pub fn log_blocks_used(scheme: &str, params: &SchemeParams, blocks: u32) -> Option<u32> {
+    if !ftl::scheme_params(scheme).contains(&"log_blocks") {
+        return None;
+    }
+    params.log_blocks.or(match scheme {
+        "bast" => Some(ftl::bast::DEFAULT_LOG_BLOCKS),
+        "fast" | "ofast" | "fastcheck" | "fast-ltlog" => Some(ftl::fast::DEFAULT_LOG_BLOCKS),
+        "kraft" | "kast" => Some(ftl::kraft::default_log_blocks(blocks)),
+        _ => None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sc(scheme: &str, params: SchemeParams, preset: &str) -> Scenario {
+        Scenario {
+            scheme: scheme.into(),
+            params,
+            chip: ChipSpec { preset: preset.into(), blocks: None, pages_per_block: None },
+            workload: Workload::Sequential { n: 10 },
+            run: Default::default(),
+        }
+    }
+
+    #[test]
+    fn a_parameter_the_scheme_does_not_read_is_refused_naming_its_parameters() {
+        let e = sc("bast", SchemeParams { utilisation: Some(0.5), ..Default::default() }, "classroom").build().err().unwrap();
+        assert_eq!(e, "scheme 'bast' does not read 'utilisation'; its parameters: log_blocks");
+        let e = sc("bast", SchemeParams { k: Some(2), ..Default::default() }, "classroom").validate().unwrap_err();
+        assert!(e.contains("'k'") && e.ends_with("log_blocks"), "{e}");
+        let e = sc("rftl", SchemeParams { log_blocks: Some(2), ..Default::default() }, "rftl-large").validate().unwrap_err();
+        assert!(e.ends_with("its parameters: utilisation"), "{e}");
+        // Every scheme accepts exactly the parameters it lists.
+        for (scheme, _) in ftl::SCHEMES {
+            for &name in ftl::scheme_params(scheme) {
+                let mut p = SchemeParams::default();
+                match name {
+                    "op" => p.op = Some(0.25),
+                    "log_blocks" => p.log_blocks = Some(4),
+                    "k" => p.k = Some(2),
+                    "switch_max" => p.switch_max = Some(2),
+                    "fill_max" => p.fill_max = Some(1),
+                    "utilisation" => p.utilisation = Some(1.0),
+                    "checkpoint_lpns" => p.checkpoint_lpns = Some(8),
+                    other => panic!("no test value for {other}"),
+                }
+                let g = Chip::preset("fast2007").unwrap().geometry;
+                assert_eq!(check_params(scheme, &p, &g), Ok(()), "{scheme} {name}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_number_is_range_checked() {
+        let bad = [
+            ("page", SchemeParams { op: Some(-1.0), ..Default::default() }, "op"),
+            ("page", SchemeParams { op: Some(1.0), ..Default::default() }, "op"),
+            ("page", SchemeParams { op: Some(f64::NAN), ..Default::default() }, "op"),
+            ("rftl", SchemeParams { utilisation: Some(1.5), ..Default::default() }, "utilisation"),
+            ("nftl", SchemeParams { utilisation: Some(0.0), ..Default::default() }, "utilisation"),
+            ("gftl", SchemeParams { utilisation: Some(-1.0), ..Default::default() }, "utilisation"),
+            ("fast", SchemeParams { log_blocks: Some(u32::MAX), ..Default::default() }, "log_blocks"),
+            ("bast", SchemeParams { log_blocks: Some(u32::MAX - 1), ..Default::default() }, "log_blocks"),
+            ("kraft", SchemeParams { log_blocks: Some(0), ..Default::default() }, "log_blocks"),
+            ("kraft", SchemeParams { k: Some(0), ..Default::default() }, "k (associativity)"),
+            ("kast", SchemeParams { k: Some(1 << 20), ..Default::default() }, "k (associativity)"),
+            ("fastcheck", SchemeParams { checkpoint_lpns: Some(0), ..Default::default() }, "checkpoint_lpns"),
+        ];
+        for (scheme, p, name) in bad {
+            let e = sc(scheme, p.clone(), "rftl-large").validate().unwrap_err();
+            assert!(e.starts_with(name), "{scheme} {p:?}: {e}");
+            // The builder refuses it too (no overflow, no panic).
+            assert!(sc(scheme, p, "rftl-large").build().is_err());
+        }
+    }
 }
