@@ -31,7 +31,7 @@ function ClaimRow({ c }: { c: Claim }) {
       </td>
       <td className="papers-num">{c.paperFigure}</td>
       <td className="papers-num">
-        {fmt(c)} <span className="muted">{c.unit}</span>
+        <span className="papers-ours">{fmt(c)}</span> <span className="muted unit">{c.unit}</span>
       </td>
       <td>
         <span className={`verdict verdict-${c.verdict.replace(' ', '-')}`}>{c.verdict}</span>
@@ -102,6 +102,15 @@ export function PapersView({ onClose }: { onClose: () => void }) {
             {p.id} <span className="muted">— {p.title} · {counts(p.id)}</span>
           </h3>
           <table className="papers-table">
+            <colgroup>
+              <col style={{ width: '10%' }} />
+              <col style={{ width: '30%' }} />
+              <col style={{ width: '11%' }} />
+              <col style={{ width: '12%' }} />
+              <col style={{ width: '9%' }} />
+              <col style={{ width: '18%' }} />
+              <col style={{ width: '10%' }} />
+            </colgroup>
             <thead>
               <tr>
                 <th scope="col">Where</th>

@@ -381,10 +381,12 @@ impl Setup {
         if self.log_blocks.len() > 1 {
             return Err("give one --log-blocks value (use `ftl sweep` for several)".into());
         }
-        self.scenario_with(scheme, self.log_blocks.first().copied())
+        self.scenario_with(scheme, self.log_blocks.first().copied(), false)
     }
 
-    fn scenario_with(&self, scheme: &str, log_blocks: Option<u32>) -> Result<Scenario, String> {
+    /// `shared`: the flags are shared by several schemes (`sweep`): each scheme gets the
+    /// parameters it reads (sweep() refuses a flag no scheme of the sweep reads).
+    fn scenario_with(&self, scheme: &str, log_blocks: Option<u32>, shared: bool) -> Result<Scenario, String> {
         let workload = if let Some(g) = &self.gen {
             parse_gen(g)?
         } else if let Some(p) = &self.pattern {
@@ -402,7 +404,7 @@ impl Setup {
         } else {
             return Err("give a workload: --gen KIND:key=value,..., --pattern \"w0 w4\" or --trace FILE".into());
         };
-        let scenario = Scenario {
+        let mut scenario = Scenario {
             scheme: scheme.to_string(),
             params: SchemeParams {
                 op: self.op,
@@ -420,6 +422,26 @@ impl Setup {
                 precondition: self.precondition.as_deref().map(ftl_sim::precondition::Precondition::parse).transpose()?.flatten(),
             },
         };
+        if shared {
+            let reads = ftl_sim::ftl::scheme_params(scheme);
+            let p = &mut scenario.params;
+            for (name, v) in [("op", &mut p.op), ("utilisation", &mut p.utilisation)] {
+                if !reads.contains(&name) {
+                    *v = None;
+                }
+            }
+            for (name, v) in [
+                ("log_blocks", &mut p.log_blocks),
+                ("k", &mut p.k),
+                ("switch_max", &mut p.switch_max),
+                ("fill_max", &mut p.fill_max),
+                ("checkpoint_lpns", &mut p.checkpoint_lpns),
+            ] {
+                if !reads.contains(&name) {
+                    *v = None;
+                }
+            }
+        }
         // Parameters the scheme does not read, and out-of-range numbers, are refused here,
         // before a trace is parsed (the core's check, which the app gets too).
         scenario.validate()?;
@@ -625,10 +647,25 @@ fn recovery_cost(scenario: &Scenario, sim: &ftl_sim::sim::Simulator) -> Result<R
 fn sweep(args: &SweepArgs) -> Result<(SweepHead, Vec<SweepRow>), String> {
     let counts: Vec<Option<u32>> =
         if args.setup.log_blocks.is_empty() { vec![None] } else { args.setup.log_blocks.iter().map(|&n| Some(n)).collect() };
+    // The flags are shared: each must be read by at least one scheme of the sweep.
+    let s = &args.setup;
+    for (name, set) in [
+        ("op", s.op.is_some()),
+        ("log_blocks", !s.log_blocks.is_empty()),
+        ("k", s.k.is_some()),
+        ("switch_max", s.switch_max.is_some()),
+        ("fill_max", s.fill_max.is_some()),
+        ("utilisation", s.utilisation.is_some()),
+        ("checkpoint_lpns", s.checkpoint_lpns.is_some()),
+    ] {
+        if set && !args.schemes.iter().any(|x| ftl_sim::ftl::scheme_params(x).contains(&name)) {
+            return Err(format!("none of the schemes {} reads '{name}'", args.schemes.join(", ")));
+        }
+    }
     let mut scenarios = Vec::new();
     for scheme in &args.schemes {
         for &lb in &counts {
-            scenarios.push((lb, args.setup.scenario_with(scheme, lb)?));
+            scenarios.push((lb, args.setup.scenario_with(scheme, lb, true)?));
         }
     }
     // One workload and one chip for every row, decided once (trace::fit::plan).
