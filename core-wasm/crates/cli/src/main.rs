@@ -145,6 +145,112 @@ struct CrashArgs {
     no_recut: bool,
     #[arg(long)]
     json: bool,
+    /// One run that cuts power N times (between requests, mid-request, mid-merge,
+    /// mid-checkpoint, inside a recovery, right after one), recovers, verifies and goes on
+    /// from the recovered state; its own random workload (seed --seed). docs/schemes/recovery.md.
+    #[arg(long, conflicts_with_all = ["all", "every", "random"])]
+    chain: Option<u64>,
+    /// Chain: freeze / unfreeze / revert in the workload (time-shifting schemes: ltftl).
+    #[arg(long, requires = "chain")]
+    time_shift: bool,
+    /// Chain: also cut programs with the MLC paired-page model (the lower page tears too).
+    #[arg(long, requires = "chain")]
+    paired_pages: bool,
+    /// Chain: also cut programs so early that the page reads as erased.
+    #[arg(long, requires = "chain")]
+    reads_erased: bool,
+    /// Chain: write every cut's verdict to this file, one JSON object a line.
+    #[arg(long, requires = "chain")]
+    verdicts: Option<std::path::PathBuf>,
+}
+
+fn crash_chain(a: &CrashArgs, n: u64) -> ExitCode {
+    use ftl_sim::crash::{chain, ChainOptions};
+    let run = || -> Result<ftl_sim::crash::ChainReport, String> {
+        let st = &a.setup;
+        if st.gen.is_some() || st.pattern.is_some() || st.trace.is_some() {
+            return Err("a chain makes its own workload from --seed: drop --gen / --pattern / --trace".into());
+        }
+        if st.log_blocks.len() > 1 {
+            return Err("give one --log-blocks value".into());
+        }
+        let scenario = Scenario {
+            scheme: a.scheme.clone(),
+            params: SchemeParams {
+                op: st.op,
+                log_blocks: st.log_blocks.first().copied(),
+                k: st.k,
+                switch_max: st.switch_max,
+                fill_max: st.fill_max,
+                utilisation: st.utilisation,
+                checkpoint_lpns: st.checkpoint_lpns,
+            },
+            chip: ChipSpec { preset: st.chip.clone(), blocks: st.blocks, pages_per_block: st.pages_per_block },
+            workload: Workload::Pattern { text: String::new() },
+            run: Default::default(),
+        };
+        scenario.validate()?;
+        let state = scenario.fresh()?;
+        let mut o = ChainOptions::new(n, a.seed);
+        o.time_shift = a.time_shift;
+        o.paired_pages = a.paired_pages;
+        o.reads_erased = a.reads_erased;
+        if a.time_shift && !state.ftl.time_shift() {
+            return Err(format!("scheme '{}' has no time shift", a.scheme));
+        }
+        if a.no_recut {
+            o.recut_chance = 0.0;
+        }
+        let mut out = match &a.verdicts {
+            Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).map_err(|e| format!("cannot write {}: {e}", p.display()))?)),
+            None => None,
+        };
+        let mut last = std::time::Instant::now();
+        let r = chain(&state, &scenario.recoverer(), &o, |v| {
+            if let Some(w) = &mut out {
+                use std::io::Write;
+                let _ = writeln!(w, "{}", serde_json::to_string(v).expect("verdict serialises"));
+            }
+            if last.elapsed().as_millis() > 1000 {
+                eprint!("\r{}/{n} cuts", v.cut);
+                last = std::time::Instant::now();
+            }
+        });
+        eprint!("\r{:40}\r", "");
+        Ok(r)
+    };
+    match run() {
+        Ok(r) => {
+            if a.json {
+                println!("{}", serde_json::to_string(&r).expect("report serialises"));
+            } else {
+                println!("crash chain of {} (seed {}): {} cuts over {} requests", r.scheme, r.seed, r.cuts, r.requests_run + r.cuts);
+                println!("  cuts at               between {} mid-request {} mid-merge {} mid-checkpoint {} (right after a recovery {})", r.between, r.mid_request, r.mid_merge, r.mid_checkpoint, r.right_after_recovery);
+                println!("  recut points          {} ({} inside the recovery); share of all cut points inside a recovery {:.1} %", r.recut_points, r.recut_inside_recovery, 100.0 * r.share_inside_recovery);
+                println!("  in flight took effect {}", r.took_effect);
+                println!("  recovered correctly   {}", r.recovered_correctly);
+                println!("  acked writes lost     {}", r.acked_writes_lost);
+                println!("  wrong data            {}", r.wrong_reads);
+                println!("  torn pages mapped     {}", r.torn_mapped);
+                println!("  frozen states damaged {}", r.frozen_damaged);
+                println!("  errors                {}", r.errors);
+                let p = &r.recovery_ops;
+                println!("  recovery ops          min {:.0} mean {:.1} p99 {:.0} max {:.0}", p.min, p.mean, p.p99, p.max);
+                for f in &r.first_failures {
+                    println!("  FAILED: {f}");
+                }
+                if let Some(s) = &r.stopped {
+                    println!("  STOPPED: {s}");
+                }
+            }
+            let clean = r.recovered_correctly == r.cuts && r.wrong_reads == 0 && r.stopped.is_none();
+            if clean { ExitCode::SUCCESS } else { ExitCode::from(3) }
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
 }
 
 #[derive(Args)]
@@ -835,6 +941,7 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Cmd::CrashSweep(a) if a.chain.is_some() => crash_chain(&a, a.chain.unwrap()),
         Cmd::CrashSweep(a) => match crash_sweep(&a) {
             Ok(r) => {
                 if a.json {

@@ -42,6 +42,15 @@ impl Oracle {
             None => false,
         }
     }
+    /// Ids of the frozen states, ascending.
+    pub fn frozen_ids(&self) -> Vec<u32> {
+        self.frozen.keys().copied().collect()
+    }
+    /// Keeps only the frozen states in `ids` (a scheme may release states itself: LTFTL
+    /// drops the states frozen after a revert's target, and releases old ones for space).
+    pub fn retain_frozen(&mut self, ids: &[u32]) {
+        self.frozen.retain(|k, _| ids.contains(k));
+    }
     pub fn frozen(&self, id: u32) -> Option<&[u32]> {
         self.frozen.get(&id).map(|v| v.as_slice())
     }

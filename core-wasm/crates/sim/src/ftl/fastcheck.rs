@@ -617,7 +617,9 @@ fn reads(flash: &Flash) -> u64 {
 
 /// Newest readable metadata page with `tag` among the programmed pages of `pbn` (read in
 /// order until the first erased page; pages are programmed in order).
-fn newest_meta(flash: &mut Flash, pbn: Pbn, tag: u8) -> FlashResult<(Option<(u32, Ppn)>, u32)> {
+/// `clock` is raised to every readable sequence number read (the program clock must not
+/// go back across a recovery: a reused number would make `newest_meta` pick an old page).
+fn newest_meta(flash: &mut Flash, pbn: Pbn, tag: u8, clock: &mut u32) -> FlashResult<(Option<(u32, Ppn)>, u32)> {
     let n = flash.ppb();
     let mut best = None;
     let mut next = n;
@@ -627,6 +629,9 @@ fn newest_meta(flash: &mut Flash, pbn: Pbn, tag: u8) -> FlashResult<(Option<(u32
         if p.is_erased() {
             next = off;
             break;
+        }
+        if p.kind != PageKind::Torn {
+            *clock = (*clock).max(p.seq);
         }
         if p.kind == PageKind::Meta && p.tag == tag && best.is_none_or(|(s, _)| p.seq > s) {
             best = Some((p.seq, ppn));
@@ -642,13 +647,18 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
     let mut ftl = build(&g, params, mode).map_err(FlashError::Violation)?;
     let mut m = ftl.meta.take().unwrap();
     let mut st = RecoveryStats::default();
+    // The program clock (MSN) to go on from: the highest sequence number recovery reads
+    // anywhere on the chip — map directory, map, checkpoint / log pages included — so MSNs
+    // keep increasing across any number of recoveries (5.2.2: the MSN "monotonically
+    // increases"; a map page that reused a number would lose to an older one).
+    let mut chip_clock = 0u32;
 
     // Step 1: the map directory (fixed blocks) says where the map block is.
     let r0 = reads(flash);
     flash.note("recovery_phase", || "1. map directory: read the fixed blocks 0 and 1 for the newest map-directory page".into());
     let mut dir_best: Option<(u32, Ppn)> = None;
     for &d in &DIR_BLOCKS {
-        let (b, next) = newest_meta(flash, d, mtag::DIR)?;
+        let (b, next) = newest_meta(flash, d, mtag::DIR, &mut chip_clock)?;
         if b.is_some_and(|(s, _)| dir_best.is_none_or(|(t, _)| s > t)) {
             dir_best = b;
             m.dir = (d, next);
@@ -674,7 +684,7 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
     let mut snap: Option<Vec<u32>> = None;
     if map_block != NONE {
         flash.note("recovery_phase", || format!("2. map blocks: map block {map_block}, newest block-mapping page"));
-        let (b, next) = newest_meta(flash, map_block, mtag::MAP)?;
+        let (b, next) = newest_meta(flash, map_block, mtag::MAP, &mut chip_clock)?;
         m.map = (map_block, next);
         if let Some((_, ppn)) = b {
             flash.read(ppn, Cause::Recovery)?;
@@ -747,6 +757,9 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
                     break;
                 }
                 let p = flash.read(ppn, Cause::Recovery)?;
+                if p.kind == PageKind::Meta {
+                    chip_clock = chip_clock.max(p.seq);
+                }
                 if p.kind != PageKind::Meta || p.tag != mtag::CKPT || (p.lpn as usize) >= seen.len() || seen[p.lpn as usize] {
                     continue;
                 }
@@ -757,6 +770,7 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
                 for j in 0..k {
                     let (b, gn, lb) = (pl[2 + 3 * j], pl[3 + 3 * j], pl[4 + 3 * j]);
                     m.lbmsn[b as usize] = lb;
+                    chip_clock = chip_clock.max(lb);
                     if let Some(pos) = pos_of(&rw_list, b, gn) {
                         let e = pl[2 + 3 * k + j * n as usize..2 + 3 * k + (j + 1) * n as usize].to_vec();
                         known[pos] = Some((e, vec![lb; n as usize]));
@@ -766,22 +780,21 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
         }
         Mode::LtLog => {
             flash.note("recovery_phase", || "3. log: read the log pages backward to the newest complete dump of the log-page-mapping table".into());
-            let mut recs: Vec<Vec<u32>> = Vec::new();
+            // Record pages with their own clock (sequence number).
+            let mut recs: Vec<(Vec<u32>, u32)> = Vec::new();
+            let mut dump_seq = 0u32;
             let mut dump: Vec<Option<Vec<u32>>> = vec![None; m.npmap as usize];
             let mut dump_ppns: Vec<Ppn> = Vec::new();
             let mut log_ppns: Vec<Ppn> = Vec::new();
-            // The clock of the newest record or dump page: every merge completed before it
-            // has its merge record on flash; a later one only its map page (dbMSN).
-            let mut t_newest = 0u32;
             let mut i = 0;
             while i < area_pages.len() {
                 let ppn = area_pages[i];
                 let p = flash.read(ppn, Cause::Recovery)?;
-                if p.kind == PageKind::Meta && (p.tag == mtag::LTLOG || p.tag == mtag::LTDUMP) {
-                    t_newest = t_newest.max(p.seq);
+                if p.kind == PageKind::Meta {
+                    chip_clock = chip_clock.max(p.seq);
                 }
                 if p.kind == PageKind::Meta && p.tag == mtag::LTLOG {
-                    recs.push(flash.payload(ppn).unwrap_or(&[]).to_vec());
+                    recs.push((flash.payload(ppn).unwrap_or(&[]).to_vec(), p.seq));
                     log_ppns.push(ppn);
                 } else if p.kind == PageKind::Meta && p.tag == mtag::LTDUMP && p.lpn + 1 == m.npmap {
                     // A dump's last page: its other pages precede it.
@@ -805,6 +818,7 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
                         }
                         pp.reverse();
                         dump_ppns = pp;
+                        dump_seq = p.seq;
                         break;
                     }
                 }
@@ -818,7 +832,7 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
                     let (b, gn) = (table[1 + 2 * j], table[2 + 2 * j]);
                     if let Some(pos) = pos_of(&rw_list, b, gn) {
                         let e = table[1 + 2 * k + j * n as usize..1 + 2 * k + (j + 1) * n as usize].to_vec();
-                        known[pos] = Some((e, vec![t_newest; n as usize]));
+                        known[pos] = Some((e, vec![dump_seq; n as usize]));
                     }
                 }
             }
@@ -826,7 +840,10 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
             log_ppns.reverse();
             m.live.extend(log_ppns.iter().copied());
             m.log_pages_since_dump = log_ppns.len() as u32;
-            for page in recs.iter().rev() {
+            // An entry's lbMSN is the clock of the page that logged it (an upper bound of
+            // its program clock), not the newest log page's: an entry a recovery set to −1
+            // without a merge record must not turn valid again when a newer page appears.
+            for (page, rseq) in recs.iter().rev() {
                 for r in page.chunks(2) {
                     let (a, b) = (r[0], r[1]);
                     if a == REC_MERGE {
@@ -838,8 +855,9 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
                             }
                         }
                     } else if let Some(pos) = rw_list.iter().position(|&(pb, _)| pb == a / n) {
-                        let e = known[pos].get_or_insert_with(|| (vec![NONE; n as usize], vec![t_newest; n as usize]));
+                        let e = known[pos].get_or_insert_with(|| (vec![NONE; n as usize], vec![*rseq; n as usize]));
                         e.0[(a % n) as usize] = b;
+                        e.1[(a % n) as usize] = *rseq;
                     }
                 }
             }
@@ -874,6 +892,9 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
                 let p = flash.read_oob(b * n + o as u32, Cause::Recovery)?;
                 if p.is_erased() {
                     break;
+                }
+                if p.kind == PageKind::Data {
+                    chip_clock = chip_clock.max(p.seq);
                 }
                 v[o] = if p.kind == PageKind::Data { p } else { Page { kind: PageKind::Torn, ..Page::ERASED } };
                 unrecorded.push(b * n + o as u32);
@@ -915,12 +936,17 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
         }
     }
     flash.note("consistency", || format!("consistency check: {invalidated} log pages set to −1"));
-    // The program clock goes on from the newest clock seen; valid log pages get an order
-    // key (list position, page) newer than any data-block page, for the redo's sources.
+    // The program clock goes on from the newest clock seen (every page read so far,
+    // metadata and log pages the consistency check set to −1 included; the data blocks'
+    // spare areas are added by `rebuild_fast`); valid log pages get an order key (list
+    // position, page) newer than any data-block page, for the redo's sources.
     for v in &pages {
         for p in v.iter().filter(|p| p.kind == PageKind::Data) {
-            ftl.seq = ftl.seq.max(p.seq);
+            chip_clock = chip_clock.max(p.seq);
         }
+    }
+    if !TEST_CLOCK_BACK.with(|c| c.get()) {
+        ftl.seq = ftl.seq.max(chip_clock);
     }
     for (pos, v) in pages.iter_mut().enumerate() {
         for (o, p) in v.iter_mut().enumerate() {
@@ -951,10 +977,23 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
     let ext = ExtRw { order: order.clone(), pages, map_bmt: map_bmt.clone() };
     let meta_skip = m.meta_blocks();
     let rebuilt = rebuild_fast(flash, &mut ftl, blks, &meta_skip, Some(&ext))?;
-    // dbMSNs: the map page's, except where recovery found a newer data block.
+    // dbMSNs (5.2.2: "in accordance with the current MSN value when a merge for a data
+    // block is completed" — it advances only with a merge): the map page's, except where
+    // recovery found a data block the map page does not name. A block born from a host
+    // write in place (a first write, no merge) has no merge: dbMSN 0, so the log pages
+    // written for it since stay valid (equation 1) at the next recovery too. A block a
+    // merge made after the last map page (or recovery's own merge / redo): the clock now —
+    // no log page of that logical block is newer (the map page follows every merge).
     let now = ftl.seq;
     for lbn in 0..db {
-        ftl.bmt_msn[lbn] = if ftl.bmt[lbn] == map_bmt[lbn] && !rebuilt.contains(&(lbn as u32)) { map_msn[lbn] } else { now };
+        let d = ftl.bmt[lbn];
+        ftl.bmt_msn[lbn] = if d == map_bmt[lbn] && !rebuilt.contains(&(lbn as u32)) {
+            map_msn[lbn]
+        } else if d != NONE && map_bmt[lbn] == NONE && !rebuilt.contains(&(lbn as u32)) && born_in_place(flash, d) {
+            0
+        } else {
+            now
+        };
     }
     for &b in &order {
         if m.lbmsn[b as usize] == 0 && flash.block_pages(b).last().is_some_and(|p| !p.is_erased()) {
@@ -962,19 +1001,53 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
         }
     }
     st.redo_ops = recovery_writes(flash) - ops0;
-    if mode == Mode::LtLog {
-        // Pages found by the restoration scan have no record on flash yet: they go to the
-        // RAM record buffer (flushed with the next records), so a later recovery that
-        // starts its scan after newer records does not miss them.
-        for ppn in unrecorded {
-            if ftl.rw.contains(&(ppn / n)) {
-                m.records.push((ppn, ftl.smt[ppn as usize]));
-            }
-        }
+    if mode == Mode::LtLog && !unrecorded.is_empty() || mode == Mode::LtLog && invalidated > 0 {
+        // The log on flash no longer says what recovery decided: pages found by the
+        // restoration scan have no record, and entries the consistency check set to −1
+        // have no merge record (a later recovery would judge them by a newer log page's
+        // clock and take them as valid again). Dump the recovered log-page-mapping table,
+        // as LTFTL dumps its map when it is initialized (2.2); a cut inside the dump
+        // leaves the previous dump and records, and recovery decides the same again.
+        let _ = &unrecorded;
+        m.dump(flash, &mut ftl)?;
+    }
+    // A block map recovery changed (a merge it redid or finished, a merge completed after
+    // the last map page) is logged now, as every merge's is (4.2; 5.4: "logging any
+    // block-mapping change at the map blocks for every merge operation"). Otherwise the
+    // next recovery would take the map page's older data block for the current one and
+    // treat the log pages written since as merged. A cut before this page leaves the chip
+    // as it was for the redo, so recovery stays idempotent (5.3).
+    if ftl.bmt != map_bmt || (0..db).any(|l| ftl.bmt[l] != NONE && ftl.bmt_msn[l] != map_msn[l]) {
+        flash.note("recovery", || "the recovered block map differs from the newest map page: a map page logs it".into());
+        m.log_map(flash, &mut ftl)?;
     }
     m.last_recovery = st;
     ftl.meta = Some(m);
     Ok(ftl)
+}
+
+/// Whether data block `pbn` was born from a host write in place (its oldest program has
+/// the DATA role), not from a merge. Its spare areas were read in step 6.
+fn born_in_place(flash: &Flash, pbn: Pbn) -> bool {
+    let n = flash.ppb();
+    (0..n)
+        .map(|o| *flash.peek(pbn * n + o))
+        .filter(|p| p.kind == PageKind::Data)
+        .min_by_key(|p| p.seq)
+        .is_some_and(|p| p.tag & fast::tag::ROLE == fast::tag::DATA)
+}
+
+thread_local! {
+    /// Test-only switch: recovery forgets the clock it read on the chip (the bug of issue
+    /// 15), so a test can show the chained-cut check fails without the clock restore.
+    static TEST_CLOCK_BACK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Turns the broken clock restore on or off (tests only: demonstrates the regression test
+/// can fail). Per thread.
+#[doc(hidden)]
+pub fn test_break_clock_restore(on: bool) {
+    TEST_CLOCK_BACK.with(|c| c.set(on));
 }
 
 fn recovery_writes(flash: &Flash) -> u64 {

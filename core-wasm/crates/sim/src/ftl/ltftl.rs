@@ -1503,6 +1503,12 @@ impl Ftl for LtFtl {
     fn time_shift(&self) -> bool {
         true
     }
+    fn frozen_states(&self) -> Vec<u32> {
+        self.states.iter().map(|s| s.id).collect()
+    }
+    fn frozen_image(&self, id: u32) -> Option<Vec<Ppn>> {
+        self.image_of(id)
+    }
 
     /// Section 4: the epoch is the global time after the last log entry; every page
     /// invalidated from now on is retractable for this state.

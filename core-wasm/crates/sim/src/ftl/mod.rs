@@ -150,6 +150,15 @@ pub trait Ftl: FtlClone + Send {
     fn revert(&mut self, _flash: &mut Flash, _state: u32) -> FlashResult<Result<(), String>> {
         Ok(Err(format!("{} has no time shift", self.name())))
     }
+    /// Ids of the live frozen states (time-shifting schemes; crash verification).
+    fn frozen_states(&self) -> Vec<u32> {
+        Vec::new()
+    }
+    /// Where each LPN of frozen state `id` lives, as a revert to it would map it,
+    /// without changing anything (crash verification: a frozen state is intact).
+    fn frozen_image(&self, _id: u32) -> Option<Vec<Ppn>> {
+        None
+    }
 }
 
 pub fn default_page_state<F: Ftl + ?Sized>(ftl: &F, flash: &Flash, ppn: Ppn) -> PageState {

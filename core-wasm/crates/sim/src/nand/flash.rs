@@ -169,6 +169,17 @@ pub struct FtlCounters {
     pub log_utilisation_sum: f64,
 }
 
+/// What an interrupted program leaves behind (crash sweeps; docs/schemes/recovery.md).
+/// The default is the SLC-era model: the page under program is torn (detectably unreadable).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct TornModel {
+    /// MLC paired pages: an upper page (odd offset) shares its cells with the lower page
+    /// just before it; cutting its program also tears that lower page, written earlier.
+    pub paired_pages: bool,
+    /// The program was cut so early that the page still reads as erased.
+    pub reads_erased: bool,
+}
+
 /// The chip. Owns every page, erase counts, counters and the event stream.
 #[derive(Clone)]
 pub struct Flash {
@@ -189,6 +200,8 @@ pub struct Flash {
     /// Operations left before power fails; None = unlimited.
     power_budget: Option<u64>,
     power_lost: bool,
+    /// What a cut program leaves (see `TornModel`).
+    pub torn_model: TornModel,
     /// The budget is a pause (`pause_after`), not a cut: the failing operation tears nothing.
     pause: bool,
     recording: bool,
@@ -209,6 +222,7 @@ impl Flash {
             counters: FtlCounters::default(),
             power_budget: None,
             power_lost: false,
+            torn_model: TornModel::default(),
             pause: false,
             recording: false,
             events: Vec::new(),
@@ -364,9 +378,9 @@ impl Flash {
             return Err(self.program_violation(pbn, off, page));
         }
         if let Err(e) = self.spend() {
-            // The page under program when power fails is torn: detectably unreadable.
+            // The page under program when power fails is torn (a pause tears nothing).
             if !self.pause {
-                self.pages[ppn as usize] = Page { kind: PageKind::Torn, ..page };
+                self.tear(ppn, page);
             }
             return Err(e);
         }
@@ -375,6 +389,22 @@ impl Flash {
         *wp = (*wp).max(off + 1);
         self.account(OpKind::Program, ppn, page.lpn, cause);
         Ok(())
+    }
+
+    /// A program cut by the power loss: the page is torn (detectably unreadable), or still
+    /// reads as erased (cut very early); with MLC paired pages an upper page's cut also
+    /// tears its lower page, programmed earlier in the block.
+    fn tear(&mut self, ppn: Ppn, page: Page) {
+        if !self.torn_model.reads_erased {
+            self.pages[ppn as usize] = Page { kind: PageKind::Torn, ..page };
+        }
+        let off = ppn % self.chip.geometry.pages_per_block;
+        if self.torn_model.paired_pages && off % 2 == 1 {
+            let lower = &mut self.pages[ppn as usize - 1];
+            if !lower.is_erased() {
+                lower.kind = PageKind::Torn;
+            }
+        }
     }
 
     /// The NAND rule a program broke (kept out of the hot path).
