@@ -405,12 +405,12 @@ export function App() {
           {loaded ? (
             <ScenarioForm current={formScenario(loaded.scenario)} busy={false} onApply={(s, openAt) => {
                 setTourAt(null);
-                void sim.load(s, openAt);
+                return sim.load(s, openAt);
               }} />
           ) : (
             <ScenarioForm current={DEFAULT_PRESET.scenario} busy={!client} onApply={(s, openAt) => {
                 setTourAt(null);
-                void sim.load(s, openAt);
+                return sim.load(s, openAt);
               }} />
           )}
           <p className="keys-hint">
