@@ -46,9 +46,9 @@ export function TourPanel({ tour, index, busy, playing, snapshot, onGo, onPlay, 
   const stop = tour.stops[index];
   const prevQuiz = index > 0 ? tour.stops[index - 1].quiz : undefined;
   const last = index >= tour.stops.length - 1;
-  // Stepping past the stop's moment yourself reveals its quiz answer too.
-  const passed =
-    !!snapshot && (snapshot.step > stop.at.step || (snapshot.step === stop.at.step && snapshot.opCursor > stop.at.op));
+  // The quiz is about the request after the stop's moment: its answer shows once that
+  // request has finished (stepped past), not after its first flash operation.
+  const passed = !!snapshot && snapshot.step > stop.at.step;
   useBlockHighlight(highlightedBlocks(stop.highlight, snapshot));
 
   // Presenter keys: PageDown / PageUp step the tour (not while typing in a field).

@@ -7,7 +7,7 @@ import { scaleBand, select } from 'd3';
 // d3's barrel is side-effect free, so bring in the Selection.transition/interrupt patch explicitly.
 import 'd3-transition';
 import type { SimEvent } from '../sim/protocol';
-import { bandLabel, bandTextColor, pageStyle, roleStyle } from './palette';
+import { bandLabel, bandTextColor, pageMark, pageStyle, roleStyle } from './palette';
 import type { Effect } from './effects';
 import { slotCount } from './effects';
 import { blockGroups, hoverText, type Hovered } from './chipInfo';
@@ -20,6 +20,8 @@ export interface DeviceGridProps {
   blockRoles: Uint8Array;
   eraseCounts: Uint32Array;
   owners: Int32Array;
+  /** every owner of a block that has several (KRAFT/KAST shared log blocks) */
+  ownerSets?: Record<string, number[]>;
   /** the last revealed event, highlighted */
   lastEvent?: SimEvent | null;
   /** ms for state transitions; 0 = discrete */
@@ -33,17 +35,21 @@ export interface DeviceGridProps {
   /** re-resolve CSS colours when the theme changes */
   theme?: string;
   onHover?: (h: Hovered | null) => void;
+  /** presentation mode: labels, bands and page numbers this many times larger */
+  textScale?: number;
 }
 
 const NO_LPN = 0xffffffff;
-const BAND = 16; // role band height above each block
-const LABEL = 14; // pbn label below each block
+const BASE_BAND = 16; // role band height above each block (times textScale)
+const BASE_LABEL = 14; // pbn label below each block (times textScale)
 
 /**
  * Choose blocks per row so cells are as large as possible in the given box. With
  * `group` > 1 (RFTL's primary/replacement/buffer triples) rows hold whole groups.
  */
-export function gridLayout(blocks: number, ppb: number, width: number, height: number, group = 1) {
+export function gridLayout(blocks: number, ppb: number, width: number, height: number, group = 1, scale = 1) {
+  const BAND = BASE_BAND * scale;
+  const LABEL = BASE_LABEL * scale;
   let best = { cols: blocks, rows: 1, cell: 0, cellW: 0 };
   for (let cols = 1; cols <= blocks; cols++) {
     if (group > 1 && cols % group !== 0 && cols !== blocks) continue;
@@ -59,13 +65,16 @@ export function gridLayout(blocks: number, ppb: number, width: number, height: n
 export function DeviceGrid(props: DeviceGridProps) {
   const { blocks, pagesPerBlock: ppb, pageStates, pageLpns, blockRoles, eraseCounts, owners, lastEvent, width, height } = props;
   const svgRef = useRef<SVGSVGElement>(null);
+  const ts = props.textScale ?? 1;
+  const BAND = BASE_BAND * ts;
+  const LABEL = BASE_LABEL * ts;
   const fxRef = useRef<SVGGElement>(null);
   const groups = useMemo(() => blockGroups(blockRoles, owners), [blockRoles, owners]);
   const groupMiddle = useMemo(() => new Map(groups.map((g) => [g.first + 1, g.owner])), [groups]);
   const groupSize = groups.length > 0 ? 3 : 1;
 
   const layout = useMemo(() => {
-    const { cols, rows } = gridLayout(blocks, ppb, width, height, groupSize);
+    const { cols, rows } = gridLayout(blocks, ppb, width, height, groupSize, ts);
     const x = scaleBand<number>().domain(Array.from({ length: cols }, (_, i) => i)).range([0, width]).paddingInner(0.12).paddingOuter(0.04);
     const rowH = height / rows;
     const y = scaleBand<number>()
@@ -73,7 +82,8 @@ export function DeviceGrid(props: DeviceGridProps) {
       .range([BAND, rowH - LABEL])
       .paddingInner(ppb > 16 ? 0 : 0.08);
     return { cols, rows, x, y, rowH };
-  }, [blocks, ppb, width, height, groupSize]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [blocks, ppb, width, height, groupSize, ts]);
 
   const bw = layout.x.bandwidth();
   const ph = layout.y.bandwidth();
@@ -271,8 +281,8 @@ export function DeviceGrid(props: DeviceGridProps) {
   }, [props.planId, layout]);
 
   const hi = lastEvent && lastEvent.pbn != null ? lastEvent : null;
-  const showText = ph >= 13 && bw >= 22;
-  const showBandText = bw >= 26;
+  const showText = ph >= 13 * ts && bw >= 22 * ts;
+  const showBandText = bw >= 26 * ts;
 
   const groupEls = groups.map(({ first, owner }) => {
     if (Math.floor(first / layout.cols) !== Math.floor((first + 2) / layout.cols)) return null;
@@ -303,14 +313,14 @@ export function DeviceGrid(props: DeviceGridProps) {
       const isHi = hi != null && hi.kind !== 'erase' && hi.pbn === b && hi.page === p;
       pages.push(
         <g key={p} className={isHi ? 'page-cell hi' : 'page-cell'} data-page={p}>
-          <title>{`Block ${b} page ${p} (PPN ${i}) · ${style.label}${lpn !== NO_LPN ? ` · LPN ${lpn}` : ''}`}</title>
+          <title>{`Block ${b} page ${p} (PPN ${i}) · ${style.label}${lpn !== NO_LPN && st !== 4 ? ` · LPN ${lpn}` : ''}`}</title>
           <rect className="page" data-state={st} data-ppn={i} x={bx} y={py} width={bw} height={Math.max(ph, 1)} />
           {style.pattern === 'hatch' && ph >= 4 && (
             <rect className="hatch" x={bx} y={py} width={bw} height={ph} fill="url(#hatch)" pointerEvents="none" />
           )}
-          {showText && lpn !== NO_LPN && (
+          {showText && (lpn !== NO_LPN || st === 4) && (
             <text className={`lpn lpn-${style.key}`} x={bx + bw / 2} y={py + ph / 2} dy="0.35em" textAnchor="middle" pointerEvents="none">
-              {lpn}
+              {pageMark(st, lpn)}
             </text>
           )}
           {isHi && <rect className="hi-ring" x={bx - 1.5} y={py - 1.5} width={bw + 3} height={ph + 3} rx={3} pointerEvents="none" />}
@@ -323,7 +333,7 @@ export function DeviceGrid(props: DeviceGridProps) {
         <rect className="role-band" x={bx} y={by + 2} width={bw} height={BAND - 4} rx={2} style={{ fill: role.color }} />
         {showBandText && (
           <text className="role-text" x={bx + bw / 2} y={by + BAND / 2} dy="0.35em" textAnchor="middle" style={{ fill: bandTextColor(role) }}>
-            {bandLabel(role, owner, bw)}
+            {bandLabel(role, owner, bw / ts, props.ownerSets?.[b])}
           </text>
         )}
         <rect
@@ -337,8 +347,8 @@ export function DeviceGrid(props: DeviceGridProps) {
         {pages}
         <text className={groupMiddle.has(b) ? 'pbn group-lbn' : 'pbn'} x={bx + bw / 2} y={by + layout.rowH - LABEL / 2} dy="0.35em" textAnchor="middle">
           {groupMiddle.has(b) ? `LBN ${groupMiddle.get(b)}` : bw >= 18 || b % 4 === 0 ? `${b}` : ''}
-          {bw >= 44 ? ` · e${eraseCounts[b]}` : ''}
-          {bw < 44 && bw >= 26 && owner >= 0 && !showBandText ? ` L${owner}` : ''}
+          {bw >= 44 * ts ? ` · e${eraseCounts[b]}` : ''}
+          {bw < 44 * ts && bw >= 26 * ts && owner >= 0 && !showBandText ? ` L${owner}` : ''}
         </text>
       </g>,
     );
@@ -353,6 +363,7 @@ export function DeviceGrid(props: DeviceGridProps) {
       width={width}
       height={height}
       viewBox={`0 0 ${width} ${height}`}
+      style={{ ['--chip-text-scale' as string]: ts }}
       role="img"
       aria-label={`Flash chip: ${blocks} blocks of ${ppb} pages. Hover a block or page for details.`}
       onMouseMove={(ev) => {

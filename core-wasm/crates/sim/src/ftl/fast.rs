@@ -323,11 +323,12 @@ impl FastFtl {
             .collect();
         flash.note("partial_merge", || {
             format!(
-                "partial merge (Fig. 7a): SW log block {} holds {} of LBN {}'s {n} sectors; {} missing sectors copied in{}; it becomes the data block, old data block {old} erased (1 erase)",
+                "partial merge (Fig. 7a): SW log block {} holds {} of LBN {}'s {n} sectors; {} missing sector{} copied in{}; it becomes the data block, old data block {old} erased (1 erase)",
                 sw.pbn,
                 sw.next,
                 sw.lbn,
                 srcs.iter().flatten().count(),
+                if srcs.iter().flatten().count() == 1 { "" } else { "s" },
                 if host.is_some() { " and the new sector written at its offset" } else { "" }
             )
         });
