@@ -549,6 +549,7 @@ export function App() {
             />
           )}
           <Narration text={snap?.narration ?? ''} step={snap?.step ?? 0} total={snap?.total ?? 0} opCursor={snap?.opCursor ?? 0} opCount={snap?.opCount ?? 0} />
+          <div className="view-bar">
           <div className="view-tabs" role="tablist" aria-label="View">
             <button type="button" role="tab" id="tab-chip" aria-selected={view === 'chip'} aria-controls="view-panel" onClick={() => setView('chip')} data-testid="tab-chip">
               Chip
@@ -556,6 +557,7 @@ export function App() {
             <button type="button" role="tab" id="tab-charts" aria-selected={view === 'charts'} aria-controls="view-panel" onClick={() => setView('charts')} data-testid="tab-charts">
               Charts
             </button>
+          </div>
             {loaded && canPredict(loaded.scenario) && (
               <button
                 type="button"

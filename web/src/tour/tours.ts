@@ -159,6 +159,7 @@ export const TOURS: Tour[] = [
           question: 'S8 comes next. LBN 2 has no log block and none is free or full. How many blocks will this one write erase?',
           answer: '2. Rule 3 (round robin) evicts LBN 0’s log block with 1 of its 4 sectors used: a full merge copies LBN 0’s 4 up-to-date sectors into a free block and erases the old data block and the log block.',
         },
+        predict: ['kind', 'copies'],
         expect: { erases: 0 },
       },
       {
@@ -246,6 +247,7 @@ export const TOURS: Tour[] = [
         text: 'After the 16 in-place writes, S4 (offset 0: case 1) opened the SW log block for LBN 1, and S5 S6 S7 followed in order (case 2.1): it holds the whole logical block, in order.',
         highlight: { roles: ['sw-log'] },
         quiz: { question: 'S0 is at offset 0, so the SW log block must be retired. How many pages will be copied?', answer: 'None: a full, in-order SW log block is switched — it becomes LBN 1’s data block and the old data block is erased. 1 erase, 0 copies.' },
+        predict: ['kind', 'copies'],
         expect: { erases: 0 },
       },
       {
@@ -261,6 +263,7 @@ export const TOURS: Tour[] = [
         text: 'The SW log block holds S0 S1 of LBN 0: offsets 0–1 in order, offsets 2–3 still erased.',
         highlight: { roles: ['sw-log'] },
         quiz: { question: 'S8 (offset 0 of LBN 2) retires it. How many pages will be copied, and how many blocks erased?', answer: '2 copies and 1 erase: a partial merge copies the missing S2 and S3 from the data block into the SW log block, which becomes LBN 0’s data block; the old data block is erased.' },
+        predict: ['kind', 'copies'],
         expect: { erases: 1 },
       },
       {
@@ -276,12 +279,13 @@ export const TOURS: Tour[] = [
         text: 'Both RW log blocks are full. The first holds S1 S5 S13 S2: sectors of LBN 0, 1 and 3. It is the next victim.',
         highlight: { roles: ['rw-log'] },
         quiz: { question: 'S15 needs a RW page. How many blocks will be erased?', answer: '4: one full merge per logical block in the victim (LBN 0, 1, 3), each erasing its old data block, then the victim itself.' },
+        predict: ['kind', 'victim', 'copies'],
         expect: { erases: 2 },
       },
       {
         title: 'Full merges',
         at: { step: 32, op: 0 },
-        text: 'Three full merges for one victim: 4 erases and 13 page copies for a single host write (its response time is the worst of the run). That is why FAST tries to keep sequential writes in the SW log block, where a switch costs one erase.',
+        text: 'Three full merges for one victim: 4 erases and 12 page copies, besides the host write itself (13 programs) (its response time is the worst of the run). That is why FAST tries to keep sequential writes in the SW log block, where a switch costs one erase.',
         highlight: { roles: ['data', 'rw-log'] },
         expect: { erases: 6, 'merges.full': 3, 'merges.full_victims': 1, page_programs: 46 },
       },
@@ -300,6 +304,7 @@ export const TOURS: Tour[] = [
         text: 'FAST, after the 16 in-place writes and S1 S9 S10 S11 S9 S10 S11 S2: the RW log blocks hold [S1 S9 S10 S11] and [S9 S10 S11 S2]. LBN 2’s sectors in the first block all have newer copies in the second.',
         highlight: { roles: ['rw-log'] },
         quiz: { question: 'S3 makes the first RW log block the victim. FAST merges every logical block with a sector in it. How many erases?', answer: '3: LBN 0 and LBN 2 are merged (2 old data blocks erased), then the victim.' },
+        predict: ['kind', 'copies'],
         expect: { erases: 0 },
       },
       {

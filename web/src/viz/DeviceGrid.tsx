@@ -214,7 +214,7 @@ export function DeviceGrid(props: DeviceGridProps) {
           .attr('x', x - 3)
           .attr('y', y - 3)
           .attr('width', bw + 6)
-          .attr('height', layout.rowH - BAND - LABEL + 6)
+          .attr('height', Math.max(0, layout.rowH - BAND - LABEL + 6))
           .attr('rx', 4)
           .style('opacity', 0);
         track(flash.transition().delay(t0).duration(slotMs * 0.25).style('opacity', 0.9).transition().duration(slotMs * 0.75).style('opacity', 0).remove());
@@ -341,7 +341,7 @@ export function DeviceGrid(props: DeviceGridProps) {
           x={bx - 1}
           y={by + BAND - 1}
           width={bw + 2}
-          height={layout.rowH - BAND - LABEL + 2}
+          height={Math.max(0, layout.rowH - BAND - LABEL + 2)}
           style={{ stroke: role.color }}
         />
         {pages}
