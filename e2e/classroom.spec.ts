@@ -345,8 +345,11 @@ test('the build runs from /course/ftl/ of a plain static server, and offline aft
   await expect(page.locator('[data-testid=device-grid] rect.page').first()).toBeVisible();
   await page.getByTestId('btn-step-request').click();
   await expect.poll(async () => (await counter(page)).step).toBeGreaterThanOrEqual(1);
-  await page.getByTestId('welcome-tour').click();
+  // (the address bar now holds the state, so no welcome: the tour from the menu)
+  await page.getByTestId('tour-menu').click();
+  await page.getByTestId('tour-intro-ftl').click();
   await expect(page.getByTestId('tour-panel')).toBeVisible();
+  await expect(page.getByTestId('scenario-line')).toContainText('classroom 8×4');
   await context.setOffline(false);
   expect(failed).toEqual([]);
   expect(problems).toEqual([]);

@@ -335,7 +335,7 @@ export function App() {
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [playing, snap]);
-  const runLog = useRunLog(loaded?.sid ?? null, snap ?? null, sim.exec, sim.applyResult, sim.pause);
+  const runLog = useRunLog(loaded?.sid ?? null, snap ?? null, sim.exec, sim.applyResult, sim.pause, view === 'charts');
   const shownError = startError ?? error;
   const [selectedLog, setSelectedLog] = useSelectedLog(loaded?.sid ?? null);
 
@@ -381,7 +381,7 @@ export function App() {
             Compare
           </button>
           <ShareMenu current={shareState} onOpen={openState} onError={(m) => setNotices({ error: m })} />
-          <ExportMenu metrics={snap?.metrics} scenario={loaded?.scenario} step={snap?.step ?? 0} />
+          <ExportMenu metrics={snap?.metrics} scenario={loaded?.scenario} step={snap?.step ?? 0} info={info} />
           <GlossaryButton />
           {present && <PresentTools scale={presentScale} onScale={setPresentScale} sideOpen={sideOpen} onSide={setSideOpen} />}
           <button type="button" aria-pressed={present} onClick={togglePresent} data-testid="present-toggle" title="Presentation mode: large type, full screen, editing hidden (Esc leaves)">
@@ -548,7 +548,7 @@ export function App() {
               onClose={() => setPredictOpen(false)}
             />
           )}
-          <Narration text={snap?.narration ?? ''} step={snap?.step ?? 0} total={snap?.total ?? 0} opCursor={snap?.opCursor ?? 0} opCount={snap?.opCount ?? 0} />
+          <Narration text={snap?.narration ?? ''} step={snap?.step ?? 0} total={snap?.total ?? 0} opCursor={snap?.opCursor ?? 0} opCount={snap?.opCount ?? 0} powered={snap?.powered ?? true} recovering={snap?.recovering ?? false} />
           <div className="view-bar">
           <div className="view-tabs" role="tablist" aria-label="View">
             <button type="button" role="tab" id="tab-chip" aria-selected={view === 'chip'} aria-controls="view-panel" onClick={() => setView('chip')} data-testid="tab-chip">
@@ -579,7 +579,7 @@ export function App() {
               view === 'chip' ? (
                 <ChipView info={info} snap={snap} transitionMs={transitionMs} budgetMs={playing ? speed.intervalMs * 0.9 : Infinity} theme={theme} textScale={present ? presentScale : 1} />
               ) : (
-                <Charts snap={snap} ppb={info.chip.pages_per_block} log={runLog.log} ahead={runLog.ahead} onRunToEnd={() => void runLog.runToEnd()} onCancel={runLog.cancelRun} />
+                <Charts snap={snap} ppb={info.chip.pages_per_block} log={runLog.log} ahead={runLog.ahead} onRunToEnd={() => void runLog.runToEnd()} onCancel={runLog.cancelRun} latencyAt={runLog.latencyAt} latencyCurrent={runLog.latencyCurrent} latency={runLog.latency} />
               )
             ) : (
               <p className="placeholder">{loading ? 'Starting the simulator…' : shownError ? 'The chip will appear here once a scenario loads.' : ''}</p>

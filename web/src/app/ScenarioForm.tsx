@@ -20,6 +20,7 @@ import { PRESETS } from '../scenario/presets';
 import { checkPattern, describePatternError } from '../scenario/core';
 import { coreError, coreSessionCtor, fitChip, peekSessionCtor } from './schemeFit';
 import { PatternHelp } from './PatternHelp';
+import { PreconditionField } from '../compare/PreconditionField';
 
 export interface ScenarioFormProps {
   current: Scenario;
@@ -326,6 +327,16 @@ export function ScenarioForm({ current, busy, onApply }: ScenarioFormProps) {
           </>
         )}
       </fieldset>
+      <PreconditionField
+        value={draft.precondition}
+        onChange={(p) =>
+          setDraft((d) => {
+            const next = { ...d, precondition: p };
+            if (!p) delete next.precondition;
+            return next;
+          })
+        }
+      />
 
       {applyError && (
         <p className="form-errors" role="alert" data-testid="apply-error">

@@ -5,8 +5,35 @@ function el(matches: boolean, editable = false) {
   return { isContentEditable: editable, closest: () => (matches ? {} : null) } as unknown as EventTarget;
 }
 
+/** A real-ish element: `closest` answers for the selectors it matches. */
+function tag(name: string, type?: string) {
+  return {
+    isContentEditable: false,
+    getAttribute: (a: string) => (a === 'type' ? (type ?? null) : null),
+    closest(sel: string) {
+      const parts = sel.split(',').map((x) => x.trim());
+      return parts.includes(name) ? this : null;
+    },
+  } as unknown as EventTarget;
+}
+
+describe('isTypingTarget: text fields only', () => {
+  it('text and number inputs, sliders and textareas take the keys', () => {
+    expect(isTypingTarget(tag('input', 'text'))).toBe(true);
+    expect(isTypingTarget(tag('input'))).toBe(true);
+    expect(isTypingTarget(tag('input', 'number'))).toBe(true);
+    expect(isTypingTarget(tag('input', 'range'))).toBe(true);
+    expect(isTypingTarget(tag('textarea'))).toBe(true);
+  });
+  it('a select, a checkbox or a button does not: ←/→/Space still step and play', () => {
+    expect(isTypingTarget(tag('select'))).toBe(false);
+    expect(isTypingTarget(tag('input', 'checkbox'))).toBe(false);
+    expect(isTypingTarget(tag('button'))).toBe(false);
+  });
+});
+
 describe('isTypingTarget', () => {
-  it('is true inside inputs, textareas, selects and editable content', () => {
+  it('is true inside textareas and editable content', () => {
     expect(isTypingTarget(el(true))).toBe(true);
     expect(isTypingTarget(el(false, true))).toBe(true);
   });

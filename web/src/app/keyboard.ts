@@ -6,18 +6,30 @@ export interface Shortcuts {
   stepBack: () => void;
 }
 
-/** True when a key press belongs to a text field, select, slider or editable element. */
+/** Inputs whose keys edit a value (typing, or a slider's own arrows). */
+const VALUE_INPUTS = new Set(['text', 'number', 'search', 'email', 'url', 'password', 'tel', 'date', 'time', 'datetime-local', 'month', 'week', 'range', 'file']);
+
+/**
+ * True when a key press belongs to a text field (input type text/number/..., a slider,
+ * textarea, editable content). Not for a select, a button or a checkbox: there ←/→/Space
+ * still step and play (a select's arrows would otherwise change, say, the speed).
+ */
 export function isTypingTarget(target: EventTarget | null): boolean {
   if (!target || typeof (target as Element).closest !== 'function') return false;
   const el = target as HTMLElement;
   if (el.isContentEditable) return true;
-  return el.closest('input, textarea, select, [contenteditable="true"]') !== null;
+  if (el.closest('textarea, [contenteditable="true"], [contenteditable=""]') !== null) return true;
+  const input = el.closest('input') as HTMLInputElement | null;
+  if (!input) return false;
+  return VALUE_INPUTS.has((input.getAttribute('type') ?? 'text').toLowerCase());
 }
 
 /**
  * Space: play/pause; ←/→: step back/forward one flash operation. Ignored while focus
- * is in an input, textarea or select (and with modifier keys), so typing never steps.
- * Space on a focused button plays/pauses too; Enter still activates the button.
+ * is in a text field (and with modifier keys, or when a widget handled the key itself,
+ * as the scrubber does), so typing never steps. Every press counts: each one queues its
+ * command (useSimulation serialises them), none is dropped while another is in flight.
+ * Space on a focused button or select plays/pauses too; Enter still activates a button.
  */
 export function useShortcuts(shortcuts: Shortcuts) {
   const ref = useRef(shortcuts);

@@ -1,6 +1,6 @@
 // A small D3 line chart: one line per run, x = requests, y = a cumulative count.
 import { useEffect, useMemo, useRef } from 'react';
-import { axisBottom, axisLeft, line, max, scaleLinear, select } from 'd3';
+import { axisBottom, axisLeft, curveStepAfter, line, max, min, scaleLinear, scaleLog, select } from 'd3';
 
 export interface ChartSeries {
   label: string;
@@ -16,6 +16,12 @@ export interface LineChartProps {
   yLabel: string;
   title: string;
   testId?: string;
+  /** logarithmic x axis (points at x ≤ 0 are left out) */
+  xLog?: boolean;
+  /** draw steps (a CDF) instead of straight segments */
+  step?: boolean;
+  /** mark every point (few points: a sweep) */
+  dots?: boolean;
 }
 
 const BASE = { top: 28, right: 26, bottom: 38, left: 64 };
@@ -23,7 +29,8 @@ const LEGEND_ROW = 18;
 /** Never colour alone: each series also has its own dash (and equal lines stay visible). */
 const DASHES = ['', '8 4', '2 3', '10 3 2 3', '4 4', '1 2'];
 
-export function LineChart({ series, width, height: plotHeight, xLabel, yLabel, title, testId }: LineChartProps) {
+export function LineChart({ series: given, width, height: plotHeight, xLabel, yLabel, title, testId, xLog, step, dots }: LineChartProps) {
+  const series = useMemo(() => (xLog ? given.map((s) => ({ ...s, points: s.points.filter((p) => p.x > 0) })) : given), [given, xLog]);
   // The legend sits above the plot, one row per series, so it never covers a line.
   const M = { ...BASE, top: BASE.top + series.length * LEGEND_ROW + 4 };
   const height = plotHeight + series.length * LEGEND_ROW;
@@ -35,21 +42,25 @@ export function LineChart({ series, width, height: plotHeight, xLabel, yLabel, t
   const { x, y } = useMemo(() => {
     const xMax = max(series, (s) => max(s.points, (p) => p.x)) ?? 1;
     const yMax = max(series, (s) => max(s.points, (p) => p.y)) ?? 1;
+    const xMin = min(series, (s) => min(s.points, (p) => p.x)) ?? 1;
     return {
-      x: scaleLinear().domain([0, xMax || 1]).range([0, iw]).nice(),
+      x: xLog
+        ? scaleLog().domain([Math.max(1e-3, xMin * 0.8), Math.max(xMin * 10, xMax * 1.25)]).range([0, iw])
+        : scaleLinear().domain([0, xMax || 1]).range([0, iw]).nice(),
       y: scaleLinear().domain([0, yMax || 1]).range([ih, 0]).nice(),
     };
-  }, [series, iw, ih]);
+  }, [series, iw, ih, xLog]);
   useEffect(() => {
-    if (xAxis.current) select(xAxis.current).call(axisBottom(x).ticks(Math.max(2, Math.floor(iw / 90))));
+    if (xAxis.current) select(xAxis.current).call(axisBottom(x).ticks(Math.max(2, Math.floor(iw / 90)), xLog ? '~s' : undefined));
     // Counts: no fractional ticks when the range is small.
     const yMax = y.domain()[1];
     const yTicks = Math.max(2, Math.min(Math.floor(ih / 40), yMax >= 2 && integerY ? Math.floor(yMax) : Infinity));
     if (yAxis.current) select(yAxis.current).call(axisLeft(y).ticks(yTicks));
-  }, [x, y, iw, ih, integerY]);
+  }, [x, y, iw, ih, integerY, xLog]);
   const path = line<{ x: number; y: number }>()
     .x((p) => x(p.x))
     .y((p) => y(p.y));
+  if (step) path.curve(curveStepAfter);
   return (
     <svg className="line-chart" width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`${title}: ${series.map((s) => s.label).join(', ')}`} data-testid={testId} data-chart={title}>
       <text className="chart-title" x={M.left} y={16}>
@@ -70,6 +81,14 @@ export function LineChart({ series, width, height: plotHeight, xLabel, yLabel, t
             data-label={s.label}
           />
         ))}
+        {dots &&
+          series.map((s, i) =>
+            s.points.map((p, j) => (
+              <circle key={`${i}-${j}`} cx={x(p.x)} cy={y(p.y)} r={3.5} fill={s.color} data-label={s.label} data-x={p.x} data-y={p.y}>
+                <title>{`${s.label}: ${p.x} → ${p.y}`}</title>
+              </circle>
+            )),
+          )}
         <text className="axis-label" x={iw / 2} y={ih + 32} textAnchor="middle">
           {xLabel}
         </text>

@@ -14,10 +14,13 @@ describe('compare', () => {
     expect([...bestOf([undefined, 5])]).toEqual([]);
   });
 
-  it('offers 4, 8 and 16 log blocks for a log-block scheme, and page mapping beside others', () => {
-    const bast = { ...defaultScenario(), scheme: 'bast', params: { log_blocks: 2 } };
-    expect(defaultRuns(bast)).toEqual(logBlockSweep('bast', { log_blocks: 2 }));
-    expect(defaultRuns(bast).map((r) => r.params.log_blocks)).toEqual([4, 8, 16]);
+  it('offers log-block counts that fit the chip for a log-block scheme, and page mapping beside others', () => {
+    // The default 16-block chip: BAST with 16 log blocks would need 18 blocks (issue 16).
+    const bast = { ...defaultScenario(), scheme: 'bast', params: { log_blocks: 2 }, chip: { preset: 'classroom' as const } };
+    expect(defaultRuns(bast).map((r) => r.params.log_blocks)).toEqual([2, 4, 8]);
+    const big = { ...bast, chip: { preset: 'classroom' as const, blocks: 64 } };
+    expect(defaultRuns(big)).toEqual(logBlockSweep('bast', { log_blocks: 2 }));
+    expect(defaultRuns(big).map((r) => r.params.log_blocks)).toEqual([4, 8, 16]);
     expect(defaultRuns(defaultScenario()).map((r) => r.scheme)).toEqual(['page', 'fast']);
     expect(runLabel({ scheme: 'kraft', params: { log_blocks: 8, k: 4 } })).toBe('KRAFT · log blocks 8, k 4');
   });

@@ -1,5 +1,6 @@
 // Compare: the pure part — which runs, their labels, the metrics table and its best values.
-import { defaultParams, schemeSpec, type Scenario, type SchemeParams } from '../scenario/model';
+import { chipSpec, defaultParams, schemeSpec, type Scenario, type SchemeParams } from '../scenario/model';
+import type { Plan } from '../sim/protocol';
 import type { CompareSpec } from '../scenario/share';
 
 export type Run = CompareSpec['runs'][number];
@@ -19,9 +20,25 @@ export function runLabel(run: Run): string {
   return params.length ? `${name} · ${params.join(', ')}` : name;
 }
 
-/** Log-block variants of a scheme (4, 8, 16), or the scheme beside page mapping. */
+/** Blocks of the scenario's chip. */
+export function chipBlocks(s: Scenario): number {
+  return s.chip.blocks ?? chipSpec(s.chip.preset)?.blocks ?? 16;
+}
+
+/**
+ * Log-block counts that fit the chip (a hybrid scheme needs its log blocks plus at
+ * least a couple of data and free blocks): the largest three of 2, 4, 8, ... up to half
+ * the blocks, so the default runs on the default 16-block chip too (BAST with 16 log
+ * blocks needs 18 blocks).
+ */
+export function logBlockCounts(blocks: number): number[] {
+  const fit = [2, 4, 8, 16].filter((n) => n <= Math.max(2, Math.floor(blocks / 2)));
+  return fit.slice(-3);
+}
+
+/** Log-block variants of a scheme that fit the chip, or the scheme beside page mapping. */
 export function defaultRuns(base: Scenario): Run[] {
-  if (schemeSpec(base.scheme)?.params.some((p) => p.key === 'log_blocks')) return logBlockSweep(base.scheme, base.params);
+  if (schemeSpec(base.scheme)?.params.some((p) => p.key === 'log_blocks')) return logBlockSweep(base.scheme, base.params, logBlockCounts(chipBlocks(base)));
   const other = base.scheme === 'page' ? 'fast' : 'page';
   const runs: Run[] = [{ scheme: base.scheme, params: { ...base.params } }];
   if (schemeSpec(other)) runs.push({ scheme: other, params: defaultParams(other) });
@@ -30,6 +47,58 @@ export function defaultRuns(base: Scenario): Run[] {
 
 export function logBlockSweep(scheme: string, params: SchemeParams, counts = [4, 8, 16]): Run[] {
   return counts.map((n) => ({ scheme, params: { ...params, log_blocks: n } }));
+}
+
+/** A planned run: its scenario on the common chip and workload space, or why it cannot run. */
+export type Planned = { scenario: Scenario & { workload_space: { logical_pages: number; pages_per_block: number } } } | { error: string };
+
+/** The page-side mirror of trace::fit::Plan::apply (core-wasm/crates/sim/src/trace/fit.rs). */
+export function applyPlan(scenarios: Scenario[], plan: Plan): Planned[] {
+  return scenarios.map((s, i) => {
+    const r = plan.runs[i];
+    if (!r) return { error: 'not planned' };
+    if (r.error) return { error: r.error };
+    return {
+      scenario: {
+        ...s,
+        chip: { ...s.chip, blocks: r.blocks, pages_per_block: r.pages_per_block },
+        workload_space: { logical_pages: plan.logical_pages, pages_per_block: plan.pages_per_block },
+      },
+    };
+  });
+}
+
+/** The scenario JSON the planner reads (scheme, params, chip; the workload is not read). */
+export function planInput(s: Scenario): unknown {
+  return { scheme: s.scheme, params: s.params, chip: s.chip, workload: { kind: 'sequential', n: 1 } };
+}
+
+/** Nearest-rank percentile of an exact histogram of [value, count] pairs (as metrics.rs). */
+export function percentile(hist: [number, number][], p: number): number | undefined {
+  const n = hist.reduce((a, [, c]) => a + c, 0);
+  if (n === 0) return undefined;
+  const rank = Math.max(1, Math.ceil((p / 100) * n));
+  let seen = 0;
+  for (const [v, c] of hist) {
+    seen += c;
+    if (seen >= rank) return v;
+  }
+  return hist[hist.length - 1][0];
+}
+
+/** [value, % of requests ≤ value] steps of a histogram. */
+export function cdfPoints(hist: [number, number][]): [number, number][] {
+  const n = hist.reduce((a, [, c]) => a + c, 0);
+  let seen = 0;
+  return hist.map(([v, c]) => {
+    seen += c;
+    return [v, (100 * seen) / Math.max(1, n)];
+  });
+}
+
+/** p50 / p99 / p99.9 / max of a histogram, in its unit. */
+export function latencyStats(hist: [number, number][]) {
+  return { p50: percentile(hist, 50), p99: percentile(hist, 99), p999: percentile(hist, 99.9), max: hist.length ? hist[hist.length - 1][0] : undefined };
 }
 
 export function runScenario(base: Scenario, run: Run): Scenario {
@@ -56,8 +125,13 @@ export const METRIC_ROWS: MetricRow[] = [
   { key: 'page_reads', label: 'Page reads', path: 'page_reads', format: int },
   { key: 'elapsed_us', label: 'Flash time', path: 'elapsed_us', format: us },
   { key: 'write_mean', label: 'Write latency, mean', path: 'latency_us.write.mean', format: us },
-  { key: 'write_worst', label: 'Write latency, worst', path: 'latency_us.write.worst', format: us },
+  { key: 'write_p50', label: 'Write latency, p50', path: 'lat.write.p50', format: us },
+  { key: 'write_p99', label: 'Write latency, p99', path: 'lat.write.p99', format: us },
+  { key: 'write_p999', label: 'Write latency, p99.9', path: 'lat.write.p999', format: us },
+  { key: 'write_worst', label: 'Write latency, max', path: 'latency_us.write.worst', format: us },
   { key: 'read_mean', label: 'Read latency, mean', path: 'latency_us.read.mean', format: us },
+  { key: 'read_p99', label: 'Read latency, p99', path: 'lat.read.p99', format: us },
+  { key: 'read_worst', label: 'Read latency, max', path: 'latency_us.read.worst', format: us },
   { key: 'merges_full', label: 'Full merges', path: 'merges.full', format: int },
   { key: 'erase_max', label: 'Most erases on a block', path: 'erase_count.max', format: int },
   { key: 'ram_bytes', label: 'Mapping RAM', path: 'ram_bytes', format: bytes },

@@ -60,11 +60,40 @@ export interface TraceWorkload {
 
 export type WorkloadKind = Workload['kind'];
 
+/**
+ * Fill the device before measuring (core-wasm/crates/sim/src/precondition.rs): a
+ * sequential fill of the logical space, then `random_writes` random writes; metrics
+ * count only what runs after it (request 0 is the filled chip).
+ */
+export interface Precondition {
+  fill: boolean;
+  random_writes: number;
+  seed: number;
+}
+
 export interface Scenario {
   scheme: string;
   params: SchemeParams;
   chip: ChipConfig;
   workload: Workload;
+  /** absent: a fresh (empty) chip */
+  precondition?: Precondition;
+}
+
+/** The precondition of a parsed object, or undefined (throws on a malformed one). */
+export function preconditionFrom(raw: unknown): Precondition | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw new Error('precondition must be an object');
+  const r = raw as Record<string, unknown>;
+  const fill = r.fill === undefined ? true : r.fill === true;
+  const random = r.random_writes === undefined ? 0 : r.random_writes;
+  const seed = r.seed === undefined ? 1 : r.seed;
+  if (typeof random !== 'number' || !Number.isInteger(random) || random < 0 || random > 50_000_000) {
+    throw new Error('precondition.random_writes must be a whole number from 0 to 50,000,000');
+  }
+  if (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0) throw new Error('precondition.seed must be a whole number ≥ 0');
+  if (!fill && random === 0) return undefined;
+  return { fill, random_writes: random, seed };
 }
 
 // ---- the data-driven catalogue of what the pickers offer -------------------------
@@ -367,6 +396,8 @@ export function scenarioFromObject(raw: unknown, opts: { allowMissingTrace?: boo
   }
   if (kind === 'trace' && typeof workload.text === 'string' && raw.workload.missing !== true) delete workload.missing;
   const s: Scenario = { scheme, params, chip, workload: workload as unknown as Workload };
+  const precondition = preconditionFrom(raw.precondition);
+  if (precondition) s.precondition = precondition;
   const errors = validateScenario(s).filter((e) => !(opts.allowMissingTrace && e.startsWith('the trace ')));
   if (errors.length) throw new Error(errors.join('; '));
   return s;
@@ -401,5 +432,13 @@ export function describeScenario(s: Scenario): string {
       workload = `trace ${w.name}${w.missing ? ' (not provided)' : ''}`;
       break;
   }
-  return `${scheme} · ${s.chip.preset} ${geometry} · ${workload}`;
+  const pre = s.precondition ? ` · ${describePrecondition(s.precondition)}` : '';
+  return `${scheme} · ${s.chip.preset} ${geometry} · ${workload}${pre}`;
+}
+
+/** "preconditioned: fill + 10,000 random writes" */
+export function describePrecondition(p: Precondition | undefined): string {
+  if (!p) return 'no preconditioning (fresh chip)';
+  const parts = [p.fill ? 'sequential fill' : '', p.random_writes ? `${p.random_writes.toLocaleString('en-US')} random writes (seed ${p.seed})` : ''].filter(Boolean);
+  return `preconditioned: ${parts.join(' + ')}`;
 }

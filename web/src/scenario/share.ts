@@ -9,7 +9,7 @@
 // Uploaded traces are never put in a link: a trace workload becomes
 // `{kind: 'trace', name, missing: true}` and the app asks for the file again.
 import { compressToEncodedURIComponent, decompressFromEncodedURIComponent } from 'lz-string';
-import { scenarioFromObject, type Scenario } from './model';
+import { preconditionFrom, scenarioFromObject, type Precondition, type Scenario } from './model';
 
 export const SHARE_VERSION = 1;
 
@@ -33,6 +33,8 @@ export interface ViewOptions {
 /** Compare mode: the same workload and chip through several schemes / parameter sets. */
 export interface CompareSpec {
   runs: { scheme: string; params: Scenario['params'] }[];
+  /** preconditioning for every run; null = none (overrides the scenario's), absent = the scenario's */
+  precondition?: Precondition | null;
 }
 
 export interface ShareState {
@@ -121,7 +123,17 @@ function compareFrom(raw: unknown): CompareSpec | undefined {
     .filter((r): r is Record<string, unknown> => isObject(r) && typeof r.scheme === 'string')
     .slice(0, 6)
     .map((r) => ({ scheme: r.scheme as string, params: (isObject(r.params) ? r.params : {}) as Scenario['params'] }));
-  return runs.length ? { runs } : undefined;
+  if (!runs.length) return undefined;
+  const spec: CompareSpec = { runs };
+  if (raw.precondition === null) spec.precondition = null;
+  else if (raw.precondition !== undefined) {
+    try {
+      spec.precondition = preconditionFrom(raw.precondition) ?? null;
+    } catch {
+      // a damaged preconditioning falls back to the scenario's
+    }
+  }
+  return spec;
 }
 
 /** The migrations, oldest first: each takes version n to n + 1. */

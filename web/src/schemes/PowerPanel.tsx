@@ -21,7 +21,7 @@ interface Props {
 export function PowerPanel({ client, sid, snapshot, onCut, onRecover, onFinish }: Props) {
   const [verdict, setVerdict] = useState<Verdict | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const cutAt = useRef<{ step: number; op: number } | null>(null);
+  const cutAt = useRef<{ step: number; op: number; inRecovery: boolean } | null>(null);
   const awaitingVerdict = useRef(false);
   const off = !snapshot.powered;
   const recovering = snapshot.recovering;
@@ -58,7 +58,7 @@ export function PowerPanel({ client, sid, snapshot, onCut, onRecover, onFinish }
     fn().catch((e: unknown) => setError((e as Error).message));
   };
   const cut = () => {
-    cutAt.current = { step: snapshot.step, op: snapshot.opCursor };
+    cutAt.current = { step: snapshot.step, op: snapshot.opCursor, inRecovery: snapshot.recovering };
     setVerdict(null);
     run(onCut);
   };
@@ -92,8 +92,14 @@ export function PowerPanel({ client, sid, snapshot, onCut, onRecover, onFinish }
         <div role="status" data-testid="power-off">
           <p className="power-msg">
             Power lost
-            {at ? (at.op > 0 ? ` during request ${at.step + 1}, after operation ${at.op}` : ` before request ${at.step + 1}`) : ''}. RAM is gone (the mapping
-            tables and metrics are dark); the chip keeps every page programmed so far.
+            {at
+              ? at.inRecovery
+                ? ` again, during the recovery, after its operation ${at.op}`
+                : at.op > 0
+                  ? ` during request ${at.step + 1}, after operation ${at.op}`
+                  : ` before request ${at.step + 1}`
+              : ''}
+            . RAM is gone (the mapping tables are dark); the chip keeps every page programmed so far.
           </p>
           <button type="button" className="primary" onClick={recover} data-testid="power-recover">
             Recover
@@ -107,6 +113,9 @@ export function PowerPanel({ client, sid, snapshot, onCut, onRecover, onFinish }
           </p>
           <button type="button" onClick={() => run(onFinish)} data-testid="power-finish">
             Finish recovery
+          </button>{' '}
+          <button type="button" className="power-button" onClick={cut} data-testid="power-cut-recovery" title="Power fails again after the recovery operations shown; recovering again starts from that chip">
+            Cut power again here
           </button>
         </div>
       )}
@@ -120,16 +129,20 @@ export function PowerPanel({ client, sid, snapshot, onCut, onRecover, onFinish }
   );
 }
 
+function count(n: number, what: string) {
+  return `${n.toLocaleString('en-US')} ${what}${n === 1 ? '' : 's'}`;
+}
+
 function VerdictView({ v, onClose }: { v: Verdict; onClose: () => void }) {
   return (
     <div data-testid="power-verdict">
       <p className={v.ok ? 'verdict ok' : 'verdict bad'}>
         {v.ok
           ? '✔ Recovered: no acknowledged write lost, no wrong data, no torn page mapped.'
-          : `✘ ${v.lost} acknowledged write(s) lost, ${v.wrong} wrong, ${v.torn_mapped} torn page(s) mapped.`}
+          : `✘ ${count(v.lost, 'acknowledged write')} lost, ${v.wrong} wrong, ${count(v.torn_mapped, 'torn page')} mapped.`}
       </p>
       <p className="hint">
-        Recovery took {v.recovery_ops.toLocaleString('en-US')} flash operations.
+        Recovery took {count(v.recovery_ops, 'flash operation')}.
         {v.in_flight_survived === undefined ? '' : v.in_flight_survived ? ' The interrupted write survived whole.' : ' The interrupted request is lost, as it was never acknowledged.'} The run
         goes on with the next request.
       </p>

@@ -12,6 +12,9 @@ import type {
   RunLog,
   Snapshot,
   StepResult,
+  Plan,
+  Thumb,
+  LatencyHistogram,
 } from './protocol';
 import type { Scenario } from '../scenario/model';
 import { LEAN_PAGES, PatchBase } from './patch';
@@ -126,6 +129,18 @@ export class SimClient {
   }
   runAhead(sid: number, count: number): Promise<RunAheadResult> {
     return this.request('run_ahead', { sid, count });
+  }
+  /** compare / sweep: one chip and workload space for every run (the core's plan_runs) */
+  plan(runs: unknown[], fit: string, need: number): Promise<Plan> {
+    return this.request('plan', { runs, fit, need });
+  }
+  /** compare: the grid of a run at `step` (no events, tables or LPNs) */
+  thumb(sid: number, step: number, cells?: number): Promise<Thumb> {
+    return this.request('thumb', { sid, step, cells });
+  }
+  /** the latency histogram at the moment shown */
+  latency(sid: number): Promise<LatencyHistogram> {
+    return this.request('latency', { sid });
   }
 
   /** Reject everything pending and refuse new requests. */

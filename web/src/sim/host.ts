@@ -5,7 +5,9 @@ import type {
   Command,
   CreateResult,
   LatencyHistogram,
+  Plan,
   RunAheadResult,
+  Thumb,
   RunLog,
   SeriesPoint,
   Request,
@@ -48,6 +50,34 @@ function ownerSets(s: WasmSession): { ownerSets?: Record<string, number[]> } {
   return Object.keys(sets).length > 0 ? { ownerSets: sets } : {};
 }
 
+/** Chips with more pages than this get per-block summaries in compare (as the single view's canvas threshold). */
+const LEAN_THUMB = 4096;
+/** Page-state codes in the order a summarised block shows them (web/src/viz/palette.ts). */
+const SUMMARY_ORDER = [1, 3, 4, 2, 0];
+
+/**
+ * Per-block summary of page states: each block as `cells` cells whose states are in
+ * proportion to its pages' (cumulative rounding, so the cells add up to the block).
+ */
+export function summarise(states: Uint8Array, blocks: number, cells: number): Uint8Array {
+  const ppb = Math.floor(states.length / Math.max(1, blocks));
+  const out = new Uint8Array(blocks * cells);
+  const count = new Uint32Array(8);
+  for (let b = 0; b < blocks; b++) {
+    count.fill(0);
+    const o = b * ppb;
+    for (let i = 0; i < ppb; i++) count[states[o + i] & 7]++;
+    let seen = 0;
+    let c = 0;
+    for (const st of SUMMARY_ORDER) {
+      seen += count[st];
+      const upto = Math.round((seen * cells) / ppb);
+      for (; c < upto; c++) out[b * cells + c] = st;
+    }
+  }
+  return out;
+}
+
 export function takeSnapshot(s: WasmSession, lean = false): Snapshot {
   const pageStates = s.page_states();
   const skipLpns = lean && pageStates.length > LEAN_PAGES;
@@ -69,6 +99,7 @@ export function takeSnapshot(s: WasmSession, lean = false): Snapshot {
     view: { tables: Array.isArray(view?.tables) ? view.tables : [] },
     powered: s.powered ? s.powered() : true,
     recovering: s.recovering ? s.recovering() : false,
+    victims: s.victims ? Array.from(s.victims()) : [],
   };
 }
 
@@ -96,6 +127,9 @@ export class SessionHost {
   constructor(
     private readonly getSessionClass: () => Promise<SessionConstructor>,
     getTraceCore: () => Promise<TraceCore> = () => Promise.reject(new Error('trace parsing is not available')),
+    /** the core's plan_runs (compare / sweep: one chip and workload for all runs) */
+    private readonly getPlan: () => Promise<(runs: string, fit: string, need: number) => string> = () =>
+      Promise.reject(new Error('this build of the core cannot plan a comparison')),
   ) {
     this.traces = new TraceHost(getTraceCore);
   }
@@ -255,6 +289,35 @@ export class SessionHost {
       case 'series': {
         const s = this.session(cmd.sid);
         return s.series ? parseJson(s.series(), 'series') : [];
+      }
+      case 'plan': {
+        const plan = await this.getPlan();
+        return parseJson<Plan>(plan(JSON.stringify(cmd.runs), cmd.fit, cmd.need), 'plan');
+      }
+      case 'thumb': {
+        const s = this.session(cmd.sid);
+        const target = Math.max(0, Math.min(Math.floor(cmd.step), s.total()));
+        if (s.step() !== target || (s.op_cursor() > 0 && s.op_cursor() < s.op_count())) s.seek(target);
+        const pageStates = s.page_states();
+        const blockRoles = s.block_roles();
+        const cells = cmd.cells && pageStates.length > LEAN_THUMB ? Math.max(1, Math.floor(cmd.cells)) : undefined;
+        const t: Thumb = {
+          step: s.step(),
+          total: s.total(),
+          pageStates: cells ? summarise(pageStates, blockRoles.length, cells) : pageStates,
+          // LPNs only where the grid writes them (small chips drawn as SVG).
+          pageLpns: pageStates.length <= LEAN_THUMB ? s.page_lpns() : new Uint32Array(0),
+          blockRoles,
+          eraseCounts: s.block_erase_counts(),
+          owners: cells ? new Int32Array(0) : s.block_owners(),
+          metrics: parseJson(s.metrics(), 'metrics'),
+        };
+        if (cells) t.cells = cells;
+        return t;
+      }
+      case 'latency': {
+        const s = this.session(cmd.sid);
+        return s.latency_histogram ? parseJson<LatencyHistogram>(s.latency_histogram(), 'latency') : { read: [], write: [] };
       }
       case 'scheme_data':
         return schemeData(this.session(cmd.sid) as TimelineSession, cmd.bins, cmd.upto);

@@ -32,6 +32,8 @@ export interface WasmSession {
   power_cut?(): void;
   powered?(): boolean;
   recovering?(): boolean;
+  /** blocks the merge or GC under way will erase, while it runs */
+  victims?(): Uint32Array;
   recover?(): void;
   verdict?(): string;
   /** the state after `step` requests and `ops` flash operations of the next one */
@@ -62,6 +64,11 @@ export interface SessionInfo {
   logical_pages: number;
   total_requests: number;
   params: Record<string, unknown>;
+  /** hybrid schemes: the log blocks the run uses (the parameter or the scheme's default) */
+  log_blocks_used?: number | null;
+  /** a comparison's common workload space, when set */
+  workload_space?: number | null;
+  precondition?: { fill: boolean; random_writes: number; seed: number; writes: number } | null;
 }
 
 export type EventKind = 'read' | 'read_oob' | 'program' | 'erase' | 'note';
@@ -109,6 +116,8 @@ export interface Snapshot {
   powered: boolean;
   /** a recovery's flash operations are being revealed */
   recovering: boolean;
+  /** blocks the merge or GC under way will erase (its victims), while it runs */
+  victims?: number[];
   /**
    * Wire only (huge chips, playback): the pages that changed since the last snapshot sent
    * for this Session, with `pageStates` left empty; the client rebuilds `pageStates`
@@ -171,6 +180,12 @@ export type Command =
   | { type: 'run_log'; sid: number }
   /** run up to `count` requests at full speed (no snapshot): "run to end" in chunks */
   | { type: 'run_ahead'; sid: number; count: number }
+  /** compare / sweep (web/src/compare): one chip and workload space for every run */
+  | { type: 'plan'; runs: unknown[]; fit: string; need: number }
+  /** compare: go to `step` and return only what a thumbnail grid draws (no events, tables, LPNs) */
+  | { type: 'thumb'; sid: number; step: number; cells?: number }
+  /** the latency histogram of the current state (the moment shown) */
+  | { type: 'latency'; sid: number }
   /** trace upload (web/src/trace) and scheme panels (web/src/schemes) */
   | TraceCommand
   | SchemeCommand;
@@ -203,6 +218,37 @@ export interface ResultMap extends TraceResultMap, SchemeResultMap {
   series: SeriesPoint[];
   run_log: RunLog;
   run_ahead: RunAheadResult;
+  plan: Plan;
+  thumb: Thumb;
+  latency: LatencyHistogram;
+}
+
+/** trace::fit::Plan (core-wasm/crates/sim/src/trace/fit.rs). */
+export interface Plan {
+  logical_pages: number;
+  pages_per_block: number;
+  fit: string;
+  one_chip: boolean;
+  runs: { blocks: number; pages_per_block: number; logical_pages: number | null; error: string | null }[];
+  note: string;
+}
+
+/** A compare run's state at one step, as little as a grid needs. */
+export interface Thumb {
+  step: number;
+  total: number;
+  /**
+   * Set when the grid is a per-block summary (big chips): each block drawn as `cells`
+   * cells holding its pages' states in proportion (valid, retractable, metadata,
+   * invalid, erased, in that order); `pageStates` then has blocks x cells entries.
+   */
+  cells?: number;
+  pageStates: Uint8Array;
+  pageLpns: Uint32Array;
+  blockRoles: Uint8Array;
+  eraseCounts: Uint32Array;
+  owners: Int32Array;
+  metrics: Metrics;
 }
 
 export interface RunResult {

@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 // The simulation worker: hosts wasm Sessions so the page never blocks.
-import init, { Session, TraceParser, trace_catalog } from './pkg/ftlscope_wasm.js';
+import init, { Session, TraceParser, plan_runs, trace_catalog } from './pkg/ftlscope_wasm.js';
 import { SessionHost, errorMessage, snapshotTransferables } from './host';
 import type { Request, Response, SessionConstructor, Snapshot } from './protocol';
 import type { TraceCore } from '../trace/types';
@@ -27,6 +27,7 @@ const host = new SessionHost(loadCore, () =>
       traceCatalog: trace_catalog,
     }),
   ),
+  () => loadCore().then(() => plan_runs),
 );
 
 function transferablesOf(res: Response): Transferable[] {

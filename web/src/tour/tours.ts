@@ -119,6 +119,7 @@ export const TOURS: Tour[] = [
         text: 'Operations 1–4 read the valid pages of block 3 (LPNs 14 and 15) and programmed them into block 7; operation 5 erased block 3, which is hollow again and free. The same follows for block 2. Step with → to watch each read, program and erase.',
         highlight: { touched: true },
         pages: { valid: 20, invalid: 6, erased: 6 },
+        expect: { erases: 1, page_programs: 30 },
       },
       {
         title: 'Room again',
@@ -165,9 +166,9 @@ export const TOURS: Tour[] = [
       {
         title: 'In the middle of the full merge',
         at: { step: 18, op: 5 },
-        text: 'Operation by operation: the full merge reads each up-to-date sector (from the log block if it is there, else from the data block) and programs it into a free block, which becomes LBN 0’s new data block.',
+        text: 'Operation by operation: the full merge reads each up-to-date sector (from the log block if it is there, else from the data block) and programs it into free block 6, which becomes LBN 0’s new data block. After 5 operations, 2 of the 4 sectors are copied and nothing is erased yet; the merge is counted when its copies are done, the 2 erases come last.',
         highlight: { touched: true },
-        expect: { erases: 2, 'merges.full': 1 },
+        expect: { erases: 0, 'merges.full': 0, page_programs: 20 },
       },
       {
         title: 'One write, two erases',

@@ -48,9 +48,14 @@ export interface ChartsProps {
   ahead: RunAhead;
   onRunToEnd: () => void;
   onCancel: () => void;
+  /** the request whose response times the histogram and CDF show, and whether that is the moment shown */
+  latencyAt?: number | null;
+  latencyCurrent?: boolean;
+  /** the response-time histogram at the moment shown (useRunLog), not the run log's */
+  latency?: RunLog['latency'];
 }
 
-export function Charts({ snap, ppb, log, ahead, onRunToEnd, onCancel }: ChartsProps) {
+export function Charts({ snap, ppb, log, ahead, onRunToEnd, onCancel, latencyAt, latencyCurrent, latency: current }: ChartsProps) {
   const [ref, size] = useSize<HTMLDivElement>();
   const cols = size.width > 900 ? 3 : 2;
   const w = Math.max(200, Math.floor(size.width / cols) - 12);
@@ -69,7 +74,7 @@ export function Charts({ snap, ppb, log, ahead, onRunToEnd, onCancel }: ChartsPr
   }, [log]);
 
   const latency = useMemo(() => {
-    const l = log?.latency ?? { read: [], write: [] };
+    const l = current ?? log?.latency ?? { read: [], write: [] };
     const hist: XYSeries[] = [
       { name: 'Writes', kind: 'bar', color: OKABE_ITO.vermillion, points: l.write },
       { name: 'Reads', kind: 'bar', color: OKABE_ITO.blue, points: l.read },
@@ -79,7 +84,7 @@ export function Charts({ snap, ppb, log, ahead, onRunToEnd, onCancel }: ChartsPr
       { name: 'Reads', kind: 'step', color: OKABE_ITO.blue, points: cdf(l.read) },
     ].filter((s) => s.points.length > 0) as XYSeries[];
     return { hist, cdf: c };
-  }, [log]);
+  }, [log, current]);
 
   const wear = useMemo<XYSeries[]>(() => [{ name: 'Blocks', kind: 'bar', color: OKABE_ITO.orange, points: countValues(snap.eraseCounts) }], [snap.eraseCounts]);
   const valid = useMemo<XYSeries[]>(
@@ -111,7 +116,7 @@ export function Charts({ snap, ppb, log, ahead, onRunToEnd, onCancel }: ChartsPr
           )
         )}
       </div>
-      <div className="charts-grid" ref={ref}>
+      <div className="charts-grid" ref={ref} data-latency-at={latencyAt ?? undefined} data-latency-current={latencyCurrent ? 'true' : 'false'}>
         {size.width > 0 && (
           <>
             <XYChart id="erases" title="Cumulative block erases" xLabel="requests" yLabel="erases (count)" series={[over.erases]} width={w} height={h} rule={snap.step} />

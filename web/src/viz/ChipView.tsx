@@ -97,6 +97,7 @@ export function ChipView({ info, snap, transitionMs, budgetMs, theme, textScale 
             eraseCounts={snap.eraseCounts}
             owners={snap.owners}
             ownerSets={snap.ownerSets}
+            victims={snap.victims}
             lastEvent={lastEvent}
             transitionMs={transitionMs}
             textScale={textScale}

@@ -22,6 +22,8 @@ export interface DeviceGridProps {
   owners: Int32Array;
   /** every owner of a block that has several (KRAFT/KAST shared log blocks) */
   ownerSets?: Record<string, number[]>;
+  /** blocks being cleaned by the merge or GC under way (its victims) */
+  victims?: number[];
   /** the last revealed event, highlighted */
   lastEvent?: SimEvent | null;
   /** ms for state transitions; 0 = discrete */
@@ -131,6 +133,16 @@ export function DeviceGrid(props: DeviceGridProps) {
         .style('fill', fillOf);
     } else {
       cells.interrupt().style('fill', fillOf);
+    }
+    // A page's LPN appears when its program or copy plays, not before (Step request
+    // reveals a whole merge: its numbers arrive with their tokens instead of jumping).
+    const labels = select(svg).selectAll<SVGTextElement, unknown>('text.lpn');
+    labels.interrupt().style('opacity', null);
+    if (props.transitionMs > 0 && delays.size > 0 && cells.size() <= 4096) {
+      labels.each(function () {
+        const d = delays.get(Number(this.getAttribute('data-ppn')));
+        if (d !== undefined && d > 0) select(this).style('opacity', 0).transition().delay(d).duration(Math.min(props.transitionMs, 150)).style('opacity', 1);
+      });
     }
   }, [pageStates, props.transitionMs, layout, props.theme, delays]);
 
@@ -295,6 +307,7 @@ export function DeviceGrid(props: DeviceGridProps) {
     );
   });
 
+  const victimSet = new Set(props.victims ?? []);
   const blockEls = [];
   for (let b = 0; b < blocks; b++) {
     const bx = blockX(b);
@@ -319,7 +332,7 @@ export function DeviceGrid(props: DeviceGridProps) {
             <rect className="hatch" x={bx} y={py} width={bw} height={ph} fill="url(#hatch)" pointerEvents="none" />
           )}
           {showText && (lpn !== NO_LPN || st === 4) && (
-            <text className={`lpn lpn-${style.key}`} x={bx + bw / 2} y={py + ph / 2} dy="0.35em" textAnchor="middle" pointerEvents="none">
+            <text className={`lpn lpn-${style.key}`} data-ppn={i} x={bx + bw / 2} y={py + ph / 2} dy="0.35em" textAnchor="middle" pointerEvents="none">
               {pageMark(st, lpn)}
             </text>
           )}
@@ -328,8 +341,8 @@ export function DeviceGrid(props: DeviceGridProps) {
       );
     }
     blockEls.push(
-      <g key={b} className="block" data-block={b} data-role={role.key} data-owner={owner}>
-        <title>{title}</title>
+      <g key={b} className={victimSet.has(b) ? 'block victim' : 'block'} data-block={b} data-role={role.key} data-owner={owner} data-victim={victimSet.has(b) ? '' : undefined}>
+        <title>{victimSet.has(b) ? `${title}\nVictim: being cleaned by the merge or GC under way` : title}</title>
         <rect className="role-band" x={bx} y={by + 2} width={bw} height={BAND - 4} rx={2} style={{ fill: role.color }} />
         {showBandText && (
           <text className="role-text" x={bx + bw / 2} y={by + BAND / 2} dy="0.35em" textAnchor="middle" style={{ fill: bandTextColor(role) }}>
@@ -345,6 +358,9 @@ export function DeviceGrid(props: DeviceGridProps) {
           style={{ stroke: role.color }}
         />
         {pages}
+        {victimSet.has(b) && (
+          <rect className="victim-ring" x={bx - 3} y={by + BAND - 3} width={bw + 6} height={layout.rowH - BAND - LABEL + 6} rx={3} pointerEvents="none" />
+        )}
         <text className={groupMiddle.has(b) ? 'pbn group-lbn' : 'pbn'} x={bx + bw / 2} y={by + layout.rowH - LABEL / 2} dy="0.35em" textAnchor="middle">
           {groupMiddle.has(b) ? `LBN ${groupMiddle.get(b)}` : bw >= 18 || b % 4 === 0 ? `${b}` : ''}
           {bw >= 44 * ts ? ` · e${eraseCounts[b]}` : ''}

@@ -1,12 +1,38 @@
-/** One plain-words line about the last revealed flash operation. */
-export function Narration({ text, step, total, opCursor, opCount }: { text: string; step: number; total: number; opCursor: number; opCount: number }) {
+/**
+ * Plain words about the moment shown: the request or recovery, the notes revealed with the
+ * last flash operation (one line each) and the operation itself (Session.narration()).
+ */
+export function Narration({
+  text,
+  step,
+  total,
+  opCursor,
+  opCount,
+  powered = true,
+  recovering = false,
+}: {
+  text: string;
+  step: number;
+  total: number;
+  opCursor: number;
+  opCount: number;
+  powered?: boolean;
+  recovering?: boolean;
+}) {
   let fallback = 'Press Step op (→) or Play (Space) to watch the FTL work.';
   if (step >= total && total > 0) fallback = 'The workload is finished. Step back (←), scrub, or change the scenario.';
+  const where = !powered
+    ? 'power off'
+    : recovering
+      ? `recovery op ${opCursor}/${opCount}`
+      : opCount > 0
+        ? `op ${opCursor}/${opCount}`
+        : step > 0
+          ? 'request done'
+          : 'start';
   return (
     <p className="narration" data-testid="narration" aria-live="polite">
-      <span className="narration-where">
-        {opCount > 0 ? `op ${opCursor}/${opCount}` : step > 0 ? 'request done' : 'start'}
-      </span>
+      <span className="narration-where">{where}</span>
       <span className="narration-text">{text || fallback}</span>
     </p>
   );

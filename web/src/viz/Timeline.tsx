@@ -1,7 +1,7 @@
 // The scrubber over the whole run, with markers (merge, GC, metadata, wrong read, time
 // shift, power cut) binned into the pixels available; the part of the run not yet
 // logged is shaded with an offer to run to the end.
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { RunLog } from '../sim/protocol';
 import { MARKER_KINDS, adjacentMarker, binMarkers, markerKind } from './markers';
 import { useSize } from './useSize';
@@ -21,11 +21,38 @@ export interface TimelineProps {
 const INSET = 8; // the native range thumb's half width: markers line up with the thumb
 
 export function Timeline(p: TimelineProps) {
+  // The value asked for and not yet shown. Kept in a ref as well, so key presses that
+  // arrive faster than the answers build on each other instead of on a stale step
+  // (every press counts), and an answer to an older seek never resets a newer one.
   const [dragValue, setDragValue] = useState<number | null>(null);
+  const pending = useRef<number | null>(null);
   useEffect(() => {
-    if (dragValue !== null && dragValue === p.step) setDragValue(null);
-  }, [p.step, dragValue]);
+    if (pending.current !== null && pending.current === p.step) {
+      pending.current = null;
+      setDragValue(null);
+    }
+  }, [p.step]);
   const shown = dragValue ?? p.step;
+  const ask = (v: number) => {
+    const c = Math.max(0, Math.min(p.total, v));
+    pending.current = c;
+    setDragValue(c);
+    p.onSeek(c);
+  };
+  const onScrubKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const from = pending.current ?? p.step;
+    const page = Math.max(1, Math.round(p.total / 10));
+    const delta: Record<string, number> = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: page, PageDown: -page };
+    let to: number | null = null;
+    if (e.key in delta) to = from + delta[e.key];
+    else if (e.key === 'Home') to = 0;
+    else if (e.key === 'End') to = p.total;
+    if (to === null) return;
+    // Handled here (not by the native slider, nor by the global ←/→ op stepping).
+    e.preventDefault();
+    ask(to);
+  };
   const [ref, size] = useSize<HTMLDivElement>();
   const track = Math.max(1, size.width - 2 * INSET);
   const bins = useMemo(
@@ -53,11 +80,8 @@ export function Timeline(p: TimelineProps) {
             step={1}
             value={shown}
             disabled={p.disabled || p.total === 0}
-            onChange={(e) => {
-              const v = Number(e.target.value);
-              setDragValue(v);
-              p.onSeek(v);
-            }}
+            onChange={(e) => ask(Number(e.target.value))}
+            onKeyDown={onScrubKey}
             aria-valuetext={`request ${shown} of ${p.total}`}
             data-testid="scrubber"
           />
@@ -105,7 +129,7 @@ export function Timeline(p: TimelineProps) {
             </span>
           ))}
         </span>
-        <span className="counter" data-testid="step-counter" data-step={p.step} data-op={p.opCursor} aria-live="off">
+        <span className="counter" data-testid="step-counter" data-step={p.step} data-op={p.opCursor} data-ops={p.opCount} aria-live="off">
           Request <strong>{p.step}</strong> / {p.total}
           {p.opCount > 0 && (
             <>

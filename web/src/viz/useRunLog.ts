@@ -2,7 +2,7 @@
 // when the simulation moves past what the log covers; and "run to end": run the rest of
 // the workload in the worker in chunks (progress, cancel), then return to the moment
 // the user was at, so the timeline and charts cover the whole run.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { SimClient } from '../sim/client';
 import type { RunLog, Snapshot, StepResult } from '../sim/protocol';
 
@@ -14,7 +14,7 @@ export interface RunAhead {
 
 type Exec = <T>(fn: (c: SimClient, sid: number) => Promise<T>) => Promise<T | undefined>;
 
-export function useRunLog(sid: number | null, snap: Snapshot | null, exec: Exec, apply: (r: StepResult | undefined) => boolean, pause: () => void) {
+export function useRunLog(sid: number | null, snap: Snapshot | null, exec: Exec, apply: (r: StepResult | undefined) => boolean, pause: () => void, wantLatency = true) {
   const [log, setLog] = useState<RunLog | null>(null);
   const [ahead, setAhead] = useState<RunAhead>({ running: false, done: 0, total: 0 });
   const cancel = useRef(false);
@@ -52,6 +52,36 @@ export function useRunLog(sid: number | null, snap: Snapshot | null, exec: Exec,
     return () => clearTimeout(t);
   }, [sid, step, refresh]);
 
+  // The response-time histogram is the state's at the moment shown, not the log's: the
+  // log covers the whole run after "Run to end", the histogram must follow the step (and
+  // the op within it). Fetched after the moment settles; a stale answer is dropped.
+  const [latency, setLatency] = useState<{ at: string; hist: RunLog['latency'] } | null>(null);
+  const at = snap ? `${sid}:${snap.step}:${snap.opCursor}` : '';
+  const atRef = useRef(at);
+  atRef.current = at;
+  const latencyBusy = useRef(false);
+  const [latencyTick, setLatencyTick] = useState(0);
+  useEffect(() => {
+    if (!wantLatency || sid === null || !snap || ahead.running || latencyBusy.current) return;
+    if (latency?.at === at) return;
+    latencyBusy.current = true;
+    const want = at;
+    void exec((c, s) => c.latency(s))
+      .catch(() => undefined)
+      .then((hist) => {
+        latencyBusy.current = false;
+        // Only the answer for the moment still shown is kept; otherwise ask again.
+        if (hist && atRef.current === want) setLatency({ at: want, hist });
+        else setLatencyTick((t) => t + 1);
+      });
+  }, [wantLatency, sid, at, snap, exec, ahead.running, latency?.at, latencyTick]);
+  // Between two moments the last histogram stays up (no flicker while playing);
+  // `latencyAt` says which request it is of. Kept apart from `log` so the timeline does
+  // not redraw when only the histogram changes.
+  const hist = useMemo(() => latency?.hist ?? { read: [], write: [] }, [latency]);
+  const latencyAt = latency ? Number(latency.at.split(':')[1]) : null;
+  const latencyCurrent = latency?.at === at;
+
   const runToEnd = useCallback(async () => {
     if (!snap || ahead.running) return;
     pause();
@@ -85,5 +115,5 @@ export function useRunLog(sid: number | null, snap: Snapshot | null, exec: Exec,
     cancel.current = true;
   }, []);
 
-  return { log, ahead, runToEnd, cancelRun };
+  return { log, latency: hist, latencyAt, latencyCurrent, ahead, runToEnd, cancelRun };
 }

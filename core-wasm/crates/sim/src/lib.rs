@@ -6,6 +6,7 @@ pub mod ftl;
 pub mod metrics;
 pub mod nand;
 pub mod oracle;
+pub mod precondition;
 pub mod runlog;
 pub mod scenario;
 pub mod sim;

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use crate::ftl::{self, SchemeParams};
 use crate::nand::{Chip, Flash};
 use crate::sim::{Simulator, State};
+use crate::precondition::Precondition;
 use crate::trace::gen::Workload;
 use crate::trace::Request;
 
@@ -47,6 +48,30 @@ pub struct Scenario {
     #[serde(default)]
     pub chip: ChipSpec,
     pub workload: Workload,
+    /// A comparison's or sweep's common workload space and preconditioning (issue 16).
+    #[serde(flatten)]
+    pub run: RunOptions,
+}
+
+/// The logical space a comparison's or sweep's workload is generated or fitted in, the
+/// same for every run (trace::fit::plan decides it once for all runs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WorkloadSpace {
+    pub logical_pages: u32,
+    /// The unit compact renumbers in (the first run's pages per block).
+    pub pages_per_block: u32,
+}
+
+/// Options of a run beside scheme, chip and workload; absent fields = a plain run.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunOptions {
+    /// None: the workload fills the scheme's own logical space (a single run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workload_space: Option<WorkloadSpace>,
+    /// Fill the device before measuring (src/precondition.rs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub precondition: Option<Precondition>,
 }
 
 impl Scenario {
@@ -54,11 +79,48 @@ impl Scenario {
         serde_json::from_str(json).map_err(|e| format!("invalid scenario: {e}"))
     }
 
-    /// A fresh chip and scheme, checked once so the factory cannot fail later.
+    /// A fresh chip and scheme, checked once so the factory cannot fail later; with
+    /// preconditioning, the chip after it (counters from zero: measuring starts here).
     pub fn fresh(&self) -> Result<State, String> {
         let chip = self.chip.chip()?;
         let ftl = ftl::build_on_chip(&self.scheme, &self.params, &chip)?;
-        Ok(State::new(Flash::new(chip), ftl))
+        let mut state = State::new(Flash::new(chip), ftl);
+        if let Some(p) = &self.run.precondition {
+            p.apply(&mut state)?;
+        }
+        Ok(state)
+    }
+
+    /// The factory of the state at request 0 given that state built once: a
+    /// preconditioned state is kept and cloned (preconditioning a large chip again on
+    /// every seek back to the start would cost as much as the fill).
+    pub fn factory(&self, first: &State) -> crate::sim::Fresh {
+        if self.run.precondition.is_some() {
+            // A Mutex makes the kept state Sync (the factory is shared); it is only cloned.
+            let keep = std::sync::Mutex::new(first.clone());
+            return Arc::new(move || keep.lock().unwrap_or_else(|e| e.into_inner()).clone());
+        }
+        let mut me = self.clone();
+        // The factory needs scheme and chip only: do not keep a trace text alive in it.
+        if let Workload::Trace { text, .. } = &mut me.workload {
+            *text = String::new();
+        }
+        Arc::new(move || me.fresh().expect("scenario was validated"))
+    }
+
+    /// The logical space the workload is generated or fitted in: the common space of a
+    /// comparison, or the scheme's own `logical_pages`. A configuration whose scheme
+    /// exports fewer pages than the common space cannot hold the workload: an error,
+    /// never another workload.
+    pub fn workload_pages(&self, logical_pages: u32) -> Result<u32, String> {
+        match self.run.workload_space {
+            None => Ok(logical_pages),
+            Some(ws) if ws.logical_pages <= logical_pages => Ok(ws.logical_pages),
+            Some(ws) => Err(format!(
+                "this configuration exports {logical_pages} logical pages, fewer than the {} pages of the comparison's workload: it cannot hold the workload",
+                ws.logical_pages
+            )),
+        }
     }
 
     pub fn requests(&self, logical_pages: u32, time_shift: bool) -> Result<Vec<Request>, String> {
@@ -83,9 +145,9 @@ impl Scenario {
             return crate::trace::load::build_trace(self).map(|(sim, _)| sim);
         }
         let first = self.fresh()?;
-        let reqs = self.requests(first.ftl.logical_pages(), first.ftl.time_shift())?;
-        let me = self.clone();
-        let fresh = Arc::new(move || me.fresh().expect("scenario was validated"));
+        let space = self.workload_pages(first.ftl.logical_pages())?;
+        let reqs = self.requests(space, first.ftl.time_shift())?;
+        let fresh = self.factory(&first);
         Ok(Simulator::with_state(first, fresh, reqs))
     }
 }
@@ -108,9 +170,30 @@ pub fn info_json(scenario: &Scenario, sim: &Simulator) -> String {
             "timing": {"read_us": us(t.read_ns), "read_oob_us": us(t.read_oob_ns), "program_us": us(t.program_ns), "erase_us": us(t.erase_ns)},
         },
         "logical_pages": s.ftl.logical_pages(),
+        "log_blocks_used": log_blocks_used(&scenario.scheme, &scenario.params, c.geometry.blocks),
+        "workload_space": scenario.run.workload_space.map(|w| w.logical_pages),
+        "precondition": scenario.run.precondition.as_ref().map(|p| serde_json::json!({
+            "fill": p.fill, "random_writes": p.random_writes, "seed": p.seed,
+            "writes": p.writes(s.ftl.logical_pages()),
+        })),
         "total_requests": sim.total(),
         "params": scenario.params,
         "keyframe_interval": sim.keyframe_interval(),
     })
     .to_string()
+}
+
+/// The number of log blocks a hybrid scheme runs with: the parameter, or the scheme's
+/// default (exports state it; None for schemes without log blocks or whose default
+/// depends on more than the chip).
+pub fn log_blocks_used(scheme: &str, params: &SchemeParams, blocks: u32) -> Option<u32> {
+    if !ftl::scheme_params(scheme).contains(&"log_blocks") {
+        return None;
+    }
+    params.log_blocks.or(match scheme {
+        "bast" => Some(ftl::bast::DEFAULT_LOG_BLOCKS),
+        "fast" | "ofast" | "fastcheck" | "fast-ltlog" => Some(ftl::fast::DEFAULT_LOG_BLOCKS),
+        "kraft" | "kast" => Some(ftl::kraft::default_log_blocks(blocks)),
+        _ => None,
+    })
 }

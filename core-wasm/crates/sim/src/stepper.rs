@@ -1,13 +1,17 @@
-//! Stepping one flash operation at a time, for the app. A request runs whole in the
-//! simulator with event recording on; its operations are then revealed one by one on
-//! a display copy of the page states, which snaps to the scheme's own view when the
-//! request completes.
+//! Stepping one flash operation at a time, for the app (docs/architecture.md, "Op-exact
+//! moments"). A request runs whole once with event recording on (its operations and
+//! notes, and the state after it); the state shown at operation k of request r is the
+//! state before r, cloned, re-run on r with the chip paused after k operations
+//! (`Flash::pause_after`): the FTL unwinds at operation k + 1 exactly as on a power cut,
+//! so chip, scheme RAM and counters are those of that moment (a host request counts when
+//! it completes). A pause is a cut whose state is shown and then dropped. Recovery is
+//! revealed the same way: recovery re-run from the chip the cut left, paused after k
+//! operations.
 
 use serde::Serialize;
 
 use crate::crash::{CrashOutcome, Recover};
-use crate::ftl::PageState;
-use crate::nand::{Event, OpKind, NONE};
+use crate::nand::{Cause, Event, FlashError, OpKind, PageKind, NONE};
 use crate::sim::{Simulator, State};
 use crate::trace::Request;
 
@@ -17,35 +21,51 @@ struct PowerOff {
     before: State,
     /// The request in flight (not acknowledged), None for a cut between requests.
     req: Option<Request>,
+    /// Flash operations done before the cut (of the request, or of the recovery).
+    ops: usize,
+    /// The cut came during a recovery being revealed.
+    in_recovery: bool,
+}
+
+/// A recovery whose operations are being revealed.
+struct Recovering {
+    /// The power cut it recovers from (kept: a cut inside the recovery returns to it).
+    off: PowerOff,
+    /// The state the cut left: the chip recovery starts from, RAM as it was at the cut
+    /// (only used to draw roles and page states while the scheme is being rebuilt).
+    cut: State,
+    /// `branch_from` before this recovery.
+    branch_from: Option<usize>,
 }
 
 pub struct Stepper {
     pub sim: Simulator,
-    /// Events of the in-progress (or last completed) request.
+    /// Events of the in-progress (or last completed) request or recovery.
     events: Vec<Event>,
-    /// Events revealed so far.
+    /// Events revealed so far, and the flash operations among them (k) and in all (n).
     cursor: usize,
+    k: usize,
+    n: usize,
     in_request: bool,
     /// The request the events belong to.
     request: Option<Request>,
-    /// Display copy of page states and LPNs while a request is being revealed.
-    states: Vec<u8>,
-    lpns: Vec<u32>,
+    /// The state before `request` (kept after it completes, for stepping back).
+    before: Option<State>,
+    /// The state shown at (request, k) for 0 <= k < n (None: `sim.state` is shown).
+    paused: Option<State>,
     /// Power cut and recovery (`power_cut`, `recover`).
     power: Option<PowerOff>,
     recoverer: Option<Recover>,
-    /// The events being revealed are a recovery's.
-    recovering: bool,
+    rec: Option<Recovering>,
+    /// The events are a recovery's.
+    recovery_events: bool,
     /// The verdict of the last recovery.
     verdict: Option<serde_json::Value>,
-    /// Requests completed when the run diverged from the recorded workload run (a
-    /// recovered power cut); seeking back before the present returns to the recorded run.
+    /// Requests completed when the run first diverged from the recorded workload run.
     branch_from: Option<usize>,
-    /// Block roles before the request, and which blocks its revealed operations touched:
-    /// an untouched block keeps its old role until the request completes (a GC victim
-    /// reads "data" until its erase is shown), a touched one shows its new role.
-    roles_before: Vec<u8>,
-    touched: Vec<bool>,
+    /// The states right after each recovery of this branch (by position): seeking inside
+    /// the branch replays from them, never from the recorded run.
+    roots: Vec<State>,
 }
 
 /// An event as the UI gets it.
@@ -59,23 +79,45 @@ pub struct EventView {
     pub text: String,
 }
 
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// A request in words ("write of lpn 18").
+fn request_words(r: Request) -> String {
+    match r {
+        Request::Write { lpn } => format!("write of lpn {lpn}"),
+        Request::Read { lpn } => format!("read of lpn {lpn}"),
+        Request::Freeze => "freeze".into(),
+        Request::Unfreeze { state } => format!("unfreeze of state {state}"),
+        Request::Revert { state } => format!("revert to state {state}"),
+    }
+}
+
+/// Causes of the cleaning work whose victims the device view marks.
+fn cleaning(c: Cause) -> bool {
+    matches!(c, Cause::Gc | Cause::Switch | Cause::PartialMerge | Cause::FullMerge | Cause::Fill | Cause::WearLevel)
+}
+
 impl Stepper {
     pub fn new(sim: Simulator) -> Stepper {
         Stepper {
             sim,
             events: Vec::new(),
             cursor: 0,
+            k: 0,
+            n: 0,
             in_request: false,
             request: None,
-            states: Vec::new(),
-            lpns: Vec::new(),
+            before: None,
+            paused: None,
             power: None,
             recoverer: None,
-            recovering: false,
+            rec: None,
+            recovery_events: false,
             verdict: None,
             branch_from: None,
-            roles_before: Vec::new(),
-            touched: Vec::new(),
+            roots: Vec::new(),
         }
     }
 
@@ -89,64 +131,339 @@ impl Stepper {
     }
     /// A recovery's operations are being revealed.
     pub fn recovering(&self) -> bool {
-        self.recovering && self.in_request
+        self.rec.is_some()
     }
+
+    /// The state on screen: the paused state inside a request or recovery, else the
+    /// simulator's (after the last completed request, or as the power cut left it).
+    pub fn view(&self) -> &State {
+        self.paused.as_ref().unwrap_or(&self.sim.state)
+    }
+
+    /// The state before the next flash operation can run, as a crash test starts from
+    /// it: the state before the request in progress (with the request and the operations
+    /// revealed of it), or the present between requests. None while power is off or a
+    /// recovery is being revealed.
+    pub fn cut_point(&self) -> Option<(&State, usize)> {
+        if self.power.is_some() || self.rec.is_some() {
+            return None;
+        }
+        if self.in_request {
+            return self.before.as_ref().map(|b| (b, self.k));
+        }
+        Some((&self.sim.state, 0))
+    }
+
+    // ---- revealing ----------------------------------------------------------------
+
+    /// Starts the next request: keep the state before it (unless the request is to be
+    /// shown whole: playback by requests then costs no clone), run it whole recording events.
+    fn begin(&mut self, keep_before: bool) -> Result<bool, String> {
+        let Some(req) = self.sim.next_request() else { return Ok(false) };
+        self.leave_recovery();
+        self.paused = None;
+        let before = keep_before.then(|| self.sim.state.clone());
+        self.sim.state.flash.set_recording(true);
+        let r = self.sim.step();
+        self.events = self.sim.state.flash.take_events();
+        self.sim.state.flash.set_recording(false);
+        r?;
+        self.before = before;
+        self.recovery_events = false;
+        self.request = Some(req);
+        self.n = self.events.iter().filter(|e| matches!(e, Event::Op { .. })).count();
+        self.cursor = 0;
+        self.k = 0;
+        self.in_request = true;
+        Ok(true)
+    }
+
+    /// Shows the first `k` operations (and their notes) of the events, and the state at
+    /// that moment. At k = n the request (or recovery) is complete.
+    fn reveal_to(&mut self, k: usize) {
+        let k = k.min(self.n);
+        let mut c = 0;
+        if k > 0 {
+            let mut seen = 0;
+            for (i, e) in self.events.iter().enumerate() {
+                if matches!(e, Event::Op { .. }) {
+                    seen += 1;
+                    if seen == k {
+                        c = i + 1;
+                        break;
+                    }
+                }
+            }
+        }
+        // Schemes write a note before the operations it explains, so notes after this
+        // operation belong to the next one — unless no operation follows (a closing note).
+        if self.events[c..].iter().all(|e| matches!(e, Event::Note { .. })) {
+            c = self.events.len();
+        }
+        self.cursor = c;
+        self.k = k;
+        self.in_request = c < self.events.len();
+        self.paused = None;
+        if self.in_request {
+            self.paused = Some(self.pause_at(k));
+        } else if self.rec.is_some() {
+            // The recovery is complete: `sim.state` is the recovered state.
+            self.rec = None;
+        }
+    }
+
+    /// The state after `k` operations of the request (or recovery) being revealed.
+    fn pause_at(&self, k: usize) -> State {
+        if let Some(rec) = &self.rec {
+            let mut s = rec.cut.clone();
+            s.flash.pause_after(k as u64);
+            if let Some(recover) = &self.recoverer {
+                let _ = recover(&mut s.flash);
+            }
+            s.flash.power_on();
+            return s;
+        }
+        let mut s = self.before.clone().expect("a request in progress has its before-state");
+        s.flash.pause_after(k as u64);
+        let r = s.exec(self.request.expect("a request in progress"));
+        debug_assert!(r.is_err(), "the request finished within {k} operations");
+        s.flash.power_on();
+        s
+    }
+
+    /// A recovery being revealed is taken as finished (the recovered state stands).
+    fn leave_recovery(&mut self) {
+        if self.rec.take().is_some() {
+            self.paused = None;
+            self.in_request = false;
+        }
+    }
+
+    /// One more flash operation (starting the next request if needed). False at the end.
+    pub fn step_op(&mut self) -> Result<bool, String> {
+        self.check_power()?;
+        if self.in_request {
+            self.reveal_to(self.k + 1);
+            return Ok(true);
+        }
+        if !self.begin(true)? {
+            return Ok(false);
+        }
+        self.reveal_to(1);
+        Ok(true)
+    }
+
+    /// Finishes the in-progress request (or recovery), or runs the next one whole.
+    pub fn step_request(&mut self) -> Result<bool, String> {
+        self.check_power()?;
+        if !self.in_request && !self.begin(false)? {
+            return Ok(false);
+        }
+        self.reveal_to(self.n);
+        Ok(true)
+    }
+
+    /// Full speed, no events kept.
+    pub fn run(&mut self, n: usize) -> Result<usize, String> {
+        self.check_power()?;
+        self.leave_recovery();
+        self.forget_request();
+        self.sim.run(n)
+    }
+
+    /// Leaves no request in progress and no events to show.
+    fn forget_request(&mut self) {
+        self.in_request = false;
+        self.events.clear();
+        self.cursor = 0;
+        self.k = 0;
+        self.n = 0;
+        self.request = None;
+        self.before = None;
+        self.paused = None;
+        self.recovery_events = false;
+    }
+
+    fn check_power(&self) -> Result<(), String> {
+        if self.power.is_some() {
+            return Err("power is off: recover first (or seek to leave the power cut)".into());
+        }
+        Ok(())
+    }
+
+    /// The state after `step` requests. Seeking leaves a power cut (to the state before
+    /// it). On a branch (after a recovery) it replays from the branch's recovered states,
+    /// so the branch is kept; seeking before the first cut returns to the recorded run.
+    pub fn seek(&mut self, step: usize) -> Result<(), String> {
+        if let Some(off) = self.power.take() {
+            self.sim.state = off.before;
+        }
+        self.leave_recovery();
+        self.forget_request();
+        if self.roots.iter().any(|r| r.pos > step) {
+            // Going back before a recovery: stepping forward again runs the requests
+            // normally, so keyframes made after this point no longer hold.
+            self.roots.retain(|r| r.pos <= step);
+            self.sim.truncate_keyframes(step);
+            if self.roots.is_empty() {
+                self.branch_from = None;
+            }
+        }
+        if let Some(root) = self.roots.last() {
+            if step < self.sim.pos() || self.sim.pos() < root.pos {
+                self.sim.state = root.clone();
+            }
+        }
+        self.sim.seek(step)
+    }
+
+    /// The state after `step` requests plus `ops` flash operations of the next one
+    /// (scrubbing, markers, the event list's "jump to this moment", tour stops).
+    pub fn goto(&mut self, step: usize, ops: usize) -> Result<(), String> {
+        self.seek(step)?;
+        if ops == 0 || !self.begin(true)? {
+            return Ok(());
+        }
+        self.reveal_to(ops);
+        Ok(())
+    }
+
+    /// Back one flash operation (into the previous request when between requests). In a
+    /// recovery being revealed, back to its previous operation, then to the power cut.
+    pub fn back_op(&mut self) -> Result<bool, String> {
+        if self.rec.is_some() {
+            if self.k > 1 {
+                self.reveal_to(self.k - 1);
+            } else {
+                self.undo_recovery();
+            }
+            return Ok(true);
+        }
+        if self.power.is_some() {
+            // Power off: back to the moment of the cut, powered.
+            let off = self.power.take().unwrap();
+            let ops = off.ops;
+            let req = off.req;
+            self.sim.state = off.before;
+            self.forget_request();
+            if let (Some(_), false) = (req, off.in_recovery) {
+                if self.begin(true)? {
+                    self.reveal_to(ops);
+                }
+            }
+            return Ok(true);
+        }
+        if self.in_request {
+            if self.k > 1 {
+                self.reveal_to(self.k - 1);
+            } else {
+                self.to_before();
+            }
+            return Ok(true);
+        }
+        // Between requests: into the request just completed.
+        let have_before = !self.recovery_events
+            && self.request.is_some()
+            && self.before.as_ref().is_some_and(|b| b.pos + 1 == self.sim.pos());
+        if !have_before {
+            if self.sim.pos() == 0 || self.recovery_events {
+                if self.recovery_events {
+                    // Just after a recovery: the first step back shows the state before it.
+                    return self.seek(self.sim.pos().saturating_sub(1)).map(|_| true);
+                }
+                return Ok(false);
+            }
+            let pos = self.sim.pos() - 1;
+            self.seek(pos)?;
+            self.begin(true)?;
+        }
+        if self.n <= 1 {
+            self.to_before();
+        } else {
+            self.in_request = true;
+            self.reveal_to(self.n - 1);
+        }
+        Ok(true)
+    }
+
+    /// The state before the request in progress: between requests again.
+    fn to_before(&mut self) {
+        if let Some(b) = self.before.take() {
+            self.sim.state = b;
+        }
+        self.forget_request();
+    }
+
+    /// Back from the start of a recovery being revealed to the power cut it recovers from.
+    fn undo_recovery(&mut self) {
+        let Some(rec) = self.rec.take() else { return };
+        self.sim.state = rec.cut;
+        self.roots.pop();
+        self.branch_from = rec.branch_from;
+        self.power = Some(rec.off);
+        self.forget_request();
+        self.verdict = None;
+    }
+
+    // ---- power ------------------------------------------------------------------
 
     /// Cuts power at the current flash operation: mid-request, the operations revealed so
     /// far are done and the next one never happens (a program under way is torn); between
-    /// requests, before the next one. The chip keeps its pages; RAM is lost (the scheme's
-    /// tables are dark until `recover`).
+    /// requests, before the next one; inside a recovery being revealed, after the recovery
+    /// operations revealed (recovering again then starts from that chip). The chip keeps
+    /// its pages; RAM is lost (the scheme's tables are dark until `recover`). The session
+    /// stays on its own branch.
     pub fn power_cut(&mut self) -> Result<(), String> {
         if self.power.is_some() {
             return Err("power is already off".into());
         }
-        if self.recovering && self.in_request {
-            // A cut inside the recovery being revealed: not modelled in the stepper.
-            return Err("finish revealing the recovery first".into());
+        let k = self.k;
+        if let Some(rec) = self.rec.take() {
+            let mut s = rec.cut.clone();
+            s.flash.set_power_budget(Some(k as u64));
+            if let Some(recover) = &self.recoverer {
+                let _ = recover(&mut s.flash);
+            }
+            s.flash.power_on();
+            self.sim.state = s;
+            self.roots.pop();
+            self.branch_from = rec.branch_from;
+            self.events.truncate(self.cursor);
+            self.in_request = false;
+            self.paused = None;
+            self.verdict = None;
+            self.power = Some(PowerOff { ops: k, in_recovery: true, ..rec.off });
+            return Ok(());
         }
-        let (before, req, k) = if self.in_request && !self.recovering {
-            let k = self.op_cursor() as u64;
-            let req = self.request;
-            let (states, lpns) = (std::mem::take(&mut self.states), std::mem::take(&mut self.lpns));
-            let events: Vec<Event> = self.events[..self.cursor].to_vec();
-            let pos = self.sim.pos() - 1;
-            self.seek(pos)?;
-            self.states = states;
-            self.lpns = lpns;
-            self.events = events;
-            self.cursor = self.events.len();
-            self.request = req;
-            (self.sim.state.clone(), req, k)
-        } else {
-            self.finish();
-            let (states, lpns) = self.authoritative();
-            self.states = states;
-            self.lpns = lpns;
-            self.events.clear();
-            self.cursor = 0;
-            self.request = None;
-            (self.sim.state.clone(), None, 0)
-        };
-        if let Some(r) = req {
+        if self.in_request {
+            let req = self.request.expect("a request in progress");
+            let before = self.before.take().expect("a request in progress has its before-state");
             let mut cut = before.clone();
-            cut.flash.set_power_budget(Some(k));
-            if cut.exec(r).is_ok() {
-                return Err("the request finished before the cut".into());
+            cut.flash.set_power_budget(Some(k as u64));
+            match cut.exec(req) {
+                Ok(()) => return Err("the request finished before the cut".into()),
+                Err(FlashError::PowerLoss) => {}
+                Err(e) => return Err(e.to_string()),
             }
             cut.flash.power_on();
             self.sim.state = cut;
+            self.events.truncate(self.cursor);
+            self.in_request = false;
+            self.paused = None;
+            self.verdict = None;
+            self.power = Some(PowerOff { before, req: Some(req), ops: k, in_recovery: false });
+            return Ok(());
         }
-        self.recovering = false;
-        self.in_request = false;
+        self.forget_request();
         self.verdict = None;
-        self.power = Some(PowerOff { before, req });
+        self.power = Some(PowerOff { before: self.sim.state.clone(), req: None, ops: 0, in_recovery: false });
         Ok(())
     }
 
     /// Power comes back: the scheme recovers from the chip alone. Its operations and notes
     /// are revealed like a request's (`step_op`); the verdict (`verdict`) compares every LPN
     /// with the reference model. The run then goes on with the requests after the
-    /// interrupted one (which was not acknowledged).
+    /// interrupted one (which was not acknowledged), on a branch of the recorded run.
     pub fn recover(&mut self) -> Result<(), String> {
         let Some(off) = self.power.take() else { return Err("power is on".into()) };
         let Some(rec) = self.recoverer.clone() else {
@@ -167,7 +484,7 @@ impl Stepper {
                 return Err(msg);
             }
         };
-        self.events = flash.take_events();
+        let events = flash.take_events();
         flash.set_recording(false);
         let in_flight = match off.req {
             Some(Request::Write { lpn }) => Some((lpn, off.before.next_version)),
@@ -182,13 +499,10 @@ impl Stepper {
                 survived = true;
             }
         }
-        let ops = self.events.iter().filter(|e| matches!(e, Event::Op { .. })).count();
+        let ops = events.iter().filter(|e| matches!(e, Event::Op { .. })).count();
         v.recovery_ops = ops as u64;
-        // While the recovery is revealed, blocks it has not touched keep their last role.
-        self.roles_before = self.current_roles();
-        self.touched = vec![false; self.roles_before.len()];
         let pos = off.before.pos + usize::from(off.req.is_some());
-        self.sim.state = State {
+        let recovered = State {
             flash,
             ftl,
             oracle,
@@ -196,21 +510,32 @@ impl Stepper {
             next_version: off.before.next_version + u32::from(off.req.is_some()),
             pos,
         };
+        let cut = std::mem::replace(&mut self.sim.state, recovered);
         self.sim.truncate_keyframes(off.before.pos);
-        self.branch_from = Some(off.before.pos);
+        let prev_branch = self.branch_from;
+        self.branch_from = Some(prev_branch.map_or(off.before.pos, |b| b.min(off.before.pos)));
+        self.roots.retain(|r| r.pos < pos);
+        self.roots.push(self.sim.state.clone());
         self.verdict = Some(serde_json::json!({
             "ok": v.ok(),
             "lost": v.lost,
             "wrong": v.wrong,
             "torn_mapped": v.torn_mapped,
             "recovery_ops": v.recovery_ops,
-            "in_flight": off.req.map(|r| format!("{r:?}")),
+            "in_flight": off.req.map(request_words),
             "in_flight_survived": survived,
         }));
-        self.cursor = 0;
+        self.forget_request();
+        self.events = events;
+        self.n = ops;
+        self.recovery_events = true;
+        self.rec = Some(Recovering { off, cut, branch_from: prev_branch });
         self.in_request = !self.events.is_empty();
-        self.recovering = true;
-        self.request = None;
+        if self.in_request {
+            self.reveal_to(0);
+        } else {
+            self.rec = None;
+        }
         Ok(())
     }
 
@@ -219,237 +544,118 @@ impl Stepper {
         self.verdict.clone().unwrap_or(serde_json::Value::Null).to_string()
     }
 
+    // ---- what is shown -------------------------------------------------------------
 
-    /// Requests completed (the in-progress one, already run in the simulator, excluded).
+    /// Requests completed (the one in progress excluded).
     pub fn step(&self) -> usize {
+        if let Some(rec) = &self.rec {
+            return rec.off.before.pos;
+        }
         self.sim.pos() - usize::from(self.in_request)
     }
-    /// Flash operations revealed in the in-progress request.
+    /// Flash operations revealed in the request (or recovery) in progress.
     pub fn op_cursor(&self) -> usize {
-        if !self.in_request {
-            return 0;
+        if self.in_request {
+            self.k
+        } else {
+            0
         }
-        self.events[..self.cursor].iter().filter(|e| matches!(e, Event::Op { .. })).count()
     }
     pub fn op_count(&self) -> usize {
-        if !self.in_request {
-            return 0;
+        if self.in_request {
+            self.n
+        } else {
+            0
         }
-        self.events.iter().filter(|e| matches!(e, Event::Op { .. })).count()
     }
 
-    fn authoritative(&self) -> (Vec<u8>, Vec<u32>) {
-        let s = &self.sim.state;
-        let n = s.flash.geometry().pages();
-        let states = (0..n).map(|p| s.ftl.page_state(&s.flash, p) as u8).collect();
-        let lpns = s.flash.pages().iter().map(|p| p.lpn).collect();
-        (states, lpns)
-    }
-
-    /// Page states as displayed (mid-request: the pre-request view with the revealed ops applied).
+    /// Page states at this moment (the scheme's view of the chip; while power is off or
+    /// a recovery runs, the chip read through the RAM the cut lost).
     pub fn page_states(&self) -> Vec<u8> {
-        if self.in_request || self.power.is_some() {
-            self.states.clone()
-        } else {
-            self.authoritative().0
-        }
+        let s = self.view();
+        (0..s.flash.geometry().pages()).map(|p| s.ftl.page_state(&s.flash, p) as u8).collect()
     }
+    /// The LPN of each data page (NONE for erased, metadata and torn pages).
     pub fn page_lpns(&self) -> Vec<u32> {
-        if self.in_request || self.power.is_some() {
-            self.lpns.clone()
-        } else {
-            self.authoritative().1
+        self.view().flash.pages().iter().map(|p| if p.kind == PageKind::Data { p.lpn } else { NONE }).collect()
+    }
+    pub fn block_roles(&self) -> Vec<u8> {
+        let s = self.view();
+        (0..s.flash.blocks()).map(|b| s.ftl.block_role(b) as u8).collect()
+    }
+    pub fn block_owners(&self) -> Vec<i32> {
+        let s = self.view();
+        (0..s.flash.blocks()).map(|b| s.ftl.block_owner(b).map_or(-1, |l| l as i32)).collect()
+    }
+    pub fn erase_counts(&self) -> Vec<u32> {
+        self.view().flash.erase_counts().to_vec()
+    }
+    pub fn metrics_json(&self) -> String {
+        serde_json::to_string(&self.view().metrics()).unwrap_or_default()
+    }
+    /// Scheme panels as JSON: `{tables:[{title, columns, rows}], powered}`; dark while
+    /// power is off and while recovery rebuilds the RAM.
+    pub fn view_json(&self) -> String {
+        if self.power.is_some() || self.rec.is_some() {
+            return serde_json::json!({ "tables": [], "powered": false }).to_string();
         }
+        let s = self.view();
+        serde_json::json!({ "tables": s.ftl.tables(&s.flash), "powered": true }).to_string()
     }
 
-    /// Starts the next request: snapshot the display, run it recording events.
-    fn begin(&mut self) -> Result<bool, String> {
-        let Some(req) = self.sim.next_request() else { return Ok(false) };
-        self.recovering = false;
-        let (states, lpns) = self.authoritative();
-        self.states = states;
-        self.lpns = lpns;
-        self.roles_before = self.current_roles();
-        self.touched = vec![false; self.roles_before.len()];
-        self.sim.state.flash.set_recording(true);
-        let r = self.sim.step();
-        self.events = self.sim.state.flash.take_events();
-        self.sim.state.flash.set_recording(false);
-        r?;
-        self.request = Some(req);
-        self.cursor = 0;
-        self.in_request = true;
-        Ok(true)
-    }
-
-    /// Reveals events up to and including the next flash operation.
-    fn reveal_one(&mut self) {
-        let ppb = self.sim.state.flash.ppb();
-        while self.cursor < self.events.len() {
-            let e = self.events[self.cursor].clone();
-            self.cursor += 1;
-            if let Event::Op { kind, ppn, pbn, lpn, .. } = e {
-                if matches!(kind, OpKind::Program | OpKind::Erase) {
-                    self.touched[pbn as usize] = true;
+    /// Blocks the merge or GC under way will erase (its victims), while it runs: the
+    /// erases of cleaning work not yet revealed, when the last revealed operation (or the
+    /// next one, announced by a note) belongs to that work.
+    pub fn victims(&self) -> Vec<u32> {
+        if !self.in_request || self.rec.is_some() {
+            return Vec::new();
+        }
+        let revealed = &self.events[..self.cursor];
+        let last = revealed.iter().rev().find_map(|e| match e {
+            Event::Op { cause, .. } => Some(*cause),
+            _ => None,
+        });
+        let next = self.events[self.cursor..].iter().find_map(|e| match e {
+            Event::Op { cause, .. } => Some(*cause),
+            _ => None,
+        });
+        let announced = matches!(revealed.last(), Some(Event::Note { .. }));
+        if !(last.is_some_and(cleaning) || (announced && next.is_some_and(cleaning))) {
+            return Vec::new();
+        }
+        let mut v = Vec::new();
+        for e in &self.events[self.cursor..] {
+            if let Event::Op { kind, pbn, cause, .. } = e {
+                if *cause == Cause::Host {
+                    break;
                 }
-                match kind {
-                    OpKind::Program => {
-                        if lpn == NONE {
-                            self.states[ppn as usize] = PageState::Metadata as u8;
-                        } else {
-                            // The older copy of this LPN, if displayed valid, is now stale.
-                            for (i, (&s, &l)) in self.states.iter().zip(&self.lpns).enumerate() {
-                                if l == lpn && s == PageState::Valid as u8 && i != ppn as usize {
-                                    self.states[i] = PageState::Invalid as u8;
-                                    break;
-                                }
-                            }
-                            self.states[ppn as usize] = PageState::Valid as u8;
-                        }
-                        self.lpns[ppn as usize] = lpn;
-                    }
-                    OpKind::Erase => {
-                        let r = (pbn * ppb) as usize..((pbn + 1) * ppb) as usize;
-                        self.states[r.clone()].fill(PageState::Erased as u8);
-                        self.lpns[r].fill(NONE);
-                    }
-                    OpKind::Read | OpKind::ReadOob => {}
+                if *kind == OpKind::Erase && cleaning(*cause) && !v.contains(pbn) {
+                    v.push(*pbn);
                 }
-                break;
             }
         }
-        // Schemes write a note before the operations it explains, so notes after this
-        // operation belong to the next one — unless no operation follows (a closing note).
-        let rest = &self.events[self.cursor..];
-        if rest.iter().all(|e| matches!(e, Event::Note { .. })) {
-            self.cursor = self.events.len();
-        }
-        if self.cursor >= self.events.len() {
-            self.in_request = false;
-        }
-    }
-
-    /// One more flash operation (starting the next request if needed). False at the end.
-    pub fn step_op(&mut self) -> Result<bool, String> {
-        self.check_power()?;
-        if !self.in_request && !self.begin()? {
-            return Ok(false);
-        }
-        self.reveal_one();
-        Ok(true)
-    }
-
-    /// Finishes the in-progress request, or runs the next one whole.
-    pub fn step_request(&mut self) -> Result<bool, String> {
-        self.check_power()?;
-        if !self.in_request && !self.begin()? {
-            return Ok(false);
-        }
-        self.cursor = self.events.len();
-        self.in_request = false;
-        Ok(true)
-    }
-
-    /// Full speed, no events kept.
-    pub fn run(&mut self, n: usize) -> Result<usize, String> {
-        self.check_power()?;
-        self.recovering = false;
-        self.forget_request();
-        self.sim.run(n)
-    }
-
-    /// Leaves no request in progress and no events to show.
-    fn forget_request(&mut self) {
-        self.in_request = false;
-        self.events.clear();
-        self.cursor = 0;
-        self.request = None;
-    }
-
-    fn finish(&mut self) {
-        self.in_request = false;
-        self.recovering = false;
-        self.cursor = self.events.len();
-    }
-
-    fn check_power(&self) -> Result<(), String> {
-        if self.power.is_some() {
-            return Err("power is off: recover first (or seek to leave the power cut)".into());
-        }
-        Ok(())
-    }
-
-    /// Seeking back leaves a power-cut branch and returns to the recorded run.
-    pub fn seek(&mut self, step: usize) -> Result<(), String> {
-        if let Some(off) = self.power.take() {
-            self.sim.state = off.before;
-        }
-        if self.branch_from.is_some_and(|_| step < self.sim.pos()) {
-            // Keyframes after the branch point are the branch's; the simulator's seek then
-            // replays the recorded run from an earlier keyframe.
-            let b = self.branch_from.take().unwrap();
-            self.sim.truncate_keyframes(b);
-        }
-        self.recovering = false;
-        self.forget_request();
-        self.sim.seek(step)
-    }
-
-    /// The state after `step` requests plus `ops` flash operations of the next one
-    /// (the event list's "jump to this moment").
-    pub fn goto(&mut self, step: usize, ops: usize) -> Result<(), String> {
-        self.seek(step)?;
-        if ops == 0 || !self.begin()? {
-            return Ok(());
-        }
-        let n = self.op_count();
-        if ops >= n {
-            self.finish();
-            return Ok(());
-        }
-        for _ in 0..ops {
-            self.reveal_one();
-        }
-        Ok(())
-    }
-
-    /// Back one flash operation (into the previous request when between requests).
-    pub fn back_op(&mut self) -> Result<bool, String> {
-        let (pos, revealed) = if self.in_request {
-            (self.sim.pos() - 1, self.op_cursor())
-        } else if self.sim.pos() == 0 {
-            return Ok(false);
-        } else {
-            let pos = self.sim.pos() - 1;
-            // Operations of the request just completed: re-run it to count them.
-            self.seek(pos)?;
-            self.begin()?;
-            let n = self.op_count();
-            (pos, n)
-        };
-        self.seek(pos)?;
-        if revealed <= 1 {
-            return Ok(true);
-        }
-        self.begin()?;
-        for _ in 0..revealed - 1 {
-            self.reveal_one();
-        }
-        Ok(true)
+        v
     }
 
     /// Revealed events with plain-words text.
     pub fn events(&self) -> Vec<EventView> {
         let g = *self.sim.state.flash.geometry();
+        let view = self.view();
         self.events[..self.cursor]
             .iter()
             .map(|e| match e {
                 Event::Op { kind, ppn, pbn, lpn, cause } => {
                     let page = g.offset_of(*ppn);
+                    // Metadata pages may carry a number in their spare area (LTFTL's map
+                    // and log pages): never an LPN.
+                    let meta = *lpn == NONE
+                        || view.flash.peek(*ppn).kind == PageKind::Meta
+                        || (view.flash.peek(*ppn).kind == PageKind::Erased && self.sim.state.flash.peek(*ppn).kind == PageKind::Meta);
                     let what = match kind {
-                        OpKind::Read => format!("read page {page} of block {pbn}"),
+                        OpKind::Read if meta => format!("read metadata page {page} of block {pbn}"),
+                        OpKind::Read => format!("read lpn {lpn} from page {page} of block {pbn}"),
                         OpKind::ReadOob => format!("read the spare area of page {page} of block {pbn}"),
-                        OpKind::Program if *lpn == NONE => format!("program metadata into page {page} of block {pbn}"),
+                        OpKind::Program if meta => format!("program metadata into page {page} of block {pbn}"),
                         OpKind::Program => format!("program lpn {lpn} into page {page} of block {pbn}"),
                         OpKind::Erase => format!("erase block {pbn}"),
                     };
@@ -463,7 +669,7 @@ impl Stepper {
                         kind,
                         pbn: Some(*pbn),
                         page: (kind != "erase").then_some(page),
-                        lpn: (*lpn != NONE).then_some(*lpn),
+                        lpn: (!meta && kind != "erase").then_some(*lpn),
                         cause: Some(cause.name()),
                         text: format!("{what} ({})", cause.name().replace('_', " ")),
                     }
@@ -475,21 +681,51 @@ impl Stepper {
             .collect()
     }
 
-    /// One line about the last revealed event, with the request it belongs to.
+    /// What the last revealed operation did: the notes revealed with it (each phase or
+    /// decision on its own line) and the operation itself.
+    fn last_step_lines(&self) -> String {
+        let evs = self.events();
+        let Some(i) = evs.iter().rposition(|e| e.cause.is_some()) else {
+            return evs.iter().map(|e| e.text.clone()).collect::<Vec<_>>().join("\n");
+        };
+        let start = evs[..i].iter().rposition(|e| e.cause.is_some()).map_or(0, |j| j + 1);
+        let mut lines: Vec<String> = evs[start..i].iter().map(|e| e.text.clone()).collect();
+        if lines.is_empty() {
+            // No new note: the phase or decision this operation belongs to, for context.
+            if let Some(n) = evs[..i].iter().rev().find(|e| e.cause.is_none()) {
+                lines.push(n.text.clone());
+            }
+        }
+        lines.push(evs[i].text.clone());
+        // Closing notes after the last operation (revealed with it).
+        lines.extend(evs[i + 1..].iter().map(|e| e.text.clone()));
+        lines.join("\n")
+    }
+
+    /// Plain-words lines about the moment shown: the request (or recovery), the flash
+    /// operation just revealed and the notes that explain it.
     pub fn narration(&self) -> String {
-        if self.power.is_some() {
-            return match self.power.as_ref().and_then(|p| p.req) {
-                Some(r) => format!("Power cut during {r:?} after {} flash operations: RAM is lost, the chip keeps its pages. Press Recover.", self.events.iter().filter(|e| matches!(e, Event::Op { .. })).count()),
-                None => "Power cut between requests: RAM is lost, the chip keeps its pages. Press Recover.".into(),
+        if let Some(off) = &self.power {
+            let ops = plural(off.ops, "flash operation", "flash operations");
+            return match (off.in_recovery, off.req) {
+                (true, _) => format!("Power cut during the recovery, after {ops} of it: RAM is lost again, the chip keeps what recovery wrote. Press Recover."),
+                (false, Some(r)) => format!("Power cut during the {} after {ops}: RAM is lost, the chip keeps its pages. Press Recover.", request_words(r)),
+                (false, None) => "Power cut between requests: RAM is lost, the chip keeps its pages. Press Recover.".into(),
             };
         }
-        if self.recovering {
-            let evs = self.events();
-            let n_ops = evs.iter().filter(|e| e.cause.is_some()).count();
-            let last_op = evs.iter().rev().find(|e| e.cause.is_some()).map(|e| e.text.clone()).unwrap_or_default();
-            let last_note = evs.iter().rev().find(|e| e.cause.is_none()).map(|e| e.text.clone()).unwrap_or_default();
-            let sep = if last_note.is_empty() || last_op.is_empty() { "" } else { " · " };
-            return format!("Recovery — op {n_ops}/{}: {last_note}{sep}{last_op}", self.op_count().max(n_ops));
+        if self.recovery_events {
+            let n = plural(self.n, "flash operation", "flash operations");
+            if self.rec.is_some() && self.k == 0 {
+                return format!("Power is back: the scheme rebuilds its RAM from the chip alone ({n}). Step (→) to watch each phase.");
+            }
+            if self.rec.is_none() {
+                let ok = self.verdict.as_ref().and_then(|v| v["ok"].as_bool()).unwrap_or(false);
+                return format!(
+                    "Recovery done ({n}): {}",
+                    if ok { "every acknowledged write is found." } else { "the verdict shows what was lost." }
+                );
+            }
+            return format!("Recovery — op {}/{}: {}", self.k, self.n, self.last_step_lines());
         }
         let Some(req) = self.request else {
             return if self.sim.pos() == 0 {
@@ -505,56 +741,19 @@ impl Stepper {
             Request::Unfreeze { state } => format!("Unfreeze state {state}"),
             Request::Revert { state } => format!("Revert to state {state}"),
         };
-        let evs = self.events();
-        if evs.is_empty() {
+        if self.n == 0 {
+            let notes: Vec<String> = self.events().into_iter().map(|e| e.text).collect();
             return match req {
-                Request::Read { .. } => format!("{head}: never written, nothing to read."),
-                _ => format!("{head}: no flash operation needed."),
+                Request::Read { .. } if notes.is_empty() => format!("{head}: never written, nothing to read."),
+                _ if notes.is_empty() => format!("{head}: no flash operation needed."),
+                _ => format!("{head}: {}", notes.join("\n")),
             };
         }
-        let last_op = evs.iter().rev().find(|e| e.cause.is_some());
-        let last_note = evs.iter().rev().find(|e| e.cause.is_none());
-        let n_ops = evs.iter().filter(|e| e.cause.is_some()).count();
-        let mut s = format!("{head} — op {n_ops}/{}: ", self.op_count().max(n_ops));
-        if let Some(n) = last_note {
-            s.push_str(&n.text);
-            s.push_str(" · ");
+        let k = if self.in_request { self.k } else { self.n };
+        if k == 0 {
+            return format!("{head}: about to start ({}).", plural(self.n, "flash operation", "flash operations"));
         }
-        if let Some(o) = last_op {
-            s.push_str(&o.text);
-        }
-        s
-    }
-}
-
-impl Stepper {
-    fn current_roles(&self) -> Vec<u8> {
-        let s = &self.sim.state;
-        (0..s.flash.blocks()).map(|b| s.ftl.block_role(b) as u8).collect()
-    }
-    /// Roles as displayed (see `roles_before`).
-    pub fn block_roles(&self) -> Vec<u8> {
-        let mut roles = self.current_roles();
-        if self.in_request {
-            for (b, r) in roles.iter_mut().enumerate() {
-                if !self.touched[b] {
-                    *r = self.roles_before[b];
-                }
-            }
-        }
-        roles
-    }
-    pub fn block_owners(&self) -> Vec<i32> {
-        let s = &self.sim.state;
-        (0..s.flash.blocks()).map(|b| s.ftl.block_owner(b).map_or(-1, |l| l as i32)).collect()
-    }
-    /// Scheme panels as JSON: `{tables:[{title, columns, rows}]}`.
-    pub fn view_json(&self) -> String {
-        let s = &self.sim.state;
-        if self.power.is_some() {
-            // RAM is lost: the panels go dark.
-            return serde_json::json!({ "tables": [], "powered": false }).to_string();
-        }
-        serde_json::json!({ "tables": s.ftl.tables(&s.flash), "powered": true }).to_string()
+        let done = if self.in_request { "" } else { " (done)" };
+        format!("{head} — op {k}/{}{done}: {}", self.n, self.last_step_lines())
     }
 }

@@ -13,6 +13,7 @@ pub fn scenario(scheme: &str, params: SchemeParams, blocks: u32, ppb: u32, workl
         params,
         chip: ChipSpec { preset: "classroom".into(), blocks: Some(blocks), pages_per_block: Some(ppb) },
         workload,
+        run: Default::default(),
     }
 }
 

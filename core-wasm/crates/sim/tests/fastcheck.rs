@@ -287,6 +287,7 @@ fn logging_overhead_and_recovery_cost_against_equations_3_to_6() {
                 params: SchemeParams { log_blocks: Some(log_blocks), ..Default::default() },
                 chip: ChipSpec { preset: "fastcheck".into(), blocks: Some(blocks), pages_per_block: None },
                 workload: Workload::Hotcold { n: 150_000, seed: 9, read_ratio: 0.0, hot_fraction: 0.05, hot_ratio: 0.9 },
+                run: Default::default(),
             };
             let mut sim = sc.build().unwrap();
             let total = sim.total();

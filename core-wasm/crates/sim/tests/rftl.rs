@@ -26,6 +26,7 @@ fn large(scheme: &str, u: f64, blocks: u32) -> Scenario {
         params: params(u),
         chip: ChipSpec { preset: "rftl-large".into(), blocks: Some(blocks), pages_per_block: None },
         workload: Workload::Sequential { n: 1 },
+        run: Default::default(),
     }
 }
 
@@ -263,6 +264,7 @@ fn rftl_refuses_chips_that_break_theorem_4_1() {
         params: SchemeParams::default(),
         chip: ChipSpec { preset: "classroom".into(), blocks: None, pages_per_block: None },
         workload: Workload::Sequential { n: 10 },
+        run: Default::default(),
     };
     let e = sc.build().err().unwrap();
     assert!(e.contains("2k + j"), "{e}");
@@ -312,7 +314,7 @@ fn check_scheme(scheme: &str, blocks: u32, ppb: u32, u: f64, w: Workload) -> Res
         Workload::Uniform { n, .. } | Workload::Hotcold { n, .. } | Workload::Sequential { n } => *n,
         _ => 0,
     };
-    let sc = Scenario { scheme: scheme.into(), params: params(u), chip: small_chip(blocks, ppb), workload: w };
+    let sc = Scenario { scheme: scheme.into(), params: params(u), chip: small_chip(blocks, ppb), workload: w, run: Default::default() };
     let mut sim = sc.build().map_err(TestCaseError::fail)?;
     run_checked(&mut sim, 1999);
     let m = sim.state.metrics();

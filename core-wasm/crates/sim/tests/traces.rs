@@ -214,6 +214,7 @@ fn shared_mqsim_trace_runs_compacted() {
         params: SchemeParams::default(),
         chip: ChipSpec { preset: "fastcheck".into(), blocks: Some(10_000), pages_per_block: None },
         workload: Workload::Trace { text: String::new(), format: None, fit: Fit::Compact, device: None, skip_bad_lines: false, blkparse_action: None },
+        run: Default::default(),
     };
     let (mut sim, s) = load::build_with_raw(&sc, &raw, Fit::Compact).unwrap();
     assert_eq!(s.records, 6999);

@@ -91,13 +91,19 @@ impl Session {
         self.stepper.block_roles()
     }
     pub fn block_erase_counts(&self) -> Vec<u32> {
-        self.stepper.sim.state.flash.erase_counts().to_vec()
+        self.stepper.erase_counts()
     }
     pub fn block_owners(&self) -> Vec<i32> {
         self.stepper.block_owners()
     }
+    /// Every getter reads the state at this moment: (request, flash operation) exact
+    /// (docs/architecture.md, "Op-exact moments").
     pub fn metrics(&self) -> String {
-        serde_json::to_string(&self.stepper.sim.state.metrics()).unwrap_or_default()
+        self.stepper.metrics_json()
+    }
+    /// Blocks the merge or GC under way will erase (its victims), while it runs.
+    pub fn victims(&self) -> Vec<u32> {
+        self.stepper.victims()
     }
     pub fn events(&self) -> String {
         serde_json::to_string(&self.stepper.events()).unwrap_or_default()
@@ -119,7 +125,7 @@ impl Session {
     }
     /// Exact latency distributions: JSON `{read: [[us, count], ...], write: [...]}`.
     pub fn latency_histogram(&self) -> String {
-        let h = &self.stepper.sim.state.host;
+        let h = &self.stepper.view().host;
         let pairs = |l: &ftl_sim::metrics::LatencyHist| l.buckets().map(|(ns, c)| (ns as f64 / 1000.0, c)).collect::<Vec<_>>();
         serde_json::json!({ "read": pairs(&h.read_latency), "write": pairs(&h.write_latency) }).to_string()
     }
@@ -142,15 +148,16 @@ impl Session {
     /// session itself is left as it was. JSON `{step, op, outcome: CrashOutcome}`.
     pub fn crash_here(&mut self) -> Result<String, JsError> {
         let (step, ops) = (self.stepper.step(), self.stepper.op_cursor());
+        let Some((before, k)) = self.stepper.cut_point() else {
+            return Err(js_err("power is off or a recovery is being shown: finish it first"));
+        };
         let reqs = self.stepper.sim.requests();
-        let Some(&req) = reqs.get(step) else {
+        let Some(&req) = reqs.get(before.pos) else {
             return Err(js_err("the workload is finished: there is no operation left to cut"));
         };
-        let after = reqs[step + 1..(step + 33).min(reqs.len())].to_vec();
-        self.stepper.seek(step).map_err(js_err)?;
-        let before = self.stepper.sim.state.clone();
-        let r = ftl_sim::crash::crash_once(&before, req, ops as u64, None, &self.recover, &after);
-        self.stepper.goto(step, ops).map_err(js_err)?;
+        let after = reqs[before.pos + 1..(before.pos + 33).min(reqs.len())].to_vec();
+        // On a copy of the state before the request (the session's own, on a branch too).
+        let r = ftl_sim::crash::crash_once(before, req, k as u64, None, &self.recover, &after);
         let Some((outcome, _)) = r else {
             return Err(js_err("the request completed before that operation: nothing to cut"));
         };
@@ -406,4 +413,24 @@ pub fn crash_sweep(scenario_json: &str, options_json: &str, progress: &js_sys::F
         let _ = progress.call2(&JsValue::NULL, &JsValue::from_f64(done as f64), &JsValue::from_f64(total as f64));
     });
     Ok(serde_json::to_string(&report).unwrap_or_default())
+}
+
+/// One workload and one chip for every run of a comparison or sweep (ftl_sim::trace::fit::plan,
+/// issue 16): `scenarios_json` = a JSON array of scenarios (their workloads are not read),
+/// `fit` = the trace's fit ("" or "none" for a generated workload), `need` = the trace's highest
+/// page + 1 (0: no trace). Returns the Plan as JSON (the page applies it to each run's scenario).
+#[wasm_bindgen]
+pub fn plan_runs(scenarios_json: &str, fit: &str, need: f64) -> Result<String, JsError> {
+    let raw: Vec<serde_json::Value> = serde_json::from_str(scenarios_json).map_err(|e| js_err(format!("invalid runs: {e}")))?;
+    let scenarios = raw
+        .into_iter()
+        .map(|mut v| {
+            v["workload"] = serde_json::json!({"kind": "sequential", "n": 1});
+            serde_json::from_value::<Scenario>(v).map_err(|e| js_err(format!("invalid run: {e}")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let fit = Fit::from_name(fit).map_err(js_err)?;
+    let need = (need >= 1.0).then_some(need as u64);
+    let plan = ftl_sim::trace::fit::plan(&scenarios, fit, need).map_err(js_err)?;
+    Ok(serde_json::to_string(&plan).unwrap_or_default())
 }

@@ -315,6 +315,9 @@ impl Ftl for BastFtl {
     fn block_role(&self, pbn: Pbn) -> BlockRole {
         match self.usage[pbn as usize] {
             Use::Free => BlockRole::Free,
+            // A full merge's new block is LBN's data block only once the block map points
+            // at it (after its copies); until then it is the merge's destination.
+            Use::Data if self.owner[pbn as usize] != NONE && self.bmt[self.owner[pbn as usize] as usize] != pbn => BlockRole::GcDestination,
             Use::Data => BlockRole::Data,
             Use::Log => BlockRole::Log,
         }

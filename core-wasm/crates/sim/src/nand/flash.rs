@@ -189,6 +189,8 @@ pub struct Flash {
     /// Operations left before power fails; None = unlimited.
     power_budget: Option<u64>,
     power_lost: bool,
+    /// The budget is a pause (`pause_after`), not a cut: the failing operation tears nothing.
+    pause: bool,
     recording: bool,
     events: Vec<Event>,
 }
@@ -207,10 +209,21 @@ impl Flash {
             counters: FtlCounters::default(),
             power_budget: None,
             power_lost: false,
+            pause: false,
             recording: false,
             events: Vec::new(),
             chip,
         }
+    }
+
+    /// Zeroes the operation counters, flash time and merge / GC counters, keeping the
+    /// chip's contents and its per-block erase counts (wear is physical): what
+    /// preconditioning does where measuring starts (src/precondition.rs).
+    pub fn reset_counters(&mut self) {
+        self.counts = [[0; 10]; 4];
+        self.elapsed_ns = 0;
+        self.time_by_cause = [0; 10];
+        self.counters = FtlCounters::default();
     }
 
     pub fn geometry(&self) -> &Geometry {
@@ -239,6 +252,15 @@ impl Flash {
     pub fn power_on(&mut self) {
         self.power_lost = false;
         self.power_budget = None;
+        self.pause = false;
+    }
+    /// A pause after `n` more operations (the app's op-exact view, src/stepper.rs): the
+    /// FTL unwinds at operation `n + 1` as on power loss, but that operation leaves its
+    /// page or block as it was (nothing torn): the chip and RAM as they are between
+    /// operations `n` and `n + 1`. `power_on` ends it.
+    pub fn pause_after(&mut self, n: u64) {
+        self.power_budget = Some(n);
+        self.pause = true;
     }
 
     /// Charges one operation against the power budget.
@@ -340,7 +362,9 @@ impl Flash {
         }
         if let Err(e) = self.spend() {
             // The page under program when power fails is torn: detectably unreadable.
-            self.pages[ppn as usize] = Page { kind: PageKind::Torn, ..page };
+            if !self.pause {
+                self.pages[ppn as usize] = Page { kind: PageKind::Torn, ..page };
+            }
             return Err(e);
         }
         self.pages[ppn as usize] = page;
@@ -381,9 +405,11 @@ impl Flash {
         if let Err(e) = self.spend() {
             // An interrupted erase leaves the block in an unknown state: every
             // programmed page is treated as unreadable.
-            for p in &mut self.pages[range] {
-                if !p.is_erased() {
-                    p.kind = PageKind::Torn;
+            if !self.pause {
+                for p in &mut self.pages[range] {
+                    if !p.is_erased() {
+                        p.kind = PageKind::Torn;
+                    }
                 }
             }
             return Err(e);

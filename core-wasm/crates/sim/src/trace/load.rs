@@ -1,8 +1,6 @@
 //! Running a trace: a scenario whose workload is `{kind: "trace", ...}`, or a trace
 //! parsed separately (the browser worker streams it in chunks) plus a scenario.
 
-use std::sync::Arc;
-
 use crate::ftl;
 use crate::nand::Geometry;
 use crate::scenario::Scenario;
@@ -53,7 +51,8 @@ pub fn build_with_raw(scenario: &Scenario, raw: &RawTrace, fit: Fit) -> Result<(
         ));
     }
     let mut scaled_note = None;
-    if fit == Fit::Scale {
+    // A comparison's runs share one chip and space decided once (fit::plan): no scaling here.
+    if fit == Fit::Scale && sc.run.workload_space.is_none() {
         if let Some(max) = raw.max_page() {
             let blocks = blocks_needed(&sc, chip.geometry, max + 1)?;
             if blocks != chip.geometry.blocks {
@@ -68,7 +67,10 @@ pub fn build_with_raw(scenario: &Scenario, raw: &RawTrace, fit: Fit) -> Result<(
         }
     }
     let first = sc.fresh()?;
-    let space = Space { logical_pages: first.ftl.logical_pages(), pages_per_block: first.flash.ppb() };
+    let space = match sc.run.workload_space {
+        Some(ws) => Space { logical_pages: sc.workload_pages(first.ftl.logical_pages())?, pages_per_block: ws.pages_per_block },
+        None => Space { logical_pages: first.ftl.logical_pages(), pages_per_block: first.flash.ppb() },
+    };
     let (reqs, mut summary) = raw.fit(Some(space), fit)?;
     if let Some(n) = scaled_note {
         summary.fit_note = n;
@@ -79,16 +81,12 @@ pub fn build_with_raw(scenario: &Scenario, raw: &RawTrace, fit: Fit) -> Result<(
             sc.scheme
         ));
     }
-    // The factory needs scheme and chip only: do not keep the trace text alive in it.
-    if let Workload::Trace { text, .. } = &mut sc.workload {
-        *text = String::new();
-    }
-    let fresh = Arc::new(move || sc.fresh().expect("scenario was validated"));
+    let fresh = sc.factory(&first);
     Ok((Simulator::with_state(first, fresh, reqs), summary))
 }
 
 /// Smallest block count (at least the chip's) whose scheme exports `need` logical pages.
-fn blocks_needed(sc: &Scenario, g: Geometry, need: u64) -> Result<u32, String> {
+pub(crate) fn blocks_needed(sc: &Scenario, g: Geometry, need: u64) -> Result<u32, String> {
     let exports = |blocks: u32| -> Option<u64> {
         let g = Geometry { blocks, ..g };
         g.validate().ok()?;

@@ -1,0 +1,112 @@
+// Sweeps: one parameter over a list of values, for several schemes, on one workload
+// (FAST paper Figure 10: erases against the number of log blocks, in one click).
+import { SCHEMES, chipSpec, schemeSpec, type Scenario } from '../scenario/model';
+import { toCsv } from '../export/export';
+import type { Metrics } from '../sim/protocol';
+import { chipBlocks, metricAt } from './compare';
+
+export interface SweepParam {
+  key: string;
+  label: string;
+  /** a chip parameter (not a scheme parameter) */
+  chip?: boolean;
+  defaults: string;
+}
+
+export const SWEEP_PARAMS: SweepParam[] = [
+  { key: 'log_blocks', label: 'Log blocks', defaults: '4, 8, 16, 32' },
+  { key: 'k', label: 'Associativity K', defaults: '1, 2, 4, 8' },
+  { key: 'op', label: 'Over-provisioning', defaults: '0.05, 0.1, 0.2, 0.3' },
+  { key: 'utilisation', label: 'Utilisation', defaults: '0.5, 0.7, 0.9' },
+  { key: 'pages_per_block', label: 'Pages per block', chip: true, defaults: '4, 8, 16, 32' },
+];
+
+export function sweepParam(key: string): SweepParam {
+  return SWEEP_PARAMS.find((p) => p.key === key) ?? SWEEP_PARAMS[0];
+}
+
+/** The schemes that have the parameter (every scheme for a chip parameter). */
+export function sweepSchemes(key: string): string[] {
+  const p = sweepParam(key);
+  return SCHEMES.filter((s) => p.chip || s.params.some((q) => q.key === key)).map((s) => s.id);
+}
+
+/** "4, 8, 16" → [4, 8, 16]: numbers, at most 12, each once, in the order given. */
+export function parseValues(text: string): { values: number[] } | { error: string } {
+  const parts = text.split(/[\s,;]+/).filter(Boolean);
+  if (parts.length === 0) return { error: 'give at least one value' };
+  const values: number[] = [];
+  for (const p of parts) {
+    const v = Number(p);
+    if (!Number.isFinite(v) || v < 0) return { error: `“${p}” is not a number ≥ 0` };
+    if (!values.includes(v)) values.push(v);
+  }
+  if (values.length > 12) return { error: 'at most 12 values' };
+  return { values };
+}
+
+export interface SweepPoint {
+  scheme: string;
+  value: number;
+  scenario: Scenario;
+}
+
+/**
+ * The runs of a sweep: every scheme × every value, on the base scenario's chip and
+ * workload. Pages per block keeps the chip's capacity (blocks × pages) constant.
+ */
+export function sweepPoints(base: Scenario, schemes: string[], key: string, values: number[]): SweepPoint[] {
+  const p = sweepParam(key);
+  const ppb0 = base.chip.pages_per_block ?? chipSpec(base.chip.preset)?.pages_per_block ?? 4;
+  const pages = chipBlocks(base) * ppb0;
+  return schemes.flatMap((scheme) =>
+    values.map((value) => {
+      const params = scheme === base.scheme ? { ...base.params } : { ...defaultsOf(scheme) };
+      let chip = { ...base.chip };
+      if (p.chip) chip = { ...chip, pages_per_block: value, blocks: Math.max(1, Math.round(pages / Math.max(1, value))) };
+      else params[key] = value;
+      return { scheme, value, scenario: { ...base, scheme, params, chip } };
+    }),
+  );
+}
+
+function defaultsOf(scheme: string) {
+  const out: Record<string, number> = {};
+  for (const q of schemeSpec(scheme)?.params ?? []) if (q.default !== undefined) out[q.key] = q.default;
+  return out;
+}
+
+export interface SweepRow {
+  scheme: string;
+  value: number;
+  blocks?: number;
+  pages_per_block?: number;
+  logical_pages?: number;
+  metrics?: Metrics;
+  error?: string;
+}
+
+export const SWEEP_METRICS: { key: string; title: string; y: string; path: string; scale?: number }[] = [
+  { key: 'erases', title: 'Block erases', y: 'erases (count)', path: 'erases' },
+  { key: 'wa', title: 'Write amplification', y: 'page programs ÷ host writes', path: 'write_amplification' },
+  { key: 'mean', title: 'Mean write latency', y: 'write latency, mean (µs)', path: 'latency_us.write.mean' },
+  { key: 'worst', title: 'Worst write latency', y: 'write latency, max (µs)', path: 'latency_us.write.worst' },
+];
+
+/** One line per row: the whole resolved configuration beside the numbers. */
+export function sweepCsv(key: string, rows: SweepRow[], context: Record<string, string | number>): string {
+  const head = ['scheme', key, 'blocks', 'pages_per_block', 'logical_pages', ...Object.keys(context), ...SWEEP_METRICS.map((m) => m.path), 'error'];
+  return toCsv([
+    head,
+    ...rows.map((r) => [
+      r.scheme,
+      r.value,
+      r.blocks ?? '',
+      r.pages_per_block ?? '',
+      r.logical_pages ?? '',
+      ...Object.values(context),
+      ...SWEEP_METRICS.map((m) => metricAt(r.metrics, m.path) ?? ''),
+      r.error ?? '',
+    ]),
+  ]);
+}
