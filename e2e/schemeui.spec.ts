@@ -257,6 +257,7 @@ test(`the shared MQSim trace: 16 devices, a device filter${existsSync(SHARED_TRA
 });
 
 test('power cut at the current operation: RAM panels go dark, recovery is revealed step by step, then the verdict', async ({ page }) => {
+  test.setTimeout(60_000);
   const problems = watch(page);
   await ready(page);
   // The app opens at request 0 (issue 19): run a few requests, and stop inside one.
