@@ -201,8 +201,8 @@ test('every scheme applies on the default chip (the form picks a chip the scheme
   // A scheme and chip that cannot run together are refused with the core's words, and nothing changes.
   await page.getByTestId('preset').selectOption('hotcold-classroom');
   await page.getByTestId('scheme').selectOption('bast');
-  await page.getByTestId('param-log_blocks').fill('16');
-  await expect(page.locator('.form-errors')).toContainText('BAST with 16 log blocks needs at least 18 blocks');
+  await page.getByTestId('param-log_blocks').fill('15');
+  await expect(page.locator('.form-errors')).toContainText('BAST with 15 log blocks needs at least 17 blocks');
   await expect(page.getByTestId('apply')).toBeDisabled();
   expect(problems).toEqual([]);
 });

@@ -89,7 +89,7 @@ test('six schemes on a 16,384 x 128 chip with 200,000 requests: one workload and
           const input = document.querySelector('[data-testid=compare-scrubber]')!;
           input.addEventListener('input', () => (start.at = performance.now()), { once: true, capture: true });
           const check = () => {
-            const grids = [...document.querySelectorAll('[data-testid^=compare-grid-]')];
+            const grids = Array.from(document.querySelectorAll('[data-testid^=compare-grid-]'));
             if (start.at && grids.length === 6 && grids.every((g) => g.getAttribute('data-step') === String(t))) {
               obs.disconnect();
               requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now() - start.at)));

@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const PKG = join(ROOT, 'web', 'src', 'sim', 'pkg');
+// FTLSCOPE_PKG: time another build of the core (scripts/bench.mjs --pkg).
+const PKG = process.env.FTLSCOPE_PKG || join(ROOT, 'web', 'src', 'sim', 'pkg');
 const { initSync, Session } = await import(join(PKG, 'ftlscope_wasm.js'));
 const wasm = initSync({ module: readFileSync(join(PKG, 'ftlscope_wasm_bg.wasm')) });
 

@@ -1,145 +1,248 @@
 #!/usr/bin/env node
-// `npm run bench`: the same workloads natively (the `ftl bench` CLI) and as wasm in Node
-// (the .wasm the app ships, via scripts/bench-wasm.mjs), per scheme. Prints a table and
-// writes docs/performance.md with the machine, the date and the command.
-//   node scripts/bench.mjs [--quick] [--schemes page,fast] [--no-write]
+// `npm run bench`: speed and memory measured the way users run the simulator.
+//
+//  1. Whole process: the generated workloads are written to DiskSim trace files (`ftl
+//     export`), then every scheme runs each file as one `ftl run --trace FILE` process,
+//     timed from outside (wall clock and peak RSS of the child, /usr/bin/time): parse +
+//     fit + run + report, as a user runs it. Headline: host requests per second.
+//  2. In the loop: `ftl bench` (the run alone, full-speed path, median of runs) and the
+//     app's .wasm in Node (scripts/bench-wasm.mjs, Session.run as "Run to end" does):
+//     host requests/s, flash operations/s as a secondary column, wasm / native.
+//  3. Seek on a 1,000,000-request run and the 8 GB chip's wasm memory.
+//
+// Every figure is compared with the committed baseline (docs/bench-baseline.json) and the
+// ratios printed. docs/performance.md gets the table between its bench markers (sections
+// after them, written by hand, are kept).
+//
+//   node scripts/bench.mjs [--quick] [--schemes page,fast] [--runs N] [--no-write] [--no-build]
+//                          [--ftl PATH] [--pkg DIR] [--before-ftl PATH --before-pkg DIR]
+//                          [--save-baseline] [--baseline FILE]
+// --ftl / --pkg time another build; --before-ftl / --before-pkg measure a second build in
+// the same run, alternating scheme by scheme, and compare with it instead of the file;
+// --save-baseline writes the figures (of the --before build when given) as the baseline.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
+const opt = (name, dflt) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
 const quick = args.includes('--quick');
-const only = args.includes('--schemes') ? args[args.indexOf('--schemes') + 1].split(',') : null;
+const only = opt('--schemes', null)?.split(',') ?? null;
+const saveBaseline = args.includes('--save-baseline');
 const write = !args.includes('--no-write') && !quick && !only;
-const NATIVE_RUNS = quick ? 1 : 5;
-const WASM_RUNS = quick ? 1 : 3;
-const N = quick ? 100_000 : 1_000_000;
+const RUNS = Number(opt('--runs', quick ? 1 : 3));
+const N_LOOP = quick ? 100_000 : 1_000_000;
+// The issue's trace: 1,141,869 page requests, 57 % writes.
+const N_TRACE = quick ? 200_000 : 1_141_869;
+const BASELINE = opt('--baseline', join(ROOT, 'docs', 'bench-baseline.json'));
 
 function run(cmd, argv, opts = {}) {
-  const r = spawnSync(cmd, argv, { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20, ...opts });
+  const r = spawnSync(cmd, argv, { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 << 20, ...opts });
   if (r.status !== 0) {
     process.stderr.write(r.stderr || '');
-    throw new Error(`${cmd} ${argv.join(' ')} failed (exit ${r.status})`);
+    throw new Error(`${cmd} ${argv.join(' ').slice(0, 200)} failed (exit ${r.status})`);
   }
   return r.stdout;
 }
 
-console.log('[bench] building the CLI and the wasm (release)…');
-run('node', ['scripts/bootstrap.mjs'], { stdio: 'inherit' });
-run('node', ['scripts/build-wasm.mjs'], { stdio: 'inherit' });
-run('cargo', ['build', '--release', '-q', '--manifest-path', 'core-wasm/Cargo.toml', '-p', 'ftlscope-cli'], { stdio: 'inherit' });
-const FTL = join(ROOT, 'core-wasm', 'target', 'release', 'ftl');
+if (!args.includes('--no-build')) {
+  console.log('[bench] building the CLI and the wasm (release)…');
+  run('node', ['scripts/bootstrap.mjs'], { stdio: 'inherit' });
+  run('node', ['scripts/build-wasm.mjs'], { stdio: 'inherit' });
+  run('cargo', ['build', '--release', '-q', '--manifest-path', 'core-wasm/Cargo.toml', '-p', 'ftlscope-cli'], { stdio: 'inherit' });
+}
+const FTL = opt('--ftl', join(ROOT, 'core-wasm', 'target', 'release', 'ftl'));
+const PKG = opt('--pkg', join(ROOT, 'web', 'src', 'sim', 'pkg'));
+// Another build measured in the same run (alternating with this one), as the "before".
+const BEFORE_FTL = opt('--before-ftl', null);
+const BEFORE_PKG = opt('--before-pkg', PKG);
+const TIME = '/usr/bin/time';
+const haveTime = existsSync(TIME);
+if (!haveTime) console.log('[bench] /usr/bin/time not found: whole-process peak RSS is not measured');
 
-// Chip per family: the hybrid and page-mapping schemes on the FAST paper's chip, the
-// real-time ones on RFTL Table 1's large-block chip.
-const CHIP = { rftl: 'rftl-large', gftl: 'rftl-large', nftl: 'rftl-large' };
-const catalog = JSON.parse(
-  run('node', ['--input-type=module', '-e', `
-    import { readFileSync } from 'node:fs';
-    const pkg = '${join(ROOT, 'web/src/sim/pkg').replace(/\\/g, '/')}';
-    const m = await import(pkg + '/ftlscope_wasm.js');
-    m.initSync({ module: readFileSync(pkg + '/ftlscope_wasm_bg.wasm') });
-    console.log(m.catalog());`]),
-);
-const schemes = catalog.schemes.map((s) => s.id).filter((id) => !only || only.includes(id));
+const schemes = run(FTL, ['list'])
+  .split('\n')
+  .slice(1)
+  .filter((l) => l.startsWith('  ') && !l.startsWith('   '))
+  .map((l) => l.trim().split(/\s+/)[0])
+  .filter((id) => !only || only.includes(id));
 
-function workloads(scheme) {
-  const chip = { preset: CHIP[scheme] ?? 'fast2007' };
-  const list = [
-    { name: `uniform ${N.toLocaleString('en')} writes`, scenario: { scheme, chip, workload: { kind: 'uniform', n: N, seed: 1 } } },
-    {
-      // Merge / GC heavy: a skewed workload on few log blocks (or little spare space).
-      name: `merge-heavy ${(N / 5).toLocaleString('en')} hot/cold`,
-      scenario: {
-        scheme,
-        chip,
-        params: scheme === 'page' ? { op: 0.07 } : ['rftl', 'gftl', 'nftl'].includes(scheme) ? {} : { log_blocks: 4 },
-        workload: { kind: 'hotcold', n: N / 5, seed: 2, read_ratio: 0.2, hot_fraction: 0.05, hot_ratio: 0.9 },
-      },
-    },
-  ];
-  // The shipped sample traces (traces/), folded into the scheme's logical space.
-  if (!quick) {
-    for (const f of readdirSync(join(ROOT, 'traces')).filter((f) => f !== 'README.md').sort()) {
-      const text = readFileSync(join(ROOT, 'traces', f), 'utf8');
-      list.push({ name: `trace ${f}`, scenario: { scheme, chip, workload: { kind: 'trace', text, fit: 'fold' } } });
-    }
-  }
-  return list;
+// The issue's chip: 8,192 blocks x 64 pages of 4 KB (FastCheck's page size), 16 log blocks.
+const CHIP_ARGS = ['--chip', 'fastcheck', '--blocks', '8192', '--pages-per-block', '64'];
+const CHIP = { preset: 'fastcheck', blocks: 8192, pages_per_block: 64 };
+const PAGES = 8192 * 64;
+const logBlocks = (scheme) => (['rftl', 'gftl', 'nftl', 'page', 'ltftl'].includes(scheme) ? [] : ['--log-blocks', '16']);
+const params = (scheme) => (logBlocks(scheme).length ? { log_blocks: 16 } : {});
+
+// ---- 1. whole process on trace files ---------------------------------------------------
+const dir = join(tmpdir(), 'ftlscope-bench');
+mkdirSync(dir, { recursive: true });
+const TRACES = [
+  { name: 'uniform', gen: `uniform:n=${N_TRACE},seed=3,read_ratio=0.43` },
+  { name: 'hotcold', gen: `hotcold:n=${N_TRACE},seed=4,read_ratio=0.43,hot_fraction=0.1,hot_ratio=0.9` },
+];
+for (const t of TRACES) {
+  t.file = join(dir, `${t.name}-${N_TRACE}.disksim`);
+  // Written in page mapping's logical space; other schemes fold it into theirs.
+  writeFileSync(t.file, run(FTL, ['export', '--scheme', 'page', ...CHIP_ARGS, '--gen', t.gen, '--to', 'disksim']));
+  console.log(`[bench] ${t.file}: ${(statSync(t.file).size / 2 ** 20).toFixed(1)} MB`);
 }
 
-const rows = [];
-for (const scheme of schemes) {
-  for (const { name, scenario } of workloads(scheme)) {
-    const json = JSON.stringify(scenario);
-    let native;
-    let wasm;
+/** One `ftl run` process: wall seconds, peak RSS bytes, metrics. */
+function wholeRun(ftl, scheme, file) {
+  const argv = ['run', '--scheme', scheme, ...CHIP_ARGS, ...logBlocks(scheme), '--trace', file, '--fit', 'fold', '--json'];
+  const rusage = join(dir, 'rusage.txt');
+  const t0 = performance.now();
+  const out = haveTime ? run(TIME, ['-f', '%e %M', '-o', rusage, ftl, ...argv]) : run(ftl, argv);
+  const wall = (performance.now() - t0) / 1000;
+  const m = JSON.parse(out);
+  if (m.wrong_reads > 0) throw new Error(`${scheme}: ${m.wrong_reads} wrong reads`);
+  const rss = haveTime ? Number(readFileSync(rusage, 'utf8').trim().split(/\s+/).pop()) * 1024 : null;
+  return { wall, rss, requests: m.requests, ops: m.page_reads + m.oob_reads + m.page_programs + m.erases };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const f2 = (x, d = 2) => (x == null || Number.isNaN(x) ? '-' : x.toFixed(d));
+
+/** Every figure of one scheme with one build (ftl binary + wasm package). */
+function measure(scheme, ftl, pkg) {
+  const row = { scheme };
+  for (const t of TRACES) {
     try {
-      native = JSON.parse(run(FTL, ['bench', '--scenario', json, '--runs', String(NATIVE_RUNS)]));
-      wasm = JSON.parse(run('node', ['scripts/bench-wasm.mjs', json, String(WASM_RUNS)]));
+      const rs = Array.from({ length: RUNS }, () => wholeRun(ftl, scheme, t.file));
+      row[`${t.name}_s`] = median(rs.map((r) => r.wall));
+      row[`${t.name}_rss_mb`] = rs[0].rss == null ? null : Math.max(...rs.map((r) => r.rss)) / 2 ** 20;
+      row[`${t.name}_requests`] = rs[0].requests;
+      row[`${t.name}_req_s`] = rs[0].requests / row[`${t.name}_s`];
     } catch (e) {
-      console.log(`[bench] ${scheme} / ${name}: ${e.message}`);
-      continue;
+      console.log(`[bench] ${scheme} / ${t.name}: ${e.message}`);
     }
-    const row = {
-      scheme,
-      workload: name,
-      requests: native.requests,
-      ops: native.flash_ops,
-      native_req_s: native.requests_per_s,
-      native_ops_s: native.flash_ops_per_s,
-      native_peak_mb: native.peak_rss_bytes / 2 ** 20,
-      wasm_req_s: wasm.requests_per_s,
-      wasm_ops_s: wasm.flash_ops_per_s,
-      wasm_mem_mb: wasm.wasm_memory_bytes / 2 ** 20,
-      ratio: wasm.flash_ops_per_s / native.flash_ops_per_s,
-    };
-    rows.push(row);
-    console.log(
-      `${scheme.padEnd(6)} ${name.padEnd(30)} native ${(row.native_ops_s / 1e6).toFixed(1).padStart(6)} M ops/s  wasm ${(row.wasm_ops_s / 1e6).toFixed(1).padStart(6)} M ops/s  ratio ${row.ratio.toFixed(2)}`,
-    );
   }
+  // In the loop: native (full-speed path) and wasm (Session.run).
+  const scenario = JSON.stringify({ scheme, chip: CHIP, params: params(scheme), workload: { kind: 'uniform', n: N_LOOP, seed: 1 } });
+  try {
+    const nat = JSON.parse(run(ftl, ['bench', '--scenario', scenario, '--runs', String(RUNS)]));
+    row.loop_req_s = nat.requests_per_s;
+    row.loop_ops_s = nat.flash_ops_per_s;
+    row.loop_ops = nat.flash_ops;
+  } catch (e) {
+    console.log(`[bench] ${scheme} / in the loop: ${e.message}`);
+  }
+  try {
+    const w = JSON.parse(run('node', ['scripts/bench-wasm.mjs', scenario, String(RUNS)], { env: { ...process.env, FTLSCOPE_PKG: pkg } }));
+    row.wasm_req_s = w.requests_per_s;
+    row.wasm_mb = w.wasm_memory_bytes / 2 ** 20;
+  } catch (e) {
+    console.log(`[bench] ${scheme} / wasm: ${e.message}`);
+  }
+  const f = f2;
+  console.log(
+    `${scheme.padEnd(10)} ${ftl === FTL ? 'now   ' : 'before'} uniform trace ${f(row.uniform_s)} s ${f(row.uniform_rss_mb, 0)} MB  hotcold trace ${f(row.hotcold_s)} s ${f(row.hotcold_rss_mb, 0)} MB  loop ${f(row.loop_req_s / 1e6)} M req/s ${f(row.loop_ops_s / 1e6, 1)} M ops/s  wasm ${f(row.wasm_req_s / 1e6)} M req/s`,
+  );
+  return row;
 }
 
-// Seek on a 1,000,000-request run, and the 8 GB chip's wasm memory.
-const seekScenario = { scheme: 'page', chip: { preset: 'fast2007' }, workload: { kind: 'uniform', n: N, seed: 1, read_ratio: 0.2 } };
-const seek = JSON.parse(run('node', ['scripts/bench-wasm.mjs', JSON.stringify(seekScenario), '1', '--seek', '20'])).seek_ms;
-console.log(`[bench] seek on a ${N.toLocaleString('en')}-request run (wasm): median ${seek.median.toFixed(1)} ms, max ${seek.max.toFixed(1)} ms over ${seek.n} seeks`);
-const bigScenario = { scheme: 'page', chip: { preset: 'fastcheck' }, workload: { kind: 'uniform', n: N, seed: 1 } };
-const big = JSON.parse(run('node', ['scripts/bench-wasm.mjs', JSON.stringify(bigScenario), '1']));
-console.log(`[bench] 8 GB fastcheck chip (2 M pages), page mapping: wasm memory ${(big.wasm_memory_bytes / 2 ** 20).toFixed(1)} MB`);
+const rows = {};
+const beforeRows = {};
+const load0 = loadavg()[0];
+for (const scheme of schemes) {
+  // With --before-ftl the two builds alternate scheme by scheme: the same load for both.
+  if (BEFORE_FTL) beforeRows[scheme] = measure(scheme, BEFORE_FTL, BEFORE_PKG);
+  rows[scheme] = measure(scheme, FTL, PKG);
+}
+const load1 = loadavg()[0];
 
+// ---- 3. seek and the 8 GB chip (wasm) -----------------------------------------------------
+let seek = null;
+let big = null;
+if (!only) {
+  const env = { env: { ...process.env, FTLSCOPE_PKG: PKG } };
+  const seekScenario = { scheme: 'page', chip: { preset: 'fast2007' }, workload: { kind: 'uniform', n: N_LOOP, seed: 1, read_ratio: 0.2 } };
+  seek = JSON.parse(run('node', ['scripts/bench-wasm.mjs', JSON.stringify(seekScenario), '1', '--seek', '20'], env)).seek_ms;
+  console.log(`[bench] seek on a ${N_LOOP.toLocaleString('en')}-request run (wasm): median ${seek.median.toFixed(1)} ms, max ${seek.max.toFixed(1)} ms`);
+  const bigScenario = { scheme: 'page', chip: { preset: 'fastcheck' }, workload: { kind: 'uniform', n: N_LOOP, seed: 1 } };
+  big = JSON.parse(run('node', ['scripts/bench-wasm.mjs', JSON.stringify(bigScenario), '1'], env));
+  console.log(`[bench] 8 GB fastcheck chip (2 M pages), page mapping: wasm memory ${(big.wasm_memory_bytes / 2 ** 20).toFixed(1)} MB, ${(big.requests_per_s / 1e6).toFixed(2)} M req/s`);
+}
+
+// ---- baseline ---------------------------------------------------------------------------
+const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB`;
+const date = new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+const load = `load average ${load0.toFixed(1)} at the start, ${load1.toFixed(1)} at the end`;
+const measured = BEFORE_FTL ? beforeRows : rows;
+if (saveBaseline) {
+  const doc = { date, machine, load, quick, runs: RUNS, n_trace: N_TRACE, n_loop: N_LOOP, ftl: BEFORE_FTL ?? FTL, rows: measured };
+  writeFileSync(BASELINE, JSON.stringify(doc, null, 1) + '\n');
+  console.log(`[bench] wrote the baseline ${BASELINE}${BEFORE_FTL ? ' (the --before-ftl build)' : ''}`);
+}
+const base = BEFORE_FTL
+  ? { date: `${date} (same run, ${BEFORE_FTL})`, load, n_trace: N_TRACE, n_loop: N_LOOP, rows: beforeRows }
+  : existsSync(BASELINE)
+    ? JSON.parse(readFileSync(BASELINE, 'utf8'))
+    : null;
+const comparable = base && base.n_trace === N_TRACE && base.n_loop === N_LOOP;
+if (base && !comparable) console.log('[bench] the baseline was taken with other workload sizes: no ratios');
+// speed-up: > 1 is faster than the baseline (time before / time now, rate now / rate before).
+const ratio = (scheme, key, kind) => {
+  const b = comparable ? base.rows[scheme]?.[key] : null;
+  const n = rows[scheme]?.[key];
+  if (b == null || n == null || !b || !n) return null;
+  return kind === 'time' ? b / n : n / b;
+};
+console.log(`\n[bench] against the baseline of ${base?.date ?? '(none)'} (speed-up, >1 = faster now; memory: now / before)`);
+for (const s of schemes) {
+  const f = (x) => (x == null ? '   -  ' : `${x.toFixed(2).padStart(5)}x`);
+  const mem = (k) => (comparable && base.rows[s]?.[k] && rows[s][k] ? rows[s][k] / base.rows[s][k] : null);
+  console.log(
+    `${s.padEnd(10)} whole uniform ${f(ratio(s, 'uniform_s', 'time'))} hotcold ${f(ratio(s, 'hotcold_s', 'time'))}  RSS ${f(mem('uniform_rss_mb'))}  loop ${f(ratio(s, 'loop_req_s', 'rate'))}  wasm ${f(ratio(s, 'wasm_req_s', 'rate'))}`,
+  );
+}
+
+// ---- docs/performance.md --------------------------------------------------------------------
 if (write) {
-  const cpu = cpus()[0]?.model ?? 'unknown CPU';
-  const f = (x, d = 1) => x.toFixed(d);
-  const table = rows
-    .map(
-      (r) =>
-        `| ${r.scheme} | ${r.workload} | ${r.requests.toLocaleString('en')} | ${r.ops.toLocaleString('en')} | ${f(r.native_req_s / 1e6, 2)} | ${f(r.native_ops_s / 1e6)} | ${f(r.native_peak_mb, 0)} | ${f(r.wasm_req_s / 1e6, 2)} | ${f(r.wasm_ops_s / 1e6)} | ${f(r.wasm_mem_mb, 0)} | ${f(r.ratio, 2)} |`,
-    )
-    .join('\n');
-  const doc = `# Performance
+  const f = (x, d = 2) => (x == null || Number.isNaN(x) ? '-' : x.toFixed(d));
+  const b = (s, k) => (comparable ? base.rows[s]?.[k] : null);
+  const head =
+    '| scheme | uniform trace: s (before) | M req/s | peak RSS MB (before) | B / page | hot/cold trace: s (before) | M req/s | loop M req/s (before) | loop M flash ops/s | wasm M req/s (before) | wasm / native |\n' +
+    '|---|---|---|---|---|---|---|---|---|---|---|';
+  const lines = schemes.map((s) => {
+    const r = rows[s];
+    return `| ${s} | ${f(r.uniform_s)} (${f(b(s, 'uniform_s'))}) | ${f(r.uniform_req_s / 1e6)} | ${f(r.uniform_rss_mb, 0)} (${f(b(s, 'uniform_rss_mb'), 0)}) | ${f((r.uniform_rss_mb * 2 ** 20) / PAGES, 0)} | ${f(r.hotcold_s)} (${f(b(s, 'hotcold_s'))}) | ${f(r.hotcold_req_s / 1e6)} | ${f(r.loop_req_s / 1e6)} (${f(b(s, 'loop_req_s') / 1e6)}) | ${f(r.loop_ops_s / 1e6, 1)} | ${f(r.wasm_req_s / 1e6)} (${f(b(s, 'wasm_req_s') / 1e6)}) | ${f(r.wasm_req_s / r.loop_req_s)} |`;
+  });
+  const table = `<!-- bench:start (written by scripts/bench.mjs; edit outside the markers) -->
+Measured by \`npm run bench\` (scripts/bench.mjs) on ${date}: ${machine}; ${load}
+(other processes shared the machine: compare the ratios within one run, not across days).
+"before" = the committed baseline (docs/bench-baseline.json, ${base?.date ?? 'none'}${base?.load ? `, ${base.load}` : ''}).
 
-Measured by \`npm run bench\` (scripts/bench.mjs) on ${new Date().toISOString().slice(0, 10)}:
-${cpu}, ${cpus().length} cores, ${f(totalmem() / 2 ** 30, 0)} GiB. Native = \`ftl bench\` (median of
-${NATIVE_RUNS} runs, full speed: metrics only, no per-operation events); wasm = the app's .wasm in
-Node ${process.version} (median of ${WASM_RUNS} runs). Ratios compare the two in the same run of the
-script. Other processes on this 2-core machine add noise: rerun before comparing across days.
-The sample traces are 64 to 3,000 requests: their figures measure a fresh chip's set-up more
-than throughput (wasm especially); the targets of issue 11 are judged on the 1,000,000-write runs.
+- **Whole process**: \`ftl run --scheme S --chip fastcheck --blocks 8192 --pages-per-block 64
+  [--log-blocks 16] --trace FILE --fit fold --json\`, one process per run, median of ${RUNS},
+  wall clock and peak RSS of the child (\`/usr/bin/time -f '%e %M'\`): parse + fit + run + report.
+  The trace files are written by \`ftl export --scheme page --chip fastcheck --blocks 8192
+  --pages-per-block 64 --to disksim --gen G\` with G = \`${TRACES[0].gen}\` (uniform) and
+  \`${TRACES[1].gen}\` (hot/cold): ${N_TRACE.toLocaleString('en')} page requests, 57 % writes,
+  DiskSim text. M req/s = host requests / whole-process seconds. B / page = peak RSS / ${PAGES.toLocaleString('en')} physical pages.
+- **In the loop**: \`ftl bench --runs ${RUNS} --scenario '{"scheme":S,"chip":${JSON.stringify(CHIP)},"params":{"log_blocks":16},"workload":{"kind":"uniform","n":${N_LOOP},"seed":1}}'\`
+  (the run alone on the full-speed path, median of ${RUNS}); flash ops/s is secondary (a scheme
+  that does more flash work per host write is not faster for it). wasm = the app's .wasm in Node
+  (\`node scripts/bench-wasm.mjs SCENARIO ${RUNS}\`: \`Session.run\`, the player's path with keyframes
+  and run log, as "Run to end" runs it); wasm / native compares host requests/s.
 
-| scheme | workload | requests | flash ops | native M req/s | native M ops/s | native peak MB | wasm M req/s | wasm M ops/s | wasm memory MB | wasm/native |
-|---|---|---|---|---|---|---|---|---|---|---|
-${table}
-
-- Seek to a random step of a ${N.toLocaleString('en')}-request run (page mapping, fast2007 chip, wasm,
-  keyframes + replay): median ${f(seek.median)} ms, max ${f(seek.max)} ms over ${seek.n} seeks.
-- The FastCheck 8 GB chip (16,384 blocks × 128 pages = 2 M pages of 4 KB) with page mapping and
-  ${N.toLocaleString('en')} writes: ${f(big.wasm_memory_bytes / 2 ** 20)} MB of wasm memory.
-`;
-  writeFileSync(join(ROOT, 'docs', 'performance.md'), doc);
+${head}
+${lines.join('\n')}
+${seek ? `
+- Seek to a random step of a ${N_LOOP.toLocaleString('en')}-request run (page mapping, fast2007 chip, wasm, keyframes +
+  replay): median ${f(seek.median, 1)} ms, max ${f(seek.max, 1)} ms over ${seek.n} seeks.
+- The FastCheck 8 GB chip (16,384 blocks × 128 pages = 2 M pages of 4 KB), page mapping,
+  ${N_LOOP.toLocaleString('en')} writes in wasm: ${f(big.wasm_memory_bytes / 2 ** 20, 1)} MB of wasm memory, ${f(big.requests_per_s / 1e6)} M req/s.` : ''}
+<!-- bench:end -->`;
+  const path = join(ROOT, 'docs', 'performance.md');
+  const old = existsSync(path) ? readFileSync(path, 'utf8') : '# Performance\n';
+  const re = /<!-- bench:start[\s\S]*?<!-- bench:end -->/;
+  const doc = re.test(old) ? old.replace(re, table) : old.replace(/^(# Performance\n)/, `$1\n${table}\n`);
+  writeFileSync(path, doc);
   console.log('[bench] wrote docs/performance.md');
 }

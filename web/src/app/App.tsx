@@ -9,6 +9,7 @@ import { DEFAULT_PRESET } from '../scenario/presets';
 import { decodeHash, encodeHash, type CompareSpec, type ShareState } from '../scenario/share';
 import { ShareMenu } from '../scenario/ShareMenu';
 import { TourMenu } from '../tour/TourMenu';
+import { PapersMenu } from '../papers/PapersView';
 import { TourPanel } from '../tour/TourPanel';
 import { availableTours, stopScenario, tourById } from '../tour/tours';
 import { Charts } from '../viz/Charts';
@@ -28,7 +29,6 @@ import { SPEEDS, useSimulation } from './useSimulation';
 import './tools.css';
 import { TraceUpload } from '../trace/TraceUpload';
 import { describeWithTrace } from '../trace/describe';
-import { isUploadWorkload } from '../trace/types';
 import { SchemePanels, SchemeStrip, useSelectedLog } from '../schemes/SchemePanels';
 import { tablesShownElsewhere } from '../schemes/tables';
 import { PowerPanel } from '../schemes/PowerPanel';
@@ -43,10 +43,6 @@ import { INTRO_TOUR_ID } from '../tour/tours';
 /** `?embed=1`: only the chip, the narration and the controls (an <iframe> on a course page). */
 const EMBED = typeof location !== 'undefined' && new URLSearchParams(location.search).get('embed') === '1';
 
-/** The scenario form cannot edit an uploaded trace: it offers the scheme and chip with a generated workload. */
-function formScenario(s: Scenario): Scenario {
-  return isUploadWorkload(s.workload) ? { ...s, workload: defaultWorkload('hotcold') } : s;
-}
 
 export function App() {
   const [client, setClient] = useState<SimClient | null>(null);
@@ -79,6 +75,8 @@ export function App() {
   }, []);
 
   const [notices, setNotices] = useState<LinkNoticeState>({});
+  // A link or file whose uploaded trace is being provided again (web/src/trace checks it).
+  const [reopen, setReopen] = useState<ShareState | null>(null);
   const [tourAt, setTourAt] = useState<{ id: string; index: number } | null>(null);
   const [tourBusy, setTourBusy] = useState(false);
   const [present, setPresent] = useState(false);
@@ -355,7 +353,13 @@ export function App() {
           {info && <span className="muted"> · {info.logical_pages} logical pages</span>}
         </p>
         <nav className="header-tools" aria-label="Trace, tours, compare, share and export">
-          <TraceUpload client={client} current={loaded?.scenario ?? null} onRun={(s) => void sim.load(s, 0)} />
+          <TraceUpload
+            client={client}
+            current={loaded?.scenario ?? null}
+            onRun={(s, at) => void sim.load(s, 0, at)}
+            reopen={reopen}
+            onReopenEnd={() => setReopen(null)}
+          />
           <TourMenu
             tours={tours}
             current={tourAt?.id}
@@ -365,6 +369,7 @@ export function App() {
               void startTour(id);
             }}
           />
+          <PapersMenu />
           <button
             type="button"
             className="edit-only"
@@ -405,6 +410,7 @@ export function App() {
         onUploadAgain={(state) => {
           // Open the file picker while the click still counts as the user's, then load the
           // link's scheme and chip so the upload runs on them (web/src/trace uses `current`).
+          setReopen(state);
           document.querySelector<HTMLInputElement>('[data-testid=trace-input]')?.click();
           setNotices({});
           applyView(state);
@@ -437,7 +443,7 @@ export function App() {
       <div className="layout" style={compare && loaded ? { display: 'none' } : undefined}>
         <aside className="left">
           {loaded ? (
-            <ScenarioForm current={formScenario(loaded.scenario)} busy={false} onApply={(s, openAt) => {
+            <ScenarioForm current={loaded.scenario /* an uploaded trace stays: Apply edits scheme, chip and parameters around it */} busy={false} onApply={(s, openAt) => {
                 setTourAt(null);
                 return sim.load(s, openAt);
               }} />

@@ -28,8 +28,8 @@ describe('picking a scheme picks a chip the core runs it on', () => {
   });
 
   it('reports the core’s own message for a chip nothing fixes', () => {
-    const bad: Scenario = { ...defaultScenario(), scheme: 'bast', params: { log_blocks: 16 } };
-    expect(coreError(C, bad)).toMatch(/BAST with 16 log blocks needs at least 18 blocks/);
+    const bad: Scenario = { ...defaultScenario(), scheme: 'bast', params: { log_blocks: 15 } };
+    expect(coreError(C, bad)).toMatch(/BAST with 15 log blocks needs at least 17 blocks/);
   });
 });
 

@@ -40,6 +40,8 @@ export type Workload =
   | { kind: 'camera'; n: number; seed: number }
   | { kind: 'oltp'; n: number; seed: number; read_ratio: number }
   | { kind: 'postmark'; n: number; seed: number }
+  /** live pages per logical block (RFTL Table 4; opened from links such as the Paper results page, not in the picker) */
+  | { kind: 'live'; n: number; seed: number; read_ratio: number; block_pages: number; live: number }
   | TraceWorkload;
 
 /**
@@ -246,7 +248,7 @@ export const WORKLOAD_KINDS: { id: WorkloadKind; label: string }[] = [
 ];
 
 /** Every kind a scenario may hold (uploaded traces are not picked in the form here). */
-const ALL_KINDS: WorkloadKind[] = ['hotcold', 'uniform', 'sequential', 'camera', 'oltp', 'postmark', 'pattern', 'trace'];
+const ALL_KINDS: WorkloadKind[] = ['hotcold', 'uniform', 'sequential', 'camera', 'oltp', 'postmark', 'pattern', 'trace', 'live'];
 
 
 /**
@@ -282,6 +284,8 @@ function generatedWorkload(kind: Exclude<WorkloadKind, 'trace'>, n: number, seed
       return { kind, n, seed };
     case 'oltp':
       return { kind, n, seed, read_ratio: 0.5 };
+    case 'live':
+      return { kind, n, seed, read_ratio: 0.3, block_pages: 32, live: 4 };
     case 'pattern':
       return { kind, text: 'w0 w4 w8 w12 r3 (w1 w2)x3' };
   }
@@ -340,6 +344,10 @@ export function validateScenario(s: Scenario): string[] {
       if (!Number.isInteger(w.seed) || w.seed < 0) errors.push('seed must be a whole number ≥ 0');
     }
     if ('read_ratio' in w && !(w.read_ratio >= 0 && w.read_ratio <= 1)) errors.push('read ratio must be between 0 and 1');
+    if (w.kind === 'live') {
+      if (!Number.isInteger(w.block_pages) || w.block_pages < 1) errors.push('block pages must be a whole number ≥ 1');
+      else if (!Number.isInteger(w.live) || w.live < 1 || w.live > w.block_pages) errors.push(`live pages must be a whole number from 1 to ${w.block_pages} (block pages)`);
+    }
     if (w.kind === 'hotcold') {
       if (!(w.hot_fraction > 0 && w.hot_fraction < 1)) errors.push('hot fraction must be between 0 and 1 (exclusive)');
       if (!(w.hot_ratio >= 0 && w.hot_ratio <= 1)) errors.push('hot ratio must be between 0 and 1');
@@ -424,6 +432,9 @@ export function describeScenario(s: Scenario): string {
     case 'oltp':
     case 'postmark':
       workload = `${w.kind}, ${w.n} requests, seed ${w.seed}`;
+      break;
+    case 'live':
+      workload = `${w.live} live pages of ${w.block_pages} per logical block, ${w.n} requests, seed ${w.seed}`;
       break;
     case 'pattern':
       workload = `pattern “${w.text.length > 40 ? w.text.slice(0, 39) + '…' : w.text}”`;

@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 // The simulation worker: hosts wasm Sessions so the page never blocks.
-import init, { Session, TraceParser, plan_runs, trace_catalog } from './pkg/ftlscope_wasm.js';
+import init, { Session, TraceParser, plan_runs, trace_catalog, trace_preview } from './pkg/ftlscope_wasm.js';
 import { SessionHost, errorMessage, snapshotTransferables } from './host';
 import type { Request, Response, SessionConstructor, Snapshot } from './protocol';
 import type { TraceCore } from '../trace/types';
@@ -25,6 +25,7 @@ const host = new SessionHost(loadCore, () =>
       TraceParser: TraceParser as unknown as TraceCore['TraceParser'],
       fromTrace: (json, parser) => Session.from_trace(json, parser as TraceParser),
       traceCatalog: trace_catalog,
+      tracePreview: trace_preview,
     }),
   ),
   () => loadCore().then(() => plan_runs),

@@ -4,8 +4,10 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { SimClient } from '../sim/client';
 import { CHIPS, MAX_PAGES, SCHEMES, chipSpec, defaultParams, type ChipPreset, type Scenario } from '../scenario/model';
+import type { Moment, ShareState } from '../scenario/share';
 import { AddressPlot } from './AddressPlot';
-import type { FitResult, LineError, TraceCatalog, TraceFit, TraceFormat, TraceProgress, TraceSummary, UploadWorkload } from './types';
+import { MappingEditor } from './MappingEditor';
+import type { FitResult, LineError, Mapping, TraceCatalog, TraceFit, TraceFormat, TracePreview, TraceProgress, TraceSummary, UploadWorkload } from './types';
 import { Cancelled, PRESET_PAGE_BYTES, formatBytes, parseUpload } from './upload';
 import './trace.css';
 
@@ -13,13 +15,39 @@ export interface TraceUploadProps {
   client: SimClient | null;
   /** the scenario on screen: its scheme and chip are the trace's defaults */
   current: Scenario | null;
-  onRun: (scenario: Scenario) => void;
+  /** `at`: the moment to open on (a reopened link's) */
+  onRun: (scenario: Scenario, at?: Moment) => void;
+  /**
+   * A link or scenario file whose trace is being provided again: the next file chosen
+   * is checked against its size and SHA-256, parsed with its options and run on its
+   * scheme and chip at its moment.
+   */
+  reopen?: ShareState | null;
+  /** the reopen ended (ran, refused and closed, or cancelled) */
+  onReopenEnd?: () => void;
+}
+
+/** SHA-256 of a file, hex, computed here (the file never leaves the browser). */
+export async function sha256Hex(file: Blob): Promise<string> {
+  const d = await crypto.subtle.digest('SHA-256', await file.arrayBuffer());
+  return [...new Uint8Array(d)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Why `file` is not the trace a link was made with, or null when it is. */
+export function mismatch(expect: { name: string; size?: unknown; sha256?: unknown }, size: number, sha256: string | null): string | null {
+  if (typeof expect.size === 'number' && expect.size !== size) {
+    return `This is not the file the link was made with: “${expect.name}” had ${expect.size.toLocaleString('en-US')} bytes, this file has ${size.toLocaleString('en-US')}.`;
+  }
+  if (typeof expect.sha256 === 'string' && sha256 !== null && expect.sha256 !== sha256) {
+    return `This is not the file the link was made with: same size, but its SHA-256 differs (${sha256.slice(0, 12)}… instead of ${expect.sha256.slice(0, 12)}…).`;
+  }
+  return null;
 }
 
 type Phase =
   | { kind: 'reading'; fraction: number; progress: TraceProgress | null }
   | { kind: 'failed'; message: string; errors: LineError[]; badLines: number }
-  | { kind: 'ready'; pid: number; summary: TraceSummary };
+  | { kind: 'ready'; pid: number; summary: TraceSummary; columns?: [string, string][] };
 
 const FITS: { id: TraceFit; label: string; help: string }[] = [
   { id: 'compact', label: 'Compact', help: 'renumber the touched logical blocks densely, in first-touch order (keeps locality)' },
@@ -57,7 +85,7 @@ export function chipPagesAfterFit(note: string | null | undefined, blocks: numbe
 }
 
 const HINT =
-  'Read a block I/O trace (SPC, MSR, blkparse, DiskSim/MQSim, CSV or a pattern), or drop a file anywhere on the page. It stays in your browser.';
+  'Read a block I/O trace (SPC, MSR, blkparse, DiskSim/MQSim, Alibaba, FIU, oracleGeneral, any CSV you map, or a pattern; .gz and .zst too), or drop a file anywhere on the page. It stays in your browser.';
 
 /** Keep Tab inside the dialog (it is modal). */
 function trapFocus(e: KeyboardEvent, root: HTMLElement | null): void {
@@ -81,7 +109,7 @@ function hasFiles(e: DragEvent): boolean {
   return !!e.dataTransfer && Array.from(e.dataTransfer.types).includes('Files');
 }
 
-export function TraceUpload({ client, current, onRun }: TraceUploadProps) {
+export function TraceUpload({ client, current, onRun, reopen, onReopenEnd }: TraceUploadProps) {
   const [file, setFile] = useState<File | null>(null);
   const [dragging, setDragging] = useState(false);
   const inputId = useId();
@@ -160,19 +188,22 @@ export function TraceUpload({ client, current, onRun }: TraceUploadProps) {
           key={`${file.name}:${file.size}:${file.lastModified}`}
           client={client}
           file={file}
-          current={current}
+          current={reopen ? reopen.scenario : current}
+          reopen={reopen ?? null}
           onClose={() => {
             setFile(null);
+            if (reopen) onReopenEnd?.();
             inputRef.current?.focus();
           }}
-          onRun={(s) => {
+          onRun={(s, at) => {
             const pid = (s.workload as unknown as UploadWorkload).upload;
             if (client && runPid.current !== null && runPid.current !== pid) {
               void client.request('trace_drop', { pid: runPid.current }).catch(() => undefined);
             }
             runPid.current = pid;
             setFile(null);
-            onRun(s);
+            if (reopen) onReopenEnd?.();
+            onRun(s, at);
           }}
         />
       )}
@@ -184,22 +215,39 @@ interface DialogProps {
   client: SimClient;
   file: File;
   current: Scenario | null;
+  reopen: ShareState | null;
   onClose: () => void;
-  onRun: (s: Scenario) => void;
+  onRun: (s: Scenario, at?: Moment) => void;
 }
 
-function TraceDialog({ client, file, current, onClose, onRun }: DialogProps) {
+function parseMapping(json: unknown): Mapping | null {
+  if (typeof json !== 'string' || !json) return null;
+  try {
+    const m = JSON.parse(json) as unknown;
+    return typeof m === 'object' && m !== null ? (m as Mapping) : null;
+  } catch {
+    return null;
+  }
+}
+
+function TraceDialog({ client, file, current, reopen, onClose, onRun }: DialogProps) {
   const ids = { title: useId(), format: useId(), device: useId(), scheme: useId(), chip: useId(), blocks: useId() };
+  // A reopened link's trace options (its workload); else none.
+  const was = reopen && reopen.scenario.workload.kind === 'trace' ? (reopen.scenario.workload as unknown as Partial<UploadWorkload> & { name: string }) : null;
   const [catalog, setCatalog] = useState<TraceCatalog | null>(null);
-  const [format, setFormat] = useState<TraceFormat | ''>('');
-  const [device, setDevice] = useState('');
-  const [skipBad, setSkipBad] = useState(false);
+  const [format, setFormat] = useState<TraceFormat | ''>((was?.format as TraceFormat | undefined) ?? '');
+  const [device, setDevice] = useState(was?.device ?? '');
+  const [skipBad, setSkipBad] = useState(!!was?.skip_bad_lines);
+  const [mapping, setMapping] = useState<Mapping | null>(parseMapping(was?.mapping));
+  const [preview, setPreview] = useState<TracePreview | null>(null);
+  const [digest, setDigest] = useState<string | null>(null);
+  const refused = was ? mismatch(was, file.size, digest) : null;
   const [scheme, setScheme] = useState(current?.scheme ?? 'page');
   const [params, setParams] = useState(current?.params ?? defaultParams('page'));
   const [preset, setPreset] = useState<ChipPreset>(current?.chip.preset ?? 'classroom');
   const [blocks, setBlocks] = useState<number>(current?.chip.blocks ?? chipSpec(current?.chip.preset ?? 'classroom')?.blocks ?? 16);
   const [ppb, setPpb] = useState<number>(current?.chip.pages_per_block ?? chipSpec(current?.chip.preset ?? 'classroom')?.pages_per_block ?? 4);
-  const [fit, setFit] = useState<TraceFit>('compact');
+  const [fit, setFit] = useState<TraceFit>((was?.fit as TraceFit | undefined) ?? 'compact');
   const [phase, setPhase] = useState<Phase>({ kind: 'reading', fraction: 0, progress: null });
   const [fitResult, setFitResult] = useState<FitResult | null>(null);
   const [devices, setDevices] = useState<[string, number][]>([]);
@@ -210,8 +258,24 @@ function TraceDialog({ client, file, current, onClose, onRun }: DialogProps) {
 
   useEffect(() => {
     void client.request('trace_catalog', {}).then(setCatalog, () => undefined);
+    void client.request('trace_preview', { file, rows: 8 }).then(setPreview, () => undefined);
     dialogRef.current?.focus();
-  }, [client]);
+  }, [client, file]);
+
+  // The file's SHA-256, here in the page: links carry it so a reopened link can check
+  // that the file given again is the same one.
+  useEffect(() => {
+    let live = true;
+    sha256Hex(file).then(
+      (h) => live && setDigest(h),
+      () => live && setDigest(''),
+    );
+    return () => {
+      live = false;
+    };
+  }, [file]);
+
+  const mappingJson = mapping ? JSON.stringify(mapping) : '';
 
   // Read (again) whenever the file or a parse option changes.
   useEffect(() => {
@@ -223,7 +287,14 @@ function TraceDialog({ client, file, current, onClose, onRun }: DialogProps) {
     parseUpload(
       client,
       file,
-      { format: format || undefined, device: device || undefined, skip_bad_lines: skipBad, page_bytes: pageBytes, pages_per_block: ppb },
+      {
+        format: format || undefined,
+        device: device || undefined,
+        skip_bad_lines: skipBad,
+        page_bytes: pageBytes,
+        pages_per_block: ppb,
+        mapping: mappingJson ? (JSON.parse(mappingJson) as Mapping) : undefined,
+      },
       (fraction, progress) => {
         const now = performance.now();
         if (now - last > 80 || fraction >= 1) {
@@ -242,7 +313,7 @@ function TraceDialog({ client, file, current, onClose, onRun }: DialogProps) {
         if (old !== null) void client.request('trace_drop', { pid: old }).catch(() => undefined);
         pidRef.current = pid;
         if (result.ok) {
-          setPhase({ kind: 'ready', pid, summary: result.summary });
+          setPhase({ kind: 'ready', pid, summary: result.summary, columns: result.columns });
           if (!device) setDevices(result.summary.devices ?? []);
         } else {
           setPhase({ kind: 'failed', message: result.error.message, errors: result.error.errors ?? [], badLines: result.error.bad_lines ?? 0 });
@@ -254,7 +325,7 @@ function TraceDialog({ client, file, current, onClose, onRun }: DialogProps) {
       },
     );
     return () => ac.abort();
-  }, [client, file, format, device, skipBad, pageBytes, ppb]);
+  }, [client, file, format, device, skipBad, pageBytes, ppb, mappingJson]);
 
   // Drop the parser when the dialog goes away without running.
   const ran = useRef(false);
@@ -268,13 +339,15 @@ function TraceDialog({ client, file, current, onClose, onRun }: DialogProps) {
 
   const scenario = useCallback(
     (pid: number): Scenario => {
-      const workload: UploadWorkload = { kind: 'trace', name: file.name, upload: pid, fit };
+      const workload: UploadWorkload = { kind: 'trace', name: file.name, upload: pid, fit, size: file.size };
       if (format) workload.format = format;
       if (device) workload.device = device;
       if (skipBad) workload.skip_bad_lines = true;
+      if (mappingJson) workload.mapping = mappingJson;
+      if (digest) workload.sha256 = digest;
       return { scheme, params, chip: { preset, blocks, pages_per_block: ppb }, workload } as unknown as Scenario;
     },
-    [file.name, fit, format, device, skipBad, scheme, params, preset, blocks, ppb],
+    [file.name, file.size, fit, format, device, skipBad, scheme, params, preset, blocks, ppb, mappingJson, digest],
   );
 
   // Preview the fit on the chosen scheme and chip.
@@ -301,7 +374,18 @@ function TraceDialog({ client, file, current, onClose, onRun }: DialogProps) {
   const fitted = fitResult?.ok ? fitResult.summary : null;
   const chipPages = fitted ? chipPagesAfterFit(fitted.fit_note, blocks, ppb) : blocks * ppb;
   const tooBig = chipPages > MAX_PAGES;
-  const canRun = phase.kind === 'ready' && !!fitted && !tooBig;
+  // A reopened link waits for the checksum and refuses another file.
+  const canRun = phase.kind === 'ready' && !!fitted && !tooBig && !refused && (!was || digest !== null);
+  const showMapping = !!preview && !preview.note && (preview.format === 'csv' || preview.format === null || !!mapping);
+
+  // A reopened link runs by itself once the same file is read: it lands on the link's moment.
+  const autoRan = useRef(false);
+  useEffect(() => {
+    if (!reopen || !canRun || autoRan.current || phase.kind !== 'ready') return;
+    autoRan.current = true;
+    ran.current = true;
+    onRun(scenario(phase.pid), reopen.at);
+  }, [reopen, canRun, phase, scenario, onRun]);
 
   return (
     <div className="modal-backdrop">
@@ -357,6 +441,17 @@ function TraceDialog({ client, file, current, onClose, onRun }: DialogProps) {
             <input type="checkbox" checked={skipBad} data-testid="trace-skip-bad" onChange={(e) => setSkipBad(e.target.checked)} /> Skip bad lines
           </label>
         </div>
+
+        {was && (
+          <p className={refused ? 'alert' : 'hint'} role={refused ? 'alert' : undefined} data-testid={refused ? 'trace-refused' : 'trace-reopen'}>
+            {refused ??
+              (digest === null
+                ? `Checking that this is the file the link was made with (“${was.name}”)…`
+                : `This is the file the link was made with; it opens at step ${reopen?.at.step.toLocaleString('en-US')}.`)}
+          </p>
+        )}
+
+        {showMapping && preview && <MappingEditor preview={preview} mapping={mapping} onChange={setMapping} readAs={phase.kind === 'ready' ? phase.columns : null} />}
 
         {phase.kind === 'reading' && (
           <div className="reading" data-testid="trace-reading">
@@ -517,6 +612,33 @@ function TraceDialog({ client, file, current, onClose, onRun }: DialogProps) {
                   />
                 </div>
               </div>
+              {(SCHEMES.find((x) => x.id === scheme)?.params.length ?? 0) > 0 && (
+                <div className="field-row" data-testid="trace-params">
+                  {SCHEMES.find((x) => x.id === scheme)?.params.map((p) => (
+                    <div className="field narrow" key={p.key}>
+                      <label htmlFor={`${ids.scheme}-${p.key}`}>{p.label}</label>
+                      <input
+                        id={`${ids.scheme}-${p.key}`}
+                        type="number"
+                        min={p.min}
+                        max={p.max}
+                        step={p.step}
+                        placeholder={p.hint}
+                        value={(params as Record<string, number | undefined>)[p.key] ?? ''}
+                        data-testid={`trace-param-${p.key}`}
+                        onChange={(e) => {
+                          const v = e.target.value === '' ? NaN : Number(e.target.value);
+                          setParams((old) => {
+                            const next = { ...old, [p.key]: v } as Record<string, number>;
+                            if (Number.isNaN(v)) delete next[p.key];
+                            return next as typeof old;
+                          });
+                        }}
+                      />
+                    </div>
+                  ))}
+                </div>
+              )}
               <div className="fit-choices" role="radiogroup" aria-label="Addresses beyond the logical space">
                 {FITS.map((f) => (
                   <label key={f.id} className="check" title={f.help}>

@@ -10,6 +10,9 @@ interface Upload {
   finished: boolean;
 }
 
+/** Bytes read for a preview (decompressed further if the file is compressed). */
+export const PREVIEW_BYTES = 64 << 10;
+
 /** Largest chunk the page may ask for in one trace_feed. */
 export const MAX_CHUNK = 16 << 20;
 
@@ -63,6 +66,13 @@ export class TraceHost {
       }
       case 'trace_catalog':
         return parse((await this.getCore()).traceCatalog());
+      case 'trace_preview': {
+        const core = await this.getCore();
+        if (!core.tracePreview) throw new Error('this build has no trace preview');
+        const whole = cmd.file.size <= PREVIEW_BYTES;
+        const head = new Uint8Array(await cmd.file.slice(0, PREVIEW_BYTES).arrayBuffer());
+        return parse(core.tracePreview(head, Math.max(1, Math.min(50, cmd.rows)), whole));
+      }
     }
   }
 
@@ -77,4 +87,4 @@ export class TraceHost {
   }
 }
 
-export const TRACE_COMMANDS = new Set<string>(['trace_open', 'trace_feed', 'trace_finish', 'trace_fit', 'trace_drop', 'trace_catalog']);
+export const TRACE_COMMANDS = new Set<string>(['trace_open', 'trace_feed', 'trace_finish', 'trace_fit', 'trace_drop', 'trace_catalog', 'trace_preview']);

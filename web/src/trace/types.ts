@@ -15,9 +15,39 @@ export interface TraceCore {
   /** `Session.from_trace(scenario_json, parser)` */
   fromTrace(scenarioJson: string, parser: WasmTraceParser): unknown;
   traceCatalog(): string;
+  /** `trace_preview(head, rows, whole)` */
+  tracePreview?(head: Uint8Array, rows: number, whole: boolean): string;
 }
 
-export type TraceFormat = 'umass' | 'msr' | 'blkparse' | 'disksim' | 'csv' | 'pattern';
+export type TraceFormat = 'umass' | 'msr' | 'blkparse' | 'disksim' | 'csv' | 'pattern' | 'alibaba' | 'fiu' | 'oracle_general';
+
+export type Unit = 'bytes' | 'sectors' | 'pages';
+export type Role = 'op' | 'address' | 'size' | 'device' | 'time';
+export const ROLES: Role[] = ['op', 'address', 'size', 'device', 'time'];
+
+/** The core's column mapping (crates/sim trace/parse.rs `Mapping`): a header name or a 1-based column number per role. */
+export interface Mapping {
+  op?: { column: string; unit?: Unit };
+  address?: { column: string; unit?: Unit };
+  size?: { column: string; unit?: Unit };
+  device?: { column: string; unit?: Unit };
+  time?: { column: string; unit?: Unit };
+  write_ops?: string[];
+  read_ops?: string[];
+}
+
+/** The first rows of a file as the core reads them (trace/parse.rs `Preview`). */
+export interface TracePreview {
+  format: TraceFormat | null;
+  compression: string | null;
+  delimiter: string;
+  header: string[] | null;
+  rows: string[][];
+  /** [role, 1-based column] */
+  guessed: [Role, number][];
+  op_values: string[];
+  note: string | null;
+}
 export type TraceFit = 'none' | 'fold' | 'compact' | 'scale';
 
 /** TraceParser options (all optional; absent format = auto-detect). */
@@ -29,6 +59,7 @@ export interface TraceOptions {
   max_errors?: number;
   blkparse_action?: string;
   pages_per_block?: number;
+  mapping?: Mapping;
 }
 
 export interface TraceProgress {
@@ -82,7 +113,7 @@ export interface TraceSummary {
 }
 
 export type FinishResult =
-  | { ok: true; summary: TraceSummary }
+  | { ok: true; summary: TraceSummary; columns?: [string, string][]; compression?: string | null }
   | { ok: false; error: { message: string; errors: LineError[]; bad_lines: number } };
 
 export type FitResult = { ok: true; summary: TraceSummary } | { ok: false; message: string };
@@ -105,7 +136,15 @@ export interface UploadWorkload {
   format?: TraceFormat;
   device?: string;
   skip_bad_lines?: boolean;
+  /** the column mapping as JSON (a string, so it travels in links like the other options) */
+  mapping?: string;
+  /** the file's size and SHA-256 (hex): a link reopened with another file is refused */
+  size?: number;
+  sha256?: string;
 }
+
+/** Page-side fields of a trace workload: never sent to the core. */
+const PAGE_SIDE = ['upload', 'name', 'mapping', 'size', 'sha256', 'missing'];
 
 export type TraceCommand =
   | { type: 'trace_open'; file: Blob; options: TraceOptions }
@@ -113,7 +152,8 @@ export type TraceCommand =
   | { type: 'trace_finish'; pid: number }
   | { type: 'trace_fit'; pid: number; scenario: unknown }
   | { type: 'trace_drop'; pid: number }
-  | { type: 'trace_catalog' };
+  | { type: 'trace_catalog' }
+  | { type: 'trace_preview'; file: Blob; rows: number };
 
 export interface TraceResultMap {
   trace_open: { pid: number; size: number };
@@ -122,6 +162,7 @@ export interface TraceResultMap {
   trace_fit: FitResult;
   trace_drop: null;
   trace_catalog: TraceCatalog;
+  trace_preview: TracePreview;
 }
 
 export function isUploadWorkload(w: unknown): w is UploadWorkload {
@@ -133,6 +174,6 @@ export function coreScenario(scenario: unknown): unknown {
   if (typeof scenario !== 'object' || scenario === null) return scenario;
   const s = scenario as { workload?: unknown };
   if (!isUploadWorkload(s.workload)) return scenario;
-  const { upload: _upload, name: _name, ...workload } = s.workload;
+  const workload = Object.fromEntries(Object.entries(s.workload).filter(([k]) => !PAGE_SIDE.includes(k)));
   return { ...s, workload };
 }

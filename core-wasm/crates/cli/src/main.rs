@@ -8,7 +8,7 @@ use ftl_sim::ftl::{SchemeParams, SCHEMES};
 use ftl_sim::metrics::Metrics;
 use ftl_sim::nand::PRESET_NAMES;
 use ftl_sim::scenario::{ChipSpec, Scenario};
-use ftl_sim::sim::Simulator;
+use ftl_sim::sim::{RunMode, Simulator};
 use ftl_sim::trace::fit::{Fit, TraceSummary};
 use ftl_sim::trace::gen::{Workload, GENERATORS};
 use ftl_sim::trace::load;
@@ -196,7 +196,7 @@ struct Setup {
     #[arg(long)]
     pages_per_block: Option<u32>,
     /// Over-provisioning ratio (page mapping; LTFTL: spare share of its data section).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     op: Option<f64>,
     /// Number of log blocks (hybrid schemes; LTFTL: blocks of its log section). `sweep` takes a comma-separated list
     /// (`--log-blocks 4,8,16,32,64`); `run` takes one value.
@@ -211,8 +211,8 @@ struct Setup {
     /// KRAFT: largest number of pages a fill may copy (default max(1, N/4)).
     #[arg(long)]
     fill_max: Option<u32>,
-    /// Share of the logical space in use.
-    #[arg(long)]
+    /// RFTL / GFTL / NFTL: share of the logical blocks in use, in (0, 1].
+    #[arg(long, allow_negative_numbers = true)]
     utilisation: Option<f64>,
     /// FastCheck: LPNs per log region (checkpoint period P_fastcheck; default page size / 4 B).
     /// fast-ltlog: records per log page (P_ltftl; default page size / 16 B).
@@ -225,11 +225,14 @@ struct Setup {
     /// Inline pattern, e.g. "w0 w4 w8 w12 r3 (w1 w2)x3".
     #[arg(long, conflicts_with = "trace")]
     pattern: Option<String>,
-    /// Trace file: UMass/SPC, MSR Cambridge, blkparse text, DiskSim/MQSim ASCII, CSV
-    /// with a header, or the inline pattern language (docs/traces.md).
+    /// Trace file: UMass/SPC, MSR Cambridge, blkparse text, DiskSim/MQSim ASCII,
+    /// Alibaba/SNIA block CSV, FIU, libCacheSim oracleGeneral binary, CSV with a header
+    /// (or --column mappings), or the inline pattern language; gzip or zstd compressed
+    /// files are read as they are (docs/traces.md).
     #[arg(long)]
     trace: Option<std::path::PathBuf>,
-    /// Trace format (default: auto-detect): umass, msr, blkparse, disksim, csv, pattern.
+    /// Trace format (default: auto-detect): umass, msr, blkparse, disksim, csv, pattern,
+    /// alibaba, fiu, oracle_general.
     #[arg(long, requires = "trace")]
     format: Option<String>,
     /// Addresses beyond the logical space: fold (modulo), compact (renumber touched
@@ -246,6 +249,17 @@ struct Setup {
     /// blkparse: which action counts (D = issued to the device, Q = queued, C = completed).
     #[arg(long, requires = "trace")]
     blkparse_action: Option<String>,
+    /// CSV column mapping, repeatable: ROLE=NAME[:UNIT], ROLE one of op, address, size,
+    /// device, time; NAME a header name or a 1-based column number (files without a
+    /// header); UNIT bytes, sectors or pages. E.g. --column address=lbn:sectors.
+    #[arg(long = "column", value_name = "ROLE=NAME[:UNIT]", requires = "trace")]
+    columns: Vec<String>,
+    /// CSV op value meaning write, repeatable, case-insensitive (e.g. 2a, W, 1).
+    #[arg(long = "write-op", value_name = "VALUE", requires = "trace")]
+    write_ops: Vec<String>,
+    /// CSV op value meaning read, repeatable, case-insensitive (e.g. 28, R, 0).
+    #[arg(long = "read-op", value_name = "VALUE", requires = "trace")]
+    read_ops: Vec<String>,
     /// Fill the device before measuring: `fill` (each logical page once), `fill,random=N`
     /// (then N random writes, as fio / SNIA steady-state tests), `random=N,seed=S`; metrics
     /// count only what runs after it.
@@ -261,10 +275,12 @@ impl Setup {
         if self.log_blocks.len() > 1 {
             return Err("give one --log-blocks value (use `ftl sweep` for several)".into());
         }
-        self.scenario_with(scheme, self.log_blocks.first().copied())
+        self.scenario_with(scheme, self.log_blocks.first().copied(), false)
     }
 
-    fn scenario_with(&self, scheme: &str, log_blocks: Option<u32>) -> Result<Scenario, String> {
+    /// `shared`: the flags are shared by several schemes (`sweep`): each scheme gets the
+    /// parameters it reads (sweep() refuses a flag no scheme of the sweep reads).
+    fn scenario_with(&self, scheme: &str, log_blocks: Option<u32>, shared: bool) -> Result<Scenario, String> {
         let workload = if let Some(g) = &self.gen {
             parse_gen(g)?
         } else if let Some(p) = &self.pattern {
@@ -282,7 +298,7 @@ impl Setup {
         } else {
             return Err("give a workload: --gen KIND:key=value,..., --pattern \"w0 w4\" or --trace FILE".into());
         };
-        Ok(Scenario {
+        let mut scenario = Scenario {
             scheme: scheme.to_string(),
             params: SchemeParams {
                 op: self.op,
@@ -299,7 +315,31 @@ impl Setup {
                 workload_space: None,
                 precondition: self.precondition.as_deref().map(ftl_sim::precondition::Precondition::parse).transpose()?.flatten(),
             },
-        })
+        };
+        if shared {
+            let reads = ftl_sim::ftl::scheme_params(scheme);
+            let p = &mut scenario.params;
+            for (name, v) in [("op", &mut p.op), ("utilisation", &mut p.utilisation)] {
+                if !reads.contains(&name) {
+                    *v = None;
+                }
+            }
+            for (name, v) in [
+                ("log_blocks", &mut p.log_blocks),
+                ("k", &mut p.k),
+                ("switch_max", &mut p.switch_max),
+                ("fill_max", &mut p.fill_max),
+                ("checkpoint_lpns", &mut p.checkpoint_lpns),
+            ] {
+                if !reads.contains(&name) {
+                    *v = None;
+                }
+            }
+        }
+        // Parameters the scheme does not read, and out-of-range numbers, are refused here,
+        // before a trace is parsed (the core's check, which the app gets too).
+        scenario.validate()?;
+        Ok(scenario)
     }
 }
 
@@ -348,7 +388,12 @@ impl Setup {
     }
 
     fn parse_trace(&self, scenario: &Scenario, path: &std::path::Path) -> Result<(RawTrace, Fit), String> {
-        let (opts, fit) = load::options_for(scenario)?;
+        let (mut opts, fit) = load::options_for(scenario)?;
+        for c in &self.columns {
+            opts.mapping.set_column(c)?;
+        }
+        opts.mapping.write_ops = self.write_ops.clone();
+        opts.mapping.read_ops = self.read_ops.clone();
         let mut file = std::fs::File::open(path).map_err(|e| format!("cannot read trace {}: {e}", path.display()))?;
         let mut parser = TraceParser::new(opts);
         let mut buf = vec![0u8; 1 << 20];
@@ -361,6 +406,17 @@ impl Setup {
         let raw = parser.finish().map_err(|e| format!("trace {}: {e}", path.display()))?;
         Ok((raw, fit))
     }
+}
+
+/// User + system CPU seconds of this process (Linux /proc; 0 elsewhere), 10 ms ticks.
+fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else { return 0.0 };
+    // Fields after the command name (which is in parentheses and may hold spaces).
+    let rest = stat.rsplit_once(')').map(|x| x.1).unwrap_or("");
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
+    // utime and stime are fields 14 and 15 of stat: 12 and 13 after the ')'.
+    (ticks(11) + ticks(12)) / 100.0
 }
 
 fn print_trace_summary(s: &TraceSummary) {
@@ -380,10 +436,21 @@ fn print_trace_summary(s: &TraceSummary) {
 }
 
 fn run(args: &RunArgs) -> Result<Metrics, String> {
-    let (mut sim, summary) = args.setup.build(&args.scheme)?;
+    // One scheme: the parsed trace is not cached (its records are dropped once fitted).
+    let scenario = args.setup.scenario(&args.scheme)?;
+    let (mut sim, summary) = match &args.setup.trace {
+        Some(path) => {
+            let (raw, fit) = args.setup.parse_trace(&scenario, path)?;
+            let (sim, summary) = load::build_with_raw(&scenario, &raw, fit)?;
+            (sim, Some(summary))
+        }
+        None => (scenario.build()?, None),
+    };
     if let Some(s) = &summary {
         print_trace_summary(s);
     }
+    // Nothing seeks here: no keyframes, no run log, metrics by counters.
+    sim.set_mode(RunMode::FullSpeed);
     sim.record_timeline(args.timeline.is_some());
     let total = sim.total();
     sim.run(total)?;
@@ -474,10 +541,25 @@ fn recovery_cost(scenario: &Scenario, sim: &ftl_sim::sim::Simulator) -> Result<R
 fn sweep(args: &SweepArgs) -> Result<(SweepHead, Vec<SweepRow>), String> {
     let counts: Vec<Option<u32>> =
         if args.setup.log_blocks.is_empty() { vec![None] } else { args.setup.log_blocks.iter().map(|&n| Some(n)).collect() };
+    // The flags are shared: each must be read by at least one scheme of the sweep.
+    let s = &args.setup;
+    for (name, set) in [
+        ("op", s.op.is_some()),
+        ("log_blocks", !s.log_blocks.is_empty()),
+        ("k", s.k.is_some()),
+        ("switch_max", s.switch_max.is_some()),
+        ("fill_max", s.fill_max.is_some()),
+        ("utilisation", s.utilisation.is_some()),
+        ("checkpoint_lpns", s.checkpoint_lpns.is_some()),
+    ] {
+        if set && !args.schemes.iter().any(|x| ftl_sim::ftl::scheme_params(x).contains(&name)) {
+            return Err(format!("none of the schemes {} reads '{name}'", args.schemes.join(", ")));
+        }
+    }
     let mut scenarios = Vec::new();
     for scheme in &args.schemes {
         for &lb in &counts {
-            scenarios.push((lb, args.setup.scenario_with(scheme, lb)?));
+            scenarios.push((lb, args.setup.scenario_with(scheme, lb, true)?));
         }
     }
     // One workload and one chip for every row, decided once (trace::fit::plan).
@@ -540,6 +622,7 @@ fn sweep(args: &SweepArgs) -> Result<(SweepHead, Vec<SweepRow>), String> {
             Some((_, _, h, _)) if *h != hash => return Err(format!("{scheme}: the sweep's runs got different workloads (a bug)")),
             _ => {}
         }
+        sim.set_mode(RunMode::FullSpeed);
         let total = sim.total();
         let k = args.recovery_samples.max(1);
         let mut samples = Vec::new();
@@ -713,6 +796,7 @@ fn bench(a: &BenchArgs) -> Result<serde_json::Value, String> {
     let (mut requests, mut ops) = (0, 0);
     for _ in 0..a.runs.max(1) {
         let mut sim = scenario.build()?;
+        sim.set_mode(RunMode::FullSpeed);
         let total = sim.total();
         let t0 = std::time::Instant::now();
         sim.run(total)?;
@@ -795,14 +879,19 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Cmd::Export(args) => {
-            let out = || -> Result<String, String> {
+            let out = || -> Result<Vec<u8>, String> {
                 let to = Format::from_name(&args.to)?;
                 let (sim, _) = args.setup.build(&args.scheme)?;
-                write_trace(sim.requests(), to, sim.state.flash.geometry().page_bytes)
+                let pb = sim.state.flash.geometry().page_bytes;
+                if to == Format::OracleGeneral {
+                    return ftl_sim::trace::write::write_oracle_general(sim.requests(), pb);
+                }
+                write_trace(sim.requests(), to, pb).map(String::into_bytes)
             };
             match out() {
-                Ok(text) => {
-                    print!("{text}");
+                Ok(bytes) => {
+                    use std::io::Write;
+                    let _ = std::io::stdout().write_all(&bytes);
                     ExitCode::SUCCESS
                 }
                 Err(e) => {
@@ -816,21 +905,49 @@ fn main() -> ExitCode {
                 eprintln!("error: give the trace with --trace FILE");
                 return ExitCode::from(2);
             }
-            let summary = || -> Result<TraceSummary, String> {
+            let summary = || -> Result<serde_json::Value, String> {
                 let scenario = args.setup.scenario(&args.scheme)?;
                 let path = args.setup.trace.as_ref().expect("checked");
+                let t0 = std::time::Instant::now();
+                let c0 = cpu_seconds();
                 let (raw, fit) = args.setup.parse_trace(&scenario, path)?;
-                match load::build_with_raw(&scenario, &raw, fit) {
-                    Ok((_, s)) => Ok(s),
+                let parse_s = t0.elapsed().as_secs_f64();
+                let c1 = cpu_seconds();
+                let s = match load::build_with_raw(&scenario, &raw, fit) {
+                    Ok((_, s)) => s,
                     // The fit failed (e.g. addresses out of range and no --fit):
                     // still show the trace, with the reason as a warning.
                     Err(e) => {
                         let ppb = scenario.chip.chip()?.geometry.pages_per_block;
                         let mut s = raw.summary(ppb);
                         s.warnings.push(e);
-                        Ok(s)
+                        s
                     }
+                };
+                let file_bytes = if raw.compression.is_some() { raw.compressed_bytes } else { raw.bytes };
+                // CPU seconds as well as wall time: on a busy machine the wall clock
+                // measures the neighbours.
+                let c2 = cpu_seconds();
+                eprintln!(
+                    "trace: read {:.1} MB{} in {:.3} s wall, {:.2} s CPU ({:.0} MB/s of text per CPU second); summary and fit {:.3} s wall, {:.2} s CPU",
+                    file_bytes as f64 / 1e6,
+                    raw.compression.as_deref().map(|c| format!(" ({c}, {:.1} MB of text)", raw.bytes as f64 / 1e6)).unwrap_or_default(),
+                    parse_s,
+                    c1 - c0,
+                    raw.bytes as f64 / 1e6 / (c1 - c0).max(0.01),
+                    t0.elapsed().as_secs_f64() - parse_s,
+                    c2 - c1
+                );
+                let mut v = serde_json::to_value(&s).expect("summary serialises");
+                // How the CSV columns were read, and the compression: not in the
+                // scheme-independent summary, but what a user checks first.
+                if !raw.csv_columns.is_empty() {
+                    v["columns"] = serde_json::json!(raw.csv_columns.iter().cloned().collect::<std::collections::BTreeMap<_, _>>());
                 }
+                if let Some(c) = &raw.compression {
+                    v["compression"] = c.clone().into();
+                }
+                Ok(v)
             };
             match summary() {
                 Ok(s) => {

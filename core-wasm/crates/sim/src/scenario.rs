@@ -79,10 +79,21 @@ impl Scenario {
         serde_json::from_str(json).map_err(|e| format!("invalid scenario: {e}"))
     }
 
+    /// Checks the scheme's parameters before anything is built: a parameter the scheme
+    /// does not read is refused (naming the ones it reads, `ftl::scheme_params`), and every
+    /// number is range-checked against the chip, in u64 so that values near 2^32 cannot
+    /// overflow the schemes' own minimum-block checks. The CLI and the app (through the
+    /// Session) both get these messages.
+    pub fn validate(&self) -> Result<(), String> {
+        let chip = self.chip.chip()?;
+        check_params(&self.scheme, &self.params, &chip.geometry)
+    }
+
     /// A fresh chip and scheme, checked once so the factory cannot fail later; with
     /// preconditioning, the chip after it (counters from zero: measuring starts here).
     pub fn fresh(&self) -> Result<State, String> {
         let chip = self.chip.chip()?;
+        check_params(&self.scheme, &self.params, &chip.geometry)?;
         let ftl = ftl::build_on_chip(&self.scheme, &self.params, &chip)?;
         let mut state = State::new(Flash::new(chip), ftl);
         if let Some(p) = &self.run.precondition {
@@ -152,6 +163,67 @@ impl Scenario {
     }
 }
 
+/// See `Scenario::validate`.
+pub fn check_params(scheme: &str, p: &SchemeParams, g: &crate::nand::Geometry) -> Result<(), String> {
+    if !ftl::SCHEMES.iter().any(|s| s.0 == scheme) {
+        return Err(format!(
+            "unknown scheme '{scheme}' (known: {})",
+            ftl::SCHEMES.iter().map(|s| s.0).collect::<Vec<_>>().join(", ")
+        ));
+    }
+    let reads = ftl::scheme_params(scheme);
+    let given: [(&str, bool); 7] = [
+        ("op", p.op.is_some()),
+        ("log_blocks", p.log_blocks.is_some()),
+        ("k", p.k.is_some()),
+        ("switch_max", p.switch_max.is_some()),
+        ("fill_max", p.fill_max.is_some()),
+        ("utilisation", p.utilisation.is_some()),
+        ("checkpoint_lpns", p.checkpoint_lpns.is_some()),
+    ];
+    for (name, set) in given {
+        if set && !reads.contains(&name) {
+            return Err(format!(
+                "scheme '{scheme}' does not read '{name}'; its parameters: {}",
+                if reads.is_empty() { "none".to_string() } else { reads.join(", ") }
+            ));
+        }
+    }
+    let (blocks, ppb) = (g.blocks as u64, g.pages_per_block as u64);
+    if let Some(op) = p.op {
+        if !(op.is_finite() && (0.0..1.0).contains(&op)) {
+            return Err(format!("op (over-provisioning ratio) must be in [0, 1) (got {op})"));
+        }
+    }
+    if let Some(u) = p.utilisation {
+        if !(u.is_finite() && u > 0.0 && u <= 1.0) {
+            return Err(format!("utilisation must be in (0, 1] (got {u})"));
+        }
+    }
+    if let Some(n) = p.log_blocks {
+        // Fewer than the chip's blocks: this rules out overflow in each scheme's own check
+        // of its exact minimum (log + spare + data blocks), which then gives the message.
+        if n == 0 || n as u64 >= blocks {
+            return Err(format!("log_blocks must be in 1..{blocks} (fewer than the chip's {blocks} blocks) (got {n})"));
+        }
+    }
+    if let Some(k) = p.k {
+        // K = log blocks is full associativity and K > N is clamped to N slots (KRAFT);
+        // beyond the chip's blocks it means nothing.
+        if k == 0 || k as u64 > blocks {
+            return Err(format!("k (associativity) must be at least 1 and at most the chip's {blocks} blocks (got {k})"));
+        }
+    }
+    // switch_max and fill_max are thresholds on a page count: 0 = never, >= N = always;
+    // every u32 is meaningful.
+    if let Some(c) = p.checkpoint_lpns {
+        if c == 0 || c as u64 > blocks * ppb {
+            return Err(format!("checkpoint_lpns must be in 1..={} (the chip's pages) (got {c})", blocks * ppb));
+        }
+    }
+    Ok(())
+}
+
 /// The `Session.info()` / `ftl info` record.
 pub fn info_json(scenario: &Scenario, sim: &Simulator) -> String {
     let s = &sim.state;
@@ -196,4 +268,71 @@ pub fn log_blocks_used(scheme: &str, params: &SchemeParams, blocks: u32) -> Opti
         "kraft" | "kast" => Some(ftl::kraft::default_log_blocks(blocks)),
         _ => None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sc(scheme: &str, params: SchemeParams, preset: &str) -> Scenario {
+        Scenario {
+            scheme: scheme.into(),
+            params,
+            chip: ChipSpec { preset: preset.into(), blocks: None, pages_per_block: None },
+            workload: Workload::Sequential { n: 10 },
+            run: Default::default(),
+        }
+    }
+
+    #[test]
+    fn a_parameter_the_scheme_does_not_read_is_refused_naming_its_parameters() {
+        let e = sc("bast", SchemeParams { utilisation: Some(0.5), ..Default::default() }, "classroom").build().err().unwrap();
+        assert_eq!(e, "scheme 'bast' does not read 'utilisation'; its parameters: log_blocks");
+        let e = sc("bast", SchemeParams { k: Some(2), ..Default::default() }, "classroom").validate().unwrap_err();
+        assert!(e.contains("'k'") && e.ends_with("log_blocks"), "{e}");
+        let e = sc("rftl", SchemeParams { log_blocks: Some(2), ..Default::default() }, "rftl-large").validate().unwrap_err();
+        assert!(e.ends_with("its parameters: utilisation"), "{e}");
+        // Every scheme accepts exactly the parameters it lists.
+        for (scheme, _) in ftl::SCHEMES {
+            for &name in ftl::scheme_params(scheme) {
+                let mut p = SchemeParams::default();
+                match name {
+                    "op" => p.op = Some(0.25),
+                    "log_blocks" => p.log_blocks = Some(4),
+                    "k" => p.k = Some(2),
+                    "switch_max" => p.switch_max = Some(2),
+                    "fill_max" => p.fill_max = Some(1),
+                    "utilisation" => p.utilisation = Some(1.0),
+                    "checkpoint_lpns" => p.checkpoint_lpns = Some(8),
+                    other => panic!("no test value for {other}"),
+                }
+                let g = Chip::preset("fast2007").unwrap().geometry;
+                assert_eq!(check_params(scheme, &p, &g), Ok(()), "{scheme} {name}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_number_is_range_checked() {
+        let bad = [
+            ("page", SchemeParams { op: Some(-1.0), ..Default::default() }, "op"),
+            ("page", SchemeParams { op: Some(1.0), ..Default::default() }, "op"),
+            ("page", SchemeParams { op: Some(f64::NAN), ..Default::default() }, "op"),
+            ("rftl", SchemeParams { utilisation: Some(1.5), ..Default::default() }, "utilisation"),
+            ("nftl", SchemeParams { utilisation: Some(0.0), ..Default::default() }, "utilisation"),
+            ("gftl", SchemeParams { utilisation: Some(-1.0), ..Default::default() }, "utilisation"),
+            ("fast", SchemeParams { log_blocks: Some(u32::MAX), ..Default::default() }, "log_blocks"),
+            ("bast", SchemeParams { log_blocks: Some(u32::MAX - 1), ..Default::default() }, "log_blocks"),
+            ("kraft", SchemeParams { log_blocks: Some(0), ..Default::default() }, "log_blocks"),
+            ("kraft", SchemeParams { k: Some(0), ..Default::default() }, "k (associativity)"),
+            ("kast", SchemeParams { k: Some(1 << 20), ..Default::default() }, "k (associativity)"),
+            ("fastcheck", SchemeParams { checkpoint_lpns: Some(0), ..Default::default() }, "checkpoint_lpns"),
+        ];
+        for (scheme, p, name) in bad {
+            let e = sc(scheme, p.clone(), "rftl-large").validate().unwrap_err();
+            assert!(e.starts_with(name), "{scheme} {p:?}: {e}");
+            // The builder refuses it too (no overflow, no panic).
+            assert!(sc(scheme, p, "rftl-large").build().is_err());
+        }
+    }
 }

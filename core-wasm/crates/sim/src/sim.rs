@@ -58,7 +58,13 @@ impl State {
                     });
                 }
                 self.host.reads += 1;
-                self.host.read_latency.record(self.flash.elapsed_ns - t0);
+                // Never written (no acknowledged version): counted apart (metrics.rs).
+                if want == 0 {
+                    self.host.unwritten_reads += 1;
+                    self.host.unwritten_read_latency.record(self.flash.elapsed_ns - t0);
+                } else {
+                    self.host.read_latency.record(self.flash.elapsed_ns - t0);
+                }
             }
             Request::Freeze => {
                 if let Ok(id) = self.ftl.freeze(&mut self.flash)? {
@@ -122,12 +128,28 @@ pub type Fresh = Arc<dyn Fn() -> State + Send + Sync>;
 /// (the browser keeps less: wasm memory is small).
 pub const KEYFRAME_BUDGET: usize = 96 << 20;
 
+/// How `Simulator::run` drives the requests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunMode {
+    /// The player (the app's Session, the Stepper): keyframes for seeking back, and the
+    /// run log (timeline markers, sampled counts) recorded as the run first passes each step.
+    Player,
+    /// Metrics only, by the chip's counters: no keyframes, no run-log probes, a tight loop
+    /// over the requests (`ftl run`, `sweep`, `bench`). The per-request response-time
+    /// timeline is still kept when asked for (`record_timeline`). Same state, same metrics
+    /// as the player (tests/full_speed.rs).
+    FullSpeed,
+}
+
 pub struct Simulator {
     pub state: State,
     requests: Vec<Request>,
     fresh: Fresh,
     keyframes: Vec<State>,
     interval: usize,
+    /// Keyframe budget in bytes (used in `RunMode::Player`).
+    budget: usize,
+    mode: RunMode,
     /// First error that stopped the run (a NAND rule broken by the scheme).
     pub error: Option<String>,
     /// Per-request response times, indexed by request, when turned on
@@ -147,7 +169,18 @@ impl Simulator {
     /// As `new`, with the step-0 state already built (a large chip is built once, not twice).
     pub fn with_state(state: State, fresh: Fresh, requests: Vec<Request>) -> Simulator {
         let log = crate::runlog::RunLog::new(requests.len());
-        let mut sim = Simulator { state, requests, fresh, keyframes: Vec::new(), interval: 0, error: None, timeline: None, log };
+        let mut sim = Simulator {
+            state,
+            requests,
+            fresh,
+            keyframes: Vec::new(),
+            interval: 0,
+            budget: KEYFRAME_BUDGET,
+            mode: RunMode::Player,
+            error: None,
+            timeline: None,
+            log,
+        };
         sim.set_keyframe_budget(KEYFRAME_BUDGET);
         sim
     }
@@ -155,6 +188,12 @@ impl Simulator {
     /// Spreads keyframes evenly over the run within `bytes`; a chip too large for even
     /// one keyframe gets none (seeking back then replays from step 0).
     pub fn set_keyframe_budget(&mut self, bytes: usize) {
+        self.budget = bytes;
+        if self.mode == RunMode::FullSpeed {
+            self.interval = usize::MAX;
+            self.keyframes.clear();
+            return;
+        }
         let g = self.state.flash.geometry();
         // Rough size of one snapshot: pages (16 B) + a 4 B map entry per page + blocks.
         let snapshot = g.pages() as usize * 20 + g.blocks as usize * 32 + 1024;
@@ -165,6 +204,16 @@ impl Simulator {
         let min_gap = (snapshot / 100).max(256);
         self.interval = if max_frames == 0 { usize::MAX } else { self.requests.len().div_ceil(max_frames).max(min_gap) };
         self.keyframes.retain(|k| k.pos % self.interval == 0);
+    }
+
+    /// Switches between the player and the full-speed path. Full speed drops the keyframes
+    /// (seeking back then replays from step 0) and stops the run log where it is.
+    pub fn set_mode(&mut self, mode: RunMode) {
+        self.mode = mode;
+        self.set_keyframe_budget(self.budget);
+    }
+    pub fn mode(&self) -> RunMode {
+        self.mode
     }
 
     pub fn pos(&self) -> usize {
@@ -216,19 +265,22 @@ impl Simulator {
         }
         let f = &self.state.flash;
         let (t0, h0) = (f.elapsed_ns, f.time_ns(crate::nand::Cause::Host));
+        let logging = self.mode == RunMode::Player;
         let probe = crate::runlog::Probe::of(f);
         let wrong0 = self.state.host.wrong_reads;
         match self.state.exec(req) {
             Ok(()) => {
                 let s = &self.state;
-                let mut extra = 0;
-                if s.host.wrong_reads != wrong0 {
-                    extra |= crate::runlog::MARK_WRONG_READ;
+                if logging {
+                    let mut extra = 0;
+                    if s.host.wrong_reads != wrong0 {
+                        extra |= crate::runlog::MARK_WRONG_READ;
+                    }
+                    if req.lpn().is_none() {
+                        extra |= crate::runlog::MARK_TIME_SHIFT;
+                    }
+                    self.log.record(s.pos - 1, probe, &s.flash, s.host.writes, extra);
                 }
-                if req.lpn().is_none() {
-                    extra |= crate::runlog::MARK_TIME_SHIFT;
-                }
-                self.log.record(s.pos - 1, probe, &s.flash, s.host.writes, extra);
                 if let Some(tl) = &mut self.timeline {
                     let f = &self.state.flash;
                     let total = f.elapsed_ns - t0;
@@ -253,13 +305,30 @@ impl Simulator {
         }
     }
 
-    /// Runs up to `n` requests; returns how many ran.
+    /// Runs up to `n` requests; returns how many ran. In `RunMode::FullSpeed` (and no
+    /// timeline asked for) a tight loop: nothing but the requests themselves.
     pub fn run(&mut self, n: usize) -> Result<usize, String> {
+        if self.mode == RunMode::FullSpeed && self.timeline.is_none() && self.error.is_none() {
+            return self.run_fast(n);
+        }
         let mut done = 0;
         while done < n && self.step()? {
             done += 1;
         }
         Ok(done)
+    }
+
+    fn run_fast(&mut self, n: usize) -> Result<usize, String> {
+        let start = self.state.pos;
+        let end = start.saturating_add(n).min(self.requests.len());
+        for &req in &self.requests[start..end] {
+            if let Err(e) = self.state.exec(req) {
+                let msg = format!("request {} ({req:?}) failed: {e}", self.state.pos + 1);
+                self.error = Some(msg.clone());
+                return Err(msg);
+            }
+        }
+        Ok(end - start)
     }
 
     /// The state after `step` requests: the nearest keyframe at or before it, then replay.

@@ -398,3 +398,94 @@ fn gc_steps_are_distributed_per_logical_block() {
     assert_eq!(f.gc_progress(0), Some((GcKind::Primary, 2, 3)));
     assert_eq!(f.gc_progress(1), Some((GcKind::Primary, 1, 3)));
 }
+
+/// RFTL Table 4 with the live-pages workload (docs/schemes/rftl.md, "Table 4 with a
+/// live-pages workload"): Multimedia's read/write mix (1,002,748 reads of 2,635,017
+/// requests = 0.38), every logical block holding 2 live pages at "50 %" and 4 at "100 %".
+/// One 192-block rftl-large chip (64 logical blocks) and 100,000 requests per cell, so
+/// every logical block runs many GC cycles at every π.
+fn table4_live(pi: u32, live: u64) -> ftl_sim::metrics::Metrics {
+    let sc = Scenario {
+        scheme: "rftl".into(),
+        params: SchemeParams::default(),
+        chip: ChipSpec { preset: "rftl-large".into(), blocks: Some(192), pages_per_block: Some(pi) },
+        workload: Workload::Live { n: 100_000, seed: 1, read_ratio: 0.38, block_pages: pi as u64, live },
+        run: Default::default(),
+    };
+    let mut sim = sc.build().unwrap();
+    run_checked(&mut sim, 50_000);
+    sim.state.metrics()
+}
+
+/// Table 4's averages (Multimedia rows), reproduced within ±15 %: W_avg for π = 32 / 64 /
+/// 128 at 50 % and 100 %, R_avg = 50 us; copies roughly double from 50 % to 100 %; copies
+/// and erases roughly halve when π doubles. The paper's T_avg is not pinned: it does not
+/// follow from its own W_avg, R_avg and the trace's mix (0.62 · 419 + 0.38 · 50 = 279, not
+/// 341); ours is pinned against that mix-weighted value instead.
+#[test]
+fn table4_averages_with_live_pages_per_logical_block() {
+    // (π, % , paper W_avg) from Table 4, Multimedia.
+    let paper = [(32, 50, 400.0), (32, 100, 419.0), (64, 50, 359.0), (64, 100, 375.0), (128, 50, 339.0), (128, 100, 353.0)];
+    let mut cells = std::collections::BTreeMap::new();
+    for &(pi, pct, w_paper) in &paper {
+        let live = if pct == 100 { 4 } else { 2 };
+        let m = table4_live(pi, live);
+        let w = m.latency_us.write.mean;
+        assert!((w - w_paper).abs() <= 0.15 * w_paper, "π = {pi}, {pct} %: W_avg {w:.0} us vs Table 4's {w_paper} (±15 %)");
+        assert_eq!((m.latency_us.read.best, m.latency_us.read.mean, m.latency_us.read.worst), (50.0, 50.0, 50.0));
+        assert_eq!(m.latency_us.write.worst, 2325.0);
+        let t = (w * m.latency_us.write.count as f64 + 50.0 * m.latency_us.read.count as f64) / m.requests as f64;
+        let t_mix = 0.62 * w_paper + 0.38 * 50.0;
+        assert!((t - t_mix).abs() <= 0.15 * t_mix, "π = {pi}, {pct} %: T_avg {t:.0} vs the mix-weighted {t_mix:.0}");
+        let cp = m.scheme_metrics["valid_page_copies"].as_u64().unwrap() as f64;
+        cells.insert((pi, pct), (w, cp, m.erases as f64));
+    }
+    for pi in [32, 64, 128] {
+        let (w50, cp50, _) = cells[&(pi, 50)];
+        let (w100, cp100, _) = cells[&(pi, 100)];
+        // Table 4: more utilisation, more copies (x1.97 at π = 32) and a slower write.
+        assert!(w100 > w50, "π = {pi}: W_avg must grow with utilisation ({w50:.0} -> {w100:.0})");
+        assert!((1.5..=3.5).contains(&(cp100 / cp50)), "π = {pi}: copies 50 % -> 100 % x{:.2}", cp100 / cp50);
+    }
+    for pct in [50, 100] {
+        for (a, b) in [(32, 64), (64, 128)] {
+            let (wa, cpa, era) = cells[&(a, pct)];
+            let (wb, cpb, erb) = cells[&(b, pct)];
+            assert!(wb < wa, "{pct} %: W_avg must fall from π = {a} to {b}");
+            // Table 4: Σcp and Σer halve when π doubles (137,630 -> 66,508 -> 32,414).
+            assert!((1.6..=2.8).contains(&(cpa / cpb)), "{pct} %: copies π {a} -> {b}: x{:.2}", cpa / cpb);
+            assert!((1.6..=2.8).contains(&(era / erb)), "{pct} %: erases π {a} -> {b}: x{:.2}", era / erb);
+        }
+    }
+}
+
+/// Table 5's order on the live-pages workload at π = 64, 100 % (Table 5 uses Table 4's
+/// Multimedia 100 % / π = 64 run: RFTL T_avg 303): worst response RFTL < GFTL < NFTL;
+/// T_avg RFTL lowest; Σcp RFTL < NFTL < GFTL; Σoob RFTL < GFTL < NFTL. (Two departures,
+/// measured and documented in rftl.md: our GFTL's T_avg is below NFTL's and NFTL erases the
+/// most; in the paper NFTL's T_avg is between and it erases the least.)
+#[test]
+fn table5_order_with_live_pages_per_logical_block() {
+    let mut r = std::collections::BTreeMap::new();
+    for scheme in ["rftl", "gftl", "nftl"] {
+        let sc = Scenario {
+            scheme: scheme.into(),
+            params: SchemeParams::default(),
+            chip: ChipSpec { preset: "rftl-large".into(), blocks: Some(192), pages_per_block: Some(64) },
+            workload: Workload::Live { n: 100_000, seed: 1, read_ratio: 0.38, block_pages: 64, live: 4 },
+            run: Default::default(),
+        };
+        let mut sim = sc.build().unwrap();
+        run_checked(&mut sim, 50_000);
+        let m = sim.state.metrics();
+        let l = &m.latency_us;
+        let t_avg = (l.write.mean * l.write.count as f64 + l.read.mean * l.read.count as f64) / m.requests as f64;
+        let copies = m.scheme_metrics["valid_page_copies"].as_u64().unwrap();
+        r.insert(scheme, (l.read.worst.max(l.write.worst), t_avg, copies, m.oob_reads));
+    }
+    let (rf, gf, nf) = (r["rftl"], r["gftl"], r["nftl"]);
+    assert!(rf.0 == 2325.0 && rf.0 < gf.0 && gf.0 < nf.0, "T_worst order: {r:?}");
+    assert!(rf.1 < gf.1 && rf.1 < nf.1, "T_avg: RFTL lowest: {r:?}");
+    assert!(rf.2 < nf.2 && nf.2 < gf.2, "Σcp order RFTL < NFTL < GFTL: {r:?}");
+    assert!(rf.3 < gf.3 && gf.3 < nf.3, "Σoob order RFTL < GFTL < NFTL: {r:?}");
+}

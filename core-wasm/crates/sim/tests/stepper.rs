@@ -275,3 +275,30 @@ fn fastcheck_recovery_narrates_each_of_its_six_phases() {
     }
     assert!(!said.contains("op 0/"), "no empty op 0 line");
 }
+
+#[test]
+fn bast_full_merge_counts_each_erase_when_it_is_shown() {
+    // The BAST thrashing tour's request 19 (S8): a full merge, 11 operations.
+    let sc = scenario(
+        "bast",
+        SchemeParams { log_blocks: Some(2), ..Default::default() },
+        16,
+        4,
+        Workload::Pattern { text: "w0-15 S0 S4 S8 S12 S0 S4 S8 S12".into() },
+    );
+    let mut s = Stepper::new(sc.build().unwrap());
+    s.goto(18, 5).unwrap();
+    let m: serde_json::Value = serde_json::from_str(&s.metrics_json()).unwrap();
+    assert_eq!((s.step(), s.op_cursor()), (18, 5));
+    // Mid-merge: no erase shown yet, the merge not yet counted, the write not acknowledged.
+    assert_eq!((m["erases"].as_u64(), m["merges"]["full"].as_u64(), m["host_writes"].as_u64()), (Some(0), Some(0), Some(18)), "{m}");
+    let mut erases = 0;
+    while s.op_cursor() > 0 {
+        let m: serde_json::Value = serde_json::from_str(&s.metrics_json()).unwrap();
+        assert_eq!(m["erases"].as_u64(), Some(erases), "op {}", s.op_cursor());
+        s.step_op().unwrap();
+        erases = s.events().iter().filter(|e| e.kind == "erase").count() as u64;
+    }
+    let m: serde_json::Value = serde_json::from_str(&s.metrics_json()).unwrap();
+    assert_eq!((m["erases"].as_u64(), m["merges"]["full"].as_u64(), m["host_writes"].as_u64()), (Some(2), Some(1), Some(19)));
+}

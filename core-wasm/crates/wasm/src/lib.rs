@@ -320,8 +320,10 @@ impl TraceParser {
         Ok(match p.finish() {
             Ok(raw) => {
                 let s = raw.summary(self.pages_per_block);
+                // How CSV columns were read and the compression, beside the summary.
+                let j = serde_json::json!({"ok": true, "summary": s, "columns": raw.csv_columns, "compression": raw.compression});
                 self.raw = Some(raw);
-                serde_json::json!({"ok": true, "summary": s})
+                j
             }
             Err(e) => serde_json::json!({"ok": false, "error": e}),
         }
@@ -349,6 +351,14 @@ impl TraceParser {
         let (_, fit) = load::options_for(&scenario)?;
         Ok((scenario, raw, fit))
     }
+}
+
+/// The first rows of a file for the upload dialog's mapping (`head`: its first bytes,
+/// `whole`: they are the whole file): `{format, compression, delimiter, header, rows,
+/// guessed: [[role, column]], op_values, note}` (crates/sim trace/parse.rs `Preview`).
+#[wasm_bindgen]
+pub fn trace_preview(head: &[u8], rows: u32, whole: bool) -> String {
+    serde_json::to_string(&parse::preview(head, rows as usize, whole)).unwrap_or_default()
 }
 
 /// The trace formats and generators with their one-sentence descriptions, for the UI:

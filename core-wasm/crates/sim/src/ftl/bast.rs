@@ -169,15 +169,15 @@ impl BastFtl {
             return self.erase(flash, old, Cause::Switch);
         }
         let dst = self.take_free(Use::Data, log.lbn)?;
-        let srcs: Vec<Option<Ppn>> = (0..n)
-            .map(|off| {
-                let lsn = log.lbn * n + off;
-                match log.lsns.iter().rposition(|&l| l == lsn) {
-                    Some(i) => Some(log.pbn * n + i as u32),
-                    None => Some(old * n + off).filter(|&p| self.written[p as usize]),
-                }
-            })
-            .collect();
+        // The newest log copy of each sector, else the data block's page if written: one
+        // pass over the log (later entries overwrite earlier ones), not a search per sector.
+        let mut srcs: Vec<Option<Ppn>> = (0..n).map(|off| (old != NONE).then(|| old * n + off).filter(|&p| self.written[p as usize])).collect();
+        for (i, &l) in log.lsns.iter().enumerate() {
+            // (A recovered log block may hold entries of no sector of this lbn: skipped.)
+            if let Some(s) = srcs.get_mut(l.wrapping_sub(log.lbn * n) as usize) {
+                *s = Some(log.pbn * n + i as u32);
+            }
+        }
         flash.note("merge", || {
             format!(
                 "full merge of LBN {}: {} up-to-date sectors copied into free block {dst}, the new data block; data block {old} and log block {} erased (2 erases)",
@@ -327,11 +327,16 @@ impl Ftl for BastFtl {
         Some(self.owner[pbn as usize]).filter(|&o| o != NONE)
     }
 
-    /// A simple accounting (ftl/ram.rs will hold the papers' bit widths): 4 bytes per
-    /// logical block in the block-mapping table; per log block its lbn and pbn (8 bytes)
-    /// and a 4-byte sector-mapping entry per page.
+    /// The KRAFT paper's bit widths (ftl/ram.rs), as FAST and KRAFT count: a PBN per
+    /// logical block, and per log block its PBN, owner LBN and a page offset per page.
     fn ram_bytes(&self) -> u64 {
-        4 * self.data_blocks as u64 + self.slots.len() as u64 * (8 + 4 * self.ppb as u64)
+        let g = super::ram::MapGeometry {
+            // Data blocks, log blocks and the spare blocks (the range of a PBN).
+            physical_blocks: self.usage.len() as u64,
+            logical_blocks: self.data_blocks as u64,
+            pages_per_block: self.ppb as u64,
+        };
+        super::ram::bytes(g.bast_bits(self.slots.len() as u64))
     }
 
     fn scheme_metrics(&self) -> serde_json::Value {

@@ -118,6 +118,11 @@ pub struct FastFtl {
     pub(crate) meta: Option<Box<super::fastcheck::MetaLog>>,
     /// The RW victim being replaced (popped from `rw`, not yet erased), for the map page.
     pub(crate) victim: Option<Pbn>,
+    /// With crash-recovery logging: the lbns whose `bmt` / `bmt_msn` entry changed since
+    /// the last map page, so the next map-page snapshot patches a recycled copy instead of
+    /// copying the whole block map (simulation bookkeeping only; fastcheck.rs).
+    pub(crate) map_dirty: Vec<u32>,
+    pub(crate) track_map: bool,
 }
 
 impl FastFtl {
@@ -160,6 +165,8 @@ impl FastFtl {
             seq: 0,
             bmt_msn: vec![0; data_blocks as usize],
             meta: None,
+            map_dirty: Vec::new(),
+            track_map: false,
             victim: None,
         })
     }
@@ -168,6 +175,7 @@ impl FastFtl {
     /// dbMSN and let the crash-recovery logging log the block map (FastCheck 4.2).
     fn merged(&mut self, flash: &mut Flash, lbn: u32, merged_out: u32) -> FlashResult<()> {
         self.bmt_msn[lbn as usize] = self.seq;
+        self.map_changed(lbn);
         if let Some(mut m) = self.meta.take() {
             m.after_merge(flash, self, lbn, merged_out)?;
             self.meta = Some(m);
@@ -226,13 +234,32 @@ impl FastFtl {
         if r != NONE {
             return Some(r);
         }
-        let lbn = lsn / self.ppb;
+        let (lbn, off) = self.split(lsn);
         let d = self.bmt[lbn as usize];
         if d == NONE {
             return None;
         }
-        let ppn = d * self.ppb + lsn % self.ppb;
+        let ppn = d * self.ppb + off;
         self.written[ppn as usize].then_some(ppn)
+    }
+
+    /// (lbn, offset) of a sector: shift and mask for a power-of-two block (no division
+    /// per lookup on the merge path).
+    #[inline]
+    fn split(&self, lsn: Lpn) -> (u32, u32) {
+        let n = self.ppb;
+        if n.is_power_of_two() {
+            (lsn >> n.trailing_zeros(), lsn & (n - 1))
+        } else {
+            (lsn / n, lsn % n)
+        }
+    }
+
+    #[inline]
+    fn map_changed(&mut self, lbn: u32) {
+        if self.track_map {
+            self.map_dirty.push(lbn);
+        }
     }
 
     /// Marks every RW sector of `lbn` −1 (3.4): its new data block is up to date.
@@ -279,6 +306,7 @@ impl FastFtl {
             }
         }
         self.bmt[lbn as usize] = dst;
+        self.map_changed(lbn);
         let k = self.invalidate_rw(lbn);
         self.merged(flash, lbn, k)?;
         if old != NONE {
@@ -299,6 +327,7 @@ impl FastFtl {
         if sw.next == n {
             // Switch: the SW log block becomes the data block (3.4, first bullet).
             self.bmt[sw.lbn as usize] = sw.pbn;
+            self.map_changed(sw.lbn);
             self.usage[sw.pbn as usize] = Use::Data;
             let k = self.invalidate_rw(sw.lbn);
             flash.counters.switch_merges += 1;
@@ -323,12 +352,11 @@ impl FastFtl {
             .collect();
         flash.note("partial_merge", || {
             format!(
-                "partial merge (Fig. 7a): SW log block {} holds {} of LBN {}'s {n} sectors; {} missing sector{} copied in{}; it becomes the data block, old data block {old} erased (1 erase)",
+                "partial merge (Fig. 7a): SW log block {} holds {} of LBN {}'s {n} sectors; {} copied in{}; it becomes the data block, old data block {old} erased (1 erase)",
                 sw.pbn,
                 sw.next,
                 sw.lbn,
-                srcs.iter().flatten().count(),
-                if srcs.iter().flatten().count() == 1 { "" } else { "s" },
+                sectors(srcs.iter().flatten().count(), "missing sector"),
                 if host.is_some() { " and the new sector written at its offset" } else { "" }
             )
         });
@@ -346,6 +374,7 @@ impl FastFtl {
             }
         }
         self.bmt[sw.lbn as usize] = sw.pbn;
+        self.map_changed(sw.lbn);
         self.usage[sw.pbn as usize] = Use::Data;
         let k = self.invalidate_rw(sw.lbn);
         flash.counters.partial_merges += 1;
@@ -561,9 +590,9 @@ impl FastFtl {
         let old = self.bmt[sw.lbn as usize];
         flash.note("merge", || {
             format!(
-                "merge of LBN {}: {} sectors copied into free block {dst} with S{lsn}; SW log block {} and old data block {old} erased (2 erases)",
+                "merge of LBN {}: {} copied into free block {dst} with S{lsn}; SW log block {} and old data block {old} erased (2 erases)",
                 sw.lbn,
-                srcs.iter().flatten().count(),
+                sectors(srcs.iter().flatten().count(), "sector"),
                 sw.pbn
             )
         });
@@ -579,6 +608,7 @@ impl FastFtl {
             }
         }
         self.bmt[sw.lbn as usize] = dst;
+        self.map_changed(sw.lbn);
         let k = self.invalidate_rw(sw.lbn);
         flash.counters.full_merges += 1;
         flash.counters.full_merge_victims += 1;
@@ -592,6 +622,11 @@ impl FastFtl {
 }
 
 /// "0", "0 and 2", "0, 2 and 5".
+/// "1 sector", "3 sectors" (narration).
+fn sectors(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
 fn join_and(v: &[u32]) -> String {
     let s: Vec<String> = v.iter().map(|x| x.to_string()).collect();
     match s.len() {
@@ -626,12 +661,13 @@ impl Ftl for FastFtl {
     /// Algorithm 1 of Fig. 6.
     fn write(&mut self, flash: &mut Flash, lsn: Lpn, version: u32) -> FlashResult<()> {
         let n = self.ppb;
-        let (lbn, offset) = (lsn / n, lsn % n);
+        let (lbn, offset) = self.split(lsn);
         let mut pbn = self.bmt[lbn as usize];
         if pbn == NONE {
             // First write to this logical block: it gets a data block from the free list.
             pbn = self.take_free(Use::Data, lbn)?;
             self.bmt[lbn as usize] = pbn;
+            self.map_changed(lbn);
             flash.note("alloc", || format!("LBN {lbn} gets data block {pbn} from the free-block list"));
         }
         let ppn = pbn * n + offset;
@@ -656,7 +692,7 @@ impl Ftl for FastFtl {
         if lsn >= self.logical_pages() {
             return None;
         }
-        let (lbn, off) = (lsn / self.ppb, lsn % self.ppb);
+        let (lbn, off) = self.split(lsn);
         if let Some(sw) = self.sw {
             if sw.lbn == lbn && off < sw.next {
                 return Some(sw.pbn * self.ppb + off);
@@ -694,7 +730,8 @@ impl Ftl for FastFtl {
             logical_blocks: self.data_blocks as u64,
             pages_per_block: self.ppb as u64,
         };
-        super::ram::bytes(g.fast_bits(self.log_blocks as u64))
+        // Section 3.2: the SW log's table is its owner and a count, not a page table.
+        super::ram::bytes(g.fast_scheme_bits(self.log_blocks as u64))
     }
 
     fn scheme_metrics(&self) -> serde_json::Value {

@@ -125,6 +125,15 @@ pub struct MetaLog {
     /// dropped from simulation memory: recovery reads the newest readable one (the one
     /// before it if a cut tore the newest).
     recent_maps: VecDeque<Ppn>,
+    /// The buffer of the last dropped map-page payload, reused for the next snapshot
+    /// (a map page is written at every merge: no allocation per merge).
+    spare_map: Vec<u32>,
+    /// Which snapshot `spare_map` holds (u64::MAX: none usable), the index of the next
+    /// snapshot, and the lbns changed in the last two intervals between snapshots: a
+    /// snapshot patches the one three before it rather than copying the whole block map.
+    spare_idx: u64,
+    snap_idx: u64,
+    dirty_hist: [Vec<u32>; 2],
 }
 
 /// FastCheck or LTFTL-style logging on FAST.
@@ -161,7 +170,12 @@ pub fn build(g: &Geometry, params: &SchemeParams, mode: Mode) -> Result<FastFtl,
         stats: LogStats::default(),
         last_recovery: RecoveryStats::default(),
         recent_maps: VecDeque::new(),
+        spare_map: Vec::new(),
+        spare_idx: u64::MAX,
+        snap_idx: 0,
+        dirty_hist: [Vec::new(), Vec::new()],
     }));
+    ftl.track_map = true;
     Ok(ftl)
 }
 
@@ -226,7 +240,71 @@ impl MetaLog {
     // ---- logging ----------------------------------------------------------------------
 
     /// The map page: the block-level state (FastCheck 3.2 "map blocks").
-    fn snapshot(&self, ftl: &FastFtl) -> Vec<u32> {
+    fn snapshot(&mut self, ftl: &mut FastFtl) -> Vec<u32> {
+        let idx = self.snap_idx;
+        self.snap_idx += 1;
+        let dirty = std::mem::take(&mut ftl.map_dirty);
+        let mut v = std::mem::take(&mut self.spare_map);
+        let db = ftl.bmt.len();
+        let rw_count = ftl.victim.iter().count() + ftl.rw.len();
+        let hdr = 3 + 2 * rw_count + 1 + self.area.len() + 1;
+        // The recycled buffer holds snapshot idx - 3 with a header of the same length:
+        // rewrite the header, patch the block-map entries changed since (same result).
+        let spare_hdr = || {
+            let rw = *v.get(2)? as usize;
+            let area = *v.get(3 + 2 * rw)? as usize;
+            Some(3 + 2 * rw + 1 + area + 1)
+        };
+        let patch = self.spare_idx.checked_add(3) == Some(idx) && v.len() == hdr + 2 * db && spare_hdr() == Some(hdr);
+        if patch {
+            let mut i = 0;
+            let mut put = |x: u32| {
+                v[i] = x;
+                i += 1;
+            };
+            put(ftl.seq);
+            put(self.gen_next);
+            put(rw_count as u32);
+            for &p in ftl.victim.iter().chain(ftl.rw.iter()) {
+                put(p);
+                put(self.gen[p as usize]);
+            }
+            put(self.area.len() as u32);
+            for &b in &self.area {
+                put(b);
+            }
+            put(ftl.data_blocks);
+            for list in [&self.dirty_hist[0], &self.dirty_hist[1], &dirty] {
+                for &l in list {
+                    v[hdr + l as usize] = ftl.bmt[l as usize];
+                    v[hdr + db + l as usize] = ftl.bmt_msn[l as usize];
+                }
+            }
+        } else {
+            v.clear();
+            v.reserve(hdr + 2 * db);
+            v.extend_from_slice(&[ftl.seq, self.gen_next, rw_count as u32]);
+            for &p in ftl.victim.iter().chain(ftl.rw.iter()) {
+                v.push(p);
+                v.push(self.gen[p as usize]);
+            }
+            v.push(self.area.len() as u32);
+            v.extend(self.area.iter().copied());
+            v.push(ftl.data_blocks);
+            v.extend_from_slice(&ftl.bmt);
+            v.extend_from_slice(&ftl.bmt_msn);
+        }
+        debug_assert_eq!(v, self.full_snapshot(ftl), "patched map-page snapshot {idx}");
+        // Keep the last two intervals' changes; the oldest list's buffer collects the next.
+        self.dirty_hist.swap(0, 1);
+        let oldest = std::mem::replace(&mut self.dirty_hist[1], dirty);
+        ftl.map_dirty = oldest;
+        ftl.map_dirty.clear();
+        v
+    }
+
+    /// The map page built from scratch (what `snapshot` must equal).
+    fn full_snapshot(&self, ftl: &FastFtl) -> Vec<u32> {
         let mut v = vec![ftl.seq, self.gen_next];
         let rw: Vec<Pbn> = ftl.victim.iter().chain(ftl.rw.iter()).copied().collect();
         v.push(rw.len() as u32);
@@ -285,7 +363,15 @@ impl MetaLog {
         self.recent_maps.push_back(ppn);
         while self.recent_maps.len() > 2 {
             let old = self.recent_maps.pop_front().unwrap();
-            flash.drop_payload(old);
+            // The dropped page is the snapshot three before the next one (one map page
+            // per snapshot); gone with an erased map block, the next snapshot is built whole.
+            match flash.take_payload(old) {
+                Some(buf) => {
+                    self.spare_map = buf;
+                    self.spare_idx = self.snap_idx - 3;
+                }
+                None => self.spare_idx = u64::MAX,
+            }
         }
         Ok(())
     }

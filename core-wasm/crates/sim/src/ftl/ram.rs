@@ -9,6 +9,15 @@
 //! - KRAFT: `K` LBN slots per log block plus, per page, a reference index RI (0..K-1) and a
 //!   relative sector number RLSN (0..N-1): `K × bits(LBN) + N × (bits(K) + bits(N))`.
 //!
+//! - BAST: a log block serves one logical block: `bits(LBN) + N × bits(N)` (offsets).
+//! - FAST's own SW log (FAST section 3.2) needs only its owner and a count; the scheme's
+//!   `ram_bytes` uses `fast_scheme_bits`, the KRAFT paper's comparison `fast_bits`.
+//!
+//! Every log-block scheme (BAST, FAST, O-FAST, KAST, KRAFT) reports its `ram_bytes` from
+//! these functions; the real-time schemes (RFTL, GFTL, NFTL) keep the RFTL paper's own
+//! byte accounting (section 5.3) so their figures compare with its 16 KB / 195 KB; page
+//! mapping and LTFTL charge 4 B per logical page (docs/schemes/ram.md).
+//!
 //! "Sector" is a page here, as in the paper's Figure 2 (N = pages per block).
 
 use serde::Serialize;
@@ -90,6 +99,30 @@ impl MapGeometry {
         self.pbn_bits() as u64
             + k as u64 * self.lbn_bits() as u64
             + self.pages_per_block * (self.ri_bits(k) + self.rlsn_bits()) as u64
+    }
+    /// FAST's SW log block (FAST section 3.2: "which logical block the current log block
+    /// corresponds to, and how many sectors are currently stored in the log block"): its
+    /// PBN, the owner LBN and a count 0..=N.
+    pub fn fast_sw_log_bits(&self) -> u64 {
+        self.pbn_bits() as u64 + self.lbn_bits() as u64 + bits_for(self.pages_per_block + 1) as u64
+    }
+    /// FAST as the scheme keeps it (section 3.2): one SW log block charged owner + count,
+    /// `log_blocks - 1` RW log blocks with an absolute LSN per page, in bits. (The KRAFT
+    /// paper's comparison, `fast_bits`, charges every log block a full page table.)
+    pub fn fast_scheme_bits(&self, log_blocks: u64) -> u64 {
+        let rw = log_blocks.saturating_sub(1);
+        self.block_map_bits() + rw * self.fast_log_bits_per_block() + log_blocks.min(1) * self.fast_sw_log_bits()
+    }
+    /// One BAST log block: its PBN, the LBN it is dedicated to, and per page the offset
+    /// (0..N-1) of the sector it holds: the sector-level table of BAST's Figure 2, which
+    /// needs no absolute LSN because the log block serves one logical block (KRAFT's
+    /// relative addressing with K = 1 and no RI).
+    pub fn bast_log_bits_per_block(&self) -> u64 {
+        self.pbn_bits() as u64 + self.lbn_bits() as u64 + self.pages_per_block * self.rlsn_bits() as u64
+    }
+    /// Whole mapping RAM of BAST with `log_blocks` log blocks, in bits.
+    pub fn bast_bits(&self, log_blocks: u64) -> u64 {
+        self.block_map_bits() + log_blocks * self.bast_log_bits_per_block()
     }
     /// Whole mapping RAM of FAST (or KAST) with `log_blocks` log blocks, in bits.
     pub fn fast_bits(&self, log_blocks: u64) -> u64 {

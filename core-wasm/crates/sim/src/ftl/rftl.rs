@@ -433,6 +433,11 @@ impl Rftl {
             }
             GcKind::PrimaryAndBuffer => {
                 // Circular shift: replacement → primary, buffer → replacement, erased primary → buffer.
+                // Timing: section 4.4 shifts "after the buffer block is full"; we shift when this
+                // GC's last step (the erase) ends. In Figure 5 the two coincide (the k steps ride
+                // on the k writes that fill the buffer's last k free pages); when the GC needs
+                // fewer than k steps we shift earlier and the old buffer's free pages stay unused
+                // (docs/schemes/rftl.md, "Circular shift timing").
                 let [p, r, b] = lb.blocks;
                 let [np, nr, nb] = lb.next;
                 lb.blocks = [r, b, p];

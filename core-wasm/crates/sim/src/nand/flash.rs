@@ -316,7 +316,7 @@ impl Flash {
         self.time_by_cause[cause as usize] += ns;
         self.counts[kind as usize][cause as usize] += 1;
         if self.recording {
-            let pbn = ppn / self.chip.geometry.pages_per_block;
+            let pbn = self.split(ppn).0;
             self.events.push(Event::Op { kind, ppn, pbn, lpn, cause });
         }
     }
@@ -341,24 +341,27 @@ impl Flash {
         Ok(p)
     }
 
+    /// Block and offset of a page: a shift and a mask when pages per block is a power of
+    /// two (every preset), not a division per operation.
+    #[inline]
+    fn split(&self, ppn: Ppn) -> (Pbn, u32) {
+        let ppb = self.chip.geometry.pages_per_block;
+        if ppb.is_power_of_two() {
+            (ppn >> ppb.trailing_zeros(), ppn & (ppb - 1))
+        } else {
+            (ppn / ppb, ppn % ppb)
+        }
+    }
+
     /// Programs an erased page.
     pub fn program(&mut self, ppn: Ppn, page: Page, cause: Cause) -> FlashResult<()> {
         self.check_ppn(ppn)?;
-        let g = self.chip.geometry;
-        let (pbn, off) = (g.pbn_of(ppn), g.offset_of(ppn));
-        if !self.pages[ppn as usize].is_erased() {
-            return Err(FlashError::Violation(format!(
-                "program of page {off} in block {pbn}, which is not erased"
-            )));
-        }
-        if page.kind == PageKind::Erased {
-            return Err(FlashError::Violation("programming an erased record".into()));
+        let (pbn, off) = self.split(ppn);
+        if !self.pages[ppn as usize].is_erased() || page.kind == PageKind::Erased {
+            return Err(self.program_violation(pbn, off, page));
         }
         if self.chip.in_order_programming && off < self.write_ptr[pbn as usize] {
-            return Err(FlashError::Violation(format!(
-                "out-of-order program of page {off} in block {pbn} (next in order is {})",
-                self.write_ptr[pbn as usize]
-            )));
+            return Err(self.program_violation(pbn, off, page));
         }
         if let Err(e) = self.spend() {
             // The page under program when power fails is torn: detectably unreadable.
@@ -374,6 +377,23 @@ impl Flash {
         Ok(())
     }
 
+    /// The NAND rule a program broke (kept out of the hot path).
+    #[cold]
+    #[inline(never)]
+    fn program_violation(&self, pbn: Pbn, off: u32, page: Page) -> FlashError {
+        let ppn = pbn * self.ppb() + off;
+        FlashError::Violation(if !self.pages[ppn as usize].is_erased() {
+            format!("program of page {off} in block {pbn}, which is not erased")
+        } else if page.kind == PageKind::Erased {
+            "programming an erased record".into()
+        } else {
+            format!(
+                "out-of-order program of page {off} in block {pbn} (next in order is {})",
+                self.write_ptr[pbn as usize]
+            )
+        })
+    }
+
     /// Programs a metadata page with a payload (map page, checkpoint, log page ...).
     pub fn program_meta(&mut self, ppn: Ppn, page: Page, payload: Vec<u32>, cause: Cause) -> FlashResult<()> {
         self.program(ppn, page, cause)?;
@@ -385,6 +405,10 @@ impl Flash {
     /// page): simulation memory only, no flash operation; `payload(ppn)` then returns None.
     pub fn drop_payload(&mut self, ppn: Ppn) {
         self.payloads.remove(&ppn);
+    }
+    /// As `drop_payload`, handing the payload back (its buffer can be reused).
+    pub fn take_payload(&mut self, ppn: Ppn) -> Option<Vec<u32>> {
+        self.payloads.remove(&ppn)
     }
 
     /// Copies a page's contents to an erased page (one read + one program),
@@ -428,11 +452,17 @@ impl Flash {
         Ok(())
     }
 
+    #[inline]
     fn check_ppn(&self, ppn: Ppn) -> FlashResult<()> {
-        if ppn >= self.chip.geometry.pages() {
-            return Err(FlashError::Violation(format!("page {ppn} is beyond the chip")));
+        if ppn as usize >= self.pages.len() {
+            return Err(Self::beyond(ppn));
         }
         Ok(())
+    }
+    #[cold]
+    #[inline(never)]
+    fn beyond(ppn: Ppn) -> FlashError {
+        FlashError::Violation(format!("page {ppn} is beyond the chip"))
     }
 
     // ---- inspection (free: no time, no power) -----------------------------------

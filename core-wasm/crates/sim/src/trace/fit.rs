@@ -2,7 +2,7 @@
 //! shows before a run (docs/traces.md). Nothing is dropped or changed silently: the
 //! summary says which fit was applied and how many requests it changed.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -310,9 +310,6 @@ impl RawTrace {
 
     fn base_summary(&self, ppb: u64) -> TraceSummary {
         let (mut reads, mut writes, mut lo, mut hi) = (0u64, 0u64, u64::MAX, 0u64);
-        // Distinct pages: a hash set grows with the footprint, not the request count
-        // (20 M requests of the repeated MQSim trace touch 20,422 pages).
-        let mut pages: HashSet<u64> = HashSet::new();
         for (w, p) in self.pages() {
             if w {
                 writes += 1;
@@ -321,14 +318,12 @@ impl RawTrace {
             }
             lo = lo.min(p);
             hi = hi.max(p);
-            pages.insert(p);
         }
         if reads + writes == 0 {
             lo = 0;
         }
-        let footprint_pages = pages.len() as u64;
-        let footprint_blocks = pages.iter().map(|p| p / ppb).collect::<HashSet<_>>().len() as u64;
-        drop(pages);
+        // Distinct pages and blocks by bitmap or sort + dedup (parse.rs), not a hash set.
+        let (footprint_pages, footprint_blocks) = self.footprint(ppb);
         let mut warnings = Vec::new();
         if writes == 0 && reads > 0 {
             warnings.push(

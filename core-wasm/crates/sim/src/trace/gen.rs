@@ -77,6 +77,24 @@ pub enum Workload {
         #[serde(default = "postmark_meta_fraction")]
         meta_fraction: f64,
     },
+    /// A chosen number of live pages in every logical block: `live` pages of each
+    /// `block_pages`-page logical block are written once (warm-up, in LPN order), then
+    /// `n` random requests go to those live pages only (a share of them reads).
+    /// RFTL's average write depends on how many valid pages a garbage collection has to
+    /// copy, i.e. on the live pages per logical block, not on how many logical blocks are
+    /// in use (docs/schemes/rftl.md, "Table 4 with a live-pages workload").
+    Live {
+        n: u64,
+        #[serde(default = "one")]
+        seed: u64,
+        #[serde(default = "live_read_ratio")]
+        read_ratio: f64,
+        /// Pages per logical block (the chip's pages per block for RFTL / NFTL / GFTL).
+        block_pages: u64,
+        /// Live pages per logical block (1..=block_pages), spread evenly over the block.
+        #[serde(default = "live_pages")]
+        live: u64,
+    },
     /// A block I/O trace as text (docs/traces.md); the scenario's chip gives the
     /// page size. Built through `Scenario::build` (trace::load).
     Trace {
@@ -106,6 +124,7 @@ pub const GENERATORS: &[(&str, &str)] = &[
     ("hotcold", "A share of the requests (hot_ratio) goes to a small hot part of the space (hot_fraction), the rest to the cold part."),
     ("camera", "A digital camera: each photo is a long sequential write, followed by a few small random updates of the FAT and directory at the start of the space."),
     ("oltp", "A database: single-page random reads and writes concentrated on a skewed set of hot pages scattered over the space."),
+    ("live", "Live pages per logical block: the same few pages of every logical block (live of block_pages) are written once, then rewritten and read at random; how much a block-level garbage collection has to copy."),
     ("postmark", "A mail server (Postmark): small files are created, appended, read and deleted, each change also rewriting a metadata page."),
 ];
 
@@ -132,6 +151,13 @@ fn postmark_file_pages() -> u64 {
 }
 fn postmark_meta_fraction() -> f64 {
     0.05
+}
+
+fn live_read_ratio() -> f64 {
+    0.3
+}
+fn live_pages() -> u64 {
+    4
 }
 
 fn one() -> u64 {
@@ -246,6 +272,21 @@ impl Workload {
                 }
                 Ok(postmark(n, seed, space, files, file_pages, meta_fraction))
             }
+            Workload::Live { n, seed, read_ratio, block_pages, live } => {
+                let n = check_n(n)?;
+                check_ratio("read_ratio", read_ratio)?;
+                if block_pages == 0 || block_pages > space {
+                    return Err(format!("block_pages must be in 1..={space} (got {block_pages})"));
+                }
+                if live == 0 || live > block_pages {
+                    return Err(format!("live must be in 1..={block_pages} (block_pages) (got {live})"));
+                }
+                let blocks = space / block_pages;
+                if blocks * live > MAX_REQUESTS {
+                    return Err(format!("the warm-up alone would be {} requests (at most {MAX_REQUESTS})", blocks * live));
+                }
+                Ok(live_pages_workload(n, seed, read_ratio, blocks, block_pages, live))
+            }
             Workload::Trace { .. } => Err(
                 "a trace workload needs the chip's page size: build it through Scenario::build (trace::load::build_trace)".into(),
             ),
@@ -357,6 +398,26 @@ fn postmark(n: usize, seed: u64, space: u64, files: u64, file_pages: u64, meta_f
         }
     }
     out.truncate(n);
+    out
+}
+
+/// Live page `i` (0..live) of logical block `b`: spread evenly over the block's offsets.
+fn live_lpn(b: u64, i: u64, block_pages: u64, live: u64) -> u32 {
+    (b * block_pages + i * block_pages / live) as u32
+}
+
+fn live_pages_workload(n: usize, seed: u64, read_ratio: f64, blocks: u64, block_pages: u64, live: u64) -> Vec<Request> {
+    let mut rng = SplitMix64::new(seed);
+    let mut out = Vec::with_capacity((blocks * live) as usize + n);
+    for b in 0..blocks {
+        for i in 0..live {
+            out.push(Request::Write { lpn: live_lpn(b, i, block_pages, live) });
+        }
+    }
+    for _ in 0..n {
+        let lpn = live_lpn(rng.below(blocks), rng.below(live), block_pages, live);
+        out.push(op(&mut rng, read_ratio, lpn));
+    }
     out
 }
 

@@ -75,6 +75,15 @@ pub fn build_with_raw(scenario: &Scenario, raw: &RawTrace, fit: Fit) -> Result<(
     if let Some(n) = scaled_note {
         summary.fit_note = n;
     }
+    // Reads of never-written pages find nothing: above 5 % they matter (the run's
+    // metrics count them apart and leave them out of the read latency).
+    let (u, r) = (summary.reads_of_unwritten, summary.reads);
+    if r > 0 && u * 20 > r && !summary.warnings.iter().any(|w| w.contains("never wrote")) {
+        summary.warnings.push(format!(
+            "{u} of the {r} reads ({:.1} %) are of pages the trace never wrote before: they find nothing on the chip; the metrics count them as unwritten reads and leave them out of the read latency",
+            u as f64 * 100.0 / r as f64
+        ));
+    }
     if !first.ftl.time_shift() && reqs.iter().any(|r| r.lpn().is_none()) {
         return Err(format!(
             "the workload uses freeze / unfreeze / revert, which scheme '{}' does not support",

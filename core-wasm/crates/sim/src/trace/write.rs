@@ -77,8 +77,50 @@ pub fn write_trace(reqs: &[Request], format: Format, page_bytes: u32) -> Result<
                 if w { "W" } else { "R" }
             ),
             Format::Csv => writeln!(s, "{},{off},{bytes}", if w { 'W' } else { 'R' }),
+            // device_id,opcode,offset,length,timestamp (microseconds)
+            Format::Alibaba => writeln!(s, "0,{},{off},{bytes},{}", if w { 'W' } else { 'R' }, 1_600_000_000_000_000u64 + t_ms * 1000),
+            // ts pid process lba size op major minor md5 (ts in ns, as the FIU files)
+            Format::Fiu => writeln!(
+                s,
+                "{} 1000 ftlscope {sector} {sectors} {} 8 0 {:032x}",
+                89_966_527_759_241u64 + t_ms * 1_000_000,
+                if w { 'W' } else { 'R' },
+                (start as u128) * 0x9e37_79b9_7f4a_7c15 + i as u128
+            ),
             Format::Pattern => unreachable!(),
+            Format::OracleGeneral => return Err("oracleGeneral is binary: use write_oracle_general".into()),
         };
     }
     Ok(s)
+}
+
+/// The requests as libCacheSim oracleGeneral records (24 bytes each, little-endian:
+/// u32 time, u64 obj_id, u32 obj_size, i64 next_access_vtime). Each page request is
+/// one record of one page at obj_id = page; reads cannot be told apart in this
+/// format (the parser reads every record as a write). next_access_vtime is the index
+/// of the next request to the same page, -1 if none, as libCacheSim's traceConv writes.
+pub fn write_oracle_general(reqs: &[Request], page_bytes: u32) -> Result<Vec<u8>, String> {
+    let mut pages = Vec::with_capacity(reqs.len());
+    for r in reqs {
+        match r.lpn() {
+            Some(l) => pages.push(l as u64),
+            None => return Err("freeze / unfreeze / revert exist only in the pattern format".into()),
+        }
+    }
+    let mut next = vec![-1i64; pages.len()];
+    let mut seen: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
+    for (i, &p) in pages.iter().enumerate().rev() {
+        if let Some(&j) = seen.get(&p) {
+            next[i] = j as i64;
+        }
+        seen.insert(p, i);
+    }
+    let mut out = Vec::with_capacity(pages.len() * 24);
+    for (i, &p) in pages.iter().enumerate() {
+        out.extend_from_slice(&(i as u32 / 100).to_le_bytes());
+        out.extend_from_slice(&p.to_le_bytes());
+        out.extend_from_slice(&page_bytes.to_le_bytes());
+        out.extend_from_slice(&next[i].to_le_bytes());
+    }
+    Ok(out)
 }
