@@ -111,6 +111,7 @@ test('six schemes on a 16,384 x 128 chip with 200,000 requests: one workload and
   await page.getByTestId('compare-step').click();
   for (let i = 0; i < 6; i++) await expect(page.getByTestId(`compare-grid-${i}`)).toHaveAttribute('data-step', '190001', { timeout: 120_000 });
   await shot(page, 'big-chip');
+  await page.locator('.compare-grids').screenshot({ path: 'test-results/compare-big-chip-grids.png' });
   const figures = { resultsMs, drawnMs, scrubMs: scrubs, longestTaskMs: Math.max(0, ...allLong), longTasksOver200: allLong.filter((d) => d > 200).length, longTasksDuringRun: runLong.length };
   mkdirSync('test-results', { recursive: true });
   writeFileSync('test-results/compare-perf.json', JSON.stringify(figures, null, 2) + '\n');
@@ -147,8 +148,11 @@ test("the compare view's default runs on the default chip, and a sweep reproduce
     at: { step: 0, op: 0 },
     compare: { runs: [{ scheme: 'fast', params: { log_blocks: 4 } }, { scheme: 'fast', params: { log_blocks: 8 } }] },
   };
+  // A fresh page: a hash change alone does not replace an open comparison.
+  await page.goto('about:blank');
   await page.goto(link(fig10));
   await expect(page.getByTestId('sweep')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('compare-run-0')).toBeVisible();
   await page.getByTestId('sweep-param').selectOption('log_blocks');
   await page.getByTestId('sweep-values').fill('4, 8, 16, 32');
   await page.getByTestId('sweep-scheme-fast').check();

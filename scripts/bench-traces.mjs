@@ -95,21 +95,21 @@ if (existsSync(dz + '.zst')) files.push(['DiskSim .zst', dz + '.zst']);
 // compacted: many page requests per record, the heaviest case.
 const CHIP = ['--scheme', 'page', '--chip', 'fast2007', '--blocks', '14000', '--fit', 'compact'];
 
-function native(path) {
+function native(path, withRun) {
   const t0 = performance.now();
   const r = spawnSync(FTL, ['trace', '--trace', path, ...CHIP], { encoding: 'utf8', maxBuffer: 1 << 28 });
   const total = (performance.now() - t0) / 1000;
   if (r.status !== 0) throw new Error(`ftl trace ${path}: ${r.stderr}`);
-  const m = r.stderr.match(/in ([\d.]+) s \((\d+) MB\/s of text\)/);
+  const m = r.stderr.match(/in ([\d.]+) s wall, ([\d.]+) s CPU \((\d+) MB\/s of text per CPU second\); summary and fit ([\d.]+) s wall, ([\d.]+) s CPU/);
   const s = JSON.parse(r.stdout);
   let run = null;
-  if (!skipRun) {
+  if (!skipRun && withRun) {
     const t1 = performance.now();
     const q = spawnSync(FTL, ['run', '--trace', path, ...CHIP, '--json'], { encoding: 'utf8', maxBuffer: 1 << 28 });
     run = (performance.now() - t1) / 1000;
     if (q.status !== 0) throw new Error(`ftl run ${path}: ${q.stderr}`);
   }
-  return { parse: Number(m[1]), mbs: Number(m[2]), total, run, requests: s.requests, records: s.records };
+  return { parse: Number(m[1]), cpu: Number(m[2]), mbs: Number(m[3]), fitCpu: Number(m[5]), total, run, requests: s.requests, records: s.records };
 }
 
 const PKG = join(ROOT, 'web', 'src', 'sim', 'pkg');
@@ -131,13 +131,13 @@ function wasm(path) {
   return { feed: (t1 - t0) / 1000, finish: (t2 - t1) / 1000, mbs: text / 1e6 / ((t2 - t0) / 1000), text };
 }
 
-console.log(`| format | file MB | text MB | records | page requests (512 B) | native parse (MB/s of text) | \`ftl trace\` total s | \`ftl run\` s | wasm feed + summary s (MB/s) |`);
-console.log('|---|---|---|---|---|---|---|---|---|');
+console.log(`| format | file MB | text MB | records | page requests (512 B) | native parse: wall s, CPU s (MB/s of text per CPU s) | summary + fit CPU s | \`ftl trace\` wall s | \`ftl run\` wall s | wasm feed + summary s (MB/s of text) |`);
+console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const [name, path] of files) {
-  const n = native(path);
+  const n = native(path, name === 'DiskSim' || name.startsWith('CSV'));
   const w = wasm(path);
   const size = statSync(path).size / 1e6;
   console.log(
-    `| ${name} | ${size.toFixed(1)} | ${(w.text / 1e6).toFixed(1)} | ${n.records.toLocaleString('en-US')} | ${n.requests.toLocaleString('en-US')} | ${n.parse.toFixed(3)} s (${n.mbs}) | ${n.total.toFixed(2)} | ${n.run == null ? '—' : n.run.toFixed(2)} | ${w.feed.toFixed(2)} + ${w.finish.toFixed(2)} (${w.mbs.toFixed(0)}) |`,
+    `| ${name} | ${size.toFixed(1)} | ${(w.text / 1e6).toFixed(1)} | ${n.records.toLocaleString('en-US')} | ${n.requests.toLocaleString('en-US')} | ${n.parse.toFixed(3)}, ${n.cpu.toFixed(2)} (${n.mbs}) | ${n.fitCpu.toFixed(2)} | ${n.total.toFixed(2)} | ${n.run == null ? '—' : n.run.toFixed(2)} | ${w.feed.toFixed(2)} + ${w.finish.toFixed(2)} (${w.mbs.toFixed(0)}) |`,
   );
 }

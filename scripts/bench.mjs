@@ -64,12 +64,12 @@ const TIME = '/usr/bin/time';
 const haveTime = existsSync(TIME);
 if (!haveTime) console.log('[bench] /usr/bin/time not found: whole-process peak RSS is not measured');
 
-const schemes = run(FTL, ['list'])
-  .split('\n')
-  .slice(1)
-  .filter((l) => l.startsWith('  ') && !l.startsWith('   '))
+// `ftl list`: the indented lines after "schemes:" up to the next heading.
+const listed = run(FTL, ['list']).split('\n');
+const schemes = listed
+  .slice(1, listed.findIndex((l, i) => i > 0 && !l.startsWith(' ')))
   .map((l) => l.trim().split(/\s+/)[0])
-  .filter((id) => !only || only.includes(id));
+  .filter((id) => id && (!only || only.includes(id)));
 
 // The issue's chip: 8,192 blocks x 64 pages of 4 KB (FastCheck's page size), 16 log blocks.
 const CHIP_ARGS = ['--chip', 'fastcheck', '--blocks', '8192', '--pages-per-block', '64'];

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Session, TraceParser, initSync, trace_catalog } from '../sim/pkg/ftlscope_wasm.js';
+import { Session, TraceParser, initSync, trace_catalog, trace_preview } from '../sim/pkg/ftlscope_wasm.js';
 import { SessionHost } from '../sim/host';
 import type { CreateResult, SessionConstructor } from '../sim/protocol';
 import type { FinishResult, FitResult, TraceCore, TraceProgress } from './types';
@@ -106,8 +106,32 @@ describe('TraceParser errors and the worker host (real core)', () => {
     expect((JSON.parse(empty.finish()) as { error: { message: string } }).error.message).toBe('the file is empty');
     expect(() => new TraceParser('{"nope": 1}')).toThrow(/invalid trace options/);
     const cat = JSON.parse(trace_catalog());
-    expect(cat.formats).toHaveLength(6);
+    expect(cat.formats.map((f: { name: string }) => f.name)).toEqual(['umass', 'msr', 'blkparse', 'disksim', 'csv', 'pattern', 'alibaba', 'fiu', 'oracle_general']);
     expect(cat.generators.some((g: { kind: string }) => g.kind === 'postmark')).toBe(true);
+  });
+
+  it('previews, maps columns and op values, and reads gzip (issue 17)', async () => {
+    const text = 'stamp;kind;blk\n1;1;8\n2;0;8\n';
+    const pv = JSON.parse(trace_preview(new TextEncoder().encode(text), 5, true));
+    expect(pv).toMatchObject({ format: 'csv', delimiter: ';', header: ['stamp', 'kind', 'blk'], guessed: [] });
+    expect(pv.rows).toEqual([['1', '1', '8'], ['2', '0', '8']]);
+    const unmapped = new TraceParser('{}');
+    unmapped.feed(new TextEncoder().encode(text));
+    const e = JSON.parse(unmapped.finish()) as FinishResult;
+    expect(!e.ok && e.error.message).toMatch(/^CSV header not understood.*1 stamp, 2 kind, 3 blk/);
+    const mapping = { op: { column: 'kind' }, address: { column: '3', unit: 'pages' }, time: { column: 'stamp' }, write_ops: ['1'], read_ops: ['0'] };
+    const p = new TraceParser(JSON.stringify({ page_bytes: 4096, mapping }));
+    p.feed(new TextEncoder().encode(text));
+    const ok = JSON.parse(p.finish()) as FinishResult;
+    expect(ok.ok && [ok.summary.writes, ok.summary.reads, ok.summary.min_page]).toEqual([1, 1, 8]);
+    expect(ok.ok && ok.columns).toEqual([['address', 'blk (pages)'], ['op', 'kind'], ['time', 'stamp']]);
+    // gzip through CompressionStream (the browser's own), read by the core.
+    const gz = new Uint8Array(await new Response(new Blob([text]).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer());
+    const g = new TraceParser(JSON.stringify({ page_bytes: 4096, mapping }));
+    for (let i = 0; i < gz.length; i += 5) g.feed(gz.subarray(i, i + 5));
+    const gr = JSON.parse(g.finish()) as FinishResult;
+    expect(gr.ok && gr.compression).toBe('gzip');
+    expect(gr.ok && gr.summary.requests).toBe(2);
   });
 
   it('knows every chip preset’s page size', () => {
