@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { SCHEMES, defaultParams, defaultScenario, type Scenario } from '../scenario/model';
-import { useNodeCore } from '../scenario/testing/nodeCore';
+import { loadNodeCore } from '../scenario/testing/nodeCore';
 import { coreError, fitChip } from './schemeFit';
 import { PATTERN_CONSTRUCTS } from './patternHelp';
 
-const core = useNodeCore();
+const core = loadNodeCore();
 const C = core.Session as unknown as new (json: string) => { free(): void };
 
 describe('picking a scheme picks a chip the core runs it on', () => {

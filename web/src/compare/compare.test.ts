@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { defaultScenario } from '../scenario/model';
-import { useNodeCore } from '../scenario/testing/nodeCore';
+import { loadNodeCore } from '../scenario/testing/nodeCore';
 import { bestOf, defaultRuns, logBlockSweep, metricAt, runLabel, runScenario } from './compare';
 
-useNodeCore();
+loadNodeCore();
 
 describe('compare', () => {
   it('marks the lowest value, ties included, and nothing when all agree', () => {

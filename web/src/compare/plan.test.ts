@@ -3,13 +3,13 @@
 // (as pattern text) and chips are identical, although the configurations' own logical
 // spaces differ.
 import { describe, expect, it } from 'vitest';
-import { useNodeCore } from '../scenario/testing/nodeCore';
+import { loadNodeCore } from '../scenario/testing/nodeCore';
 import type { Scenario } from '../scenario/model';
 import type { Plan, SessionInfo } from '../sim/protocol';
 import { applyPlan, cdfPoints, latencyStats, percentile, planInput, runScenario, type Run } from './compare';
 import { parseValues, sweepPoints } from './sweep';
 
-const core = useNodeCore();
+const core = loadNodeCore();
 
 function plan(scenarios: Scenario[], fit = 'none', need = 0): Plan {
   return JSON.parse(core.plan_runs(JSON.stringify(scenarios.map(planInput)), fit, need)) as Plan;

@@ -59,7 +59,14 @@ export function metricsCsv(columns: { name: string; metrics: unknown }[]): strin
   const flat = columns.map((c) => new Map(flattenMetrics(c.metrics)));
   const keys: string[] = [];
   const seen = new Set<string>();
-  for (const f of flat) for (const k of f.keys()) if (!seen.has(k)) (seen.add(k), keys.push(k));
+  for (const f of flat) {
+    for (const k of f.keys()) {
+      if (!seen.has(k)) {
+        seen.add(k);
+        keys.push(k);
+      }
+    }
+  }
   return toCsv([['metric', ...columns.map((c) => c.name)], ...keys.map((k) => [k, ...flat.map((f) => f.get(k) ?? '')])]);
 }
 

@@ -6,13 +6,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Session } from '../sim/pkg/ftlscope_wasm.js';
 import { validateScenario, type Scenario } from '../scenario/model';
-import { useNodeCore } from '../scenario/testing/nodeCore';
+import { loadNodeCore } from '../scenario/testing/nodeCore';
 import { decodeHash } from '../scenario/share';
 import { CLAIMS, commandFor, type RunResult } from './claims';
 import { claimLink } from './PapersView';
 
 beforeAll(() => {
-  useNodeCore();
+  loadNodeCore();
 });
 
 const cache = new Map<string, RunResult>();

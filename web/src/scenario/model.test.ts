@@ -13,9 +13,9 @@ import {
 } from './model';
 import { PRESETS } from './presets';
 import { checkPattern } from './core';
-import { useNodeCore } from './testing/nodeCore';
+import { loadNodeCore } from './testing/nodeCore';
 
-useNodeCore();
+loadNodeCore();
 
 describe('scenario defaults', () => {
   it('is page mapping on a 16×4 classroom chip with a seeded hot/cold workload', () => {

@@ -2,9 +2,9 @@ import { compressToEncodedURIComponent } from 'lz-string';
 import { describe, expect, it } from 'vitest';
 import { CHIPS, PARAM_SPECS, SCHEMES, defaultScenario, validateScenario, type Scenario, type SchemeParams } from './model';
 import { decodeHash, encodeHash, shareUrl, stateFromFile, stateToFile, type ShareState } from './share';
-import { useNodeCore } from './testing/nodeCore';
+import { loadNodeCore } from './testing/nodeCore';
 
-useNodeCore();
+loadNodeCore();
 
 /** A small deterministic PRNG (mulberry32). */
 function rng(seed: number) {

@@ -2,10 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { SCHEMES, validateScenario } from '../scenario/model';
 import { PRESETS } from '../scenario/presets';
-import { useNodeCore } from '../scenario/testing/nodeCore';
+import { loadNodeCore } from '../scenario/testing/nodeCore';
 import './register';
 
-const core = useNodeCore();
+const core = loadNodeCore();
 
 describe('presets', () => {
   it('cover every scheme the core has', () => {

@@ -269,17 +269,6 @@ export class SessionHost {
         const result: RunAheadResult = { ran, step: s.step(), total: s.total() };
         return result;
       }
-      case 'goto': {
-        const s = this.session(cmd.sid);
-        const step = Math.max(0, Math.min(Math.floor(cmd.step), s.total()));
-        const ops = Math.max(0, Math.floor(cmd.ops));
-        if (s.goto) s.goto(step, ops);
-        else {
-          s.seek(step);
-          for (let i = 0; i < ops && s.step_op(); i++);
-        }
-        return this.stepped(s, true);
-      }
       case 'run': {
         const s = this.session(cmd.sid);
         if (s.op_cursor() > 0 && s.op_cursor() < s.op_count()) s.step_request();

@@ -1,11 +1,11 @@
 // Predictions through the real core: the answer is what stepping the request then does.
 import { describe, expect, it } from 'vitest';
-import { useNodeCore } from '../scenario/testing/nodeCore';
+import { loadNodeCore } from '../scenario/testing/nodeCore';
 import { QUESTIONS, explain, predictWith, rightValue } from './predict';
 import { INTRO_TOUR_ID, stopScenario, tourById } from './tours';
 import type { Scenario } from '../scenario/model';
 
-const core = useNodeCore();
+const core = loadNodeCore();
 const Ctor = core.Session as unknown as new (json: string) => unknown;
 
 const kpat = (k: number): Scenario => ({

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { hasScheme, validateScenario } from '../scenario/model';
-import { useNodeCore } from '../scenario/testing/nodeCore';
+import { loadNodeCore } from '../scenario/testing/nodeCore';
 import { TOURS, availableTours, stopScenario, tourById } from './tours';
 
-const core = useNodeCore();
+const core = loadNodeCore();
 
 function get(m: unknown, path: string): unknown {
   let cur = m;

@@ -96,7 +96,7 @@ export function CanvasGrid(props: CanvasGridProps) {
     const value = readColors();
     colorCache.current = { theme: props.theme, value };
     return value;
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+     
   }, [props.theme]);
   function readColors() {
     const el = canvasRef.current;
@@ -209,7 +209,7 @@ export function CanvasGrid(props: CanvasGridProps) {
       }
     }
     return sw.left > 0;
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+     
   }, [layout, colors, ppb]);
 
   const draw = useCallback(() => {

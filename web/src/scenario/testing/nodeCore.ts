@@ -8,7 +8,7 @@ import { setCoreFns } from '../core';
 let done = false;
 
 /** Initialise the wasm module and apply catalog(); returns the module. */
-export function useNodeCore(): typeof pkg {
+export function loadNodeCore(): typeof pkg {
   if (!done) {
     const wasm = readFileSync(fileURLToPath(new URL('../../sim/pkg/ftlscope_wasm_bg.wasm', import.meta.url)));
     pkg.initSync({ module: wasm });
