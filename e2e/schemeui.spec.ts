@@ -2,7 +2,7 @@
 // Trace upload (issue 8) and the scheme panels of RFTL/GFTL/NFTL (issue 5) and KRAFT/KAST (issue 4).
 import { existsSync, mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { watch } from './helpers';
+import { counter, watch } from './helpers';
 
 
 async function ready(page: Page) {
@@ -257,8 +257,19 @@ test(`the shared MQSim trace: 16 devices, a device filter${existsSync(SHARED_TRA
 });
 
 test('power cut at the current operation: RAM panels go dark, recovery is revealed step by step, then the verdict', async ({ page }) => {
+  test.setTimeout(60_000);
   const problems = watch(page);
   await ready(page);
+  // The app opens at request 0 (issue 19): run a few requests, and stop inside one.
+  // (a request with more than one flash operation: the first one comes after request 66)
+  await page.getByTestId('scrubber').fill('66');
+  await expect.poll(async () => (await counter(page)).step).toBe(66);
+  for (let i = 0; i < 20 && (await counter(page)).op === 0; i++) {
+    const before = JSON.stringify(await counter(page));
+    await page.getByTestId('btn-step-op').click();
+    await expect.poll(async () => JSON.stringify(await counter(page))).not.toBe(before);
+  }
+  expect((await counter(page)).op).toBeGreaterThan(0);
   await page.getByTestId('power-cut').click();
   await expect(page.getByTestId('power-off')).toContainText('Power lost during request');
   await expect(page.locator('html')).toHaveClass(/power-off/);

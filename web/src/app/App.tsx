@@ -32,6 +32,16 @@ import { describeWithTrace } from '../trace/describe';
 import { SchemePanels, SchemeStrip, useSelectedLog } from '../schemes/SchemePanels';
 import { tablesShownElsewhere } from '../schemes/tables';
 import { PowerPanel } from '../schemes/PowerPanel';
+import { GlossaryButton } from '../classroom/Glossary';
+import { PrintTour } from '../classroom/PrintTour';
+import { DEFAULT_PRESENT_SCALE, PresentTools } from '../classroom/PresentTools';
+import { Welcome } from '../classroom/Welcome';
+import { PredictPanel } from '../tour/PredictPanel';
+import { canPredict } from '../tour/predict';
+import { INTRO_TOUR_ID } from '../tour/tours';
+
+/** `?embed=1`: only the chip, the narration and the controls (an <iframe> on a course page). */
+const EMBED = typeof location !== 'undefined' && new URLSearchParams(location.search).get('embed') === '1';
 
 
 export function App() {
@@ -72,6 +82,13 @@ export function App() {
   const [present, setPresent] = useState(false);
   const [compare, setCompare] = useState<CompareSpec | null>(null);
   const tour = tourAt ? tourById(tourAt.id) : undefined;
+  // Classroom: presentation text size and side panel, the welcome, predictions, printing.
+  const [presentScale, setPresentScale] = useState(DEFAULT_PRESENT_SCALE);
+  const [sideOpen, setSideOpen] = useState(false);
+  const [welcome, setWelcome] = useState(false);
+  const [predictOpen, setPredictOpen] = useState(false);
+  const [printing, setPrinting] = useState<string | null>(null);
+  const [score, setScore] = useState({ tour: '', right: 0, asked: 0 });
 
   const loadedRef = useRef(loaded);
   loadedRef.current = loaded;
@@ -193,6 +210,8 @@ export function App() {
         setNotices({ error: `${d.message} Showing the default scenario instead.` });
       }
       setTourAt(null);
+      // A first visit (no link): the short default at request 0, with the welcome.
+      if (!hash && !fromUrl && !EMBED) setWelcome(true);
       await sim.load(DEFAULT_PRESET.scenario, DEFAULT_PRESET.openAt);
     },
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -319,7 +338,12 @@ export function App() {
   const [selectedLog, setSelectedLog] = useSelectedLog(loaded?.sid ?? null);
 
   return (
-    <div className={present ? 'app presenting' : 'app'} data-present={present}>
+    <div
+      className={['app', present && 'presenting', present && sideOpen && 'side-open', EMBED && 'embed'].filter(Boolean).join(' ')}
+      data-present={present}
+      data-embed={EMBED || undefined}
+      style={present ? ({ '--present-scale': presentScale } as React.CSSProperties) : undefined}
+    >
       <header className="app-header">
         <h1>
           ftlscope<span className="tagline"> — NAND flash translation layers, one operation at a time</span>
@@ -336,7 +360,15 @@ export function App() {
             reopen={reopen}
             onReopenEnd={() => setReopen(null)}
           />
-          <TourMenu tours={tours} current={tourAt?.id} onStart={(id) => void startTour(id)} />
+          <TourMenu
+            tours={tours}
+            current={tourAt?.id}
+            onStart={(id) => {
+              setScore({ tour: id, right: 0, asked: 0 });
+              setWelcome(false);
+              void startTour(id);
+            }}
+          />
           <PapersMenu />
           <button
             type="button"
@@ -355,6 +387,8 @@ export function App() {
           </button>
           <ShareMenu current={shareState} onOpen={openState} onError={(m) => setNotices({ error: m })} />
           <ExportMenu metrics={snap?.metrics} scenario={loaded?.scenario} step={snap?.step ?? 0} info={info} />
+          <GlossaryButton />
+          {present && <PresentTools scale={presentScale} onScale={setPresentScale} sideOpen={sideOpen} onSide={setSideOpen} />}
           <button type="button" aria-pressed={present} onClick={togglePresent} data-testid="present-toggle" title="Presentation mode: large type, full screen, editing hidden (Esc leaves)">
             {present ? 'Leave presentation' : 'Present'}
           </button>
@@ -411,12 +445,12 @@ export function App() {
           {loaded ? (
             <ScenarioForm current={loaded.scenario /* an uploaded trace stays: Apply edits scheme, chip and parameters around it */} busy={false} onApply={(s, openAt) => {
                 setTourAt(null);
-                void sim.load(s, openAt);
+                return sim.load(s, openAt);
               }} />
           ) : (
             <ScenarioForm current={DEFAULT_PRESET.scenario} busy={!client} onApply={(s, openAt) => {
                 setTourAt(null);
-                void sim.load(s, openAt);
+                return sim.load(s, openAt);
               }} />
           )}
           <p className="keys-hint">
@@ -457,6 +491,16 @@ export function App() {
             }}
             log={runLog.log}
           />
+          {welcome && !tourAt && (
+            <Welcome
+              canTour={tours.some((t) => t.id === INTRO_TOUR_ID)}
+              onClose={() => setWelcome(false)}
+              onTour={() => {
+                setWelcome(false);
+                void startTour(INTRO_TOUR_ID);
+              }}
+            />
+          )}
           {tour && tourAt && (
             <TourPanel
               tour={tour}
@@ -474,9 +518,44 @@ export function App() {
                 stopTourPlay();
                 setTourAt(null);
               }}
+              predict={
+                loaded && info && canPredict(loaded.scenario)
+                  ? {
+                      scenario: loaded.scenario,
+                      blocks: info.chip.blocks,
+                      ppb: info.chip.pages_per_block,
+                      onReveal: () => {
+                        sim.pause();
+                        void sim.stepRequest();
+                      },
+                    }
+                  : undefined
+              }
+              score={score.tour === tour.id ? score : undefined}
+              onScored={(right, asked) =>
+                setScore((sc) => (sc.tour === tour.id ? { tour: tour.id, right: sc.right + right, asked: sc.asked + asked } : { tour: tour.id, right, asked }))
+              }
+              onPrint={() => setPrinting(tour.id)}
+            />
+          )}
+          {predictOpen && loaded && info && snap && (
+            <PredictPanel
+              scenario={loaded.scenario}
+              step={snap.step}
+              opCursor={snap.opCursor}
+              total={snap.total}
+              blocks={info.chip.blocks}
+              ppb={info.chip.pages_per_block}
+              questions={['kind', 'victim', 'copies']}
+              onReveal={() => {
+                sim.pause();
+                void sim.stepRequest();
+              }}
+              onClose={() => setPredictOpen(false)}
             />
           )}
           <Narration text={snap?.narration ?? ''} step={snap?.step ?? 0} total={snap?.total ?? 0} opCursor={snap?.opCursor ?? 0} opCount={snap?.opCount ?? 0} powered={snap?.powered ?? true} recovering={snap?.recovering ?? false} />
+          <div className="view-bar">
           <div className="view-tabs" role="tablist" aria-label="View">
             <button type="button" role="tab" id="tab-chip" aria-selected={view === 'chip'} aria-controls="view-panel" onClick={() => setView('chip')} data-testid="tab-chip">
               Chip
@@ -485,10 +564,26 @@ export function App() {
               Charts
             </button>
           </div>
+            {loaded && canPredict(loaded.scenario) && (
+              <button
+                type="button"
+                className="predict-toggle"
+                aria-pressed={predictOpen}
+                onClick={() => {
+                  sim.pause();
+                  setPredictOpen((o) => !o);
+                }}
+                data-testid="predict-toggle"
+                title="Guess what the next request will do, then see it"
+              >
+                What happens next?
+              </button>
+            )}
+          </div>
           <div className="grid-wrap" ref={viewRef} id="view-panel" role="tabpanel" aria-labelledby={view === 'chip' ? 'tab-chip' : 'tab-charts'}>
             {snap && info ? (
               view === 'chip' ? (
-                <ChipView info={info} snap={snap} transitionMs={transitionMs} budgetMs={playing ? speed.intervalMs * 0.9 : Infinity} theme={theme} />
+                <ChipView info={info} snap={snap} transitionMs={transitionMs} budgetMs={playing ? speed.intervalMs * 0.9 : Infinity} theme={theme} textScale={present ? presentScale : 1} />
               ) : (
                 <Charts snap={snap} ppb={info.chip.pages_per_block} log={runLog.log} ahead={runLog.ahead} onRunToEnd={() => void runLog.runToEnd()} onCancel={runLog.cancelRun} latencyAt={runLog.latencyAt} latencyCurrent={runLog.latencyCurrent} latency={runLog.latency} />
               )
@@ -532,6 +627,12 @@ export function App() {
           {snap && <TablesPanel tables={info ? tablesShownElsewhere(info.scheme, snap.view.tables) : snap.view.tables} />}
         </aside>
       </div>
+      {EMBED && (
+        <a className="embed-open" href={location.href.replace(/([?&])embed=1&?/, '$1').replace(/[?&]$/, '').replace(/\?#/, '#')} target="_blank" rel="noopener" data-testid="embed-open">
+          Open in ftlscope ↗
+        </a>
+      )}
+      {printing && tourById(printing) && <PrintTour tour={tourById(printing)!} onClose={() => setPrinting(null)} />}
     </div>
   );
 }

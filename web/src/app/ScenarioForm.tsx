@@ -18,12 +18,25 @@ import {
 } from '../scenario/model';
 import { PRESETS } from '../scenario/presets';
 import { checkPattern, describePatternError } from '../scenario/core';
+import { coreError, coreSessionCtor, fitChip, peekSessionCtor } from './schemeFit';
+import { PatternHelp } from './PatternHelp';
 import { PreconditionField } from '../compare/PreconditionField';
 
 export interface ScenarioFormProps {
   current: Scenario;
   busy: boolean;
-  onApply: (s: Scenario, openAt: number) => void;
+  /** resolves false when the app could not start it (the app then keeps what it ran) */
+  onApply: (s: Scenario, openAt: number) => void | Promise<boolean>;
+}
+
+/** Chips up to this many pages are checked by the core on every edit; bigger ones at Apply. */
+const LIVE_CHECK_PAGES = 65_536;
+
+/** The core's error for this scheme and chip, as a form error (empty when it builds). */
+function coreErrorNow(s: Scenario): string[] {
+  const C = peekSessionCtor();
+  const msg = C ? coreError(C, s, true) : null;
+  return msg ? [`the core cannot run this: ${msg}`] : [];
 }
 
 function NumberField(props: {
@@ -60,11 +73,29 @@ export function ScenarioForm({ current, busy, onApply }: ScenarioFormProps) {
   const [presetId, setPresetId] = useState('');
   const [openAt, setOpenAt] = useState(0);
   const ids = { preset: useId(), scheme: useId(), chip: useId(), kind: useId(), pattern: useId() };
+  // What the form changed on its own (a chip that fits the picked scheme), and why.
+  const [fitNote, setFitNote] = useState<string | null>(null);
+  // Apply's outcome when the scenario was not started (the app keeps running the previous one).
+  const [applyError, setApplyError] = useState<string | null>(null);
+  const [ctorReady, setCtorReady] = useState(false);
+  useEffect(() => {
+    void coreSessionCtor().then((c) => setCtorReady(!!c));
+  }, []);
 
   // A newly applied scenario becomes the form's starting point.
-  useEffect(() => setDraft(current), [current]);
+  useEffect(() => {
+    setDraft(current);
+    setApplyError(null);
+  }, [current]);
 
-  const errors = useMemo(() => validateScenario(draft).filter((e) => !e.startsWith('pattern:')), [draft]);
+  const errors = useMemo(() => {
+    const local = validateScenario(draft).filter((e) => !e.startsWith('pattern:'));
+    if (local.length > 0 || !ctorReady) return local;
+    // The core's own verdict on this scheme and chip (small chips: on every edit).
+    const spec = chipSpec(draft.chip.preset);
+    const pages = (draft.chip.blocks ?? spec?.blocks ?? 0) * (draft.chip.pages_per_block ?? spec?.pages_per_block ?? 0);
+    return pages <= LIVE_CHECK_PAGES ? coreErrorNow(draft) : local;
+  }, [draft, ctorReady]);
   const patternInfo = useMemo(() => {
     if (draft.workload.kind !== 'pattern') return null;
     // The core's own parser (the same one the Session uses).
@@ -86,7 +117,19 @@ export function ScenarioForm({ current, busy, onApply }: ScenarioFormProps) {
       aria-labelledby="scenario-h"
       onSubmit={(e) => {
         e.preventDefault();
-        if (errors.length === 0) onApply(draft, openAt);
+        if (errors.length > 0) return;
+        void (async () => {
+          // Apply runs exactly what the form shows, or says why not and changes nothing.
+          const C = await coreSessionCtor();
+          const msg = C ? coreError(C, draft) : null;
+          if (msg) {
+            setApplyError(`Not applied: ${msg}`);
+            return;
+          }
+          setApplyError(null);
+          const ok = await onApply(draft, openAt);
+          if (ok === false) setApplyError('Not applied: the simulator could not start this scenario (see the message above); the chip still shows the previous one.');
+        })();
       }}
     >
       <h2 id="scenario-h">Scenario</h2>
@@ -122,7 +165,21 @@ export function ScenarioForm({ current, busy, onApply }: ScenarioFormProps) {
             id={ids.scheme}
             value={draft.scheme}
             data-testid="scheme"
-            onChange={(e) => setDraft((d) => ({ ...d, scheme: e.target.value, params: defaultParams(e.target.value) }))}
+            onChange={(e) => {
+              const next: Scenario = { ...draft, scheme: e.target.value, params: defaultParams(e.target.value) };
+              setDraft(next);
+              setFitNote(null);
+              // Picking a scheme picks a chip it runs on (the core decides), and says so.
+              void coreSessionCtor().then((C) => {
+                if (!C) return;
+                const fit = fitChip(C, next);
+                if ('error' in fit) return;
+                if (fit.note) {
+                  setDraft((d) => (d.scheme === next.scheme ? { ...d, chip: fit.chip } : d));
+                  setFitNote(fit.note);
+                }
+              });
+            }}
           >
             {SCHEMES.map((s) => (
               <option key={s.id} value={s.id}>
@@ -131,6 +188,11 @@ export function ScenarioForm({ current, busy, onApply }: ScenarioFormProps) {
             ))}
           </select>
         </div>
+        {fitNote && (
+          <p className="hint fit-note" role="status" data-testid="fit-note">
+            {fitNote}
+          </p>
+        )}
         {scheme && (
           <p className="hint scheme-description" data-testid="scheme-description">
             {scheme.description}
@@ -245,6 +307,7 @@ export function ScenarioForm({ current, busy, onApply }: ScenarioFormProps) {
             <p id={`${ids.pattern}-hint`} className={patternInfo?.ok ? 'hint' : 'hint warn'}>
               {patternInfo?.text} — e.g. <code>w0 w4 w8 r3 (w1 w2)x3</code>
             </p>
+            <PatternHelp />
           </div>
         ) : (
           <>
@@ -275,6 +338,11 @@ export function ScenarioForm({ current, busy, onApply }: ScenarioFormProps) {
         }
       />
 
+      {applyError && (
+        <p className="form-errors" role="alert" data-testid="apply-error">
+          {applyError}
+        </p>
+      )}
       {errors.length > 0 && (
         <div role="alert">
           <ul className="form-errors">

@@ -18,6 +18,19 @@ export function linkFor(state: ShareState): string {
   return location.href;
 }
 
+/**
+ * An <iframe> snippet for a course page: this moment with `?embed=1` (only the chip, the
+ * narration and the controls, sized to the frame; web/src/app/tools.css).
+ */
+export function embedCode(state: ShareState, href = location.href): string {
+  const u = new URL(href);
+  u.search = '?embed=1';
+  u.hash = encodeHash(state);
+  const title = `ftlscope: ${state.scenario.scheme} on the ${state.scenario.chip.preset} chip${state.view.tour ? `, tour ${state.view.tour.id}` : ''}`;
+  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+  return `<iframe src="${esc(u.href)}" width="960" height="600" title="${esc(title)}" style="border: 1px solid #ccc; max-width: 100%" loading="lazy"></iframe>`;
+}
+
 export function ShareMenu({ current, onOpen, onError }: ShareMenuProps) {
   const [link, setLink] = useState<string | null>(null);
   const [status, setStatus] = useState('');
@@ -76,6 +89,23 @@ export function ShareMenu({ current, onOpen, onError }: ShareMenuProps) {
             </button>
             <button type="button" data-testid="open-scenario" onClick={() => file.current?.click()}>
               Open scenario file…
+            </button>
+            <button
+              type="button"
+              data-testid="copy-embed"
+              onClick={() => {
+                const state = current();
+                close();
+                if (!state) return;
+                const code = embedCode(state);
+                setLink(code);
+                navigator.clipboard.writeText(code).then(
+                  () => setStatus('Embed code copied: paste it into your course page.'),
+                  () => setStatus('Copy this embed code into your course page:'),
+                );
+              }}
+            >
+              Copy embed code
             </button>
           </>
         )}

@@ -1,6 +1,6 @@
 // Named starting points offered in the scenario picker. Plain data: later issues add
 // one or more per scheme (and guided tours built on them).
-import { defaultScenario, type Scenario } from './model';
+import { defaultScenario, defaultWorkload, type Scenario } from './model';
 
 export interface Preset {
   id: string;
@@ -12,10 +12,11 @@ export interface Preset {
 
 export const PRESETS: Preset[] = [
   {
+    // The first open: short, and at request 0, so the welcome's "Step op" starts at the start.
     id: 'hotcold-classroom',
     label: 'Hot/cold writes on a classroom chip (default)',
-    scenario: defaultScenario(),
-    openAt: 0.4,
+    scenario: { ...defaultScenario(), workload: defaultWorkload('hotcold', 200, 1) },
+    openAt: 0,
   },
   {
     id: 'uniform-classroom',

@@ -48,3 +48,60 @@ export const SCHEME_PRESETS: Preset[] = [
   { id: 'kraft-k1', label: 'KRAFT: K = 1, dedicated logs', scenario: kAtWork(1), openAt: 0.75 },
   { id: 'kraft-k4', label: 'KRAFT: K = 4 (unlimited on 4-page blocks)', scenario: kAtWork(4), openAt: 0.75 },
 ];
+
+// One preset for every other scheme, the papers' own examples where they exist (the same
+// patterns the guided tours run; docs/schemes/*.md explains each).
+const classroom16 = { preset: 'classroom' as const, blocks: 16, pages_per_block: 4 };
+const pat = (scheme: string, params: Scenario['params'], text: string, chip: Scenario['chip'] = classroom16): Scenario => ({
+  scheme,
+  params,
+  chip,
+  workload: { kind: 'pattern', text },
+});
+const FIG4 =
+  'w0-67 w5 w6 w7 w9 w13 w14 w15 w17 w21 w22 w23 w25 w49 w50 w49 w51 w41 w42 w46 w49 w29 w30 w31 w33 w53 w54 w55 w57 w61 w62 w63 w65 w1 w2 w3 w5 w9 w10 w11 w13 w18';
+
+SCHEME_PRESETS.push(
+  {
+    id: 'bast-thrashing',
+    label: 'BAST: thrashing, S0 S4 S8 S12 twice with 2 log blocks (FAST paper 2.4)',
+    scenario: pat('bast', { log_blocks: 2 }, 'w0-15 S0 S4 S8 S12 S0 S4 S8 S12'),
+    openAt: 16 / 24,
+  },
+  {
+    id: 'fast-merges',
+    label: 'FAST: switch, partial and full merges (FAST paper 3.4, Fig. 7)',
+    scenario: pat('fast', { log_blocks: 3 }, 'w0-15 S4 S5 S6 S7 S0 S1 S8 S1 S5 S13 S2 S6 S14 S3 S7 S15'),
+    openAt: 16 / 32,
+  },
+  {
+    id: 'ofast-lazy',
+    label: 'O-FAST: a merge skipped by the lazy check (FAST paper 3.6)',
+    scenario: pat('ofast', { log_blocks: 3 }, 'w0-15 S1 S9 S10 S11 S9 S10 S11 S2 S3'),
+    openAt: 16 / 25,
+  },
+  {
+    id: 'fastcheck-figure4',
+    label: 'FastCheck: Figure 4, the victim whose merge a power cut interrupts',
+    scenario: pat('fastcheck', { log_blocks: 7, checkpoint_lpns: 12 }, FIG4, { preset: 'classroom', blocks: 32, pages_per_block: 4 }),
+    openAt: 68 / 109,
+  },
+  {
+    id: 'fast-ltlog-figure4',
+    label: 'FAST + LTFTL-style log: the same Figure 4 updates, logged',
+    scenario: pat('fast-ltlog', { log_blocks: 7 }, FIG4, { preset: 'classroom', blocks: 36, pages_per_block: 4 }),
+    openAt: 68 / 109,
+  },
+  {
+    id: 'gftl-gc',
+    label: 'GFTL: garbage collection in bounded steps on the large-block chip',
+    scenario: {
+      scheme: 'gftl',
+      params: {},
+      chip: { preset: 'rftl-large', blocks: 16, pages_per_block: 32 },
+      workload: { kind: 'uniform', n: 1500, seed: 1, read_ratio: 0.2 },
+    },
+    openAt: 0.25,
+  },
+  { id: 'kast-k2', label: 'KAST: K at work (K = 2, shared logs)', scenario: kAtWork(2, 'kast'), openAt: 0.75 },
+);

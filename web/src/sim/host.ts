@@ -43,6 +43,13 @@ function parseJson<T>(text: string, what: string): T {
 
 export { LEAN_PAGES };
 
+/** Shared log blocks' owners; left out of the snapshot when no block has several. */
+function ownerSets(s: WasmSession): { ownerSets?: Record<string, number[]> } {
+  if (!s.block_owner_sets) return {};
+  const sets = parseJson<Record<string, number[]>>(s.block_owner_sets(), 'block owner sets');
+  return Object.keys(sets).length > 0 ? { ownerSets: sets } : {};
+}
+
 /** Chips with more pages than this get per-block summaries in compare (as the single view's canvas threshold). */
 const LEAN_THUMB = 4096;
 /** Page-state codes in the order a summarised block shows them (web/src/viz/palette.ts). */
@@ -85,6 +92,7 @@ export function takeSnapshot(s: WasmSession, lean = false): Snapshot {
     blockRoles: s.block_roles(),
     eraseCounts: s.block_erase_counts(),
     owners: s.block_owners(),
+    ...ownerSets(s),
     metrics: parseJson(s.metrics(), 'metrics'),
     events: parseJson(s.events(), 'events'),
     narration: s.narration(),

@@ -20,6 +20,10 @@ export interface WasmSession {
   block_roles(): Uint8Array;
   block_erase_counts(): Uint32Array;
   block_owners(): Int32Array;
+  /** blocks serving several logical blocks: JSON {pbn: [lbn, ...]} (KRAFT/KAST shared logs) */
+  block_owner_sets?(): string;
+  /** the next request run on a copy, classified (prediction answers) */
+  predict_next?(): string;
   metrics(): string;
   events(): string;
   narration(): string;
@@ -102,6 +106,8 @@ export interface Snapshot {
   blockRoles: Uint8Array;
   eraseCounts: Uint32Array;
   owners: Int32Array;
+  /** every owner of the blocks that have several (absent when none) */
+  ownerSets?: Record<string, number[]>;
   metrics: Metrics;
   events: SimEvent[];
   narration: string;

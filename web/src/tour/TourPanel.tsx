@@ -5,6 +5,9 @@ import { useEffect, useRef } from 'react';
 import type { Snapshot } from '../sim/protocol';
 import { roleStyle } from '../viz/palette';
 import type { Highlight, Tour } from './tours';
+import type { Scenario } from '../scenario/model';
+import { WithGlossary } from '../classroom/Glossary';
+import { PredictPanel } from './PredictPanel';
 
 /** Blocks a highlight designates in a snapshot. */
 export function highlightedBlocks(h: Highlight | undefined, snap: Snapshot | undefined): Set<number> {
@@ -40,15 +43,22 @@ export interface TourPanelProps {
   onPlay: (index: number) => void;
   onStop: () => void;
   onExit: () => void;
+  /** what a prediction at a stop needs: the running scenario and chip, and how to reveal */
+  predict?: { scenario: Scenario; blocks: number; ppb: number; onReveal: () => void };
+  /** predictions answered in this tour so far */
+  score?: { right: number; asked: number };
+  onScored?: (right: number, asked: number) => void;
+  /** open the tour's printable handout (one stop a page) */
+  onPrint?: () => void;
 }
 
-export function TourPanel({ tour, index, busy, playing, snapshot, onGo, onPlay, onStop, onExit }: TourPanelProps) {
+export function TourPanel({ tour, index, busy, playing, snapshot, onGo, onPlay, onStop, onExit, predict, score, onScored, onPrint }: TourPanelProps) {
   const stop = tour.stops[index];
   const prevQuiz = index > 0 ? tour.stops[index - 1].quiz : undefined;
   const last = index >= tour.stops.length - 1;
-  // Stepping past the stop's moment yourself reveals its quiz answer too.
-  const passed =
-    !!snapshot && (snapshot.step > stop.at.step || (snapshot.step === stop.at.step && snapshot.opCursor > stop.at.op));
+  // The quiz is about the request after the stop's moment: its answer shows once that
+  // request has finished (stepped past), not after its first flash operation.
+  const passed = !!snapshot && snapshot.step > stop.at.step;
   useBlockHighlight(highlightedBlocks(stop.highlight, snapshot));
 
   // Presenter keys: PageDown / PageUp step the tour (not while typing in a field).
@@ -89,7 +99,7 @@ export function TourPanel({ tour, index, busy, playing, snapshot, onGo, onPlay, 
         </p>
       )}
       <p className="tour-text" aria-live="polite">
-        {stop.text}
+        <WithGlossary text={stop.text} />
       </p>
       {stop.quiz && (
         <p className="tour-quiz" data-testid="tour-quiz">
@@ -100,6 +110,25 @@ export function TourPanel({ tour, index, busy, playing, snapshot, onGo, onPlay, 
       {stop.quiz && passed && (
         <p className="tour-answer" data-testid="tour-answer-stepped">
           <strong>Answer:</strong> {stop.quiz.answer}
+        </p>
+      )}
+      {stop.predict && predict && snapshot && snapshot.step >= stop.at.step && snapshot.step <= stop.at.step + 1 && (
+        <PredictPanel
+          key={`${tour.id}-${index}`}
+          scenario={predict.scenario}
+          step={snapshot.step}
+          opCursor={snapshot.opCursor}
+          total={snapshot.total}
+          blocks={predict.blocks}
+          ppb={predict.ppb}
+          questions={stop.predict}
+          onReveal={predict.onReveal}
+          onScored={onScored}
+        />
+      )}
+      {last && score && score.asked > 0 && (
+        <p className="tour-score" data-testid="tour-score">
+          <strong>Your predictions:</strong> {score.right} of {score.asked} right.
         </p>
       )}
       <div className="tour-buttons">
@@ -122,6 +151,11 @@ export function TourPanel({ tour, index, busy, playing, snapshot, onGo, onPlay, 
         <button type="button" onClick={onExit} data-testid="tour-exit">
           Leave tour
         </button>
+        {onPrint && (
+          <button type="button" onClick={onPrint} data-testid="tour-print" title="The whole tour on paper: one stop a page, with the chip at that stop">
+            Print tour
+          </button>
+        )}
       </div>
     </section>
   );

@@ -32,6 +32,11 @@ describe('guided tours', () => {
           s.goto(stop.at.step, stop.at.op);
           expect(s.step(), `${tour.id} stop ${i}`).toBe(stop.at.step);
           if (stop.at.op > 0) expect(s.op_cursor()).toBe(stop.at.op);
+          if (stop.predict) {
+            // a prediction is asked between requests, and the core can answer it
+            expect(stop.at.op, `${tour.id} stop ${i} predict`).toBe(0);
+            expect(JSON.parse(s.predict_next()).kind).toMatch(/^(none|gc|switch|partial|full)$/);
+          }
           const metrics = JSON.parse(s.metrics());
           const names = ['erased', 'valid', 'invalid', 'retractable', 'metadata'];
           const counts: Record<string, number> = {};

@@ -5,6 +5,7 @@
 // stop through the real wasm core and checks them (counts from docs/schemes/*.md).
 import type { Scenario } from '../scenario/model';
 import type { Moment } from '../scenario/share';
+import type { PredictKind } from './predict';
 
 export interface Highlight {
   /** block role keys (palette.ts: 'log', 'sw-log', 'rw-log', 'data', 'primary', ...) */
@@ -24,6 +25,11 @@ export interface TourStop {
   highlight?: Highlight;
   /** asked at this stop; the answer appears at the next stop */
   quiz?: { question: string; answer: string };
+  /**
+   * "What happens next?" at this stop (Predict.tsx): the questions to ask about the next
+   * request; the core answers them (Session.predict_next), so they cannot drift.
+   */
+  predict?: PredictKind[];
   /** metrics at this moment (dotted paths into metrics()), checked by tours.test.ts */
   expect?: Record<string, number>;
   /** pages in each state at this moment (page_states()), checked by tours.test.ts */
@@ -57,7 +63,80 @@ const TIME_SHIFT = 'w0 w1 w2 w3 w0 w1 w4 w5 freeze w3 w4 w5 w6 r3 revert 1 r3 w6
 const rftlChip = { preset: 'rftl-large' as const, blocks: 12, pages_per_block: 32 };
 const rftlWork = { kind: 'uniform' as const, n: 400, seed: 1, read_ratio: 0.3 };
 
+/** The first tour: for students who have never seen an FTL (page mapping, greedy GC). */
+const INTRO = 'w0-19 w0 w1 w4 w5 w8 w9 w12 w13 w16 w17 w0 w4 w8 w12';
+export const INTRO_TOUR_ID = 'intro-ftl';
+const intro: Scenario = { scheme: 'page', params: { op: 0.25 }, chip: { preset: 'classroom', blocks: 8, pages_per_block: 4 }, workload: { kind: 'pattern', text: INTRO } };
+
 export const TOURS: Tour[] = [
+  {
+    id: INTRO_TOUR_ID,
+    title: 'What a flash translation layer does (3 minutes)',
+    summary: 'Pages and blocks, out-of-place writes, invalid pages, garbage collection and write amplification, on an 8-block chip.',
+    schemes: ['page'],
+    scenario: intro,
+    stops: [
+      {
+        title: 'Pages and blocks',
+        at: { step: 0, op: 0 },
+        text: 'This is a flash chip: 8 blocks (columns, numbered 0–7 underneath) of 4 pages each. Flash has two rules. A page can be written (programmed) only when it is erased — hollow, dashed boxes. And erasing works only on a whole block at once, and is slow. The computer above sees 20 logical pages, numbered 0–19 (LPNs); the other 12 physical pages are spare room. The flash translation layer (FTL) keeps a map from each logical page to the physical page that holds it.',
+        highlight: { roles: ['free'] },
+        pages: { erased: 32, valid: 0 },
+        expect: { host_writes: 0, erases: 0 },
+      },
+      {
+        title: 'Writing: the number in a page is its LPN',
+        at: { step: 20, op: 0 },
+        text: 'w0-19 wrote logical pages 0 to 19 once. The FTL filled blocks 0–4 in order; each green page is valid and shows the logical page it holds (its LPN). The band above each block says what the block is for: DATA (full of data) or ACT (the block being written now).',
+        highlight: { roles: ['data', 'active'] },
+        pages: { valid: 20, erased: 12, invalid: 0 },
+        expect: { host_writes: 20, page_programs: 20 },
+      },
+      {
+        title: 'An update is written somewhere else',
+        at: { step: 21, op: 0 },
+        text: 'The computer wrote logical page 0 again. Page 0 of block 0 cannot be overwritten without erasing its whole block, so the FTL wrote the new copy into a fresh page of block 5 and moved the map entry there: an out-of-place write. The old copy in block 0 is now invalid (red, hatched): still on the chip, but never read again.',
+        highlight: { touched: true },
+        pages: { valid: 20, invalid: 1, erased: 11 },
+        expect: { host_writes: 21, page_programs: 21 },
+      },
+      {
+        title: 'Invalid pages pile up',
+        at: { step: 28, op: 0 },
+        text: 'Seven more updates (LPNs 1, 4, 5, 8, 9, 12, 13) left 8 invalid pages in blocks 0–3, two in each. Only 4 erased pages are left, all in block 7, which the FTL keeps in reserve for cleaning up. The next write is w16.',
+        highlight: { roles: ['data'] },
+        pages: { valid: 20, invalid: 8, erased: 4 },
+        quiz: {
+          question: 'w16 needs a free page, and the only free block is the reserve. What will the FTL do before it can write?',
+          answer: 'Garbage collection: it picks blocks with the fewest valid pages (blocks 3 and 2, two valid pages each), copies their valid pages into the reserve block 7, and erases them — 4 copies and 2 erases for one write.',
+        },
+        predict: ['kind', 'victim', 'copies'],
+        expect: { erases: 0 },
+      },
+      {
+        title: 'Garbage collection, one operation at a time',
+        at: { step: 28, op: 5 },
+        text: 'Operations 1–4 read the valid pages of block 3 (LPNs 14 and 15) and programmed them into block 7; operation 5 erased block 3, which is hollow again and free. The same follows for block 2. Step with → to watch each read, program and erase.',
+        highlight: { touched: true },
+        pages: { valid: 20, invalid: 6, erased: 6 },
+        expect: { erases: 1, page_programs: 30 },
+      },
+      {
+        title: 'Room again',
+        at: { step: 29, op: 0 },
+        text: 'After cleaning blocks 3 and 2, w16 went into block 3. That one write cost the chip 5 page programs (4 copies and its own) and 2 erases. The erase count under each block (e1) records how often it has been erased: flash blocks wear out after a few thousand erases.',
+        highlight: { touched: true },
+        expect: { host_writes: 29, page_programs: 33, erases: 2, gc_runs: 2 },
+      },
+      {
+        title: 'Write amplification',
+        at: { step: 34, op: 0 },
+        text: 'At the end: the computer wrote 34 pages, the chip programmed 42 (8 were garbage-collection copies) and erased 4 blocks. Write amplification = pages programmed ÷ pages written = 42 ÷ 34 ≈ 1.24. Every FTL in this app is a different answer to one question: how to keep write amplification, erases and waiting low. Try the other tours, or Step request and watch the Metrics panel.',
+        highlight: { roles: ['data', 'active'] },
+        expect: { host_writes: 34, page_programs: 42, erases: 4, write_amplification: 1.235 },
+      },
+    ],
+  },
   {
     id: 'bast-thrashing',
     title: 'Why BAST thrashes',
@@ -81,14 +160,15 @@ export const TOURS: Tour[] = [
           question: 'S8 comes next. LBN 2 has no log block and none is free or full. How many blocks will this one write erase?',
           answer: '2. Rule 3 (round robin) evicts LBN 0’s log block with 1 of its 4 sectors used: a full merge copies LBN 0’s 4 up-to-date sectors into a free block and erases the old data block and the log block.',
         },
+        predict: ['kind', 'copies'],
         expect: { erases: 0 },
       },
       {
         title: 'In the middle of the full merge',
         at: { step: 18, op: 5 },
-        text: 'Operation by operation: the full merge reads each up-to-date sector (from the log block if it is there, else from the data block) and programs it into a free block, which becomes LBN 0’s new data block.',
+        text: 'Operation by operation: the full merge reads each up-to-date sector (from the log block if it is there, else from the data block) and programs it into free block 6, which becomes LBN 0’s new data block. After 5 operations, 2 of the 4 sectors are copied and nothing is erased yet; the merge is counted when its copies are done, the 2 erases come last.',
         highlight: { touched: true },
-        expect: { erases: 2, 'merges.full': 1 },
+        expect: { erases: 0, 'merges.full': 0, page_programs: 20 },
       },
       {
         title: 'One write, two erases',
@@ -168,6 +248,7 @@ export const TOURS: Tour[] = [
         text: 'After the 16 in-place writes, S4 (offset 0: case 1) opened the SW log block for LBN 1, and S5 S6 S7 followed in order (case 2.1): it holds the whole logical block, in order.',
         highlight: { roles: ['sw-log'] },
         quiz: { question: 'S0 is at offset 0, so the SW log block must be retired. How many pages will be copied?', answer: 'None: a full, in-order SW log block is switched — it becomes LBN 1’s data block and the old data block is erased. 1 erase, 0 copies.' },
+        predict: ['kind', 'copies'],
         expect: { erases: 0 },
       },
       {
@@ -183,6 +264,7 @@ export const TOURS: Tour[] = [
         text: 'The SW log block holds S0 S1 of LBN 0: offsets 0–1 in order, offsets 2–3 still erased.',
         highlight: { roles: ['sw-log'] },
         quiz: { question: 'S8 (offset 0 of LBN 2) retires it. How many pages will be copied, and how many blocks erased?', answer: '2 copies and 1 erase: a partial merge copies the missing S2 and S3 from the data block into the SW log block, which becomes LBN 0’s data block; the old data block is erased.' },
+        predict: ['kind', 'copies'],
         expect: { erases: 1 },
       },
       {
@@ -198,12 +280,13 @@ export const TOURS: Tour[] = [
         text: 'Both RW log blocks are full. The first holds S1 S5 S13 S2: sectors of LBN 0, 1 and 3. It is the next victim.',
         highlight: { roles: ['rw-log'] },
         quiz: { question: 'S15 needs a RW page. How many blocks will be erased?', answer: '4: one full merge per logical block in the victim (LBN 0, 1, 3), each erasing its old data block, then the victim itself.' },
+        predict: ['kind', 'victim', 'copies'],
         expect: { erases: 2 },
       },
       {
         title: 'Full merges',
         at: { step: 32, op: 0 },
-        text: 'Three full merges for one victim: 4 erases and 13 page copies for a single host write (its response time is the worst of the run). That is why FAST tries to keep sequential writes in the SW log block, where a switch costs one erase.',
+        text: 'Three full merges for one victim: 4 erases and 12 page copies, besides the host write itself (13 programs) (its response time is the worst of the run). That is why FAST tries to keep sequential writes in the SW log block, where a switch costs one erase.',
         highlight: { roles: ['data', 'rw-log'] },
         expect: { erases: 6, 'merges.full': 3, 'merges.full_victims': 1, page_programs: 46 },
       },
@@ -222,6 +305,7 @@ export const TOURS: Tour[] = [
         text: 'FAST, after the 16 in-place writes and S1 S9 S10 S11 S9 S10 S11 S2: the RW log blocks hold [S1 S9 S10 S11] and [S9 S10 S11 S2]. LBN 2’s sectors in the first block all have newer copies in the second.',
         highlight: { roles: ['rw-log'] },
         quiz: { question: 'S3 makes the first RW log block the victim. FAST merges every logical block with a sector in it. How many erases?', answer: '3: LBN 0 and LBN 2 are merged (2 old data blocks erased), then the victim.' },
+        predict: ['kind', 'copies'],
         expect: { erases: 0 },
       },
       {
@@ -313,9 +397,9 @@ export const TOURS: Tour[] = [
       {
         title: 'K = 1: dedicated log blocks',
         at: { step: 30, op: 0 },
-        text: '2 log blocks, K = 1, after w0-19 and w0 w4 w8 w12 w16 w1 w5 w9 w13 w17: like BAST, a log block serves one logical block, but KRAFT keeps logs serial (fills) so each merge is a cheap switch: 7 partial switches, 7 erases, 22 copies.',
+        text: '2 log blocks, K = 1, after w0-19 and w0 w4 w8 w12 w16 w1 w5 w9 w13 w17: like BAST, a log block serves one logical block. KRAFT keeps each log block serial: a write that skips offsets first fills them from the data block (4 fill copies). No merge here was a switch (the Metrics panel: switch 0) — each of the 7 victims was only partly written, so it took a partial merge that copied the sectors it lacked: 7 partial merges, 7 erases, 22 copies in all.',
         highlight: { roles: ['log'] },
-        expect: { erases: 7, 'merges.partial': 7, 'merges.full': 0, 'scheme_metrics.mrg_us': 2552.9 },
+        expect: { erases: 7, 'merges.switch': 0, 'merges.partial': 7, 'merges.full': 0, 'by_cause.fill.programs': 4, 'by_cause.partial_merge.programs': 18, 'scheme_metrics.mrg_us': 2552.9 },
       },
       {
         title: 'K = 2: shared log blocks',
@@ -439,24 +523,24 @@ export const TOURS: Tour[] = [
       {
         title: 'A log region fills: one checkpoint page',
         at: { step: 80, op: 0 },
-        text: 'Twelve updates went to the RW log blocks A, B and C: one log region, sized so that its LPNs fill one page. When the region filled, FastCheck wrote those LPNs to a checkpoint block — one page for twelve writes (equation 3: N_writes / P metadata pages).',
+        text: 'Twelve updates went to the RW log blocks 19, 21 and 22 (the chip’s block numbers): one log region, sized so that its LPNs fill one page. When the region filled, FastCheck wrote those LPNs to a checkpoint block — one page for twelve writes (equation 3: N_writes / P metadata pages).',
         highlight: { roles: ['checkpoint', 'rw-log'] },
         expect: { 'by_cause.log.programs': 1, erases: 0 },
       },
       {
-        title: 'The second region, with the future victim E',
+        title: 'The second region, with the future victim (block 26)',
         at: { step: 92, op: 0 },
-        text: 'Twelve more updates filled region 1 (log blocks D, E and F), checkpointed by a second page. Log block E holds LPNs 41, 42, 46 and 49 — it will be the victim of Figure 4.',
+        text: 'Twelve more updates filled region 1 (log blocks 24, 26 and 27), checkpointed by a second page. Log block 26 holds LPNs 41, 42, 46 and 49 — it will be the victim of Figure 4 (the paper calls it E).',
         highlight: { roles: ['rw-log'] },
         expect: { 'by_cause.log.programs': 2 },
       },
       {
         title: 'Merges log the block map',
         at: { step: 108, op: 0 },
-        text: 'Replacing A, B, C and then D took 4 victims and 7 full merges; each merge logged the block map to a page of the map block (Cause “map”). Merging LBN 12 gave it a new data block, so E’s copy of LPN 49 is now stale: the data block’s merge sequence number (dbMSN) is newer than the log block’s (lbMSN).',
+        text: 'Replacing log blocks 19, 21, 22 and then 24 took 4 victims and 7 full merges; each merge logged the block map to a page of the map block (Cause “map”). Merging LBN 12 gave it a new data block, so block 26’s copy of LPN 49 is now stale: the data block’s merge sequence number (dbMSN) is newer than the log block’s (lbMSN).',
         highlight: { roles: ['map', 'rw-log'] },
         quiz: {
-          question: 'The next write makes E the victim. If power fails right after its first merge (LBN 10), which of E’s log pages must recovery treat as invalid?',
+          question: 'The next write makes log block 26 the victim. If power fails right after its first merge (LBN 10), which of block 26’s log pages must recovery treat as invalid?',
           answer: 'LPNs 41 and 42 (merged into LBN 10’s new data block just before the cut) and 49 (merged earlier with LBN 12): for each, the data block’s MSN is newer than the log block’s.',
         },
         expect: { 'merges.full': 7, 'merges.full_victims': 4, erases: 16 },
@@ -464,7 +548,7 @@ export const TOURS: Tour[] = [
       {
         title: 'Figure 4: cut the power here',
         at: { step: 108, op: 10 },
-        text: 'Request 109 (w18) made E the victim. LBN 10’s merge copied its sectors to a new block, logged the block map, and erased the old data block. This is the moment of Figure 4. Press “Cut power here” in the Power panel, then “Recover”, and step (→) through the six phases: map directory → map block → checkpoints → restoration scan of the uncheckpointed region → consistency check (LPNs 41, 42 and 49 set to −1, with both MSNs shown) → redo of the victim’s remaining merges. The verdict compares every logical page with the reference model.',
+        text: 'Request 109 (w18) made log block 26 (the paper’s E) the victim. LBN 10’s merge copied its sectors to a new block, logged the block map, and erased the old data block. This is the moment of Figure 4. Press “Cut power here” in the Power panel, then “Recover”, and step (→) through the six phases: map directory → map block → checkpoints → restoration scan of the uncheckpointed region → consistency check (LPNs 41, 42 and 49 set to −1, with both MSNs shown) → redo of the victim’s remaining merges. The verdict compares every logical page with the reference model.',
         highlight: { touched: true },
       },
     ],

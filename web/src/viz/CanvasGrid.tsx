@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { select, zoom as d3zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from 'd3';
 import type { SimEvent } from '../sim/protocol';
-import { bandLabel, bandTextColor, pageStyle, roleStyle } from './palette';
+import { bandLabel, bandTextColor, pageMark, pageStyle, roleStyle } from './palette';
 import type { Hovered } from './chipInfo';
 
 export interface CanvasGridProps {
@@ -15,6 +15,7 @@ export interface CanvasGridProps {
   blockRoles: Uint8Array;
   eraseCounts: Uint32Array;
   owners: Int32Array;
+  ownerSets?: Record<string, number[]>;
   lastEvent?: SimEvent | null;
   width: number;
   height: number;
@@ -273,7 +274,7 @@ export function CanvasGrid(props: CanvasGridProps) {
           ctx.fillRect(bx, by + gap / 2, k - gap, k - gap);
           if (k >= TEXT_K * 1.6) {
             ctx.fillStyle = bandTextColor({ ...role, color: col.role[p.blockRoles[b]] ?? '#000' });
-            ctx.fillText(bandLabel(role, p.owners[b], k), bx + (k - gap) / 2, by + k / 2, k - gap);
+            ctx.fillText(bandLabel(role, p.owners[b], k, p.ownerSets?.[b]), bx + (k - gap) / 2, by + k / 2, k - gap);
           }
           const pStart = Math.max(0, Math.floor(y0 - r * rowH - 1));
           const pEnd = Math.min(ppb, Math.ceil(y1 - r * rowH));
@@ -287,7 +288,7 @@ export function CanvasGrid(props: CanvasGridProps) {
               hatch.moveTo(bx, py + k - gap);
               hatch.lineTo(bx + k - gap, py);
             }
-            if (k >= TEXT_K && i < p.pageLpns.length && p.pageLpns[i] !== NO_LPN) texts.push([String(p.pageLpns[i]), bx + (k - gap) / 2, py + (k - gap) / 2, st]);
+            if (k >= TEXT_K && i < p.pageLpns.length && (p.pageLpns[i] !== NO_LPN || st === 4)) texts.push([pageMark(st, p.pageLpns[i]), bx + (k - gap) / 2, py + (k - gap) / 2, st]);
           }
         }
       }

@@ -20,9 +20,11 @@ export interface ChipViewProps {
   /** while playing, the time until the next snapshot: an animation must fit in it */
   budgetMs: number;
   theme: string;
+  /** presentation mode: chip labels this many times larger */
+  textScale?: number;
 }
 
-export function ChipView({ info, snap, transitionMs, budgetMs, theme }: ChipViewProps) {
+export function ChipView({ info, snap, transitionMs, budgetMs, theme, textScale }: ChipViewProps) {
   const [areaRef, { width, height }] = useSize<HTMLDivElement>();
   const blocks = info.chip.blocks;
   const ppb = info.chip.pages_per_block;
@@ -77,6 +79,7 @@ export function ChipView({ info, snap, transitionMs, budgetMs, theme }: ChipView
             blockRoles={snap.blockRoles}
             eraseCounts={snap.eraseCounts}
             owners={snap.owners}
+            ownerSets={snap.ownerSets}
             lastEvent={lastEvent}
             width={width}
             height={gridH}
@@ -93,9 +96,11 @@ export function ChipView({ info, snap, transitionMs, budgetMs, theme }: ChipView
             blockRoles={snap.blockRoles}
             eraseCounts={snap.eraseCounts}
             owners={snap.owners}
+            ownerSets={snap.ownerSets}
             victims={snap.victims}
             lastEvent={lastEvent}
             transitionMs={transitionMs}
+            textScale={textScale}
             plan={planRef.current.plan}
             planId={planRef.current.id}
             slotMs={planRef.current.slotMs}

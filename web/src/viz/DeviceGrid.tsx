@@ -7,7 +7,7 @@ import { scaleBand, select } from 'd3';
 // d3's barrel is side-effect free, so bring in the Selection.transition/interrupt patch explicitly.
 import 'd3-transition';
 import type { SimEvent } from '../sim/protocol';
-import { bandLabel, bandTextColor, pageStyle, roleStyle } from './palette';
+import { bandLabel, bandTextColor, pageMark, pageStyle, roleStyle } from './palette';
 import type { Effect } from './effects';
 import { slotCount } from './effects';
 import { blockGroups, hoverText, type Hovered } from './chipInfo';
@@ -20,6 +20,8 @@ export interface DeviceGridProps {
   blockRoles: Uint8Array;
   eraseCounts: Uint32Array;
   owners: Int32Array;
+  /** every owner of a block that has several (KRAFT/KAST shared log blocks) */
+  ownerSets?: Record<string, number[]>;
   /** blocks being cleaned by the merge or GC under way (its victims) */
   victims?: number[];
   /** the last revealed event, highlighted */
@@ -35,17 +37,21 @@ export interface DeviceGridProps {
   /** re-resolve CSS colours when the theme changes */
   theme?: string;
   onHover?: (h: Hovered | null) => void;
+  /** presentation mode: labels, bands and page numbers this many times larger */
+  textScale?: number;
 }
 
 const NO_LPN = 0xffffffff;
-const BAND = 16; // role band height above each block
-const LABEL = 14; // pbn label below each block
+const BASE_BAND = 16; // role band height above each block (times textScale)
+const BASE_LABEL = 14; // pbn label below each block (times textScale)
 
 /**
  * Choose blocks per row so cells are as large as possible in the given box. With
  * `group` > 1 (RFTL's primary/replacement/buffer triples) rows hold whole groups.
  */
-export function gridLayout(blocks: number, ppb: number, width: number, height: number, group = 1) {
+export function gridLayout(blocks: number, ppb: number, width: number, height: number, group = 1, scale = 1) {
+  const BAND = BASE_BAND * scale;
+  const LABEL = BASE_LABEL * scale;
   let best = { cols: blocks, rows: 1, cell: 0, cellW: 0 };
   for (let cols = 1; cols <= blocks; cols++) {
     if (group > 1 && cols % group !== 0 && cols !== blocks) continue;
@@ -61,13 +67,16 @@ export function gridLayout(blocks: number, ppb: number, width: number, height: n
 export function DeviceGrid(props: DeviceGridProps) {
   const { blocks, pagesPerBlock: ppb, pageStates, pageLpns, blockRoles, eraseCounts, owners, lastEvent, width, height } = props;
   const svgRef = useRef<SVGSVGElement>(null);
+  const ts = props.textScale ?? 1;
+  const BAND = BASE_BAND * ts;
+  const LABEL = BASE_LABEL * ts;
   const fxRef = useRef<SVGGElement>(null);
   const groups = useMemo(() => blockGroups(blockRoles, owners), [blockRoles, owners]);
   const groupMiddle = useMemo(() => new Map(groups.map((g) => [g.first + 1, g.owner])), [groups]);
   const groupSize = groups.length > 0 ? 3 : 1;
 
   const layout = useMemo(() => {
-    const { cols, rows } = gridLayout(blocks, ppb, width, height, groupSize);
+    const { cols, rows } = gridLayout(blocks, ppb, width, height, groupSize, ts);
     const x = scaleBand<number>().domain(Array.from({ length: cols }, (_, i) => i)).range([0, width]).paddingInner(0.12).paddingOuter(0.04);
     const rowH = height / rows;
     const y = scaleBand<number>()
@@ -75,7 +84,8 @@ export function DeviceGrid(props: DeviceGridProps) {
       .range([BAND, rowH - LABEL])
       .paddingInner(ppb > 16 ? 0 : 0.08);
     return { cols, rows, x, y, rowH };
-  }, [blocks, ppb, width, height, groupSize]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [blocks, ppb, width, height, groupSize, ts]);
 
   const bw = layout.x.bandwidth();
   const ph = layout.y.bandwidth();
@@ -216,7 +226,7 @@ export function DeviceGrid(props: DeviceGridProps) {
           .attr('x', x - 3)
           .attr('y', y - 3)
           .attr('width', bw + 6)
-          .attr('height', layout.rowH - BAND - LABEL + 6)
+          .attr('height', Math.max(0, layout.rowH - BAND - LABEL + 6))
           .attr('rx', 4)
           .style('opacity', 0);
         track(flash.transition().delay(t0).duration(slotMs * 0.25).style('opacity', 0.9).transition().duration(slotMs * 0.75).style('opacity', 0).remove());
@@ -283,8 +293,8 @@ export function DeviceGrid(props: DeviceGridProps) {
   }, [props.planId, layout]);
 
   const hi = lastEvent && lastEvent.pbn != null ? lastEvent : null;
-  const showText = ph >= 13 && bw >= 22;
-  const showBandText = bw >= 26;
+  const showText = ph >= 13 * ts && bw >= 22 * ts;
+  const showBandText = bw >= 26 * ts;
 
   const groupEls = groups.map(({ first, owner }) => {
     if (Math.floor(first / layout.cols) !== Math.floor((first + 2) / layout.cols)) return null;
@@ -316,14 +326,14 @@ export function DeviceGrid(props: DeviceGridProps) {
       const isHi = hi != null && hi.kind !== 'erase' && hi.pbn === b && hi.page === p;
       pages.push(
         <g key={p} className={isHi ? 'page-cell hi' : 'page-cell'} data-page={p}>
-          <title>{`Block ${b} page ${p} (PPN ${i}) · ${style.label}${lpn !== NO_LPN ? ` · LPN ${lpn}` : ''}`}</title>
+          <title>{`Block ${b} page ${p} (PPN ${i}) · ${style.label}${lpn !== NO_LPN && st !== 4 ? ` · LPN ${lpn}` : ''}`}</title>
           <rect className="page" data-state={st} data-ppn={i} x={bx} y={py} width={bw} height={Math.max(ph, 1)} />
           {style.pattern === 'hatch' && ph >= 4 && (
             <rect className="hatch" x={bx} y={py} width={bw} height={ph} fill="url(#hatch)" pointerEvents="none" />
           )}
-          {showText && lpn !== NO_LPN && (
+          {showText && (lpn !== NO_LPN || st === 4) && (
             <text className={`lpn lpn-${style.key}`} data-ppn={i} x={bx + bw / 2} y={py + ph / 2} dy="0.35em" textAnchor="middle" pointerEvents="none">
-              {lpn}
+              {pageMark(st, lpn)}
             </text>
           )}
           {isHi && <rect className="hi-ring" x={bx - 1.5} y={py - 1.5} width={bw + 3} height={ph + 3} rx={3} pointerEvents="none" />}
@@ -336,7 +346,7 @@ export function DeviceGrid(props: DeviceGridProps) {
         <rect className="role-band" x={bx} y={by + 2} width={bw} height={BAND - 4} rx={2} style={{ fill: role.color }} />
         {showBandText && (
           <text className="role-text" x={bx + bw / 2} y={by + BAND / 2} dy="0.35em" textAnchor="middle" style={{ fill: bandTextColor(role) }}>
-            {bandLabel(role, owner, bw)}
+            {bandLabel(role, owner, bw / ts, props.ownerSets?.[b])}
           </text>
         )}
         <rect
@@ -344,7 +354,7 @@ export function DeviceGrid(props: DeviceGridProps) {
           x={bx - 1}
           y={by + BAND - 1}
           width={bw + 2}
-          height={layout.rowH - BAND - LABEL + 2}
+          height={Math.max(0, layout.rowH - BAND - LABEL + 2)}
           style={{ stroke: role.color }}
         />
         {pages}
@@ -353,8 +363,8 @@ export function DeviceGrid(props: DeviceGridProps) {
         )}
         <text className={groupMiddle.has(b) ? 'pbn group-lbn' : 'pbn'} x={bx + bw / 2} y={by + layout.rowH - LABEL / 2} dy="0.35em" textAnchor="middle">
           {groupMiddle.has(b) ? `LBN ${groupMiddle.get(b)}` : bw >= 18 || b % 4 === 0 ? `${b}` : ''}
-          {bw >= 44 ? ` · e${eraseCounts[b]}` : ''}
-          {bw < 44 && bw >= 26 && owner >= 0 && !showBandText ? ` L${owner}` : ''}
+          {bw >= 44 * ts ? ` · e${eraseCounts[b]}` : ''}
+          {bw < 44 * ts && bw >= 26 * ts && owner >= 0 && !showBandText ? ` L${owner}` : ''}
         </text>
       </g>,
     );
@@ -369,6 +379,7 @@ export function DeviceGrid(props: DeviceGridProps) {
       width={width}
       height={height}
       viewBox={`0 0 ${width} ${height}`}
+      style={{ ['--chip-text-scale' as string]: ts }}
       role="img"
       aria-label={`Flash chip: ${blocks} blocks of ${ppb} pages. Hover a block or page for details.`}
       onMouseMove={(ev) => {

@@ -29,6 +29,23 @@ export function Legend({ roles, states }: { roles?: number[]; states?: number[] 
           </span>
         ))}
       </div>
+      <div className="legend-group" data-testid="legend-marks">
+        <span className="legend-title">Marks</span>
+        <span className="legend-item">
+          <span className="legend-mark">12</span> in a page: the logical page (LPN) it holds
+        </span>
+        {(!states || states.includes(4)) && (
+          <span className="legend-item">
+            <span className="legend-mark">M</span> metadata (map, checkpoint, log)
+          </span>
+        )}
+        <span className="legend-item">
+          <span className="legend-mark">3 · e2</span> under a block: block number (PBN) · times erased
+        </span>
+        <span className="legend-item">
+          <span className="legend-mark">L1</span> on a band: the logical block (LBN) it serves
+        </span>
+      </div>
       <svg width="0" height="0" aria-hidden="true" style={{ position: 'absolute' }}>
         <defs>
           <pattern id="legend-hatch" patternUnits="userSpaceOnUse" width="5" height="5" patternTransform="rotate(45)">

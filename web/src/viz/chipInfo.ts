@@ -32,7 +32,7 @@ export function hoverText(h: Hovered, a: ChipArrays): string {
   if (h.page != null) {
     const i = b * a.ppb + h.page;
     const lpn = a.pageLpns[i];
-    s += ` · page ${h.page} (PPN ${i}): ${pageStyle(a.pageStates[i]).label}${lpn !== undefined && lpn !== NO_LPN ? `, LPN ${lpn}` : ''}`;
+    s += ` · page ${h.page} (PPN ${i}): ${pageStyle(a.pageStates[i]).label}${lpn !== undefined && lpn !== NO_LPN && a.pageStates[i] !== 4 ? `, LPN ${lpn}` : ''}`;
   }
   return s;
 }

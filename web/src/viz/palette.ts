@@ -81,7 +81,7 @@ export const BLOCK_ROLES: BlockRoleStyle[] = [
   { id: 2, key: 'active', label: 'Active (write frontier)', short: 'ACT', color: OKABE_ITO.orange },
   { id: 3, key: 'sw-log', label: 'SW log', short: 'SW', color: OKABE_ITO.skyBlue },
   { id: 4, key: 'rw-log', label: 'RW log', short: 'RW', color: OKABE_ITO.reddishPurple },
-  { id: 5, key: 'log', label: 'Log (BAST/KRAFT)', short: 'LOG', color: OKABE_ITO.skyBlue },
+  { id: 5, key: 'log', label: 'Log block', short: 'LOG', color: OKABE_ITO.skyBlue },
   { id: 6, key: 'primary', label: 'Primary', short: 'PRI', color: OKABE_ITO.blue },
   { id: 7, key: 'replacement', label: 'Replacement', short: 'REP', color: OKABE_ITO.skyBlue },
   { id: 8, key: 'buffer', label: 'Buffer', short: 'BUF', color: OKABE_ITO.yellow },
@@ -95,10 +95,21 @@ export const BLOCK_ROLES: BlockRoleStyle[] = [
 /** Roles whose blocks belong to a logical block (the band shows its LBN). */
 export const OWNED_ROLES = new Set([1, 3, 4, 5, 6, 7, 8, 13]);
 
-/** The band's text: the role tag, plus the owning LBN when there is one. */
-export function bandLabel(role: BlockRoleStyle, owner: number, room: number): string {
+/**
+ * The band's text: the role tag, plus the owning LBN when there is one — every owner of a
+ * log block shared by several logical blocks (`LOG L0,2`, KRAFT/KAST with K > 1), as far as
+ * the band has room (`LOG L0,2…`).
+ */
+export function bandLabel(role: BlockRoleStyle, owner: number, room: number, all?: number[]): string {
   if (owner < 0 || room < 44 || !OWNED_ROLES.has(role.id)) return role.short;
-  return `${role.short} L${owner}`;
+  if (!all || all.length < 2) return `${role.short} L${owner}`;
+  const fit = Math.max(1, Math.floor((room - 44) / 14) + 1);
+  return `${role.short} L${all.slice(0, fit).join(',')}${all.length > fit ? '…' : ''}`;
+}
+
+/** What a page shows: its LPN, or `M` for a metadata page (map, checkpoint, log entries). */
+export function pageMark(state: number, lpn: number): string {
+  return state === 4 ? 'M' : String(lpn);
 }
 
 export function roleStyle(role: number): BlockRoleStyle {

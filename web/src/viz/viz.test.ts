@@ -94,7 +94,7 @@ describe('chip helpers', () => {
       eraseCounts: new Uint32Array([4, 0]),
       owners: new Int32Array([2, -1]),
     };
-    expect(hoverText({ block: 0, page: 0 }, a)).toBe('Block 0 · Log (BAST/KRAFT) · erase count 4 · owner LBN 2 · valid pages 1/2 · page 0 (PPN 0): Valid, LPN 7');
+    expect(hoverText({ block: 0, page: 0 }, a)).toBe('Block 0 · Log block · erase count 4 · owner LBN 2 · valid pages 1/2 · page 0 (PPN 0): Valid, LPN 7');
     expect(hoverText({ block: 1, page: null }, a)).toContain('owner LBN —');
   });
   it('groups RFTL triples', () => {

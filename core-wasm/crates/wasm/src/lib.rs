@@ -193,6 +193,93 @@ impl Session {
     pub fn verdict(&self) -> String {
         self.stepper.verdict_json()
     }
+
+    /// Blocks serving more than one logical block (a KRAFT/KAST log block shared by up to
+    /// K): JSON `{"pbn": [lbn, ...]}`; block_owners() gives only the first.
+    pub fn block_owner_sets(&self) -> String {
+        let s = &self.stepper.sim.state;
+        let mut out = serde_json::Map::new();
+        for b in 0..s.flash.blocks() {
+            let all = s.ftl.block_owners_all(b);
+            if all.len() > 1 {
+                out.insert(b.to_string(), serde_json::json!(all));
+            }
+        }
+        serde_json::Value::Object(out).to_string()
+    }
+
+    /// "What happens next?": runs the next request on a copy of the state (the session does
+    /// not move) and classifies what it did, so a prediction's answer is the core's own.
+    /// Only between requests. JSON `{request, lpn, kind: "none"|"gc"|"switch"|"partial"|
+    /// "full", switches, partials, full_merges, gc_runs, erases, erased: [pbn], copies,
+    /// programs, reads}`; `copies` are programs done for GC/merges/fills (not the host's,
+    /// not metadata).
+    pub fn predict_next(&self) -> Result<String, JsError> {
+        use ftl_sim::nand::{Cause, Event, OpKind};
+        let sim = &self.stepper.sim;
+        if !self.stepper.powered() || self.stepper.recovering() {
+            return Err(js_err("no prediction while the power is off or a recovery is shown"));
+        }
+        if self.stepper.op_cursor() > 0 || self.stepper.step() != sim.pos() {
+            return Err(js_err("predictions are asked between requests: finish this request first"));
+        }
+        let Some(req) = sim.next_request() else { return Err(js_err("the workload has no next request")) };
+        let mut st = sim.state.clone();
+        st.flash.set_recording(true);
+        st.flash.take_events();
+        let c0 = st.flash.counters.clone();
+        st.exec(req).map_err(|e| js_err(format!("the next request fails: {e}")))?;
+        let c1 = st.flash.counters.clone();
+        let (mut erased, mut copies, mut programs, mut reads) = (Vec::new(), 0u32, 0u32, 0u32);
+        for e in st.flash.take_events() {
+            if let Event::Op { kind, pbn, cause, .. } = e {
+                match kind {
+                    OpKind::Erase => erased.push(pbn),
+                    OpKind::Program => {
+                        programs += 1;
+                        if !matches!(cause, Cause::Host | Cause::Map | Cause::Log | Cause::Recovery) {
+                            copies += 1;
+                        }
+                    }
+                    OpKind::Read | OpKind::ReadOob => reads += 1,
+                }
+            }
+        }
+        let d = |a: u64, b: u64| a.saturating_sub(b);
+        let (sw, pm, fm, gc) = (
+            d(c1.switch_merges, c0.switch_merges),
+            d(c1.partial_merges, c0.partial_merges),
+            d(c1.full_merges, c0.full_merges),
+            d(c1.gc_runs, c0.gc_runs),
+        );
+        // The costliest thing it did names it (a full merge may follow a switch).
+        let kind = if fm > 0 {
+            "full"
+        } else if pm > 0 {
+            "partial"
+        } else if sw > 0 {
+            "switch"
+        } else if gc > 0 {
+            "gc"
+        } else {
+            "none"
+        };
+        Ok(serde_json::json!({
+            "request": req,
+            "lpn": req.lpn(),
+            "kind": kind,
+            "switches": sw,
+            "partials": pm,
+            "full_merges": fm,
+            "gc_runs": gc,
+            "erases": erased.len(),
+            "erased": erased,
+            "copies": copies,
+            "programs": programs,
+            "reads": reads,
+        })
+        .to_string())
+    }
 }
 
 /// Streams an uploaded trace in chunks (docs/session-api.md, "Traces"): `feed` returns

@@ -935,6 +935,15 @@ impl Ftl for Kraft {
         }
     }
 
+    fn block_owners_all(&self, pbn: Pbn) -> Vec<u32> {
+        match self.usage[pbn as usize] {
+            Use::Free => Vec::new(),
+            Use::Data(lbn) => vec![lbn],
+            // A log block associated with up to K logical blocks (KRAFT 2-A).
+            Use::Log(i) => self.logs[i as usize].lbns.clone(),
+        }
+    }
+
     fn ram_bytes(&self) -> u64 {
         let g = self.map_geometry();
         let m = self.logs.len() as u64;

@@ -118,6 +118,11 @@ pub trait Ftl: FtlClone + Send {
     fn block_owner(&self, _pbn: Pbn) -> Option<u32> {
         None
     }
+    /// Every logical block a physical block serves: one, except for a log block shared
+    /// by several (KRAFT/KAST, K > 1), which the device view labels with all of them.
+    fn block_owners_all(&self, pbn: Pbn) -> Vec<u32> {
+        self.block_owner(pbn).into_iter().collect()
+    }
     /// State of a page. The default derives it from `locate`: a data page is valid
     /// iff the map points at it.
     fn page_state(&self, flash: &Flash, ppn: Ppn) -> PageState {

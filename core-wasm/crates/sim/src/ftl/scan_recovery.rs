@@ -289,7 +289,7 @@ pub(crate) fn rebuild_fast(flash: &mut Flash, ftl: &mut FastFtl, mut blks: Vec<B
                 let pbn = db.pbn;
                 rebuilt.push(lbn);
                 flash.note("merge_redo", || {
-                    format!("LBN {lbn}: the partial merge into SW log block {pbn} was interrupted → redone: {} missing sectors copied in", todo.len())
+                    format!("LBN {lbn}: the partial merge into SW log block {pbn} was interrupted → redone: {} missing sector{} copied in", todo.len(), if todo.len() == 1 { "" } else { "s" })
                 });
                 for (j, &(o, src)) in todo.iter().enumerate() {
                     let t = tag::MERGE | if j + 1 == todo.len() { tag::LAST } else { 0 };

@@ -1,0 +1,137 @@
+// A tour on paper: every stop on its own page (print.css), with the chip as it is at that
+// stop (a Session on the page replays the stop's scenario), its text, quiz and answer.
+import { useEffect, useState } from 'react';
+import { coreSessionCtor } from '../app/schemeFit';
+import { stopScenario, type Tour } from '../tour/tours';
+import { DeviceGrid } from '../viz/DeviceGrid';
+import { Legend } from '../viz/Legend';
+
+interface StopChip {
+  blocks: number;
+  ppb: number;
+  pageStates: Uint8Array;
+  pageLpns: Uint32Array;
+  blockRoles: Uint8Array;
+  eraseCounts: Uint32Array;
+  owners: Int32Array;
+  ownerSets?: Record<string, number[]>;
+  narration: string;
+}
+
+interface PageSession {
+  info(): string;
+  goto(step: number, ops: number): void;
+  page_states(): Uint8Array;
+  page_lpns(): Uint32Array;
+  block_roles(): Uint8Array;
+  block_erase_counts(): Uint32Array;
+  block_owners(): Int32Array;
+  block_owner_sets(): string;
+  narration(): string;
+  free(): void;
+}
+
+const CHIP_W = 680;
+const CHIP_H = 300;
+
+export function PrintTour({ tour, onClose }: { tour: Tour; onClose: () => void }) {
+  const [chips, setChips] = useState<(StopChip | string)[] | null>(null);
+  useEffect(() => {
+    let live = true;
+    void coreSessionCtor().then((C) => {
+      if (!C || !live) return;
+      const out = tour.stops.map((stop, i) => {
+        let s: PageSession | null = null;
+        try {
+          s = new C(JSON.stringify(stopScenario(tour, i))) as unknown as PageSession;
+          s.goto(stop.at.step, stop.at.op);
+          const info = JSON.parse(s.info()) as { chip: { blocks: number; pages_per_block: number } };
+          const sets = JSON.parse(s.block_owner_sets()) as Record<string, number[]>;
+          return {
+            blocks: info.chip.blocks,
+            ppb: info.chip.pages_per_block,
+            pageStates: s.page_states(),
+            pageLpns: s.page_lpns(),
+            blockRoles: s.block_roles(),
+            eraseCounts: s.block_erase_counts(),
+            owners: s.block_owners(),
+            ownerSets: Object.keys(sets).length ? sets : undefined,
+            narration: s.narration(),
+          };
+        } catch (e) {
+          return `This stop could not be drawn: ${(e as Error).message}`;
+        } finally {
+          s?.free();
+        }
+      });
+      setChips(out);
+    });
+    return () => {
+      live = false;
+    };
+  }, [tour]);
+
+  return (
+    <div className="print-tour" data-testid="print-tour" data-ready={chips !== null}>
+      <div className="print-tools no-print">
+        <p>
+          <strong>{tour.title}</strong> — {tour.stops.length} stops, one per printed page.
+        </p>
+        <button type="button" className="primary" onClick={() => window.print()} disabled={!chips} data-testid="print-now">
+          Print
+        </button>
+        <button type="button" onClick={onClose} data-testid="print-close">
+          Close
+        </button>
+      </div>
+      {tour.stops.map((stop, i) => {
+        const c = chips?.[i];
+        return (
+          <article className="print-stop" key={i} data-testid="print-stop">
+            <header>
+              <span className="print-where">
+                {tour.title} · stop {i + 1} of {tour.stops.length} · after request {stop.at.step}
+                {stop.at.op > 0 ? `, operation ${stop.at.op} of the next` : ''}
+              </span>
+              <h2>{stop.title}</h2>
+            </header>
+            <div className="print-chip">
+              {typeof c === 'object' ? (
+                <div className="print-chip-box" style={{ position: 'relative', width: CHIP_W, height: CHIP_H }}>
+                  <DeviceGrid
+                    blocks={c.blocks}
+                    pagesPerBlock={c.ppb}
+                    pageStates={c.pageStates}
+                    pageLpns={c.pageLpns}
+                    blockRoles={c.blockRoles}
+                    eraseCounts={c.eraseCounts}
+                    owners={c.owners}
+                    ownerSets={c.ownerSets}
+                    transitionMs={0}
+                    width={CHIP_W}
+                    height={CHIP_H}
+                  />
+                </div>
+              ) : (
+                <p className="muted">{c ?? 'Drawing the chip…'}</p>
+              )}
+            </div>
+            {typeof c === 'object' && c.narration && <p className="print-narration">{c.narration}</p>}
+            <p>{stop.text}</p>
+            {stop.quiz && (
+              <p>
+                <strong>Quiz:</strong> {stop.quiz.question}
+              </p>
+            )}
+            {stop.quiz && (
+              <p className="print-answer">
+                <strong>Answer:</strong> {stop.quiz.answer}
+              </p>
+            )}
+          </article>
+        );
+      })}
+      <Legend />
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { GLOSSARY, splitTerms } from './glossary';
+
+describe('glossary', () => {
+  it('has the issue’s terms', () => {
+    const ids = GLOSSARY.map((g) => g.id);
+    for (const id of ['lbn', 'lpn', 'pbn', 'oob', 'sw-log', 'rw-log', 'switch', 'partial', 'full', 'wa']) expect(ids).toContain(id);
+  });
+
+  it('marks each term at its first appearance, longest match first, text kept whole', () => {
+    const text = 'A full merge copies LPNs into a new block; another full merge, then the SW log block of LBN 1.';
+    const parts = splitTerms(text);
+    expect(parts.map((p) => p.text).join('')).toBe(text);
+    expect(parts.filter((p) => p.entry).map((p) => [p.text, p.entry!.id])).toEqual([
+      ['full merge', 'full'],
+      ['LPNs', 'lpn'],
+      ['SW log block', 'sw-log'],
+      ['LBN', 'lbn'],
+    ]);
+  });
+
+  it('does not match inside words', () => {
+    expect(splitTerms('LBNX and switchover').every((p) => !p.entry)).toBe(true);
+  });
+});
