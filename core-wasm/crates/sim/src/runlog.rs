@@ -79,7 +79,7 @@ impl RunLog {
         if bits != 0 {
             self.markers.push((index as u32, bits));
         }
-        if self.upto % self.sample_every == 0 {
+        if self.upto.is_multiple_of(self.sample_every) {
             self.samples.push(Sample {
                 step: self.upto as u32,
                 host_writes,

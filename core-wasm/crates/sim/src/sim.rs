@@ -257,7 +257,7 @@ impl Simulator {
             return Err(e.clone());
         }
         let Some(req) = self.next_request() else { return Ok(false) };
-        if self.state.pos % self.interval == 0
+        if self.state.pos.is_multiple_of(self.interval)
             && self.state.pos > 0
             && self.keyframes.last().is_none_or(|k| k.pos < self.state.pos)
         {

@@ -357,7 +357,7 @@ impl Stepper {
             if self.k > 1 {
                 self.reveal_to(self.k - 1);
             } else {
-                self.to_before();
+                self.restore_before();
             }
             return Ok(true);
         }
@@ -378,7 +378,7 @@ impl Stepper {
             self.begin(true)?;
         }
         if self.n <= 1 {
-            self.to_before();
+            self.restore_before();
         } else {
             self.in_request = true;
             self.reveal_to(self.n - 1);
@@ -387,7 +387,7 @@ impl Stepper {
     }
 
     /// The state before the request in progress: between requests again.
-    fn to_before(&mut self) {
+    fn restore_before(&mut self) {
         if let Some(b) = self.before.take() {
             self.sim.state = b;
         }

@@ -112,7 +112,7 @@ fn fold_is_decided_once_and_says_what_it_merged() {
     let spaces = own_spaces(&scs);
     assert!(spaces.iter().min() < spaces.iter().max());
     // Folding each configuration into its own space would give different workloads.
-    let own: Vec<u64> = scs.iter().map(|s| hash(&load::build_with_raw(s, &raw, Fit::Fold).unwrap().0.requests().to_vec())).collect();
+    let own: Vec<u64> = scs.iter().map(|s| hash(load::build_with_raw(s, &raw, Fit::Fold).unwrap().0.requests())).collect();
     assert!(own.iter().any(|&h| h != own[0]), "the test trace should fold differently per space");
     let mut sims = sims_for(&scs, &raw, Fit::Fold);
     let s = &sims[0].1;
@@ -197,7 +197,7 @@ fn preconditioning_fills_then_measures_only_the_workload() {
     let m0 = sim.state.metrics();
     assert_eq!((m0.host_writes, m0.page_programs, m0.erases, m0.elapsed_us), (0, 0, 0, 0.0));
     let lp = sim.state.ftl.logical_pages();
-    assert_eq!(sim.state.oracle.expected(lp - 1) > 0, true, "the fill wrote every logical page");
+    assert!(sim.state.oracle.expected(lp - 1) > 0, "the fill wrote every logical page");
     assert!(sim.state.flash.erase_counts().iter().any(|&e| e > 0), "wear of the random writes is kept");
     assert_eq!(sim.requests(), plain.requests(), "the measured workload is unchanged");
     run_checked(&mut sim, 500);

@@ -333,7 +333,7 @@ fn logging_overhead_and_recovery_cost_against_equations_3_to_6() {
         // plus a binary search of the last checkpoint block's fill, ≤ 7 spare reads), then at
         // most one region (P_fastcheck = 1024 LPNs) of restoration scan, and at least one page.
         assert!(fc_ck >= npmap && fc_ck <= npmap + 7, "FastCheck read {fc_ck} checkpoint pages, N_pmap = {npmap}");
-        assert!(fc_rs >= 1 && fc_rs <= 1024, "FastCheck restoration scan {fc_rs} pages, P = 1024");
+        assert!((1..=1024).contains(&fc_rs), "FastCheck restoration scan {fc_rs} pages, P = 1024");
         assert!(fc_rec <= npmap + 1024 + 7, "FastCheck recovery read {fc_rec} > N_pmap + P = {}", npmap + 1024);
         // Equation 5 with our extra dump trigger (every 4 N_pmap record pages): the whole dump
         // (≥ N_pmap), at most 4 N_pmap record pages after it (+ the binary search), and at most

@@ -326,7 +326,7 @@ mod random_geometries {
         seed: u64,
     ) -> Result<(), TestCaseError> {
         let sc = scenario(scheme, params, blocks, ppb, w);
-        let sim = sc.build().map_err(|e| TestCaseError::reject(e))?;
+        let sim = sc.build().map_err(TestCaseError::reject)?;
         let r = sweep(
             &sim.state,
             sim.requests(),

@@ -641,6 +641,8 @@ fn newest_meta(flash: &mut Flash, pbn: Pbn, tag: u8, clock: &mut u32) -> FlashRe
 }
 
 /// Rebuilds FastCheck / LTFTL-style FAST from the chip (Figure 6, plus the redo).
+// Offsets index both the block's pages on flash and `v`: an index loop reads clearest.
+#[allow(clippy::needless_range_loop)]
 pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashResult<FastFtl> {
     let g = *flash.geometry();
     let n = g.pages_per_block;
@@ -1001,7 +1003,7 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
         }
     }
     st.redo_ops = recovery_writes(flash) - ops0;
-    if mode == Mode::LtLog && !unrecorded.is_empty() || mode == Mode::LtLog && invalidated > 0 {
+    if mode == Mode::LtLog && (!unrecorded.is_empty() || invalidated > 0) {
         // The log on flash no longer says what recovery decided: pages found by the
         // restoration scan have no record, and entries the consistency check set to −1
         // have no merge record (a later recovery would judge them by a newer log page's

@@ -24,6 +24,9 @@
 //! contents exist elsewhere (or are garbage) and only programs into erased pages, so a cut
 //! inside it leaves a chip the next recovery handles the same way (idempotent, 5.3).
 
+// The scan loops index blocks by pbn and erase/empty them in place: index loops read clearest.
+#![allow(clippy::needless_range_loop)]
+
 use super::bast::{self, BastFtl, LogBlock};
 use super::fast::{self, tag, FastFtl, SwLog, MERGED};
 use super::SchemeParams;
