@@ -355,16 +355,11 @@ impl Flash {
         Ok(p)
     }
 
-    /// Block and offset of a page: a shift and a mask when pages per block is a power of
-    /// two (every preset), not a division per operation.
+    /// Block and offset of a page (Geometry's shift and mask, no division).
     #[inline]
     fn split(&self, ppn: Ppn) -> (Pbn, u32) {
-        let ppb = self.chip.geometry.pages_per_block;
-        if ppb.is_power_of_two() {
-            (ppn >> ppb.trailing_zeros(), ppn & (ppb - 1))
-        } else {
-            (ppn / ppb, ppn % ppb)
-        }
+        let g = &self.chip.geometry;
+        (g.pbn_of(ppn), g.offset_of(ppn))
     }
 
     /// Programs an erased page.
@@ -398,7 +393,7 @@ impl Flash {
         if !self.torn_model.reads_erased {
             self.pages[ppn as usize] = Page { kind: PageKind::Torn, ..page };
         }
-        let off = ppn % self.chip.geometry.pages_per_block;
+        let off = self.split(ppn).1;
         if self.torn_model.paired_pages && off % 2 == 1 {
             let lower = &mut self.pages[ppn as usize - 1];
             if !lower.is_erased() {

@@ -20,11 +20,26 @@ impl Geometry {
     pub fn ppn(&self, pbn: u32, page: u32) -> u32 {
         pbn * self.pages_per_block + page
     }
+    /// Block of a page: a shift when pages per block is a power of two (every preset),
+    /// not a division per flash operation.
+    #[inline]
     pub fn pbn_of(&self, ppn: u32) -> u32 {
-        ppn / self.pages_per_block
+        let ppb = self.pages_per_block;
+        if ppb.is_power_of_two() {
+            ppn >> ppb.trailing_zeros()
+        } else {
+            ppn / ppb
+        }
     }
+    /// Offset of a page in its block (a mask for a power-of-two block).
+    #[inline]
     pub fn offset_of(&self, ppn: u32) -> u32 {
-        ppn % self.pages_per_block
+        let ppb = self.pages_per_block;
+        if ppb.is_power_of_two() {
+            ppn & (ppb - 1)
+        } else {
+            ppn % ppb
+        }
     }
     pub fn validate(&self) -> Result<(), String> {
         if self.blocks < 2 {
