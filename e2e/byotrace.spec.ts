@@ -4,13 +4,7 @@
 // same moment while a different file is refused.
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { counter, watch } from './helpers';
-
-async function ready(page: Page) {
-  await page.goto('/');
-  await expect(page.locator('[data-testid=device-grid] rect.page').first()).toBeVisible();
-  await expect(page.getByTestId('btn-step-op')).toBeEnabled();
-}
+import { counter, ready, watch } from './helpers';
 
 async function shot(page: Page, name: string) {
   mkdirSync('test-results', { recursive: true });

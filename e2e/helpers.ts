@@ -1,5 +1,5 @@
 // Shared by the e2e specs: what every test asserts about the page, and where it stands.
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 
 /** Console errors and warnings, uncaught errors and any request off this machine. */
 export function watch(page: Page) {
@@ -21,4 +21,11 @@ export function watch(page: Page) {
 export async function counter(page: Page) {
   const el = page.getByTestId('step-counter');
   return { step: Number(await el.getAttribute('data-step')), op: Number(await el.getAttribute('data-op')) };
+}
+
+/** The app opened on its default scenario, the chip drawn and stepping enabled. */
+export async function ready(page: Page) {
+  await page.goto('/');
+  await expect(page.locator('[data-testid=device-grid] rect.page').first()).toBeVisible();
+  await expect(page.getByTestId('btn-step-op')).toBeEnabled();
 }

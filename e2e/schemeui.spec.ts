@@ -2,14 +2,7 @@
 // Trace upload (issue 8) and the scheme panels of RFTL/GFTL/NFTL (issue 5) and KRAFT/KAST (issue 4).
 import { existsSync, mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { counter, watch } from './helpers';
-
-
-async function ready(page: Page) {
-  await page.goto('/');
-  await expect(page.locator('[data-testid=device-grid] rect.page').first()).toBeVisible();
-  await expect(page.getByTestId('btn-step-op')).toBeEnabled();
-}
+import { counter, ready, watch } from './helpers';
 
 async function shot(page: Page, name: string) {
   mkdirSync('test-results', { recursive: true });

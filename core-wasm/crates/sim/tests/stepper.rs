@@ -149,13 +149,7 @@ fn goto_lands_inside_a_request() {
 fn a_note_is_revealed_with_the_operation_it_explains_not_before() {
     // BAST thrashing: each merge's note precedes its copies; at every reveal, the last
     // revealed event is an operation or a note at the very end of the request.
-    let sc = scenario(
-        "bast",
-        SchemeParams { log_blocks: Some(2), ..Default::default() },
-        16,
-        4,
-        Workload::Pattern { text: "w0-15 S0 S4 S8 S12 S0 S4 S8 S12".into() },
-    );
+    let sc = bast_thrashing();
     let mut s = Stepper::new(sc.build().unwrap());
     let mut checked = 0;
     while s.step_op().unwrap() {
@@ -279,13 +273,7 @@ fn fastcheck_recovery_narrates_each_of_its_six_phases() {
 #[test]
 fn bast_full_merge_counts_each_erase_when_it_is_shown() {
     // The BAST thrashing tour's request 19 (S8): a full merge, 11 operations.
-    let sc = scenario(
-        "bast",
-        SchemeParams { log_blocks: Some(2), ..Default::default() },
-        16,
-        4,
-        Workload::Pattern { text: "w0-15 S0 S4 S8 S12 S0 S4 S8 S12".into() },
-    );
+    let sc = bast_thrashing();
     let mut s = Stepper::new(sc.build().unwrap());
     s.goto(18, 5).unwrap();
     let m: serde_json::Value = serde_json::from_str(&s.metrics_json()).unwrap();
@@ -301,4 +289,15 @@ fn bast_full_merge_counts_each_erase_when_it_is_shown() {
     }
     let m: serde_json::Value = serde_json::from_str(&s.metrics_json()).unwrap();
     assert_eq!((m["erases"].as_u64(), m["merges"]["full"].as_u64(), m["host_writes"].as_u64()), (Some(2), Some(1), Some(19)));
+}
+
+/// BAST with 2 log blocks on the 16 x 4 classroom chip, thrashing (the tour's pattern).
+fn bast_thrashing() -> ftl_sim::scenario::Scenario {
+    scenario(
+        "bast",
+        SchemeParams { log_blocks: Some(2), ..Default::default() },
+        16,
+        4,
+        Workload::Pattern { text: "w0-15 S0 S4 S8 S12 S0 S4 S8 S12".into() },
+    )
 }
