@@ -36,26 +36,24 @@ test('views render: chip, charts, light and dark, with no console errors', async
   expect(problems).toEqual([]);
 });
 
-test('a BAST merge animates to completion: tokens copy, blocks flash clean, the group is labelled', async ({ page }) => {
+test('a BAST merge is revealed op by op: tokens copy, blocks flash clean, nothing covers the chip', async ({ page }) => {
   const problems = watch(page);
   await page.goto(url(BAST, 18));
   await expect.poll(async () => (await counter(page)).step).toBe(18);
   const grid = page.getByTestId('device-grid');
-  const plays = Number((await grid.getAttribute('data-fx-plays')) ?? 0);
+  const app = page.locator('.app');
   await page.getByTestId('btn-step-request').click();
-  // mid-animation: a copy token and the merge's label are on screen
-  await expect(grid).toHaveAttribute('data-fx', 'running');
+  // mid-reveal: the request's operations are shown one by one, a copy token moves
+  await expect(app).toHaveAttribute('data-revealing', 'true');
   await expect(grid.locator('.fx-token').first()).toBeVisible();
-  await expect(grid.locator('.fx-label text', { hasText: 'full merge' })).toBeVisible();
-  await page.waitForTimeout(900);
+  await expect.poll(async () => (await counter(page)).op).toBeGreaterThan(1);
+  // no caption over the chip (the narration says what the merge does)
+  await expect(grid.locator('.fx-label')).toHaveCount(0);
   await page.screenshot({ path: 'test-results/viz-merge-mid.png' });
-  // the whole animation runs to the end (no interruption) and leaves nothing behind
-  await expect(grid).toHaveAttribute('data-fx', 'idle', { timeout: 15_000 });
-  expect(Number(await grid.getAttribute('data-fx-plays'))).toBe(plays + 1);
-  const last = await grid.getAttribute('data-fx-last');
-  expect(last).toContain('copy:4');
-  expect(last).toContain('erase:2');
-  expect(last).toContain('label:');
+  // it lands on the request's end and leaves nothing behind
+  await expect(app).not.toHaveAttribute('data-revealing', /.*/, { timeout: 15_000 });
+  expect(await counter(page)).toEqual({ step: 19, op: 0 });
+  await expect(grid).toHaveAttribute('data-fx', 'idle');
   await expect(grid.locator('g.fx > *')).toHaveCount(0);
   // the event list groups the merge's operations under its note
   await expect(page.getByTestId('event-group').filter({ hasText: 'full merge' })).toBeVisible();

@@ -26,6 +26,7 @@ import { useShortcuts } from './keyboard';
 import { ScenarioForm } from './ScenarioForm';
 import { prefersReducedMotion, useTheme } from './theme';
 import { SPEEDS, useSimulation } from './useSimulation';
+import { REVEAL_FRAME_MS } from './reveal';
 import './tools.css';
 import { TraceUpload } from '../trace/TraceUpload';
 import { describeWithTrace } from '../trace/describe';
@@ -60,7 +61,7 @@ export function App() {
   }, []);
 
   const sim = useSimulation(client);
-  const { loaded, loading, error, playing, speed } = sim.state;
+  const { loaded, loading, error, playing, speed, revealing } = sim.state;
   const [theme, toggleTheme] = useTheme();
   const [view, setView] = useState<'chip' | 'charts'>('chip');
   const [viewRef, viewSize] = useSize<HTMLDivElement>();
@@ -322,10 +323,23 @@ export function App() {
     },
   });
 
+  // Any key during Step request's reveal lands it first (the key then acts on the end state).
+  const finishReveal = sim.finishReveal;
+  useEffect(() => {
+    if (!revealing) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (!['Shift', 'Control', 'Alt', 'Meta', 'CapsLock'].includes(e.key)) finishReveal();
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [revealing, finishReveal]);
+
   const snap = loaded?.snapshot;
   const info = loaded?.info;
   const reduced = useMemo(prefersReducedMotion, []);
   const transitionMs = reduced || speed.intervalMs < 100 || speed.count > 1 ? 0 : Math.min(300, speed.intervalMs * 0.7);
+  // Step request: revealed op by op when the chip animates, in one step when it does not.
+  const stepRequest = transitionMs > 0 ? sim.revealRequest : sim.stepRequest;
   // Playback on big chips leaves page LPNs out (see sim/host.ts LEAN_PAGES): fetch them once it stops.
   useEffect(() => {
     if (!playing && snap && snap.pageLpns.length === 0 && snap.pageStates.length > 0) {
@@ -342,6 +356,7 @@ export function App() {
       className={['app', present && 'presenting', present && sideOpen && 'side-open', EMBED && 'embed'].filter(Boolean).join(' ')}
       data-present={present}
       data-embed={EMBED || undefined}
+      data-revealing={revealing || undefined}
       style={present ? ({ '--present-scale': presentScale } as React.CSSProperties) : undefined}
     >
       <header className="app-header">
@@ -473,7 +488,7 @@ export function App() {
             }}
             onStepRequest={() => {
               sim.pause();
-              void sim.stepRequest();
+              void stepRequest();
             }}
             onBack={() => {
               sim.pause();
@@ -526,7 +541,7 @@ export function App() {
                       ppb: info.chip.pages_per_block,
                       onReveal: () => {
                         sim.pause();
-                        void sim.stepRequest();
+                        void stepRequest();
                       },
                     }
                   : undefined
@@ -549,7 +564,7 @@ export function App() {
               questions={['kind', 'victim', 'copies']}
               onReveal={() => {
                 sim.pause();
-                void sim.stepRequest();
+                void stepRequest();
               }}
               onClose={() => setPredictOpen(false)}
             />
@@ -583,7 +598,7 @@ export function App() {
           <div className="grid-wrap" ref={viewRef} id="view-panel" role="tabpanel" aria-labelledby={view === 'chip' ? 'tab-chip' : 'tab-charts'}>
             {snap && info ? (
               view === 'chip' ? (
-                <ChipView info={info} snap={snap} transitionMs={transitionMs} budgetMs={playing ? speed.intervalMs * 0.9 : Infinity} theme={theme} textScale={present ? presentScale : 1} />
+                <ChipView info={info} snap={snap} transitionMs={transitionMs} budgetMs={playing ? speed.intervalMs * 0.9 : revealing ? REVEAL_FRAME_MS : Infinity} theme={theme} textScale={present ? presentScale : 1} />
               ) : (
                 <Charts snap={snap} ppb={info.chip.pages_per_block} log={runLog.log} ahead={runLog.ahead} onRunToEnd={() => void runLog.runToEnd()} onCancel={runLog.cancelRun} latencyAt={runLog.latencyAt} latencyCurrent={runLog.latencyCurrent} latency={runLog.latency} />
               )

@@ -5,6 +5,7 @@ import { startTransition, useCallback, useEffect, useRef, useState } from 'react
 import type { SimClient } from '../sim/client';
 import type { SessionInfo, Snapshot, StepResult } from '../sim/protocol';
 import type { Scenario } from '../scenario/model';
+import { REVEAL_FRAME_MS, revealDone, revealMove } from './reveal';
 
 export interface Speed {
   id: string;
@@ -46,7 +47,22 @@ export interface SimState {
   error: string | null;
   playing: boolean;
   speed: Speed;
+  /** Step request is revealing a request op by op (the state lands on its end) */
+  revealing: boolean;
 }
+
+/** A request being revealed: its session, how far, and whether it ended. */
+interface Reveal {
+  sid: number;
+  frame: number;
+  last: Snapshot | null;
+  /** the request is complete (by the reveal itself or by the completion queued at its end) */
+  done: boolean;
+  /** another command took over: no more frames */
+  cancelled: boolean;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -82,9 +98,33 @@ export function useSimulation(client: SimClient | null) {
     return r.moved;
   }, []);
 
+  // Step request's reveal (reveal.ts). Every other command ends it first: endReveal(true)
+  // queues the rest of the request (step_request) unless the reveal already finished it,
+  // so a key pressed mid-reveal acts on the request's end state: no input is lost and no
+  // request is stepped twice. Jumps (load, seek, goto) only stop it.
+  const revealRef = useRef<Reveal | null>(null);
+  const [revealing, setRevealing] = useState(false);
+  const endReveal = useCallback(
+    (complete: boolean) => {
+      const r = revealRef.current;
+      if (!r) return;
+      r.cancelled = true;
+      revealRef.current = null;
+      setRevealing(false);
+      if (!complete || !client) return;
+      void enqueue(async () => {
+        if (r.done) return undefined;
+        r.done = true;
+        return client.stepRequest(r.sid);
+      }).then(apply);
+    },
+    [client, enqueue, apply],
+  );
+
   const load = useCallback(
     (scenario: Scenario, openAt = 0, at?: { step: number; op: number }): Promise<boolean> => {
       if (!client) return Promise.resolve(false);
+      endReveal(false);
       setPlaying(false);
       return enqueue(async () => {
         let created;
@@ -119,7 +159,7 @@ export function useSimulation(client: SimClient | null) {
         return ok ?? false;
       });
     },
-    [client, enqueue],
+    [client, enqueue, endReveal],
   );
 
   const withSession = useCallback(
@@ -131,9 +171,18 @@ export function useSimulation(client: SimClient | null) {
     [client, enqueue, apply],
   );
 
-  const stepOp = useCallback(() => withSession((c, sid) => c.stepOp(sid)), [withSession]);
+  const stepOp = useCallback(() => {
+    endReveal(true);
+    return withSession((c, sid) => c.stepOp(sid));
+  }, [withSession, endReveal]);
   /** Jump to a moment: `step` requests done and `ops` operations of the next revealed. */
-  const goto = useCallback((step: number, ops: number) => withSession((c, sid) => c.goto(sid, step, ops)), [withSession]);
+  const goto = useCallback(
+    (step: number, ops: number) => {
+      endReveal(false);
+      return withSession((c, sid) => c.goto(sid, step, ops));
+    },
+    [withSession, endReveal],
+  );
   /** Run any command against the current Session, serialised with the others. */
   const exec = useCallback(
     <T,>(fn: (c: SimClient, sid: number) => Promise<T>): Promise<T | undefined> => {
@@ -145,25 +194,80 @@ export function useSimulation(client: SimClient | null) {
   );
   /** Reveal one flash operation and return the new snapshot (undefined if nothing moved). */
   const stepOpSnapshot = useCallback(async (): Promise<Snapshot | undefined> => {
+    endReveal(true);
     const cur = loadedRef.current;
     if (!client || !cur) return undefined;
     const r = await enqueue(() => client.stepOp(cur.sid));
     return apply(r) && r ? r.snapshot : undefined;
-  }, [client, enqueue, apply]);
-  const stepRequest = useCallback(() => withSession((c, sid) => c.stepRequest(sid)), [withSession]);
-  const backOp = useCallback(() => withSession((c, sid) => c.backOp(sid)), [withSession]);
+  }, [client, enqueue, apply, endReveal]);
+  /** Finish the request (or recovery) under way, or run the next one, in one step. */
+  const stepRequest = useCallback(() => {
+    endReveal(true);
+    return withSession((c, sid) => c.stepRequest(sid));
+  }, [withSession, endReveal]);
+  /**
+   * Step request with motion: reveal the request from the state before it, a frame every
+   * REVEAL_FRAME_MS (one operation, or several when there are more operations than
+   * frames), the last frame finishing it; `revealing` is true until it lands.
+   */
+  const revealRequest = useCallback(async (): Promise<boolean> => {
+    endReveal(true);
+    const cur = loadedRef.current;
+    if (!client || !cur) return false;
+    const r: Reveal = { sid: cur.sid, frame: 0, last: null, done: false, cancelled: false };
+    revealRef.current = r;
+    setRevealing(true);
+    let moved = false;
+    try {
+      while (!r.cancelled) {
+        const res = await enqueue(async () => {
+          if (r.cancelled || r.done) return undefined;
+          const m = revealMove(r.last, r.frame);
+          const out =
+            m.kind === 'op' ? await client.stepOp(r.sid) : m.kind === 'ops' ? await client.advance(r.sid, 'op', m.count) : await client.stepRequest(r.sid);
+          r.frame++;
+          r.last = out.snapshot;
+          if (!out.moved || revealDone(out.snapshot)) r.done = true;
+          return out;
+        });
+        // Applied even when another command took over meanwhile: it was the state then.
+        moved = apply(res) || moved;
+        if (!res || r.done) break;
+        await sleep(REVEAL_FRAME_MS);
+      }
+      // The last frame stays for its animation before the reveal ends.
+      if (moved && !r.cancelled) await sleep(REVEAL_FRAME_MS);
+    } finally {
+      if (revealRef.current === r) {
+        revealRef.current = null;
+        setRevealing(false);
+      }
+    }
+    return moved;
+  }, [client, enqueue, apply, endReveal]);
+  /** End a reveal now, on the request's final state. */
+  const finishReveal = useCallback(() => endReveal(true), [endReveal]);
+  const backOp = useCallback(() => {
+    endReveal(true);
+    return withSession((c, sid) => c.backOp(sid));
+  }, [withSession, endReveal]);
   // Power cut in the session itself, and the recovery whose operations are then revealed.
   const powerCut = useCallback(() => {
+    endReveal(true);
     setPlaying(false);
     return withSession((c, sid) => c.request('power_cut', { sid }));
-  }, [withSession]);
-  const recover = useCallback(() => withSession((c, sid) => c.request('recover', { sid })), [withSession]);
+  }, [withSession, endReveal]);
+  const recover = useCallback(() => {
+    endReveal(true);
+    return withSession((c, sid) => c.request('recover', { sid }));
+  }, [withSession, endReveal]);
 
   // Scrubbing: keep at most one seek in flight and always land on the latest value.
   const seekTarget = useRef<number | null>(null);
   const seeking = useRef(false);
   const seek = useCallback(
     (step: number) => {
+      endReveal(false);
       seekTarget.current = step;
       if (seeking.current) return;
       seeking.current = true;
@@ -179,7 +283,7 @@ export function useSimulation(client: SimClient | null) {
       };
       void pump();
     },
-    [withSession],
+    [withSession, endReveal],
   );
 
   // Playback: one advance at a time, the next scheduled after the answer arrives.
@@ -213,6 +317,7 @@ export function useSimulation(client: SimClient | null) {
   const togglePlay = useCallback(() => {
     const cur = loadedRef.current;
     if (!cur) return;
+    endReveal(true);
     if (playingRef.current) {
       setPlaying(false);
       return;
@@ -220,13 +325,16 @@ export function useSimulation(client: SimClient | null) {
     // At the end, play starts again from the beginning.
     if (cur.snapshot.step >= cur.snapshot.total && cur.snapshot.opCount === 0) seek(0);
     setPlaying(true);
-  }, [seek]);
+  }, [seek, endReveal]);
 
-  const pause = useCallback(() => setPlaying(false), []);
+  const pause = useCallback(() => {
+    endReveal(true);
+    setPlaying(false);
+  }, [endReveal]);
   const dismissError = useCallback(() => setError(null), []);
 
   return {
-    state: { loaded, loading, error, playing, speed } satisfies SimState,
+    state: { loaded, loading, error, playing, speed, revealing } satisfies SimState,
     load,
     goto,
     stepOpSnapshot,
@@ -234,6 +342,8 @@ export function useSimulation(client: SimClient | null) {
     exec,
     applyResult: apply,
     stepRequest,
+    revealRequest,
+    finishReveal,
     backOp,
     powerCut,
     recover,

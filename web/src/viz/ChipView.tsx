@@ -37,7 +37,9 @@ export function ChipView({ info, snap, transitionMs, budgetMs, theme, textScale 
   const lastSnap = useRef<Snapshot | null>(null);
   if (lastSnap.current !== snap) {
     const fresh = newEvents(prev.current?.pos ?? null, snap.step, snap.opCursor, snap.events);
-    const plan = !large && transitionMs > 0 && fresh.length ? planEffects(fresh, prev.current?.roles, snap.blockRoles) : [];
+    // The request's operations shown before these (Step request reveals a few at a time).
+    const prior = fresh.length < snap.events.length ? snap.events.slice(0, snap.events.length - fresh.length) : [];
+    const plan = !large && transitionMs > 0 && fresh.length ? planEffects(fresh, prev.current?.roles, snap.blockRoles, prior) : [];
     const slots = slotCount(plan);
     let slotMs = 0;
     if (slots > 0) {

@@ -1,7 +1,7 @@
 // The chip as an SVG grid (small chips): one column of page cells per block, blocks
 // wrapped into rows. React renders the structure; D3 computes the layout scales and
-// animates: page fills, copies (a token moves), erases (a flash), role changes, and the
-// narration label of each merge/GC group while its operations play.
+// animates: page fills, copies (a token moves), erases (a flash) and role changes. What a
+// group of operations is doing is said by the narration above the chip, not over it.
 import { useEffect, useMemo, useRef } from 'react';
 import { scaleBand, select } from 'd3';
 // d3's barrel is side-effect free, so bring in the Selection.transition/interrupt patch explicitly.
@@ -9,7 +9,6 @@ import 'd3-transition';
 import type { SimEvent } from '../sim/protocol';
 import { bandLabel, bandTextColor, pageMark, pageStyle, roleStyle } from './palette';
 import type { Effect } from './effects';
-import { slotCount } from './effects';
 import { blockGroups, hoverText, type Hovered } from './chipInfo';
 
 export interface DeviceGridProps {
@@ -146,7 +145,7 @@ export function DeviceGrid(props: DeviceGridProps) {
     }
   }, [pageStates, props.transitionMs, layout, props.theme, delays]);
 
-  // The effect layer: tokens, flashes and group labels, drawn over the grid and removed after.
+  // The effect layer: tokens and flashes, drawn over the grid and removed after.
   useEffect(() => {
     const g = fxRef.current;
     const svg = svgRef.current;
@@ -162,8 +161,6 @@ export function DeviceGrid(props: DeviceGridProps) {
     const validFill = pageStyle(1).fill;
     const ends: Promise<void>[] = [];
     const track = (t: { end(): Promise<void> }) => ends.push(t.end());
-    const slots = slotCount(plan);
-    const labels = plan.filter((e): e is Extract<Effect, { kind: 'label' }> => e.kind === 'label');
     for (const e of plan) {
       const t0 = e.slot * slotMs;
       if (e.kind === 'program' || e.kind === 'copy') {
@@ -248,30 +245,6 @@ export function DeviceGrid(props: DeviceGridProps) {
         track(band.transition().delay(t0).duration(slotMs).attr('width', 0).attr('x', x + bw / 2).remove());
       }
     }
-    // Group labels: each note's text is shown while its operations play.
-    labels.forEach((l, i) => {
-      const next = labels.slice(i + 1).find((n) => n.slot > l.slot);
-      const endSlot = next ? next.slot : slots;
-      if (labels.some((n, j) => j > i && n.slot === l.slot)) return; // a later note of the same group says more
-      const cap = fx.append('g').attr('class', 'fx-label').style('opacity', 0);
-      const text = l.text.length > 110 ? l.text.slice(0, 109) + '…' : l.text;
-      const tw = Math.min(width - 8, text.length * 6.6 + 16);
-      // at the bottom edge, over the last row's pbn labels rather than the role bands
-      cap.append('rect').attr('x', (width - tw) / 2).attr('y', height - 21).attr('width', tw).attr('height', 20).attr('rx', 4);
-      cap.append('text').attr('x', width / 2).attr('y', height - 11).attr('dy', '0.35em').attr('text-anchor', 'middle').text(text);
-      track(
-        cap
-          .transition()
-          .delay(l.slot * slotMs)
-          .duration(Math.min(150, slotMs / 2))
-          .style('opacity', 1)
-          .transition()
-          .delay(Math.max(0, (endSlot - l.slot) * slotMs - 150))
-          .duration(150)
-          .style('opacity', 0)
-          .remove(),
-      );
-    });
     svg.dataset.fx = 'running';
     const kinds: Record<string, number> = {};
     for (const e of plan) kinds[e.kind] = (kinds[e.kind] ?? 0) + 1;

@@ -68,14 +68,20 @@ export function groupEvents(events: SimEvent[]): EventGroup[] {
 /**
  * Turn revealed events into effects, one time slot per flash operation: a read followed
  * by a program with the same cause and LPN is one copy (a token moves from source to
- * destination); notes become labels shown while their group plays. Role changes of
- * blocks (from `rolesBefore` to `rolesAfter`) play at the end.
+ * destination); notes become labels. Role changes of blocks (from `rolesBefore` to
+ * `rolesAfter`) play at the end. `prior`: the request's events already shown (a request
+ * revealed a few operations at a time): a program whose read was shown before moves its
+ * token from there, in the program's own slot.
  */
-export function planEffects(events: SimEvent[], rolesBefore?: Uint8Array | null, rolesAfter?: Uint8Array | null): Effect[] {
+export function planEffects(events: SimEvent[], rolesBefore?: Uint8Array | null, rolesAfter?: Uint8Array | null, prior: SimEvent[] = []): Effect[] {
   const out: Effect[] = [];
   let slot = 0;
   const pendingReads = new Map<string, { pbn: number; page: number; index: number }>();
   const readIndex = new Map<number, number>(); // event index → effect index of its read
+  for (const e of prior) {
+    if (e.kind === 'read' && e.lpn != null && e.pbn != null && e.page != null) pendingReads.set(`${e.cause ?? ''}|${e.lpn}`, { pbn: e.pbn, page: e.page, index: -1 });
+    else if (e.kind === 'program' && e.cause !== 'host') pendingReads.delete(`${e.cause ?? ''}|${e.lpn}`);
+  }
   events.forEach((e, i) => {
     if (e.kind === 'note' || !FLASH_OP_KINDS.has(e.kind)) {
       if (e.text) out.push({ kind: 'label', text: e.text, slot });
@@ -96,6 +102,10 @@ export function planEffects(events: SimEvent[], rolesBefore?: Uint8Array | null,
       if (src) {
         pendingReads.delete(key);
         // The read becomes the first half of the copy: drop its separate effect.
+        if (src.index < 0) {
+          out.push({ kind: 'copy', from: { pbn: src.pbn, page: src.page }, to: { pbn: e.pbn, page: e.page }, lpn: e.lpn!, slot: slot++ });
+          return;
+        }
         const ri = readIndex.get(src.index);
         if (ri !== undefined && out[ri]?.kind === 'read') {
           const readSlot = out[ri].slot;

@@ -30,6 +30,14 @@ describe('effects', () => {
     expect(plan.filter((e) => e.kind !== 'label').map((e) => e.slot)).toEqual([0, 1, 2, 3, 4]);
   });
 
+  it('moves a token from a read shown in an earlier step to the program of this one', () => {
+    // op by op: the read (event 2) was revealed before, the program (event 3) now
+    const plan = planEffects(merge.slice(3, 4), null, null, merge.slice(0, 3));
+    expect(plan).toEqual([{ kind: 'copy', from: { pbn: 0, page: 0 }, to: { pbn: 6, page: 0 }, lpn: 0, slot: 0 }]);
+    // a read already paired with its program before is not reused
+    expect(planEffects([{ kind: 'program', pbn: 6, page: 2, lpn: 0, cause: 'full_merge' }], null, null, merge.slice(0, 4))[0].kind).toBe('program');
+  });
+
   it('adds role changes at the end', () => {
     const plan = planEffects([], new Uint8Array([1, 0]), new Uint8Array([0, 5]));
     expect(plan).toEqual([
