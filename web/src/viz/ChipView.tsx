@@ -103,6 +103,7 @@ export function ChipView({ info, snap, transitionMs, budgetMs, theme, textScale 
             lastEvent={lastEvent}
             transitionMs={transitionMs}
             textScale={textScale}
+            groupOf={info.scheme === 'rftl' ? 3 : 1}
             plan={planRef.current.plan}
             planId={planRef.current.id}
             slotMs={planRef.current.slotMs}

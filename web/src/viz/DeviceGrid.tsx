@@ -38,6 +38,12 @@ export interface DeviceGridProps {
   onHover?: (h: Hovered | null) => void;
   /** presentation mode: labels, bands and page numbers this many times larger */
   textScale?: number;
+  /**
+   * Blocks the layout keeps together in a row (RFTL: 3, a logical block's primary,
+   * replacement and buffer). Given by the scheme, never by the moment's roles: the layout
+   * depends on the chip and the space only. Default: 3 when the blocks form such groups.
+   */
+  groupOf?: number;
 }
 
 const NO_LPN = 0xffffffff;
@@ -72,7 +78,7 @@ export function DeviceGrid(props: DeviceGridProps) {
   const fxRef = useRef<SVGGElement>(null);
   const groups = useMemo(() => blockGroups(blockRoles, owners), [blockRoles, owners]);
   const groupMiddle = useMemo(() => new Map(groups.map((g) => [g.first + 1, g.owner])), [groups]);
-  const groupSize = groups.length > 0 ? 3 : 1;
+  const groupSize = props.groupOf ?? (groups.length > 0 ? 3 : 1);
 
   const layout = useMemo(() => {
     const { cols, rows } = gridLayout(blocks, ppb, width, height, groupSize, ts);

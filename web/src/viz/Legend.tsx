@@ -1,11 +1,14 @@
 import { BLOCK_ROLES, PAGE_STATES, bandTextColor } from './palette';
+import { useOverflows } from './useOverflows';
 
 /** Key to the device view's colours; shows only the page states and roles present when given. */
 export function Legend({ roles, states }: { roles?: number[]; states?: number[] }) {
   const shownRoles = roles ? BLOCK_ROLES.filter((r) => roles.includes(r.id)) : BLOCK_ROLES;
   const shownStates = states ? PAGE_STATES.filter((s) => states.includes(s.id)) : PAGE_STATES;
+  // A fixed height (styles.css): past it the legend scrolls, and the keyboard reaches it.
+  const [ref, overflows] = useOverflows<HTMLDivElement>(`${shownRoles.length}:${shownStates.length}`);
   return (
-    <div className="legend" role="group" aria-label="Legend" data-testid="legend">
+    <div ref={ref} className="legend" role="group" aria-label="Legend" data-testid="legend" tabIndex={overflows ? 0 : undefined}>
       <div className="legend-group">
         <span className="legend-title">Pages</span>
         {shownStates.map((s) => (

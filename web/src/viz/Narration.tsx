@@ -1,6 +1,11 @@
+import { useEffect } from 'react';
+import { useOverflows } from './useOverflows';
+
 /**
  * Plain words about the moment shown: the request or recovery, the notes revealed with the
  * last flash operation (one line each) and the operation itself (Session.narration()).
+ * A box of fixed height (styles.css) that scrolls when a moment says more, back to its top
+ * at each new moment: the chip below keeps its place.
  */
 export function Narration({
   text,
@@ -30,8 +35,12 @@ export function Narration({
         : step > 0
           ? 'request done'
           : 'start';
+  const [ref, overflows] = useOverflows<HTMLParagraphElement>(text);
+  useEffect(() => {
+    if (ref.current) ref.current.scrollTop = 0;
+  }, [text, ref]);
   return (
-    <p className="narration" data-testid="narration" aria-live="polite">
+    <p ref={ref} className="narration" data-testid="narration" aria-live="polite" tabIndex={overflows ? 0 : undefined}>
       <span className="narration-where">{where}</span>
       <span className="narration-text">{text || fallback}</span>
     </p>
