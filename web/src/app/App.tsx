@@ -4,7 +4,7 @@ import { CompareView } from '../compare/CompareView';
 import { ExportMenu } from '../export/ExportMenu';
 import { loadCore } from '../scenario/core';
 import { LinkNotices, type LinkNoticeState } from '../scenario/LinkNotices';
-import { defaultWorkload, hasScheme, scenarioToJson, type Scenario } from '../scenario/model';
+import { defaultWorkload, hasScheme, scenarioToJson, schemeCleaning, type Scenario } from '../scenario/model';
 import { DEFAULT_PRESET } from '../scenario/presets';
 import { decodeHash, encodeHash, type CompareSpec, type ShareState } from '../scenario/share';
 import { ShareMenu } from '../scenario/ShareMenu';
@@ -613,7 +613,7 @@ export function App() {
 
         <aside className="right">
           {snap && loaded && <PowerPanel client={client} sid={loaded.sid} snapshot={snap} onCut={sim.powerCut} onRecover={sim.recover} onFinish={sim.stepRequest} />}
-          {snap && <MetricsPanel metrics={snap.metrics} />}
+          {snap && <MetricsPanel metrics={snap.metrics} cleaning={info ? schemeCleaning(info.scheme) : undefined} />}
           {snap && (
             <EventList
               events={snap.events}

@@ -19,6 +19,15 @@ describe('glossary', () => {
     ]);
   });
 
+  it('says when a GC run or a merge counts, and which schemes count which', () => {
+    const e = GLOSSARY.find((g) => g.id === 'gc-runs')!;
+    expect(e.term).toBe('GC runs and merges');
+    expect(e.definition).toContain('A merge or a GC run counts at its first flash operation');
+    expect(e.definition).toMatch(/Merge schemes .* count merges/);
+    expect(e.definition).toMatch(/GC schemes .* count GC runs/);
+    expect(splitTerms('Two GC runs.').find((p) => p.entry)?.entry?.id).toBe('gc-runs');
+  });
+
   it('does not match inside words', () => {
     expect(splitTerms('LBNX and switchover').every((p) => !p.entry)).toBe(true);
   });

@@ -75,6 +75,13 @@ export const GLOSSARY: GlossaryEntry[] = [
     patterns: ['garbage collection', 'Garbage collection'],
     definition: 'Making free blocks: pick a victim block, copy its still-valid pages elsewhere, erase it. Greedy GC picks the block with the fewest valid pages.',
   },
+  {
+    id: 'gc-runs',
+    term: 'GC runs and merges',
+    patterns: ['GC runs', 'GC run'],
+    definition:
+      'How the Metrics panel counts cleaning. A merge or a GC run counts at its first flash operation — the moment it starts (a merge that begins with a read counts at that read, not at its last copy or its erase). Merge schemes (BAST, FAST, O-FAST, FastCheck, FAST + LTFTL-style log, KRAFT, KAST, NFTL) count merges, as switch / partial / full, and show no GC runs; GC schemes (page mapping, LTFTL, RFTL, GFTL) count GC runs.',
+  },
 ];
 
 export interface TextPart {

@@ -8,6 +8,7 @@ import {
   describeScenario,
   parseScenario,
   scenarioToJson,
+  schemeCleaning,
   validateScenario,
   type Scenario,
 } from './model';
@@ -128,5 +129,18 @@ describe('the scheme list comes from the core', () => {
     applyCatalog({ schemes: [...SCHEMES.map((s) => ({ id: s.id, label: s.description, params: s.params.map((p) => p.key) })), { id: 'future', label: 'Future', params: ['warp_factor'] }] });
     expect(SCHEMES.find((s) => s.id === 'future')!.params[0]).toMatchObject({ key: 'warp_factor', label: 'Warp factor' });
     expect(parseScenario('{"scheme":"future","params":{"warp_factor":9},"chip":{"preset":"classroom"},"workload":{"kind":"sequential","n":5}}').params).toEqual({ warp_factor: 9 });
+  });
+
+  it('knows how each scheme cleans: catalog() says "gc" or "merges", a core that does not say means "gc"', () => {
+    const saved = SCHEMES.map((s) => ({ id: s.id, label: s.description, params: s.params.map((p) => p.key), cleaning: s.cleaning }));
+    try {
+      applyCatalog({ schemes: [{ id: 'page', label: 'Page', params: [], cleaning: 'gc' }, { id: 'bast', label: 'BAST', params: [], cleaning: 'merges' }, { id: 'old', label: 'Old', params: [] }] });
+      expect(schemeCleaning('page')).toBe('gc');
+      expect(schemeCleaning('bast')).toBe('merges');
+      expect(schemeCleaning('old')).toBe('gc');
+      expect(schemeCleaning('unknown')).toBe('gc');
+    } finally {
+      applyCatalog({ schemes: saved });
+    }
   });
 });

@@ -158,11 +158,19 @@ export interface SchemeSpec {
   label: string;
   description: string;
   params: ParamSpec[];
+  /**
+   * How the scheme cleans: "gc" (garbage collection runs, counted in gc_runs) or
+   * "merges" (log-block merges, counted in merges; gc_runs stays 0). Absent: "gc".
+   */
+  cleaning?: Cleaning;
 }
+
+export type Cleaning = 'gc' | 'merges';
 
 /** The core's catalog() JSON. */
 export interface CatalogJson {
-  schemes: { id: string; label: string; params: string[] }[];
+  /** `cleaning` is absent from cores older than issue 24: read as "gc" */
+  schemes: { id: string; label: string; params: string[]; cleaning?: string }[];
   chips?: string[];
   generators?: { kind: string; description: string }[];
 }
@@ -199,6 +207,7 @@ export const SCHEMES: SchemeSpec[] = [
     label: 'Page mapping (greedy GC)',
     description: 'Every logical page maps to any physical page; garbage collection erases the block with the fewest valid pages.',
     params: [PARAM_SPECS.op],
+    cleaning: 'gc',
   },
 ];
 
@@ -210,6 +219,7 @@ export function applyCatalog(cat: CatalogJson): void {
     label: SHORT_LABELS[s.id] ?? s.id,
     description: s.label,
     params: s.params.map(paramSpec),
+    cleaning: s.cleaning === 'merges' ? 'merges' : 'gc',
   }));
   SCHEMES.splice(0, SCHEMES.length, ...next);
   for (const g of cat.generators ?? []) GENERATOR_HELP[g.kind] = g.description;
@@ -217,6 +227,11 @@ export function applyCatalog(cat: CatalogJson): void {
 
 export function hasScheme(id: string): boolean {
   return SCHEMES.some((s) => s.id === id);
+}
+
+/** How a scheme cleans, as the core's catalog says ("gc" when it does not say). */
+export function schemeCleaning(id: string): Cleaning {
+  return SCHEMES.find((s) => s.id === id)?.cleaning ?? 'gc';
 }
 
 export interface ChipSpec {

@@ -13,27 +13,31 @@ export const SCHEME_SPECS: SchemeSpec[] = [
     label: 'RFTL (real-time)',
     description: 'RFTL: primary / replacement / buffer blocks, OOB sub-tables, distributed partial GC (real-time)',
     params: [UTILISATION],
+    cleaning: 'gc',
   },
   {
     id: 'gftl',
     label: 'GFTL',
     description: 'GFTL as the RFTL paper describes it: buffer blocks, central GC queue, partial block cleaning',
     params: [UTILISATION],
+    cleaning: 'gc',
   },
-  { id: 'nftl', label: 'NFTL', description: 'NFTL: block mapping with a replacement block; merge when both are full', params: [UTILISATION] },
+  { id: 'nftl', label: 'NFTL', description: 'NFTL: block mapping with a replacement block; merge when both are full', params: [UTILISATION], cleaning: 'merges' },
   {
     id: 'kraft',
     label: 'KRAFT',
     description: 'KRAFT: K-associative log blocks kept serial, relative addressing (Kang et al.)',
     params: [LOG_BLOCKS, K],
+    cleaning: 'merges',
   },
   {
     id: 'ltftl',
     label: 'LTFTL',
     description: 'LTFTL: page mapping with time shift (freeze / unfreeze / revert) and power-loss roll-back',
     params: [{ key: 'op', label: 'Over-provisioning', min: 0.05, max: 0.9, step: 0.05, default: 0.25 }],
+    cleaning: 'gc',
   },
-  { id: 'kast', label: 'KAST (K-associative)', description: 'KAST-style K-associative log blocks (KRAFT without seriality maintenance)', params: [LOG_BLOCKS, K] },
+  { id: 'kast', label: 'KAST (K-associative)', description: 'KAST-style K-associative log blocks (KRAFT without seriality maintenance)', params: [LOG_BLOCKS, K], cleaning: 'merges' },
 ];
 
 export function registerSchemes(): void {

@@ -1,4 +1,5 @@
 // Live metrics from the core's metrics() JSON (field names as in docs/cli.md).
+import type { Cleaning } from '../scenario/model';
 import type { Metrics } from '../sim/protocol';
 
 function num(v: unknown): number | undefined {
@@ -44,7 +45,11 @@ const KNOWN_TOP = new Set([
   'write_amplification', 'elapsed_us', 'latency_us', 'erase_count', 'merges', 'wrong_reads',
 ]);
 
-export function MetricsPanel({ metrics }: { metrics: Metrics }) {
+/**
+ * `cleaning`: how the scheme cleans (the core's catalog). Merge schemes show their merges
+ * (even before the first) and not "GC runs", which stays 0 for them.
+ */
+export function MetricsPanel({ metrics, cleaning = 'gc' }: { metrics: Metrics; cleaning?: Cleaning }) {
   const n = (p: string) => num(get(metrics, p));
   const rows: Row[] = [
     { key: 'host_writes', label: 'Host writes', value: fmt(n('host_writes')) },
@@ -61,15 +66,17 @@ export function MetricsPanel({ metrics }: { metrics: Metrics }) {
     { key: 'latency_read_mean', label: 'Read latency, mean', value: fmtUs(n('latency_us.read.mean')) },
   ];
   const merges = get(metrics, 'merges');
-  if (merges && typeof merges === 'object' && Object.values(merges).some((v) => typeof v === 'number' && v > 0)) {
+  if (merges && typeof merges === 'object' && (cleaning === 'merges' || Object.values(merges).some((v) => typeof v === 'number' && v > 0))) {
     const m = merges as Record<string, number>;
-    rows.push({ key: 'merges', label: 'Merges switch/partial/full', value: `${fmt(m.switch)} / ${fmt(m.partial)} / ${fmt(m.full)}` });
+    rows.push({ key: 'merges', label: 'Merges switch/partial/full', value: `${fmt(m.switch)} / ${fmt(m.partial)} / ${fmt(m.full)}`, hint: 'a merge counts at its first flash operation' });
   }
   // Fields the core adds later still show up, without code changes here.
   for (const [k, v] of Object.entries(metrics)) {
     if (KNOWN_TOP.has(k) || typeof v !== 'number') continue;
+    if (k === 'gc_runs' && cleaning === 'merges') continue;
     const label = LABELS[k] ?? k.charAt(0).toUpperCase() + k.slice(1).replace(/_/g, ' ');
-    rows.push({ key: k, label, value: k.endsWith('_bytes') ? `${fmt(v)} B` : fmt(v, Number.isInteger(v) ? 0 : 2) });
+    const hint = k === 'gc_runs' ? 'a GC run counts at its first flash operation' : undefined;
+    rows.push({ key: k, label, value: k.endsWith('_bytes') ? `${fmt(v)} B` : fmt(v, Number.isInteger(v) ? 0 : 2), hint });
   }
   const byCause = get(metrics, 'by_cause');
   const causes =
