@@ -2,6 +2,8 @@
 // stop (a Session on the page replays the stop's scenario), its text, quiz and answer.
 import { useEffect, useState } from 'react';
 import { coreSessionCtor } from '../app/schemeFit';
+import type { SimEvent } from '../sim/protocol';
+import { highlightedBlocks } from '../tour/TourPanel';
 import { stopScenario, type Tour } from '../tour/tours';
 import { DeviceGrid } from '../viz/DeviceGrid';
 import { Legend } from '../viz/Legend';
@@ -16,6 +18,10 @@ interface StopChip {
   owners: Int32Array;
   ownerSets?: Record<string, number[]>;
   narration: string;
+  /** as the live view draws the stop: the merge or GC's victims, the last operation, the highlight */
+  victims: number[];
+  lastEvent: SimEvent | null;
+  highlighted: Set<number>;
 }
 
 interface PageSession {
@@ -28,6 +34,8 @@ interface PageSession {
   block_owners(): Int32Array;
   block_owner_sets(): string;
   narration(): string;
+  events(): string;
+  victims?(): Uint32Array;
   free(): void;
 }
 
@@ -47,16 +55,22 @@ export function PrintTour({ tour, onClose }: { tour: Tour; onClose: () => void }
           s.goto(stop.at.step, stop.at.op);
           const info = JSON.parse(s.info()) as { chip: { blocks: number; pages_per_block: number } };
           const sets = JSON.parse(s.block_owner_sets()) as Record<string, number[]>;
+          const events = JSON.parse(s.events()) as SimEvent[];
+          const blockRoles = s.block_roles();
+          const owners = s.block_owners();
           return {
             blocks: info.chip.blocks,
             ppb: info.chip.pages_per_block,
             pageStates: s.page_states(),
             pageLpns: s.page_lpns(),
-            blockRoles: s.block_roles(),
+            blockRoles,
             eraseCounts: s.block_erase_counts(),
-            owners: s.block_owners(),
+            owners,
             ownerSets: Object.keys(sets).length ? sets : undefined,
             narration: s.narration(),
+            victims: s.victims ? Array.from(s.victims()) : [],
+            lastEvent: [...events].reverse().find((e) => e.pbn != null) ?? null,
+            highlighted: highlightedBlocks(stop.highlight, { blockRoles, owners, events }),
           };
         } catch (e) {
           return `This stop could not be drawn: ${(e as Error).message}`;
@@ -107,6 +121,9 @@ export function PrintTour({ tour, onClose }: { tour: Tour; onClose: () => void }
                     eraseCounts={c.eraseCounts}
                     owners={c.owners}
                     ownerSets={c.ownerSets}
+                    victims={c.victims}
+                    lastEvent={c.lastEvent}
+                    highlighted={c.highlighted}
                     transitionMs={0}
                     width={CHIP_W}
                     height={CHIP_H}

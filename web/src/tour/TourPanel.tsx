@@ -10,7 +10,7 @@ import { WithGlossary } from '../classroom/Glossary';
 import { PredictPanel } from './PredictPanel';
 
 /** Blocks a highlight designates in a snapshot. */
-export function highlightedBlocks(h: Highlight | undefined, snap: Snapshot | undefined): Set<number> {
+export function highlightedBlocks(h: Highlight | undefined, snap: Pick<Snapshot, 'blockRoles' | 'owners' | 'events'> | undefined): Set<number> {
   const out = new Set<number>();
   if (!h || !snap) return out;
   const roles = new Set(h.roles ?? []);
@@ -22,8 +22,11 @@ export function highlightedBlocks(h: Highlight | undefined, snap: Snapshot | und
   return out;
 }
 
-/** Mark the highlighted blocks of the device view (re-applied after every render). */
-export function useBlockHighlight(blocks: Set<number>, container = '[data-testid=device-grid]') {
+/**
+ * Mark the highlighted blocks of the device view (re-applied after every render); only the
+ * chip view's grid, not the printed tour's (each printed stop draws its own highlight).
+ */
+export function useBlockHighlight(blocks: Set<number>, container = '.chip-area [data-testid=device-grid]') {
   useEffect(() => {
     const els = document.querySelectorAll<SVGGElement>(`${container} g.block`);
     els.forEach((el) => el.classList.toggle('tour-hi', blocks.has(Number(el.dataset.block))));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hasScheme, validateScenario } from '../scenario/model';
 import { loadNodeCore } from '../scenario/testing/nodeCore';
+import { roleStyle } from '../viz/palette';
 import { TOURS, availableTours, stopScenario, tourById } from './tours';
 
 const core = loadNodeCore();
@@ -43,6 +44,19 @@ describe('guided tours', () => {
           s.page_states().forEach((st) => (counts[names[st]] = (counts[names[st]] ?? 0) + 1));
           for (const [state, want] of Object.entries(stop.pages ?? {})) {
             expect(counts[state] ?? 0, `${tour.id} stop ${i} ${state} pages`).toBe(want);
+          }
+          const roles = s.block_roles();
+          const owners = s.block_owners();
+          const states = s.page_states();
+          const ppb = roles.length ? states.length / roles.length : 0;
+          for (const b of stop.blocks ?? []) {
+            const where = `${tour.id} stop ${i} block ${b.block}`;
+            if (b.role !== undefined) expect(roleStyle(roles[b.block]).key, `${where} role`).toBe(b.role);
+            if (b.owner !== undefined) expect(owners[b.block], `${where} owner`).toBe(b.owner);
+            if (b.pages !== undefined) {
+              const got = Array.from(states.subarray(b.block * ppb, (b.block + 1) * ppb), (x) => 'EVIRM'[x] ?? '?').join('');
+              expect(got, `${where} pages`).toBe(b.pages);
+            }
           }
           for (const [path, want] of Object.entries(stop.expect ?? {})) {
             const got = get(metrics, path);

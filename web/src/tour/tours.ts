@@ -34,6 +34,12 @@ export interface TourStop {
   expect?: Record<string, number>;
   /** pages in each state at this moment (page_states()), checked by tours.test.ts */
   pages?: Partial<Record<'erased' | 'valid' | 'invalid' | 'retractable' | 'metadata', number>>;
+  /**
+   * What the text says about single blocks at this moment, checked by tours.test.ts against
+   * the core: the role key (palette.ts), the owning LBN, and the pages top to bottom, one
+   * letter each (E erased, V valid, I invalid, R retractable, M metadata).
+   */
+  blocks?: { block: number; role?: string; owner?: number; pages?: string }[];
 }
 
 export interface Tour {
@@ -116,10 +122,14 @@ export const TOURS: Tour[] = [
       {
         title: 'Garbage collection, one operation at a time',
         at: { step: 28, op: 5 },
-        text: 'Operations 1–4 read the valid pages of block 3 (LPNs 14 and 15) and programmed them into block 7; operation 5 erased block 3, which is hollow again and free. The same follows for block 2. Step with → to watch each read, program and erase.',
+        text: 'Operations 1–4 read the valid pages of block 3 (LPNs 14 and 15) and programmed them into block 7, marked DEST while garbage collection fills it; operation 5 erased block 3, which is hollow again and free. The Metrics panel counts a GC run at its first operation: GC runs reads 1 here. The same follows for block 2: that second run starts, and counts, at operation 6. Step with → to watch each read, program and erase.',
         highlight: { touched: true },
         pages: { valid: 20, invalid: 6, erased: 6 },
-        expect: { erases: 1, page_programs: 30 },
+        expect: { erases: 1, page_programs: 30, gc_runs: 1 },
+        blocks: [
+          { block: 7, role: 'dest', pages: 'VVEE' },
+          { block: 3, role: 'free', pages: 'EEEE' },
+        ],
       },
       {
         title: 'Room again',
@@ -166,9 +176,14 @@ export const TOURS: Tour[] = [
       {
         title: 'In the middle of the full merge',
         at: { step: 18, op: 5 },
-        text: 'Operation by operation: the full merge reads each up-to-date sector (from the log block if it is there, else from the data block) and programs it into free block 6, which becomes LBN 0’s new data block. After 5 operations, 2 of the 4 sectors are copied and nothing is erased yet; the merge is counted when its copies are done, the 2 erases come last.',
+        text: 'The full merge copies LBN 0’s up-to-date sectors: each is read (from log block 4 if it is there, else from data block 0), then programmed into free block 6, labelled DEST L0 while it is filled. After 5 operations LPNs 0 and 1 are copied and LPN 2 has just been read. A copy is valid in both places, block 6’s new page and its source alike, until the merge completes; the stale LPN 0 in page 0 of block 0 stays invalid. The merge counted at its first operation (Merges: full 1). Its 2 erases come last, and with them block 6 becomes DATA L0; LBN 2’s new log block appears at operation 11, with S8.',
         highlight: { touched: true },
-        expect: { erases: 0, 'merges.full': 0, page_programs: 20 },
+        expect: { erases: 0, 'merges.full': 1, page_programs: 20 },
+        blocks: [
+          { block: 6, role: 'dest', owner: 0, pages: 'VVEE' },
+          { block: 0, role: 'data', owner: 0, pages: 'IVVV' },
+          { block: 4, role: 'log', owner: 0, pages: 'VEEE' },
+        ],
       },
       {
         title: 'One write, two erases',
@@ -354,14 +369,14 @@ export const TOURS: Tour[] = [
         text: 'Logical block 1’s primary block is full. Its garbage collection is due — but RFTL never runs it all at once.',
         highlight: { owners: [1] },
         quiz: { question: 'The next request writes to logical block 1. How long will it take, at most?', answer: '2,200 µs: the write (325 µs) plus one GC step of at most β = 5 valid-page copies. No step is longer than one erase (2,000 µs).' },
-        expect: { 'latency_us.write.worst': 325 },
+        expect: { 'latency_us.write.worst': 325, gc_runs: 0 },
       },
       {
         title: 'One GC step rides on the write',
         at: { step: 180, op: 0 },
-        text: 'GC step 1 of 8: 5 valid pages copied into the replacement block, right after the host write. Worst write so far: 2,200 µs.',
+        text: 'GC step 1 of 8: 5 valid pages copied into the replacement block, right after the host write. Worst write so far: 2,200 µs. The Metrics panel counts this GC run once (GC runs 1), at its first operation, although its 8 steps ride on 8 different writes.',
         highlight: { owners: [1] },
-        expect: { 'latency_us.write.worst': 2200, erases: 0 },
+        expect: { 'latency_us.write.worst': 2200, erases: 0, gc_runs: 1 },
       },
       {
         title: 'The last step: one erase',
@@ -550,6 +565,12 @@ export const TOURS: Tour[] = [
         at: { step: 108, op: 10 },
         text: 'Request 109 (w18) made log block 26 (the paper’s E) the victim. LBN 10’s merge copied its sectors to a new block, logged the block map, and erased the old data block. This is the moment of Figure 4. Press “Cut power here” in the Power panel, then “Recover”, and step (→) through the six phases: map directory → map block → checkpoints → restoration scan of the uncheckpointed region → consistency check (LPNs 41, 42 and 49 set to −1, with both MSNs shown) → merge redo: the spare areas of the data blocks (88 reads) show that LBN 10’s merge finished and was logged, so nothing is redone (section 5.1 re-executes the last merge only when its block-map log was cut); LPN 46 stays in block 26, still the victim, and the next write to a RW log block merges it. The verdict compares every logical page with the reference model.',
         highlight: { touched: true },
+        expect: { 'merges.full': 8, erases: 17 },
+        blocks: [
+          { block: 8, role: 'data', owner: 10, pages: 'VVVV' },
+          { block: 12, pages: 'EEEE' },
+          { block: 26, role: 'rw-log', pages: 'IIVI' },
+        ],
       },
     ],
   },

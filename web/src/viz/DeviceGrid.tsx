@@ -23,6 +23,8 @@ export interface DeviceGridProps {
   ownerSets?: Record<string, number[]>;
   /** blocks being cleaned by the merge or GC under way (its victims) */
   victims?: number[];
+  /** blocks a tour stop highlights (the printed tour; the live view marks them itself) */
+  highlighted?: Set<number>;
   /** the last revealed event, highlighted */
   lastEvent?: SimEvent | null;
   /** ms for state transitions; 0 = discrete */
@@ -320,7 +322,7 @@ export function DeviceGrid(props: DeviceGridProps) {
       );
     }
     blockEls.push(
-      <g key={b} className={victimSet.has(b) ? 'block victim' : 'block'} data-block={b} data-role={role.key} data-owner={owner} data-victim={victimSet.has(b) ? '' : undefined}>
+      <g key={b} className={['block', victimSet.has(b) && 'victim', props.highlighted?.has(b) && 'tour-hi'].filter(Boolean).join(' ')} data-block={b} data-role={role.key} data-owner={owner} data-victim={victimSet.has(b) ? '' : undefined}>
         <title>{victimSet.has(b) ? `${title}\nVictim: being cleaned by the merge or GC under way` : title}</title>
         <rect className="role-band" x={bx} y={by + 2} width={bw} height={BAND - 4} rx={2} style={{ fill: role.color }} />
         {showBandText && (
