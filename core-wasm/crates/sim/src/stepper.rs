@@ -8,9 +8,12 @@
 //! revealed the same way: recovery re-run from the chip the cut left, paused after k
 //! operations.
 
+use std::cell::OnceCell;
+
 use serde::Serialize;
 
 use crate::crash::{CrashOutcome, Recover};
+use crate::moment::Display;
 use crate::nand::{Cause, Event, FlashError, OpKind, PageKind, NONE};
 use crate::sim::{Simulator, State};
 use crate::trace::Request;
@@ -25,6 +28,8 @@ struct PowerOff {
     ops: usize,
     /// The cut came during a recovery being revealed.
     in_recovery: bool,
+    /// The device view of the cut moment (the torn page included).
+    display: Display,
 }
 
 /// A recovery whose operations are being revealed.
@@ -66,6 +71,10 @@ pub struct Stepper {
     /// The states right after each recovery of this branch (by position): seeking inside
     /// the branch replays from them, never from the recorded run.
     roots: Vec<State>,
+    /// The display of `before` (consistent: between requests), and of the moment shown
+    /// (src/moment.rs); computed on first read, dropped when the moment changes.
+    base: OnceCell<Display>,
+    shown: OnceCell<Display>,
 }
 
 /// An event as the UI gets it.
@@ -118,6 +127,8 @@ impl Stepper {
             verdict: None,
             branch_from: None,
             roots: Vec::new(),
+            base: OnceCell::new(),
+            shown: OnceCell::new(),
         }
     }
 
@@ -169,6 +180,7 @@ impl Stepper {
         self.sim.state.flash.set_recording(false);
         r?;
         self.before = before;
+        self.base = OnceCell::new();
         self.recovery_events = false;
         self.request = Some(req);
         self.n = self.events.iter().filter(|e| matches!(e, Event::Op { .. })).count();
@@ -202,6 +214,7 @@ impl Stepper {
         }
         self.cursor = c;
         self.k = k;
+        self.shown = OnceCell::new();
         self.in_request = c < self.events.len();
         self.paused = None;
         if self.in_request {
@@ -241,6 +254,7 @@ impl Stepper {
 
     /// One more flash operation (starting the next request if needed). False at the end.
     pub fn step_op(&mut self) -> Result<bool, String> {
+        self.shown = OnceCell::new();
         self.check_power()?;
         if self.in_request {
             self.reveal_to(self.k + 1);
@@ -255,6 +269,7 @@ impl Stepper {
 
     /// Finishes the in-progress request (or recovery), or runs the next one whole.
     pub fn step_request(&mut self) -> Result<bool, String> {
+        self.shown = OnceCell::new();
         self.check_power()?;
         if !self.in_request && !self.begin(false)? {
             return Ok(false);
@@ -265,6 +280,7 @@ impl Stepper {
 
     /// Full speed, no events kept.
     pub fn run(&mut self, n: usize) -> Result<usize, String> {
+        self.shown = OnceCell::new();
         self.check_power()?;
         self.leave_recovery();
         self.forget_request();
@@ -282,6 +298,8 @@ impl Stepper {
         self.before = None;
         self.paused = None;
         self.recovery_events = false;
+        self.base = OnceCell::new();
+        self.shown = OnceCell::new();
     }
 
     fn check_power(&self) -> Result<(), String> {
@@ -295,6 +313,7 @@ impl Stepper {
     /// it). On a branch (after a recovery) it replays from the branch's recovered states,
     /// so the branch is kept; seeking before the first cut returns to the recorded run.
     pub fn seek(&mut self, step: usize) -> Result<(), String> {
+        self.shown = OnceCell::new();
         if let Some(off) = self.power.take() {
             self.sim.state = off.before;
         }
@@ -320,6 +339,7 @@ impl Stepper {
     /// The state after `step` requests plus `ops` flash operations of the next one
     /// (scrubbing, markers, the event list's "jump to this moment", tour stops).
     pub fn goto(&mut self, step: usize, ops: usize) -> Result<(), String> {
+        self.shown = OnceCell::new();
         self.seek(step)?;
         if ops == 0 || !self.begin(true)? {
             return Ok(());
@@ -331,6 +351,7 @@ impl Stepper {
     /// Back one flash operation (into the previous request when between requests). In a
     /// recovery being revealed, back to its previous operation, then to the power cut.
     pub fn back_op(&mut self) -> Result<bool, String> {
+        self.shown = OnceCell::new();
         if self.rec.is_some() {
             if self.k > 1 {
                 self.reveal_to(self.k - 1);
@@ -414,6 +435,7 @@ impl Stepper {
     /// its pages; RAM is lost (the scheme's tables are dark until `recover`). The session
     /// stays on its own branch.
     pub fn power_cut(&mut self) -> Result<(), String> {
+        self.shown = OnceCell::new();
         if self.power.is_some() {
             return Err("power is already off".into());
         }
@@ -425,6 +447,7 @@ impl Stepper {
                 let _ = recover(&mut s.flash);
             }
             s.flash.power_on();
+            let display = Display::during(&rec.off.display, &rec.cut, &s, &self.events[..self.cursor]);
             self.sim.state = s;
             self.roots.pop();
             self.branch_from = rec.branch_from;
@@ -432,7 +455,7 @@ impl Stepper {
             self.in_request = false;
             self.paused = None;
             self.verdict = None;
-            self.power = Some(PowerOff { ops: k, in_recovery: true, ..rec.off });
+            self.power = Some(PowerOff { ops: k, in_recovery: true, display, ..rec.off });
             return Ok(());
         }
         if self.in_request {
@@ -446,17 +469,20 @@ impl Stepper {
                 Err(e) => return Err(e.to_string()),
             }
             cut.flash.power_on();
+            let base = self.base.take().unwrap_or_else(|| Display::of(&before));
+            let display = Display::during(&base, &before, &cut, &self.events[..self.cursor]);
             self.sim.state = cut;
             self.events.truncate(self.cursor);
             self.in_request = false;
             self.paused = None;
             self.verdict = None;
-            self.power = Some(PowerOff { before, req: Some(req), ops: k, in_recovery: false });
+            self.power = Some(PowerOff { before, req: Some(req), ops: k, in_recovery: false, display });
             return Ok(());
         }
         self.forget_request();
         self.verdict = None;
-        self.power = Some(PowerOff { before: self.sim.state.clone(), req: None, ops: 0, in_recovery: false });
+        let display = Display::of(&self.sim.state);
+        self.power = Some(PowerOff { before: self.sim.state.clone(), req: None, ops: 0, in_recovery: false, display });
         Ok(())
     }
 
@@ -465,6 +491,7 @@ impl Stepper {
     /// with the reference model. The run then goes on with the requests after the
     /// interrupted one (which was not acknowledged), on a branch of the recorded run.
     pub fn recover(&mut self) -> Result<(), String> {
+        self.shown = OnceCell::new();
         let Some(off) = self.power.take() else { return Err("power is on".into()) };
         let Some(rec) = self.recoverer.clone() else {
             self.power = Some(off);
@@ -572,20 +599,46 @@ impl Stepper {
     /// Page states at this moment (the scheme's view of the chip; while power is off or
     /// a recovery runs, the chip read through the RAM the cut lost).
     pub fn page_states(&self) -> Vec<u8> {
-        let s = self.view();
-        (0..s.flash.geometry().pages()).map(|p| s.ftl.page_state(&s.flash, p) as u8).collect()
+        self.display().states.iter().map(|&s| s as u8).collect()
     }
     /// The LPN of each data page (NONE for erased, metadata and torn pages).
     pub fn page_lpns(&self) -> Vec<u32> {
         self.view().flash.pages().iter().map(|p| if p.kind == PageKind::Data { p.lpn } else { NONE }).collect()
     }
     pub fn block_roles(&self) -> Vec<u8> {
-        let s = self.view();
-        (0..s.flash.blocks()).map(|b| s.ftl.block_role(b) as u8).collect()
+        self.display().roles.iter().map(|&r| r as u8).collect()
     }
     pub fn block_owners(&self) -> Vec<i32> {
-        let s = self.view();
-        (0..s.flash.blocks()).map(|b| s.ftl.block_owner(b).map_or(-1, |l| l as i32)).collect()
+        self.display().first_owners()
+    }
+    /// Blocks serving more than one logical block (a KRAFT/KAST log block shared by up to
+    /// K), with all of them.
+    pub fn block_owner_sets(&self) -> Vec<(u32, Vec<u32>)> {
+        let d = self.display();
+        d.owners.iter().enumerate().filter(|(_, o)| o.len() > 1).map(|(b, o)| (b as u32, o.clone())).collect()
+    }
+
+    /// Page states, roles and owners of the moment shown (src/moment.rs): the scheme's
+    /// own view between requests; inside a request or recovery, the view before it with
+    /// the operations revealed applied as a chip applies them; while power is off, the
+    /// cut moment's.
+    pub fn display(&self) -> &Display {
+        self.shown.get_or_init(|| {
+            if let Some(off) = &self.power {
+                return off.display.clone();
+            }
+            if self.in_request {
+                let ops = &self.events[..self.cursor];
+                if let Some(rec) = &self.rec {
+                    return Display::during(&rec.off.display, &rec.cut, self.view(), ops);
+                }
+                if let Some(before) = &self.before {
+                    let base = self.base.get_or_init(|| Display::of(before));
+                    return Display::during(base, before, self.view(), ops);
+                }
+            }
+            Display::of(self.view())
+        })
     }
     pub fn erase_counts(&self) -> Vec<u32> {
         self.view().flash.erase_counts().to_vec()
@@ -644,7 +697,7 @@ impl Stepper {
         self.events[..self.cursor]
             .iter()
             .map(|e| match e {
-                Event::Op { kind, ppn, pbn, lpn, cause } => {
+                Event::Op { kind, ppn, pbn, lpn, cause, .. } => {
                     let page = g.offset_of(*ppn);
                     // Metadata pages may carry a number in their spare area (LTFTL's map
                     // and log pages): never an LPN.
