@@ -19,6 +19,7 @@ use crate::sim::{Simulator, State};
 use crate::trace::Request;
 
 /// Power is off: the chip as the cut left it; RAM is lost (docs/session-api.md).
+#[derive(Clone)]
 struct PowerOff {
     /// The state before the interrupted request (the reference model's view).
     before: State,
@@ -33,6 +34,7 @@ struct PowerOff {
 }
 
 /// A recovery whose operations are being revealed.
+#[derive(Clone)]
 struct Recovering {
     /// The power cut it recovers from (kept: a cut inside the recovery returns to it).
     off: PowerOff,
@@ -70,11 +72,20 @@ pub struct Stepper {
     branch_from: Option<usize>,
     /// The states right after each recovery of this branch (by position): seeking inside
     /// the branch replays from them, never from the recorded run.
-    roots: Vec<State>,
+    roots: Vec<Root>,
     /// The display of `before` (consistent: between requests), and of the moment shown
     /// (src/moment.rs); computed on first read, dropped when the moment changes.
     base: OnceCell<Display>,
     shown: OnceCell<Display>,
+}
+
+/// The state right after a recovery, with the recovery and the cut it recovered from:
+/// Back from there retraces the recovery, the power-off moment and the cut.
+struct Root {
+    state: State,
+    rec: Recovering,
+    events: Vec<Event>,
+    verdict: Option<serde_json::Value>,
 }
 
 /// An event as the UI gets it.
@@ -319,18 +330,18 @@ impl Stepper {
         }
         self.leave_recovery();
         self.forget_request();
-        if self.roots.iter().any(|r| r.pos > step) {
+        if self.roots.iter().any(|r| r.state.pos > step) {
             // Going back before a recovery: stepping forward again runs the requests
             // normally, so keyframes made after this point no longer hold.
-            self.roots.retain(|r| r.pos <= step);
+            self.roots.retain(|r| r.state.pos <= step);
             self.sim.truncate_keyframes(step);
             if self.roots.is_empty() {
                 self.branch_from = None;
             }
         }
         if let Some(root) = self.roots.last() {
-            if step < self.sim.pos() || self.sim.pos() < root.pos {
-                self.sim.state = root.clone();
+            if step < self.sim.pos() || self.sim.pos() < root.state.pos {
+                self.sim.state = root.state.clone();
             }
         }
         self.sim.seek(step)
@@ -386,12 +397,26 @@ impl Stepper {
         let have_before = !self.recovery_events
             && self.request.is_some()
             && self.before.as_ref().is_some_and(|b| b.pos + 1 == self.sim.pos());
+        if !have_before && self.roots.last().is_some_and(|r| r.state.pos == self.sim.pos()) {
+            // Right after a recovery: back into it, then to the power cut and the cut moment.
+            let root = self.roots.last().unwrap();
+            let (rec, events, verdict) = (root.rec.clone(), root.events.clone(), root.verdict.clone());
+            self.forget_request();
+            self.rec = Some(rec);
+            self.events = events;
+            self.verdict = verdict;
+            self.n = self.events.iter().filter(|e| matches!(e, Event::Op { .. })).count();
+            self.recovery_events = true;
+            if self.n == 0 {
+                self.undo_recovery();
+            } else {
+                self.in_request = true;
+                self.reveal_to(self.n - 1);
+            }
+            return Ok(true);
+        }
         if !have_before {
-            if self.sim.pos() == 0 || self.recovery_events {
-                if self.recovery_events {
-                    // Just after a recovery: the first step back shows the state before it.
-                    return self.seek(self.sim.pos().saturating_sub(1)).map(|_| true);
-                }
+            if self.sim.pos() == 0 {
                 return Ok(false);
             }
             let pos = self.sim.pos() - 1;
@@ -541,8 +566,7 @@ impl Stepper {
         self.sim.truncate_keyframes(off.before.pos);
         let prev_branch = self.branch_from;
         self.branch_from = Some(prev_branch.map_or(off.before.pos, |b| b.min(off.before.pos)));
-        self.roots.retain(|r| r.pos < pos);
-        self.roots.push(self.sim.state.clone());
+        self.roots.retain(|r| r.state.pos < pos);
         self.verdict = Some(serde_json::json!({
             "ok": v.ok(),
             "lost": v.lost,
@@ -553,10 +577,12 @@ impl Stepper {
             "in_flight_survived": survived,
         }));
         self.forget_request();
+        let rec = Recovering { off, cut, branch_from: prev_branch };
+        self.roots.push(Root { state: self.sim.state.clone(), rec: rec.clone(), events: events.clone(), verdict: self.verdict.clone() });
         self.events = events;
         self.n = ops;
         self.recovery_events = true;
-        self.rec = Some(Recovering { off, cut, branch_from: prev_branch });
+        self.rec = Some(rec);
         self.in_request = !self.events.is_empty();
         if self.in_request {
             self.reveal_to(0);
