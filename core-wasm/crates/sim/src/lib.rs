@@ -4,6 +4,7 @@
 pub mod crash;
 pub mod ftl;
 pub mod metrics;
+pub mod moment;
 pub mod nand;
 pub mod oracle;
 pub mod precondition;

@@ -8,14 +8,18 @@
 //! revealed the same way: recovery re-run from the chip the cut left, paused after k
 //! operations.
 
+use std::cell::OnceCell;
+
 use serde::Serialize;
 
 use crate::crash::{CrashOutcome, Recover};
+use crate::moment::Display;
 use crate::nand::{Cause, Event, FlashError, OpKind, PageKind, NONE};
 use crate::sim::{Simulator, State};
 use crate::trace::Request;
 
 /// Power is off: the chip as the cut left it; RAM is lost (docs/session-api.md).
+#[derive(Clone)]
 struct PowerOff {
     /// The state before the interrupted request (the reference model's view).
     before: State,
@@ -25,9 +29,12 @@ struct PowerOff {
     ops: usize,
     /// The cut came during a recovery being revealed.
     in_recovery: bool,
+    /// The device view of the cut moment (the torn page included).
+    display: Display,
 }
 
 /// A recovery whose operations are being revealed.
+#[derive(Clone)]
 struct Recovering {
     /// The power cut it recovers from (kept: a cut inside the recovery returns to it).
     off: PowerOff,
@@ -65,7 +72,20 @@ pub struct Stepper {
     branch_from: Option<usize>,
     /// The states right after each recovery of this branch (by position): seeking inside
     /// the branch replays from them, never from the recorded run.
-    roots: Vec<State>,
+    roots: Vec<Root>,
+    /// The display of `before` (consistent: between requests), and of the moment shown
+    /// (src/moment.rs); computed on first read, dropped when the moment changes.
+    base: OnceCell<Display>,
+    shown: OnceCell<Display>,
+}
+
+/// The state right after a recovery, with the recovery and the cut it recovered from:
+/// Back from there retraces the recovery, the power-off moment and the cut.
+struct Root {
+    state: State,
+    rec: Recovering,
+    events: Vec<Event>,
+    verdict: Option<serde_json::Value>,
 }
 
 /// An event as the UI gets it.
@@ -118,6 +138,8 @@ impl Stepper {
             verdict: None,
             branch_from: None,
             roots: Vec::new(),
+            base: OnceCell::new(),
+            shown: OnceCell::new(),
         }
     }
 
@@ -169,6 +191,7 @@ impl Stepper {
         self.sim.state.flash.set_recording(false);
         r?;
         self.before = before;
+        self.base = OnceCell::new();
         self.recovery_events = false;
         self.request = Some(req);
         self.n = self.events.iter().filter(|e| matches!(e, Event::Op { .. })).count();
@@ -202,6 +225,7 @@ impl Stepper {
         }
         self.cursor = c;
         self.k = k;
+        self.shown = OnceCell::new();
         self.in_request = c < self.events.len();
         self.paused = None;
         if self.in_request {
@@ -241,6 +265,7 @@ impl Stepper {
 
     /// One more flash operation (starting the next request if needed). False at the end.
     pub fn step_op(&mut self) -> Result<bool, String> {
+        self.shown = OnceCell::new();
         self.check_power()?;
         if self.in_request {
             self.reveal_to(self.k + 1);
@@ -255,6 +280,7 @@ impl Stepper {
 
     /// Finishes the in-progress request (or recovery), or runs the next one whole.
     pub fn step_request(&mut self) -> Result<bool, String> {
+        self.shown = OnceCell::new();
         self.check_power()?;
         if !self.in_request && !self.begin(false)? {
             return Ok(false);
@@ -265,6 +291,7 @@ impl Stepper {
 
     /// Full speed, no events kept.
     pub fn run(&mut self, n: usize) -> Result<usize, String> {
+        self.shown = OnceCell::new();
         self.check_power()?;
         self.leave_recovery();
         self.forget_request();
@@ -282,6 +309,8 @@ impl Stepper {
         self.before = None;
         self.paused = None;
         self.recovery_events = false;
+        self.base = OnceCell::new();
+        self.shown = OnceCell::new();
     }
 
     fn check_power(&self) -> Result<(), String> {
@@ -295,23 +324,24 @@ impl Stepper {
     /// it). On a branch (after a recovery) it replays from the branch's recovered states,
     /// so the branch is kept; seeking before the first cut returns to the recorded run.
     pub fn seek(&mut self, step: usize) -> Result<(), String> {
+        self.shown = OnceCell::new();
         if let Some(off) = self.power.take() {
             self.sim.state = off.before;
         }
         self.leave_recovery();
         self.forget_request();
-        if self.roots.iter().any(|r| r.pos > step) {
+        if self.roots.iter().any(|r| r.state.pos > step) {
             // Going back before a recovery: stepping forward again runs the requests
             // normally, so keyframes made after this point no longer hold.
-            self.roots.retain(|r| r.pos <= step);
+            self.roots.retain(|r| r.state.pos <= step);
             self.sim.truncate_keyframes(step);
             if self.roots.is_empty() {
                 self.branch_from = None;
             }
         }
         if let Some(root) = self.roots.last() {
-            if step < self.sim.pos() || self.sim.pos() < root.pos {
-                self.sim.state = root.clone();
+            if step < self.sim.pos() || self.sim.pos() < root.state.pos {
+                self.sim.state = root.state.clone();
             }
         }
         self.sim.seek(step)
@@ -320,6 +350,7 @@ impl Stepper {
     /// The state after `step` requests plus `ops` flash operations of the next one
     /// (scrubbing, markers, the event list's "jump to this moment", tour stops).
     pub fn goto(&mut self, step: usize, ops: usize) -> Result<(), String> {
+        self.shown = OnceCell::new();
         self.seek(step)?;
         if ops == 0 || !self.begin(true)? {
             return Ok(());
@@ -331,6 +362,7 @@ impl Stepper {
     /// Back one flash operation (into the previous request when between requests). In a
     /// recovery being revealed, back to its previous operation, then to the power cut.
     pub fn back_op(&mut self) -> Result<bool, String> {
+        self.shown = OnceCell::new();
         if self.rec.is_some() {
             if self.k > 1 {
                 self.reveal_to(self.k - 1);
@@ -365,12 +397,26 @@ impl Stepper {
         let have_before = !self.recovery_events
             && self.request.is_some()
             && self.before.as_ref().is_some_and(|b| b.pos + 1 == self.sim.pos());
+        if !have_before && self.roots.last().is_some_and(|r| r.state.pos == self.sim.pos()) {
+            // Right after a recovery: back into it, then to the power cut and the cut moment.
+            let root = self.roots.last().unwrap();
+            let (rec, events, verdict) = (root.rec.clone(), root.events.clone(), root.verdict.clone());
+            self.forget_request();
+            self.rec = Some(rec);
+            self.events = events;
+            self.verdict = verdict;
+            self.n = self.events.iter().filter(|e| matches!(e, Event::Op { .. })).count();
+            self.recovery_events = true;
+            if self.n == 0 {
+                self.undo_recovery();
+            } else {
+                self.in_request = true;
+                self.reveal_to(self.n - 1);
+            }
+            return Ok(true);
+        }
         if !have_before {
-            if self.sim.pos() == 0 || self.recovery_events {
-                if self.recovery_events {
-                    // Just after a recovery: the first step back shows the state before it.
-                    return self.seek(self.sim.pos().saturating_sub(1)).map(|_| true);
-                }
+            if self.sim.pos() == 0 {
                 return Ok(false);
             }
             let pos = self.sim.pos() - 1;
@@ -414,6 +460,7 @@ impl Stepper {
     /// its pages; RAM is lost (the scheme's tables are dark until `recover`). The session
     /// stays on its own branch.
     pub fn power_cut(&mut self) -> Result<(), String> {
+        self.shown = OnceCell::new();
         if self.power.is_some() {
             return Err("power is already off".into());
         }
@@ -425,6 +472,7 @@ impl Stepper {
                 let _ = recover(&mut s.flash);
             }
             s.flash.power_on();
+            let display = Display::during(&rec.off.display, &rec.cut, &s, &self.events[..self.cursor]);
             self.sim.state = s;
             self.roots.pop();
             self.branch_from = rec.branch_from;
@@ -432,7 +480,7 @@ impl Stepper {
             self.in_request = false;
             self.paused = None;
             self.verdict = None;
-            self.power = Some(PowerOff { ops: k, in_recovery: true, ..rec.off });
+            self.power = Some(PowerOff { ops: k, in_recovery: true, display, ..rec.off });
             return Ok(());
         }
         if self.in_request {
@@ -446,17 +494,20 @@ impl Stepper {
                 Err(e) => return Err(e.to_string()),
             }
             cut.flash.power_on();
+            let base = self.base.take().unwrap_or_else(|| Display::of(&before));
+            let display = Display::during(&base, &before, &cut, &self.events[..self.cursor]);
             self.sim.state = cut;
             self.events.truncate(self.cursor);
             self.in_request = false;
             self.paused = None;
             self.verdict = None;
-            self.power = Some(PowerOff { before, req: Some(req), ops: k, in_recovery: false });
+            self.power = Some(PowerOff { before, req: Some(req), ops: k, in_recovery: false, display });
             return Ok(());
         }
         self.forget_request();
         self.verdict = None;
-        self.power = Some(PowerOff { before: self.sim.state.clone(), req: None, ops: 0, in_recovery: false });
+        let display = Display::of(&self.sim.state);
+        self.power = Some(PowerOff { before: self.sim.state.clone(), req: None, ops: 0, in_recovery: false, display });
         Ok(())
     }
 
@@ -465,6 +516,7 @@ impl Stepper {
     /// with the reference model. The run then goes on with the requests after the
     /// interrupted one (which was not acknowledged), on a branch of the recorded run.
     pub fn recover(&mut self) -> Result<(), String> {
+        self.shown = OnceCell::new();
         let Some(off) = self.power.take() else { return Err("power is on".into()) };
         let Some(rec) = self.recoverer.clone() else {
             self.power = Some(off);
@@ -514,8 +566,7 @@ impl Stepper {
         self.sim.truncate_keyframes(off.before.pos);
         let prev_branch = self.branch_from;
         self.branch_from = Some(prev_branch.map_or(off.before.pos, |b| b.min(off.before.pos)));
-        self.roots.retain(|r| r.pos < pos);
-        self.roots.push(self.sim.state.clone());
+        self.roots.retain(|r| r.state.pos < pos);
         self.verdict = Some(serde_json::json!({
             "ok": v.ok(),
             "lost": v.lost,
@@ -526,10 +577,12 @@ impl Stepper {
             "in_flight_survived": survived,
         }));
         self.forget_request();
+        let rec = Recovering { off, cut, branch_from: prev_branch };
+        self.roots.push(Root { state: self.sim.state.clone(), rec: rec.clone(), events: events.clone(), verdict: self.verdict.clone() });
         self.events = events;
         self.n = ops;
         self.recovery_events = true;
-        self.rec = Some(Recovering { off, cut, branch_from: prev_branch });
+        self.rec = Some(rec);
         self.in_request = !self.events.is_empty();
         if self.in_request {
             self.reveal_to(0);
@@ -572,20 +625,46 @@ impl Stepper {
     /// Page states at this moment (the scheme's view of the chip; while power is off or
     /// a recovery runs, the chip read through the RAM the cut lost).
     pub fn page_states(&self) -> Vec<u8> {
-        let s = self.view();
-        (0..s.flash.geometry().pages()).map(|p| s.ftl.page_state(&s.flash, p) as u8).collect()
+        self.display().states.iter().map(|&s| s as u8).collect()
     }
     /// The LPN of each data page (NONE for erased, metadata and torn pages).
     pub fn page_lpns(&self) -> Vec<u32> {
         self.view().flash.pages().iter().map(|p| if p.kind == PageKind::Data { p.lpn } else { NONE }).collect()
     }
     pub fn block_roles(&self) -> Vec<u8> {
-        let s = self.view();
-        (0..s.flash.blocks()).map(|b| s.ftl.block_role(b) as u8).collect()
+        self.display().roles.iter().map(|&r| r as u8).collect()
     }
     pub fn block_owners(&self) -> Vec<i32> {
-        let s = self.view();
-        (0..s.flash.blocks()).map(|b| s.ftl.block_owner(b).map_or(-1, |l| l as i32)).collect()
+        self.display().first_owners()
+    }
+    /// Blocks serving more than one logical block (a KRAFT/KAST log block shared by up to
+    /// K), with all of them.
+    pub fn block_owner_sets(&self) -> Vec<(u32, Vec<u32>)> {
+        let d = self.display();
+        d.owners.iter().enumerate().filter(|(_, o)| o.len() > 1).map(|(b, o)| (b as u32, o.clone())).collect()
+    }
+
+    /// Page states, roles and owners of the moment shown (src/moment.rs): the scheme's
+    /// own view between requests; inside a request or recovery, the view before it with
+    /// the operations revealed applied as a chip applies them; while power is off, the
+    /// cut moment's.
+    pub fn display(&self) -> &Display {
+        self.shown.get_or_init(|| {
+            if let Some(off) = &self.power {
+                return off.display.clone();
+            }
+            if self.in_request {
+                let ops = &self.events[..self.cursor];
+                if let Some(rec) = &self.rec {
+                    return Display::during(&rec.off.display, &rec.cut, self.view(), ops);
+                }
+                if let Some(before) = &self.before {
+                    let base = self.base.get_or_init(|| Display::of(before));
+                    return Display::during(base, before, self.view(), ops);
+                }
+            }
+            Display::of(self.view())
+        })
     }
     pub fn erase_counts(&self) -> Vec<u32> {
         self.view().flash.erase_counts().to_vec()
@@ -644,7 +723,7 @@ impl Stepper {
         self.events[..self.cursor]
             .iter()
             .map(|e| match e {
-                Event::Op { kind, ppn, pbn, lpn, cause } => {
+                Event::Op { kind, ppn, pbn, lpn, cause, .. } => {
                     let page = g.offset_of(*ppn);
                     // Metadata pages may carry a number in their spare area (LTFTL's map
                     // and log pages): never an LPN.

@@ -1,7 +1,9 @@
 //! Op-exact moments (docs/architecture.md): at every flash-operation boundary of a request,
-//! everything the stepper shows equals the state reached independently — a second
-//! simulator of the same scenario, the state before the request cloned, power cut after
-//! k operations on the copy — and stepping forward then back lands on the same view.
+//! the chip, counters and scheme tables the stepper shows equal the state reached
+//! independently — a second simulator of the same scenario, the state before the request
+//! cloned, power cut after k operations on the copy — and stepping forward then back
+//! lands on the same view. Page states, roles and owners mid-request follow the chip's
+//! rules instead (tests/moments.rs); at request boundaries they are the scheme's own.
 //! Every scheme of ftl::SCHEMES, random workloads.
 
 mod common;
@@ -24,6 +26,13 @@ struct View {
     erases: Vec<u32>,
     metrics: String,
     tables: String,
+}
+
+impl View {
+    /// Without what src/moment.rs derives (page states, roles, owners).
+    fn chip_and_ram(&self) -> View {
+        View { states: Vec::new(), roles: Vec::new(), owners: Vec::new(), ..self.clone() }
+    }
 }
 
 fn stepper_view(s: &Stepper) -> View {
@@ -118,14 +127,13 @@ fn check_scheme(scheme: &str, seed: u64, n: u64, at: &[usize]) -> Result<usize, 
             let want = state_view(&cut);
             let torn: Vec<usize> =
                 cut.flash.pages().iter().enumerate().filter(|(_, p)| p.kind == PageKind::Torn).map(|(i, _)| i).collect();
+            // Page states, roles and owners inside a request are not the paused RAM's
+            // (src/moment.rs; tests/moments.rs checks them against a chip's rules).
             for i in 0..want.states.len() {
                 if !torn.contains(&i) {
-                    prop_assert_eq!(got.states[i], want.states[i], "{} request {} op {}/{}: page {} state", scheme, r, k, n_ops, i);
                     prop_assert_eq!(got.lpns[i], want.lpns[i], "{} request {} op {}/{}: page {} lpn", scheme, r, k, n_ops, i);
                 }
             }
-            prop_assert_eq!(&got.roles, &want.roles, "{} request {} op {}/{}: roles", scheme, r, k, n_ops);
-            prop_assert_eq!(&got.owners, &want.owners, "{} request {} op {}/{}: owners", scheme, r, k, n_ops);
             prop_assert_eq!(&got.erases, &want.erases, "{} request {} op {}/{}: erase counts", scheme, r, k, n_ops);
             prop_assert_eq!(&got.metrics, &want.metrics, "{} request {} op {}/{}: metrics", scheme, r, k, n_ops);
             if torn.is_empty() {
@@ -136,7 +144,7 @@ fn check_scheme(scheme: &str, seed: u64, n: u64, at: &[usize]) -> Result<usize, 
             paused.flash.pause_after(k as u64);
             prop_assert!(paused.exec(req).is_err());
             paused.flash.power_on();
-            same(&got, &state_view(&paused), &format!("{scheme} request {r} op {k}/{n_ops}"))?;
+            same(&got.chip_and_ram(), &state_view(&paused).chip_and_ram(), &format!("{scheme} request {r} op {k}/{n_ops}"))?;
             // Host requests count when they complete.
             prop_assert_eq!(s.view().host.writes + s.view().host.reads, before.host.writes + before.host.reads);
             // Forward then back, and a goto, land on the same view.

@@ -301,3 +301,45 @@ fn bast_thrashing() -> ftl_sim::scenario::Scenario {
         Workload::Pattern { text: "w0-15 S0 S4 S8 S12 S0 S4 S8 S12".into() },
     )
 }
+
+/// Issue 24: Back after a cut and its recovery retraces the recovery, the power-off moment
+/// and the cut moment, never the uncut run's later operations of the cut request.
+#[test]
+fn back_after_a_recovery_retraces_it_and_the_cut() {
+    let mut s = fastcheck_stepper("(w0-40)x4 (w3 w9 w17 w33 w2 w21)x20");
+    s.seek(120).unwrap();
+    into_a_long_request(&mut s, 6);
+    let (r, k, n) = (s.step(), s.op_cursor(), s.op_count());
+    assert!(k < n);
+    let at_cut = s.page_states();
+    s.power_cut().unwrap();
+    let off_states = s.page_states();
+    s.recover().unwrap();
+    let rec_ops = s.op_count();
+    assert!(rec_ops > 0);
+    s.step_request().unwrap();
+    assert!(!s.recovering() && s.powered());
+    assert_eq!(s.step(), r + 1);
+    let verdict = s.verdict_json();
+    // Back: the recovery's operations in reverse.
+    for want in (1..rec_ops).rev() {
+        s.back_op().unwrap();
+        assert!(s.recovering(), "back {want}: in the recovery");
+        assert_eq!(s.op_cursor(), want);
+        assert_eq!(s.verdict_json(), verdict);
+    }
+    // Then the power-off moment, then the cut moment (powered, k operations done).
+    s.back_op().unwrap();
+    assert!(!s.powered(), "back to the power cut");
+    assert_eq!(s.page_states(), off_states);
+    s.back_op().unwrap();
+    assert!(s.powered());
+    assert_eq!((s.step(), s.op_cursor(), s.op_count()), (r, k, n), "the cut moment");
+    assert_eq!(s.page_states(), at_cut);
+    // Forward again: recover replays the same recovery.
+    s.power_cut().unwrap();
+    s.recover().unwrap();
+    s.step_request().unwrap();
+    assert_eq!(s.verdict_json(), verdict);
+    assert_eq!(s.step(), r + 1);
+}

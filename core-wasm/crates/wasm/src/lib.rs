@@ -197,14 +197,8 @@ impl Session {
     /// Blocks serving more than one logical block (a KRAFT/KAST log block shared by up to
     /// K): JSON `{"pbn": [lbn, ...]}`; block_owners() gives only the first.
     pub fn block_owner_sets(&self) -> String {
-        let s = &self.stepper.sim.state;
-        let mut out = serde_json::Map::new();
-        for b in 0..s.flash.blocks() {
-            let all = s.ftl.block_owners_all(b);
-            if all.len() > 1 {
-                out.insert(b.to_string(), serde_json::json!(all));
-            }
-        }
+        let sets = self.stepper.block_owner_sets();
+        let out: serde_json::Map<_, _> = sets.into_iter().map(|(b, o)| (b.to_string(), serde_json::json!(o))).collect();
         serde_json::Value::Object(out).to_string()
     }
 

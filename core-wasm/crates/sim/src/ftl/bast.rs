@@ -153,8 +153,10 @@ impl BastFtl {
 
     /// Merges the log block in `slot` with its data block and empties the slot.
     fn merge(&mut self, flash: &mut Flash, slot: usize) -> FlashResult<()> {
-        let log = self.slots[slot].take().expect("merge of an empty slot");
-        self.slot_of[log.lbn as usize] = NONE;
+        // RAM changes in the order of the operations (docs/architecture.md, "What a moment
+        // shows"): the slot keeps its log block until that block is erased, the block map
+        // switches to the destination when the old data block is erased.
+        let log = self.slots[slot].clone().expect("merge of an empty slot");
         let n = self.ppb;
         flash.counters.log_replacements += 1;
         flash.counters.log_utilisation_sum += log.lsns.len() as f64 / n as f64;
@@ -162,6 +164,8 @@ impl BastFtl {
         if self.switchable(&log) {
             self.bmt[log.lbn as usize] = log.pbn;
             self.usage[log.pbn as usize] = Use::Data;
+            self.slots[slot] = None;
+            self.slot_of[log.lbn as usize] = NONE;
             flash.counters.switch_merges += 1;
             flash.note("switch", || {
                 format!("switch: log block {} holds LBN {}'s sectors in order and becomes its data block; old data block {old} erased (1 erase)", log.pbn, log.lbn)
@@ -194,10 +198,12 @@ impl BastFtl {
                 self.program(flash, dst * n + off as u32, p.lpn, p.version, Cause::FullMerge, t)?;
             }
         }
-        self.bmt[log.lbn as usize] = dst;
         flash.counters.full_merges += 1;
         flash.counters.full_merge_victims += 1;
         self.erase(flash, old, Cause::FullMerge)?;
+        self.bmt[log.lbn as usize] = dst;
+        self.slots[slot] = None;
+        self.slot_of[log.lbn as usize] = NONE;
         self.erase(flash, log.pbn, Cause::FullMerge)
     }
 

@@ -177,8 +177,10 @@ impl FastFtl {
         self.bmt_msn[lbn as usize] = self.seq;
         self.map_changed(lbn);
         if let Some(mut m) = self.meta.take() {
-            m.after_merge(flash, self, lbn, merged_out)?;
+            // Put the logging back before a pause or cut unwinds: RAM stays whole.
+            let r = m.after_merge(flash, self, lbn, merged_out);
             self.meta = Some(m);
+            r?;
         }
         Ok(())
     }
@@ -494,8 +496,9 @@ impl FastFtl {
                 // FastCheck 4.2: the victim replaced by an empty block changes the log-block
                 // part of the block map: log it, then erase the victim (a cut in between
                 // leaves a block the map no longer lists: garbage for recovery).
-                m.after_rw_alloc(flash, self, pbn)?;
+                let r = m.after_rw_alloc(flash, self, pbn);
                 self.meta = Some(m);
+                r?;
                 if let Some(v) = victim {
                     self.erase(flash, v, Cause::FullMerge)?;
                 }
@@ -509,8 +512,9 @@ impl FastFtl {
         self.rw_latest[lsn as usize] = ppn;
         self.rw_of_lbn[(lsn / n) as usize].push(ppn);
         if let Some(mut m) = self.meta.take() {
-            m.after_rw_write(flash, self, pbn)?;
+            let r = m.after_rw_write(flash, self, pbn);
             self.meta = Some(m);
+            r?;
         }
         Ok(())
     }

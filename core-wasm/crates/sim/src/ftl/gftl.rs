@@ -643,6 +643,24 @@ impl Ftl for Gftl {
         }
     }
 
+    /// The pages a job has copied stay valid in the old data block and the closed buffers
+    /// until the job erases them (GFTL's partial block cleaning spans requests).
+    fn page_state(&self, flash: &Flash, ppn: Ppn) -> super::PageState {
+        let st = super::default_page_state(self, flash, ppn);
+        if st != super::PageState::Invalid || !matches!(self.usage[(ppn / self.ppb) as usize], Use::Data(_) | Use::Closed(_)) {
+            return st;
+        }
+        let pbn = ppn / self.ppb;
+        let p = flash.peek(ppn);
+        let job_copied = self.queue.iter().any(|j| {
+            (j.old == pbn || j.closed.contains(&pbn)) && self.locate(p.lpn).is_some_and(|q| q / self.ppb == j.new)
+        });
+        if job_copied && super::copy_of_located(self, flash, ppn) {
+            return super::PageState::Valid;
+        }
+        st
+    }
+
     fn block_owner(&self, pbn: Pbn) -> Option<u32> {
         match self.usage[pbn as usize] {
             Use::Free => None,

@@ -118,6 +118,9 @@ pub struct LtFtl {
     page_bytes: u32,
     logical_pages: u32,
     section: Vec<Section>,
+    /// A mapping or log block traded into the data pool by wear levelling keeps showing
+    /// what it holds until its erase (docs/architecture.md, "What a moment shows").
+    traded: Vec<Option<Section>>,
     /// Data-section block usage.
     usage: Vec<Use>,
     /// Blocks programmed since their last erase (must be erased before reuse).
@@ -292,6 +295,7 @@ impl LtFtl {
             retractable_copies: 0,
             wl_swaps: 0,
             log_flushes: 0,
+            traded: vec![None; g.blocks as usize],
         })
     }
 
@@ -446,6 +450,7 @@ impl LtFtl {
         flash.erase(pbn, cause)?;
         self.written[pbn as usize] = false;
         self.programmed[pbn as usize] = 0;
+        self.traded[pbn as usize] = None;
         let lo = (pbn * self.ppb) as usize;
         for i in lo..lo + self.ppb as usize {
             self.set_owner(i as Ppn, NONE);
@@ -975,6 +980,9 @@ impl LtFtl {
     fn swap_into_data(&mut self, d: Pbn, x: Pbn, to: Section) {
         self.free.retain(|&b| b != d);
         self.section[d as usize] = to;
+        if self.written[x as usize] {
+            self.traded[x as usize] = Some(self.section[x as usize]);
+        }
         self.section[x as usize] = Section::Data;
         self.set_usage(x, Use::Free);
         self.free.push_back(x);
@@ -1184,6 +1192,13 @@ impl LtFtl {
         }
         f.usage.fill(Use::Free);
         f.closed_by_kept.clear();
+        // Spare blocks still holding metadata (a traded or old map block) show it until
+        // erased; display only, no flash operation.
+        for &b in &spare {
+            if flash.block_pages(b).iter().any(|p| p.kind == PageKind::Meta) {
+                f.traded[b as usize] = Some(Section::Map);
+            }
+        }
         f.free = spare;
         for b in 0..g.blocks {
             if has_data[b as usize] {
@@ -1362,7 +1377,7 @@ impl Ftl for LtFtl {
     }
 
     fn block_role(&self, pbn: Pbn) -> BlockRole {
-        match self.section[pbn as usize] {
+        match self.traded[pbn as usize].unwrap_or(self.section[pbn as usize]) {
             Section::Meta => BlockRole::Metadata,
             Section::Map => BlockRole::MapBlock,
             Section::Log => BlockRole::Log,

@@ -182,6 +182,16 @@ pub fn default_page_state<F: Ftl + ?Sized>(ftl: &F, flash: &Flash, ppn: Ppn) -> 
     }
 }
 
+/// A data page holding the same version of its LPN as the page the map points at: the
+/// source of a copy. Valid while the GC or merge that copied it is still in progress
+/// (docs/architecture.md, "What a moment shows"): schemes whose cleaning spans requests
+/// (RFTL, GFTL) use it in `page_state`.
+pub fn copy_of_located<F: Ftl + ?Sized>(ftl: &F, flash: &Flash, ppn: Ppn) -> bool {
+    let p = flash.peek(ppn);
+    p.kind == PageKind::Data
+        && ftl.locate(p.lpn).is_some_and(|q| q != ppn && flash.peek(q).kind == PageKind::Data && flash.peek(q).version == p.version)
+}
+
 /// Schemes that exist, with a one-line description for the UI and `ftl --help`.
 pub const SCHEMES: &[(&str, &str)] = &[
     ("page", "Page mapping with greedy garbage collection (the baseline)"),

@@ -122,6 +122,8 @@ pub struct Gc {
     victim: Pbn,
     /// Copies done by this GC.
     pub copies: u32,
+    /// The victim's pages copied so far: valid until its erase (the device view).
+    copied: Vec<Ppn>,
 }
 
 #[derive(Clone, Debug)]
@@ -310,7 +312,7 @@ impl Rftl {
             let buf = lb.blocks[BUFFER];
             sources.extend((0..buffer_used).map(|o| buf * ppb + o));
         }
-        let gc = Gc { kind, step: 0, bound: k, sources, cursor: 0, victim: prim, copies: 0 };
+        let gc = Gc { kind, step: 0, bound: k, sources, cursor: 0, victim: prim, copies: 0, copied: Vec::new() };
         flash.counters.gc_runs += 1;
         match kind {
             GcKind::Primary => self.stats.primary_gcs += 1,
@@ -365,6 +367,7 @@ impl Rftl {
                 let data = flash.read(src, Cause::Gc)?;
                 self.program_with_subtable(flash, lbn, dst, Page::data(data.lpn, data.version), table, Cause::Gc)?;
                 copies += 1;
+                gc.copied.push(src);
             }
             gc.cursor += 1;
         }
@@ -454,6 +457,7 @@ impl Rftl {
                     cursor: 0,
                     victim: b,
                     copies: 0,
+                    copied: Vec::new(),
                 });
                 self.stats.replacement_gcs += 1;
                 flash.counters.gc_runs += 1;
@@ -743,6 +747,18 @@ impl Ftl for Rftl {
 
     fn block_owner(&self, pbn: Pbn) -> Option<u32> {
         self.owner.get(pbn as usize).copied().flatten().map(|o| o.0)
+    }
+
+    /// A victim's copied pages stay valid until its erase: the partial GC (section 4.4)
+    /// carries them over across requests.
+    fn page_state(&self, flash: &Flash, ppn: Ppn) -> super::PageState {
+        let st = super::default_page_state(self, flash, ppn);
+        let pbn = ppn / self.ppb;
+        let in_gc = self.block_owner(pbn).and_then(|l| self.lbs[l as usize].gc.as_ref()).is_some_and(|gc| gc.copied.contains(&ppn));
+        if st == super::PageState::Invalid && in_gc && super::copy_of_located(self, flash, ppn) {
+            return super::PageState::Valid;
+        }
+        st
     }
 
     fn ram_bytes(&self) -> u64 {

@@ -128,7 +128,10 @@ impl Cause {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
-    Op { kind: OpKind, ppn: Ppn, pbn: Pbn, lpn: Lpn, cause: Cause },
+    /// `content` and `version` are the page's as the operation read or programmed it
+    /// (what the device view derives page states from, src/moment.rs); erases carry
+    /// `PageKind::Erased` and 0.
+    Op { kind: OpKind, ppn: Ppn, pbn: Pbn, lpn: Lpn, cause: Cause, content: PageKind, version: u32 },
     Note { tag: &'static str, text: String },
 }
 
@@ -331,7 +334,11 @@ impl Flash {
         self.counts[kind as usize][cause as usize] += 1;
         if self.recording {
             let pbn = self.split(ppn).0;
-            self.events.push(Event::Op { kind, ppn, pbn, lpn, cause });
+            let (content, version) = match kind {
+                OpKind::Erase => (PageKind::Erased, 0),
+                _ => (self.pages[ppn as usize].kind, self.pages[ppn as usize].version),
+            };
+            self.events.push(Event::Op { kind, ppn, pbn, lpn, cause, content, version });
         }
     }
 
