@@ -176,7 +176,7 @@ export const TOURS: Tour[] = [
       {
         title: 'In the middle of the full merge',
         at: { step: 18, op: 5 },
-        text: 'The full merge copies LBN 0’s up-to-date sectors: each is read (from log block 4 if it is there, else from data block 0), then programmed into free block 6, labelled DEST L0 while it is filled. After 5 operations LPNs 0 and 1 are copied and LPN 2 has just been read. A copy is valid in both places, block 6’s new page and its source alike, until the merge completes; the stale LPN 0 in page 0 of block 0 stays invalid. The merge counted at its first operation (Merges: full 1). Its 2 erases come last, and with them block 6 becomes DATA L0; LBN 2’s new log block appears at operation 11, with S8.',
+        text: 'The full merge copies LBN 0’s up-to-date sectors: each is read (from log block 4 if it is there, else from data block 0), then programmed into free block 6, labelled DEST L0 while it is filled. After 5 operations LPNs 0 and 1 are copied and LPN 2 has just been read. A copy is valid in both places, block 6’s new page and its source alike, until the merge erases the source’s block; the stale LPN 0 in page 0 of block 0 stays invalid. The merge counted at its first operation (Merges: full 1). Its 2 erases come last, and with them block 6 becomes DATA L0; LBN 2’s new log block appears at operation 11, with S8.',
         highlight: { touched: true },
         expect: { erases: 0, 'merges.full': 1, page_programs: 20 },
         blocks: [
@@ -563,13 +563,13 @@ export const TOURS: Tour[] = [
       {
         title: 'Figure 4: cut the power here',
         at: { step: 108, op: 10 },
-        text: 'Request 109 (w18) made log block 26 (the paper’s E) the victim. LBN 10’s merge copied its sectors to a new block, logged the block map, and erased the old data block. This is the moment of Figure 4. Press “Cut power here” in the Power panel, then “Recover”, and step (→) through the six phases: map directory → map block → checkpoints → restoration scan of the uncheckpointed region → consistency check (LPNs 41, 42 and 49 set to −1, with both MSNs shown) → merge redo: the spare areas of the data blocks (88 reads) show that LBN 10’s merge finished and was logged, so nothing is redone (section 5.1 re-executes the last merge only when its block-map log was cut); LPN 46 stays in block 26, still the victim, and the next write to a RW log block merges it. The verdict compares every logical page with the reference model.',
+        text: 'Request 109 (w18) made log block 26 (the paper’s E) the victim. LBN 10’s merge copied its sectors to a new block (8), logged the block map, and erased the old data block. This is the moment of Figure 4. Block 26 still shows LPNs 41 and 42 valid: they are the sources of block 8’s copies until block 26 itself is erased, and FastCheck marked them −1 only in RAM, which a power cut loses. Press “Cut power here” in the Power panel, then “Recover”, and step (→) through the six phases: map directory → map block → checkpoints → restoration scan of the uncheckpointed region → consistency check (LPNs 41, 42 and 49 set to −1, with both MSNs shown) → merge redo: the spare areas of the data blocks (88 reads) show that LBN 10’s merge finished and was logged, so nothing is redone (section 5.1 re-executes the last merge only when its block-map log was cut); LPN 46 stays in block 26, still the victim, and the next write to a RW log block merges it. The verdict compares every logical page with the reference model.',
         highlight: { touched: true },
         expect: { 'merges.full': 8, erases: 17 },
         blocks: [
           { block: 8, role: 'data', owner: 10, pages: 'VVVV' },
           { block: 12, pages: 'EEEE' },
-          { block: 26, role: 'rw-log', pages: 'IIVI' },
+          { block: 26, role: 'rw-log', pages: 'VVVI' },
         ],
       },
     ],
