@@ -85,8 +85,14 @@ export function TourPanel({ tour, index, busy, playing, snapshot, onGo, onPlay, 
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
+  // A new stop is read from its title (the panel scrolls when a stop says more).
+  const panel = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (panel.current) panel.current.scrollTop = 0;
+  }, [tour.id, index]);
+
   return (
-    <section className="tour-panel" aria-labelledby="tour-h" data-testid="tour-panel" data-stop={index} data-stops={tour.stops.length}>
+    <section ref={panel} className="tour-panel" aria-labelledby="tour-h" data-testid="tour-panel" data-stop={index} data-stops={tour.stops.length}>
       <div className="tour-head">
         <h2 id="tour-h">
           Tour · {tour.title}
