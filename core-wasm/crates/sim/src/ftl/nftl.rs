@@ -244,9 +244,9 @@ impl Nftl {
     fn merge(&mut self, flash: &mut Flash, lbn: u32, lpn: Lpn, version: u32) -> FlashResult<()> {
         let ppb = self.ppb;
         let e = self.map[lbn as usize];
-        // Counted at its first operation, the replacement's first OOB read.
+        // NFTL's cleaning is this merge: it counts as a full merge (not a GC run: see
+        // ftl::scheme_cleaning), at its first operation, the replacement's first OOB read.
         flash.count_at_next_op(Count::FullMerge);
-        flash.count_at_next_op(Count::GcRun);
         self.merges += 1;
         flash.note("merge", || {
             format!("logical block {lbn}: data block {} and replacement block {} are full — merge into a new block", e.data, e.repl)
