@@ -227,21 +227,40 @@ fn check(sc: &Scenario) -> Result<HashMap<&'static str, usize>, TestCaseError> {
     Ok(runs)
 }
 
-/// A workload: uniform, skewed (hot / cold) or a camera's (long sequential runs, small
-/// random updates: switches and partial merges).
-fn case(scheme: &str, seed: u64, blocks: u32, small_ppb: u32, log_blocks: u32, n: u64, read_ratio: f64, kind: u8) -> Scenario {
-    // RFTL and GFTL need pi >= 2k + j pages per block (RFTL section 4.5).
-    let ppb = match scheme {
-        "rftl" => 8,
-        "gftl" => 16,
-        _ => small_ppb,
-    };
-    let w = match kind {
-        0 => Workload::Uniform { n, seed, read_ratio },
-        1 => Workload::Hotcold { n, seed, read_ratio, hot_fraction: 0.2, hot_ratio: 0.8 },
-        _ => Workload::Camera { n, seed, file_pages: 3 * ppb as u64, fat_fraction: 0.05, fat_writes: 2 },
-    };
-    scenario(scheme, params(scheme, log_blocks), blocks, ppb, w)
+/// A small scenario: chip, log blocks and workload (`kind`: 0 uniform, 1 skewed (hot /
+/// cold), 2 a camera's long sequential runs with small random updates: switches and
+/// partial merges).
+#[derive(Clone, Copy)]
+struct Case {
+    seed: u64,
+    blocks: u32,
+    ppb: u32,
+    log_blocks: u32,
+    n: u64,
+    read_ratio: f64,
+    kind: u8,
+}
+
+impl Case {
+    fn fixed(seed: u64, n: u64, kind: u8) -> Case {
+        Case { seed, blocks: 32, ppb: 4, log_blocks: 4, n, read_ratio: 0.1, kind }
+    }
+
+    fn scenario(self, scheme: &str) -> Scenario {
+        let Case { seed, n, read_ratio, .. } = self;
+        // RFTL and GFTL need pi >= 2k + j pages per block (RFTL section 4.5).
+        let ppb = match scheme {
+            "rftl" => 8,
+            "gftl" => 16,
+            _ => self.ppb,
+        };
+        let w = match self.kind {
+            0 => Workload::Uniform { n, seed, read_ratio },
+            1 => Workload::Hotcold { n, seed, read_ratio, hot_fraction: 0.2, hot_ratio: 0.8 },
+            _ => Workload::Camera { n, seed, file_pages: 3 * ppb as u64, fat_fraction: 0.05, fat_writes: 2 },
+        };
+        scenario(scheme, params(scheme, self.log_blocks), self.blocks, ppb, w)
+    }
 }
 
 proptest! {
@@ -257,7 +276,7 @@ proptest! {
         kind in 0u8..3,
     ) {
         for &(scheme, _) in SCHEMES {
-            let sc = case(scheme, seed, blocks, ppb, log_blocks, 800, read_ratio, kind);
+            let sc = Case { seed, blocks, ppb, log_blocks, n: 800, read_ratio, kind }.scenario(scheme);
             let runs = check(&sc)?;
             prop_assert!(!runs.is_empty(), "{}: no cleaning in 800 requests", scheme);
         }
@@ -271,7 +290,7 @@ fn fixed_walks_check_every_kind_of_cleaning() {
     for &(scheme, _) in SCHEMES {
         let mut runs: HashMap<&str, usize> = HashMap::new();
         for (seed, kind) in [(3, 0), (5, 1), (7, 2), (9, 2)] {
-            for (c, k) in check(&case(scheme, seed, 32, 4, 4, 1500, 0.1, kind)).unwrap() {
+            for (c, k) in check(&Case::fixed(seed, 1500, kind).scenario(scheme)).unwrap() {
                 *runs.entry(c).or_insert(0) += k;
             }
         }
@@ -294,7 +313,7 @@ fn fixed_walks_check_every_kind_of_cleaning() {
 #[test]
 fn cleaning_names_the_counter_a_scheme_uses() {
     for &(scheme, _) in SCHEMES {
-        let sc = case(scheme, 11, 32, 4, 4, 600, 0.1, 0);
+        let sc = Case::fixed(11, 600, 0).scenario(scheme);
         let mut sim = sc.build().unwrap();
         let n = sim.total();
         sim.run(n).unwrap();
