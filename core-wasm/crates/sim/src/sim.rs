@@ -82,6 +82,8 @@ impl State {
                 }
             }
         }
+        // A count announced for work that did no flash operation counts now, with its request.
+        self.flash.flush_counts();
         self.pos += 1;
         Ok(())
     }

@@ -291,7 +291,7 @@ fn fastcheck_metadata_blocks_keep_their_roles_through_request_109() {
         let scheme = "fastcheck";
         let mut s = stepper_at(scheme, SchemeParams { log_blocks: Some(7), checkpoint_lpns: Some(12), ..Default::default() }, 32, 4, fig4, 108);
         assert!(s.step_op().unwrap());
-        let mut seen_meta = vec![false; 32];
+        let mut seen_meta = [false; 32];
         loop {
             let roles = s.block_roles();
             let chip = &s.view().flash;

@@ -367,12 +367,21 @@ pub fn trace_catalog() -> String {
 }
 
 /// Schemes, chip presets, the parameters each scheme reads and the workload generators:
-/// `{schemes: [{id, label, params: [...]}], chips: [...], generators: [{kind, description}]}`.
+/// `{schemes: [{id, label, params: [...], cleaning: "gc"|"merges"}], chips: [...], generators:
+/// [{kind, description}]}`.
 #[wasm_bindgen]
 pub fn catalog() -> String {
     let schemes: Vec<_> = ftl_sim::ftl::SCHEMES
         .iter()
-        .map(|(id, label)| serde_json::json!({"id": id, "label": label, "params": ftl_sim::ftl::scheme_params(id)}))
+        .map(|(id, label)| {
+            serde_json::json!({
+                "id": id,
+                "label": label,
+                "params": ftl_sim::ftl::scheme_params(id),
+                // "gc" or "merges": which cleaning counter the scheme uses (the app hides GC runs for merges).
+                "cleaning": ftl_sim::ftl::scheme_cleaning(id),
+            })
+        })
         .collect();
     let generators: Vec<_> = ftl_sim::trace::gen::GENERATORS
         .iter()

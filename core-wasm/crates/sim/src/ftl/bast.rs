@@ -18,7 +18,7 @@
 use std::collections::VecDeque;
 
 use super::{BlockRole, Ftl, SchemeParams, Table};
-use crate::nand::{Cause, Flash, FlashError, FlashResult, Geometry, Lpn, Page, Pbn, Ppn, NONE};
+use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, Pbn, Ppn, NONE};
 
 /// Free blocks kept beyond data and log blocks: a full merge takes one free block
 /// before it erases the data block and the log block.
@@ -158,15 +158,16 @@ impl BastFtl {
         // switches to the destination when the old data block is erased.
         let log = self.slots[slot].clone().expect("merge of an empty slot");
         let n = self.ppb;
-        flash.counters.log_replacements += 1;
-        flash.counters.log_utilisation_sum += log.lsns.len() as f64 / n as f64;
+        // The replacement and the merge count at the merge's first operation (Flash::count_at_next_op).
+        flash.count_at_next_op(Count::LogReplacement(log.lsns.len() as f64 / n as f64));
         let old = self.bmt[log.lbn as usize];
         if self.switchable(&log) {
             self.bmt[log.lbn as usize] = log.pbn;
             self.usage[log.pbn as usize] = Use::Data;
             self.slots[slot] = None;
             self.slot_of[log.lbn as usize] = NONE;
-            flash.counters.switch_merges += 1;
+            // A switch's one operation: the erase.
+            flash.count_at_next_op(Count::SwitchMerge);
             flash.note("switch", || {
                 format!("switch: log block {} holds LBN {}'s sectors in order and becomes its data block; old data block {old} erased (1 erase)", log.pbn, log.lbn)
             });
@@ -191,6 +192,9 @@ impl BastFtl {
             )
         });
         let last = srcs.iter().rposition(|s| s.is_some());
+        // Counted at the first copy's read (or the first erase if nothing is copied).
+        flash.count_at_next_op(Count::FullMerge);
+        flash.count_at_next_op(Count::FullMergeVictim);
         for (off, src) in srcs.iter().enumerate() {
             if let Some(src) = *src {
                 let p = flash.read(src, Cause::FullMerge)?;
@@ -198,8 +202,6 @@ impl BastFtl {
                 self.program(flash, dst * n + off as u32, p.lpn, p.version, Cause::FullMerge, t)?;
             }
         }
-        flash.counters.full_merges += 1;
-        flash.counters.full_merge_victims += 1;
         self.erase(flash, old, Cause::FullMerge)?;
         self.bmt[log.lbn as usize] = dst;
         self.slots[slot] = None;

@@ -12,7 +12,7 @@
 use std::collections::VecDeque;
 
 use super::{BlockRole, Ftl, SchemeParams, Table};
-use crate::nand::{Cause, Flash, FlashError, FlashResult, Geometry, Lpn, Page, Pbn, Ppn, NONE};
+use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, Pbn, Ppn, NONE};
 
 
 /// Free blocks kept beyond data and log blocks: a merge into a new block (a RW victim's
@@ -280,9 +280,10 @@ impl FastFtl {
         k
     }
 
+    /// A log block is replaced: counted at the first operation of the merge (or erase)
+    /// that retires it (Flash::count_at_next_op).
     fn record_replacement(flash: &mut Flash, written: u32, ppb: u32) {
-        flash.counters.log_replacements += 1;
-        flash.counters.log_utilisation_sum += written as f64 / ppb as f64;
+        flash.count_at_next_op(Count::LogReplacement(written as f64 / ppb as f64));
     }
 
     /// Merges `lbn` into a new block from the free list (3.4 "merge operation in the RW
@@ -332,7 +333,8 @@ impl FastFtl {
             self.map_changed(sw.lbn);
             self.usage[sw.pbn as usize] = Use::Data;
             let k = self.invalidate_rw(sw.lbn);
-            flash.counters.switch_merges += 1;
+            // Counted at the switch's erase (FastCheck logs the block map before it).
+            flash.count_at_next_op(Count::SwitchMerge);
             flash.note("switch", || {
                 format!("switch: SW log block {} holds LBN {} in order and becomes its data block; old data block {old} erased (1 erase, no copy)", sw.pbn, sw.lbn)
             });
@@ -362,6 +364,9 @@ impl FastFtl {
                 if host.is_some() { " and the new sector written at its offset" } else { "" }
             )
         });
+        // Counted at its first copy (a host sector programmed before it does not take the
+        // count), or at the erase if nothing is copied.
+        flash.count_at_next_op(Count::PartialMerge);
         let writes = |i: usize, s: &Option<Ppn>| s.is_some() || host.is_some_and(|h| h.0 == sw.lbn * n + sw.next + i as u32);
         let last = srcs.iter().enumerate().rposition(|(i, s)| writes(i, s));
         for (i, src) in srcs.iter().enumerate() {
@@ -379,7 +384,6 @@ impl FastFtl {
         self.map_changed(sw.lbn);
         self.usage[sw.pbn as usize] = Use::Data;
         let k = self.invalidate_rw(sw.lbn);
-        flash.counters.partial_merges += 1;
         self.merged(flash, sw.lbn, k)?;
         if old != NONE {
             self.erase(flash, old, Cause::PartialMerge)?;
@@ -434,14 +438,17 @@ impl FastFtl {
             }
             s
         });
-        for &lbn in &merge {
-            self.merge_into_new(flash, lbn, Cause::FullMerge)?;
-            flash.counters.full_merges += 1;
-        }
+        // The replacement counts at the victim's first operation (its first merge's first
+        // copy, or its erase), the victim with it, each merge at its own first copy.
+        Self::record_replacement(flash, n, n);
         if !merge.is_empty() {
-            flash.counters.full_merge_victims += 1;
+            flash.count_at_next_op(Count::FullMergeVictim);
         } else {
             self.cases.victims_without_merge += 1;
+        }
+        for &lbn in &merge {
+            flash.count_at_next_op(Count::FullMerge);
+            self.merge_into_new(flash, lbn, Cause::FullMerge)?;
         }
         self.cases.lazy_skips += skip.len() as u64;
         // Entries left in the victim belong to skipped logical blocks: drop them from
@@ -456,7 +463,6 @@ impl FastFtl {
                 }
             }
         }
-        Self::record_replacement(flash, n, n);
         if self.meta.is_none() {
             self.erase(flash, victim, Cause::FullMerge)?;
             self.victim = None;
@@ -600,6 +606,9 @@ impl FastFtl {
                 sw.pbn
             )
         });
+        // Counted at the first copy's read.
+        flash.count_at_next_op(Count::FullMerge);
+        flash.count_at_next_op(Count::FullMergeVictim);
         let host_off = (lsn % n) as usize;
         let last = srcs.iter().enumerate().rposition(|(i, s)| s.is_some() || i == host_off);
         for (off, src) in srcs.iter().enumerate() {
@@ -614,8 +623,6 @@ impl FastFtl {
         self.bmt[sw.lbn as usize] = dst;
         self.map_changed(sw.lbn);
         let k = self.invalidate_rw(sw.lbn);
-        flash.counters.full_merges += 1;
-        flash.counters.full_merge_victims += 1;
         self.merged(flash, sw.lbn, k)?;
         if old != NONE {
             self.erase(flash, old, Cause::FullMerge)?;

@@ -24,7 +24,7 @@ use std::collections::VecDeque;
 
 use super::nftl::logical_blocks;
 use super::{BlockRole, Ftl, SchemeParams, Table};
-use crate::nand::{Cause, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, Timing, NONE};
+use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, Timing, NONE};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Use {
@@ -429,7 +429,8 @@ impl Gftl {
                     for &b in &job.closed {
                         self.usage[b as usize] = Use::Closed(lbn);
                     }
-                    flash.counters.gc_runs += 1;
+                    // Counts at the job's first operation: the scan's first OOB read, next.
+                    flash.count_at_next_op(Count::GcRun);
                     self.jobs += 1;
                     let (old, new) = (job.old, job.new);
                     let closed = format!("{:?}", job.closed);

@@ -24,7 +24,7 @@ use serde_json::json;
 use super::ram::MapGeometry;
 use super::{BlockRole, Ftl, SchemeParams, Table};
 use crate::nand::{
-    Cause, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE,
+    Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE,
 };
 
 /// RI of a page that holds nothing (erased, or skipped by a fill).
@@ -613,7 +613,8 @@ impl Kraft {
         Ok(())
     }
 
-    /// Utilisation of a log block when it leaves the log role (FAST Figure 4 metric).
+    /// Utilisation of a log block when it leaves the log role (FAST Figure 4 metric),
+    /// counted at the first operation of the merge that retires it (Flash::count_at_next_op).
     fn count_replacement(&self, flash: &mut Flash, a: usize) {
         let log = &self.logs[a];
         let n = self.ppb;
@@ -623,8 +624,7 @@ impl Kraft {
                     .is_some_and(|lpn| self.locate(lpn) == Some(log.pbn * n + p))
             })
             .count();
-        flash.counters.log_replacements += 1;
-        flash.counters.log_utilisation_sum += valid as f64 / n as f64;
+        flash.count_at_next_op(Count::LogReplacement(valid as f64 / n as f64));
     }
 
     /// Switch (Figure 1, Table 1): the serial log block takes the data block's remaining
@@ -650,6 +650,8 @@ impl Kraft {
             )
         });
         self.count_replacement(flash, a);
+        // Counted at its first operation: the first copy, or the erase of a pure switch.
+        flash.count_at_next_op(if v == 0 { Count::SwitchMerge } else { Count::PartialMerge });
         for o in 0..n {
             if self.logs[a].ri[o as usize] == NO_RI && self.data_valid(flash, lbn, o) {
                 self.copy(flash, old * n + o, pbn * n + o, TAG_LOG, cause)?;
@@ -659,11 +661,6 @@ impl Kraft {
         if old != NONE {
             flash.erase(old, cause)?;
             self.erased_block(old);
-        }
-        if v == 0 {
-            flash.counters.switch_merges += 1;
-        } else {
-            flash.counters.partial_merges += 1;
         }
         if old != NONE {
             self.usage[old as usize] = Use::Free;
@@ -692,7 +689,10 @@ impl Kraft {
             format!("full merge: log block {pbn} is associated with {} logical blocks {:?}; each is rebuilt in a free block", lbns.len(), lbns)
         });
         self.count_replacement(flash, a);
+        // The victim counts at its first operation, each logical block's merge at its own first copy.
+        flash.count_at_next_op(Count::FullMergeVictim);
         for &lbn in &lbns {
+            flash.count_at_next_op(Count::FullMerge);
             let fresh = self.take_free()?;
             let old = self.data[lbn as usize];
             for o in 0..n {
@@ -715,10 +715,8 @@ impl Kraft {
             self.data[lbn as usize] = fresh;
             self.usage[fresh as usize] = Use::Data(lbn);
             self.log_of[lbn as usize] = NONE;
-            flash.counters.full_merges += 1;
         }
         flash.erase(pbn, Cause::FullMerge)?;
-        flash.counters.full_merge_victims += 1;
         self.stats.full_merges += 1;
         self.stats.full_merge_nd += lbns.len() as u64;
         let d = lbns.len();

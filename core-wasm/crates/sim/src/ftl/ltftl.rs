@@ -29,7 +29,7 @@
 use std::collections::VecDeque;
 
 use super::{BlockRole, Ftl, PageState, SchemeParams, Table};
-use crate::nand::{Cause, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
+use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
 
 /// Spare-area tags of the page kinds LTFTL writes.
 pub const TAG_DATA: u8 = 1;
@@ -878,7 +878,9 @@ impl LtFtl {
                 }
             }
         };
-        flash.counters.gc_runs += 1;
+        // Counts at its first operation with cause gc (a copy's read, a lazily erased GC
+        // frontier, or the victim's erase): a log flush before it does not take it.
+        flash.count_at_next_op(Count::GcRun);
         let ppb = self.ppb;
         flash.note("gc", || {
             format!("GC picks data block {victim}: {gain} of {ppb} pages reclaimable; valid and retractable pages are copied")

@@ -222,6 +222,30 @@ pub fn scheme_params(scheme: &str) -> &'static [&'static str] {
     }
 }
 
+/// How a scheme reclaims space, which names the counter its cleaning shows under
+/// (docs/cli.md, "When a merge or a GC run counts").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Cleaning {
+    /// Garbage collection (page mapping, LTFTL, RFTL, GFTL): runs count in `gc_runs`.
+    Gc,
+    /// Merges of block-mapped log or replacement blocks (BAST, FAST and its variants,
+    /// KRAFT, KAST, NFTL): they count in `switch_merges`, `partial_merges` and
+    /// `full_merges` only, never in `gc_runs` (which stays 0: the app hides it).
+    Merges,
+}
+
+/// The cleaning of a scheme of `SCHEMES` (the wasm catalog's `cleaning`). One rule: a
+/// scheme whose cleaning merges block-mapped blocks (a log or replacement block with its
+/// data block) reports merges; one that collects victim blocks (GFTL's partial block
+/// cleaning and RFTL's distributed GC included, as their paper names them) reports GC runs.
+pub fn scheme_cleaning(scheme: &str) -> Cleaning {
+    match scheme {
+        "bast" | "fast" | "ofast" | "fastcheck" | "fast-ltlog" | "kraft" | "kast" | "nftl" => Cleaning::Merges,
+        _ => Cleaning::Gc,
+    }
+}
+
 /// Builds a scheme on a chip: like `build`, but schemes whose parameters depend on the
 /// chip's timing (RFTL's β, k, j; GFTL's step size) get it. Scenarios use this.
 pub fn build_on_chip(scheme: &str, params: &SchemeParams, chip: &Chip) -> Result<Box<dyn Ftl>, String> {

@@ -14,7 +14,7 @@
 use std::collections::VecDeque;
 
 use super::{BlockRole, Ftl, SchemeParams, Table};
-use crate::nand::{Cause, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
+use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Use {
@@ -244,8 +244,9 @@ impl Nftl {
     fn merge(&mut self, flash: &mut Flash, lbn: u32, lpn: Lpn, version: u32) -> FlashResult<()> {
         let ppb = self.ppb;
         let e = self.map[lbn as usize];
-        flash.counters.full_merges += 1;
-        flash.counters.gc_runs += 1;
+        // NFTL's cleaning is this merge: it counts as a full merge (not a GC run: see
+        // ftl::scheme_cleaning), at its first operation, the replacement's first OOB read.
+        flash.count_at_next_op(Count::FullMerge);
         self.merges += 1;
         flash.note("merge", || {
             format!("logical block {lbn}: data block {} and replacement block {} are full — merge into a new block", e.data, e.repl)

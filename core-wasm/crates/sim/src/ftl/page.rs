@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 
 use super::greedy::ValidBuckets;
 use super::{BlockRole, Ftl, SchemeParams, Table};
-use crate::nand::{Cause, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
+use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
 
 /// Blocks the scheme always keeps out of logical space: the write frontier, the GC
 /// frontier and one free block so a GC can always finish.
@@ -205,7 +205,8 @@ impl PageFtl {
         if valid == self.ppb {
             return Err(FlashError::Violation("garbage collection found no invalid page".into()));
         }
-        flash.counters.gc_runs += 1;
+        // Counts at its first operation (the first copy's read, or the erase).
+        flash.count_at_next_op(Count::GcRun);
         flash.note("gc", || {
             format!(
                 "free blocks low: GC picks block {victim} (fewest valid pages: {valid} of {}), copies {valid}, erases it",

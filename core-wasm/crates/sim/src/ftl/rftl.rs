@@ -23,7 +23,7 @@
 
 
 use super::{BlockRole, Ftl, SchemeParams, Table};
-use crate::nand::{Cause, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, Timing, NONE};
+use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, Timing, NONE};
 
 /// Index of a block's role inside a logical block's triple.
 const PRIMARY: usize = 0;
@@ -312,8 +312,8 @@ impl Rftl {
             let buf = lb.blocks[BUFFER];
             sources.extend((0..buffer_used).map(|o| buf * ppb + o));
         }
+        // (Counted at its first operation, in its first step: `gc_step`.)
         let gc = Gc { kind, step: 0, bound: k, sources, cursor: 0, victim: prim, copies: 0, copied: Vec::new() };
-        flash.counters.gc_runs += 1;
         match kind {
             GcKind::Primary => self.stats.primary_gcs += 1,
             _ => self.stats.merging_gcs += 1,
@@ -342,6 +342,11 @@ impl Rftl {
         };
         gc.step += 1;
         self.stats.gc_steps += 1;
+        if gc.step == 1 {
+            // A GC run counts at its first operation: the first step's (a copy's OOB read,
+            // or the erase), after the host write that triggered it.
+            flash.count_at_next_op(Count::GcRun);
+        }
         if gc.step > gc.bound {
             return Self::violation(format!(
                 "logical block {lbn}: GC needs step {} but its bound is {} (section 4.4)",
@@ -460,7 +465,6 @@ impl Rftl {
                     copied: Vec::new(),
                 });
                 self.stats.replacement_gcs += 1;
-                flash.counters.gc_runs += 1;
                 flash.note("circular_shift", || {
                     format!(
                         "logical block {lbn}: circular shift — primary {r}, replacement {b} (its valid pages will move in at most j = {} steps), buffer {p}",

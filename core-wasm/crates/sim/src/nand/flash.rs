@@ -172,6 +172,57 @@ pub struct FtlCounters {
     pub log_utilisation_sum: f64,
 }
 
+/// One count a scheme announces with `Flash::count_at_next_op`: it is added when the work
+/// it counts does its first flash operation (docs/cli.md, "When a merge or a GC run counts").
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Count {
+    /// A garbage-collection run (`gc_runs`).
+    GcRun,
+    /// A switch merge (`switch_merges`).
+    SwitchMerge,
+    /// A partial merge (`partial_merges`).
+    PartialMerge,
+    /// One logical block fully merged (`full_merges`).
+    FullMerge,
+    /// A victim log block whose merges are full merges (`full_merge_victims`).
+    FullMergeVictim,
+    /// A log block replaced, with its utilisation (valid pages / pages): `log_replacements`
+    /// and `log_utilisation_sum`.
+    LogReplacement(f64),
+}
+
+impl Count {
+    /// Whether an operation with this cause does the counted work: a GC run's operations
+    /// have cause `Gc`, a merge's its kind of merge; a log-block replacement is done by
+    /// whichever merge (or erase) retires the log block.
+    #[inline]
+    pub fn done_by(self, cause: Cause) -> bool {
+        match self {
+            Count::GcRun => cause == Cause::Gc,
+            Count::SwitchMerge => cause == Cause::Switch,
+            Count::PartialMerge => cause == Cause::PartialMerge,
+            Count::FullMerge | Count::FullMergeVictim => cause == Cause::FullMerge,
+            Count::LogReplacement(_) => matches!(cause, Cause::Switch | Cause::PartialMerge | Cause::FullMerge),
+        }
+    }
+}
+
+impl FtlCounters {
+    pub fn add(&mut self, c: Count) {
+        match c {
+            Count::GcRun => self.gc_runs += 1,
+            Count::SwitchMerge => self.switch_merges += 1,
+            Count::PartialMerge => self.partial_merges += 1,
+            Count::FullMerge => self.full_merges += 1,
+            Count::FullMergeVictim => self.full_merge_victims += 1,
+            Count::LogReplacement(u) => {
+                self.log_replacements += 1;
+                self.log_utilisation_sum += u;
+            }
+        }
+    }
+}
+
 /// What an interrupted program leaves behind (crash sweeps; docs/schemes/recovery.md).
 /// The default is the SLC-era model: the page under program is torn (detectably unreadable).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -200,6 +251,8 @@ pub struct Flash {
     /// carried can be told apart (response-time timeline).
     time_by_cause: [u64; 10],
     pub counters: FtlCounters,
+    /// Counts announced by `count_at_next_op`, waiting for their work's first operation.
+    pending: Vec<Count>,
     /// Operations left before power fails; None = unlimited.
     power_budget: Option<u64>,
     power_lost: bool,
@@ -223,6 +276,7 @@ impl Flash {
             elapsed_ns: 0,
             time_by_cause: [0; 10],
             counters: FtlCounters::default(),
+            pending: Vec::new(),
             power_budget: None,
             power_lost: false,
             torn_model: TornModel::default(),
@@ -241,6 +295,51 @@ impl Flash {
         self.elapsed_ns = 0;
         self.time_by_cause = [0; 10];
         self.counters = FtlCounters::default();
+        self.pending.clear();
+    }
+
+    // ---- merge and GC counts ----------------------------------------------------
+
+    /// Announces a count for work about to start (a merge, a GC run, a log-block
+    /// replacement). It is added to `counters` at the first operation from here on that does
+    /// that work (`Count::done_by` its cause: a host program or a map write in between does
+    /// not take it), as that operation passes the power budget; a power cut or a pause before
+    /// it drops it, so a moment before the work's first operation shows no count. A count
+    /// still waiting when the request completes is added then (`flush_counts`: work that
+    /// needed no operation). The rule, for every scheme: a merge, a GC run or a log-block
+    /// replacement counts at its first flash operation (docs/cli.md).
+    pub fn count_at_next_op(&mut self, c: Count) {
+        self.pending.push(c);
+    }
+
+    /// Adds every count still waiting (a request completed: State::exec).
+    pub fn flush_counts(&mut self) {
+        if !self.pending.is_empty() {
+            for c in std::mem::take(&mut self.pending) {
+                self.counters.add(c);
+            }
+        }
+    }
+
+    /// Counts waiting for their work's first operation.
+    pub fn pending_counts(&self) -> &[Count] {
+        &self.pending
+    }
+
+    /// An operation with `cause` passed the power budget: the waiting counts it does are added.
+    #[cold]
+    #[inline(never)]
+    fn count_pending(&mut self, cause: Cause) {
+        let mut i = 0;
+        while i < self.pending.len() {
+            let c = self.pending[i];
+            if c.done_by(cause) {
+                self.counters.add(c);
+                self.pending.remove(i);
+            } else {
+                i += 1;
+            }
+        }
     }
 
     pub fn geometry(&self) -> &Geometry {
@@ -270,6 +369,8 @@ impl Flash {
         self.power_lost = false;
         self.power_budget = None;
         self.pause = false;
+        // Counts announced for work the cut (or pause) stopped before it began.
+        self.pending.clear();
     }
     /// A pause after `n` more operations (the app's op-exact view, src/stepper.rs): the
     /// FTL unwinds at operation `n + 1` as on power loss, but that operation leaves its
@@ -280,18 +381,24 @@ impl Flash {
         self.pause = true;
     }
 
-    /// Charges one operation against the power budget.
+    /// Charges one operation (done for `cause`) against the power budget; once it passes,
+    /// the counts waiting for it are added (`count_at_next_op`). One that fails drops them.
     #[inline]
-    fn spend(&mut self) -> FlashResult<()> {
+    fn spend(&mut self, cause: Cause) -> FlashResult<()> {
         if self.power_lost {
+            self.pending.clear();
             return Err(FlashError::PowerLoss);
         }
         if let Some(b) = self.power_budget {
             if b == 0 {
                 self.power_lost = true;
+                self.pending.clear();
                 return Err(FlashError::PowerLoss);
             }
             self.power_budget = Some(b - 1);
+        }
+        if !self.pending.is_empty() {
+            self.count_pending(cause);
         }
         Ok(())
     }
@@ -347,7 +454,7 @@ impl Flash {
     /// Reads a page (data and spare area).
     pub fn read(&mut self, ppn: Ppn, cause: Cause) -> FlashResult<Page> {
         self.check_ppn(ppn)?;
-        self.spend()?;
+        self.spend(cause)?;
         let p = self.pages[ppn as usize];
         self.account(OpKind::Read, ppn, p.lpn, cause);
         Ok(p)
@@ -356,7 +463,7 @@ impl Flash {
     /// Reads only the spare (OOB) area: the caller must use only `lpn`, `seq`, `tag`, `kind`.
     pub fn read_oob(&mut self, ppn: Ppn, cause: Cause) -> FlashResult<Page> {
         self.check_ppn(ppn)?;
-        self.spend()?;
+        self.spend(cause)?;
         let p = self.pages[ppn as usize];
         self.account(OpKind::ReadOob, ppn, p.lpn, cause);
         Ok(p)
@@ -379,7 +486,7 @@ impl Flash {
         if self.chip.in_order_programming && off < self.write_ptr[pbn as usize] {
             return Err(self.program_violation(pbn, off, page));
         }
-        if let Err(e) = self.spend() {
+        if let Err(e) = self.spend(cause) {
             // The page under program when power fails is torn (a pause tears nothing).
             if !self.pause {
                 self.tear(ppn, page);
@@ -458,7 +565,7 @@ impl Flash {
         }
         let ppb = self.ppb();
         let range = (pbn * ppb) as usize..((pbn + 1) * ppb) as usize;
-        if let Err(e) = self.spend() {
+        if let Err(e) = self.spend(cause) {
             // An interrupted erase leaves the block in an unknown state: every
             // programmed page is treated as unreadable.
             if !self.pause {
