@@ -100,8 +100,10 @@ fn ram(a: &RamArgs) -> Result<(), String> {
     if a.json {
         println!("{}", serde_json::to_string(&c).expect("serialise"));
     } else {
-        println!("{} blocks of {} pages; PBN {} bits, LBN {} bits, LSN {} bits, RI {} bits, RLSN {} bits",
-            g.physical_blocks, g.pages_per_block, c.pbn_bits, c.lbn_bits, c.lsn_bits, c.ri_bits, c.rlsn_bits);
+        println!(
+            "{} blocks of {} pages; PBN {} bits, LBN {} bits, LSN {} bits, RI {} bits, RLSN {} bits",
+            g.physical_blocks, g.pages_per_block, c.pbn_bits, c.lbn_bits, c.lsn_bits, c.ri_bits, c.rlsn_bits
+        );
         println!("  block map (both)          {} bytes", c.block_map_bytes);
         println!("  FAST log block            {} bits", c.fast_log_bits_per_block);
         println!("  KRAFT log block (K = {:2})  {} bits", a.k, c.kraft_log_bits_per_block);
@@ -202,7 +204,9 @@ fn crash_chain(a: &CrashArgs, n: u64) -> ExitCode {
             o.recut_chance = 0.0;
         }
         let mut out = match &a.verdicts {
-            Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).map_err(|e| format!("cannot write {}: {e}", p.display()))?)),
+            Some(p) => Some(std::io::BufWriter::new(
+                std::fs::File::create(p).map_err(|e| format!("cannot write {}: {e}", p.display()))?,
+            )),
             None => None,
         };
         let mut last = std::time::Instant::now();
@@ -224,7 +228,13 @@ fn crash_chain(a: &CrashArgs, n: u64) -> ExitCode {
             if a.json {
                 println!("{}", serde_json::to_string(&r).expect("report serialises"));
             } else {
-                println!("crash chain of {} (seed {}): {} cuts over {} requests", r.scheme, r.seed, r.cuts, r.requests_run + r.cuts);
+                println!(
+                    "crash chain of {} (seed {}): {} cuts over {} requests",
+                    r.scheme,
+                    r.seed,
+                    r.cuts,
+                    r.requests_run + r.cuts
+                );
                 println!("  cuts at               between {} mid-request {} mid-merge {} mid-checkpoint {} (right after a recovery {})", r.between, r.mid_request, r.mid_merge, r.mid_checkpoint, r.right_after_recovery);
                 println!("  recut points          {} ({} inside the recovery); share of all cut points inside a recovery {:.1} %", r.recut_points, r.recut_inside_recovery, 100.0 * r.share_inside_recovery);
                 println!("  in flight took effect {}", r.took_effect);
@@ -235,7 +245,10 @@ fn crash_chain(a: &CrashArgs, n: u64) -> ExitCode {
                 println!("  frozen states damaged {}", r.frozen_damaged);
                 println!("  errors                {}", r.errors);
                 let p = &r.recovery_ops;
-                println!("  recovery ops          min {:.0} mean {:.1} p99 {:.0} max {:.0}", p.min, p.mean, p.p99, p.max);
+                println!(
+                    "  recovery ops          min {:.0} mean {:.1} p99 {:.0} max {:.0}",
+                    p.min, p.mean, p.p99, p.max
+                );
                 for f in &r.first_failures {
                     println!("  FAILED: {f}");
                 }
@@ -244,7 +257,11 @@ fn crash_chain(a: &CrashArgs, n: u64) -> ExitCode {
                 }
             }
             let clean = r.recovered_correctly == r.cuts && r.wrong_reads == 0 && r.stopped.is_none();
-            if clean { ExitCode::SUCCESS } else { ExitCode::from(3) }
+            if clean {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(3)
+            }
         }
         Err(e) => {
             eprintln!("error: {e}");
@@ -419,7 +436,12 @@ impl Setup {
             workload,
             run: ftl_sim::scenario::RunOptions {
                 workload_space: None,
-                precondition: self.precondition.as_deref().map(ftl_sim::precondition::Precondition::parse).transpose()?.flatten(),
+                precondition: self
+                    .precondition
+                    .as_deref()
+                    .map(ftl_sim::precondition::Precondition::parse)
+                    .transpose()?
+                    .flatten(),
             },
         };
         if shared {
@@ -455,9 +477,7 @@ fn parse_gen(spec: &str) -> Result<Workload, String> {
     let mut obj = serde_json::Map::new();
     obj.insert("kind".into(), kind.into());
     for kv in rest.split(',').filter(|s| !s.is_empty()) {
-        let (k, v) = kv
-            .split_once('=')
-            .ok_or_else(|| format!("--gen: expected key=value, got '{kv}'"))?;
+        let (k, v) = kv.split_once('=').ok_or_else(|| format!("--gen: expected key=value, got '{kv}'"))?;
         let num: serde_json::Value = if let Ok(i) = v.parse::<u64>() {
             i.into()
         } else if let Ok(f) = v.parse::<f64>() {
@@ -567,7 +587,9 @@ fn run(args: &RunArgs) -> Result<Metrics, String> {
             let (op, lpn) = match r {
                 ftl_sim::trace::Request::Read { lpn } => ("r", lpn.to_string()),
                 ftl_sim::trace::Request::Write { lpn } => ("w", lpn.to_string()),
-                other => (if matches!(other, ftl_sim::trace::Request::Freeze) { "freeze" } else { "state" }, String::new()),
+                other => {
+                    (if matches!(other, ftl_sim::trace::Request::Freeze) { "freeze" } else { "state" }, String::new())
+                }
             };
             let _ = writeln!(out, "{},{op},{lpn},{},{}", i + 1, t.total_ns as f64 / 1000.0, t.gc_ns as f64 / 1000.0);
         }
@@ -625,7 +647,8 @@ fn recovery_cost(scenario: &Scenario, sim: &ftl_sim::sim::Simulator) -> Result<R
     use ftl_sim::nand::{Cause, OpKind};
     let f = &sim.state.flash;
     let mut flash = f.clone();
-    let reads = |f: &ftl_sim::nand::Flash| f.count(OpKind::Read, Cause::Recovery) + f.count(OpKind::ReadOob, Cause::Recovery);
+    let reads =
+        |f: &ftl_sim::nand::Flash| f.count(OpKind::Read, Cause::Recovery) + f.count(OpKind::ReadOob, Cause::Recovery);
     let r0 = reads(&flash);
     let ftl = ftl_sim::ftl::recover(&scenario.scheme, &scenario.params, &mut flash)
         .map_err(|e| format!("recovery failed: {e}"))??;
@@ -645,8 +668,11 @@ fn recovery_cost(scenario: &Scenario, sim: &ftl_sim::sim::Simulator) -> Result<R
 }
 
 fn sweep(args: &SweepArgs) -> Result<(SweepHead, Vec<SweepRow>), String> {
-    let counts: Vec<Option<u32>> =
-        if args.setup.log_blocks.is_empty() { vec![None] } else { args.setup.log_blocks.iter().map(|&n| Some(n)).collect() };
+    let counts: Vec<Option<u32>> = if args.setup.log_blocks.is_empty() {
+        vec![None]
+    } else {
+        args.setup.log_blocks.iter().map(|&n| Some(n)).collect()
+    };
     // The flags are shared: each must be read by at least one scheme of the sweep.
     let s = &args.setup;
     for (name, set) in [
@@ -709,7 +735,10 @@ fn sweep(args: &SweepArgs) -> Result<(SweepHead, Vec<SweepRow>), String> {
         let (mut sim, summary) = match args.setup.sim_for(&scenario) {
             Ok(x) => x,
             Err(e) => {
-                row.error = Some(format!("{scheme} with {} log blocks: {e}", lb.map(|n| n.to_string()).unwrap_or("default".into())));
+                row.error = Some(format!(
+                    "{scheme} with {} log blocks: {e}",
+                    lb.map(|n| n.to_string()).unwrap_or("default".into())
+                ));
                 rows.push(row);
                 continue;
             }
@@ -725,7 +754,9 @@ fn sweep(args: &SweepArgs) -> Result<(SweepHead, Vec<SweepRow>), String> {
                 });
                 head = Some((sim.total(), footprint, hash, summary.map(|s| s.fit_note)));
             }
-            Some((_, _, h, _)) if *h != hash => return Err(format!("{scheme}: the sweep's runs got different workloads (a bug)")),
+            Some((_, _, h, _)) if *h != hash => {
+                return Err(format!("{scheme}: the sweep's runs got different workloads (a bug)"))
+            }
             _ => {}
         }
         sim.set_mode(RunMode::FullSpeed);
@@ -759,7 +790,9 @@ fn sweep(args: &SweepArgs) -> Result<(SweepHead, Vec<SweepRow>), String> {
 fn print_sweep(head: &SweepHead, rows: &[SweepRow], csv: bool, precondition: Option<&str>) {
     let lb = |r: &SweepRow| r.log_blocks.map(|n| n.to_string()).unwrap_or_else(|| "-".into());
     let rec_cols = |r: &SweepRow, sep: &str| match &r.rec {
-        Some(c) => format!("{sep}{}{sep}{}{sep}{}{sep}{}", c.map_pages, c.log_pages, c.pages_read, c.mapping_pages_read),
+        Some(c) => {
+            format!("{sep}{}{sep}{}{sep}{}{sep}{}", c.map_pages, c.log_pages, c.pages_read, c.mapping_pages_read)
+        }
         None if rows.iter().any(|r| r.rec.is_some()) => sep.repeat(4),
         None => String::new(),
     };
@@ -786,7 +819,11 @@ fn print_sweep(head: &SweepHead, rows: &[SweepRow], csv: bool, precondition: Opt
         for r in rows {
             let pre = format!("{},{},{},{},{},{}", r.scheme, lb(r), r.blocks, r.ppb, r.logical_pages, ws);
             let Some(m) = &r.m else {
-                println!("{pre},,,,,,,,,,,,,,,\"{}\"{}", r.error.as_deref().unwrap_or("").replace('"', "'"), rec_cols(r, ","));
+                println!(
+                    "{pre},,,,,,,,,,,,,,,\"{}\"{}",
+                    r.error.as_deref().unwrap_or("").replace('"', "'"),
+                    rec_cols(r, ",")
+                );
                 continue;
             };
             println!(
@@ -812,17 +849,37 @@ fn print_sweep(head: &SweepHead, rows: &[SweepRow], csv: bool, precondition: Opt
     }
     println!(
         "{:8} {:>10} {:>13} {:>9} {:>10} {:>7} {:>9} {:>9} {:>9} {:>9} {:>12} {:>8}{}",
-        "scheme", "log blocks", "chip", "logical", "erases", "WA", "switch", "partial", "full", "victims", "elapsed (s)", "log util",
+        "scheme",
+        "log blocks",
+        "chip",
+        "logical",
+        "erases",
+        "WA",
+        "switch",
+        "partial",
+        "full",
+        "victims",
+        "elapsed (s)",
+        "log util",
         if with_rec { "  map pages  log pages  rec. read  rec. mapping" } else { "" }
     );
     for r in rows {
         let chip = format!("{}x{}", r.blocks, r.ppb);
         let Some(m) = &r.m else {
-            println!("{:8} {:>10} {:>13} {:>9} cannot run: {}", r.scheme, lb(r), chip, r.logical_pages, r.error.as_deref().unwrap_or(""));
+            println!(
+                "{:8} {:>10} {:>13} {:>9} cannot run: {}",
+                r.scheme,
+                lb(r),
+                chip,
+                r.logical_pages,
+                r.error.as_deref().unwrap_or("")
+            );
             continue;
         };
         let rc = match &r.rec {
-            Some(c) => format!(" {:>10} {:>10} {:>10} {:>13}", c.map_pages, c.log_pages, c.pages_read, c.mapping_pages_read),
+            Some(c) => {
+                format!(" {:>10} {:>10} {:>10} {:>13}", c.map_pages, c.log_pages, c.pages_read, c.mapping_pages_read)
+            }
             None => String::new(),
         };
         println!(
@@ -852,12 +909,21 @@ fn print_human(m: &Metrics) {
     println!("  page programs      {}", m.page_programs);
     println!("  erases             {}", m.erases);
     println!("  write amplification {:.3}", m.write_amplification);
-    println!("  merges             switch {}, partial {}, full {} ({} victims)", m.merges.switch, m.merges.partial, m.merges.full, m.merges.full_victims);
+    println!(
+        "  merges             switch {}, partial {}, full {} ({} victims)",
+        m.merges.switch, m.merges.partial, m.merges.full, m.merges.full_victims
+    );
     println!("  GC runs            {}", m.gc_runs);
     println!("  elapsed            {:.1} us", m.elapsed_us);
     let l = &m.latency_us;
-    println!("  read latency (us)  best {:.1} mean {:.1} p99 {:.1} worst {:.1}", l.read.best, l.read.mean, l.read.p99, l.read.worst);
-    println!("  write latency (us) best {:.1} mean {:.1} p99 {:.1} worst {:.1}", l.write.best, l.write.mean, l.write.p99, l.write.worst);
+    println!(
+        "  read latency (us)  best {:.1} mean {:.1} p99 {:.1} worst {:.1}",
+        l.read.best, l.read.mean, l.read.p99, l.read.worst
+    );
+    println!(
+        "  write latency (us) best {:.1} mean {:.1} p99 {:.1} worst {:.1}",
+        l.write.best, l.write.mean, l.write.p99, l.write.worst
+    );
     println!("  erase count        min {} max {} mean {:.2}", m.erase_count.min, m.erase_count.max, m.erase_count.mean);
     println!("  mapping RAM        {} bytes", m.ram_bytes);
     println!("  wrong reads        {}", m.wrong_reads);
@@ -948,21 +1014,34 @@ fn main() -> ExitCode {
                     println!("{}", serde_json::to_string(&r).expect("report serialises"));
                 } else {
                     println!("crash sweep of {} over a run of {} flash operations", r.scheme, r.run_ops);
-                    println!("  points tried          {} ({} also cut inside recovery)", r.points_tried, r.recut_points);
+                    println!(
+                        "  points tried          {} ({} also cut inside recovery)",
+                        r.points_tried, r.recut_points
+                    );
                     println!("  recovered correctly   {}", r.recovered_correctly);
                     println!("  acked writes lost     {}", r.acked_writes_lost);
                     println!("  wrong data            {}", r.wrong_reads);
                     println!("  torn pages mapped     {}", r.torn_mapped);
                     println!("  other errors          {}", r.errors);
                     let p = &r.recovery_pages_read;
-                    println!("  recovery pages read   min {:.0} mean {:.1} p99 {:.0} max {:.0}", p.min, p.mean, p.p99, p.max);
+                    println!(
+                        "  recovery pages read   min {:.0} mean {:.1} p99 {:.0} max {:.0}",
+                        p.min, p.mean, p.p99, p.max
+                    );
                     let t = &r.recovery_us;
-                    println!("  recovery time (us)    min {:.0} mean {:.1} p99 {:.0} max {:.0}", t.min, t.mean, t.p99, t.max);
+                    println!(
+                        "  recovery time (us)    min {:.0} mean {:.1} p99 {:.0} max {:.0}",
+                        t.min, t.mean, t.p99, t.max
+                    );
                     for f in &r.first_failures {
                         println!("  FAILED: {f}");
                     }
                 }
-                if r.recovered_correctly == r.points_tried { ExitCode::SUCCESS } else { ExitCode::from(3) }
+                if r.recovered_correctly == r.points_tried {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::from(3)
+                }
             }
             Err(e) => {
                 eprintln!("error: {e}");
@@ -1049,7 +1128,11 @@ fn main() -> ExitCode {
                 // How the CSV columns were read, and the compression: not in the
                 // scheme-independent summary, but what a user checks first.
                 if !raw.csv_columns.is_empty() {
-                    v["columns"] = serde_json::json!(raw.csv_columns.iter().cloned().collect::<std::collections::BTreeMap<_, _>>());
+                    v["columns"] = serde_json::json!(raw
+                        .csv_columns
+                        .iter()
+                        .cloned()
+                        .collect::<std::collections::BTreeMap<_, _>>());
                 }
                 if let Some(c) = &raw.compression {
                     v["compression"] = c.clone().into();

@@ -126,7 +126,10 @@ pub fn crash_once(
     if out.error.is_none() {
         let bad = s.mismatches().len() as u64;
         if bad > 0 || s.host.wrong_reads > before.host.wrong_reads {
-            out.error = Some(format!("after recovery and {} more requests, {bad} LPNs disagree with the reference model", after.len()));
+            out.error = Some(format!(
+                "after recovery and {} more requests, {bad} LPNs disagree with the reference model",
+                after.len()
+            ));
         }
     }
     Some((out, s))
@@ -135,7 +138,12 @@ pub fn crash_once(
 /// Checks a recovered scheme against the reference model: every LPN must map to its
 /// latest acknowledged version, except `in_flight` (lpn, version), which may also be new.
 /// Fills `lost`, `wrong` and `torn_mapped`.
-pub fn verify(ftl: &dyn Ftl, flash: &Flash, oracle: &crate::oracle::Oracle, in_flight: Option<(u32, u32)>) -> CrashOutcome {
+pub fn verify(
+    ftl: &dyn Ftl,
+    flash: &Flash,
+    oracle: &crate::oracle::Oracle,
+    in_flight: Option<(u32, u32)>,
+) -> CrashOutcome {
     let mut out = blank();
     for lpn in 0..ftl.logical_pages() {
         let want = oracle.expected(lpn);
@@ -169,13 +177,19 @@ pub fn verify(ftl: &dyn Ftl, flash: &Flash, oracle: &crate::oracle::Oracle, in_f
 
 /// What a recovery rebuilt, for the idempotence check: where every LPN maps.
 fn snapshot(ftl: &dyn Ftl, flash: &Flash) -> Vec<u32> {
-    (0..ftl.logical_pages())
-        .map(|l| ftl.locate(l).map(|p| flash.peek(p).version).unwrap_or(0))
-        .collect()
+    (0..ftl.logical_pages()).map(|l| ftl.locate(l).map(|p| flash.peek(p).version).unwrap_or(0)).collect()
 }
 
 fn blank() -> CrashOutcome {
-    CrashOutcome { lost: 0, wrong: 0, torn_mapped: 0, recovery_ops: 0, recovery_pages_read: 0, recovery_ns: 0, error: None }
+    CrashOutcome {
+        lost: 0,
+        wrong: 0,
+        torn_mapped: 0,
+        recovery_ops: 0,
+        recovery_pages_read: 0,
+        recovery_ns: 0,
+        error: None,
+    }
 }
 
 /// Which cut points a sweep tries, as operation indices of the whole run.
@@ -568,7 +582,8 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
             0 => 0,
             1 => rng.below(causes.len() as u64),
             2 => pick(&mut rng, &|c| is_merge(c)).unwrap_or_else(|| rng.below(causes.len() as u64)),
-            _ => pick(&mut rng, &|c| matches!(c, Cause::Map | Cause::Log)).unwrap_or_else(|| rng.below(causes.len() as u64)),
+            _ => pick(&mut rng, &|c| matches!(c, Cause::Map | Cause::Log))
+                .unwrap_or_else(|| rng.below(causes.len() as u64)),
         };
         let cause = causes[cut_after as usize];
         let at = if kind == 0 {
@@ -595,7 +610,8 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
             done = s.clone();
         }
         let before = s.clone();
-        s.flash.torn_model = crate::nand::TornModel { paired_pages: torn_model == "paired", reads_erased: torn_model == "erased" };
+        s.flash.torn_model =
+            crate::nand::TornModel { paired_pages: torn_model == "paired", reads_erased: torn_model == "erased" };
         s.flash.set_power_budget(Some(cut_after));
         let res = if kind == 0 { Err(FlashError::PowerLoss) } else { s.exec(req) };
         s.flash.torn_model = crate::nand::TornModel::default();
@@ -650,7 +666,11 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
                 for e in s.flash.take_events() {
                     match e {
                         crate::nand::Event::Note { tag, text } => eprintln!("  [{tag}] {text}"),
-                        crate::nand::Event::Op { kind, ppn, cause, .. } if kind != crate::nand::OpKind::Read && kind != crate::nand::OpKind::ReadOob => eprintln!("   op {kind:?} {ppn} {cause:?}"),
+                        crate::nand::Event::Op { kind, ppn, cause, .. }
+                            if kind != crate::nand::OpKind::Read && kind != crate::nand::OpKind::ReadOob =>
+                        {
+                            eprintln!("   op {kind:?} {ppn} {cause:?}")
+                        }
                         _ => {}
                     }
                 }
@@ -697,7 +717,10 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
             for (l, (&g, &w)) in got.iter().zip(before.oracle.latest()).enumerate() {
                 if g != w {
                     let at = ftl.locate(l as u32);
-                    eprintln!("  lpn {l}: recovered version {g}, latest acknowledged {w}; at {at:?} {:?}", at.map(|p| *s.flash.peek(p)));
+                    eprintln!(
+                        "  lpn {l}: recovered version {g}, latest acknowledged {w}; at {at:?} {:?}",
+                        at.map(|p| *s.flash.peek(p))
+                    );
                     let n = s.flash.ppb();
                     for (ppn, pg) in s.flash.pages().iter().enumerate() {
                         if pg.lpn == l as u32 {
@@ -744,7 +767,11 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
             // A write or freeze in flight may have released old frozen states for space
             // before the cut (LTFTL releases the oldest, and persists that first): a state
             // the finished request would not have kept may be gone.
-            let keep: Vec<u32> = oracle.frozen_ids().into_iter().filter(|i| ids.contains(i) || done.oracle.frozen_ids().contains(i)).collect();
+            let keep: Vec<u32> = oracle
+                .frozen_ids()
+                .into_iter()
+                .filter(|i| ids.contains(i) || done.oracle.frozen_ids().contains(i))
+                .collect();
             oracle.retain_frozen(&keep);
         }
         v.frozen_damaged = frozen_damage(ftl.as_ref(), &s.flash, &oracle);

@@ -578,7 +578,12 @@ impl Stepper {
         }));
         self.forget_request();
         let rec = Recovering { off, cut, branch_from: prev_branch };
-        self.roots.push(Root { state: self.sim.state.clone(), rec: rec.clone(), events: events.clone(), verdict: self.verdict.clone() });
+        self.roots.push(Root {
+            state: self.sim.state.clone(),
+            rec: rec.clone(),
+            events: events.clone(),
+            verdict: self.verdict.clone(),
+        });
         self.events = events;
         self.n = ops;
         self.recovery_events = true;
@@ -729,7 +734,8 @@ impl Stepper {
                     // and log pages): never an LPN.
                     let meta = *lpn == NONE
                         || view.flash.peek(*ppn).kind == PageKind::Meta
-                        || (view.flash.peek(*ppn).kind == PageKind::Erased && self.sim.state.flash.peek(*ppn).kind == PageKind::Meta);
+                        || (view.flash.peek(*ppn).kind == PageKind::Erased
+                            && self.sim.state.flash.peek(*ppn).kind == PageKind::Meta);
                     let what = match kind {
                         OpKind::Read if meta => format!("read metadata page {page} of block {pbn}"),
                         OpKind::Read => format!("read lpn {lpn} from page {page} of block {pbn}"),

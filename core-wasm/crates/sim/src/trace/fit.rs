@@ -165,7 +165,10 @@ impl RawTrace {
             Fit::None | Fit::Scale => {
                 if out_of_range > 0 {
                     let need = if fit == Fit::Scale {
-                        format!("; scaling needs a chip whose scheme exports at least {} logical pages", s.needed_logical_pages)
+                        format!(
+                            "; scaling needs a chip whose scheme exports at least {} logical pages",
+                            s.needed_logical_pages
+                        )
                     } else {
                         String::new()
                     };
@@ -228,7 +231,8 @@ impl RawTrace {
                     out_of_range
                 );
                 if out_of_range == total && total > 0 {
-                    s.warnings.push(format!("every request addressed a page beyond the {lp}-page space; all were folded"));
+                    s.warnings
+                        .push(format!("every request addressed a page beyond the {lp}-page space; all were folded"));
                 }
             }
             Fit::Compact => {
@@ -276,12 +280,8 @@ impl RawTrace {
             ));
         }
         let step = sample_step(reqs.len());
-        s.sample = reqs
-            .iter()
-            .enumerate()
-            .step_by(step)
-            .filter_map(|(i, r)| r.lpn().map(|l| [i as u64, l as u64]))
-            .collect();
+        s.sample =
+            reqs.iter().enumerate().step_by(step).filter_map(|(i, r)| r.lpn().map(|l| [i as u64, l as u64])).collect();
         Ok((reqs, s))
     }
 
@@ -447,8 +447,10 @@ impl Plan {
                     let mut sc = sc.clone();
                     sc.chip.blocks = Some(r.blocks);
                     sc.chip.pages_per_block = Some(r.pages_per_block);
-                    sc.run.workload_space =
-                        Some(WorkloadSpace { logical_pages: self.logical_pages, pages_per_block: self.pages_per_block });
+                    sc.run.workload_space = Some(WorkloadSpace {
+                        logical_pages: self.logical_pages,
+                        pages_per_block: self.pages_per_block,
+                    });
                     Ok(sc)
                 }
             })

@@ -68,7 +68,9 @@ pub fn build_with_raw(scenario: &Scenario, raw: &RawTrace, fit: Fit) -> Result<(
     }
     let first = sc.fresh()?;
     let space = match sc.run.workload_space {
-        Some(ws) => Space { logical_pages: sc.workload_pages(first.ftl.logical_pages())?, pages_per_block: ws.pages_per_block },
+        Some(ws) => {
+            Space { logical_pages: sc.workload_pages(first.ftl.logical_pages())?, pages_per_block: ws.pages_per_block }
+        }
         None => Space { logical_pages: first.ftl.logical_pages(), pages_per_block: first.flash.ppb() },
     };
     let (reqs, mut summary) = raw.fit(Some(space), fit)?;

@@ -17,12 +17,20 @@ pub mod write;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Request {
-    Read { lpn: Lpn },
-    Write { lpn: Lpn },
+    Read {
+        lpn: Lpn,
+    },
+    Write {
+        lpn: Lpn,
+    },
     /// Time-shifting schemes (LTFTL): freeze the current state.
     Freeze,
-    Unfreeze { state: u32 },
-    Revert { state: u32 },
+    Unfreeze {
+        state: u32,
+    },
+    Revert {
+        state: u32,
+    },
 }
 
 impl Request {

@@ -145,7 +145,9 @@ impl Mapping {
         let role = role.trim().to_ascii_lowercase();
         let (name, unit) = match rest.rsplit_once(':') {
             Some((n, u)) => {
-                let unit = Unit::from_word(u).ok_or_else(|| format!("--column '{spec}': unknown unit '{u}': expected bytes, sectors or pages"))?;
+                let unit = Unit::from_word(u).ok_or_else(|| {
+                    format!("--column '{spec}': unknown unit '{u}': expected bytes, sectors or pages")
+                })?;
                 (n.trim(), Some(unit))
             }
             None => (rest.trim(), None),
@@ -624,7 +626,10 @@ fn is_pattern_start(tok: &str) -> bool {
 fn is_blk_dev(tok: &str) -> bool {
     match tok.split_once(',') {
         Some((a, b)) => {
-            !a.is_empty() && !b.is_empty() && a.bytes().all(|c| c.is_ascii_digit()) && b.bytes().all(|c| c.is_ascii_digit())
+            !a.is_empty()
+                && !b.is_empty()
+                && a.bytes().all(|c| c.is_ascii_digit())
+                && b.bytes().all(|c| c.is_ascii_digit())
         }
         None => false,
     }
@@ -675,7 +680,13 @@ pub fn detect_line(line: &str) -> Option<Format> {
             return Some(Format::Umass);
         }
         // device_id,opcode,offset,length,timestamp
-        if f.total == 5 && is_rw(f[1].1) && is_digits(f[0].1) && is_digits(f[2].1) && is_digits(f[3].1) && is_number(f[4].1) {
+        if f.total == 5
+            && is_rw(f[1].1)
+            && is_digits(f[0].1)
+            && is_digits(f[2].1)
+            && is_digits(f[3].1)
+            && is_number(f[4].1)
+        {
             return Some(Format::Alibaba);
         }
         return None;
@@ -792,7 +803,9 @@ fn header_base(name: &str) -> (String, Option<Unit>) {
 /// The role (and default unit) a header name suggests.
 fn guess_role(base: &str) -> Option<(&'static str, Option<Unit>)> {
     Some(match base {
-        "op" | "opcode" | "type" | "rw" | "operation" | "direction" | "cmd" | "request_type" | "io_type" => ("op", None),
+        "op" | "opcode" | "type" | "rw" | "operation" | "direction" | "cmd" | "request_type" | "io_type" => {
+            ("op", None)
+        }
         "offset" | "byte_offset" | "offset_bytes" | "address" | "addr" => ("address", Some(Unit::Bytes)),
         // CloudPhysics (libCacheSim CSV): lbn in 512-byte sectors.
         "lba" | "lbn" | "sector" | "start_sector" | "lba_sectors" => ("address", Some(Unit::Sectors)),
@@ -847,9 +860,14 @@ pub fn preview(head: &[u8], rows: usize, whole: bool) -> Preview {
         return p;
     }
     // A partial last line is left out.
-    let end = if whole && p.compression.is_none() { text.len() } else { text.iter().rposition(|&c| c == b'\n').unwrap_or(text.len()) };
+    let end = if whole && p.compression.is_none() {
+        text.len()
+    } else {
+        text.iter().rposition(|&c| c == b'\n').unwrap_or(text.len())
+    };
     let s = String::from_utf8_lossy(&text[..end]);
-    let lines: Vec<&str> = s.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).take(rows + 1).collect();
+    let lines: Vec<&str> =
+        s.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).take(rows + 1).collect();
     let Some(first) = lines.first() else {
         p.note = Some("no data lines in the first bytes".into());
         return p;
@@ -1047,7 +1065,11 @@ impl TraceParser {
         if self.out.bad_lines > 0 && !self.opts.skip_bad_lines {
             let m = format!(
                 "{} malformed {}{} in the {} trace (choose 'skip bad lines' to run without them)",
-                if self.failed() && self.out.bad_lines >= self.opts.max_errors as u64 { format!("at least {}", self.out.bad_lines) } else { self.out.bad_lines.to_string() },
+                if self.failed() && self.out.bad_lines >= self.opts.max_errors as u64 {
+                    format!("at least {}", self.out.bad_lines)
+                } else {
+                    self.out.bad_lines.to_string()
+                },
                 if self.out.format == Some(Format::OracleGeneral) { "record" } else { "line" },
                 if self.out.bad_lines == 1 { "" } else { "s" },
                 self.out.format.map(|f| f.name()).unwrap_or("?")
@@ -1112,7 +1134,9 @@ impl TraceParser {
         }
         let head = &self.carry[..self.carry.len().min(SNIFF)];
         if let Some(i) = head.iter().position(|&c| c == 0) {
-            if self.opts.format.is_none() && looks_like_oracle_general(&head[..head.len() / ORACLE_RECORD * ORACLE_RECORD]) {
+            if self.opts.format.is_none()
+                && looks_like_oracle_general(&head[..head.len() / ORACLE_RECORD * ORACLE_RECORD])
+            {
                 self.out.format = Some(Format::OracleGeneral);
                 self.out.format_detected = true;
                 return;
@@ -1124,7 +1148,10 @@ impl TraceParser {
         }
         let ctrl = head.iter().filter(|&&c| c < 0x20 && !matches!(c, b'\n' | b'\r' | b'\t' | 0x0c)).count();
         if ctrl * 20 > head.len() {
-            self.fail(format!("this looks like a binary file ({ctrl} control bytes in the first {} bytes), not a text trace", head.len()));
+            self.fail(format!(
+                "this looks like a binary file ({ctrl} control bytes in the first {} bytes), not a text trace",
+                head.len()
+            ));
             return;
         }
         if let Err(e) = std::str::from_utf8(head) {
@@ -1245,7 +1272,11 @@ impl TraceParser {
         let rest = &buf[whole..];
         if last && !rest.is_empty() {
             self.out.lines += 1;
-            self.fail(format!("the file ends with a partial record: {} bytes after {} whole 24-byte records", rest.len(), whole / ORACLE_RECORD));
+            self.fail(format!(
+                "the file ends with a partial record: {} bytes after {} whole 24-byte records",
+                rest.len(),
+                whole / ORACLE_RECORD
+            ));
         } else {
             self.carry = rest.to_vec();
         }
@@ -1331,11 +1362,7 @@ impl TraceParser {
     fn record(&mut self, write: bool, offset: u64, bytes: u64, device: Option<&str>) {
         if let Some(d) = device {
             // Names of up to 7 bytes compare as one u64 (device numbers are short).
-            let key = if d.len() < 8 {
-                d.bytes().fold(d.len() as u64, |k, c| k << 8 | c as u64)
-            } else {
-                u64::MAX
-            };
+            let key = if d.len() < 8 { d.bytes().fold(d.len() as u64, |k, c| k << 8 | c as u64) } else { u64::MAX };
             if let Some(c) = self.dev_counts.iter_mut().find(|c| c.0 == key && (key != u64::MAX || c.1 == d)) {
                 c.2 += 1;
             } else if self.dev_counts.len() < 64 {
@@ -1389,8 +1416,7 @@ impl TraceParser {
 
     fn sectors(&self, col: usize, s: &str, what: &str) -> Result<u64, (usize, String)> {
         let v = parse_u64(col, s, what)?;
-        v.checked_mul(self.opts.sector_bytes.max(1) as u64)
-            .ok_or_else(|| (col, format!("{what} '{s}' is too large")))
+        v.checked_mul(self.opts.sector_bytes.max(1) as u64).ok_or_else(|| (col, format!("{what} '{s}' is too large")))
     }
 
     fn need(f: &Fields, n: usize, line_len: usize, what: &str) -> Result<(), (usize, String)> {
@@ -1566,7 +1592,12 @@ impl TraceParser {
             let i = a.column.trim().parse::<usize>().unwrap_or(0);
             f.get(i.wrapping_sub(1)).is_none_or(|x| !is_number(x.1))
         } else {
-            !f.iter().all(|x| is_number(x.1) || user_op(x.1) || WRITE_WORDS.contains(&x.1.to_ascii_lowercase().as_str()) || READ_WORDS.contains(&x.1.to_ascii_lowercase().as_str()))
+            !f.iter().all(|x| {
+                is_number(x.1)
+                    || user_op(x.1)
+                    || WRITE_WORDS.contains(&x.1.to_ascii_lowercase().as_str())
+                    || READ_WORDS.contains(&x.1.to_ascii_lowercase().as_str())
+            })
         };
         let found = f.iter().enumerate().map(|(i, x)| format!("{} {}", i + 1, x.1)).collect::<Vec<_>>().join(", ");
         let how = "map them: --column op=NAME --column address=NAME[:bytes|sectors|pages] (also size=, device=, time=; NAME a header name or a column number from 1) and --write-op/--read-op VALUE for unusual op values; in the app, map them in the upload dialog";
@@ -1579,7 +1610,10 @@ impl TraceParser {
                     return Err(format!("{role} column {i}: columns are numbered 1 to {MAX_FIELDS}"));
                 }
                 if i > f.total {
-                    return Err(format!("{role} column {i}, but line {} has {} columns: {found}", self.out.lines, f.total));
+                    return Err(format!(
+                        "{role} column {i}, but line {} has {} columns: {found}",
+                        self.out.lines, f.total
+                    ));
                 }
                 return Ok(i - 1);
             }
@@ -1625,7 +1659,11 @@ impl TraceParser {
         }
         let missing: Vec<&str> = ["op", "address"].into_iter().filter(|r| !role_col.contains_key(r)).collect();
         if !missing.is_empty() {
-            let what = missing.iter().map(|r| if *r == "op" { "the operation (read/write)" } else { "the address" }).collect::<Vec<_>>().join(" and ");
+            let what = missing
+                .iter()
+                .map(|r| if *r == "op" { "the operation (read/write)" } else { "the address" })
+                .collect::<Vec<_>>()
+                .join(" and ");
             return Err(if is_header {
                 format!("CSV header not understood: no column for {what}. Columns found: {found}. To read it, {how}.")
             } else {

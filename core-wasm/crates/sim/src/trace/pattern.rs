@@ -64,10 +64,11 @@ impl Parser<'_> {
         if digits.is_empty() {
             return Err(self.err(format!("expected {what}")));
         }
-        digits
-            .parse::<u32>()
-            .map(u64::from)
-            .map_err(|_| ParseError { line, column: col, message: format!("{what} '{digits}' is too large") })
+        digits.parse::<u32>().map(u64::from).map_err(|_| ParseError {
+            line,
+            column: col,
+            message: format!("{what} '{digits}' is too large"),
+        })
     }
     fn word(&mut self) -> String {
         let start = self.i;
