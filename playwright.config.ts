@@ -37,7 +37,8 @@ export default defineConfig({
     command: `npx vite preview --host 127.0.0.1 --port ${PORT} --strictPort`,
     url: `http://127.0.0.1:${PORT}`,
     reuseExistingServer: !process.env.CI,
-    timeout: 60_000,
+    // Start-up only (a preview server on a busy 2-core CI machine can be slow to bind).
+    timeout: 180_000,
     stdout: 'ignore',
     stderr: 'pipe',
   },
