@@ -54,7 +54,7 @@ pub struct Scenario {
 }
 
 /// The logical space a comparison's or sweep's workload is generated or fitted in, the
-/// same for every run (trace::fit::plan decides it once for all runs).
+/// same for every run (trace::plan::plan decides it once for all runs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WorkloadSpace {
@@ -151,16 +151,8 @@ impl Scenario {
         Arc::new(move |flash| ftl::recover(&scheme, &params, flash))
     }
 
-    pub fn build(&self) -> Result<Simulator, String> {
-        if matches!(self.workload, Workload::Trace { .. }) {
-            return crate::trace::load::build_trace(self).map(|(sim, _)| sim);
-        }
-        let first = self.fresh()?;
-        let space = self.workload_pages(first.ftl.logical_pages())?;
-        let reqs = self.requests(space, first.ftl.time_shift())?;
-        let fresh = self.factory(&first);
-        Ok(Simulator::with_state(first, fresh, reqs))
-    }
+    // `build` (the simulator for this scenario) is in trace/load.rs: a trace workload
+    // is parsed there, and the parsers sit below the scenario (no module cycle).
 }
 
 /// See `Scenario::validate`.

@@ -8,10 +8,11 @@ use ftl_sim::ftl::SchemeParams;
 use ftl_sim::precondition::Precondition;
 use ftl_sim::scenario::Scenario;
 use ftl_sim::sim::Simulator;
-use ftl_sim::trace::fit::{plan, Fit};
+use ftl_sim::trace::fit::Fit;
 use ftl_sim::trace::gen::Workload;
 use ftl_sim::trace::load;
 use ftl_sim::trace::parse::{parse_bytes, RawTrace, TraceOptions};
+use ftl_sim::trace::plan::plan;
 use ftl_sim::trace::Request;
 
 fn lb(n: u32) -> SchemeParams {

@@ -429,7 +429,7 @@ pub fn crash_sweep(scenario_json: &str, options_json: &str, progress: &js_sys::F
     Ok(serde_json::to_string(&report).unwrap_or_default())
 }
 
-/// One workload and one chip for every run of a comparison or sweep (ftl_sim::trace::fit::plan,
+/// One workload and one chip for every run of a comparison or sweep (ftl_sim::trace::plan::plan,
 /// issue 16): `scenarios_json` = a JSON array of scenarios (their workloads are not read),
 /// `fit` = the trace's fit ("" or "none" for a generated workload), `need` = the trace's highest
 /// page + 1 (0: no trace). Returns the Plan as JSON (the page applies it to each run's scenario).
@@ -446,6 +446,6 @@ pub fn plan_runs(scenarios_json: &str, fit: &str, need: f64) -> Result<String, J
         .collect::<Result<Vec<_>, _>>()?;
     let fit = Fit::from_name(fit).map_err(js_err)?;
     let need = (need >= 1.0).then_some(need as u64);
-    let plan = ftl_sim::trace::fit::plan(&scenarios, fit, need).map_err(js_err)?;
+    let plan = ftl_sim::trace::plan::plan(&scenarios, fit, need).map_err(js_err)?;
     Ok(serde_json::to_string(&plan).unwrap_or_default())
 }

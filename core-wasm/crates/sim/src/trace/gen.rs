@@ -170,8 +170,7 @@ fn hot_ratio() -> f64 {
     0.8
 }
 
-/// Largest generated workload (requests are held in memory, 8 bytes each).
-pub const MAX_REQUESTS: u64 = 20_000_000;
+pub use super::MAX_REQUESTS;
 
 impl Workload {
     /// The requests over a logical space of `logical_pages` pages.

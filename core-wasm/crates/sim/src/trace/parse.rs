@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::gen::MAX_REQUESTS;
+use super::MAX_REQUESTS;
 use super::ParseError;
 
 /// The trace formats. `name()` is the identifier scenarios and the CLI use.

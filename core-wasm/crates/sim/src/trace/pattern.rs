@@ -3,7 +3,7 @@
 //! (the FAST paper's notation), `freeze`, `unfreeze N`, `revert N` for LTFTL,
 //! `#` comments, whitespace or commas between items.
 
-use super::gen::MAX_REQUESTS;
+use super::MAX_REQUESTS;
 use super::{ParseError, Request};
 
 pub fn parse(text: &str) -> Result<Vec<Request>, ParseError> {
