@@ -334,6 +334,7 @@ function check({ graphOut = false } = {}) {
       }
     }
   }
+  problems.push(...checkTraceFormats());
   for (const k of KNOWN_CYCLES.filter((k) => !seenCycles.has(k))) {
     notes.push(`stale exception: the cycle {${k.modules.join(', ')}} is gone: remove it from KNOWN_CYCLES`);
   }
@@ -344,6 +345,43 @@ function check({ graphOut = false } = {}) {
   for (const p of problems) console.error(`check-rust-structure: ${p}`);
   if (problems.length === 0) console.log('check-rust-structure: no new module cycles, no new file over 800 lines');
   return problems.length === 0;
+}
+
+/**
+ * The trace-format registry and its docs agree: every format file (a `const ENTRY` in
+ * sim/src/trace/parse/) is in `REGISTRY` and named in docs/architecture.md, and the paths
+ * the "How to add a trace format" section names exist.
+ */
+function checkTraceFormats() {
+  const repo = fileURLToPath(new URL('../', import.meta.url));
+  const dir = join(repo, 'core-wasm/crates/sim/src/trace/parse');
+  const problems = [];
+  let registry;
+  let doc;
+  try {
+    registry = readFileSync(join(dir, 'mod.rs'), 'utf8');
+    doc = readFileSync(join(repo, 'docs/architecture.md'), 'utf8');
+  } catch (e) {
+    return [`trace formats: ${e.message}`];
+  }
+  for (const f of readdirSync(dir).filter((f) => f.endsWith('.rs'))) {
+    if (!/\bconst ENTRY: Entry\b/.test(readFileSync(join(dir, f), 'utf8'))) continue;
+    const name = f.replace(/\.rs$/, '');
+    if (!new RegExp(`\\b${name}::ENTRY\\b`).test(registry)) {
+      problems.push(`trace format ${f} declares an ENTRY that REGISTRY (trace/parse/mod.rs) does not list`);
+    }
+    if (!doc.includes(`\`${f}\``)) problems.push(`docs/architecture.md does not name the trace format file \`${f}\``);
+  }
+  const section = doc.split(/^## How to add a trace format$/m)[1]?.split(/^## /m)[0];
+  if (!section) problems.push('docs/architecture.md has no "## How to add a trace format" section');
+  for (const [, path] of (section ?? '').matchAll(/`(core-wasm\/[^`<>]+)`/g)) {
+    try {
+      statSync(join(repo, path));
+    } catch {
+      problems.push(`docs/architecture.md, "How to add a trace format", names ${path}, which does not exist`);
+    }
+  }
+  return problems;
 }
 
 // ---------------------------------------------------------------------------------
