@@ -171,6 +171,10 @@ pub(crate) struct Rec<'a> {
     pub(crate) device: Option<&'a str>,
 }
 
+/// What a binary record reads as: `(write, first page, last page)`, None to skip it, or
+/// an error `(column, message)`.
+pub(crate) type RecordResult = Result<Option<(bool, u64, u64)>, (usize, String)>;
+
 pub(crate) type LineResult<'a> = Result<Option<Rec<'a>>, (usize, String)>;
 
 /// At least `n` fields, else an error at the end of the line.

@@ -37,7 +37,7 @@ pub use preview::{preview, Preview};
 pub(crate) use raw::{unpack, K_FREEZE, K_READ, K_REVERT, K_UNFREEZE, K_WRITE};
 pub use raw::{Ignored, Progress, RawTrace, TraceError};
 
-use helpers::{csv_delim, fields, Fields, LineResult};
+use helpers::{csv_delim, fields, Fields, LineResult, RecordResult};
 use parser::Cx;
 
 /// The trace formats. `name()` is the identifier scenarios and the CLI use (the serde
@@ -145,7 +145,7 @@ pub(crate) trait TraceFormat: Sync {
         Ok(Vec::new())
     }
     /// `Body::Records`: one record -> `(write, first page, last page)`, None to skip it.
-    fn read_record(&self, _r: &[u8], _cx: &mut Cx<'_>) -> Result<Option<(bool, u64, u64)>, (usize, String)> {
+    fn read_record(&self, _r: &[u8], _cx: &mut Cx<'_>) -> RecordResult {
         Ok(None)
     }
 }

@@ -4,6 +4,7 @@
 //! `obj_size` bytes at page `obj_id` (ids are pages; an object larger than a page spans
 //! the following pages). Records of size 0 are skipped, as libCacheSim does.
 
+use super::helpers::RecordResult;
 use super::raw::VALUE_MASK;
 use super::{Body, Cx, Entry, Format, TraceFormat};
 
@@ -28,7 +29,7 @@ impl TraceFormat for OracleGeneral {
     fn body(&self) -> Body {
         Body::Records(ORACLE_RECORD)
     }
-    fn read_record(&self, r: &[u8], cx: &mut Cx<'_>) -> Result<Option<(bool, u64, u64)>, (usize, String)> {
+    fn read_record(&self, r: &[u8], cx: &mut Cx<'_>) -> RecordResult {
         let obj = u64::from_le_bytes(r[4..12].try_into().unwrap());
         let size = u32::from_le_bytes(r[12..16].try_into().unwrap()) as u64;
         if size == 0 {
