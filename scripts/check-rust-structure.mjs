@@ -38,7 +38,6 @@ const LONG_FILES = {
   'sim/src/ftl/fastcheck.rs': 'being split by the scheme-registry branch of issue 30 (ftl/** is edited there)',
   'sim/src/ftl/fast.rs': 'being split by the scheme-registry branch of issue 30 (ftl/** is edited there)',
   'sim/src/ftl/rftl.rs': 'ftl/** is edited by the scheme-registry branch of issue 30: split after it lands',
-  'sim/src/stepper.rs': 'not split yet in issue 30 (844 lines; the crash/seek stepping is one state machine)',
 };
 
 // ---------------------------------------------------------------------------------
