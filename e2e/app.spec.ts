@@ -4,10 +4,11 @@ import { watch, counter } from './helpers';
 
 // Collect console errors/warnings, page errors and off-site requests for each test.
 
-
 /** A string that changes whenever any page's state changes. */
 async function gridSignature(page: Page) {
-  return page.locator('[data-testid=device-grid] rect.page').evaluateAll((rects) => rects.map((r) => r.getAttribute('data-state')).join(''));
+  return page
+    .locator('[data-testid=device-grid] rect.page')
+    .evaluateAll((rects) => rects.map((r) => r.getAttribute('data-state')).join(''));
 }
 
 async function metric(page: Page, key: string) {
@@ -47,7 +48,11 @@ test('opens on a ready default scenario at request 0 with the welcome, no consol
 test('stepping changes the counters and the grid', async ({ page }) => {
   const problems = watch(page);
   await ready(page);
-  const before = { c: await counter(page), grid: await gridSignature(page), programs: await metric(page, 'page_programs') };
+  const before = {
+    c: await counter(page),
+    grid: await gridSignature(page),
+    programs: await metric(page, 'page_programs'),
+  };
   for (let i = 0; i < 5; i++) await page.getByTestId('btn-step-request').click();
   await expect.poll(async () => (await counter(page)).step).toBeGreaterThanOrEqual(before.c.step + 4);
   await expect.poll(() => gridSignature(page)).not.toBe(before.grid);

@@ -50,7 +50,9 @@ async function uploadAndMap(page: Page) {
   return dialog;
 }
 
-test('map a CSV with unusual column names in the dialog, run it; Apply with another log-block count keeps it', async ({ page }) => {
+test('map a CSV with unusual column names in the dialog, run it; Apply with another log-block count keeps it', async ({
+  page,
+}) => {
   const problems = watch(page);
   await ready(page);
   const dialog = await uploadAndMap(page);
@@ -76,7 +78,9 @@ test('map a CSV with unusual column names in the dialog, run it; Apply with anot
   expect(problems).toEqual([]);
 });
 
-test('a link reopened with the same file lands on the same step with the same metrics; another file is refused', async ({ page }) => {
+test('a link reopened with the same file lands on the same step with the same metrics; another file is refused', async ({
+  page,
+}) => {
   const problems = watch(page);
   await ready(page);
   await uploadAndMap(page);
@@ -133,7 +137,9 @@ test('a link reopened with the same file lands on the same step with the same me
   expect(problems).toEqual([]);
 });
 
-test('a CloudPhysics CSV (SCSI hex ops) reads out of the box: guessed roles shown; a gzip file too', async ({ page }) => {
+test('a CloudPhysics CSV (SCSI hex ops) reads out of the box: guessed roles shown; a gzip file too', async ({
+  page,
+}) => {
   const problems = watch(page);
   await ready(page);
   await page.getByTestId('trace-input').setInputFiles('traces/camera.cloudphysics.csv');

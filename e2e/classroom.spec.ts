@@ -44,7 +44,9 @@ async function bottomOf(page: Page, sel: string) {
   return b!.y + b!.height;
 }
 
-test('presentation mode: everything that carries meaning is at least 18 px at 1366 × 768, zoom works, and it fits 1024 × 768', async ({ page }) => {
+test('presentation mode: everything that carries meaning is at least 18 px at 1366 × 768, zoom works, and it fits 1024 × 768', async ({
+  page,
+}) => {
   const problems = watch(page);
   await page.setViewportSize({ width: 1366, height: 768 });
   // A few requests in, so the chip has page numbers.
@@ -66,7 +68,11 @@ test('presentation mode: everything that carries meaning is at least 18 px at 13
   await page.screenshot({ path: `${SHOTS}/present-1366x768.png` });
 
   // +/- zoom: buttons and keys.
-  const lpn = () => page.locator('[data-testid=device-grid] text.lpn').first().evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
+  const lpn = () =>
+    page
+      .locator('[data-testid=device-grid] text.lpn')
+      .first()
+      .evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
   const before = await lpn();
   await page.getByTestId('zoom-in').click();
   await expect.poll(lpn).toBeGreaterThan(before);
@@ -86,7 +92,13 @@ test('presentation mode: everything that carries meaning is at least 18 px at 13
   await expect(page.getByTestId('tour-panel')).toHaveAttribute('data-stop', '1');
   await page.getByTestId('present-toggle').click();
   await expect(page.locator('[data-testid=device-grid] text.lpn').first()).toBeVisible();
-  for (const sel of ['.controls', '[data-testid=narration]', '[data-testid=device-grid]', '[data-testid=legend]', '[data-testid=tour-next]']) {
+  for (const sel of [
+    '.controls',
+    '[data-testid=narration]',
+    '[data-testid=device-grid]',
+    '[data-testid=legend]',
+    '[data-testid=tour-next]',
+  ]) {
     expect(await bottomOf(page, sel), sel).toBeLessThanOrEqual(768);
   }
   expect(await page.evaluate(() => document.scrollingElement!.scrollHeight <= innerHeight)).toBe(true);
@@ -98,7 +110,9 @@ test('presentation mode: everything that carries meaning is at least 18 px at 13
   expect(problems).toEqual([]);
 });
 
-test('the first minute: request 0, the welcome, the introductory tour with a glossary and a legend of every mark', async ({ page }) => {
+test('the first minute: request 0, the welcome, the introductory tour with a glossary and a legend of every mark', async ({
+  page,
+}) => {
   const problems = watch(page);
   await ready(page);
   expect((await counter(page)).step).toBe(0);
@@ -122,14 +136,27 @@ test('the first minute: request 0, the welcome, the introductory tour with a glo
   await expect(page.getByTestId('scenario-line')).toContainText('classroom 8×4');
   // The whole glossary from the header.
   await page.getByTestId('glossary-toggle').click();
-  for (const t of ['LBN', 'LPN', 'PBN', 'OOB', 'SW log block', 'RW log block', 'Switch merge', 'Partial merge', 'Full merge', 'Write amplification']) {
+  for (const t of [
+    'LBN',
+    'LPN',
+    'PBN',
+    'OOB',
+    'SW log block',
+    'RW log block',
+    'Switch merge',
+    'Partial merge',
+    'Full merge',
+    'Write amplification',
+  ]) {
     await expect(page.getByTestId('glossary')).toContainText(t);
   }
   await page.keyboard.press('Escape');
   expect(problems).toEqual([]);
 });
 
-test('a prediction answered right at a tour stop, one answered wrong on demand, and the score at the end', async ({ page }) => {
+test('a prediction answered right at a tour stop, one answered wrong on demand, and the score at the end', async ({
+  page,
+}) => {
   const problems = watch(page);
   await ready(page, '/#tour=intro-ftl');
   const panel = page.getByTestId('tour-panel');
@@ -147,7 +174,8 @@ test('a prediction answered right at a tour stop, one answered wrong on demand, 
   await predict.getByTestId('predict-copies').selectOption('4');
   await page.screenshot({ path: `${SHOTS}/predict-asked.png` });
   await predict.getByTestId('predict-check').click();
-  for (const q of ['kind', 'victim', 'copies']) await expect(predict.getByTestId(`predict-result-${q}`)).toHaveAttribute('data-right', 'true');
+  for (const q of ['kind', 'victim', 'copies'])
+    await expect(predict.getByTestId(`predict-result-${q}`)).toHaveAttribute('data-right', 'true');
   await expect(predict.getByTestId('predict-reason')).toContainText('erases blocks 3, 2 and copies 4 pages');
   // … and the request is then shown: it finished, so the quiz answer appears too.
   await expect.poll(async () => (await counter(page)).step).toBe(29);
@@ -161,7 +189,8 @@ test('a prediction answered right at a tour stop, one answered wrong on demand, 
   await free.getByTestId('predict-victim').selectOption('0');
   await free.getByTestId('predict-copies').selectOption('3');
   await free.getByTestId('predict-check').click();
-  for (const q of ['kind', 'victim', 'copies']) await expect(free.getByTestId(`predict-result-${q}`)).toHaveAttribute('data-right', 'false');
+  for (const q of ['kind', 'victim', 'copies'])
+    await expect(free.getByTestId(`predict-result-${q}`)).toHaveAttribute('data-right', 'false');
   await expect(free.getByTestId('predict-result-kind')).toContainText('Nothing extra');
   await expect(free.getByTestId('predict-reason')).toContainText('w17 causes no garbage collection and no merge');
   await expect.poll(async () => (await counter(page)).step).toBe(30);
@@ -177,11 +206,16 @@ test('a prediction answered right at a tour stop, one answered wrong on demand, 
   expect(problems).toEqual([]);
 });
 
-test('every scheme applies on the default chip (the form picks a chip the scheme runs on and says so)', async ({ page }) => {
+test('every scheme applies on the default chip (the form picks a chip the scheme runs on and says so)', async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   const problems = watch(page);
   await ready(page);
-  const schemes = await page.getByTestId('scheme').locator('option').evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, o.textContent ?? '']));
+  const schemes = await page
+    .getByTestId('scheme')
+    .locator('option')
+    .evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, o.textContent ?? '']));
   expect(schemes.length).toBeGreaterThanOrEqual(12);
   const line = page.getByTestId('scenario-line');
   for (const [id] of schemes) {
@@ -207,21 +241,28 @@ test('every scheme applies on the default chip (the form picks a chip the scheme
   expect(problems).toEqual([]);
 });
 
-test('embedding: ?embed=1 inside an <iframe> shows the chip, narration and controls only; the share menu gives the snippet', async ({ page }) => {
+test('embedding: ?embed=1 inside an <iframe> shows the chip, narration and controls only; the share menu gives the snippet', async ({
+  page,
+}) => {
   const problems = watch(page);
   await ready(page, '/#tour=fast-merges');
   await page.getByTestId('file-menu').click();
   await page.getByTestId('copy-embed').click();
   const snippet = await page.getByTestId('share-url').inputValue();
-  expect(snippet).toMatch(/^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?embed=1#v1=.+" width="\d+" height="\d+" title="ftlscope: .+"/);
+  expect(snippet).toMatch(
+    /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?embed=1#v1=.+" width="\d+" height="\d+" title="ftlscope: .+"/,
+  );
   const src = /src="([^"]+)"/.exec(snippet)![1].replace(/&amp;/g, '&');
-  await page.setContent(`<!doctype html><html lang="en"><title>course page</title><link rel="icon" href="data:,"><body><h1>Week 3</h1>${snippet}</body></html>`);
+  await page.setContent(
+    `<!doctype html><html lang="en"><title>course page</title><link rel="icon" href="data:,"><body><h1>Week 3</h1>${snippet}</body></html>`,
+  );
   const frame = page.frameLocator('iframe');
   await expect(frame.locator('[data-testid=device-grid] rect.page').first()).toBeVisible();
   await expect(frame.getByTestId('narration')).toBeVisible();
   await expect(frame.getByTestId('btn-step-op')).toBeVisible();
   await expect(frame.getByTestId('tour-panel')).toBeVisible();
-  for (const hidden of ['header.app-header', 'aside.left', 'aside.right', '[data-testid=welcome]']) await expect(frame.locator(hidden)).toBeHidden();
+  for (const hidden of ['header.app-header', 'aside.left', 'aside.right', '[data-testid=welcome]'])
+    await expect(frame.locator(hidden)).toBeHidden();
   // sized to its frame
   const box = (await page.locator('iframe').boundingBox())!;
   const grid = (await frame.getByTestId('device-grid').boundingBox())!;
@@ -243,7 +284,12 @@ test('a tour on paper: one stop a page, each with its chip', async ({ page }) =>
   await page.emulateMedia({ media: 'print' });
   await expect(page.locator('header.app-header')).toBeHidden();
   await expect(page.getByTestId('print-now')).toBeHidden();
-  expect(await pt.getByTestId('print-stop').first().evaluate((e) => getComputedStyle(e).breakAfter)).toBe('page');
+  expect(
+    await pt
+      .getByTestId('print-stop')
+      .first()
+      .evaluate((e) => getComputedStyle(e).breakAfter),
+  ).toBe('page');
   await page.emulateMedia({ media: 'screen' });
   await page.getByTestId('print-close').click();
   await expect(pt).toHaveCount(0);
@@ -254,7 +300,12 @@ test('classroom additions have no axe violations, light and dark', async ({ page
   test.setTimeout(60_000);
   await ready(page);
   const check = async () => {
-    const r = await new AxeBuilder({ page }).include('.welcome').include('header').include('.legend').include('.scenario-form').analyze();
+    const r = await new AxeBuilder({ page })
+      .include('.welcome')
+      .include('header')
+      .include('.legend')
+      .include('.scenario-form')
+      .analyze();
     return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   };
   await page.locator('.pattern-help summary').count();
@@ -263,7 +314,10 @@ test('classroom additions have no axe violations, light and dark', async ({ page
   await page.goto('/#tour=intro-ftl');
   for (let i = 0; i < 3; i++) await page.getByTestId('tour-next').click();
   await expect(page.getByTestId('predict')).toBeVisible();
-  const panel = async () => (await new AxeBuilder({ page }).include('.tour-panel').analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  const panel = async () =>
+    (await new AxeBuilder({ page }).include('.tour-panel').analyze()).violations.map(
+      (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+    );
   expect(await panel()).toEqual([]);
   await page.getByRole('button', { name: 'Dark theme' }).click();
   await expect(page.locator(':root[data-theme=dark]')).toHaveCount(1);
@@ -303,10 +357,17 @@ function courseServer(prefix: string): Promise<{ server: Server; url: string; no
       res.writeHead(404).end();
     }
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}${prefix}`, notFound })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}${prefix}`, notFound }),
+    ),
+  );
 }
 
-test('the build runs from /course/ftl/ of a plain static server, and offline after the first visit', async ({ page, context }) => {
+test('the build runs from /course/ftl/ of a plain static server, and offline after the first visit', async ({
+  page,
+  context,
+}) => {
   test.setTimeout(60_000);
   const problems = watch(page);
   const failed: string[] = [];
@@ -323,11 +384,13 @@ test('the build runs from /course/ftl/ of a plain static server, and offline aft
     // The service worker has precached every asset and controls the page.
     await page.evaluate(async () => {
       await navigator.serviceWorker.ready;
-      if (!navigator.serviceWorker.controller) await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
+      if (!navigator.serviceWorker.controller)
+        await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
     });
     const cached = await page.evaluate(async () => {
       const keys: string[] = [];
-      for (const name of await caches.keys()) for (const r of await (await caches.open(name)).keys()) keys.push(new URL(r.url).pathname);
+      for (const name of await caches.keys())
+        for (const r of await (await caches.open(name)).keys()) keys.push(new URL(r.url).pathname);
       return keys;
     });
     expect(cached.some((k) => k.endsWith('.wasm'))).toBe(true);

@@ -34,12 +34,19 @@ async function observeLongTasks(page: Page) {
 }
 const longTasks = (page: Page) => page.evaluate(() => (window as unknown as { __long: number[] }).__long.slice());
 
-test('six schemes on a 16,384 x 128 chip with 200,000 requests: one workload and chip, canvas grids, scrubbing moves every run', async ({ page }) => {
+test('six schemes on a 16,384 x 128 chip with 200,000 requests: one workload and chip, canvas grids, scrubbing moves every run', async ({
+  page,
+}) => {
   test.setTimeout(300_000);
   const problems = watch(page);
   const state = {
     v: 1,
-    scenario: { scheme: 'page', params: {}, chip: { preset: 'fastcheck', blocks: 16384, pages_per_block: 128 }, workload: { kind: 'hotcold', n: 200000, seed: 1, read_ratio: 0.2, hot_fraction: 0.2, hot_ratio: 0.8 } },
+    scenario: {
+      scheme: 'page',
+      params: {},
+      chip: { preset: 'fastcheck', blocks: 16384, pages_per_block: 128 },
+      workload: { kind: 'hotcold', n: 200000, seed: 1, read_ratio: 0.2, hot_fraction: 0.2, hot_ratio: 0.8 },
+    },
     at: { step: 0, op: 0 },
     compare: {
       runs: [
@@ -70,8 +77,11 @@ test('six schemes on a 16,384 x 128 chip with 200,000 requests: one workload and
   const writes = await page.getByTestId('compare-row-write_p99').locator('td').count();
   expect(writes).toBe(6);
   // Grids: canvases (two million pages each), all at the end.
-  await expect(page.locator('[data-testid^=compare-grid-] canvas.canvas-grid, [data-testid^=compare-grid-] canvas').first()).toBeVisible({ timeout: 60_000 });
-  for (let i = 0; i < 6; i++) await expect(page.getByTestId(`compare-grid-${i}`)).toHaveAttribute('data-step', '200000', { timeout: 60_000 });
+  await expect(
+    page.locator('[data-testid^=compare-grid-] canvas.canvas-grid, [data-testid^=compare-grid-] canvas').first(),
+  ).toBeVisible({ timeout: 60_000 });
+  for (let i = 0; i < 6; i++)
+    await expect(page.getByTestId(`compare-grid-${i}`)).toHaveAttribute('data-step', '200000', { timeout: 60_000 });
   const drawnMs = Date.now() - t0;
   await expect(page.locator('[data-testid^=compare-grid-] svg.device-grid')).toHaveCount(0);
   const runLong = await longTasks(page);
@@ -103,16 +113,25 @@ test('six schemes on a 16,384 x 128 chip with 200,000 requests: one workload and
     await page.waitForTimeout(50);
     await page.getByTestId('compare-scrubber').fill(String(target));
     scrubs.push(Math.round(await waited));
-    for (let i = 0; i < 6; i++) await expect(page.getByTestId(`compare-grid-${i}`)).toHaveAttribute('data-step', String(target));
+    for (let i = 0; i < 6; i++)
+      await expect(page.getByTestId(`compare-grid-${i}`)).toHaveAttribute('data-step', String(target));
   }
   await expect(page.getByTestId('compare-counter')).toContainText('190000');
   const allLong = await longTasks(page);
   // Step goes to any request, exactly (replayed in the worker).
   await page.getByTestId('compare-step').click();
-  for (let i = 0; i < 6; i++) await expect(page.getByTestId(`compare-grid-${i}`)).toHaveAttribute('data-step', '190001', { timeout: 120_000 });
+  for (let i = 0; i < 6; i++)
+    await expect(page.getByTestId(`compare-grid-${i}`)).toHaveAttribute('data-step', '190001', { timeout: 120_000 });
   await shot(page, 'big-chip');
   await page.locator('.compare-grids').screenshot({ path: 'test-results/compare-big-chip-grids.png' });
-  const figures = { resultsMs, drawnMs, scrubMs: scrubs, longestTaskMs: Math.max(0, ...allLong), longTasksOver200: allLong.filter((d) => d > 200).length, longTasksDuringRun: runLong.length };
+  const figures = {
+    resultsMs,
+    drawnMs,
+    scrubMs: scrubs,
+    longestTaskMs: Math.max(0, ...allLong),
+    longTasksOver200: allLong.filter((d) => d > 200).length,
+    longTasksDuringRun: runLong.length,
+  };
   mkdirSync('test-results', { recursive: true });
   writeFileSync('test-results/compare-perf.json', JSON.stringify(figures, null, 2) + '\n');
   console.log('compare perf', JSON.stringify(figures));
@@ -124,12 +143,19 @@ test('six schemes on a 16,384 x 128 chip with 200,000 requests: one workload and
   expect(problems).toEqual([]);
 });
 
-test("the compare view's default runs on the default chip, and a sweep reproduces FAST Figure 10's shape", async ({ page }) => {
+test("the compare view's default runs on the default chip, and a sweep reproduces FAST Figure 10's shape", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const problems = watch(page);
   const fast = {
     v: 1,
-    scenario: { scheme: 'fast', params: { log_blocks: 4 }, chip: { preset: 'classroom' }, workload: { kind: 'hotcold', n: 400, seed: 1, read_ratio: 0, hot_fraction: 0.2, hot_ratio: 0.8 } },
+    scenario: {
+      scheme: 'fast',
+      params: { log_blocks: 4 },
+      chip: { preset: 'classroom' },
+      workload: { kind: 'hotcold', n: 400, seed: 1, read_ratio: 0, hot_fraction: 0.2, hot_ratio: 0.8 },
+    },
     at: { step: 0, op: 0 },
   };
   await page.goto(link(fast));
@@ -139,14 +165,26 @@ test("the compare view's default runs on the default chip, and a sweep reproduce
   await page.getByTestId('compare-run').click();
   await expect(page.getByTestId('compare-table')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('compare-errors')).toHaveCount(0);
-  await expect(page.getByTestId('compare-workload')).toContainText('One chip for every run: classroom 16 blocks × 4 pages');
+  await expect(page.getByTestId('compare-workload')).toContainText(
+    'One chip for every run: classroom 16 blocks × 4 pages',
+  );
 
   // FAST Figure 10: erases against log blocks, uniform random writes, one workload.
   const fig10 = {
     v: 1,
-    scenario: { scheme: 'fast', params: { log_blocks: 4 }, chip: { preset: 'classroom', blocks: 128, pages_per_block: 8 }, workload: { kind: 'uniform', n: 20000, seed: 3, read_ratio: 0 } },
+    scenario: {
+      scheme: 'fast',
+      params: { log_blocks: 4 },
+      chip: { preset: 'classroom', blocks: 128, pages_per_block: 8 },
+      workload: { kind: 'uniform', n: 20000, seed: 3, read_ratio: 0 },
+    },
     at: { step: 0, op: 0 },
-    compare: { runs: [{ scheme: 'fast', params: { log_blocks: 4 } }, { scheme: 'fast', params: { log_blocks: 8 } }] },
+    compare: {
+      runs: [
+        { scheme: 'fast', params: { log_blocks: 4 } },
+        { scheme: 'fast', params: { log_blocks: 8 } },
+      ],
+    },
   };
   // A fresh page: a hash change alone does not replace an open comparison.
   await page.goto('about:blank');
@@ -160,7 +198,11 @@ test("the compare view's default runs on the default chip, and a sweep reproduce
   await page.getByTestId('sweep-run').click();
   await expect(page.getByTestId('sweep-status')).toContainText('Done: 8 of 8 points', { timeout: 90_000 });
   const rows = await page.getByTestId('sweep-row').evaluateAll((els) =>
-    els.map((e) => ({ scheme: e.getAttribute('data-scheme'), value: Number(e.getAttribute('data-value')), erases: Number(e.getAttribute('data-erases')) })),
+    els.map((e) => ({
+      scheme: e.getAttribute('data-scheme'),
+      value: Number(e.getAttribute('data-value')),
+      erases: Number(e.getAttribute('data-erases')),
+    })),
   );
   const fastErases = rows.filter((r) => r.scheme === 'fast').map((r) => r.erases);
   expect(fastErases).toHaveLength(4);
@@ -172,7 +214,9 @@ test("the compare view's default runs on the default chip, and a sweep reproduce
   await page.getByTestId('sweep').screenshot({ path: 'test-results/compare-sweep.png' });
   const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('sweep-csv').click()]);
   const text = (await import('node:fs')).readFileSync((await csv.path())!, 'utf8');
-  expect(text.split('\r\n')[0]).toMatch(/^scheme,log_blocks,blocks,pages_per_block,logical_pages,chip_preset,workload,workload_logical_pages,precondition,plan,erases,write_amplification/);
+  expect(text.split('\r\n')[0]).toMatch(
+    /^scheme,log_blocks,blocks,pages_per_block,logical_pages,chip_preset,workload,workload_logical_pages,precondition,plan,erases,write_amplification/,
+  );
   expect(text.split('\r\n').filter(Boolean)).toHaveLength(9);
   expect(problems).toEqual([]);
 });
@@ -184,13 +228,21 @@ async function histogram(page: Page, step: number) {
   return page.locator('[data-testid=chart-latency-hist] rect title').allTextContents();
 }
 
-test('after "Run to end" and a scrub to the last request, the histogram equals the one reached by stepping there', async ({ page, browser }) => {
+test('after "Run to end" and a scrub to the last request, the histogram equals the one reached by stepping there', async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(120_000);
   const problems = watch(page);
   const n = 40;
   const state = {
     v: 1,
-    scenario: { scheme: 'fast', params: { log_blocks: 2 }, chip: { preset: 'classroom' }, workload: { kind: 'hotcold', n, seed: 2, read_ratio: 0.3, hot_fraction: 0.2, hot_ratio: 0.8 } },
+    scenario: {
+      scheme: 'fast',
+      params: { log_blocks: 2 },
+      chip: { preset: 'classroom' },
+      workload: { kind: 'hotcold', n, seed: 2, read_ratio: 0.3, hot_fraction: 0.2, hot_ratio: 0.8 },
+    },
     at: { step: 0, op: 0 },
   };
   await page.goto(link(state));
@@ -220,12 +272,20 @@ test('after "Run to end" and a scrub to the last request, the histogram equals t
   expect(problems).toEqual([]);
 });
 
-test('exports: the device view of a canvas chip as PNG and SVG, charts with title and legend, metrics with the resolved configuration', async ({ page }) => {
+test('exports: the device view of a canvas chip as PNG and SVG, charts with title and legend, metrics with the resolved configuration', async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   const problems = watch(page);
   const state = {
     v: 1,
-    scenario: { scheme: 'fast', params: {}, chip: { preset: 'fastcheck', blocks: 1024, pages_per_block: 128 }, workload: { kind: 'uniform', n: 3000, seed: 1, read_ratio: 0.2 }, precondition: { fill: true, random_writes: 1000, seed: 2 } },
+    scenario: {
+      scheme: 'fast',
+      params: {},
+      chip: { preset: 'fastcheck', blocks: 1024, pages_per_block: 128 },
+      workload: { kind: 'uniform', n: 3000, seed: 1, read_ratio: 0.2 },
+      precondition: { fill: true, random_writes: 1000, seed: 2 },
+    },
     at: { step: 3000, op: 0 },
   };
   await page.goto(link(state));
@@ -254,7 +314,9 @@ test('exports: the device view of a canvas chip as PNG and SVG, charts with titl
   await expect(page.getByTestId('chart-latency-hist')).toBeVisible();
   await expect(page.locator('.charts-grid')).toHaveAttribute('data-latency-current', 'true', { timeout: 20_000 });
   await page.getByTestId('export-menu').click();
-  const idx = await page.locator('[data-testid^=export-chart-svg-]').evaluateAll((els) => els.findIndex((e) => e.textContent?.includes('Response-time histogram')));
+  const idx = await page
+    .locator('[data-testid^=export-chart-svg-]')
+    .evaluateAll((els) => els.findIndex((e) => e.textContent?.includes('Response-time histogram')));
   expect(idx).toBeGreaterThanOrEqual(0);
   const [d] = await Promise.all([page.waitForEvent('download'), page.getByTestId(`export-chart-svg-${idx}`).click()]);
   const chart = readFileSync((await d.path())!).toString();

@@ -10,7 +10,11 @@ export function watch(page: Page) {
   page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
   page.on('request', (req) => {
     const url = new URL(req.url());
-    if (!['127.0.0.1', 'localhost'].includes(url.hostname) && !url.protocol.startsWith('data') && !url.protocol.startsWith('blob')) {
+    if (
+      !['127.0.0.1', 'localhost'].includes(url.hostname) &&
+      !url.protocol.startsWith('data') &&
+      !url.protocol.startsWith('blob')
+    ) {
       problems.push(`off-site request: ${req.url()}`);
     }
   });

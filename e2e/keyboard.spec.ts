@@ -9,10 +9,17 @@ const { compressToEncodedURIComponent } = lz;
 
 // One flash operation per request (page mapping, writes to a fresh chip): n presses of →
 // land on request n.
-const SCENARIO = { scheme: 'page', params: {}, chip: { preset: 'classroom', blocks: 16, pages_per_block: 4 }, workload: { kind: 'pattern', text: 'w0-39' } };
+const SCENARIO = {
+  scheme: 'page',
+  params: {},
+  chip: { preset: 'classroom', blocks: 16, pages_per_block: 4 },
+  workload: { kind: 'pattern', text: 'w0-39' },
+};
 
 async function open(page: Page) {
-  await page.goto(`/#v1=${compressToEncodedURIComponent(JSON.stringify({ v: 1, scenario: SCENARIO, at: { step: 0, op: 0 } }))}`);
+  await page.goto(
+    `/#v1=${compressToEncodedURIComponent(JSON.stringify({ v: 1, scenario: SCENARIO, at: { step: 0, op: 0 } }))}`,
+  );
   await expect(page.locator('[data-testid=device-grid] rect.page').first()).toBeVisible();
   await expect(page.getByTestId('btn-step-op')).toBeEnabled();
   await expect.poll(async () => JSON.stringify(await counter(page))).toBe(JSON.stringify({ step: 0, op: 0 }));

@@ -24,8 +24,18 @@ const BAST = {
 // FastCheck Figure 4 (the tour "fastcheck-power-cut" and the scheme presets).
 const FIG4 =
   'w0-67 w5 w6 w7 w9 w13 w14 w15 w17 w21 w22 w23 w25 w49 w50 w49 w51 w41 w42 w46 w49 w29 w30 w31 w33 w53 w54 w55 w57 w61 w62 w63 w65 w1 w2 w3 w5 w9 w10 w11 w13 w18';
-const FASTCHECK = { scheme: 'fastcheck', params: { log_blocks: 7, checkpoint_lpns: 12 }, chip: classroom(32), workload: { kind: 'pattern', text: FIG4 } };
-const FAST_LTLOG = { scheme: 'fast-ltlog', params: { log_blocks: 7 }, chip: classroom(36), workload: { kind: 'pattern', text: FIG4 } };
+const FASTCHECK = {
+  scheme: 'fastcheck',
+  params: { log_blocks: 7, checkpoint_lpns: 12 },
+  chip: classroom(32),
+  workload: { kind: 'pattern', text: FIG4 },
+};
+const FAST_LTLOG = {
+  scheme: 'fast-ltlog',
+  params: { log_blocks: 7 },
+  chip: classroom(36),
+  workload: { kind: 'pattern', text: FIG4 },
+};
 
 async function open(page: Page, scenario: object, at: number) {
   await page.goto(url(scenario, at));
@@ -47,13 +57,16 @@ async function lastOp(page: Page) {
 }
 
 const block = (page: Page, b: number) => page.locator(`[data-testid=device-grid] g.block[data-block="${b}"]`);
-const pageState = async (page: Page, b: number, p: number) => Number(await block(page, b).locator('rect.page').nth(p).getAttribute('data-state'));
+const pageState = async (page: Page, b: number, p: number) =>
+  Number(await block(page, b).locator('rect.page').nth(p).getAttribute('data-state'));
 
 const ERASED = 0;
 const VALID = 1;
 const INVALID = 2;
 
-test('BAST full merge, op by op: copies valid as programmed, the stale page invalid, DEST L0 until the switch', async ({ page }) => {
+test('BAST full merge, op by op: copies valid as programmed, the stale page invalid, DEST L0 until the switch', async ({
+  page,
+}) => {
   const problems = watch(page);
   await open(page, BAST, 18);
   // Before the request: LBN 0's stale copy of LPN 0 is page 0 of data block 0.
@@ -97,7 +110,9 @@ test('BAST full merge, op by op: copies valid as programmed, the stale page inva
   expect(problems).toEqual([]);
 });
 
-test('FastCheck request 109, op by op: the map directory, map and checkpoint blocks never read FREE while they hold metadata', async ({ page }) => {
+test('FastCheck request 109, op by op: the map directory, map and checkpoint blocks never read FREE while they hold metadata', async ({
+  page,
+}) => {
   const problems = watch(page);
   await open(page, FASTCHECK, 108);
   // Blocks 0 and 1 (map directory), 21 (map block) and 23 (checkpoints) hold metadata
@@ -113,10 +128,13 @@ test('FastCheck request 109, op by op: the map directory, map and checkpoint blo
     if (e) erased.add(Number(e[1]));
     const where = `op ${step === 109 ? 'done' : op} (${said})`;
     for (const b of meta) {
-      if (!erased.has(b)) expect(await block(page, b).getAttribute('data-role'), `${where}: block ${b}`).not.toBe('free');
+      if (!erased.has(b))
+        expect(await block(page, b).getAttribute('data-role'), `${where}: block ${b}`).not.toBe('free');
     }
     // Nowhere on the chip does a block holding metadata read FREE.
-    const freeWithMeta = await page.locator('[data-testid=device-grid] g.block[data-role=free]:has(rect.page[data-state="4"])').evaluateAll((els) => els.map((el) => el.getAttribute('data-block')));
+    const freeWithMeta = await page
+      .locator('[data-testid=device-grid] g.block[data-role=free]:has(rect.page[data-state="4"])')
+      .evaluateAll((els) => els.map((el) => el.getAttribute('data-block')));
     expect(freeWithMeta, where).toEqual([]);
     if (step === 109) break;
   }
@@ -160,7 +178,11 @@ for (const viewport of [
       const problems = watch(page);
       await open(page, FAST_LTLOG, 108);
       const positions = () =>
-        page.locator('[data-testid=device-grid] g.block rect.role-band').evaluateAll((els) => els.map((e) => ['x', 'y', 'width', 'height'].map((a) => e.getAttribute(a)).join(',')).join(' '));
+        page
+          .locator('[data-testid=device-grid] g.block rect.role-band')
+          .evaluateAll((els) =>
+            els.map((e) => ['x', 'y', 'width', 'height'].map((a) => e.getAttribute(a)).join(',')).join(' '),
+          );
       const first = await positions();
       for (let k = 1; k <= 60; k++) {
         await stepOp(page);
@@ -176,7 +198,11 @@ for (const viewport of [
 
 /** The metrics panel, keyed by testid. */
 async function metrics(page: Page) {
-  return page.locator('[data-testid^=metric-]').evaluateAll((els) => Object.fromEntries(els.map((e) => [e.getAttribute('data-testid'), e.querySelector('dd')?.textContent?.trim()])));
+  return page
+    .locator('[data-testid^=metric-]')
+    .evaluateAll((els) =>
+      Object.fromEntries(els.map((e) => [e.getAttribute('data-testid'), e.querySelector('dd')?.textContent?.trim()])),
+    );
 }
 
 test('Step request reveals the request from the state before it and lands on its final counters', async ({ page }) => {
@@ -207,7 +233,9 @@ test('Step request reveals the request from the state before it and lands on its
   expect(problems).toEqual([]);
 });
 
-test('a key during Step request’s reveal lands it first, then acts: no input lost, no request stepped twice', async ({ page }) => {
+test('a key during Step request’s reveal lands it first, then acts: no input lost, no request stepped twice', async ({
+  page,
+}) => {
   const problems = watch(page);
   await open(page, BAST, 18);
   const app = page.locator('.app');

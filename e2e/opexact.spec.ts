@@ -45,7 +45,9 @@ const BAST = {
   workload: { kind: 'pattern', text: 'w0-15 S0 S4 S8 S12 S0 S4 S8 S12' },
 };
 
-test('BAST full merge: erases, host writes and block 6 change exactly when their operations are shown', async ({ page }) => {
+test('BAST full merge: erases, host writes and block 6 change exactly when their operations are shown', async ({
+  page,
+}) => {
   const problems = watch(page);
   await open(page, link(BAST, { step: 18, op: 0 }), { step: 18, op: 0 });
   const erases0 = await metric(page, 'erases');
@@ -107,11 +109,16 @@ test('FastCheck tour stop 5: the map block the narration writes to is drawn as a
   }
   await expect.poll(async () => JSON.stringify(await counter(page))).toBe(JSON.stringify({ step: 108, op: 10 }));
   const events = page.getByTestId('event-list');
-  const said = ((await page.getByTestId('narration').textContent()) ?? '') + ((await events.count()) ? await events.first().textContent() : '');
+  const said =
+    ((await page.getByTestId('narration').textContent()) ?? '') +
+    ((await events.count()) ? await events.first().textContent() : '');
   const m = /map block (\d+)/.exec(said);
   expect(m, said).not.toBeNull();
   const block = m![1];
-  await expect(page.locator(`[data-testid=device-grid] g.block[data-block="${block}"]`)).toHaveAttribute('data-role', 'map');
+  await expect(page.locator(`[data-testid=device-grid] g.block[data-block="${block}"]`)).toHaveAttribute(
+    'data-role',
+    'map',
+  );
   expect(problems).toEqual([]);
 });
 
@@ -135,7 +142,9 @@ async function intoLongRequest(page: Page) {
   throw new Error('no request with 4 operations');
 }
 
-test('power cut mid-request on a branch, recover, cut again inside the recovery, recover: ok, the branch’s counters', async ({ page }) => {
+test('power cut mid-request on a branch, recover, cut again inside the recovery, recover: ok, the branch’s counters', async ({
+  page,
+}) => {
   const problems = watch(page);
   await open(page, link(FASTCHECK, { step: 100, op: 0 }), { step: 100, op: 0 });
   // First cut, mid-request: the run branches after recovery.

@@ -40,7 +40,9 @@ test('upload traces/oltp.csv: summary, address plot, fit preview, run', async ({
   await expect(page.getByTestId('scenario-line')).toContainText('trace “oltp.csv”');
   await expect(page.getByTestId('step-counter')).toContainText('/ 3000');
   for (let i = 0; i < 5; i++) await page.getByTestId('btn-step-request').click();
-  await expect.poll(async () => Number(await page.getByTestId('step-counter').getAttribute('data-step'))).toBeGreaterThanOrEqual(5);
+  await expect
+    .poll(async () => Number(await page.getByTestId('step-counter').getAttribute('data-step')))
+    .toBeGreaterThanOrEqual(5);
   await shot(page, 'trace-running');
   expect(problems).toEqual([]);
 });
@@ -65,19 +67,29 @@ test('a bad trace lists its errors by line and column, and can skip them', async
   await expect(page.getByTestId('step-counter')).toContainText('/ 2');
 
   // An empty file and a binary file get a clear message.
-  await page.getByTestId('trace-input').setInputFiles({ name: 'empty.txt', mimeType: 'text/plain', buffer: Buffer.alloc(0) });
+  await page
+    .getByTestId('trace-input')
+    .setInputFiles({ name: 'empty.txt', mimeType: 'text/plain', buffer: Buffer.alloc(0) });
   await expect(page.getByTestId('trace-error')).toContainText('the file is empty');
   await page.getByRole('button', { name: 'Close the trace dialog' }).click();
-  await page.getByTestId('trace-input').setInputFiles({ name: 'x.bin', mimeType: 'application/octet-stream', buffer: Buffer.from([0, 1, 2, 3, 0, 255, 7]) });
+  await page.getByTestId('trace-input').setInputFiles({
+    name: 'x.bin',
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from([0, 1, 2, 3, 0, 255, 7]),
+  });
   await expect(page.getByTestId('trace-error')).toContainText(/binary/);
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('trace-dialog')).toBeHidden();
 
   // Only reads: allowed, with a warning. Every address out of range: the fit says so.
-  await page.getByTestId('trace-input').setInputFiles({ name: 'reads.pattern', mimeType: 'text/plain', buffer: Buffer.from('r0 r1 r2 r3\n') });
+  await page
+    .getByTestId('trace-input')
+    .setInputFiles({ name: 'reads.pattern', mimeType: 'text/plain', buffer: Buffer.from('r0 r1 r2 r3\n') });
   await expect(page.getByTestId('trace-warnings')).toContainText(/read/);
   await page.keyboard.press('Escape');
-  await page.getByTestId('trace-input').setInputFiles({ name: 'far.pattern', mimeType: 'text/plain', buffer: Buffer.from('w100000 w200000 w300000\n') });
+  await page
+    .getByTestId('trace-input')
+    .setInputFiles({ name: 'far.pattern', mimeType: 'text/plain', buffer: Buffer.from('w100000 w200000 w300000\n') });
   await page.getByTestId('trace-fit-none').check();
   await expect(page.getByTestId('trace-fit-preview')).toContainText('every one of the 3 page requests');
   await expect(page.getByTestId('trace-run')).toBeDisabled();
@@ -145,13 +157,17 @@ test('RFTL: response-time timeline against L(p), histogram, primary/replacement/
   await expect(page.getByTestId('latency-histogram')).toBeVisible();
   await expect(page.getByTestId('rftl-group-0')).toContainText('primary');
   // GC happened: the worst response time is the bound, 2,325 µs, and never above it.
-  await expect.poll(async () => Number(await page.getByTestId('response-timeline').getAttribute('data-max-us'))).toBe(2325);
+  await expect
+    .poll(async () => Number(await page.getByTestId('response-timeline').getAttribute('data-max-us')))
+    .toBe(2325);
   await shot(page, 'rftl');
   await page.getByTestId('latency-histogram').scrollIntoViewIfNeeded();
   await page.locator('aside.right').screenshot({ path: 'test-results/rftl-right.png' });
   await applyPreset(page, 'nftl-merge');
   await expect(page.getByTestId('scenario-line')).toContainText('NFTL');
-  await expect.poll(async () => Number(await page.getByTestId('response-timeline').getAttribute('data-max-us'))).toBeGreaterThan(2325);
+  await expect
+    .poll(async () => Number(await page.getByTestId('response-timeline').getAttribute('data-max-us')))
+    .toBeGreaterThan(2325);
   await shot(page, 'nftl');
   await page.getByRole('button', { name: 'Dark theme' }).click();
   await shot(page, 'nftl-dark');
@@ -181,7 +197,9 @@ test('KRAFT: log strip, relative addressing worked LSN, RAM panel (light and dar
   expect(problems).toEqual([]);
 });
 
-test('LTFTL: frozen states, revert diff, revert / unfreeze / freeze buttons, intent log and log buffer', async ({ page }) => {
+test('LTFTL: frozen states, revert diff, revert / unfreeze / freeze buttons, intent log and log buffer', async ({
+  page,
+}) => {
   const problems = watch(page);
   await ready(page);
   await applyPreset(page, 'ltftl-figure2');
@@ -217,7 +235,9 @@ test('crash test: a sweep of power cuts in its own worker ends with the verdict'
   await page.getByTestId('crash-panel').locator('summary').click();
   await page.getByTestId('crash-mode').selectOption('all');
   await page.getByTestId('crash-run').click();
-  await expect(page.getByTestId('crash-verdict')).toContainText(/✔ All [\d,]+ power cuts recovered correctly/, { timeout: 20_000 });
+  await expect(page.getByTestId('crash-verdict')).toContainText(/✔ All [\d,]+ power cuts recovered correctly/, {
+    timeout: 20_000,
+  });
   await page.getByTestId('crash-panel').scrollIntoViewIfNeeded();
   await page.locator('aside.right').screenshot({ path: 'test-results/crash-panel.png' });
   // KRAFT recovers from the chip alone too.
@@ -225,12 +245,16 @@ test('crash test: a sweep of power cuts in its own worker ends with the verdict'
   await expect(page.getByTestId('scenario-line')).toContainText('KRAFT');
   await page.getByTestId('crash-mode').selectOption('random');
   await page.getByTestId('crash-run').click();
-  await expect(page.getByTestId('crash-verdict')).toContainText(/✔ All [\d,]+ power cuts recovered correctly/, { timeout: 20_000 });
+  await expect(page.getByTestId('crash-verdict')).toContainText(/✔ All [\d,]+ power cuts recovered correctly/, {
+    timeout: 20_000,
+  });
   expect(problems).toEqual([]);
 });
 
 const SHARED_TRACE = '../shared/traces/mqsim-tpcc-small.trace';
-test(`the shared MQSim trace: 16 devices, a device filter${existsSync(SHARED_TRACE) ? '' : ' (SKIPPED: ' + SHARED_TRACE + ' not found)'}`, async ({ page }) => {
+test(`the shared MQSim trace: 16 devices, a device filter${existsSync(SHARED_TRACE) ? '' : ' (SKIPPED: ' + SHARED_TRACE + ' not found)'}`, async ({
+  page,
+}) => {
   test.skip(!existsSync(SHARED_TRACE), `${SHARED_TRACE} not found`);
   const problems = watch(page);
   await ready(page);
@@ -249,7 +273,9 @@ test(`the shared MQSim trace: 16 devices, a device filter${existsSync(SHARED_TRA
   expect(problems).toEqual([]);
 });
 
-test('power cut at the current operation: RAM panels go dark, recovery is revealed step by step, then the verdict', async ({ page }) => {
+test('power cut at the current operation: RAM panels go dark, recovery is revealed step by step, then the verdict', async ({
+  page,
+}) => {
   test.setTimeout(60_000);
   const problems = watch(page);
   await ready(page);
@@ -266,7 +292,9 @@ test('power cut at the current operation: RAM panels go dark, recovery is reveal
   await page.getByTestId('power-cut').click();
   await expect(page.getByTestId('power-off')).toContainText('Power lost during request');
   await expect(page.locator('html')).toHaveClass(/power-off/);
-  expect(await page.locator('section.metrics').evaluate((el) => getComputedStyle(el, '::after').backgroundColor)).toBe('rgba(10, 10, 12, 0.82)');
+  expect(await page.locator('section.metrics').evaluate((el) => getComputedStyle(el, '::after').backgroundColor)).toBe(
+    'rgba(10, 10, 12, 0.82)',
+  );
   await shot(page, 'power-off');
   await page.getByTestId('power-recover').click();
   // The recovery's own flash operations are revealed like a request's: step through two.

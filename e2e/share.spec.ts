@@ -7,14 +7,18 @@ const { compressToEncodedURIComponent } = lz;
 
 // Links, tours, presentation, compare and exports (issue 10).
 
-
-
 async function metrics(page: Page) {
-  return page.locator('[data-testid^=metric-]').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-testid')}=${e.querySelector('dd')?.textContent}`).join('|'));
+  return page
+    .locator('[data-testid^=metric-]')
+    .evaluateAll((els) =>
+      els.map((e) => `${e.getAttribute('data-testid')}=${e.querySelector('dd')?.textContent}`).join('|'),
+    );
 }
 
 async function gridSignature(page: Page) {
-  return page.locator('[data-testid=device-grid] rect.page').evaluateAll((rects) => rects.map((r) => r.getAttribute('data-state')).join(''));
+  return page
+    .locator('[data-testid=device-grid] rect.page')
+    .evaluateAll((rects) => rects.map((r) => r.getAttribute('data-state')).join(''));
 }
 
 async function ready(page: Page, path = '/') {
@@ -90,13 +94,27 @@ test('a corrupted link shows a clear message and the default scenario', async ({
 
 test('an older (v0) link is migrated, and a link that needed a trace offers to keep the rest', async ({ page }) => {
   const problems = watch(page);
-  const bare = { scheme: 'bast', params: { log_blocks: 2 }, chip: { preset: 'classroom' }, workload: { kind: 'pattern', text: 'w0-15 S0 S4 S8 S12 S0 S4 S8 S12' } };
+  const bare = {
+    scheme: 'bast',
+    params: { log_blocks: 2 },
+    chip: { preset: 'classroom' },
+    workload: { kind: 'pattern', text: 'w0-15 S0 S4 S8 S12 S0 S4 S8 S12' },
+  };
   await ready(page, `/#v0=${compressToEncodedURIComponent(JSON.stringify(bare))}`);
   await expect(page.getByTestId('link-notice')).toContainText('older version');
   await expect(page.getByTestId('scenario-line')).toContainText('BAST');
   expect(await counter(page)).toEqual({ step: 0, op: 0 });
 
-  const withTrace = { v: 1, scenario: { scheme: 'fast', params: { log_blocks: 8 }, chip: { preset: 'classroom', blocks: 16, pages_per_block: 4 }, workload: { kind: 'trace', name: 'src1_2.csv', missing: true } }, at: { step: 50, op: 0 } };
+  const withTrace = {
+    v: 1,
+    scenario: {
+      scheme: 'fast',
+      params: { log_blocks: 8 },
+      chip: { preset: 'classroom', blocks: 16, pages_per_block: 4 },
+      workload: { kind: 'trace', name: 'src1_2.csv', missing: true },
+    },
+    at: { step: 50, op: 0 },
+  };
   await page.goto(`/#v1=${compressToEncodedURIComponent(JSON.stringify(withTrace))}`);
   await expect(page.getByTestId('link-trace-missing')).toContainText('src1_2.csv');
   await shot(page, 'trace-missing');
@@ -114,13 +132,20 @@ test('an older (v0) link is migrated, and a link that needed a trace offers to k
   expect(problems).toEqual([]);
 });
 
-test('the scheme picker offers every scheme of the core, and RFTL on a small chip shows the core message', async ({ page }) => {
+test('the scheme picker offers every scheme of the core, and RFTL on a small chip shows the core message', async ({
+  page,
+}) => {
   const problems = watch(page);
   await ready(page);
-  const options = await page.getByTestId('scheme').locator('option').evaluateAll((os) => os.map((o) => (o as unknown as { value: string }).value));
-  for (const id of ['page', 'bast', 'fast', 'ofast', 'kraft', 'kast', 'rftl', 'gftl', 'nftl']) expect(options).toContain(id);
+  const options = await page
+    .getByTestId('scheme')
+    .locator('option')
+    .evaluateAll((os) => os.map((o) => (o as unknown as { value: string }).value));
+  for (const id of ['page', 'bast', 'fast', 'ofast', 'kraft', 'kast', 'rftl', 'gftl', 'nftl'])
+    expect(options).toContain(id);
   await page.getByTestId('scheme').selectOption('kraft');
-  for (const p of ['log_blocks', 'k', 'switch_max', 'fill_max']) await expect(page.getByTestId(`param-${p}`)).toBeVisible();
+  for (const p of ['log_blocks', 'k', 'switch_max', 'fill_max'])
+    await expect(page.getByTestId(`param-${p}`)).toBeVisible();
   // Every param the catalog lists is offered, including ones added after this UI (FastCheck's).
   if (options.includes('fastcheck')) {
     await page.getByTestId('scheme').selectOption('fastcheck');
@@ -147,7 +172,10 @@ test('every tour runs to its end with no console errors', async ({ page }) => {
   const problems = watch(page);
   await ready(page);
   await page.getByTestId('tour-menu').click();
-  const ids = await page.locator('[data-testid^=tour-]').filter({ has: page.locator('strong') }).evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!));
+  const ids = await page
+    .locator('[data-testid^=tour-]')
+    .filter({ has: page.locator('strong') })
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!));
   expect(ids.length).toBeGreaterThanOrEqual(6);
   await page.keyboard.press('Escape');
   for (const id of ids) {
@@ -257,10 +285,19 @@ test('exports download non-empty files of the right type', async ({ page }) => {
   await page.getByTestId('open-scenario-input').setInputFiles({
     name: 'fast.json',
     mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify({ scheme: 'fast', params: { log_blocks: 3 }, chip: { preset: 'classroom' }, workload: { kind: 'pattern', text: 'w0-15 S1 S5 S9 S13' } })),
+    buffer: Buffer.from(
+      JSON.stringify({
+        scheme: 'fast',
+        params: { log_blocks: 3 },
+        chip: { preset: 'classroom' },
+        workload: { kind: 'pattern', text: 'w0-15 S1 S5 S9 S13' },
+      }),
+    ),
   });
   await expect(page.getByTestId('scenario-line')).toContainText('FAST');
-  await page.getByTestId('open-scenario-input').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{oops') });
+  await page
+    .getByTestId('open-scenario-input')
+    .setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{oops') });
   await expect(page.getByTestId('link-error')).toContainText('bad.json');
   expect(problems).toEqual([]);
 });
@@ -268,7 +305,16 @@ test('exports download non-empty files of the right type', async ({ page }) => {
 test('compare: BAST with 4, 8 and 16 log blocks on one screen, best marked, exports', async ({ page }) => {
   test.setTimeout(60_000);
   const problems = watch(page);
-  const bast = { v: 1, scenario: { scheme: 'bast', params: { log_blocks: 4 }, chip: { preset: 'classroom', blocks: 32, pages_per_block: 4 }, workload: { kind: 'hotcold', n: 3000, seed: 3, read_ratio: 0.1, hot_fraction: 0.2, hot_ratio: 0.8 } }, at: { step: 0, op: 0 } };
+  const bast = {
+    v: 1,
+    scenario: {
+      scheme: 'bast',
+      params: { log_blocks: 4 },
+      chip: { preset: 'classroom', blocks: 32, pages_per_block: 4 },
+      workload: { kind: 'hotcold', n: 3000, seed: 3, read_ratio: 0.1, hot_fraction: 0.2, hot_ratio: 0.8 },
+    },
+    at: { step: 0, op: 0 },
+  };
   await ready(page, `/#v1=${compressToEncodedURIComponent(JSON.stringify(bast))}`);
   await page.getByTestId('compare-toggle').click();
   await expect(page.getByTestId('compare-view')).toBeVisible();
@@ -324,12 +370,23 @@ test('compare: BAST with 4, 8 and 16 log blocks on one screen, best marked, expo
 test('compare: a long run shows progress and can be cancelled', async ({ page }) => {
   test.setTimeout(60_000);
   const problems = watch(page);
-  const big = { v: 1, scenario: { scheme: 'fast', params: { log_blocks: 4 }, chip: { preset: 'classroom', blocks: 16, pages_per_block: 4 }, workload: { kind: 'uniform', n: 3_000_000, seed: 1, read_ratio: 0 } }, at: { step: 0, op: 0 } };
+  const big = {
+    v: 1,
+    scenario: {
+      scheme: 'fast',
+      params: { log_blocks: 4 },
+      chip: { preset: 'classroom', blocks: 16, pages_per_block: 4 },
+      workload: { kind: 'uniform', n: 3_000_000, seed: 1, read_ratio: 0 },
+    },
+    at: { step: 0, op: 0 },
+  };
   await ready(page, `/#v1=${compressToEncodedURIComponent(JSON.stringify(big))}`);
   await page.getByTestId('compare-toggle').click();
   await page.getByTestId('compare-run').click();
   await expect(page.getByTestId('compare-progress')).toBeVisible();
-  await expect.poll(async () => Number(await page.getByTestId('compare-progress').getAttribute('value'))).toBeGreaterThan(0);
+  await expect
+    .poll(async () => Number(await page.getByTestId('compare-progress').getAttribute('value')))
+    .toBeGreaterThan(0);
   await page.getByTestId('compare-cancel').click();
   await expect(page.getByTestId('compare-status')).toHaveText('Cancelled.');
   await expect(page.getByTestId('compare-progress')).toHaveCount(0);

@@ -3,11 +3,9 @@ import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { watch, counter } from './helpers';
 
-
 function url(scenario: object, at = 0) {
   return `/?scenario=${encodeURIComponent(JSON.stringify(scenario))}${at ? `&at=${at}` : ''}`;
 }
-
 
 const BAST = {
   scheme: 'bast',
@@ -36,7 +34,9 @@ test('views render: chip, charts, light and dark, with no console errors', async
   expect(problems).toEqual([]);
 });
 
-test('a BAST merge is revealed op by op: tokens copy, blocks flash clean, nothing covers the chip', async ({ page }) => {
+test('a BAST merge is revealed op by op: tokens copy, blocks flash clean, nothing covers the chip', async ({
+  page,
+}) => {
   const problems = watch(page);
   await page.goto(url(BAST, 18));
   await expect.poll(async () => (await counter(page)).step).toBe(18);
@@ -79,9 +79,11 @@ test('clicking an event jumps to that moment', async ({ page }) => {
 
 /** Metrics as the panel shows them, keyed by testid. */
 async function metrics(page: Page) {
-  return page.locator('[data-testid^=metric-]').evaluateAll((els) =>
-    Object.fromEntries(els.map((e) => [e.getAttribute('data-testid'), e.querySelector('dd')?.textContent?.trim()])),
-  );
+  return page
+    .locator('[data-testid^=metric-]')
+    .evaluateAll((els) =>
+      Object.fromEntries(els.map((e) => [e.getAttribute('data-testid'), e.querySelector('dd')?.textContent?.trim()])),
+    );
 }
 
 test('scrubbing lands on the right step: metrics equal a fresh run to that step', async ({ page, browser }) => {
@@ -160,7 +162,11 @@ test('a 64K-block chip plays on a canvas without a long task over 50 ms', async 
     w.__long = [];
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) w.__long.push(Math.round(e.duration));
-        for (const e of list.getEntries()) (w as unknown as { __at: number[] }).__at = [...((w as unknown as { __at: number[] }).__at ?? []), Math.round(e.startTime)];
+      for (const e of list.getEntries())
+        (w as unknown as { __at: number[] }).__at = [
+          ...((w as unknown as { __at: number[] }).__at ?? []),
+          Math.round(e.startTime),
+        ];
     }).observe({ type: 'longtask' as PerformanceEntry['entryType'] as never });
   });
   console.log('observing from', await page.evaluate(() => Math.round(performance.now())));
@@ -177,7 +183,9 @@ test('a 64K-block chip plays on a canvas without a long task over 50 ms', async 
   await page.waitForTimeout(2000);
   await page.getByTestId('btn-play').click();
   const long = await page.evaluate(() => (window as unknown as { __long: number[] }).__long);
-  console.log(`long tasks during play: ${JSON.stringify(long)} at ${JSON.stringify(await page.evaluate(() => (window as unknown as { __at: number[] }).__at))}`);
+  console.log(
+    `long tasks during play: ${JSON.stringify(long)} at ${JSON.stringify(await page.evaluate(() => (window as unknown as { __at: number[] }).__at))}`,
+  );
   expect(long.filter((d) => d > 50)).toEqual([]);
   // paused: the legend lists what the chip holds, hovering names a block and a page's LPN
   await expect(page.getByTestId('legend').locator('[data-state-key=valid]')).toBeVisible();
@@ -206,7 +214,15 @@ test('axe: no serious or critical accessibility violations, light and dark, chip
   await expect(page.getByTestId('event-3')).toBeVisible();
   const serious = async () => {
     const r = await new AxeBuilder({ page }).analyze();
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ') + ' ' + n.html.slice(0, 160)).slice(0, 3).join(' | ')}`);
+    return r.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map(
+        (v) =>
+          `${v.id}: ${v.nodes
+            .map((n) => n.target.join(' ') + ' ' + n.html.slice(0, 160))
+            .slice(0, 3)
+            .join(' | ')}`,
+      );
   };
   expect(await serious()).toEqual([]);
   await page.getByTestId('tab-charts').click();
@@ -239,7 +255,10 @@ test('keyboard: tabs, timeline and event jumps are reachable with a visible focu
       const el = document.activeElement as HTMLElement | null;
       if (!el) return null;
       const cs = getComputedStyle(el);
-      return { id: el.getAttribute('data-testid') ?? el.tagName + '.' + el.className, outline: cs.outlineStyle !== 'none' && parseFloat(cs.outlineWidth) >= 2 };
+      return {
+        id: el.getAttribute('data-testid') ?? el.tagName + '.' + el.className,
+        outline: cs.outlineStyle !== 'none' && parseFloat(cs.outlineWidth) >= 2,
+      };
     });
     if (info?.id && !info.id.startsWith('BODY')) {
       reached.add(info.id);
@@ -330,7 +349,9 @@ test('run to end can be cancelled, and comes back to the same moment', async ({ 
   await expect(page.getByTestId('run-to-end')).toBeVisible({ timeout: 20_000 });
   await expect(page.getByTestId('charts-coverage')).not.toContainText('the whole run');
   expect(await counter(page)).toEqual(before);
-  const covered = Number(((await page.getByTestId('charts-coverage').textContent()) ?? '').match(/0–([\d,]+)/)![1].replace(/,/g, ''));
+  const covered = Number(
+    ((await page.getByTestId('charts-coverage').textContent()) ?? '').match(/0–([\d,]+)/)![1].replace(/,/g, ''),
+  );
   expect(covered).toBeGreaterThan(1000);
   expect(covered).toBeLessThan(5_000_000);
   expect(problems).toEqual([]);

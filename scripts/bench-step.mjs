@@ -13,7 +13,8 @@ const PKG = join(ROOT, 'web', 'src', 'sim', 'pkg');
 const { initSync, Session } = await import(join(PKG, 'ftlscope_wasm.js'));
 const wasm = initSync({ module: readFileSync(join(PKG, 'ftlscope_wasm_bg.wasm')) });
 
-const [scheme = 'page', blocksArg = '65536', ppbArg = '64', warmArg = '3000000', stepsArg = '60'] = process.argv.slice(2);
+const [scheme = 'page', blocksArg = '65536', ppbArg = '64', warmArg = '3000000', stepsArg = '60'] =
+  process.argv.slice(2);
 const blocks = Number(blocksArg);
 const ppb = Number(ppbArg);
 const warm = Number(warmArg);

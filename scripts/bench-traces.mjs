@@ -50,7 +50,7 @@ function make(name, fmt) {
         case 'alibaba':
           return `${d},${w ? 'W' : 'R'},${lba * 512},${n * 512},${Math.floor(time / 1000)}\n`;
         case 'fiu':
-          return `${time} ${1000 + d} postgres ${lba} ${n} ${w ? 'W' : 'R'} 8 ${d} ${(i * 2654435761 >>> 0).toString(16).padStart(32, '0')}\n`;
+          return `${time} ${1000 + d} postgres ${lba} ${n} ${w ? 'W' : 'R'} 8 ${d} ${((i * 2654435761) >>> 0).toString(16).padStart(32, '0')}\n`;
       }
     });
     const s = lines.join('');
@@ -87,7 +87,8 @@ const files = [
 ];
 const dz = join(DIR, 'bench.disksim');
 if (!existsSync(dz + '.gz')) execFileSync('gzip', ['-k', '-f', '-6', dz]);
-if (!existsSync(dz + '.zst') && spawnSync('zstd', ['-q', '-f', '-3', dz, '-o', dz + '.zst']).status !== 0) console.warn('no zstd CLI: skipped .zst');
+if (!existsSync(dz + '.zst') && spawnSync('zstd', ['-q', '-f', '-3', dz, '-o', dz + '.zst']).status !== 0)
+  console.warn('no zstd CLI: skipped .zst');
 files.push(['DiskSim .gz', dz + '.gz']);
 if (existsSync(dz + '.zst')) files.push(['DiskSim .zst', dz + '.zst']);
 
@@ -100,7 +101,9 @@ function native(path, withRun) {
   const r = spawnSync(FTL, ['trace', '--trace', path, ...CHIP], { encoding: 'utf8', maxBuffer: 1 << 28 });
   const total = (performance.now() - t0) / 1000;
   if (r.status !== 0) throw new Error(`ftl trace ${path}: ${r.stderr}`);
-  const m = r.stderr.match(/in ([\d.]+) s wall, ([\d.]+) s CPU \((\d+) MB\/s of text per CPU second\); summary and fit ([\d.]+) s wall, ([\d.]+) s CPU/);
+  const m = r.stderr.match(
+    /in ([\d.]+) s wall, ([\d.]+) s CPU \((\d+) MB\/s of text per CPU second\); summary and fit ([\d.]+) s wall, ([\d.]+) s CPU/,
+  );
   const s = JSON.parse(r.stdout);
   let run = null;
   if (!skipRun && withRun) {
@@ -109,7 +112,16 @@ function native(path, withRun) {
     run = (performance.now() - t1) / 1000;
     if (q.status !== 0) throw new Error(`ftl run ${path}: ${q.stderr}`);
   }
-  return { parse: Number(m[1]), cpu: Number(m[2]), mbs: Number(m[3]), fitCpu: Number(m[5]), total, run, requests: s.requests, records: s.records };
+  return {
+    parse: Number(m[1]),
+    cpu: Number(m[2]),
+    mbs: Number(m[3]),
+    fitCpu: Number(m[5]),
+    total,
+    run,
+    requests: s.requests,
+    records: s.records,
+  };
 }
 
 const PKG = join(ROOT, 'web', 'src', 'sim', 'pkg');
@@ -131,7 +143,9 @@ function wasm(path) {
   return { feed: (t1 - t0) / 1000, finish: (t2 - t1) / 1000, mbs: text / 1e6 / ((t2 - t0) / 1000), text };
 }
 
-console.log(`| format | file MB | text MB | records | page requests (512 B) | native parse: wall s, CPU s (MB/s of text per CPU s) | summary + fit CPU s | \`ftl trace\` wall s | \`ftl run\` wall s | wasm feed + summary s (MB/s of text) |`);
+console.log(
+  `| format | file MB | text MB | records | page requests (512 B) | native parse: wall s, CPU s (MB/s of text per CPU s) | summary + fit CPU s | \`ftl trace\` wall s | \`ftl run\` wall s | wasm feed + summary s (MB/s of text) |`,
+);
 console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const [name, path] of files) {
   const n = native(path, name === 'DiskSim' || name.startsWith('CSV'));

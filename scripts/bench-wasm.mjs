@@ -57,6 +57,8 @@ console.log(
     requests_per_s: requests / median,
     flash_ops_per_s: ops / median,
     wasm_memory_bytes: wasm.memory.buffer.byteLength,
-    seek_ms: seekMs.length ? { median: seekMs[Math.floor(seekMs.length / 2)], max: seekMs[seekMs.length - 1], n: seekMs.length } : null,
+    seek_ms: seekMs.length
+      ? { median: seekMs[Math.floor(seekMs.length / 2)], max: seekMs[seekMs.length - 1], n: seekMs.length }
+      : null,
   }),
 );

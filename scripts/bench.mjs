@@ -53,7 +53,9 @@ if (!args.includes('--no-build')) {
   console.log('[bench] building the CLI and the wasm (release)…');
   run('node', ['scripts/bootstrap.mjs'], { stdio: 'inherit' });
   run('node', ['scripts/build-wasm.mjs'], { stdio: 'inherit' });
-  run('cargo', ['build', '--release', '-q', '--manifest-path', 'core-wasm/Cargo.toml', '-p', 'ftlscope-cli'], { stdio: 'inherit' });
+  run('cargo', ['build', '--release', '-q', '--manifest-path', 'core-wasm/Cargo.toml', '-p', 'ftlscope-cli'], {
+    stdio: 'inherit',
+  });
 }
 const FTL = opt('--ftl', join(ROOT, 'core-wasm', 'target', 'release', 'ftl'));
 const PKG = opt('--pkg', join(ROOT, 'web', 'src', 'sim', 'pkg'));
@@ -67,7 +69,10 @@ if (!haveTime) console.log('[bench] /usr/bin/time not found: whole-process peak 
 // `ftl list`: the indented lines after "schemes:" up to the next heading.
 const listed = run(FTL, ['list']).split('\n');
 const schemes = listed
-  .slice(1, listed.findIndex((l, i) => i > 0 && !l.startsWith(' ')))
+  .slice(
+    1,
+    listed.findIndex((l, i) => i > 0 && !l.startsWith(' ')),
+  )
   .map((l) => l.trim().split(/\s+/)[0])
   .filter((id) => id && (!only || only.includes(id)));
 
@@ -75,7 +80,8 @@ const schemes = listed
 const CHIP_ARGS = ['--chip', 'fastcheck', '--blocks', '8192', '--pages-per-block', '64'];
 const CHIP = { preset: 'fastcheck', blocks: 8192, pages_per_block: 64 };
 const PAGES = 8192 * 64;
-const logBlocks = (scheme) => (['rftl', 'gftl', 'nftl', 'page', 'ltftl'].includes(scheme) ? [] : ['--log-blocks', '16']);
+const logBlocks = (scheme) =>
+  ['rftl', 'gftl', 'nftl', 'page', 'ltftl'].includes(scheme) ? [] : ['--log-blocks', '16'];
 const params = (scheme) => (logBlocks(scheme).length ? { log_blocks: 16 } : {});
 
 // ---- 1. whole process on trace files ---------------------------------------------------
@@ -94,7 +100,18 @@ for (const t of TRACES) {
 
 /** One `ftl run` process: wall seconds, peak RSS bytes, metrics. */
 function wholeRun(ftl, scheme, file) {
-  const argv = ['run', '--scheme', scheme, ...CHIP_ARGS, ...logBlocks(scheme), '--trace', file, '--fit', 'fold', '--json'];
+  const argv = [
+    'run',
+    '--scheme',
+    scheme,
+    ...CHIP_ARGS,
+    ...logBlocks(scheme),
+    '--trace',
+    file,
+    '--fit',
+    'fold',
+    '--json',
+  ];
   const rusage = join(dir, 'rusage.txt');
   const t0 = performance.now();
   const out = haveTime ? run(TIME, ['-f', '%e %M', '-o', rusage, ftl, ...argv]) : run(ftl, argv);
@@ -123,7 +140,12 @@ function measure(scheme, ftl, pkg) {
     }
   }
   // In the loop: native (full-speed path) and wasm (Session.run).
-  const scenario = JSON.stringify({ scheme, chip: CHIP, params: params(scheme), workload: { kind: 'uniform', n: N_LOOP, seed: 1 } });
+  const scenario = JSON.stringify({
+    scheme,
+    chip: CHIP,
+    params: params(scheme),
+    workload: { kind: 'uniform', n: N_LOOP, seed: 1 },
+  });
   try {
     const nat = JSON.parse(run(ftl, ['bench', '--scenario', scenario, '--runs', String(RUNS)]));
     row.loop_req_s = nat.requests_per_s;
@@ -133,7 +155,9 @@ function measure(scheme, ftl, pkg) {
     console.log(`[bench] ${scheme} / in the loop: ${e.message}`);
   }
   try {
-    const w = JSON.parse(run('node', ['scripts/bench-wasm.mjs', scenario, String(RUNS)], { env: { ...process.env, FTLSCOPE_PKG: pkg } }));
+    const w = JSON.parse(
+      run('node', ['scripts/bench-wasm.mjs', scenario, String(RUNS)], { env: { ...process.env, FTLSCOPE_PKG: pkg } }),
+    );
     row.wasm_req_s = w.requests_per_s;
     row.wasm_mb = w.wasm_memory_bytes / 2 ** 20;
   } catch (e) {
@@ -161,12 +185,26 @@ let seek = null;
 let big = null;
 if (!only) {
   const env = { env: { ...process.env, FTLSCOPE_PKG: PKG } };
-  const seekScenario = { scheme: 'page', chip: { preset: 'fast2007' }, workload: { kind: 'uniform', n: N_LOOP, seed: 1, read_ratio: 0.2 } };
-  seek = JSON.parse(run('node', ['scripts/bench-wasm.mjs', JSON.stringify(seekScenario), '1', '--seek', '20'], env)).seek_ms;
-  console.log(`[bench] seek on a ${N_LOOP.toLocaleString('en')}-request run (wasm): median ${seek.median.toFixed(1)} ms, max ${seek.max.toFixed(1)} ms`);
-  const bigScenario = { scheme: 'page', chip: { preset: 'fastcheck' }, workload: { kind: 'uniform', n: N_LOOP, seed: 1 } };
+  const seekScenario = {
+    scheme: 'page',
+    chip: { preset: 'fast2007' },
+    workload: { kind: 'uniform', n: N_LOOP, seed: 1, read_ratio: 0.2 },
+  };
+  seek = JSON.parse(
+    run('node', ['scripts/bench-wasm.mjs', JSON.stringify(seekScenario), '1', '--seek', '20'], env),
+  ).seek_ms;
+  console.log(
+    `[bench] seek on a ${N_LOOP.toLocaleString('en')}-request run (wasm): median ${seek.median.toFixed(1)} ms, max ${seek.max.toFixed(1)} ms`,
+  );
+  const bigScenario = {
+    scheme: 'page',
+    chip: { preset: 'fastcheck' },
+    workload: { kind: 'uniform', n: N_LOOP, seed: 1 },
+  };
   big = JSON.parse(run('node', ['scripts/bench-wasm.mjs', JSON.stringify(bigScenario), '1'], env));
-  console.log(`[bench] 8 GB fastcheck chip (2 M pages), page mapping: wasm memory ${(big.wasm_memory_bytes / 2 ** 20).toFixed(1)} MB, ${(big.requests_per_s / 1e6).toFixed(2)} M req/s`);
+  console.log(
+    `[bench] 8 GB fastcheck chip (2 M pages), page mapping: wasm memory ${(big.wasm_memory_bytes / 2 ** 20).toFixed(1)} MB, ${(big.requests_per_s / 1e6).toFixed(2)} M req/s`,
+  );
 }
 
 // ---- baseline ---------------------------------------------------------------------------
@@ -175,7 +213,17 @@ const date = new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
 const load = `load average ${load0.toFixed(1)} at the start, ${load1.toFixed(1)} at the end`;
 const measured = BEFORE_FTL ? beforeRows : rows;
 if (saveBaseline) {
-  const doc = { date, machine, load, quick, runs: RUNS, n_trace: N_TRACE, n_loop: N_LOOP, ftl: BEFORE_FTL ?? FTL, rows: measured };
+  const doc = {
+    date,
+    machine,
+    load,
+    quick,
+    runs: RUNS,
+    n_trace: N_TRACE,
+    n_loop: N_LOOP,
+    ftl: BEFORE_FTL ?? FTL,
+    rows: measured,
+  };
   writeFileSync(BASELINE, JSON.stringify(doc, null, 1) + '\n');
   console.log(`[bench] wrote the baseline ${BASELINE}${BEFORE_FTL ? ' (the --before-ftl build)' : ''}`);
 }
@@ -193,7 +241,9 @@ const ratio = (scheme, key, kind) => {
   if (b == null || n == null || !b || !n) return null;
   return kind === 'time' ? b / n : n / b;
 };
-console.log(`\n[bench] against the baseline of ${base?.date ?? '(none)'} (speed-up, >1 = faster now; memory: now / before)`);
+console.log(
+  `\n[bench] against the baseline of ${base?.date ?? '(none)'} (speed-up, >1 = faster now; memory: now / before)`,
+);
 for (const s of schemes) {
   const f = (x) => (x == null ? '   -  ' : `${x.toFixed(2).padStart(5)}x`);
   const mem = (k) => (comparable && base.rows[s]?.[k] && rows[s][k] ? rows[s][k] / base.rows[s][k] : null);
@@ -233,11 +283,15 @@ Measured by \`npm run bench\` (scripts/bench.mjs) on ${date}: ${machine}; ${load
 
 ${head}
 ${lines.join('\n')}
-${seek ? `
+${
+  seek
+    ? `
 - Seek to a random step of a ${N_LOOP.toLocaleString('en')}-request run (page mapping, fast2007 chip, wasm, keyframes +
   replay): median ${f(seek.median, 1)} ms, max ${f(seek.max, 1)} ms over ${seek.n} seeks.
 - The FastCheck 8 GB chip (16,384 blocks × 128 pages = 2 M pages of 4 KB), page mapping,
-  ${N_LOOP.toLocaleString('en')} writes in wasm: ${f(big.wasm_memory_bytes / 2 ** 20, 1)} MB of wasm memory, ${f(big.requests_per_s / 1e6)} M req/s.` : ''}
+  ${N_LOOP.toLocaleString('en')} writes in wasm: ${f(big.wasm_memory_bytes / 2 ** 20, 1)} MB of wasm memory, ${f(big.requests_per_s / 1e6)} M req/s.`
+    : ''
+}
 <!-- bench:end -->`;
   const path = join(ROOT, 'docs', 'performance.md');
   const old = existsSync(path) ? readFileSync(path, 'utf8') : '# Performance\n';

@@ -73,7 +73,9 @@ function lockedWasmBindgenVersion() {
   if (!existsSync(lockPath)) {
     // No lock file (yet): use the exact pin in the wasm crate's manifest if there is one.
     const manifest = join(CORE, 'crates', 'wasm', 'Cargo.toml');
-    const pin = existsSync(manifest) && /^wasm-bindgen\s*=\s*(?:\{[^}]*version\s*=\s*)?"=([^"]+)"/m.exec(readFileSync(manifest, 'utf8'));
+    const pin =
+      existsSync(manifest) &&
+      /^wasm-bindgen\s*=\s*(?:\{[^}]*version\s*=\s*)?"=([^"]+)"/m.exec(readFileSync(manifest, 'utf8'));
     if (pin) {
       log(`core-wasm/Cargo.lock missing; using the exact pin wasm-bindgen =${pin[1]} from crates/wasm/Cargo.toml`);
       return pin[1];
@@ -107,14 +109,18 @@ function ensureWasmBindgen() {
   );
   const args = ['install', 'wasm-bindgen-cli', '--version', `=${want}`];
   if (!run('cargo', [...args, '--locked', '--force'])) {
-    log('install with --locked failed (a locked dependency may be missing from the registry); retrying without --locked');
+    log(
+      'install with --locked failed (a locked dependency may be missing from the registry); retrying without --locked',
+    );
     if (!run('cargo', [...args, '--force'])) {
       fail(`could not install wasm-bindgen-cli ${want} with cargo.`);
     }
   }
   const now = capture('wasm-bindgen', ['--version']);
   if (!now || !now.includes(want)) {
-    fail(`wasm-bindgen-cli ${want} was installed but \`wasm-bindgen --version\` says ${JSON.stringify((now || 'nothing').trim())}; is ~/.cargo/bin first on PATH?`);
+    fail(
+      `wasm-bindgen-cli ${want} was installed but \`wasm-bindgen --version\` says ${JSON.stringify((now || 'nothing').trim())}; is ~/.cargo/bin first on PATH?`,
+    );
   }
   log(`wasm-bindgen-cli ${want}: installed`);
 }
@@ -149,8 +155,7 @@ function ensureChromium() {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const sudo = (cmd, args) => (isRoot ? run(cmd, args) : run('sudo', [cmd, ...args]));
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const attempt = () =>
-    sudo('apt-get', ['update']) && sudo('apt-get', ['install', '-y', 'chromium'], { env });
+  const attempt = () => sudo('apt-get', ['update']) && sudo('apt-get', ['install', '-y', 'chromium'], { env });
   if (attempt()) return;
   log('apt-get failed, retrying once');
   if (!attempt() || !existsSync(CHROMIUM)) {

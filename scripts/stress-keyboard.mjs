@@ -8,7 +8,11 @@ const stop = () => hogs.forEach((h) => h.kill('SIGKILL'));
 process.on('exit', stop);
 process.on('SIGINT', () => process.exit(130));
 const repeat = process.env.STRESS_REPEAT ?? '20';
-const pw = spawn('npx', ['playwright', 'test', 'e2e/keyboard.spec.ts', `--repeat-each=${repeat}`, ...process.argv.slice(2)], { stdio: 'inherit' });
+const pw = spawn(
+  'npx',
+  ['playwright', 'test', 'e2e/keyboard.spec.ts', `--repeat-each=${repeat}`, ...process.argv.slice(2)],
+  { stdio: 'inherit' },
+);
 pw.on('exit', (code) => {
   stop();
   process.exit(code ?? 1);

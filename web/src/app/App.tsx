@@ -44,7 +44,6 @@ import { INTRO_TOUR_ID } from '../tour/tours';
 /** `?embed=1`: only the chip, the narration and the controls (an <iframe> on a course page). */
 const EMBED = typeof location !== 'undefined' && new URLSearchParams(location.search).get('embed') === '1';
 
-
 export function App() {
   const [client, setClient] = useState<SimClient | null>(null);
   const [startError, setStartError] = useState<string | null>(null);
@@ -161,7 +160,13 @@ export function App() {
       setTourPlaying(true);
       try {
         if (target.step - here.step > 2) await sim.goto(target.step - 2, 0);
-        const delay = Math.max(120, Math.min(600, speedRef.current.endsWith('op') ? SPEEDS.find((x) => x.id === speedRef.current)!.intervalMs : 350));
+        const delay = Math.max(
+          120,
+          Math.min(
+            600,
+            speedRef.current.endsWith('op') ? SPEEDS.find((x) => x.id === speedRef.current)!.intervalMs : 350,
+          ),
+        );
         for (let guard = 0; guard < 400 && !token.cancelled; guard++) {
           await new Promise((r) => setTimeout(r, delay));
           if (token.cancelled) break;
@@ -205,7 +210,10 @@ export function App() {
         } else {
           applyView(d.state);
           if (await sim.load(d.state.scenario, 0, d.state.at)) return;
-          setNotices({ error: 'The scenario in this link could not be started (see the message above); showing the default scenario instead.' });
+          setNotices({
+            error:
+              'The scenario in this link could not be started (see the message above); showing the default scenario instead.',
+          });
         }
       } else if (d.kind === 'error') {
         setNotices({ error: `${d.message} Showing the default scenario instead.` });
@@ -238,7 +246,8 @@ export function App() {
     const next = !presentRef.current;
     setPresent(next);
     try {
-      if (next && document.fullscreenEnabled && !document.fullscreenElement) void document.documentElement.requestFullscreen().catch(() => undefined);
+      if (next && document.fullscreenEnabled && !document.fullscreenElement)
+        void document.documentElement.requestFullscreen().catch(() => undefined);
       if (!next && document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
     } catch {
       // full screen is optional
@@ -268,7 +277,12 @@ export function App() {
     const state: ShareState = {
       scenario: cur.scenario,
       at: { step: cur.snapshot.step, op: cur.snapshot.opCursor },
-      view: { theme: themeRef.current, speed: speedRef.current, ...(tourAt ? { tour: tourAt } : {}), ...(present ? { present: true } : {}) },
+      view: {
+        theme: themeRef.current,
+        speed: speedRef.current,
+        ...(tourAt ? { tour: tourAt } : {}),
+        ...(present ? { present: true } : {}),
+      },
     };
     if (compare) state.compare = compare;
     return state;
@@ -353,7 +367,9 @@ export function App() {
 
   return (
     <div
-      className={['app', present && 'presenting', present && sideOpen && 'side-open', EMBED && 'embed'].filter(Boolean).join(' ')}
+      className={['app', present && 'presenting', present && sideOpen && 'side-open', EMBED && 'embed']
+        .filter(Boolean)
+        .join(' ')}
       data-present={present}
       data-embed={EMBED || undefined}
       data-revealing={revealing || undefined}
@@ -403,11 +419,25 @@ export function App() {
           <ShareMenu current={shareState} onOpen={openState} onError={(m) => setNotices({ error: m })} />
           <ExportMenu metrics={snap?.metrics} scenario={loaded?.scenario} step={snap?.step ?? 0} info={info} />
           <GlossaryButton />
-          {present && <PresentTools scale={presentScale} onScale={setPresentScale} sideOpen={sideOpen} onSide={setSideOpen} />}
-          <button type="button" aria-pressed={present} onClick={togglePresent} data-testid="present-toggle" title="Presentation mode: large type, full screen, editing hidden (Esc leaves)">
+          {present && (
+            <PresentTools scale={presentScale} onScale={setPresentScale} sideOpen={sideOpen} onSide={setSideOpen} />
+          )}
+          <button
+            type="button"
+            aria-pressed={present}
+            onClick={togglePresent}
+            data-testid="present-toggle"
+            title="Presentation mode: large type, full screen, editing hidden (Esc leaves)"
+          >
             {present ? 'Leave presentation' : 'Present'}
           </button>
-          <button type="button" className="theme-toggle" onClick={toggleTheme} aria-pressed={theme === 'dark'} title="Switch light/dark theme">
+          <button
+            type="button"
+            className="theme-toggle"
+            onClick={toggleTheme}
+            aria-pressed={theme === 'dark'}
+            title="Switch light/dark theme"
+          >
             {theme === 'dark' ? 'Light theme' : 'Dark theme'}
           </button>
         </nav>
@@ -458,15 +488,23 @@ export function App() {
       <div className="layout" style={compare && loaded ? { display: 'none' } : undefined}>
         <aside className="left">
           {loaded ? (
-            <ScenarioForm current={loaded.scenario /* an uploaded trace stays: Apply edits scheme, chip and parameters around it */} busy={false} onApply={(s, openAt) => {
+            <ScenarioForm
+              current={loaded.scenario /* an uploaded trace stays: Apply edits scheme, chip and parameters around it */}
+              busy={false}
+              onApply={(s, openAt) => {
                 setTourAt(null);
                 return sim.load(s, openAt);
-              }} />
+              }}
+            />
           ) : (
-            <ScenarioForm current={DEFAULT_PRESET.scenario} busy={!client} onApply={(s, openAt) => {
+            <ScenarioForm
+              current={DEFAULT_PRESET.scenario}
+              busy={!client}
+              onApply={(s, openAt) => {
                 setTourAt(null);
                 return sim.load(s, openAt);
-              }} />
+              }}
+            />
           )}
           <p className="keys-hint">
             Keys: <kbd>Space</kbd> play/pause · <kbd>→</kbd> step op · <kbd>←</kbd> back
@@ -548,7 +586,11 @@ export function App() {
               }
               score={score.tour === tour.id ? score : undefined}
               onScored={(right, asked) =>
-                setScore((sc) => (sc.tour === tour.id ? { tour: tour.id, right: sc.right + right, asked: sc.asked + asked } : { tour: tour.id, right, asked }))
+                setScore((sc) =>
+                  sc.tour === tour.id
+                    ? { tour: tour.id, right: sc.right + right, asked: sc.asked + asked }
+                    : { tour: tour.id, right, asked },
+                )
               }
               onPrint={() => setPrinting(tour.id)}
             />
@@ -569,16 +611,40 @@ export function App() {
               onClose={() => setPredictOpen(false)}
             />
           )}
-          <Narration text={snap?.narration ?? ''} step={snap?.step ?? 0} total={snap?.total ?? 0} opCursor={snap?.opCursor ?? 0} opCount={snap?.opCount ?? 0} powered={snap?.powered ?? true} recovering={snap?.recovering ?? false} />
+          <Narration
+            text={snap?.narration ?? ''}
+            step={snap?.step ?? 0}
+            total={snap?.total ?? 0}
+            opCursor={snap?.opCursor ?? 0}
+            opCount={snap?.opCount ?? 0}
+            powered={snap?.powered ?? true}
+            recovering={snap?.recovering ?? false}
+          />
           <div className="view-bar">
-          <div className="view-tabs" role="tablist" aria-label="View">
-            <button type="button" role="tab" id="tab-chip" aria-selected={view === 'chip'} aria-controls="view-panel" onClick={() => setView('chip')} data-testid="tab-chip">
-              Chip
-            </button>
-            <button type="button" role="tab" id="tab-charts" aria-selected={view === 'charts'} aria-controls="view-panel" onClick={() => setView('charts')} data-testid="tab-charts">
-              Charts
-            </button>
-          </div>
+            <div className="view-tabs" role="tablist" aria-label="View">
+              <button
+                type="button"
+                role="tab"
+                id="tab-chip"
+                aria-selected={view === 'chip'}
+                aria-controls="view-panel"
+                onClick={() => setView('chip')}
+                data-testid="tab-chip"
+              >
+                Chip
+              </button>
+              <button
+                type="button"
+                role="tab"
+                id="tab-charts"
+                aria-selected={view === 'charts'}
+                aria-controls="view-panel"
+                onClick={() => setView('charts')}
+                data-testid="tab-charts"
+              >
+                Charts
+              </button>
+            </div>
             {loaded && canPredict(loaded.scenario) && (
               <button
                 type="button"
@@ -595,24 +661,70 @@ export function App() {
               </button>
             )}
           </div>
-          <div className="grid-wrap" ref={viewRef} id="view-panel" role="tabpanel" aria-labelledby={view === 'chip' ? 'tab-chip' : 'tab-charts'}>
+          <div
+            className="grid-wrap"
+            ref={viewRef}
+            id="view-panel"
+            role="tabpanel"
+            aria-labelledby={view === 'chip' ? 'tab-chip' : 'tab-charts'}
+          >
             {snap && info ? (
               view === 'chip' ? (
-                <ChipView info={info} snap={snap} transitionMs={transitionMs} budgetMs={playing ? speed.intervalMs * 0.9 : revealing ? REVEAL_FRAME_MS : Infinity} theme={theme} textScale={present ? presentScale : 1} />
+                <ChipView
+                  info={info}
+                  snap={snap}
+                  transitionMs={transitionMs}
+                  budgetMs={playing ? speed.intervalMs * 0.9 : revealing ? REVEAL_FRAME_MS : Infinity}
+                  theme={theme}
+                  textScale={present ? presentScale : 1}
+                />
               ) : (
-                <Charts snap={snap} ppb={info.chip.pages_per_block} log={runLog.log} ahead={runLog.ahead} onRunToEnd={() => void runLog.runToEnd()} onCancel={runLog.cancelRun} latencyAt={runLog.latencyAt} latencyCurrent={runLog.latencyCurrent} latency={runLog.latency} />
+                <Charts
+                  snap={snap}
+                  ppb={info.chip.pages_per_block}
+                  log={runLog.log}
+                  ahead={runLog.ahead}
+                  onRunToEnd={() => void runLog.runToEnd()}
+                  onCancel={runLog.cancelRun}
+                  latencyAt={runLog.latencyAt}
+                  latencyCurrent={runLog.latencyCurrent}
+                  latency={runLog.latency}
+                />
               )
             ) : (
-              <p className="placeholder">{loading ? 'Starting the simulator…' : shownError ? 'The chip will appear here once a scenario loads.' : ''}</p>
+              <p className="placeholder">
+                {loading
+                  ? 'Starting the simulator…'
+                  : shownError
+                    ? 'The chip will appear here once a scenario loads.'
+                    : ''}
+              </p>
             )}
           </div>
           {snap && info && loaded && (
-            <SchemeStrip client={client} sid={loaded.sid} info={info} snapshot={snap} width={viewSize.width} selectedLog={selectedLog} onSelectLog={setSelectedLog} />
+            <SchemeStrip
+              client={client}
+              sid={loaded.sid}
+              info={info}
+              snapshot={snap}
+              width={viewSize.width}
+              selectedLog={selectedLog}
+              onSelectLog={setSelectedLog}
+            />
           )}
         </main>
 
         <aside className="right">
-          {snap && loaded && <PowerPanel client={client} sid={loaded.sid} snapshot={snap} onCut={sim.powerCut} onRecover={sim.recover} onFinish={sim.stepRequest} />}
+          {snap && loaded && (
+            <PowerPanel
+              client={client}
+              sid={loaded.sid}
+              snapshot={snap}
+              onCut={sim.powerCut}
+              onRecover={sim.recover}
+              onFinish={sim.stepRequest}
+            />
+          )}
           {snap && <MetricsPanel metrics={snap.metrics} cleaning={info ? schemeCleaning(info.scheme) : undefined} />}
           {snap && (
             <EventList
@@ -639,11 +751,22 @@ export function App() {
               onSeek={sim.seek}
             />
           )}
-          {snap && <TablesPanel tables={info ? tablesShownElsewhere(info.scheme, snap.view.tables) : snap.view.tables} />}
+          {snap && (
+            <TablesPanel tables={info ? tablesShownElsewhere(info.scheme, snap.view.tables) : snap.view.tables} />
+          )}
         </aside>
       </div>
       {EMBED && (
-        <a className="embed-open" href={location.href.replace(/([?&])embed=1&?/, '$1').replace(/[?&]$/, '').replace(/\?#/, '#')} target="_blank" rel="noopener" data-testid="embed-open">
+        <a
+          className="embed-open"
+          href={location.href
+            .replace(/([?&])embed=1&?/, '$1')
+            .replace(/[?&]$/, '')
+            .replace(/\?#/, '#')}
+          target="_blank"
+          rel="noopener"
+          data-testid="embed-open"
+        >
           Open in ftlscope ↗
         </a>
       )}

@@ -29,13 +29,31 @@ export function Controls(p: ControlsProps) {
   return (
     <div className="controls" role="toolbar" aria-label="Playback">
       <div className="controls-row">
-        <button type="button" onClick={p.onBack} disabled={p.disabled || atStart} title="Step back one flash operation (←)" data-testid="btn-back">
+        <button
+          type="button"
+          onClick={p.onBack}
+          disabled={p.disabled || atStart}
+          title="Step back one flash operation (←)"
+          data-testid="btn-back"
+        >
           <span aria-hidden="true">◀︎ </span>Back
         </button>
-        <button type="button" onClick={p.onStepOp} disabled={p.disabled || atEnd} title="Reveal the next flash operation (→)" data-testid="btn-step-op">
+        <button
+          type="button"
+          onClick={p.onStepOp}
+          disabled={p.disabled || atEnd}
+          title="Reveal the next flash operation (→)"
+          data-testid="btn-step-op"
+        >
           Step op<span aria-hidden="true"> ▶︎</span>
         </button>
-        <button type="button" onClick={p.onStepRequest} disabled={p.disabled || atEnd} title="Finish the current request, or run the next one" data-testid="btn-step-request">
+        <button
+          type="button"
+          onClick={p.onStepRequest}
+          disabled={p.disabled || atEnd}
+          title="Finish the current request, or run the next one"
+          data-testid="btn-step-request"
+        >
           Step request
         </button>
         <button

@@ -27,7 +27,10 @@ export function PatternHelp() {
           ))}
         </tbody>
       </table>
-      <p className="hint">Page numbers are logical pages (LPNs); the chip’s logical space is in the line under the title. Errors name the line and column.</p>
+      <p className="hint">
+        Page numbers are logical pages (LPNs); the chip’s logical space is in the line under the title. Errors name the
+        line and column.
+      </p>
     </details>
   );
 }

@@ -108,7 +108,8 @@ export function ScenarioForm({ current, busy, onApply }: ScenarioFormProps) {
   const scheme = schemeSpec(draft.scheme);
   const chip = chipSpec(draft.chip.preset);
   const w = draft.workload;
-  const setW = (patch: Record<string, unknown>) => setDraft((d) => ({ ...d, workload: { ...d.workload, ...patch } as Scenario['workload'] }));
+  const setW = (patch: Record<string, unknown>) =>
+    setDraft((d) => ({ ...d, workload: { ...d.workload, ...patch } as Scenario['workload'] }));
 
   return (
     <form
@@ -128,7 +129,10 @@ export function ScenarioForm({ current, busy, onApply }: ScenarioFormProps) {
           }
           setApplyError(null);
           const ok = await onApply(draft, openAt);
-          if (ok === false) setApplyError('Not applied: the simulator could not start this scenario (see the message above); the chip still shows the previous one.');
+          if (ok === false)
+            setApplyError(
+              'Not applied: the simulator could not start this scenario (see the message above); the chip still shows the previous one.',
+            );
         })();
       }}
     >
@@ -232,7 +236,11 @@ export function ScenarioForm({ current, busy, onApply }: ScenarioFormProps) {
               const c = chipSpec(e.target.value);
               setDraft((d) => ({
                 ...d,
-                chip: { preset: e.target.value as ChipPreset, blocks: c?.suggestedBlocks, pages_per_block: c?.pages_per_block },
+                chip: {
+                  preset: e.target.value as ChipPreset,
+                  blocks: c?.suggestedBlocks,
+                  pages_per_block: c?.pages_per_block,
+                },
               }));
             }}
           >
@@ -244,7 +252,12 @@ export function ScenarioForm({ current, busy, onApply }: ScenarioFormProps) {
           </select>
         </div>
         <div className="field-row">
-          <NumberField label="Blocks" value={draft.chip.blocks ?? chip?.blocks} min={2} onChange={(v) => setDraft((d) => ({ ...d, chip: { ...d.chip, blocks: v } }))} />
+          <NumberField
+            label="Blocks"
+            value={draft.chip.blocks ?? chip?.blocks}
+            min={2}
+            onChange={(v) => setDraft((d) => ({ ...d, chip: { ...d.chip, blocks: v } }))}
+          />
           <NumberField
             label="Pages/block"
             value={draft.chip.pages_per_block ?? chip?.pages_per_block}
@@ -313,15 +326,38 @@ export function ScenarioForm({ current, busy, onApply }: ScenarioFormProps) {
           <>
             <div className="field-row">
               <NumberField label="Requests" value={w.n} min={1} onChange={(v) => setW({ n: v })} testId="workload-n" />
-              {w.kind !== 'sequential' && <NumberField label="Seed" value={w.seed} min={0} onChange={(v) => setW({ seed: v })} />}
+              {w.kind !== 'sequential' && (
+                <NumberField label="Seed" value={w.seed} min={0} onChange={(v) => setW({ seed: v })} />
+              )}
             </div>
             {'read_ratio' in w && (
-              <NumberField label="Read ratio" value={w.read_ratio} min={0} max={1} step={0.05} onChange={(v) => setW({ read_ratio: v })} />
+              <NumberField
+                label="Read ratio"
+                value={w.read_ratio}
+                min={0}
+                max={1}
+                step={0.05}
+                onChange={(v) => setW({ read_ratio: v })}
+              />
             )}
             {w.kind === 'hotcold' && (
               <div className="field-row">
-                <NumberField label="Hot space" value={w.hot_fraction} min={0.05} max={0.95} step={0.05} onChange={(v) => setW({ hot_fraction: v })} />
-                <NumberField label="Hot share" value={w.hot_ratio} min={0} max={1} step={0.05} onChange={(v) => setW({ hot_ratio: v })} />
+                <NumberField
+                  label="Hot space"
+                  value={w.hot_fraction}
+                  min={0.05}
+                  max={0.95}
+                  step={0.05}
+                  onChange={(v) => setW({ hot_fraction: v })}
+                />
+                <NumberField
+                  label="Hot share"
+                  value={w.hot_ratio}
+                  min={0}
+                  max={1}
+                  step={0.05}
+                  onChange={(v) => setW({ hot_ratio: v })}
+                />
               </div>
             )}
           </>

@@ -7,7 +7,22 @@ export interface Shortcuts {
 }
 
 /** Inputs whose keys edit a value (typing, or a slider's own arrows). */
-const VALUE_INPUTS = new Set(['text', 'number', 'search', 'email', 'url', 'password', 'tel', 'date', 'time', 'datetime-local', 'month', 'week', 'range', 'file']);
+const VALUE_INPUTS = new Set([
+  'text',
+  'number',
+  'search',
+  'email',
+  'url',
+  'password',
+  'tel',
+  'date',
+  'time',
+  'datetime-local',
+  'month',
+  'week',
+  'range',
+  'file',
+]);
 
 /**
  * True when a key press belongs to a text field (input type text/number/..., a slider,

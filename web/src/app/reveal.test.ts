@@ -20,7 +20,11 @@ describe('Step request reveal', () => {
   it('reveals a short request one operation per frame, the last frame finishing it', () => {
     expect(play(1)).toEqual({ frames: 1, moves: ['op'] });
     expect(play(11).frames).toBe(11);
-    expect(play(11).moves.slice(0, 10).every((m) => m === 'op')).toBe(true);
+    expect(
+      play(11)
+        .moves.slice(0, 10)
+        .every((m) => m === 'op'),
+    ).toBe(true);
     expect(play(11).moves.at(-1)).toBe('rest');
   });
 

@@ -71,9 +71,11 @@ function candidates(chip: Scenario['chip']): Scenario['chip'][] {
   const ppb = chip.pages_per_block ?? spec?.pages_per_block ?? 4;
   const out: Scenario['chip'][] = [];
   for (const p of [ppb, 8, 16, 32, 64].filter((p) => p >= ppb)) {
-    for (const b of [blocks, 16, 24, 32, 48, 64].filter((b) => b >= blocks)) out.push({ preset: chip.preset, blocks: b, pages_per_block: p });
+    for (const b of [blocks, 16, 24, 32, 48, 64].filter((b) => b >= blocks))
+      out.push({ preset: chip.preset, blocks: b, pages_per_block: p });
   }
-  for (const c of CHIPS) if (c.id !== chip.preset) out.push({ preset: c.id, blocks: c.suggestedBlocks, pages_per_block: c.pages_per_block });
+  for (const c of CHIPS)
+    if (c.id !== chip.preset) out.push({ preset: c.id, blocks: c.suggestedBlocks, pages_per_block: c.pages_per_block });
   return out;
 }
 

@@ -81,7 +81,7 @@ export function useSimulation(client: SimClient | null) {
   const chain = useRef<Promise<unknown>>(Promise.resolve());
 
   /** Run commands one after another; errors surface in the UI, never as rejections. */
-  const enqueue = useCallback(<T,>(fn: () => Promise<T>): Promise<T | undefined> => {
+  const enqueue = useCallback(<T>(fn: () => Promise<T>): Promise<T | undefined> => {
     const next = chain.current.then(fn).catch((e: unknown) => {
       setError(message(e));
       setPlaying(false);
@@ -185,7 +185,7 @@ export function useSimulation(client: SimClient | null) {
   );
   /** Run any command against the current Session, serialised with the others. */
   const exec = useCallback(
-    <T,>(fn: (c: SimClient, sid: number) => Promise<T>): Promise<T | undefined> => {
+    <T>(fn: (c: SimClient, sid: number) => Promise<T>): Promise<T | undefined> => {
       const cur = loadedRef.current;
       if (!client || !cur) return Promise.resolve(undefined);
       return enqueue(() => fn(client, cur.sid));
@@ -224,7 +224,11 @@ export function useSimulation(client: SimClient | null) {
           if (r.cancelled || r.done) return undefined;
           const m = revealMove(r.last, r.frame);
           const out =
-            m.kind === 'op' ? await client.stepOp(r.sid) : m.kind === 'ops' ? await client.advance(r.sid, 'op', m.count) : await client.stepRequest(r.sid);
+            m.kind === 'op'
+              ? await client.stepOp(r.sid)
+              : m.kind === 'ops'
+                ? await client.advance(r.sid, 'op', m.count)
+                : await client.stepRequest(r.sid);
           r.frame++;
           r.last = out.snapshot;
           if (!out.moved || revealDone(out.snapshot)) r.done = true;
@@ -293,8 +297,11 @@ export function useSimulation(client: SimClient | null) {
     let timer: ReturnType<typeof setTimeout> | undefined;
     // Huge chips (a 2 MB page-state array per snapshot): at most 5 snapshots a second,
     // with proportionally more requests each, so the page is not swamped with garbage.
-    const pages = loadedRef.current ? loadedRef.current.info.chip.blocks * loadedRef.current.info.chip.pages_per_block : 0;
-    const interval = pages > HUGE_PAGES && speed.unit === 'request' ? Math.max(speed.intervalMs, 200) : speed.intervalMs;
+    const pages = loadedRef.current
+      ? loadedRef.current.info.chip.blocks * loadedRef.current.info.chip.pages_per_block
+      : 0;
+    const interval =
+      pages > HUGE_PAGES && speed.unit === 'request' ? Math.max(speed.intervalMs, 200) : speed.intervalMs;
     const count = Math.max(1, Math.round((speed.count * interval) / speed.intervalMs));
     const tick = async () => {
       const moved = await withSession((c, sid) => c.advance(sid, speed.unit, count));

@@ -7,7 +7,13 @@ export function GlossaryTerm({ entry, children }: { entry: GlossaryEntry; childr
   const id = useId();
   return (
     <>
-      <button type="button" className="term" popoverTarget={id} data-term={entry.id} aria-label={`${children}: what is it?`}>
+      <button
+        type="button"
+        className="term"
+        popoverTarget={id}
+        data-term={entry.id}
+        aria-label={`${children}: what is it?`}
+      >
         {children}
       </button>
       <span id={id} popover="auto" className="term-popover" role="note" data-testid={`glossary-${entry.id}`}>

@@ -91,7 +91,13 @@ export function PrintTour({ tour, onClose }: { tour: Tour; onClose: () => void }
         <p>
           <strong>{tour.title}</strong> — {tour.stops.length} stops, one per printed page.
         </p>
-        <button type="button" className="primary" onClick={() => window.print()} disabled={!chips} data-testid="print-now">
+        <button
+          type="button"
+          className="primary"
+          onClick={() => window.print()}
+          disabled={!chips}
+          data-testid="print-now"
+        >
           Print
         </button>
         <button type="button" onClick={onClose} data-testid="print-close">

@@ -4,7 +4,8 @@ import { GLOSSARY, splitTerms } from './glossary';
 describe('glossary', () => {
   it('has the issue’s terms', () => {
     const ids = GLOSSARY.map((g) => g.id);
-    for (const id of ['lbn', 'lpn', 'pbn', 'oob', 'sw-log', 'rw-log', 'switch', 'partial', 'full', 'wa']) expect(ids).toContain(id);
+    for (const id of ['lbn', 'lpn', 'pbn', 'oob', 'sw-log', 'rw-log', 'switch', 'partial', 'full', 'wa'])
+      expect(ids).toContain(id);
   });
 
   it('marks each term at its first appearance, longest match first, text kept whole', () => {

@@ -13,67 +13,78 @@ export const GLOSSARY: GlossaryEntry[] = [
     id: 'lpn',
     term: 'LPN — logical page number',
     patterns: ['LPNs', 'LPN'],
-    definition: 'The page number the computer (the host) uses. The FTL maps each LPN to the physical page that holds its newest copy; the number drawn inside a page is its LPN.',
+    definition:
+      'The page number the computer (the host) uses. The FTL maps each LPN to the physical page that holds its newest copy; the number drawn inside a page is its LPN.',
   },
   {
     id: 'lbn',
     term: 'LBN — logical block number',
     patterns: ['LBNs', 'LBN'],
-    definition: 'A group of consecutive logical pages as large as one flash block (LPN ÷ pages per block). Block-mapping FTLs map whole LBNs to physical blocks; a band’s “L3” names the LBN a block serves.',
+    definition:
+      'A group of consecutive logical pages as large as one flash block (LPN ÷ pages per block). Block-mapping FTLs map whole LBNs to physical blocks; a band’s “L3” names the LBN a block serves.',
   },
   {
     id: 'pbn',
     term: 'PBN — physical block number',
     patterns: ['PBNs', 'PBN'],
-    definition: 'The number of a block on the chip, written under each block. Erasing works on one whole PBN at a time.',
+    definition:
+      'The number of a block on the chip, written under each block. Erasing works on one whole PBN at a time.',
   },
   {
     id: 'oob',
     term: 'OOB — out-of-band (spare) area',
     patterns: ['OOB'],
-    definition: 'A few spare bytes next to every page, written with it. FTLs keep the page’s LPN, a sequence number or a sub-table there, so the map can be rebuilt after a power cut.',
+    definition:
+      'A few spare bytes next to every page, written with it. FTLs keep the page’s LPN, a sequence number or a sub-table there, so the map can be rebuilt after a power cut.',
   },
   {
     id: 'sw-log',
     term: 'SW log block (sequential write)',
     patterns: ['SW log blocks', 'SW log block', 'SW log'],
-    definition: 'FAST’s log block for writes that arrive in order from offset 0 of one logical block. When it is full and in order it becomes the data block with no copying (a switch).',
+    definition:
+      'FAST’s log block for writes that arrive in order from offset 0 of one logical block. When it is full and in order it becomes the data block with no copying (a switch).',
   },
   {
     id: 'rw-log',
     term: 'RW log block (random write)',
     patterns: ['RW log blocks', 'RW log block', 'RW log'],
-    definition: 'FAST’s shared log blocks: any updated page of any logical block is appended to them (full associativity). Reusing one forces a full merge of every logical block it holds pages of.',
+    definition:
+      'FAST’s shared log blocks: any updated page of any logical block is appended to them (full associativity). Reusing one forces a full merge of every logical block it holds pages of.',
   },
   {
     id: 'switch',
     term: 'Switch merge',
     patterns: ['switch merges', 'switch merge', 'switches', 'switch'],
-    definition: 'The cheapest merge: a log block that holds every page of its logical block, in order, simply becomes the data block; the old data block is erased. 1 erase, no copies.',
+    definition:
+      'The cheapest merge: a log block that holds every page of its logical block, in order, simply becomes the data block; the old data block is erased. 1 erase, no copies.',
   },
   {
     id: 'partial',
     term: 'Partial merge',
     patterns: ['partial merges', 'partial merge', 'partially merges'],
-    definition: 'A log block written in order but not to the end: the missing pages are copied into it from the data block, then it becomes the data block. A few copies, 1 erase.',
+    definition:
+      'A log block written in order but not to the end: the missing pages are copied into it from the data block, then it becomes the data block. A few copies, 1 erase.',
   },
   {
     id: 'full',
     term: 'Full merge',
     patterns: ['full merges', 'full merge', 'full-merged'],
-    definition: 'The newest copy of every page of a logical block, wherever it is, is copied into a free block, which becomes the data block; the old data block (and, when emptied, the log block) is erased. The most expensive merge.',
+    definition:
+      'The newest copy of every page of a logical block, wherever it is, is copied into a free block, which becomes the data block; the old data block (and, when emptied, the log block) is erased. The most expensive merge.',
   },
   {
     id: 'wa',
     term: 'Write amplification',
     patterns: ['write amplification', 'Write amplification'],
-    definition: 'Pages the chip programmed ÷ pages the host wrote. Garbage-collection and merge copies push it above 1; it costs time and wears the blocks out.',
+    definition:
+      'Pages the chip programmed ÷ pages the host wrote. Garbage-collection and merge copies push it above 1; it costs time and wears the blocks out.',
   },
   {
     id: 'gc',
     term: 'Garbage collection',
     patterns: ['garbage collection', 'Garbage collection'],
-    definition: 'Making free blocks: pick a victim block, copy its still-valid pages elsewhere, erase it. Greedy GC picks the block with the fewest valid pages.',
+    definition:
+      'Making free blocks: pick a victim block, copy its still-valid pages elsewhere, erase it. Greedy GC picks the block with the fewest valid pages.',
   },
   {
     id: 'gc-runs',

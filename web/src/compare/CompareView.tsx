@@ -7,7 +7,14 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { SimClient } from '../sim/client';
 import type { LatencyHistogram, Metrics, SeriesPoint, SessionInfo, Thumb } from '../sim/protocol';
-import { SCHEMES, defaultParams, describePrecondition, describeScenario, type Precondition, type Scenario } from '../scenario/model';
+import {
+  SCHEMES,
+  defaultParams,
+  describePrecondition,
+  describeScenario,
+  type Precondition,
+  type Scenario,
+} from '../scenario/model';
 import type { CompareSpec } from '../scenario/share';
 import { DeviceGrid } from '../viz/DeviceGrid';
 import { CanvasGrid } from '../viz/CanvasGrid';
@@ -65,7 +72,12 @@ const CHARTS: { key: ChartKey; title: string; y: string; value?: (p: SeriesPoint
   { key: 'erases', title: 'Cumulative block erases', y: 'erases', value: (p) => p.erases },
   { key: 'page_programs', title: 'Cumulative page programs', y: 'programs', value: (p) => p.page_programs },
   { key: 'elapsed_us', title: 'Cumulative flash time (ms)', y: 'ms', value: (p) => p.elapsed_us / 1000 },
-  { key: 'wa', title: 'Write amplification so far', y: 'programs ÷ host writes', value: (p) => (p.host_writes > 0 ? p.page_programs / p.host_writes : 0) },
+  {
+    key: 'wa',
+    title: 'Write amplification so far',
+    y: 'programs ÷ host writes',
+    value: (p) => (p.host_writes > 0 ? p.page_programs / p.host_writes : 0),
+  },
   { key: 'cdf_write', title: 'Write response-time CDF', y: 'writes (% ≤ time)' },
   { key: 'cdf_read', title: 'Read response-time CDF', y: 'reads (% ≤ time)' },
 ];
@@ -106,7 +118,9 @@ export function planSummary(p: PlanResult, base: Scenario): string {
   ];
   if (p.trace) {
     const fp = (p.trace as { fitted_footprint_pages?: number }).fitted_footprint_pages;
-    parts.push(`footprint ${fp?.toLocaleString('en-US') ?? '?'} distinct pages in ${p.trace.fitted_footprint_blocks?.toLocaleString('en-US') ?? '?'} logical blocks`);
+    parts.push(
+      `footprint ${fp?.toLocaleString('en-US') ?? '?'} distinct pages in ${p.trace.fitted_footprint_blocks?.toLocaleString('en-US') ?? '?'} logical blocks`,
+    );
     if (p.trace.fit_note) parts.push(p.trace.fit_note);
   }
   return parts.join(' · ');
@@ -115,7 +129,8 @@ export function planSummary(p: PlanResult, base: Scenario): string {
 export function CompareView({ client, base: given, spec, theme, onSpec, onClose }: CompareViewProps) {
   const runs = spec.runs.length >= MIN_RUNS ? spec.runs : defaultRuns(given);
   // Preconditioning chosen here applies to every run (and travels in the link).
-  const precondition: Precondition | undefined = spec.precondition === null ? undefined : (spec.precondition ?? given.precondition);
+  const precondition: Precondition | undefined =
+    spec.precondition === null ? undefined : (spec.precondition ?? given.precondition);
   const base: Scenario = { ...given, precondition };
   if (!precondition) delete base.precondition;
   const setRuns = (next: Run[]) => onSpec({ ...spec, runs: next });
@@ -182,7 +197,17 @@ export function CompareView({ client, base: given, spec, theme, onSpec, onClose 
           frames: big ? { count: FRAME_COUNT, cells: SUMMARY_CELLS } : undefined,
         });
         if (o.sid !== undefined) sids.current.push(o.sid);
-        out.push({ label, sid: o.sid, total: o.total, metrics: o.metrics, series: o.series, latency: o.latency, info: o.info, scenario: p.scenario, frames: o.frames });
+        out.push({
+          label,
+          sid: o.sid,
+          total: o.total,
+          metrics: o.metrics,
+          series: o.series,
+          latency: o.latency,
+          info: o.info,
+          scenario: p.scenario,
+          frames: o.frames,
+        });
       } catch (e) {
         out.push({ label, error: (e as Error).message, total: 0 });
       }
@@ -197,9 +222,15 @@ export function CompareView({ client, base: given, spec, theme, onSpec, onClose 
     const end = Math.max(0, ...out.map((r) => r.total));
     setStep(end);
     setResults(out);
-    setThumbs(out.map((r) => (r.frames?.length && r.frames[r.frames.length - 1].step === end ? r.frames[r.frames.length - 1] : null)));
+    setThumbs(
+      out.map((r) =>
+        r.frames?.length && r.frames[r.frames.length - 1].step === end ? r.frames[r.frames.length - 1] : null,
+      ),
+    );
     setProgress(null);
-    setStatus(`Done: ${out.filter((r) => !r.error).length} of ${out.length} runs, ${end.toLocaleString('en-US')} requests each.`);
+    setStatus(
+      `Done: ${out.filter((r) => !r.error).length} of ${out.length} runs, ${end.toLocaleString('en-US')} requests each.`,
+    );
     // Device views at the end, each drawn when it arrives (no long task for six big chips).
     if (!big) void seekAll(end, out);
   };
@@ -281,7 +312,9 @@ export function CompareView({ client, base: given, spec, theme, onSpec, onClose 
       <div className="compare-head">
         <h2 id="compare-h">Compare schemes</h2>
         <p className="muted" data-testid="compare-workload">
-          {planned ? planSummary(planned, base) : `Workload: ${describeScenario(base).split(' · ').slice(2).join(' · ')}. One chip and one workload space are decided for all runs when you run them.`}
+          {planned
+            ? planSummary(planned, base)
+            : `Workload: ${describeScenario(base).split(' · ').slice(2).join(' · ')}. One chip and one workload space are decided for all runs when you run them.`}
           {' · '}
           {describePrecondition(precondition)}
         </p>
@@ -291,7 +324,9 @@ export function CompareView({ client, base: given, spec, theme, onSpec, onClose 
       </div>
 
       <fieldset className="compare-runs" disabled={progress !== null}>
-        <legend>Runs ({runs.length} of at most {MAX_RUNS})</legend>
+        <legend>
+          Runs ({runs.length} of at most {MAX_RUNS})
+        </legend>
         {runs.map((run, i) => (
           <div className="compare-run" key={i} data-testid={`compare-run-${i}`}>
             <span className="swatch" style={{ background: RUN_COLORS[i] }} aria-hidden="true" />
@@ -299,7 +334,13 @@ export function CompareView({ client, base: given, spec, theme, onSpec, onClose 
               <span className="visually-hidden">Scheme of run {i + 1}</span>
               <select
                 value={run.scheme}
-                onChange={(e) => setRuns(runs.map((r, j) => (j === i ? { scheme: e.target.value, params: defaultParams(e.target.value) } : r)))}
+                onChange={(e) =>
+                  setRuns(
+                    runs.map((r, j) =>
+                      j === i ? { scheme: e.target.value, params: defaultParams(e.target.value) } : r,
+                    ),
+                  )
+                }
                 data-testid={`compare-scheme-${i}`}
               >
                 {SCHEMES.map((s) => (
@@ -327,17 +368,32 @@ export function CompareView({ client, base: given, spec, theme, onSpec, onClose 
                 />
               </label>
             ))}
-            <button type="button" onClick={() => setRuns(runs.filter((_, j) => j !== i))} disabled={runs.length <= MIN_RUNS} aria-label={`Remove run ${i + 1}`}>
+            <button
+              type="button"
+              onClick={() => setRuns(runs.filter((_, j) => j !== i))}
+              disabled={runs.length <= MIN_RUNS}
+              aria-label={`Remove run ${i + 1}`}
+            >
               Remove
             </button>
           </div>
         ))}
         <div className="compare-actions">
-          <button type="button" onClick={() => setRuns([...runs, { ...runs[runs.length - 1], params: { ...runs[runs.length - 1].params } }])} disabled={runs.length >= MAX_RUNS}>
+          <button
+            type="button"
+            onClick={() =>
+              setRuns([...runs, { ...runs[runs.length - 1], params: { ...runs[runs.length - 1].params } }])
+            }
+            disabled={runs.length >= MAX_RUNS}
+          >
             Add run
           </button>
           {runParams(runs[0].scheme).some((p) => p.key === 'log_blocks') && (
-            <button type="button" onClick={() => setRuns(logBlockSweep(runs[0].scheme, runs[0].params, logBlockCounts(canRunDefaults)))} data-testid="compare-sweep">
+            <button
+              type="button"
+              onClick={() => setRuns(logBlockSweep(runs[0].scheme, runs[0].params, logBlockCounts(canRunDefaults)))}
+              data-testid="compare-sweep"
+            >
               {runs[0].scheme.toUpperCase()} with {logBlockCounts(canRunDefaults).join(', ')} log blocks
             </button>
           )}
@@ -355,7 +411,9 @@ export function CompareView({ client, base: given, spec, theme, onSpec, onClose 
             Cancel
           </button>
         )}
-        {progress !== null && <progress max={1} value={progress} aria-label="Compare progress" data-testid="compare-progress" />}
+        {progress !== null && (
+          <progress max={1} value={progress} aria-label="Compare progress" data-testid="compare-progress" />
+        )}
         <span role="status" className="muted" data-testid="compare-status">
           {status}
         </span>
@@ -367,7 +425,9 @@ export function CompareView({ client, base: given, spec, theme, onSpec, onClose 
             <div className="compare-results">
               <table className="compare-table" data-testid="compare-table">
                 <caption>
-                  After {maxTotal.toLocaleString('en-US')} requests{precondition ? ' (measured after preconditioning)' : ''}. <span className="best-key">★ best</span> (lowest) in each row.
+                  After {maxTotal.toLocaleString('en-US')} requests
+                  {precondition ? ' (measured after preconditioning)' : ''}. <span className="best-key">★ best</span>{' '}
+                  (lowest) in each row.
                 </caption>
                 <thead>
                   <tr>
@@ -387,7 +447,12 @@ export function CompareView({ client, base: given, spec, theme, onSpec, onClose 
                       <tr key={row.key} data-testid={`compare-row-${row.key}`}>
                         <th scope="row">{row.label}</th>
                         {values.map((v, i) => (
-                          <td key={i} className={best.has(i) ? 'best' : undefined} data-best={best.has(i) || undefined} data-value={v ?? ''}>
+                          <td
+                            key={i}
+                            className={best.has(i) ? 'best' : undefined}
+                            data-best={best.has(i) || undefined}
+                            data-value={v ?? ''}
+                          >
                             {results[i].error || v === undefined ? '—' : row.format(v)}
                             {best.has(i) && <span aria-label="best"> ★</span>}
                           </td>
@@ -417,7 +482,16 @@ export function CompareView({ client, base: given, spec, theme, onSpec, onClose 
                   onClick={() =>
                     download(
                       `${stem}.csv`,
-                      metricsCsv(ok.map((r) => ({ name: r.label, metrics: { configuration: config(r), ...r.metrics, latency_percentiles_us: tableRows[results.indexOf(r)].lat } }))),
+                      metricsCsv(
+                        ok.map((r) => ({
+                          name: r.label,
+                          metrics: {
+                            configuration: config(r),
+                            ...r.metrics,
+                            latency_percentiles_us: tableRows[results.indexOf(r)].lat,
+                          },
+                        })),
+                      ),
                       'text/csv',
                     )
                   }
@@ -434,7 +508,13 @@ export function CompareView({ client, base: given, spec, theme, onSpec, onClose 
                         {
                           plan: planned?.plan,
                           workload: planned ? planSummary(planned, base) : undefined,
-                          runs: results.map((r, i) => ({ label: r.label, configuration: config(r), error: r.error, metrics: r.metrics, latency_percentiles_us: tableRows[i].lat })),
+                          runs: results.map((r, i) => ({
+                            label: r.label,
+                            configuration: config(r),
+                            error: r.error,
+                            metrics: r.metrics,
+                            latency_percentiles_us: tableRows[i].lat,
+                          })),
                         },
                         null,
                         2,
@@ -471,7 +551,11 @@ export function CompareView({ client, base: given, spec, theme, onSpec, onClose 
             <div className="compare-chart" ref={chartRef}>
               <label className="chart-pick">
                 Chart
-                <select value={chartKey} onChange={(e) => setChartKey(e.target.value as ChartKey)} data-testid="compare-chart-pick">
+                <select
+                  value={chartKey}
+                  onChange={(e) => setChartKey(e.target.value as ChartKey)}
+                  data-testid="compare-chart-pick"
+                >
                   {CHARTS.map((c) => (
                     <option key={c.key} value={c.key}>
                       {c.title}
@@ -486,10 +570,20 @@ export function CompareView({ client, base: given, spec, theme, onSpec, onClose 
                   const series = results.flatMap((r, i) => {
                     if (cdf) {
                       const h = r.latency?.[chart.key === 'cdf_write' ? 'write' : 'read'] ?? [];
-                      return h.length ? [{ label: r.label, color: RUN_COLORS[i], points: cdfPoints(h).map(([x, y]) => ({ x, y })) }] : [];
+                      return h.length
+                        ? [{ label: r.label, color: RUN_COLORS[i], points: cdfPoints(h).map(([x, y]) => ({ x, y })) }]
+                        : [];
                     }
                     const value = chart.value!;
-                    return r.series ? [{ label: r.label, color: RUN_COLORS[i], points: r.series.map((p) => ({ x: p.step, y: value(p) })) }] : [];
+                    return r.series
+                      ? [
+                          {
+                            label: r.label,
+                            color: RUN_COLORS[i],
+                            points: r.series.map((p) => ({ x: p.step, y: value(p) })),
+                          },
+                        ]
+                      : [];
                   });
                   return (
                     <LineChart
@@ -512,12 +606,25 @@ export function CompareView({ client, base: given, spec, theme, onSpec, onClose 
             <button type="button" onClick={() => void seekAll(step - 1)} disabled={step <= 0}>
               ◀︎ Back
             </button>
-            <button type="button" onClick={() => void seekAll(step + 1)} disabled={step >= maxTotal} data-testid="compare-step">
+            <button
+              type="button"
+              onClick={() => void seekAll(step + 1)}
+              disabled={step >= maxTotal}
+              data-testid="compare-step"
+            >
               Step request ▶︎
             </button>
             <label className="scrubber">
               <span className="visually-hidden">Request shown in every run</span>
-              <input type="range" min={0} max={maxTotal} step={frameGap || 1} value={step} onChange={(e) => scrubTo(Number(e.target.value))} data-testid="compare-scrubber" />
+              <input
+                type="range"
+                min={0}
+                max={maxTotal}
+                step={frameGap || 1}
+                value={step}
+                onChange={(e) => scrubTo(Number(e.target.value))}
+                data-testid="compare-scrubber"
+              />
             </label>
             <span className="counter" data-testid="compare-counter">
               Request <strong>{step}</strong> / {maxTotal}
@@ -525,11 +632,16 @@ export function CompareView({ client, base: given, spec, theme, onSpec, onClose 
           </div>
           {frameGap > 0 && (
             <p className="muted" data-testid="compare-summary-note">
-              Large chips: each block is drawn as {SUMMARY_CELLS} cells holding its pages’ states in proportion (valid, invalid, erased); the scrubber moves every run at
-              once in steps of {frameGap.toLocaleString('en-US')} requests (states kept during the run); Back and Step go to any request.
+              Large chips: each block is drawn as {SUMMARY_CELLS} cells holding its pages’ states in proportion (valid,
+              invalid, erased); the scrubber moves every run at once in steps of {frameGap.toLocaleString('en-US')}{' '}
+              requests (states kept during the run); Back and Step go to any request.
             </p>
           )}
-          <div className="compare-grids" ref={gridsRef} style={{ gridTemplateColumns: `repeat(${Math.min(results.length, 3)}, minmax(0, 1fr))` }}>
+          <div
+            className="compare-grids"
+            ref={gridsRef}
+            style={{ gridTemplateColumns: `repeat(${Math.min(results.length, 3)}, minmax(0, 1fr))` }}
+          >
             {results.map((r, i) => {
               const cols = Math.min(results.length, 3);
               const w = Math.floor((gridsWidth - (cols - 1) * 12) / cols) - 14;
@@ -538,26 +650,38 @@ export function CompareView({ client, base: given, spec, theme, onSpec, onClose 
               const ppb = r.info?.chip.pages_per_block ?? 0;
               const big = blocks * ppb > SVG_MAX_PAGES;
               return (
-                <figure key={i} className="compare-grid" data-run={i} data-testid={`compare-grid-${i}`} data-step={th?.step ?? ''}>
+                <figure
+                  key={i}
+                  className="compare-grid"
+                  data-run={i}
+                  data-testid={`compare-grid-${i}`}
+                  data-step={th?.step ?? ''}
+                >
                   <figcaption>
                     <span className="swatch" style={{ background: RUN_COLORS[i] }} aria-hidden="true" /> {r.label}
-                    {th && <span className="muted"> · {String(metricAt(th.metrics, 'erases') ?? '—')} erases at request {th.step.toLocaleString('en-US')}</span>}
+                    {th && (
+                      <span className="muted">
+                        {' '}
+                        · {String(metricAt(th.metrics, 'erases') ?? '—')} erases at request{' '}
+                        {th.step.toLocaleString('en-US')}
+                      </span>
+                    )}
                   </figcaption>
                   {th && blocks && ppb && w > 40 && i < shownGrids ? (
                     big || th.cells ? (
                       <div className="compare-canvas" style={{ position: 'relative', width: w, height: 200 }}>
-                      <CanvasGrid
-                        blocks={blocks}
-                        pagesPerBlock={th.cells ?? ppb}
-                        pageStates={th.pageStates}
-                        pageLpns={th.pageLpns}
-                        blockRoles={th.blockRoles}
-                        eraseCounts={th.eraseCounts}
-                        owners={th.owners}
-                        width={w}
-                        height={200}
-                        theme={theme}
-                      />
+                        <CanvasGrid
+                          blocks={blocks}
+                          pagesPerBlock={th.cells ?? ppb}
+                          pageStates={th.pageStates}
+                          pageLpns={th.pageLpns}
+                          blockRoles={th.blockRoles}
+                          eraseCounts={th.eraseCounts}
+                          owners={th.owners}
+                          width={w}
+                          height={200}
+                          theme={theme}
+                        />
                       </div>
                     ) : (
                       <DeviceGrid

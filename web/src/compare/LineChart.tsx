@@ -29,8 +29,22 @@ const LEGEND_ROW = 18;
 /** Never colour alone: each series also has its own dash (and equal lines stay visible). */
 const DASHES = ['', '8 4', '2 3', '10 3 2 3', '4 4', '1 2'];
 
-export function LineChart({ series: given, width, height: plotHeight, xLabel, yLabel, title, testId, xLog, step, dots }: LineChartProps) {
-  const series = useMemo(() => (xLog ? given.map((s) => ({ ...s, points: s.points.filter((p) => p.x > 0) })) : given), [given, xLog]);
+export function LineChart({
+  series: given,
+  width,
+  height: plotHeight,
+  xLabel,
+  yLabel,
+  title,
+  testId,
+  xLog,
+  step,
+  dots,
+}: LineChartProps) {
+  const series = useMemo(
+    () => (xLog ? given.map((s) => ({ ...s, points: s.points.filter((p) => p.x > 0) })) : given),
+    [given, xLog],
+  );
   // The legend sits above the plot, one row per series, so it never covers a line.
   const M = { ...BASE, top: BASE.top + series.length * LEGEND_ROW + 4 };
   const height = plotHeight + series.length * LEGEND_ROW;
@@ -45,13 +59,22 @@ export function LineChart({ series: given, width, height: plotHeight, xLabel, yL
     const xMin = min(series, (s) => min(s.points, (p) => p.x)) ?? 1;
     return {
       x: xLog
-        ? scaleLog().domain([Math.max(1e-3, xMin * 0.8), Math.max(xMin * 10, xMax * 1.25)]).range([0, iw])
-        : scaleLinear().domain([0, xMax || 1]).range([0, iw]).nice(),
-      y: scaleLinear().domain([0, yMax || 1]).range([ih, 0]).nice(),
+        ? scaleLog()
+            .domain([Math.max(1e-3, xMin * 0.8), Math.max(xMin * 10, xMax * 1.25)])
+            .range([0, iw])
+        : scaleLinear()
+            .domain([0, xMax || 1])
+            .range([0, iw])
+            .nice(),
+      y: scaleLinear()
+        .domain([0, yMax || 1])
+        .range([ih, 0])
+        .nice(),
     };
   }, [series, iw, ih, xLog]);
   useEffect(() => {
-    if (xAxis.current) select(xAxis.current).call(axisBottom(x).ticks(Math.max(2, Math.floor(iw / 90)), xLog ? '~s' : undefined));
+    if (xAxis.current)
+      select(xAxis.current).call(axisBottom(x).ticks(Math.max(2, Math.floor(iw / 90)), xLog ? '~s' : undefined));
     // Counts: no fractional ticks when the range is small.
     const yMax = y.domain()[1];
     const yTicks = Math.max(2, Math.min(Math.floor(ih / 40), yMax >= 2 && integerY ? Math.floor(yMax) : Infinity));
@@ -62,7 +85,16 @@ export function LineChart({ series: given, width, height: plotHeight, xLabel, yL
     .y((p) => y(p.y));
   if (step) path.curve(curveStepAfter);
   return (
-    <svg className="line-chart" width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`${title}: ${series.map((s) => s.label).join(', ')}`} data-testid={testId} data-chart={title}>
+    <svg
+      className="line-chart"
+      width={width}
+      height={height}
+      viewBox={`0 0 ${width} ${height}`}
+      role="img"
+      aria-label={`${title}: ${series.map((s) => s.label).join(', ')}`}
+      data-testid={testId}
+      data-chart={title}
+    >
       <text className="chart-title" x={M.left} y={16}>
         {title}
       </text>
@@ -84,7 +116,16 @@ export function LineChart({ series: given, width, height: plotHeight, xLabel, yL
         {dots &&
           series.map((s, i) =>
             s.points.map((p, j) => (
-              <circle key={`${i}-${j}`} cx={x(p.x)} cy={y(p.y)} r={3.5} fill={s.color} data-label={s.label} data-x={p.x} data-y={p.y}>
+              <circle
+                key={`${i}-${j}`}
+                cx={x(p.x)}
+                cy={y(p.y)}
+                r={3.5}
+                fill={s.color}
+                data-label={s.label}
+                data-x={p.x}
+                data-y={p.y}
+              >
                 <title>{`${s.label}: ${p.x} → ${p.y}`}</title>
               </circle>
             )),
@@ -99,7 +140,15 @@ export function LineChart({ series: given, width, height: plotHeight, xLabel, yL
       <g className="chart-legend" transform={`translate(${M.left},${BASE.top - 4})`}>
         {series.map((s, i) => (
           <g key={s.label} transform={`translate(0,${i * LEGEND_ROW})`}>
-            <line x1={0} x2={22} y1={7} y2={7} stroke={s.color} strokeWidth={2.5} strokeDasharray={DASHES[i % DASHES.length] || undefined} />
+            <line
+              x1={0}
+              x2={22}
+              y1={7}
+              y2={7}
+              stroke={s.color}
+              strokeWidth={2.5}
+              strokeDasharray={DASHES[i % DASHES.length] || undefined}
+            />
             <text x={28} y={11}>
               {s.label}
             </text>

@@ -2,21 +2,38 @@
 import { useId } from 'react';
 import type { Precondition } from '../scenario/model';
 
-export function PreconditionField({ value, onChange }: { value: Precondition | undefined; onChange: (p: Precondition | undefined) => void }) {
+export function PreconditionField({
+  value,
+  onChange,
+}: {
+  value: Precondition | undefined;
+  onChange: (p: Precondition | undefined) => void;
+}) {
   const id = useId();
   const on = value !== undefined;
   const p = value ?? { fill: true, random_writes: 0, seed: 1 };
   return (
     <div className="precondition" data-testid="precondition">
       <label>
-        <input type="checkbox" checked={on} onChange={(e) => onChange(e.target.checked ? p : undefined)} data-testid="precondition-on" /> Precondition before
-        measuring
+        <input
+          type="checkbox"
+          checked={on}
+          onChange={(e) => onChange(e.target.checked ? p : undefined)}
+          data-testid="precondition-on"
+        />{' '}
+        Precondition before measuring
       </label>
       {on && (
         <>
           <label>
-            <input type="checkbox" checked={p.fill} onChange={(e) => onChange(e.target.checked || p.random_writes > 0 ? { ...p, fill: e.target.checked } : undefined)} /> sequential
-            fill of the logical space
+            <input
+              type="checkbox"
+              checked={p.fill}
+              onChange={(e) =>
+                onChange(e.target.checked || p.random_writes > 0 ? { ...p, fill: e.target.checked } : undefined)
+              }
+            />{' '}
+            sequential fill of the logical space
           </label>
           <label htmlFor={`${id}-rw`}>then random writes</label>
           <input
@@ -32,7 +49,9 @@ export function PreconditionField({ value, onChange }: { value: Precondition | u
             }}
             data-testid="precondition-random"
           />
-          <span className="muted">Metrics count only the measured workload; request 0 is the filled chip (as fio / SNIA steady-state tests).</span>
+          <span className="muted">
+            Metrics count only the measured workload; request 0 is the filled chip (as fio / SNIA steady-state tests).
+          </span>
         </>
       )}
     </div>

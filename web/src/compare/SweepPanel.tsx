@@ -9,10 +9,28 @@ import { resolvedConfig } from '../export/config';
 import { LineChart } from './LineChart';
 import { RUN_COLORS, metricAt } from './compare';
 import { planRuns, runOne, type PlanResult } from './runner';
-import { SWEEP_METRICS, SWEEP_PARAMS, parseValues, sweepCsv, sweepParam, sweepPoints, sweepSchemes, type SweepRow } from './sweep';
+import {
+  SWEEP_METRICS,
+  SWEEP_PARAMS,
+  parseValues,
+  sweepCsv,
+  sweepParam,
+  sweepPoints,
+  sweepSchemes,
+  type SweepRow,
+} from './sweep';
 import { planSummary } from './CompareView';
 
-export function SweepPanel({ client, base, disabled }: { client: SimClient; base: Scenario; disabled: boolean; theme: string }) {
+export function SweepPanel({
+  client,
+  base,
+  disabled,
+}: {
+  client: SimClient;
+  base: Scenario;
+  disabled: boolean;
+  theme: string;
+}) {
   const [param, setParam] = useState('log_blocks');
   const [valuesText, setValuesText] = useState(sweepParam('log_blocks').defaults);
   const available = useMemo(() => sweepSchemes(param), [param]);
@@ -61,11 +79,19 @@ export function SweepPanel({ client, base, disabled }: { client: SimClient; base
       if (cancel.current) break;
       const planned = p.planned[i];
       const pr = p.plan.runs[i];
-      const row: SweepRow = { scheme: pt.scheme, value: pt.value, blocks: pr?.blocks, pages_per_block: pr?.pages_per_block, logical_pages: pr?.logical_pages ?? undefined };
+      const row: SweepRow = {
+        scheme: pt.scheme,
+        value: pt.value,
+        blocks: pr?.blocks,
+        pages_per_block: pr?.pages_per_block,
+        logical_pages: pr?.logical_pages ?? undefined,
+      };
       if ('error' in planned) {
         row.error = planned.error;
       } else {
-        setStatus(`Running ${schemeSpec(pt.scheme)?.label ?? pt.scheme} with ${sweepParam(param).label.toLowerCase()} ${pt.value}…`);
+        setStatus(
+          `Running ${schemeSpec(pt.scheme)?.label ?? pt.scheme} with ${sweepParam(param).label.toLowerCase()} ${pt.value}…`,
+        );
         try {
           const o = await runOne(client, planned.scenario, {
             keep: false,
@@ -81,7 +107,9 @@ export function SweepPanel({ client, base, disabled }: { client: SimClient; base
       setRows([...out]);
     }
     setProgress(null);
-    setStatus(cancel.current ? 'Cancelled.' : `Done: ${out.filter((r) => r.metrics).length} of ${points.length} points.`);
+    setStatus(
+      cancel.current ? 'Cancelled.' : `Done: ${out.filter((r) => r.metrics).length} of ${points.length} points.`,
+    );
   };
 
   const m = SWEEP_METRICS.find((x) => x.key === metric) ?? SWEEP_METRICS[0];
@@ -89,7 +117,9 @@ export function SweepPanel({ client, base, disabled }: { client: SimClient; base
   const series = chosen.map((scheme, i) => ({
     label: schemeSpec(scheme)?.label ?? scheme,
     color: RUN_COLORS[i % RUN_COLORS.length],
-    points: (rows ?? []).filter((r) => r.scheme === scheme && r.metrics).map((r) => ({ x: r.value, y: metricAt(r.metrics, m.path) ?? 0 })),
+    points: (rows ?? [])
+      .filter((r) => r.scheme === scheme && r.metrics)
+      .map((r) => ({ x: r.value, y: metricAt(r.metrics, m.path) ?? 0 })),
   }));
   const stem = fileStem('ftlscope-sweep', param, base.chip.preset, base.workload.kind);
   const context = () => ({
@@ -124,7 +154,13 @@ export function SweepPanel({ client, base, disabled }: { client: SimClient; base
         </label>
         <label>
           Values{' '}
-          <input value={valuesText} onChange={(e) => setValuesText(e.target.value)} aria-invalid={'error' in parsed} data-testid="sweep-values" size={18} />
+          <input
+            value={valuesText}
+            onChange={(e) => setValuesText(e.target.value)}
+            aria-invalid={'error' in parsed}
+            data-testid="sweep-values"
+            size={18}
+          />
         </label>
         <span className="sweep-schemes" role="group" aria-label="Schemes">
           {available.map((id) => (
@@ -140,7 +176,13 @@ export function SweepPanel({ client, base, disabled }: { client: SimClient; base
           ))}
         </span>
         {progress === null ? (
-          <button type="button" className="primary" onClick={() => void run()} disabled={'error' in parsed || chosen.length === 0} data-testid="sweep-run">
+          <button
+            type="button"
+            className="primary"
+            onClick={() => void run()}
+            disabled={'error' in parsed || chosen.length === 0}
+            data-testid="sweep-run"
+          >
             Run sweep
           </button>
         ) : (
@@ -173,7 +215,16 @@ export function SweepPanel({ client, base, disabled }: { client: SimClient; base
               </select>
             </label>
             {width > 0 && (
-              <LineChart testId="sweep-chart" title={`${m.title} against ${label.toLowerCase()}`} xLabel={label.toLowerCase()} yLabel={m.y} width={Math.min(width, 760)} height={260} series={series} dots />
+              <LineChart
+                testId="sweep-chart"
+                title={`${m.title} against ${label.toLowerCase()}`}
+                xLabel={label.toLowerCase()}
+                yLabel={m.y}
+                width={Math.min(width, 760)}
+                height={260}
+                series={series}
+                dots
+              />
             )}
           </div>
           <table className="compare-table" data-testid="sweep-table">
@@ -192,7 +243,13 @@ export function SweepPanel({ client, base, disabled }: { client: SimClient; base
             </thead>
             <tbody>
               {rows.map((r, i) => (
-                <tr key={i} data-testid="sweep-row" data-scheme={r.scheme} data-value={r.value} data-erases={metricAt(r.metrics, 'erases') ?? ''}>
+                <tr
+                  key={i}
+                  data-testid="sweep-row"
+                  data-scheme={r.scheme}
+                  data-value={r.value}
+                  data-erases={metricAt(r.metrics, 'erases') ?? ''}
+                >
                   <th scope="row">{schemeSpec(r.scheme)?.label ?? r.scheme}</th>
                   <td>{r.value}</td>
                   <td>{r.blocks ? `${r.blocks.toLocaleString('en-US')} × ${r.pages_per_block}` : '—'}</td>
@@ -204,7 +261,11 @@ export function SweepPanel({ client, base, disabled }: { client: SimClient; base
                   ) : (
                     SWEEP_METRICS.map((x) => {
                       const v = metricAt(r.metrics, x.path);
-                      return <td key={x.key}>{v === undefined ? '—' : v.toLocaleString('en-US', { maximumFractionDigits: 2 })}</td>;
+                      return (
+                        <td key={x.key}>
+                          {v === undefined ? '—' : v.toLocaleString('en-US', { maximumFractionDigits: 2 })}
+                        </td>
+                      );
                     })
                   )}
                 </tr>
@@ -212,13 +273,23 @@ export function SweepPanel({ client, base, disabled }: { client: SimClient; base
             </tbody>
           </table>
           <div className="compare-exports">
-            <button type="button" data-testid="sweep-csv" onClick={() => download(`${stem}.csv`, sweepCsv(param, rows, context()), 'text/csv')}>
+            <button
+              type="button"
+              data-testid="sweep-csv"
+              onClick={() => download(`${stem}.csv`, sweepCsv(param, rows, context()), 'text/csv')}
+            >
               Sweep (CSV)
             </button>
             <button
               type="button"
               data-testid="sweep-json"
-              onClick={() => download(`${stem}.json`, JSON.stringify({ parameter: param, ...context(), plan: plan?.plan, rows }, null, 2) + '\n', 'application/json')}
+              onClick={() =>
+                download(
+                  `${stem}.json`,
+                  JSON.stringify({ parameter: param, ...context(), plan: plan?.plan, rows }, null, 2) + '\n',
+                  'application/json',
+                )
+              }
             >
               Sweep (JSON)
             </button>

@@ -16,7 +16,12 @@ describe('compare', () => {
 
   it('offers log-block counts that fit the chip for a log-block scheme, and page mapping beside others', () => {
     // The default 16-block chip: BAST with 16 log blocks would need 18 blocks (issue 16).
-    const bast = { ...defaultScenario(), scheme: 'bast', params: { log_blocks: 2 }, chip: { preset: 'classroom' as const } };
+    const bast = {
+      ...defaultScenario(),
+      scheme: 'bast',
+      params: { log_blocks: 2 },
+      chip: { preset: 'classroom' as const },
+    };
     expect(defaultRuns(bast).map((r) => r.params.log_blocks)).toEqual([2, 4, 8]);
     const big = { ...bast, chip: { preset: 'classroom' as const, blocks: 64 } };
     expect(defaultRuns(big)).toEqual(logBlockSweep('bast', { log_blocks: 2 }));

@@ -16,7 +16,10 @@ export function runLabel(run: Run): string {
   const name = spec?.label ?? run.scheme;
   const params = (spec?.params ?? [])
     .filter((p) => run.params[p.key] !== undefined)
-    .map((p) => `${p.key === 'log_blocks' ? 'log blocks' : p.key === 'utilisation' ? 'util.' : p.key === 'op' ? 'OP' : p.key} ${run.params[p.key]}`);
+    .map(
+      (p) =>
+        `${p.key === 'log_blocks' ? 'log blocks' : p.key === 'utilisation' ? 'util.' : p.key === 'op' ? 'OP' : p.key} ${run.params[p.key]}`,
+    );
   return params.length ? `${name} · ${params.join(', ')}` : name;
 }
 
@@ -38,7 +41,8 @@ export function logBlockCounts(blocks: number): number[] {
 
 /** Log-block variants of a scheme that fit the chip, or the scheme beside page mapping. */
 export function defaultRuns(base: Scenario): Run[] {
-  if (schemeSpec(base.scheme)?.params.some((p) => p.key === 'log_blocks')) return logBlockSweep(base.scheme, base.params, logBlockCounts(chipBlocks(base)));
+  if (schemeSpec(base.scheme)?.params.some((p) => p.key === 'log_blocks'))
+    return logBlockSweep(base.scheme, base.params, logBlockCounts(chipBlocks(base)));
   const other = base.scheme === 'page' ? 'fast' : 'page';
   const runs: Run[] = [{ scheme: base.scheme, params: { ...base.params } }];
   if (schemeSpec(other)) runs.push({ scheme: other, params: defaultParams(other) });
@@ -50,7 +54,8 @@ export function logBlockSweep(scheme: string, params: SchemeParams, counts = [4,
 }
 
 /** A planned run: its scenario on the common chip and workload space, or why it cannot run. */
-export type Planned = { scenario: Scenario & { workload_space: { logical_pages: number; pages_per_block: number } } } | { error: string };
+export type Planned =
+  { scenario: Scenario & { workload_space: { logical_pages: number; pages_per_block: number } } } | { error: string };
 
 /** The page-side mirror of trace::fit::Plan::apply (core-wasm/crates/sim/src/trace/fit.rs). */
 export function applyPlan(scenarios: Scenario[], plan: Plan): Planned[] {
@@ -98,7 +103,12 @@ export function cdfPoints(hist: [number, number][]): [number, number][] {
 
 /** p50 / p99 / p99.9 / max of a histogram, in its unit. */
 export function latencyStats(hist: [number, number][]) {
-  return { p50: percentile(hist, 50), p99: percentile(hist, 99), p999: percentile(hist, 99.9), max: hist.length ? hist[hist.length - 1][0] : undefined };
+  return {
+    p50: percentile(hist, 50),
+    p99: percentile(hist, 99),
+    p999: percentile(hist, 99.9),
+    max: hist.length ? hist[hist.length - 1][0] : undefined,
+  };
 }
 
 export function runScenario(base: Scenario, run: Run): Scenario {
@@ -139,7 +149,8 @@ export const METRIC_ROWS: MetricRow[] = [
 
 export function metricAt(metrics: unknown, path: string): number | undefined {
   let cur = metrics;
-  for (const k of path.split('.')) cur = cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[k] : undefined;
+  for (const k of path.split('.'))
+    cur = cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[k] : undefined;
   return typeof cur === 'number' && Number.isFinite(cur) ? cur : undefined;
 }
 

@@ -89,7 +89,11 @@ describe('compare and sweep: one workload and one chip', () => {
   it('folds a trace once for all runs, and scales one chip for all', () => {
     const lines = ['op,lpn'];
     for (let i = 0; i < 600; i++) lines.push(`${i % 7 === 3 ? 'r' : 'w'},${(i * 7919) % 3000}`);
-    const trace = (fit: string): Scenario => ({ ...base, chip: { preset: 'classroom', blocks: 16, pages_per_block: 4 }, workload: { kind: 'trace', text: lines.join('\n'), fit } as unknown as Scenario['workload'] });
+    const trace = (fit: string): Scenario => ({
+      ...base,
+      chip: { preset: 'classroom', blocks: 16, pages_per_block: 4 },
+      workload: { kind: 'trace', text: lines.join('\n'), fit } as unknown as Scenario['workload'],
+    });
     const small = runs.map((r) => (r.scheme === 'fast' ? { ...r, params: { log_blocks: 4 } } : r));
     const fold = small.map((r) => runScenario(trace('fold'), r));
     expectOneWorkload(fold, plan(fold, 'fold', 3000));

@@ -25,7 +25,10 @@ export async function planRuns(client: SimClient, base: Scenario, scenarios: Sce
     fit = typeof w.fit === 'string' ? w.fit : 'none';
     if (isUploadWorkload(w)) {
       // The trace's own extent, whatever the fit (fold never fails).
-      const probe = await client.request('trace_fit', { pid: w.upload, scenario: { ...base, workload: { ...w, fit: 'fold' } } });
+      const probe = await client.request('trace_fit', {
+        pid: w.upload,
+        scenario: { ...base, workload: { ...w, fit: 'fold' } },
+      });
       if (probe.ok) need = probe.summary.needed_logical_pages;
     }
   }
@@ -67,7 +70,12 @@ export function framePoints(total: number, count: number): number[] {
 export async function runOne(
   client: SimClient,
   scenario: Scenario,
-  opts: { keep: boolean; cancelled: () => boolean; progress: (done: number, total: number) => void; frames?: { count: number; cells: number } },
+  opts: {
+    keep: boolean;
+    cancelled: () => boolean;
+    progress: (done: number, total: number) => void;
+    frames?: { count: number; cells: number };
+  },
 ): Promise<Outcome> {
   const created = await client.create(scenario);
   const sid = created.sid;
@@ -98,7 +106,15 @@ export async function runOne(
     const series = await client.series(sid);
     const latency = await client.latency(sid);
     if (!opts.keep) await client.dispose(sid);
-    return { sid: opts.keep ? sid : undefined, info: created.info, total, metrics, series, latency, frames: opts.frames ? frames : undefined };
+    return {
+      sid: opts.keep ? sid : undefined,
+      info: created.info,
+      total,
+      metrics,
+      series,
+      latency,
+      frames: opts.frames ? frames : undefined,
+    };
   } catch (e) {
     void client.dispose(sid).catch(() => undefined);
     throw e;

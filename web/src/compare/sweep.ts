@@ -63,7 +63,8 @@ export function sweepPoints(base: Scenario, schemes: string[], key: string, valu
     values.map((value) => {
       const params = scheme === base.scheme ? { ...base.params } : { ...defaultsOf(scheme) };
       let chip = { ...base.chip };
-      if (p.chip) chip = { ...chip, pages_per_block: value, blocks: Math.max(1, Math.round(pages / Math.max(1, value))) };
+      if (p.chip)
+        chip = { ...chip, pages_per_block: value, blocks: Math.max(1, Math.round(pages / Math.max(1, value))) };
       else params[key] = value;
       return { scheme, value, scenario: { ...base, scheme, params, chip } };
     }),
@@ -95,7 +96,16 @@ export const SWEEP_METRICS: { key: string; title: string; y: string; path: strin
 
 /** One line per row: the whole resolved configuration beside the numbers. */
 export function sweepCsv(key: string, rows: SweepRow[], context: Record<string, string | number>): string {
-  const head = ['scheme', key, 'blocks', 'pages_per_block', 'logical_pages', ...Object.keys(context), ...SWEEP_METRICS.map((m) => m.path), 'error'];
+  const head = [
+    'scheme',
+    key,
+    'blocks',
+    'pages_per_block',
+    'logical_pages',
+    ...Object.keys(context),
+    ...SWEEP_METRICS.map((m) => m.path),
+    'error',
+  ];
   return toCsv([
     head,
     ...rows.map((r) => [

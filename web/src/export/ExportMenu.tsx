@@ -3,20 +3,42 @@ import { useState } from 'react';
 import { Menu } from '../app/Menu';
 import type { Scenario } from '../scenario/model';
 import type { Metrics, SessionInfo } from '../sim/protocol';
-import { canvasToPng, canvasToSvg, download, fileStem, metricsCsv, pageBackground, svgToPng, svgToString } from './export';
+import {
+  canvasToPng,
+  canvasToSvg,
+  download,
+  fileStem,
+  metricsCsv,
+  pageBackground,
+  svgToPng,
+  svgToString,
+} from './export';
 import { resolvedConfig } from './config';
 
-export function ExportMenu({ metrics, scenario, step, info }: { metrics?: Metrics; scenario?: Scenario; step: number; info?: SessionInfo }) {
+export function ExportMenu({
+  metrics,
+  scenario,
+  step,
+  info,
+}: {
+  metrics?: Metrics;
+  scenario?: Scenario;
+  step: number;
+  info?: SessionInfo;
+}) {
   const stem = fileStem('ftlscope', scenario?.scheme, scenario?.chip.preset, `step${step}`);
   const grid = () => document.querySelector<SVGSVGElement>('[data-testid=device-grid]');
   // Large chips are drawn on a canvas (viz/CanvasGrid): exported as what it shows.
   const canvas = () => document.querySelector<HTMLCanvasElement>('[data-testid=device-canvas]');
   const config = () => (scenario ? resolvedConfig({ scenario, info }) : undefined);
-  const title = () => `ftlscope · ${scenario?.scheme ?? ''} · ${info ? `${info.chip.blocks} × ${info.chip.pages_per_block}` : ''} · request ${step}`;
+  const title = () =>
+    `ftlscope · ${scenario?.scheme ?? ''} · ${info ? `${info.chip.blocks} × ${info.chip.pages_per_block}` : ''} · request ${step}`;
   const [gridNote, setGridNote] = useState('');
   // Charts on screen: any SVG marked data-chart="<name>" (the compare chart, the viz charts).
   const charts = () =>
-    Array.from(document.querySelectorAll<SVGSVGElement>('svg[data-chart]')).filter((c) => c.getBoundingClientRect().width > 0);
+    Array.from(document.querySelectorAll<SVGSVGElement>('svg[data-chart]')).filter(
+      (c) => c.getBoundingClientRect().width > 0,
+    );
   return (
     <Menu label="Export" testId="export-menu" align="right">
       {(close) => (
@@ -26,7 +48,14 @@ export function ExportMenu({ metrics, scenario, step, info }: { metrics?: Metric
             data-testid="export-metrics-csv"
             disabled={!metrics}
             onClick={() => {
-              if (metrics) download(`${stem}-metrics.csv`, metricsCsv([{ name: scenario?.scheme ?? 'value', metrics: { ...metrics, step, configuration: config() } }]), 'text/csv');
+              if (metrics)
+                download(
+                  `${stem}-metrics.csv`,
+                  metricsCsv([
+                    { name: scenario?.scheme ?? 'value', metrics: { ...metrics, step, configuration: config() } },
+                  ]),
+                  'text/csv',
+                );
               close();
             }}
           >
@@ -37,7 +66,12 @@ export function ExportMenu({ metrics, scenario, step, info }: { metrics?: Metric
             data-testid="export-metrics-json"
             disabled={!metrics}
             onClick={() => {
-              if (metrics) download(`${stem}-metrics.json`, JSON.stringify({ configuration: config(), scenario, step, metrics }, null, 2) + '\n', 'application/json');
+              if (metrics)
+                download(
+                  `${stem}-metrics.json`,
+                  JSON.stringify({ configuration: config(), scenario, step, metrics }, null, 2) + '\n',
+                  'application/json',
+                );
               close();
             }}
           >
@@ -73,7 +107,8 @@ export function ExportMenu({ metrics, scenario, step, info }: { metrics?: Metric
           </button>
           {canvas() && !grid() && (
             <p className="muted menu-note" data-testid="export-canvas-note">
-              This chip is drawn on a canvas: the device view is exported as the picture shown (the SVG holds that picture).
+              This chip is drawn on a canvas: the device view is exported as the picture shown (the SVG holds that
+              picture).
             </p>
           )}
           {gridNote && (

@@ -20,7 +20,13 @@ export interface ResolvedConfig {
   comparison?: string;
 }
 
-export function resolvedConfig(o: { scenario: Scenario; info?: SessionInfo; plan?: Plan; trace?: TraceSummary; traceSha256?: string }): ResolvedConfig {
+export function resolvedConfig(o: {
+  scenario: Scenario;
+  info?: SessionInfo;
+  plan?: Plan;
+  trace?: TraceSummary;
+  traceSha256?: string;
+}): ResolvedConfig {
   const { scenario: s, info } = o;
   const w = s.workload as unknown as Record<string, unknown>;
   // Trace contents never go into an export: its name, size and hash identify it.

@@ -14,9 +14,12 @@ describe('export', () => {
 
   it('writes CSV with quoting and one column per run', () => {
     expect(toCsv([['a', 'b,c', 'say "hi"']])).toBe('a,"b,c","say ""hi"""\r\n');
-    expect(metricsCsv([{ name: 'BAST · 4', metrics: { erases: 3, merges: { full: 1 } } }, { name: 'FAST', metrics: { erases: 1, ram: 9 } }])).toBe(
-      'metric,BAST · 4,FAST\r\nerases,3,1\r\nmerges.full,1,\r\nram,,9\r\n',
-    );
+    expect(
+      metricsCsv([
+        { name: 'BAST · 4', metrics: { erases: 3, merges: { full: 1 } } },
+        { name: 'FAST', metrics: { erases: 1, ram: 9 } },
+      ]),
+    ).toBe('metric,BAST · 4,FAST\r\nerases,3,1\r\nmerges.full,1,\r\nram,,9\r\n');
   });
 
   it('makes safe file names', () => {

@@ -41,7 +41,8 @@ export function flattenMetrics(m: unknown, prefix = ''): [string, string | numbe
     m.forEach((v, i) => out.push(...flattenMetrics(v, prefix ? `${prefix}.${i}` : String(i))));
     return out;
   }
-  for (const [k, v] of Object.entries(m as Record<string, unknown>)) out.push(...flattenMetrics(v, prefix ? `${prefix}.${k}` : k));
+  for (const [k, v] of Object.entries(m as Record<string, unknown>))
+    out.push(...flattenMetrics(v, prefix ? `${prefix}.${k}` : k));
   return out;
 }
 
@@ -67,7 +68,10 @@ export function metricsCsv(columns: { name: string; metrics: unknown }[]): strin
       }
     }
   }
-  return toCsv([['metric', ...columns.map((c) => c.name)], ...keys.map((k) => [k, ...flat.map((f) => f.get(k) ?? '')])]);
+  return toCsv([
+    ['metric', ...columns.map((c) => c.name)],
+    ...keys.map((k) => [k, ...flat.map((f) => f.get(k) ?? '')]),
+  ]);
 }
 
 const STYLE_PROPS = [
@@ -117,7 +121,10 @@ export function svgToString(svg: SVGSVGElement, background?: string): string {
     const t = document.createElementNS(NS, 'text');
     t.setAttribute('x', '8');
     t.setAttribute('y', '16');
-    t.setAttribute('style', `font-family:sans-serif;font-size:13px;font-weight:bold;fill:${getComputedStyle(svg).color || '#000'}`);
+    t.setAttribute(
+      'style',
+      `font-family:sans-serif;font-size:13px;font-weight:bold;fill:${getComputedStyle(svg).color || '#000'}`,
+    );
     t.textContent = frame.title;
     clone.appendChild(t);
     let x = 8;
@@ -164,26 +171,36 @@ export function chartFrame(svg: SVGSVGElement): { title: string; keys: { name: s
   if (!fig || !title) return null;
   const keys = Array.from(fig.querySelectorAll<HTMLElement>('.chart-key')).map((k) => ({
     name: k.textContent?.trim() ?? '',
-    color: (k.querySelector<HTMLElement>('.timeline-swatch') && getComputedStyle(k.querySelector<HTMLElement>('.timeline-swatch')!).backgroundColor) || '#000',
+    color:
+      (k.querySelector<HTMLElement>('.timeline-swatch') &&
+        getComputedStyle(k.querySelector<HTMLElement>('.timeline-swatch')!).backgroundColor) ||
+      '#000',
   }));
   // A single series has no HTML legend: name it from the chart's own series marks.
   if (keys.length === 0) {
     const mark = svg.querySelector<SVGElement>('.chart-bars, .chart-line');
-    if (mark) keys.push({ name: svg.getAttribute('aria-label') ?? title, color: getComputedStyle(mark).fill !== 'none' ? getComputedStyle(mark).fill : getComputedStyle(mark).stroke });
+    if (mark)
+      keys.push({
+        name: svg.getAttribute('aria-label') ?? title,
+        color: getComputedStyle(mark).fill !== 'none' ? getComputedStyle(mark).fill : getComputedStyle(mark).stroke,
+      });
   }
   return { title, keys };
 }
 
 /** A canvas (large chips) as a PNG blob. */
 export function canvasToPng(canvas: HTMLCanvasElement): Promise<Blob> {
-  return new Promise<Blob>((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('PNG encoding failed'))), 'image/png'));
+  return new Promise<Blob>((resolve, reject) =>
+    canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('PNG encoding failed'))), 'image/png'),
+  );
 }
 
 /** A canvas as an SVG document: the picture it shows, under a title. */
 export function canvasToSvg(canvas: HTMLCanvasElement, title: string, background: string): string {
   const w = canvas.width;
   const h = canvas.height;
-  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  const esc = (s: string) =>
+    s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
   return (
     `<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${w}" height="${h + 24}" viewBox="0 0 ${w} ${h + 24}">` +
     `<title>${esc(title)}</title><rect width="100%" height="100%" style="fill:${esc(background)}"/>` +

@@ -42,7 +42,12 @@ function ClaimRow({ c }: { c: Claim }) {
       </td>
       <td>
         {link ? (
-          <a className="button-link" href={link} data-testid={`open-${c.id}`} title="Open this scenario in the simulator">
+          <a
+            className="button-link"
+            href={link}
+            data-testid={`open-${c.id}`}
+            title="Open this scenario in the simulator"
+          >
             Open scenario
           </a>
         ) : (
@@ -78,8 +83,8 @@ export function PapersView({ onClose }: { onClose: () => void }) {
           Paper results
         </h2>
         <p className="muted">
-          Each claim of the five papers beside our figure. Opening a scenario runs it in the simulator; the command reproduces
-          the figure with the <code>ftl</code> CLI. Departures are explained in <code>docs/schemes/</code>.
+          Each claim of the five papers beside our figure. Opening a scenario runs it in the simulator; the command
+          reproduces the figure with the <code>ftl</code> CLI. Departures are explained in <code>docs/schemes/</code>.
         </p>
         <label>
           Paper{' '}
@@ -99,7 +104,10 @@ export function PapersView({ onClose }: { onClose: () => void }) {
       {shown.map((p) => (
         <div key={p.id} className="papers-paper">
           <h3>
-            {p.id} <span className="muted">— {p.title} · {counts(p.id)}</span>
+            {p.id}{' '}
+            <span className="muted">
+              — {p.title} · {counts(p.id)}
+            </span>
           </h3>
           <table className="papers-table">
             <colgroup>

@@ -113,7 +113,8 @@ export const CLAIMS: Claim[] = [
     id: 'fast-2.4-thrashing',
     paper: 'FAST',
     where: '§2.4',
-    claim: 'BAST thrashes on S0 S4 S8 S12 repeated with 2 log blocks: every overwrite from the third on replaces a log block (two erases each).',
+    claim:
+      'BAST thrashes on S0 S4 S8 S12 repeated with 2 log blocks: every overwrite from the third on replaces a log block (two erases each).',
     paperFigure: '6 replacements, 12 erases',
     ours: 12,
     unit: 'erases',
@@ -121,7 +122,12 @@ export const CLAIMS: Claim[] = [
     verdict: 'matches',
     note: 'Each victim holds one sector of four: 25 % log-block utilisation, as the paper says.',
     doc: 'docs/schemes/fast.md',
-    scenario: { scheme: 'bast', params: { log_blocks: 2 }, chip: classroom(), workload: { kind: 'pattern', text: 'w0-51 w0 w4 w8 w12 w0 w4 w8 w12' } },
+    scenario: {
+      scheme: 'bast',
+      params: { log_blocks: 2 },
+      chip: classroom(),
+      workload: { kind: 'pattern', text: 'w0-51 w0 w4 w8 w12 w0 w4 w8 w12' },
+    },
     measure: erases,
   },
   {
@@ -134,9 +140,14 @@ export const CLAIMS: Claim[] = [
     unit: 'erases',
     tolerance: 0,
     verdict: 'matches',
-    note: 'At offset 0 the pattern goes to the SW log block instead (Figure 6 case 1); the paper\'s example ignores that.',
+    note: "At offset 0 the pattern goes to the SW log block instead (Figure 6 case 1); the paper's example ignores that.",
     doc: 'docs/schemes/fast.md',
-    scenario: { scheme: 'fast', params: { log_blocks: 3 }, chip: classroom(), workload: { kind: 'pattern', text: 'w0-47 w1 w5 w9 w13 w1 w5 w9 w13' } },
+    scenario: {
+      scheme: 'fast',
+      params: { log_blocks: 3 },
+      chip: classroom(),
+      workload: { kind: 'pattern', text: 'w0-47 w1 w5 w9 w13 w1 w5 w9 w13' },
+    },
     measure: erases,
   },
   {
@@ -183,7 +194,8 @@ export const CLAIMS: Claim[] = [
     verdict: 'paper inconsistent',
     note: 'Under Figure 6, S8 is at offset 0 of its block: it always goes to the SW log block (case 1), never to an RW log. We follow Figure 6.',
     doc: 'docs/schemes/fast.md',
-    pinnedBy: 'cargo test --release -p ftlscope-sim --test fast case_2_2_partial_merge_writes_the_sector_into_the_sw_log_block',
+    pinnedBy:
+      'cargo test --release -p ftlscope-sim --test fast case_2_2_partial_merge_writes_the_sector_into_the_sw_log_block',
   },
   // ---- KRAFT (Kang et al.) ---------------------------------------------------------------
   {
@@ -227,8 +239,18 @@ export const CLAIMS: Claim[] = [
     verdict: 'matches',
     note: 'Hot/cold 80/20, 100,000 requests, 30 % reads: 1,799.7 vs 1,936.6 µs per write.',
     doc: 'docs/schemes/kraft.md',
-    scenario: { scheme: 'kraft', params: { log_blocks: 20, k: 8 }, chip: { preset: 'fast2007', blocks: 512, pages_per_block: 32 }, workload: { kind: 'hotcold', n: 100_000, seed: 1, read_ratio: 0.3, hot_fraction: 0.2, hot_ratio: 0.8 } },
-    baseline: { scheme: 'fast', params: { log_blocks: 16 }, chip: { preset: 'fast2007', blocks: 512, pages_per_block: 32 }, workload: { kind: 'hotcold', n: 100_000, seed: 1, read_ratio: 0.3, hot_fraction: 0.2, hot_ratio: 0.8 } },
+    scenario: {
+      scheme: 'kraft',
+      params: { log_blocks: 20, k: 8 },
+      chip: { preset: 'fast2007', blocks: 512, pages_per_block: 32 },
+      workload: { kind: 'hotcold', n: 100_000, seed: 1, read_ratio: 0.3, hot_fraction: 0.2, hot_ratio: 0.8 },
+    },
+    baseline: {
+      scheme: 'fast',
+      params: { log_blocks: 16 },
+      chip: { preset: 'fast2007', blocks: 512, pages_per_block: 32 },
+      workload: { kind: 'hotcold', n: 100_000, seed: 1, read_ratio: 0.3, hot_fraction: 0.2, hot_ratio: 0.8 },
+    },
     measure: (r, b) => wAvg(r) / wAvg(b!),
   },
   {
@@ -243,8 +265,18 @@ export const CLAIMS: Claim[] = [
     verdict: 'differs',
     note: 'OLTP (single pages over a skewed, scattered footprint): 3,707.5 vs 3,044.6 µs. Hot pages of many logical blocks: K = 8 takes a victim before the log blocks are full, where FAST’s full associativity fills them (kraft.md).',
     doc: 'docs/schemes/kraft.md',
-    scenario: { scheme: 'kraft', params: { log_blocks: 20, k: 8 }, chip: { preset: 'fast2007', blocks: 512, pages_per_block: 32 }, workload: { kind: 'oltp', n: 100_000, seed: 1, read_ratio: 0.3 } },
-    baseline: { scheme: 'fast', params: { log_blocks: 16 }, chip: { preset: 'fast2007', blocks: 512, pages_per_block: 32 }, workload: { kind: 'oltp', n: 100_000, seed: 1, read_ratio: 0.3 } },
+    scenario: {
+      scheme: 'kraft',
+      params: { log_blocks: 20, k: 8 },
+      chip: { preset: 'fast2007', blocks: 512, pages_per_block: 32 },
+      workload: { kind: 'oltp', n: 100_000, seed: 1, read_ratio: 0.3 },
+    },
+    baseline: {
+      scheme: 'fast',
+      params: { log_blocks: 16 },
+      chip: { preset: 'fast2007', blocks: 512, pages_per_block: 32 },
+      workload: { kind: 'oltp', n: 100_000, seed: 1, read_ratio: 0.3 },
+    },
     measure: (r, b) => wAvg(r) / wAvg(b!),
   },
   // ---- RFTL (Qin et al.) -------------------------------------------------------------------
@@ -252,7 +284,8 @@ export const CLAIMS: Claim[] = [
     id: 'rftl-table4-worst',
     paper: 'RFTL',
     where: 'Table 4',
-    claim: 'Worst response: a read T_rdoob + T_rdpg = 50 µs, a write T_er + T_rdoob + T_wrpg = 2,325 µs, whatever π and utilisation.',
+    claim:
+      'Worst response: a read T_rdoob + T_rdpg = 50 µs, a write T_er + T_rdoob + T_wrpg = 2,325 µs, whatever π and utilisation.',
     paperFigure: '2,325 µs',
     ours: 2325,
     unit: 'µs',
@@ -263,23 +296,21 @@ export const CLAIMS: Claim[] = [
     scenario: rftlLive('rftl', 64, 4),
     measure: worst,
   },
-  ...TABLE4.map(
-    ([pi, pct, paper, ours]): Claim => ({
-      id: `rftl-table4-${pi}-${pct}`,
-      paper: 'RFTL',
-      where: `Table 4, Multimedia, π = ${pi}, ${pct} %`,
-      claim: `Average write response time.`,
-      paperFigure: `${paper} µs`,
-      ours,
-      unit: 'µs',
-      tolerance: 0.005,
-      verdict: Math.abs(ours - paper) <= 0.15 * paper ? 'matches' : 'differs',
-      note: `Live-pages workload: ${pct === 100 ? 4 : 2} live pages per logical block (utilisation = live data per block: 4 pages at 100 %, 2 at 50 %). Within ±15 % of the paper (pinned by tests/rftl.rs).`,
-      doc: 'docs/schemes/rftl.md',
-      scenario: rftlLive('rftl', pi, pct === 100 ? 4 : 2),
-      measure: wAvg,
-    }),
-  ),
+  ...TABLE4.map(([pi, pct, paper, ours]): Claim => ({
+    id: `rftl-table4-${pi}-${pct}`,
+    paper: 'RFTL',
+    where: `Table 4, Multimedia, π = ${pi}, ${pct} %`,
+    claim: `Average write response time.`,
+    paperFigure: `${paper} µs`,
+    ours,
+    unit: 'µs',
+    tolerance: 0.005,
+    verdict: Math.abs(ours - paper) <= 0.15 * paper ? 'matches' : 'differs',
+    note: `Live-pages workload: ${pct === 100 ? 4 : 2} live pages per logical block (utilisation = live data per block: 4 pages at 100 %, 2 at 50 %). Within ±15 % of the paper (pinned by tests/rftl.rs).`,
+    doc: 'docs/schemes/rftl.md',
+    scenario: rftlLive('rftl', pi, pct === 100 ? 4 : 2),
+    measure: wAvg,
+  })),
   {
     id: 'rftl-table5-tavg',
     paper: 'RFTL',
@@ -287,7 +318,7 @@ export const CLAIMS: Claim[] = [
     claim: 'RFTL has a better average response time than NFTL (and GFTL).',
     paperFigure: 'RFTL 303 µs < NFTL 321 µs',
     ours: 0.8145,
-    unit: '× NFTL\'s T_avg (π = 64, 100 %)',
+    unit: "× NFTL's T_avg (π = 64, 100 %)",
     tolerance: 0.005,
     verdict: 'matches',
     note: 'On the live-pages workload. On uniform random updates (every page live) NFTL beats RFTL at π = 32; at π = 64 RFTL wins (613 vs 671 µs): rftl.md.',
@@ -300,13 +331,13 @@ export const CLAIMS: Claim[] = [
     id: 'rftl-table5-nftl-worst',
     paper: 'RFTL',
     where: 'Table 5, Multimedia',
-    claim: 'NFTL\'s worst response time.',
+    claim: "NFTL's worst response time.",
     paperFigure: '4,335 µs',
     ours: 6900,
     unit: 'µs (π = 64)',
     tolerance: 0,
     verdict: 'differs',
-    note: '4,335 = 2·T_er + 335 µs: a merge with no valid-page copy. Our NFTL merge reads the replacement\'s OOB and copies the other live pages before its two erases (π = 32 uniform: 15,200 µs = the bound).',
+    note: "4,335 = 2·T_er + 335 µs: a merge with no valid-page copy. Our NFTL merge reads the replacement's OOB and copies the other live pages before its two erases (π = 32 uniform: 15,200 µs = the bound).",
     doc: 'docs/schemes/rftl.md',
     scenario: rftlLive('nftl', 64, 4),
     measure: worst,
@@ -319,13 +350,23 @@ export const CLAIMS: Claim[] = [
     claim: 'LTFTL-style logging on FAST writes about 16× the log pages FastCheck writes (Figure 7: 60–120×).',
     paperFigure: '≥ 16×',
     ours: 22.91,
-    unit: '× FastCheck\'s checkpoint pages',
+    unit: "× FastCheck's checkpoint pages",
     tolerance: 0.005,
     verdict: 'matches',
     note: '1,024-block chip (512 MB), 10 % log blocks, 150,000 hot/cold writes: 2,933 LTFTL-style log pages vs 128 checkpoint pages. Every merge also flushes a part-full log page (not in equation 2), so the ratio rises with merges (fastcheck.md: 17.5–131× on the 8 GB chip).',
     doc: 'docs/schemes/fastcheck.md',
-    scenario: { scheme: 'fast-ltlog', params: { log_blocks: 102 }, chip: { preset: 'fastcheck', blocks: 1024 }, workload: { kind: 'hotcold', n: 150_000, seed: 9, read_ratio: 0, hot_fraction: 0.05, hot_ratio: 0.9 } },
-    baseline: { scheme: 'fastcheck', params: { log_blocks: 102 }, chip: { preset: 'fastcheck', blocks: 1024 }, workload: { kind: 'hotcold', n: 150_000, seed: 9, read_ratio: 0, hot_fraction: 0.05, hot_ratio: 0.9 } },
+    scenario: {
+      scheme: 'fast-ltlog',
+      params: { log_blocks: 102 },
+      chip: { preset: 'fastcheck', blocks: 1024 },
+      workload: { kind: 'hotcold', n: 150_000, seed: 9, read_ratio: 0, hot_fraction: 0.05, hot_ratio: 0.9 },
+    },
+    baseline: {
+      scheme: 'fastcheck',
+      params: { log_blocks: 102 },
+      chip: { preset: 'fastcheck', blocks: 1024 },
+      workload: { kind: 'hotcold', n: 150_000, seed: 9, read_ratio: 0, hot_fraction: 0.05, hot_ratio: 0.9 },
+    },
     measure: (r, b) => programsBy(r, 'log') / programsBy(b!, 'log'),
   },
   {
@@ -338,9 +379,14 @@ export const CLAIMS: Claim[] = [
     unit: 'spare-area reads in phase 6, 0 pages written',
     tolerance: 0,
     verdict: 'close',
-    note: 'At Figure 4\'s moment LBN 10\'s merge was logged, so nothing needs redoing: phase 6 only reads the spare areas of the data blocks (88) and writes nothing. LBN 11\'s merge (LPN 46, still in block E) is not redone by recovery: it runs at the next RW write, E still being the victim (fastcheck.md, "Merge redo (phase 6)").',
+    note: "At Figure 4's moment LBN 10's merge was logged, so nothing needs redoing: phase 6 only reads the spare areas of the data blocks (88) and writes nothing. LBN 11's merge (LPN 46, still in block E) is not redone by recovery: it runs at the next RW write, E still being the victim (fastcheck.md, \"Merge redo (phase 6)\").",
     doc: 'docs/schemes/fastcheck.md',
-    scenario: { scheme: 'fastcheck', params: { log_blocks: 7, checkpoint_lpns: 12 }, chip: { preset: 'classroom', blocks: 32, pages_per_block: 4 }, workload: { kind: 'pattern', text: FIG4 } },
+    scenario: {
+      scheme: 'fastcheck',
+      params: { log_blocks: 7, checkpoint_lpns: 12 },
+      chip: { preset: 'classroom', blocks: 32, pages_per_block: 4 },
+      workload: { kind: 'pattern', text: FIG4 },
+    },
     probe: (s) => {
       const r = recoverAtFigure4(s);
       // The figure is the reads; a redo that wrote anything would not be this claim.
@@ -360,7 +406,12 @@ export const CLAIMS: Claim[] = [
     verdict: 'matches',
     note: 'The device view colours them; revert brings them back.',
     doc: 'docs/schemes/ltftl.md',
-    scenario: { scheme: 'ltftl', params: { op: 0.25 }, chip: classroom(), workload: { kind: 'pattern', text: 'w0 w1 w2 w3 w0 w1 w4 w5 freeze w3 w4 w5 w6' } },
+    scenario: {
+      scheme: 'ltftl',
+      params: { op: 0.25 },
+      chip: classroom(),
+      workload: { kind: 'pattern', text: 'w0 w1 w2 w3 w0 w1 w4 w5 freeze w3 w4 w5 w6' },
+    },
     measure: (r) => r.pageStates.filter((x) => x === 3).length,
   },
   {
@@ -375,7 +426,8 @@ export const CLAIMS: Claim[] = [
     verdict: 'matches',
     note: 'The test requires the image of the latest frozen state, not just any consistent one.',
     doc: 'docs/schemes/ltftl.md',
-    pinnedBy: 'cargo test --release -p ftlscope-sim --test ltftl reliability_table1_transaction_consistency_after_power_cuts',
+    pinnedBy:
+      'cargo test --release -p ftlscope-sim --test ltftl reliability_table1_transaction_consistency_after_power_cuts',
   },
 ];
 
@@ -394,7 +446,11 @@ export function commandFor(c: Claim): string {
     if (w.kind === 'pattern') parts.push(`--pattern "${w.text}"`);
     else if (w.kind !== 'trace') {
       const { kind, ...rest } = w;
-      parts.push(`--gen ${kind}:${Object.entries(rest).map(([k, v]) => `${k}=${v}`).join(',')}`);
+      parts.push(
+        `--gen ${kind}:${Object.entries(rest)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(',')}`,
+      );
     }
     return [...parts, '--json'].join(' ');
   };
@@ -402,9 +458,21 @@ export function commandFor(c: Claim): string {
 }
 
 export const PAPERS: { id: Paper; title: string; file: string }[] = [
-  { id: 'FAST', title: 'Lee et al., FAST: fully-associative sector translation (ACM TECS 2007)', file: 'fast-fully-associative-sector-translation.txt' },
-  { id: 'KRAFT', title: 'Kang et al., KRAFT: K-associative relative addressing FTL', file: 'kraft-k-associative-relative-addressing.txt' },
+  {
+    id: 'FAST',
+    title: 'Lee et al., FAST: fully-associative sector translation (ACM TECS 2007)',
+    file: 'fast-fully-associative-sector-translation.txt',
+  },
+  {
+    id: 'KRAFT',
+    title: 'Kang et al., KRAFT: K-associative relative addressing FTL',
+    file: 'kraft-k-associative-relative-addressing.txt',
+  },
   { id: 'RFTL', title: 'Qin et al., A real-time flash translation layer (RFTL)', file: 'rftl-real-time-ftl.txt' },
-  { id: 'FastCheck', title: 'Park et al., FastCheck: crash recovery for FAST', file: 'fastcheck-crash-recovery-for-fast.txt' },
+  {
+    id: 'FastCheck',
+    title: 'Park et al., FastCheck: crash recovery for FAST',
+    file: 'fastcheck-crash-recovery-for-fast.txt',
+  },
   { id: 'LTFTL', title: 'Zhang et al., LTFTL: lightweight time-shift FTL', file: 'ltftl-time-shift-ftl.txt' },
 ];

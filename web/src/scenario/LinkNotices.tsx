@@ -38,15 +38,20 @@ export function LinkNotices({
     return (
       <div className="notice-banner link-banner" role="alert" data-testid="link-trace-missing">
         <span>
-          This link ran the uploaded trace “{name}”. Links never carry traces (size and privacy), so it must be provided again. You can keep
-          everything else (scheme, parameters, chip, view) with a generated workload instead.
+          This link ran the uploaded trace “{name}”. Links never carry traces (size and privacy), so it must be provided
+          again. You can keep everything else (scheme, parameters, chip, view) with a generated workload instead.
         </span>
         {onUploadAgain && (
           <button type="button" className="primary" onClick={() => onUploadAgain(s)} data-testid="upload-again">
             Upload “{name}” again…
           </button>
         )}
-        <button type="button" className={onUploadAgain ? undefined : 'primary'} onClick={() => onKeepRest(s)} data-testid="keep-rest">
+        <button
+          type="button"
+          className={onUploadAgain ? undefined : 'primary'}
+          onClick={() => onKeepRest(s)}
+          data-testid="keep-rest"
+        >
           Keep everything else
         </button>
         <button type="button" onClick={onDismiss}>

@@ -70,7 +70,12 @@ export function ShareMenu({ current, onOpen, onError }: ShareMenuProps) {
 
   return (
     <>
-      <button type="button" onClick={() => void copy()} data-testid="copy-link" title="Copy a link to this exact moment: scenario, step and view">
+      <button
+        type="button"
+        onClick={() => void copy()}
+        data-testid="copy-link"
+        title="Copy a link to this exact moment: scenario, step and view"
+      >
         Copy link
       </button>
       <Menu label="Scenario file" testId="file-menu">
@@ -81,7 +86,12 @@ export function ShareMenu({ current, onOpen, onError }: ShareMenuProps) {
               data-testid="save-scenario"
               onClick={() => {
                 const state = current();
-                if (state) download(`${fileStem('ftlscope', state.scenario.scheme, state.scenario.chip.preset, `step${state.at.step}`)}.json`, stateToFile(state), 'application/json');
+                if (state)
+                  download(
+                    `${fileStem('ftlscope', state.scenario.scheme, state.scenario.chip.preset, `step${state.at.step}`)}.json`,
+                    stateToFile(state),
+                    'application/json',
+                  );
                 close();
               }}
             >

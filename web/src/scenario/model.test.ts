@@ -76,7 +76,10 @@ describe('scenario JSON', () => {
   it('round-trips every preset and workload kind', () => {
     const all: Scenario[] = [
       ...PRESETS.map((p) => p.scenario),
-      ...(['sequential', 'uniform', 'hotcold', 'pattern'] as const).map((k) => ({ ...defaultScenario(), workload: defaultWorkload(k) })),
+      ...(['sequential', 'uniform', 'hotcold', 'pattern'] as const).map((k) => ({
+        ...defaultScenario(),
+        workload: defaultWorkload(k),
+      })),
     ];
     for (const s of all) expect(parseScenario(scenarioToJson(s))).toEqual(s);
   });
@@ -101,12 +104,16 @@ describe('scenario JSON', () => {
     expect(() => parseScenario('{')).toThrow(/not valid JSON/);
     expect(() => parseScenario('[]')).toThrow(/JSON object/);
     expect(() => parseScenario('{"workload":{"kind":"uniform"}}')).toThrow(/chip.preset/);
-    expect(() => parseScenario('{"chip":{"preset":"classroom"},"workload":{"kind":"zipf"}}')).toThrow(/unknown workload kind/);
-    expect(() => parseScenario('{"chip":{"preset":"classroom"},"workload":{"kind":"sequential","n":-3}}')).toThrow(/requests/);
+    expect(() => parseScenario('{"chip":{"preset":"classroom"},"workload":{"kind":"zipf"}}')).toThrow(
+      /unknown workload kind/,
+    );
+    expect(() => parseScenario('{"chip":{"preset":"classroom"},"workload":{"kind":"sequential","n":-3}}')).toThrow(
+      /requests/,
+    );
   });
 });
 
-describe('inline pattern language (the core\'s check_pattern)', () => {
+describe("inline pattern language (the core's check_pattern)", () => {
   it('counts requests, with repetitions and ranges', () => {
     expect(checkPattern('w0 w4 w8 r3')).toMatchObject({ ok: true, requests: 4 });
     expect(checkPattern('w0 w4 w8 r3 (w1 w2)x3')).toMatchObject({ ok: true, requests: 10 });
@@ -115,26 +122,57 @@ describe('inline pattern language (the core\'s check_pattern)', () => {
 
   it('reports errors with positions, and validation carries them', () => {
     expect(checkPattern('w0 (w1')).toMatchObject({ ok: false, line: 1, column: 4 });
-    expect(validateScenario({ ...defaultScenario(), workload: { kind: 'pattern', text: 'w0 (w1' } }).join()).toMatch(/line 1, column 4/);
+    expect(validateScenario({ ...defaultScenario(), workload: { kind: 'pattern', text: 'w0 (w1' } }).join()).toMatch(
+      /line 1, column 4/,
+    );
   });
 });
 
 describe('the scheme list comes from the core', () => {
   it('offers every scheme of catalog() with the params it reads', () => {
     const ids = SCHEMES.map((s) => s.id);
-    for (const id of ['page', 'bast', 'fast', 'ofast', 'kraft', 'kast', 'rftl', 'gftl', 'nftl']) expect(ids).toContain(id);
-    expect(SCHEMES.find((s) => s.id === 'kraft')!.params.map((p) => p.key)).toEqual(['log_blocks', 'k', 'switch_max', 'fill_max']);
+    for (const id of ['page', 'bast', 'fast', 'ofast', 'kraft', 'kast', 'rftl', 'gftl', 'nftl'])
+      expect(ids).toContain(id);
+    expect(SCHEMES.find((s) => s.id === 'kraft')!.params.map((p) => p.key)).toEqual([
+      'log_blocks',
+      'k',
+      'switch_max',
+      'fill_max',
+    ]);
     expect(SCHEMES.find((s) => s.id === 'rftl')!.params.map((p) => p.key)).toEqual(['utilisation']);
     // A parameter the UI does not know yet is still offered, as a plain number.
-    applyCatalog({ schemes: [...SCHEMES.map((s) => ({ id: s.id, label: s.description, params: s.params.map((p) => p.key) })), { id: 'future', label: 'Future', params: ['warp_factor'] }] });
-    expect(SCHEMES.find((s) => s.id === 'future')!.params[0]).toMatchObject({ key: 'warp_factor', label: 'Warp factor' });
-    expect(parseScenario('{"scheme":"future","params":{"warp_factor":9},"chip":{"preset":"classroom"},"workload":{"kind":"sequential","n":5}}').params).toEqual({ warp_factor: 9 });
+    applyCatalog({
+      schemes: [
+        ...SCHEMES.map((s) => ({ id: s.id, label: s.description, params: s.params.map((p) => p.key) })),
+        { id: 'future', label: 'Future', params: ['warp_factor'] },
+      ],
+    });
+    expect(SCHEMES.find((s) => s.id === 'future')!.params[0]).toMatchObject({
+      key: 'warp_factor',
+      label: 'Warp factor',
+    });
+    expect(
+      parseScenario(
+        '{"scheme":"future","params":{"warp_factor":9},"chip":{"preset":"classroom"},"workload":{"kind":"sequential","n":5}}',
+      ).params,
+    ).toEqual({ warp_factor: 9 });
   });
 
   it('knows how each scheme cleans: catalog() says "gc" or "merges", a core that does not say means "gc"', () => {
-    const saved = SCHEMES.map((s) => ({ id: s.id, label: s.description, params: s.params.map((p) => p.key), cleaning: s.cleaning }));
+    const saved = SCHEMES.map((s) => ({
+      id: s.id,
+      label: s.description,
+      params: s.params.map((p) => p.key),
+      cleaning: s.cleaning,
+    }));
     try {
-      applyCatalog({ schemes: [{ id: 'page', label: 'Page', params: [], cleaning: 'gc' }, { id: 'bast', label: 'BAST', params: [], cleaning: 'merges' }, { id: 'old', label: 'Old', params: [] }] });
+      applyCatalog({
+        schemes: [
+          { id: 'page', label: 'Page', params: [], cleaning: 'gc' },
+          { id: 'bast', label: 'BAST', params: [], cleaning: 'merges' },
+          { id: 'old', label: 'Old', params: [] },
+        ],
+      });
       expect(schemeCleaning('page')).toBe('gc');
       expect(schemeCleaning('bast')).toBe('merges');
       expect(schemeCleaning('old')).toBe('gc');

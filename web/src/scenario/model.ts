@@ -93,7 +93,8 @@ export function preconditionFrom(raw: unknown): Precondition | undefined {
   if (typeof random !== 'number' || !Number.isInteger(random) || random < 0 || random > 50_000_000) {
     throw new Error('precondition.random_writes must be a whole number from 0 to 50,000,000');
   }
-  if (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0) throw new Error('precondition.seed must be a whole number ≥ 0');
+  if (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0)
+    throw new Error('precondition.seed must be a whole number ≥ 0');
   if (!fill && random === 0) return undefined;
   return { fill, random_writes: random, seed };
 }
@@ -115,8 +116,25 @@ export interface ParamSpec {
 /** How the form edits each parameter the core's catalog() may list (others: paramSpec()). */
 export const PARAM_SPECS: Record<string, ParamSpec> = {
   op: { key: 'op', label: 'Over-provisioning', min: 0.05, max: 0.9, step: 0.05, default: 0.25, hint: 'core default' },
-  log_blocks: { key: 'log_blocks', label: 'Log blocks', min: 1, max: 4096, step: 1, integer: true, hint: 'core default' },
-  k: { key: 'k', label: 'Associativity K', min: 1, max: 1024, step: 1, default: 8, integer: true, hint: 'core default' },
+  log_blocks: {
+    key: 'log_blocks',
+    label: 'Log blocks',
+    min: 1,
+    max: 4096,
+    step: 1,
+    integer: true,
+    hint: 'core default',
+  },
+  k: {
+    key: 'k',
+    label: 'Associativity K',
+    min: 1,
+    max: 1024,
+    step: 1,
+    default: 8,
+    integer: true,
+    hint: 'core default',
+  },
   switch_max: {
     key: 'switch_max',
     label: 'Switch threshold (pages)',
@@ -126,8 +144,24 @@ export const PARAM_SPECS: Record<string, ParamSpec> = {
     integer: true,
     hint: 'default N/2',
   },
-  fill_max: { key: 'fill_max', label: 'Fill threshold (pages)', min: 0, max: 4096, step: 1, integer: true, hint: 'default N/4' },
-  utilisation: { key: 'utilisation', label: 'Utilisation', min: 0.05, max: 1, step: 0.05, default: 1, hint: 'core default' },
+  fill_max: {
+    key: 'fill_max',
+    label: 'Fill threshold (pages)',
+    min: 0,
+    max: 4096,
+    step: 1,
+    integer: true,
+    hint: 'default N/4',
+  },
+  utilisation: {
+    key: 'utilisation',
+    label: 'Utilisation',
+    min: 0.05,
+    max: 1,
+    step: 0.05,
+    default: 1,
+    hint: 'core default',
+  },
   checkpoint_lpns: {
     key: 'checkpoint_lpns',
     label: 'Checkpoint LPNs per region',
@@ -205,7 +239,8 @@ export const SCHEMES: SchemeSpec[] = [
   {
     id: 'page',
     label: 'Page mapping (greedy GC)',
-    description: 'Every logical page maps to any physical page; garbage collection erases the block with the fewest valid pages.',
+    description:
+      'Every logical page maps to any physical page; garbage collection erases the block with the fewest valid pages.',
     params: [PARAM_SPECS.op],
     cleaning: 'gc',
   },
@@ -246,10 +281,34 @@ export interface ChipSpec {
 
 export const CHIPS: ChipSpec[] = [
   { id: 'classroom', label: 'Classroom (4 pages/block)', blocks: 16, pages_per_block: 4, suggestedBlocks: 16 },
-  { id: 'fast2007', label: 'FAST 2007 (512 B, 32 pages/block)', blocks: 4096, pages_per_block: 32, suggestedBlocks: 32 },
-  { id: 'rftl-small', label: 'RFTL small-block (512 B, 32 pages/block)', blocks: 1024, pages_per_block: 32, suggestedBlocks: 32 },
-  { id: 'rftl-large', label: 'RFTL large-block (2 KB, 32 pages/block)', blocks: 2048, pages_per_block: 32, suggestedBlocks: 32 },
-  { id: 'fastcheck', label: 'FastCheck (4 KB, 128 pages/block)', blocks: 16384, pages_per_block: 128, suggestedBlocks: 16 },
+  {
+    id: 'fast2007',
+    label: 'FAST 2007 (512 B, 32 pages/block)',
+    blocks: 4096,
+    pages_per_block: 32,
+    suggestedBlocks: 32,
+  },
+  {
+    id: 'rftl-small',
+    label: 'RFTL small-block (512 B, 32 pages/block)',
+    blocks: 1024,
+    pages_per_block: 32,
+    suggestedBlocks: 32,
+  },
+  {
+    id: 'rftl-large',
+    label: 'RFTL large-block (2 KB, 32 pages/block)',
+    blocks: 2048,
+    pages_per_block: 32,
+    suggestedBlocks: 32,
+  },
+  {
+    id: 'fastcheck',
+    label: 'FastCheck (4 KB, 128 pages/block)',
+    blocks: 16384,
+    pages_per_block: 128,
+    suggestedBlocks: 16,
+  },
 ];
 
 export const WORKLOAD_KINDS: { id: WorkloadKind; label: string }[] = [
@@ -263,8 +322,17 @@ export const WORKLOAD_KINDS: { id: WorkloadKind; label: string }[] = [
 ];
 
 /** Every kind a scenario may hold (uploaded traces are not picked in the form here). */
-const ALL_KINDS: WorkloadKind[] = ['hotcold', 'uniform', 'sequential', 'camera', 'oltp', 'postmark', 'pattern', 'trace', 'live'];
-
+const ALL_KINDS: WorkloadKind[] = [
+  'hotcold',
+  'uniform',
+  'sequential',
+  'camera',
+  'oltp',
+  'postmark',
+  'pattern',
+  'trace',
+  'live',
+];
 
 /**
  * Largest chip the device view draws: SVG up to 4,096 pages, a zoomable canvas beyond
@@ -338,11 +406,14 @@ export function validateScenario(s: Scenario): string[] {
   }
   if (!chipSpec(s.chip.preset)) errors.push(`unknown chip preset "${s.chip.preset}"`);
   const { blocks, pages_per_block: ppb } = s.chip;
-  if (blocks !== undefined && (!Number.isInteger(blocks) || blocks < 2)) errors.push('blocks must be a whole number ≥ 2');
-  if (ppb !== undefined && (!Number.isInteger(ppb) || ppb < 1)) errors.push('pages per block must be a whole number ≥ 1');
+  if (blocks !== undefined && (!Number.isInteger(blocks) || blocks < 2))
+    errors.push('blocks must be a whole number ≥ 2');
+  if (ppb !== undefined && (!Number.isInteger(ppb) || ppb < 1))
+    errors.push('pages per block must be a whole number ≥ 1');
   const geometry = chipSpec(s.chip.preset);
   const pages = (blocks ?? geometry?.blocks ?? 0) * (ppb ?? geometry?.pages_per_block ?? 0);
-  if (pages > MAX_PAGES) errors.push(`the device view draws at most ${MAX_PAGES.toLocaleString('en-US')} pages (this chip has ${pages})`);
+  if (pages > MAX_PAGES)
+    errors.push(`the device view draws at most ${MAX_PAGES.toLocaleString('en-US')} pages (this chip has ${pages})`);
   const w = s.workload;
   if (w.kind === 'pattern') {
     if (typeof w.text !== 'string' || w.text.trim() === '') errors.push('pattern: the pattern has no requests');
@@ -352,16 +423,20 @@ export function validateScenario(s: Scenario): string[] {
       if (c && !c.ok) errors.push(`pattern: ${describePatternError(c)}`);
     }
   } else if (w.kind === 'trace') {
-    if (w.missing || (!w.text && typeof w.upload !== 'number')) errors.push(`the trace "${w.name}" must be provided again (traces are never stored in links)`);
+    if (w.missing || (!w.text && typeof w.upload !== 'number'))
+      errors.push(`the trace "${w.name}" must be provided again (traces are never stored in links)`);
   } else {
-    if (!Number.isInteger(w.n) || w.n < 1 || w.n > MAX_REQUESTS) errors.push(`requests must be a whole number from 1 to ${MAX_REQUESTS}`);
+    if (!Number.isInteger(w.n) || w.n < 1 || w.n > MAX_REQUESTS)
+      errors.push(`requests must be a whole number from 1 to ${MAX_REQUESTS}`);
     if (w.kind !== 'sequential') {
       if (!Number.isInteger(w.seed) || w.seed < 0) errors.push('seed must be a whole number ≥ 0');
     }
-    if ('read_ratio' in w && !(w.read_ratio >= 0 && w.read_ratio <= 1)) errors.push('read ratio must be between 0 and 1');
+    if ('read_ratio' in w && !(w.read_ratio >= 0 && w.read_ratio <= 1))
+      errors.push('read ratio must be between 0 and 1');
     if (w.kind === 'live') {
       if (!Number.isInteger(w.block_pages) || w.block_pages < 1) errors.push('block pages must be a whole number ≥ 1');
-      else if (!Number.isInteger(w.live) || w.live < 1 || w.live > w.block_pages) errors.push(`live pages must be a whole number from 1 to ${w.block_pages} (block pages)`);
+      else if (!Number.isInteger(w.live) || w.live < 1 || w.live > w.block_pages)
+        errors.push(`live pages must be a whole number from 1 to ${w.block_pages} (block pages)`);
     }
     if (w.kind === 'hotcold') {
       if (!(w.hot_fraction > 0 && w.hot_fraction < 1)) errors.push('hot fraction must be between 0 and 1 (exclusive)');
@@ -394,7 +469,10 @@ export function parseScenario(json: string, opts: { allowMissingTrace?: boolean 
 }
 
 /** The same checks as parseScenario, on an already-parsed value. */
-export function scenarioFromObject(raw: unknown, opts: { allowMissingTrace?: boolean; exactParams?: boolean } = {}): Scenario {
+export function scenarioFromObject(
+  raw: unknown,
+  opts: { allowMissingTrace?: boolean; exactParams?: boolean } = {},
+): Scenario {
   if (!isObject(raw)) throw new Error('a scenario must be a JSON object');
   const scheme = typeof raw.scheme === 'string' ? raw.scheme : 'page';
   // A link or file reproduces exactly what it says: no defaults added (the core's own apply).
@@ -465,6 +543,9 @@ export function describeScenario(s: Scenario): string {
 /** "preconditioned: fill + 10,000 random writes" */
 export function describePrecondition(p: Precondition | undefined): string {
   if (!p) return 'no preconditioning (fresh chip)';
-  const parts = [p.fill ? 'sequential fill' : '', p.random_writes ? `${p.random_writes.toLocaleString('en-US')} random writes (seed ${p.seed})` : ''].filter(Boolean);
+  const parts = [
+    p.fill ? 'sequential fill' : '',
+    p.random_writes ? `${p.random_writes.toLocaleString('en-US')} random writes (seed ${p.seed})` : '',
+  ].filter(Boolean);
   return `preconditioned: ${parts.join(' + ')}`;
 }

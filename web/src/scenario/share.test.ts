@@ -1,6 +1,14 @@
 import { compressToEncodedURIComponent } from 'lz-string';
 import { describe, expect, it } from 'vitest';
-import { CHIPS, PARAM_SPECS, SCHEMES, defaultScenario, validateScenario, type Scenario, type SchemeParams } from './model';
+import {
+  CHIPS,
+  PARAM_SPECS,
+  SCHEMES,
+  defaultScenario,
+  validateScenario,
+  type Scenario,
+  type SchemeParams,
+} from './model';
 import { decodeHash, encodeHash, shareUrl, stateFromFile, stateToFile, type ShareState } from './share';
 import { loadNodeCore } from './testing/nodeCore';
 
@@ -18,10 +26,15 @@ function rng(seed: number) {
   };
 }
 
-const PATTERNS = ['w0 w4 w8 r3 (w1 w2)x3', 'w0-15 S0 S4 S8 S12 S0 S4 S8 S12', 'r1 w2\nw3 (w4 (w5)x2)x3', 'w0 “quoted” w1'.replace(/“quoted” /, '')];
+const PATTERNS = [
+  'w0 w4 w8 r3 (w1 w2)x3',
+  'w0-15 S0 S4 S8 S12 S0 S4 S8 S12',
+  'r1 w2\nw3 (w4 (w5)x2)x3',
+  'w0 “quoted” w1'.replace(/“quoted” /, ''),
+];
 
 function randomScenario(r: () => number): Scenario {
-  const pick = <T,>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)];
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)];
   const scheme = pick(SCHEMES);
   const params: SchemeParams = {};
   for (const p of scheme.params) {
@@ -42,9 +55,21 @@ function randomScenario(r: () => number): Scenario {
       : kind === 'uniform'
         ? { kind, n, seed, read_ratio: Math.round(r() * 100) / 100 }
         : kind === 'hotcold'
-          ? { kind, n, seed, read_ratio: Math.round(r() * 100) / 100, hot_fraction: 0.05 + Math.round(r() * 90) / 100, hot_ratio: Math.round(r() * 100) / 100 }
+          ? {
+              kind,
+              n,
+              seed,
+              read_ratio: Math.round(r() * 100) / 100,
+              hot_fraction: 0.05 + Math.round(r() * 90) / 100,
+              hot_ratio: Math.round(r() * 100) / 100,
+            }
           : { kind, text: pick(PATTERNS) };
-  return { scheme: scheme.id, params, chip: { preset: chip.id, blocks: 2 + Math.floor(r() * 30), pages_per_block: 1 + Math.floor(r() * 64) }, workload };
+  return {
+    scheme: scheme.id,
+    params,
+    chip: { preset: chip.id, blocks: 2 + Math.floor(r() * 30), pages_per_block: 1 + Math.floor(r() * 64) },
+    workload,
+  };
 }
 
 function randomState(r: () => number): ShareState {
@@ -57,7 +82,13 @@ function randomState(r: () => number): ShareState {
   if (r() < 0.3) state.view.tour = { id: 'bast-thrashing', index: Math.floor(r() * 6) };
   if (r() < 0.2) state.view.present = true;
   if (r() < 0.2) state.view.speed = '20req';
-  if (r() < 0.2) state.compare = { runs: [{ scheme: 'bast', params: { log_blocks: 4 } }, { scheme: 'fast', params: { log_blocks: 8 } }] };
+  if (r() < 0.2)
+    state.compare = {
+      runs: [
+        { scheme: 'bast', params: { log_blocks: 4 } },
+        { scheme: 'fast', params: { log_blocks: 8 } },
+      ],
+    };
   return state;
 }
 
@@ -75,13 +106,26 @@ describe('links: encode / decode', () => {
   });
 
   it('builds a URL on the current page', () => {
-    const url = shareUrl({ scenario: defaultScenario(), at: { step: 3, op: 1 }, view: {} }, 'http://127.0.0.1:4179/?x=1#old');
+    const url = shareUrl(
+      { scenario: defaultScenario(), at: { step: 3, op: 1 }, view: {} },
+      'http://127.0.0.1:4179/?x=1#old',
+    );
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:4179\/\?x=1#v1=/);
   });
 
   it('never puts an uploaded trace in a link, and says so on the way back', () => {
     const state: ShareState = {
-      scenario: { ...defaultScenario(), workload: { kind: 'trace', name: 'msr-src1.csv', format: 'msr', fit: 'compact', upload: 3, text: '1,2,3\n'.repeat(1000) } },
+      scenario: {
+        ...defaultScenario(),
+        workload: {
+          kind: 'trace',
+          name: 'msr-src1.csv',
+          format: 'msr',
+          fit: 'compact',
+          upload: 3,
+          text: '1,2,3\n'.repeat(1000),
+        },
+      },
       at: { step: 10, op: 0 },
       view: {},
     };
@@ -90,7 +134,13 @@ describe('links: encode / decode', () => {
     const back = decodeHash(hash);
     if (back.kind !== 'state') throw new Error(JSON.stringify(back));
     expect(back.missingTrace).toBe('msr-src1.csv');
-    expect(back.state.scenario.workload).toEqual({ kind: 'trace', name: 'msr-src1.csv', format: 'msr', fit: 'compact', missing: true });
+    expect(back.state.scenario.workload).toEqual({
+      kind: 'trace',
+      name: 'msr-src1.csv',
+      format: 'msr',
+      fit: 'compact',
+      missing: true,
+    });
     expect(back.state.scenario.chip).toEqual(state.scenario.chip);
     expect(back.state.at).toEqual({ step: 10, op: 0 });
   });
@@ -104,10 +154,19 @@ describe('links: encode / decode', () => {
 
 describe('links: versions', () => {
   it('migrates a v0 link (the bare Session scenario) to step 0', () => {
-    const bare = { scheme: 'bast', params: { log_blocks: 2 }, chip: { preset: 'classroom' }, workload: { kind: 'pattern', text: 'w0-15 S0 S4 S8 S12 S0 S4 S8 S12' } };
+    const bare = {
+      scheme: 'bast',
+      params: { log_blocks: 2 },
+      chip: { preset: 'classroom' },
+      workload: { kind: 'pattern', text: 'w0-15 S0 S4 S8 S12 S0 S4 S8 S12' },
+    };
     const back = decodeHash(`#v0=${compressToEncodedURIComponent(JSON.stringify(bare))}`);
     if (back.kind !== 'state') throw new Error(JSON.stringify(back));
-    expect(back.state.scenario).toMatchObject({ scheme: 'bast', params: { log_blocks: 2 }, chip: { preset: 'classroom' } });
+    expect(back.state.scenario).toMatchObject({
+      scheme: 'bast',
+      params: { log_blocks: 2 },
+      chip: { preset: 'classroom' },
+    });
     expect(back.state.at).toEqual({ step: 0, op: 0 });
     expect(back.notice).toMatch(/older version/);
   });
@@ -121,7 +180,11 @@ describe('links: versions', () => {
   it('reads scenario files: versioned, and bare Session JSON', () => {
     const state: ShareState = { scenario: defaultScenario(), at: { step: 5, op: 2 }, view: { theme: 'dark' } };
     expect(stateFromFile(stateToFile(state)).state).toEqual(state);
-    expect(stateFromFile(JSON.stringify(defaultScenario())).state).toEqual({ scenario: defaultScenario(), at: { step: 0, op: 0 }, view: {} });
+    expect(stateFromFile(JSON.stringify(defaultScenario())).state).toEqual({
+      scenario: defaultScenario(),
+      at: { step: 0, op: 0 },
+      view: {},
+    });
     expect(() => stateFromFile('{"v": 9}')).toThrow(/newer version/);
     expect(() => stateFromFile('nope')).toThrow(/not valid JSON/);
   });
@@ -137,9 +200,18 @@ describe('links: damaged input never throws', () => {
       ['#v1=', /damaged/],
       [`#v1=${compressToEncodedURIComponent('{"scenario": ')}`, /damaged/],
       [`#v1=${compressToEncodedURIComponent('[1,2]')}`, /cannot be used/],
-      [`#v1=${compressToEncodedURIComponent('{"scenario":{"scheme":"warp","chip":{"preset":"classroom"},"workload":{"kind":"sequential","n":5}}}')}`, /unknown scheme "warp"/],
-      [`#v1=${compressToEncodedURIComponent('{"scenario":{"chip":{"preset":"classroom"},"workload":{"kind":"pattern","text":"w0 (w1"}}}')}`, /never closed/],
-      [`#v1=${compressToEncodedURIComponent(JSON.stringify({ scenario: defaultScenario(), at: { step: -4 } }))}`, /step must be/],
+      [
+        `#v1=${compressToEncodedURIComponent('{"scenario":{"scheme":"warp","chip":{"preset":"classroom"},"workload":{"kind":"sequential","n":5}}}')}`,
+        /unknown scheme "warp"/,
+      ],
+      [
+        `#v1=${compressToEncodedURIComponent('{"scenario":{"chip":{"preset":"classroom"},"workload":{"kind":"pattern","text":"w0 (w1"}}}')}`,
+        /never closed/,
+      ],
+      [
+        `#v1=${compressToEncodedURIComponent(JSON.stringify({ scenario: defaultScenario(), at: { step: -4 } }))}`,
+        /step must be/,
+      ],
       ['#hello', /does not hold an ftlscope scenario/],
     ];
     for (const [hash, message] of cases) {
@@ -155,7 +227,8 @@ describe('links: damaged input never throws', () => {
     for (let i = 0; i < 500; i++) {
       const chars = good.split('');
       const flips = 1 + Math.floor(r() * 4);
-      for (let f = 0; f < flips; f++) chars[3 + Math.floor(r() * (chars.length - 3))] = alphabet[Math.floor(r() * alphabet.length)];
+      for (let f = 0; f < flips; f++)
+        chars[3 + Math.floor(r() * (chars.length - 3))] = alphabet[Math.floor(r() * alphabet.length)];
       const back = decodeHash(`#${chars.join('')}`);
       expect(['state', 'error']).toContain(back.kind);
       if (back.kind === 'state') expect(validateScenario(back.state.scenario)).toEqual([]);

@@ -110,7 +110,10 @@ function viewFrom(raw: unknown): ViewOptions {
   if (!isObject(raw)) return view;
   if (raw.theme === 'light' || raw.theme === 'dark') view.theme = raw.theme;
   if (isObject(raw.tour) && typeof raw.tour.id === 'string') {
-    view.tour = { id: raw.tour.id, index: typeof raw.tour.index === 'number' && raw.tour.index >= 0 ? Math.floor(raw.tour.index) : 0 };
+    view.tour = {
+      id: raw.tour.id,
+      index: typeof raw.tour.index === 'number' && raw.tour.index >= 0 ? Math.floor(raw.tour.index) : 0,
+    };
   }
   if (raw.present === true) view.present = true;
   if (typeof raw.speed === 'string' && /^[\w-]{1,20}$/.test(raw.speed)) view.speed = raw.speed;
@@ -143,7 +146,10 @@ const MIGRATIONS: Record<number, (raw: unknown) => Record<string, unknown>> = {
 };
 
 /** A state from parsed JSON of any known version (throws a readable Error). */
-export function stateFromObject(raw: unknown, version: number): { state: ShareState; missingTrace?: string; migrated: boolean } {
+export function stateFromObject(
+  raw: unknown,
+  version: number,
+): { state: ShareState; missingTrace?: string; migrated: boolean } {
   let cur = raw;
   let v = version;
   const migrated = v < SHARE_VERSION;
@@ -154,14 +160,17 @@ export function stateFromObject(raw: unknown, version: number): { state: ShareSt
     v++;
   }
   if (!isObject(cur)) throw new Error('the scenario data is not an object');
-  if (cur.v !== undefined && cur.v !== SHARE_VERSION) throw new Error(`the data says version ${String(cur.v)}, the link says ${version}`);
+  if (cur.v !== undefined && cur.v !== SHARE_VERSION)
+    throw new Error(`the data says version ${String(cur.v)}, the link says ${version}`);
   const scenario = scenarioFromObject(cur.scenario, { allowMissingTrace: true, exactParams: true });
   let missingTrace: string | undefined;
   if (scenario.workload.kind === 'trace' && (scenario.workload.missing || !scenario.workload.text)) {
     missingTrace = scenario.workload.name;
     scenario.workload = { ...scenario.workload, missing: true };
   }
-  const at = isObject(cur.at) ? { step: wholeNumber(cur.at.step, 'step'), op: wholeNumber(cur.at.op, 'op') } : { step: 0, op: 0 };
+  const at = isObject(cur.at)
+    ? { step: wholeNumber(cur.at.step, 'step'), op: wholeNumber(cur.at.op, 'op') }
+    : { step: 0, op: 0 };
   const state: ShareState = { scenario, at, view: viewFrom(cur.view) };
   const compare = compareFrom(cur.compare);
   if (compare) state.compare = compare;
@@ -178,7 +187,8 @@ export function decodeHash(hash: string): Decoded {
   const tour = /^tour=([\w-]+)$/.exec(h);
   if (tour) return { kind: 'tour', id: tour[1] };
   const m = /^v(\d+)=(.*)$/s.exec(h);
-  if (!m) return { kind: 'error', message: 'This link does not hold an ftlscope scenario (it should start with #v1=).' };
+  if (!m)
+    return { kind: 'error', message: 'This link does not hold an ftlscope scenario (it should start with #v1=).' };
   const version = Number(m[1]);
   if (version > SHARE_VERSION) {
     return {
@@ -192,12 +202,19 @@ export function decodeHash(hash: string): Decoded {
   } catch {
     json = null;
   }
-  if (!json) return { kind: 'error', message: 'This link is damaged (it could not be decompressed) — was it cut short when copied?' };
+  if (!json)
+    return {
+      kind: 'error',
+      message: 'This link is damaged (it could not be decompressed) — was it cut short when copied?',
+    };
   let raw: unknown;
   try {
     raw = JSON.parse(json);
   } catch {
-    return { kind: 'error', message: 'This link is damaged (its data is not valid JSON) — was it cut short when copied?' };
+    return {
+      kind: 'error',
+      message: 'This link is damaged (its data is not valid JSON) — was it cut short when copied?',
+    };
   }
   try {
     const { state, missingTrace, migrated } = stateFromObject(raw, version);
@@ -205,7 +222,9 @@ export function decodeHash(hash: string): Decoded {
       kind: 'state',
       state,
       missingTrace,
-      notice: migrated ? `This link was made by an older version of ftlscope (v${version}) and was updated; it opens at the start of the workload.` : undefined,
+      notice: migrated
+        ? `This link was made by an older version of ftlscope (v${version}) and was updated; it opens at the start of the workload.`
+        : undefined,
     };
   } catch (e) {
     return { kind: 'error', message: `This link's scenario cannot be used: ${(e as Error).message}` };

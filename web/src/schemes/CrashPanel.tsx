@@ -39,7 +39,12 @@ export function CrashPanel({ scenario }: { scenario: Scenario }) {
     setReport(null);
     setError(null);
     setProgress({ done: 0, total: 0 });
-    const options = mode === 'all' ? { all: true, recut } : mode === 'every' ? { every: Math.max(1, n), recut } : { random: Math.max(1, n), seed: 1, recut };
+    const options =
+      mode === 'all'
+        ? { all: true, recut }
+        : mode === 'every'
+          ? { every: Math.max(1, n), recut }
+          : { random: Math.max(1, n), seed: 1, recut };
     handle.current = runSweep({ scenario, options }, (m) => {
       if (m.kind === 'progress') setProgress({ done: m.done, total: m.total });
       else {
@@ -62,7 +67,10 @@ export function CrashPanel({ scenario }: { scenario: Scenario }) {
       <summary>
         <h2>Crash test (power cuts)</h2>
       </summary>
-      <p className="hint">Cut power at flash operations of this whole run, recover from the chip alone, and check every acknowledged write against the reference model.</p>
+      <p className="hint">
+        Cut power at flash operations of this whole run, recover from the chip alone, and check every acknowledged write
+        against the reference model.
+      </p>
       {upload ? (
         <p className="muted">Not for uploaded traces yet (the sweep rebuilds the run from the scenario).</p>
       ) : (
@@ -70,7 +78,13 @@ export function CrashPanel({ scenario }: { scenario: Scenario }) {
           <div className="field-row crash-opts">
             <div className="field">
               <label htmlFor={ids.mode}>Cut points</label>
-              <select id={ids.mode} value={mode} onChange={(e) => setMode(e.target.value as Mode)} disabled={running} data-testid="crash-mode">
+              <select
+                id={ids.mode}
+                value={mode}
+                onChange={(e) => setMode(e.target.value as Mode)}
+                disabled={running}
+                data-testid="crash-mode"
+              >
                 <option value="all">every operation</option>
                 <option value="every">every Nth operation</option>
                 <option value="random">N random operations</option>
@@ -79,17 +93,36 @@ export function CrashPanel({ scenario }: { scenario: Scenario }) {
             {mode !== 'all' && (
               <div className="field narrow">
                 <label htmlFor={ids.n}>N</label>
-                <input id={ids.n} type="number" min={1} value={n} disabled={running} onChange={(e) => setN(Math.max(1, Math.floor(Number(e.target.value) || 1)))} />
+                <input
+                  id={ids.n}
+                  type="number"
+                  min={1}
+                  value={n}
+                  disabled={running}
+                  onChange={(e) => setN(Math.max(1, Math.floor(Number(e.target.value) || 1)))}
+                />
               </div>
             )}
           </div>
           <label className="check" htmlFor={ids.recut}>
-            <input id={ids.recut} type="checkbox" checked={recut} disabled={running} onChange={(e) => setRecut(e.target.checked)} /> Also cut once inside each recovery
+            <input
+              id={ids.recut}
+              type="checkbox"
+              checked={recut}
+              disabled={running}
+              onChange={(e) => setRecut(e.target.checked)}
+            />{' '}
+            Also cut once inside each recovery
           </label>
           <div className="crash-actions">
             {running ? (
               <>
-                <progress max={progress.total || 1} value={progress.done} aria-label="Cut points tried" data-testid="crash-progress" />
+                <progress
+                  max={progress.total || 1}
+                  value={progress.done}
+                  aria-label="Cut points tried"
+                  data-testid="crash-progress"
+                />
                 <span className="muted">
                   {fmt(progress.done)} / {fmt(progress.total)}
                 </span>
@@ -120,7 +153,8 @@ export function CrashPanel({ scenario }: { scenario: Scenario }) {
             <div>
               <dt>Cut points tried</dt>
               <dd>
-                {fmt(report.points_tried)} of {fmt(report.run_ops)} ops{report.recut_points ? `, ${fmt(report.recut_points)} cut again in recovery` : ''}
+                {fmt(report.points_tried)} of {fmt(report.run_ops)} ops
+                {report.recut_points ? `, ${fmt(report.recut_points)} cut again in recovery` : ''}
               </dd>
             </div>
             <div>

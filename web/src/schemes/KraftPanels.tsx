@@ -45,7 +45,9 @@ export function LogStrip({
                   </span>
                 ))}
               </span>
-              <span className={`serial-badge ${l.free ? 'none' : l.serial ? 'yes' : 'no'}`}>{l.free ? 'free' : l.serial ? 'serial' : 'random'}</span>
+              <span className={`serial-badge ${l.free ? 'none' : l.serial ? 'yes' : 'no'}`}>
+                {l.free ? 'free' : l.serial ? 'serial' : 'random'}
+              </span>
               <span className="fill-bar" aria-hidden="true">
                 <span style={{ width: `${(100 * l.top) / pagesPerBlock}%` }} />
               </span>
@@ -111,7 +113,8 @@ export function RelativeAddressing({ table, pagesPerBlock }: { table: RelativeTa
       </table>
       {r && r.lsn !== null && r.ri !== null && (
         <p className="worked" data-testid="worked-lsn">
-          PSN {r.psn}: RI = {r.ri} → LBN[{r.ri}] = {r.lbn}; LSN = {r.lbn}·{pagesPerBlock} + {r.rlsn} = <strong>{r.lsn}</strong>
+          PSN {r.psn}: RI = {r.ri} → LBN[{r.ri}] = {r.lbn}; LSN = {r.lbn}·{pagesPerBlock} + {r.rlsn} ={' '}
+          <strong>{r.lsn}</strong>
         </p>
       )}
     </section>
@@ -120,7 +123,8 @@ export function RelativeAddressing({ table, pagesPerBlock }: { table: RelativeTa
 
 function get(m: Metrics, path: string): number | undefined {
   let cur: unknown = m;
-  for (const k of path.split('.')) cur = cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[k] : undefined;
+  for (const k of path.split('.'))
+    cur = cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[k] : undefined;
   return typeof cur === 'number' ? cur : undefined;
 }
 
@@ -149,8 +153,8 @@ export function RamPanel({ metrics, table, scheme }: { metrics: Metrics; table: 
         ))}
       </div>
       <p className="hint">
-        Log-block maps for {m} log blocks{scheme === 'kast' ? ' (KAST is accounted as FAST)' : ''}. With FAST’s RAM for {m}, KRAFT affords{' '}
-        <strong data-testid="ram-affords">{affords}</strong> log blocks.
+        Log-block maps for {m} log blocks{scheme === 'kast' ? ' (KAST is accounted as FAST)' : ''}. With FAST’s RAM for{' '}
+        {m}, KRAFT affords <strong data-testid="ram-affords">{affords}</strong> log blocks.
       </p>
       {table && (
         <details>
@@ -172,11 +176,31 @@ export function RamPanel({ metrics, table, scheme }: { metrics: Metrics; table: 
 }
 
 /** Associativity of each log block over the run (thin lines) and their mean (thick), with the current step. */
-export function AssociativityChart({ series, k, step, total, width = 240, height = 58 }: { series: AssociativitySeries; k: number; step: number; total: number; width?: number; height?: number }) {
+export function AssociativityChart({
+  series,
+  k,
+  step,
+  total,
+  width = 240,
+  height = 58,
+}: {
+  series: AssociativitySeries;
+  k: number;
+  step: number;
+  total: number;
+  width?: number;
+  height?: number;
+}) {
   const m = { top: 4, right: 4, bottom: 12, left: 22 };
-  const x = d3.scaleLinear().domain([0, Math.max(1, total)]).range([m.left, width - m.right]);
+  const x = d3
+    .scaleLinear()
+    .domain([0, Math.max(1, total)])
+    .range([m.left, width - m.right]);
   const top = Math.max(1, k, ...series.slots.flat());
-  const y = d3.scaleLinear().domain([0, top]).range([height - m.bottom, m.top]);
+  const y = d3
+    .scaleLinear()
+    .domain([0, top])
+    .range([height - m.bottom, m.top]);
   const slots = series.slots[0]?.length ?? 0;
   const line = (vals: number[]) =>
     d3
@@ -185,7 +209,14 @@ export function AssociativityChart({ series, k, step, total, width = 240, height
       .y((v) => y(v))
       .curve(d3.curveStepAfter)(vals) ?? '';
   return (
-    <svg className="assoc-chart" width={width} height={height} role="img" aria-label={`Associativity of the log blocks over the run, K = ${k}`} data-testid="assoc-chart">
+    <svg
+      className="assoc-chart"
+      width={width}
+      height={height}
+      role="img"
+      aria-label={`Associativity of the log blocks over the run, K = ${k}`}
+      data-testid="assoc-chart"
+    >
       <line className="assoc-k" x1={m.left} x2={width - m.right} y1={y(k)} y2={y(k)} />
       <text className="assoc-label" x={m.left - 3} y={y(k) + 3} textAnchor="end">
         K

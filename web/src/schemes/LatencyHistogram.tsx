@@ -29,7 +29,12 @@ export function histBins(h: Hist, bins: number): HistBin[] {
     }));
   }
   const width = (hi - lo) / bins || 1;
-  const out: HistBin[] = Array.from({ length: bins }, (_, i) => ({ x0: lo + i * width, x1: lo + (i + 1) * width, read: 0, write: 0 }));
+  const out: HistBin[] = Array.from({ length: bins }, (_, i) => ({
+    x0: lo + i * width,
+    x1: lo + (i + 1) * width,
+    read: 0,
+    write: 0,
+  }));
   const put = (d: [number, number], key: 'read' | 'write') => {
     const i = Math.min(bins - 1, Math.floor((d[0] - lo) / width));
     out[i][key] += d[1];
@@ -49,7 +54,11 @@ export function LatencyHistogram({ hist, width, height = 130 }: { hist: Hist; wi
     .range([m.left, width - m.right])
     .padding(0.15);
   const max = d3.max(bins, (b) => Math.max(b.read, b.write)) ?? 1;
-  const y = d3.scaleLinear().domain([0, max]).nice().range([height - m.bottom, m.top]);
+  const y = d3
+    .scaleLinear()
+    .domain([0, max])
+    .nice()
+    .range([height - m.bottom, m.top]);
   useEffect(() => {
     if (yAxis.current) d3.select(yAxis.current).call(d3.axisLeft(y).ticks(3, 's'));
   });
@@ -57,7 +66,15 @@ export function LatencyHistogram({ hist, width, height = 130 }: { hist: Hist; wi
   const half = x.bandwidth() / 2;
   const every = Math.ceil(bins.length / 4);
   return (
-    <svg className="latency-histogram" width={width} height={height} role="img" aria-label="Histogram of response times, reads and writes" data-testid="latency-histogram" data-chart="Response-time histogram">
+    <svg
+      className="latency-histogram"
+      width={width}
+      height={height}
+      role="img"
+      aria-label="Histogram of response times, reads and writes"
+      data-testid="latency-histogram"
+      data-chart="Response-time histogram"
+    >
       <g ref={yAxis} className="axis" transform={`translate(${m.left},0)`} />
       {bins.map((b, i) => (
         <g key={i}>

@@ -48,8 +48,12 @@ function LogList({ rows, label }: { rows: LogEntryRow[]; label: string }) {
   return (
     <ol className="log-list" aria-label={label}>
       {rows.map((r) => (
-        <li key={r.n} title={`entry ${r.n}: ${r.kind} sector ${r.sector}, old page ${r.old}, new page ${r.next}, global time ${r.time}`}>
-          <span className="muted">#{r.n}</span> {r.kind === 'write' ? '' : `${r.kind} `}s{r.sector}: {r.old} → {r.next} <span className="muted">t{r.time}</span>
+        <li
+          key={r.n}
+          title={`entry ${r.n}: ${r.kind} sector ${r.sector}, old page ${r.old}, new page ${r.next}, global time ${r.time}`}
+        >
+          <span className="muted">#{r.n}</span> {r.kind === 'write' ? '' : `${r.kind} `}s{r.sector}: {r.old} → {r.next}{' '}
+          <span className="muted">t{r.time}</span>
         </li>
       ))}
     </ol>
@@ -101,17 +105,29 @@ export function LtftlPanels({ client, sid, scenario, snapshot, onLoad, onSeek }:
     <>
       <section className="panel time-shift" aria-labelledby="ts-h" data-testid="time-shift">
         <h2 id="ts-h">Time shift</h2>
-        <button type="button" className="primary" disabled={busy || tooLong || !client} onClick={() => void issue({ kind: 'freeze' })} data-testid="ts-freeze">
+        <button
+          type="button"
+          className="primary"
+          disabled={busy || tooLong || !client}
+          onClick={() => void issue({ kind: 'freeze' })}
+          data-testid="ts-freeze"
+        >
           Freeze now
         </button>
-        {tooLong && <p className="hint">Time-shift buttons work on workloads up to {TIME_SHIFT_MAX_REQUESTS.toLocaleString('en-US')} requests.</p>}
+        {tooLong && (
+          <p className="hint">
+            Time-shift buttons work on workloads up to {TIME_SHIFT_MAX_REQUESTS.toLocaleString('en-US')} requests.
+          </p>
+        )}
         {message && (
           <p className="hint" role="status">
             {message}
           </p>
         )}
         {states.length === 0 ? (
-          <p className="muted">No frozen state. Freeze keeps the current state revertible: pages overwritten later turn retractable.</p>
+          <p className="muted">
+            No frozen state. Freeze keeps the current state revertible: pages overwritten later turn retractable.
+          </p>
         ) : (
           <ul className="state-list">
             {states.map((s) => {
@@ -120,13 +136,25 @@ export function LtftlPanels({ client, sid, scenario, snapshot, onLoad, onSeek }:
                 <li key={s.id} data-testid={`state-${s.id}`}>
                   <div className="state-head">
                     <strong>State {s.id}</strong> <span className="muted">epoch {s.epoch}</span>
-                    <span className="pinned">{s.pinned} page{s.pinned === 1 ? '' : 's'} pinned</span>
+                    <span className="pinned">
+                      {s.pinned} page{s.pinned === 1 ? '' : 's'} pinned
+                    </span>
                   </div>
                   <div className="state-actions">
-                    <button type="button" disabled={busy || tooLong} onClick={() => void issue({ kind: 'revert', state: s.id })} data-testid={`ts-revert-${s.id}`}>
+                    <button
+                      type="button"
+                      disabled={busy || tooLong}
+                      onClick={() => void issue({ kind: 'revert', state: s.id })}
+                      data-testid={`ts-revert-${s.id}`}
+                    >
                       Revert
                     </button>
-                    <button type="button" disabled={busy || tooLong} onClick={() => void issue({ kind: 'unfreeze', state: s.id })} data-testid={`ts-unfreeze-${s.id}`}>
+                    <button
+                      type="button"
+                      disabled={busy || tooLong}
+                      onClick={() => void issue({ kind: 'unfreeze', state: s.id })}
+                      data-testid={`ts-unfreeze-${s.id}`}
+                    >
                       Unfreeze
                     </button>
                   </div>
@@ -154,16 +182,27 @@ export function LtftlPanels({ client, sid, scenario, snapshot, onLoad, onSeek }:
           <LogList rows={buffer} label="Log buffer" />
         </div>
         <div className="flash-box">
-          <span className="ram-tag">Flash · log section (last {Math.min(log.length, 12)} of {log.length})</span>
+          <span className="ram-tag">
+            Flash · log section (last {Math.min(log.length, 12)} of {log.length})
+          </span>
           <LogList rows={log.slice(-12)} label="Log section" />
         </div>
       </section>
       {sh && (
         <section className="panel" aria-labelledby="sp-h">
           <h2 id="sp-h">Space (Figure 8)</h2>
-          <div className="share-bar" role="img" aria-label={SHARES.map((x) => `${x.label} ${Math.round((sh[x.key] ?? 0) * 100)}%`).join(', ')}>
+          <div
+            className="share-bar"
+            role="img"
+            aria-label={SHARES.map((x) => `${x.label} ${Math.round((sh[x.key] ?? 0) * 100)}%`).join(', ')}
+          >
             {SHARES.map((x) => (
-              <span key={x.key} className={x.cls} style={{ width: `${(sh[x.key] ?? 0) * 100}%` }} title={`${x.label} ${((sh[x.key] ?? 0) * 100).toFixed(1)}%`} />
+              <span
+                key={x.key}
+                className={x.cls}
+                style={{ width: `${(sh[x.key] ?? 0) * 100}%` }}
+                title={`${x.label} ${((sh[x.key] ?? 0) * 100).toFixed(1)}%`}
+              />
             ))}
           </div>
           <ul className="share-legend">

@@ -76,7 +76,13 @@ export function PowerPanel({ client, sid, snapshot, onCut, onRecover, onFinish }
       <h2 id="pw-h">Power</h2>
       {!off && !recovering && (
         <>
-          <button type="button" className="power-button" disabled={atEnd || !client} onClick={cut} data-testid="power-cut">
+          <button
+            type="button"
+            className="power-button"
+            disabled={atEnd || !client}
+            onClick={cut}
+            data-testid="power-cut"
+          >
             Cut power here
           </button>
           <p className="hint">
@@ -109,12 +115,19 @@ export function PowerPanel({ client, sid, snapshot, onCut, onRecover, onFinish }
       {recovering && (
         <div role="status" data-testid="power-recovering">
           <p className="power-msg">
-            Recovering from the chip alone: operation {snapshot.opCursor} of {snapshot.opCount}. Step (→) or Play to watch each phase; the narration names it.
+            Recovering from the chip alone: operation {snapshot.opCursor} of {snapshot.opCount}. Step (→) or Play to
+            watch each phase; the narration names it.
           </p>
           <button type="button" onClick={() => run(onFinish)} data-testid="power-finish">
             Finish recovery
           </button>{' '}
-          <button type="button" className="power-button" onClick={cut} data-testid="power-cut-recovery" title="Power fails again after the recovery operations shown; recovering again starts from that chip">
+          <button
+            type="button"
+            className="power-button"
+            onClick={cut}
+            data-testid="power-cut-recovery"
+            title="Power fails again after the recovery operations shown; recovering again starts from that chip"
+          >
             Cut power again here
           </button>
         </div>
@@ -143,8 +156,12 @@ function VerdictView({ v, onClose }: { v: Verdict; onClose: () => void }) {
       </p>
       <p className="hint">
         Recovery took {count(v.recovery_ops, 'flash operation')}.
-        {v.in_flight_survived === undefined ? '' : v.in_flight_survived ? ' The interrupted write survived whole.' : ' The interrupted request is lost, as it was never acknowledged.'} The run
-        goes on with the next request.
+        {v.in_flight_survived === undefined
+          ? ''
+          : v.in_flight_survived
+            ? ' The interrupted write survived whole.'
+            : ' The interrupted request is lost, as it was never acknowledged.'}{' '}
+        The run goes on with the next request.
       </p>
       <button type="button" onClick={onClose}>
         Close

@@ -28,15 +28,30 @@ export function ResponseTimeline({ bins, bounds, total, width, height = 118 }: R
   const xAxis = useRef<SVGGElement>(null);
   const m = { top: 6, right: 8, bottom: 18, left: 52 };
   const span = Math.max(total, bins.n, 1);
-  const x = d3.scaleLinear().domain([0, span]).range([m.left, Math.max(m.left + 10, width - m.right)]);
+  const x = d3
+    .scaleLinear()
+    .domain([0, span])
+    .range([m.left, Math.max(m.left + 10, width - m.right)]);
   const top = Math.max(bins.maxTotal, ...bounds.map((b) => b.us), 1) * 1.08;
-  const y = d3.scaleLinear().domain([0, top]).range([height - m.bottom, m.top]);
+  const y = d3
+    .scaleLinear()
+    .domain([0, top])
+    .range([height - m.bottom, m.top]);
   const bw = Math.max(0.6, x(bins.binSize) - x(0) - (bins.binSize === 1 && x(1) - x(0) > 3 ? 1 : 0));
 
   useEffect(() => {
     const inMs = top >= 5000;
-    const tick = (v: number) => (inMs ? `${(v / 1000).toLocaleString('en-US', { maximumFractionDigits: 1 })} ms` : `${v.toLocaleString('en-US')} µs`);
-    if (yAxis.current) d3.select(yAxis.current).call(d3.axisLeft(y).ticks(4).tickFormat((v) => tick(Number(v))));
+    const tick = (v: number) =>
+      inMs
+        ? `${(v / 1000).toLocaleString('en-US', { maximumFractionDigits: 1 })} ms`
+        : `${v.toLocaleString('en-US')} µs`;
+    if (yAxis.current)
+      d3.select(yAxis.current).call(
+        d3
+          .axisLeft(y)
+          .ticks(4)
+          .tickFormat((v) => tick(Number(v))),
+      );
     if (xAxis.current) d3.select(xAxis.current).call(d3.axisBottom(x).ticks(6).tickFormat(d3.format('~s')));
   });
 

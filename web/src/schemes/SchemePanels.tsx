@@ -8,7 +8,17 @@ import type { SessionInfo, Snapshot } from '../sim/protocol';
 import { LatencyHistogram } from './LatencyHistogram';
 import { AssociativityChart, LogStrip, RamPanel, RelativeAddressing } from './KraftPanels';
 import { ResponseTimeline, fmtUs, type Bound } from './ResponseTimeline';
-import { KRAFT_LIKE, RFTL_LIKE, gftlBound, kraftLogBlocks, ramTable, relativeTables, rftlBound, rftlGroups, type RftlGroup } from './tables';
+import {
+  KRAFT_LIKE,
+  RFTL_LIKE,
+  gftlBound,
+  kraftLogBlocks,
+  ramTable,
+  relativeTables,
+  rftlBound,
+  rftlGroups,
+  type RftlGroup,
+} from './tables';
 import { useSchemeData } from './useSchemeData';
 import { LtftlPanels } from './LtftlPanels';
 import { CrashPanel } from './CrashPanel';
@@ -18,7 +28,10 @@ import './schemes.css';
 
 /** The associativity series of a KRAFT/KAST session, fetched once per session. */
 function useAssociativity(client: SimClient | null, sid: number | null, enabled: boolean): AssociativitySeries | null {
-  const [series, setSeries] = useState<{ sid: number | null; data: AssociativitySeries | null }>({ sid: null, data: null });
+  const [series, setSeries] = useState<{ sid: number | null; data: AssociativitySeries | null }>({
+    sid: null,
+    data: null,
+  });
   useEffect(() => {
     if (!client || sid === null || !enabled) return;
     let live = true;
@@ -73,7 +86,9 @@ export function SchemeStrip({ client, sid, info, snapshot, width, selectedLog, o
           <h2 id="rt-h">Response time per request</h2>
           <span className="strip-key">
             <span className="key request" /> request <span className="key gc" /> GC
-            {data?.timeline && data.timeline.binSize > 1 && <span className="muted"> · longest of every {data.timeline.binSize}</span>}
+            {data?.timeline && data.timeline.binSize > 1 && (
+              <span className="muted"> · longest of every {data.timeline.binSize}</span>
+            )}
             {data?.timeline && <span className="muted"> · worst so far {fmtUs(data.timeline.maxTotal)}</span>}
           </span>
         </div>
@@ -100,7 +115,10 @@ export function SchemeStrip({ client, sid, info, snapshot, width, selectedLog, o
 
 function GroupCard({ g, ppb }: { g: RftlGroup; ppb: number }) {
   const part = (label: string, cls: string, u: RftlGroup['primary']) => (
-    <span className={`grp-part ${cls}`} title={u ? `${label}: block ${u.pbn}, ${u.used}/${u.of} pages used` : `${label}: none`}>
+    <span
+      className={`grp-part ${cls}`}
+      title={u ? `${label}: block ${u.pbn}, ${u.used}/${u.of} pages used` : `${label}: none`}
+    >
       <span className="grp-label">{label}</span> {u ? u.pbn : '–'}
       <span className="fill-bar" aria-hidden="true">
         <span style={{ width: `${u ? (100 * u.used) / (u.of || ppb) : 0}%` }} />
@@ -129,7 +147,17 @@ export function SchemePanels(props: SchemeViewProps) {
 }
 
 /** RFTL groups and histogram; KRAFT relative addressing and RAM; LTFTL time shift. */
-function SchemeSpecificPanels({ client, sid, info, snapshot, width, selectedLog, scenario, onLoad, onSeek }: SchemeViewProps) {
+function SchemeSpecificPanels({
+  client,
+  sid,
+  info,
+  snapshot,
+  width,
+  selectedLog,
+  scenario,
+  onLoad,
+  onSeek,
+}: SchemeViewProps) {
   const rftlLike = RFTL_LIKE.has(info.scheme);
   const data = useSchemeData(client, sid, snapshot.step, 10, rftlLike);
   const tables = snapshot.view.tables;
@@ -160,13 +188,19 @@ function SchemeSpecificPanels({ client, sid, info, snapshot, width, selectedLog,
     );
   }
   if (info.scheme === 'ltftl' && sid !== null && scenario && onLoad && onSeek) {
-    return <LtftlPanels client={client} sid={sid} scenario={scenario} snapshot={snapshot} onLoad={onLoad} onSeek={onSeek} />;
+    return (
+      <LtftlPanels client={client} sid={sid} scenario={scenario} snapshot={snapshot} onLoad={onLoad} onSeek={onSeek} />
+    );
   }
   if (KRAFT_LIKE.has(info.scheme)) {
     const slot = selectedLog !== null && rel.some((t) => t.slot === selectedLog) ? selectedLog : (rel[0]?.slot ?? null);
     return (
       <>
-        <RelativeAddressing key={slot ?? -1} table={rel.find((t) => t.slot === slot) ?? null} pagesPerBlock={info.chip.pages_per_block} />
+        <RelativeAddressing
+          key={slot ?? -1}
+          table={rel.find((t) => t.slot === slot) ?? null}
+          pagesPerBlock={info.chip.pages_per_block}
+        />
         <RamPanel metrics={snapshot.metrics} table={ramTable(tables)} scheme={info.scheme} />
       </>
     );

@@ -45,8 +45,12 @@ export type CrashMessage =
 export function verdict(r: SweepReport): { ok: boolean; text: string } {
   if (r.points_tried === 0) return { ok: false, text: 'No cut point was tried (the run has no flash operations).' };
   const bad = r.points_tried - r.recovered_correctly;
-  if (bad === 0) return { ok: true, text: `All ${r.points_tried.toLocaleString('en-US')} power cuts recovered correctly.` };
-  return { ok: false, text: `${bad.toLocaleString('en-US')} of ${r.points_tried.toLocaleString('en-US')} power cuts did not recover correctly.` };
+  if (bad === 0)
+    return { ok: true, text: `All ${r.points_tried.toLocaleString('en-US')} power cuts recovered correctly.` };
+  return {
+    ok: false,
+    text: `${bad.toLocaleString('en-US')} of ${r.points_tried.toLocaleString('en-US')} power cuts did not recover correctly.`,
+  };
 }
 
 export interface SweepHandle {
@@ -54,7 +58,11 @@ export interface SweepHandle {
 }
 
 /** Run a sweep in a new worker; `cancel` terminates it at once. */
-export function runSweep(req: CrashRequest, on: (m: CrashMessage) => void, makeWorker: () => Worker = defaultWorker): SweepHandle {
+export function runSweep(
+  req: CrashRequest,
+  on: (m: CrashMessage) => void,
+  makeWorker: () => Worker = defaultWorker,
+): SweepHandle {
   const w = makeWorker();
   let finished = false;
   w.addEventListener('message', (ev: MessageEvent<CrashMessage>) => {

@@ -12,13 +12,17 @@ self.addEventListener('message', (ev: MessageEvent<CrashRequest>) => {
     try {
       await init();
       let last = 0;
-      const report = crash_sweep(JSON.stringify(ev.data.scenario), JSON.stringify(ev.data.options), (done: number, total: number) => {
-        const now = performance.now();
-        if (now - last > 100 || done === total) {
-          last = now;
-          post({ kind: 'progress', done, total });
-        }
-      });
+      const report = crash_sweep(
+        JSON.stringify(ev.data.scenario),
+        JSON.stringify(ev.data.options),
+        (done: number, total: number) => {
+          const now = performance.now();
+          if (now - last > 100 || done === total) {
+            last = now;
+            post({ kind: 'progress', done, total });
+          }
+        },
+      );
       post({ kind: 'done', report: JSON.parse(report) });
     } catch (e) {
       post({ kind: 'error', message: e instanceof Error ? e.message : String(e) });

@@ -7,7 +7,10 @@ const kAtWork = (k: number, scheme = 'kraft'): Scenario => ({
   scheme,
   params: { log_blocks: 2, k },
   chip: { preset: 'classroom' },
-  workload: { kind: 'pattern', text: `${Array.from({ length: 20 }, (_, i) => `w${i}`).join(' ')} w0 w4 w8 w12 w16 w1 w5 w9 w13 w17` },
+  workload: {
+    kind: 'pattern',
+    text: `${Array.from({ length: 20 }, (_, i) => `w${i}`).join(' ')} w0 w4 w8 w12 w16 w1 w5 w9 w13 w17`,
+  },
 });
 
 export const SCHEME_PRESETS: Preset[] = [
@@ -52,7 +55,12 @@ export const SCHEME_PRESETS: Preset[] = [
 // One preset for every other scheme, the papers' own examples where they exist (the same
 // patterns the guided tours run; docs/schemes/*.md explains each).
 const classroom16 = { preset: 'classroom' as const, blocks: 16, pages_per_block: 4 };
-const pat = (scheme: string, params: Scenario['params'], text: string, chip: Scenario['chip'] = classroom16): Scenario => ({
+const pat = (
+  scheme: string,
+  params: Scenario['params'],
+  text: string,
+  chip: Scenario['chip'] = classroom16,
+): Scenario => ({
   scheme,
   params,
   chip,
@@ -83,7 +91,11 @@ SCHEME_PRESETS.push(
   {
     id: 'fastcheck-figure4',
     label: 'FastCheck: Figure 4, the victim whose merge a power cut interrupts',
-    scenario: pat('fastcheck', { log_blocks: 7, checkpoint_lpns: 12 }, FIG4, { preset: 'classroom', blocks: 32, pages_per_block: 4 }),
+    scenario: pat('fastcheck', { log_blocks: 7, checkpoint_lpns: 12 }, FIG4, {
+      preset: 'classroom',
+      blocks: 32,
+      pages_per_block: 4,
+    }),
     openAt: 68 / 109,
   },
   {

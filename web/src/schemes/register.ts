@@ -4,7 +4,15 @@
 import { SCHEMES, type SchemeSpec } from '../scenario/model';
 
 const UTILISATION = { key: 'utilisation', label: 'Utilisation', min: 0.05, max: 1, step: 0.05, default: 1 } as const;
-const LOG_BLOCKS = { key: 'log_blocks', label: 'Log blocks', min: 1, max: 4096, step: 1, default: 2, integer: true } as const;
+const LOG_BLOCKS = {
+  key: 'log_blocks',
+  label: 'Log blocks',
+  min: 1,
+  max: 4096,
+  step: 1,
+  default: 2,
+  integer: true,
+} as const;
 const K = { key: 'k', label: 'Associativity K', min: 1, max: 1024, step: 1, default: 2, integer: true } as const;
 
 export const SCHEME_SPECS: SchemeSpec[] = [
@@ -22,7 +30,13 @@ export const SCHEME_SPECS: SchemeSpec[] = [
     params: [UTILISATION],
     cleaning: 'gc',
   },
-  { id: 'nftl', label: 'NFTL', description: 'NFTL: block mapping with a replacement block; merge when both are full', params: [UTILISATION], cleaning: 'merges' },
+  {
+    id: 'nftl',
+    label: 'NFTL',
+    description: 'NFTL: block mapping with a replacement block; merge when both are full',
+    params: [UTILISATION],
+    cleaning: 'merges',
+  },
   {
     id: 'kraft',
     label: 'KRAFT',
@@ -37,7 +51,13 @@ export const SCHEME_SPECS: SchemeSpec[] = [
     params: [{ key: 'op', label: 'Over-provisioning', min: 0.05, max: 0.9, step: 0.05, default: 0.25 }],
     cleaning: 'gc',
   },
-  { id: 'kast', label: 'KAST (K-associative)', description: 'KAST-style K-associative log blocks (KRAFT without seriality maintenance)', params: [LOG_BLOCKS, K], cleaning: 'merges' },
+  {
+    id: 'kast',
+    label: 'KAST (K-associative)',
+    description: 'KAST-style K-associative log blocks (KRAFT without seriality maintenance)',
+    params: [LOG_BLOCKS, K],
+    cleaning: 'merges',
+  },
 ];
 
 export function registerSchemes(): void {

@@ -15,7 +15,10 @@ export function startTimeline(s: TimelineSession, totalRequests: number): void {
 export function schemeData(s: TimelineSession, bins: number, upto: number): SchemeData {
   const flat = s.timeline?.();
   const histogram = s.latency_histogram ? (JSON.parse(s.latency_histogram()) as LatencyHistogram) : null;
-  return { timeline: flat && flat.length > 0 ? binTimeline(flat, upto, bins) : flat ? binTimeline([], 0, bins) : null, histogram };
+  return {
+    timeline: flat && flat.length > 0 ? binTimeline(flat, upto, bins) : flat ? binTimeline([], 0, bins) : null,
+    histogram,
+  };
 }
 
 export function workloadPattern(s: TimelineSession, from: number, to: number): string {
@@ -30,7 +33,10 @@ export const SERIES_MAX_REQUESTS = 100_000;
  * Associativity of each KRAFT/KAST log block at `points` evenly spaced steps of the run,
  * read from scheme_metrics after a seek; the session is put back where it was.
  */
-export function associativitySeries(s: WasmSession & { goto?(step: number, ops: number): void }, points: number): AssociativitySeries | null {
+export function associativitySeries(
+  s: WasmSession & { goto?(step: number, ops: number): void },
+  points: number,
+): AssociativitySeries | null {
   const total = s.total();
   if (total > SERIES_MAX_REQUESTS) return null;
   const [step, ops] = [s.step(), s.op_cursor()];
@@ -41,7 +47,9 @@ export function associativitySeries(s: WasmSession & { goto?(step: number, ops: 
       const k = Math.round((i * total) / n);
       if (out.steps.length && out.steps[out.steps.length - 1] === k) continue;
       s.seek(k);
-      const sm = (JSON.parse(s.metrics()) as { scheme_metrics?: { associativity?: number[]; mean_associativity?: number } }).scheme_metrics;
+      const sm = (
+        JSON.parse(s.metrics()) as { scheme_metrics?: { associativity?: number[]; mean_associativity?: number } }
+      ).scheme_metrics;
       if (!sm || !Array.isArray(sm.associativity)) return null;
       out.steps.push(k);
       out.slots.push(sm.associativity);

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ViewTable } from '../sim/protocol';
-import { gftlBound, kraftLogBlocks, parseBlockUse, relativeTables, rftlBound, rftlGroups, tablesShownElsewhere } from './tables';
+import {
+  gftlBound,
+  kraftLogBlocks,
+  parseBlockUse,
+  relativeTables,
+  rftlBound,
+  rftlGroups,
+  tablesShownElsewhere,
+} from './tables';
 import { binTimeline } from './types';
 import { histBins } from './LatencyHistogram';
 import { chipPagesAfterFit, lineErrorText } from '../trace/TraceUpload';
@@ -8,11 +16,22 @@ import { coreScenario, isUploadWorkload } from '../trace/types';
 
 // Shapes as the core prints them (probed from the wasm build; docs/schemes/*.md).
 const kraft: ViewTable[] = [
-  { title: 'Log blocks (K = 2, 2 log blocks)', columns: [], rows: [['0', '0', '2', '0 2', 'no', '2', '3'], ['1', '1', '0', 'free', '-', '0', '0']] },
+  {
+    title: 'Log blocks (K = 2, 2 log blocks)',
+    columns: [],
+    rows: [
+      ['0', '0', '2', '0 2', 'no', '2', '3'],
+      ['1', '1', '0', 'free', '-', '0', '0'],
+    ],
+  },
   {
     title: 'Relative addressing, log block 0 (pbn 0): LBN[] = [0, 2]',
     columns: [],
-    rows: [['0', '0', '0', '0', '0', '0·4 + 0 = 0'], ['1', '1', '1', '2', '1', '2·4 + 1 = 9'], ['2', '2', '-', '-', '-', '(skipped)']],
+    rows: [
+      ['0', '0', '0', '0', '0', '0·4 + 0 = 0'],
+      ['1', '1', '1', '2', '1', '2·4 + 1 = 9'],
+      ['2', '2', '-', '-', '-', '(skipped)'],
+    ],
   },
   { title: 'Block map (data blocks)', columns: [], rows: [] },
   { title: "Mapping RAM by the KRAFT paper's bit widths (2-B)", columns: [], rows: [] },
@@ -38,7 +57,10 @@ describe('scheme tables', () => {
       {
         title: 'Block map (RAM): primary / replacement / buffer, pages used',
         columns: [],
-        rows: [['0', '1 (32/32)', '0 (0/32)', '2 (10/32)', 'primary+buffer GC: step 5 of 8'], ['1', '4 (3/32)', '3 (0/32)', '5 (0/32)', '-']],
+        rows: [
+          ['0', '1 (32/32)', '0 (0/32)', '2 (10/32)', 'primary+buffer GC: step 5 of 8'],
+          ['1', '4 (3/32)', '3 (0/32)', '5 (0/32)', '-'],
+        ],
       },
     ];
     const g = rftlGroups(t)!;
@@ -58,16 +80,39 @@ describe('timeline binning and histogram', () => {
   it('keeps the longest request of each bin with its GC part, up to the step', () => {
     const flat = [300000, 0, 2325000, 2000000, 25000, 0, 325000, 0, 9_000_000, 0];
     const one = binTimeline(flat, 4, 100);
-    expect(one).toMatchObject({ n: 4, binSize: 1, total: [300, 2325, 25, 325], gc: [0, 2000, 0, 0], maxTotal: 2325, maxGc: 2000 });
+    expect(one).toMatchObject({
+      n: 4,
+      binSize: 1,
+      total: [300, 2325, 25, 325],
+      gc: [0, 2000, 0, 0],
+      maxTotal: 2325,
+      maxGc: 2000,
+    });
     const two = binTimeline(flat, 4, 2);
     expect(two).toMatchObject({ binSize: 2, total: [2325, 325], gc: [2000, 0] });
     expect(binTimeline(flat, 0, 10).n).toBe(0);
   });
 
   it('bins few distinct values one per bar, many into ranges', () => {
-    const few = histBins({ read: [[25, 3], [50, 4]], write: [[325, 10]] }, 16);
-    expect(few.map((b) => [b.x0, b.read, b.write])).toEqual([[25, 3, 0], [50, 4, 0], [325, 0, 10]]);
-    const many = histBins({ read: [], write: Array.from({ length: 100 }, (_, i) => [i * 10, 1] as [number, number]) }, 10);
+    const few = histBins(
+      {
+        read: [
+          [25, 3],
+          [50, 4],
+        ],
+        write: [[325, 10]],
+      },
+      16,
+    );
+    expect(few.map((b) => [b.x0, b.read, b.write])).toEqual([
+      [25, 3, 0],
+      [50, 4, 0],
+      [325, 0, 10],
+    ]);
+    const many = histBins(
+      { read: [], write: Array.from({ length: 100 }, (_, i) => [i * 10, 1] as [number, number]) },
+      10,
+    );
     expect(many.reduce((s, b) => s + b.write, 0)).toBe(100);
     expect(many.length).toBeLessThanOrEqual(10);
   });
@@ -75,14 +120,24 @@ describe('timeline binning and histogram', () => {
 
 describe('trace helpers', () => {
   it('strips the page-side fields of an upload before the core sees it', () => {
-    const s = { scheme: 'page', chip: { preset: 'classroom' }, workload: { kind: 'trace', fit: 'fold', name: 'a.csv', upload: 3 } };
+    const s = {
+      scheme: 'page',
+      chip: { preset: 'classroom' },
+      workload: { kind: 'trace', fit: 'fold', name: 'a.csv', upload: 3 },
+    };
     expect(isUploadWorkload(s.workload)).toBe(true);
-    expect(coreScenario(s)).toEqual({ scheme: 'page', chip: { preset: 'classroom' }, workload: { kind: 'trace', fit: 'fold' } });
+    expect(coreScenario(s)).toEqual({
+      scheme: 'page',
+      chip: { preset: 'classroom' },
+      workload: { kind: 'trace', fit: 'fold' },
+    });
     expect(isUploadWorkload({ kind: 'trace', text: 'w0' })).toBe(false);
   });
 
   it('formats line errors and reads the scaled chip size from the fit note', () => {
-    expect(lineErrorText({ line: 2, column: 9, message: "expected the opcode r or w, found 'x'" })).toBe("line 2, column 9: expected the opcode r or w, found 'x'");
+    expect(lineErrorText({ line: 2, column: 9, message: "expected the opcode r or w, found 'x'" })).toBe(
+      "line 2, column 9: expected the opcode r or w, found 'x'",
+    );
     expect(chipPagesAfterFit('scaled the chip from 16 to 4096 blocks', 16, 4)).toBe(16384);
     expect(chipPagesAfterFit(null, 16, 4)).toBe(64);
   });

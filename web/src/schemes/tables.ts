@@ -144,10 +144,14 @@ export function ramTable(tables: ViewTable[]): ViewTable | null {
 
 /** Tables the scheme panels draw themselves (the generic table list leaves them out). */
 export function tablesShownElsewhere(scheme: string, tables: ViewTable[]): ViewTable[] {
-  if (scheme === 'rftl') return tables.filter((t) => !t.title.startsWith('Block map (RAM): primary / replacement / buffer'));
+  if (scheme === 'rftl')
+    return tables.filter((t) => !t.title.startsWith('Block map (RAM): primary / replacement / buffer'));
   if (KRAFT_LIKE.has(scheme)) {
     return tables.filter(
-      (t) => !t.title.startsWith('Log blocks (K = ') && !t.title.startsWith('Relative addressing, log block') && !t.title.startsWith('Mapping RAM by the KRAFT'),
+      (t) =>
+        !t.title.startsWith('Log blocks (K = ') &&
+        !t.title.startsWith('Relative addressing, log block') &&
+        !t.title.startsWith('Mapping RAM by the KRAFT'),
     );
   }
   if (scheme === 'ltftl') return tables.filter((t) => !LTFTL_TABLES.some((p) => t.title.startsWith(p)));

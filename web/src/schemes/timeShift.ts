@@ -7,7 +7,8 @@ import type { ViewTable } from '../sim/protocol';
 /** Largest workload the app re-writes as a pattern to insert a request. */
 export const TIME_SHIFT_MAX_REQUESTS = 200_000;
 
-export type TimeShiftRequest = { kind: 'freeze' } | { kind: 'unfreeze'; state: number } | { kind: 'revert'; state: number };
+export type TimeShiftRequest =
+  { kind: 'freeze' } | { kind: 'unfreeze'; state: number } | { kind: 'revert'; state: number };
 
 export function requestText(r: TimeShiftRequest): string {
   return r.kind === 'freeze' ? 'freeze' : `${r.kind} ${r.state}`;
@@ -64,7 +65,14 @@ export interface LogEntryRow {
 export function logEntries(tables: ViewTable[], prefix: string): LogEntryRow[] | null {
   const t = tables.find((x) => x.title.startsWith(prefix));
   if (!t) return null;
-  return t.rows.map((r) => ({ n: String(r[0]), kind: String(r[1]), sector: String(r[2]), old: String(r[3]), next: String(r[4]), time: String(r[5]) }));
+  return t.rows.map((r) => ({
+    n: String(r[0]),
+    kind: String(r[1]),
+    sector: String(r[2]),
+    old: String(r[3]),
+    next: String(r[4]),
+    time: String(r[5]),
+  }));
 }
 
 export const LTFTL_TABLES = ['Frozen states', 'Intent log in the log section', 'Log buffer (RAM', 'Revert diff'];

@@ -24,7 +24,7 @@ describe('time shift (real core)', () => {
   it('freeze inserted at step 8 gives the paper’s S8, and reverting undoes exactly the diff', async () => {
     const host = new SessionHost(async () => Session as unknown as SessionConstructor);
     let id = 1;
-    const call = async <T,>(cmd: Record<string, unknown>): Promise<T> => {
+    const call = async <T>(cmd: Record<string, unknown>): Promise<T> => {
       const res = await host.handle({ ...cmd, id: id++ } as never);
       if (!res.ok) throw new Error(res.error);
       return res.result as T;
@@ -38,13 +38,22 @@ describe('time shift (real core)', () => {
     const frozen = withInserted(base, before, { kind: 'freeze' }, after);
     const b = await call<CreateResult>({ type: 'create', scenario: frozen });
     expect(b.info.total_requests).toBe(13);
-    const end = await call<{ snapshot: { view: { tables: ViewTable[] }; pageStates: Uint8Array } }>({ type: 'seek', sid: b.sid, step: 13 });
+    const end = await call<{ snapshot: { view: { tables: ViewTable[] }; pageStates: Uint8Array } }>({
+      type: 'seek',
+      sid: b.sid,
+      step: 13,
+    });
     expect(frozenStates(end.snapshot.view.tables)).toEqual([{ id: 1, epoch: 'S8', pinned: expect.any(Number) }]);
     expect([...end.snapshot.pageStates].filter((x) => x === 3).length).toBe(3); // retractable {3, 6, 7} in Figure 2
     const diff = revertDiff(end.snapshot.view.tables).get(1) ?? [];
     expect(diff.map((d) => d.sector).sort()).toEqual([3, 4, 5, 6]);
 
-    const reverted = withInserted(frozen, await call<string>({ type: 'workload_pattern', sid: b.sid, from: 0, to: 13 }), { kind: 'revert', state: 1 }, '');
+    const reverted = withInserted(
+      frozen,
+      await call<string>({ type: 'workload_pattern', sid: b.sid, from: 0, to: 13 }),
+      { kind: 'revert', state: 1 },
+      '',
+    );
     const c = await call<CreateResult>({ type: 'create', scenario: reverted });
     const done = await call<{ snapshot: { view: { tables: ViewTable[] } } }>({ type: 'seek', sid: c.sid, step: 14 });
     expect(revertDiff(done.snapshot.view.tables).get(1) ?? []).toEqual([]);
@@ -62,7 +71,10 @@ describe('time shift (real core)', () => {
     const sid = c.result.sid;
     await host.handle({ id: 2, type: 'seek', sid, step: 22 });
     await host.handle({ id: 3, type: 'step_op', sid });
-    const before = (await host.handle({ id: 4, type: 'snapshot', sid })) as { ok: true; result: { step: number; opCursor: number; pageStates: Uint8Array } };
+    const before = (await host.handle({ id: 4, type: 'snapshot', sid })) as {
+      ok: true;
+      result: { step: number; opCursor: number; pageStates: Uint8Array };
+    };
     const r = (await host.handle({ id: 5, type: 'associativity_series', sid, points: 10 })) as {
       ok: true;
       result: { steps: number[]; slots: number[][]; mean: number[] };
@@ -79,14 +91,29 @@ describe('time shift (real core)', () => {
   it('cuts power at the current operation, recovers and verifies, leaving the session as it was', async () => {
     const host = new SessionHost(async () => Session as unknown as SessionConstructor);
     const hotcold = { kind: 'hotcold', n: 400, seed: 1, read_ratio: 0.1, hot_fraction: 0.2, hot_ratio: 0.8 };
-    const c = (await host.handle({ id: 1, type: 'create', scenario: { ...base, scheme: 'page', workload: hotcold } })) as { ok: true; result: CreateResult };
+    const c = (await host.handle({
+      id: 1,
+      type: 'create',
+      scenario: { ...base, scheme: 'page', workload: hotcold },
+    })) as { ok: true; result: CreateResult };
     const sid = c.result.sid;
     await host.handle({ id: 2, type: 'seek', sid, step: 160 });
-    type Snap = { ok: true; result: { snapshot?: { step: number; opCursor: number; opCount: number }; step: number; opCursor: number } };
+    type Snap = {
+      ok: true;
+      result: { snapshot?: { step: number; opCursor: number; opCount: number }; step: number; opCursor: number };
+    };
     let at = { step: 0, opCursor: 0, opCount: 0 };
-    for (let i = 0; i < 40 && !(at.opCount > 2 && at.opCursor >= 2); i++) at = ((await host.handle({ id: 10 + i, type: 'step_op', sid })) as Snap).result.snapshot!;
+    for (let i = 0; i < 40 && !(at.opCount > 2 && at.opCursor >= 2); i++)
+      at = ((await host.handle({ id: 10 + i, type: 'step_op', sid })) as Snap).result.snapshot!;
     expect(at.opCursor).toBeGreaterThanOrEqual(2);
-    const r = (await host.handle({ id: 4, type: 'crash_here', sid })) as { ok: true; result: { step: number; op: number; outcome: { lost: number; error: string | null; recovery_pages_read: number } } };
+    const r = (await host.handle({ id: 4, type: 'crash_here', sid })) as {
+      ok: true;
+      result: {
+        step: number;
+        op: number;
+        outcome: { lost: number; error: string | null; recovery_pages_read: number };
+      };
+    };
     expect(r.ok).toBe(true);
     expect(r.result).toMatchObject({ step: at.step, op: at.opCursor, outcome: { lost: 0, error: null } });
     expect(r.result.outcome.recovery_pages_read).toBeGreaterThan(0);
@@ -100,6 +127,9 @@ describe('time shift (real core)', () => {
   it('inserts after the request in progress', () => {
     expect(insertionPoint(5, 0)).toBe(5);
     expect(insertionPoint(5, 3)).toBe(6);
-    expect(withInserted(base, 'w1\n', { kind: 'unfreeze', state: 2 }, '').workload).toEqual({ kind: 'pattern', text: 'w1\nunfreeze 2' });
+    expect(withInserted(base, 'w1\n', { kind: 'unfreeze', state: 2 }, '').workload).toEqual({
+      kind: 'pattern',
+      text: 'w1\nunfreeze 2',
+    });
   });
 });

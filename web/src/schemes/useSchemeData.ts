@@ -6,7 +6,13 @@ import type { SchemeData } from './types';
 
 const MIN_INTERVAL_MS = 200;
 
-export function useSchemeData(client: SimClient | null, sid: number | null, step: number, bins: number, enabled: boolean): SchemeData | null {
+export function useSchemeData(
+  client: SimClient | null,
+  sid: number | null,
+  step: number,
+  bins: number,
+  enabled: boolean,
+): SchemeData | null {
   const [data, setData] = useState<SchemeData | null>(null);
   const want = useRef<{ sid: number; step: number; bins: number } | null>(null);
   const busy = useRef(false);

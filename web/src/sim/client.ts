@@ -80,7 +80,12 @@ export class SimClient {
     const message = { ...args, type, id } as unknown as Request;
     return new Promise<ResultMap[T]>((resolve, reject) => {
       const sid = (args as { sid?: unknown }).sid;
-      this.pending.set(id, { command: type, sid: typeof sid === 'number' ? sid : undefined, resolve: resolve as (v: unknown) => void, reject });
+      this.pending.set(id, {
+        command: type,
+        sid: typeof sid === 'number' ? sid : undefined,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+      });
       try {
         this.worker.postMessage(message);
       } catch (e) {

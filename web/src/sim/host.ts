@@ -185,7 +185,9 @@ export class SessionHost {
       case 'create': {
         const SessionClass = await this.getSessionClass();
         const upload = isUploadWorkload((cmd.scenario as { workload?: unknown } | null)?.workload);
-        const s = upload ? ((await this.traces.session(cmd.scenario)) as WasmSession) : new SessionClass(JSON.stringify(cmd.scenario));
+        const s = upload
+          ? ((await this.traces.session(cmd.scenario)) as WasmSession)
+          : new SessionClass(JSON.stringify(cmd.scenario));
         try {
           const info = parseJson<SessionInfo>(s.info(), 'info');
           startTimeline(s as TimelineSession, info.total_requests);
@@ -257,7 +259,9 @@ export class SessionHost {
           markers: s.markers ? s.markers() : new Uint32Array(0),
           logUpto: s.log_upto ? s.log_upto() : s.step(),
           series: s.series ? parseJson<SeriesPoint[]>(s.series(), 'series') : [],
-          latency: s.latency_histogram ? parseJson<LatencyHistogram>(s.latency_histogram(), 'latency') : { read: [], write: [] },
+          latency: s.latency_histogram
+            ? parseJson<LatencyHistogram>(s.latency_histogram(), 'latency')
+            : { read: [], write: [] },
         };
         return log;
       }
@@ -306,7 +310,9 @@ export class SessionHost {
       }
       case 'latency': {
         const s = this.session(cmd.sid);
-        return s.latency_histogram ? parseJson<LatencyHistogram>(s.latency_histogram(), 'latency') : { read: [], write: [] };
+        return s.latency_histogram
+          ? parseJson<LatencyHistogram>(s.latency_histogram(), 'latency')
+          : { read: [], write: [] };
       }
       case 'scheme_data':
         return schemeData(this.session(cmd.sid) as TimelineSession, cmd.bins, cmd.upto);

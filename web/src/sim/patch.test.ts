@@ -23,7 +23,7 @@ describe('page-state patches', () => {
     expect([...s2]).toEqual([2, 0, 1, 0]);
     expect(s2).not.toBe(s1);
     expect(s2).toBe(s0); // the spare buffer is reused: no new allocation
-    const s3 = base.apply(1, { idx: Uint32Array.from([], ), val: new Uint8Array(0) });
+    const s3 = base.apply(1, { idx: Uint32Array.from([]), val: new Uint8Array(0) });
     expect([...s3]).toEqual([2, 0, 1, 0]);
     expect(s3).toBe(s1);
     base.forget(1);

@@ -10,7 +10,11 @@
 export const LEAN_PAGES = 1 << 18;
 
 /** Pages whose state differs; null when so many changed that the whole array is cheaper. */
-export function diffStates(prev: Uint8Array, next: Uint8Array, maxShare = 1 / 16): { idx: Uint32Array; val: Uint8Array } | null {
+export function diffStates(
+  prev: Uint8Array,
+  next: Uint8Array,
+  maxShare = 1 / 16,
+): { idx: Uint32Array; val: Uint8Array } | null {
   if (prev.length !== next.length) return null;
   const limit = Math.floor(next.length * maxShare);
   const idx: number[] = [];

@@ -259,6 +259,4 @@ export interface RunResult {
 
 export type Request = Command & { id: number };
 
-export type Response =
-  | { id: number; ok: true; result: unknown }
-  | { id: number; ok: false; error: string };
+export type Response = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: string };

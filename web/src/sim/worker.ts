@@ -10,31 +10,33 @@ declare const self: DedicatedWorkerGlobalScope;
 let ready: Promise<SessionConstructor> | null = null;
 
 function loadCore(): Promise<SessionConstructor> {
-  if (!ready) ready = init().then(
-    () => Session as unknown as SessionConstructor,
-    (e: unknown) => {
-      throw new Error(`could not load the simulator (WebAssembly): ${errorMessage(e)}`);
-    },
-  );
+  if (!ready)
+    ready = init().then(
+      () => Session as unknown as SessionConstructor,
+      (e: unknown) => {
+        throw new Error(`could not load the simulator (WebAssembly): ${errorMessage(e)}`);
+      },
+    );
   return ready;
 }
 
-const host = new SessionHost(loadCore, () =>
-  loadCore().then(
-    (): TraceCore => ({
+const host = new SessionHost(
+  loadCore,
+  () =>
+    loadCore().then((): TraceCore => ({
       TraceParser: TraceParser as unknown as TraceCore['TraceParser'],
       fromTrace: (json, parser) => Session.from_trace(json, parser as TraceParser),
       traceCatalog: trace_catalog,
       tracePreview: trace_preview,
-    }),
-  ),
+    })),
   () => loadCore().then(() => plan_runs),
 );
 
 function transferablesOf(res: Response): Transferable[] {
   if (!res.ok || res.result === null || typeof res.result !== 'object') return [];
   const r = res.result as { snapshot?: Snapshot; pageStates?: Uint8Array; markers?: Uint32Array };
-  if (r.markers instanceof Uint32Array && r.markers.byteOffset === 0 && r.markers.buffer instanceof ArrayBuffer) return [r.markers.buffer];
+  if (r.markers instanceof Uint32Array && r.markers.byteOffset === 0 && r.markers.buffer instanceof ArrayBuffer)
+    return [r.markers.buffer];
   const snap = r.snapshot ?? (r.pageStates ? (r as unknown as Snapshot) : undefined);
   if (!snap) return [];
   const t = snapshotTransferables(snap);

@@ -71,10 +71,17 @@ export function PredictPanel(p: PredictPanelProps) {
           <ul className="predict-results">
             {p.questions.map((q) => {
               const good = answers[q] === checked.right[q];
-              const label = QUESTIONS[q].choices(ctx).find((c) => c.value === checked.right[q])?.label ?? checked.right[q];
+              const label =
+                QUESTIONS[q].choices(ctx).find((c) => c.value === checked.right[q])?.label ?? checked.right[q];
               return (
-                <li key={q} className={good ? 'predict-right' : 'predict-wrong'} data-testid={`predict-result-${q}`} data-right={good}>
-                  <strong>{good ? '✓ Right' : '✗ Not quite'}</strong> — {QUESTIONS[q].prompt} {good ? label : `The answer: ${label}.`}
+                <li
+                  key={q}
+                  className={good ? 'predict-right' : 'predict-wrong'}
+                  data-testid={`predict-result-${q}`}
+                  data-right={good}
+                >
+                  <strong>{good ? '✓ Right' : '✗ Not quite'}</strong> — {QUESTIONS[q].prompt}{' '}
+                  {good ? label : `The answer: ${label}.`}
                 </li>
               );
             })}
@@ -97,7 +104,9 @@ export function PredictPanel(p: PredictPanelProps) {
         </>
       ) : !between ? (
         <p className="muted" data-testid="predict-wait">
-          {p.step >= p.total ? 'The workload is finished.' : 'Finish this request first (Step request), then predict the next one.'}
+          {p.step >= p.total
+            ? 'The workload is finished.'
+            : 'Finish this request first (Step request), then predict the next one.'}
         </p>
       ) : (
         <form
@@ -115,7 +124,14 @@ export function PredictPanel(p: PredictPanelProps) {
                 <legend>{Q.prompt}</legend>
                 {choices.map((c) => (
                   <label key={c.value}>
-                    <input type="radio" name={id} value={c.value} checked={answers[q] === c.value} onChange={() => setAnswers((a) => ({ ...a, [q]: c.value }))} data-testid={`predict-${q}-${c.value}`} />{' '}
+                    <input
+                      type="radio"
+                      name={id}
+                      value={c.value}
+                      checked={answers[q] === c.value}
+                      onChange={() => setAnswers((a) => ({ ...a, [q]: c.value }))}
+                      data-testid={`predict-${q}-${c.value}`}
+                    />{' '}
                     {c.label}
                   </label>
                 ))}
@@ -123,7 +139,12 @@ export function PredictPanel(p: PredictPanelProps) {
             ) : (
               <div key={q} className="predict-q field">
                 <label htmlFor={id}>{Q.prompt}</label>
-                <select id={id} value={answers[q] ?? ''} onChange={(e) => setAnswers((a) => ({ ...a, [q]: e.target.value }))} data-testid={`predict-${q}`}>
+                <select
+                  id={id}
+                  value={answers[q] ?? ''}
+                  onChange={(e) => setAnswers((a) => ({ ...a, [q]: e.target.value }))}
+                  data-testid={`predict-${q}`}
+                >
                   <option value="">Choose…</option>
                   {choices.map((c) => (
                     <option key={c.value} value={c.value}>
@@ -135,7 +156,12 @@ export function PredictPanel(p: PredictPanelProps) {
             );
           })}
           <div className="predict-buttons">
-            <button type="submit" className="primary" disabled={p.questions.some((q) => !answers[q])} data-testid="predict-check">
+            <button
+              type="submit"
+              className="primary"
+              disabled={p.questions.some((q) => !answers[q])}
+              data-testid="predict-check"
+            >
               Check, then show it
             </button>
             {p.onClose && (

@@ -2,7 +2,15 @@
 import { Menu } from '../app/Menu';
 import type { Tour } from './tours';
 
-export function TourMenu({ tours, current, onStart }: { tours: Tour[]; current?: string; onStart: (id: string) => void }) {
+export function TourMenu({
+  tours,
+  current,
+  onStart,
+}: {
+  tours: Tour[];
+  current?: string;
+  onStart: (id: string) => void;
+}) {
   return (
     <Menu label="Tours" testId="tour-menu">
       {(close) =>

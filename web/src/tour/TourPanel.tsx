@@ -10,7 +10,10 @@ import { WithGlossary } from '../classroom/Glossary';
 import { PredictPanel } from './PredictPanel';
 
 /** Blocks a highlight designates in a snapshot. */
-export function highlightedBlocks(h: Highlight | undefined, snap: Pick<Snapshot, 'blockRoles' | 'owners' | 'events'> | undefined): Set<number> {
+export function highlightedBlocks(
+  h: Highlight | undefined,
+  snap: Pick<Snapshot, 'blockRoles' | 'owners' | 'events'> | undefined,
+): Set<number> {
   const out = new Set<number>();
   if (!h || !snap) return out;
   const roles = new Set(h.roles ?? []);
@@ -55,7 +58,21 @@ export interface TourPanelProps {
   onPrint?: () => void;
 }
 
-export function TourPanel({ tour, index, busy, playing, snapshot, onGo, onPlay, onStop, onExit, predict, score, onScored, onPrint }: TourPanelProps) {
+export function TourPanel({
+  tour,
+  index,
+  busy,
+  playing,
+  snapshot,
+  onGo,
+  onPlay,
+  onStop,
+  onExit,
+  predict,
+  score,
+  onScored,
+  onPrint,
+}: TourPanelProps) {
   const stop = tour.stops[index];
   const prevQuiz = index > 0 ? tour.stops[index - 1].quiz : undefined;
   const last = index >= tour.stops.length - 1;
@@ -92,11 +109,16 @@ export function TourPanel({ tour, index, busy, playing, snapshot, onGo, onPlay, 
   }, [tour.id, index]);
 
   return (
-    <section ref={panel} className="tour-panel" aria-labelledby="tour-h" data-testid="tour-panel" data-stop={index} data-stops={tour.stops.length}>
+    <section
+      ref={panel}
+      className="tour-panel"
+      aria-labelledby="tour-h"
+      data-testid="tour-panel"
+      data-stop={index}
+      data-stops={tour.stops.length}
+    >
       <div className="tour-head">
-        <h2 id="tour-h">
-          Tour · {tour.title}
-        </h2>
+        <h2 id="tour-h">Tour · {tour.title}</h2>
         <span className="tour-where" data-testid="tour-where">
           {index + 1} / {tour.stops.length}
         </span>
@@ -141,7 +163,13 @@ export function TourPanel({ tour, index, busy, playing, snapshot, onGo, onPlay, 
         </p>
       )}
       <div className="tour-buttons">
-        <button type="button" onClick={() => onGo(index - 1)} disabled={busy || index === 0} data-testid="tour-prev" title="Previous stop (PageUp)">
+        <button
+          type="button"
+          onClick={() => onGo(index - 1)}
+          disabled={busy || index === 0}
+          data-testid="tour-prev"
+          title="Previous stop (PageUp)"
+        >
           ◀︎ Previous
         </button>
         {!last &&
@@ -150,18 +178,36 @@ export function TourPanel({ tour, index, busy, playing, snapshot, onGo, onPlay, 
               ■ Stop
             </button>
           ) : (
-            <button type="button" onClick={() => onPlay(index + 1)} disabled={busy} data-testid="tour-play" title="Play the flash operations up to the next stop, and pause there">
+            <button
+              type="button"
+              onClick={() => onPlay(index + 1)}
+              disabled={busy}
+              data-testid="tour-play"
+              title="Play the flash operations up to the next stop, and pause there"
+            >
               Play to next stop
             </button>
           ))}
-        <button type="button" className="primary" onClick={() => (last ? onExit() : onGo(index + 1))} disabled={busy} data-testid="tour-next" title="Next stop (PageDown)">
+        <button
+          type="button"
+          className="primary"
+          onClick={() => (last ? onExit() : onGo(index + 1))}
+          disabled={busy}
+          data-testid="tour-next"
+          title="Next stop (PageDown)"
+        >
           {last ? 'Finish tour' : 'Next ▶︎'}
         </button>
         <button type="button" onClick={onExit} data-testid="tour-exit">
           Leave tour
         </button>
         {onPrint && (
-          <button type="button" onClick={onPrint} data-testid="tour-print" title="The whole tour on paper: one stop a page, with the chip at that stop">
+          <button
+            type="button"
+            onClick={onPrint}
+            data-testid="tour-print"
+            title="The whole tour on paper: one stop a page, with the chip at that stop"
+          >
             Print tour
           </button>
         )}

@@ -53,13 +53,19 @@ export const QUESTIONS: Record<PredictKind, PredictQuestion> = {
     id: 'kind',
     prompt: 'What will the next request make the FTL do?',
     choices: ({ scheme }) =>
-      (MERGING.has(scheme) ? (['none', 'switch', 'partial', 'full'] as const) : (['none', 'gc'] as const)).map((k) => ({ value: k, label: KIND_LABEL[k] })),
+      (MERGING.has(scheme) ? (['none', 'switch', 'partial', 'full'] as const) : (['none', 'gc'] as const)).map((k) => ({
+        value: k,
+        label: KIND_LABEL[k],
+      })),
     answer: (p) => p.kind,
   },
   victim: {
     id: 'victim',
     prompt: 'Which block will be erased first?',
-    choices: ({ blocks }) => [{ value: 'none', label: 'No block is erased' }, ...Array.from({ length: blocks }, (_, b) => ({ value: String(b), label: `Block ${b}` }))],
+    choices: ({ blocks }) => [
+      { value: 'none', label: 'No block is erased' },
+      ...Array.from({ length: blocks }, (_, b) => ({ value: String(b), label: `Block ${b}` })),
+    ],
     answer: (p) => (p.erased.length > 0 ? String(p.erased[0]) : 'none'),
   },
   copies: {
@@ -67,14 +73,21 @@ export const QUESTIONS: Record<PredictKind, PredictQuestion> = {
     prompt: 'How many pages will be copied?',
     choices: ({ ppb }) => {
       const max = Math.max(8, ppb * 3);
-      return Array.from({ length: max + 1 }, (_, n) => ({ value: String(n), label: String(n) })).concat({ value: 'more', label: `more than ${max}` });
+      return Array.from({ length: max + 1 }, (_, n) => ({ value: String(n), label: String(n) })).concat({
+        value: 'more',
+        label: `more than ${max}`,
+      });
     },
     answer: (p) => String(p.copies),
   },
 };
 
 /** The right value, clamped to the choices offered (a copy count above the list is "more"). */
-export function rightValue(q: PredictQuestion, p: Prediction, ctx: { blocks: number; ppb: number; scheme: string }): string {
+export function rightValue(
+  q: PredictQuestion,
+  p: Prediction,
+  ctx: { blocks: number; ppb: number; scheme: string },
+): string {
   const v = q.answer(p);
   const values = q.choices(ctx).map((c) => c.value);
   if (values.includes(v)) return v;
@@ -93,8 +106,13 @@ export function explain(p: Prediction): string {
           : p.kind === 'partial'
             ? `${p.partials} partial merge${p.partials === 1 ? '' : 's'}`
             : `${p.full_merges} full merge${p.full_merges === 1 ? '' : 's'}`;
-  const req = p.request.op === 'write' || p.request.op === 'read' ? `${p.request.op === 'write' ? 'w' : 'r'}${p.lpn}` : p.request.op;
-  const erased = p.erased.length ? `erases block${p.erased.length === 1 ? '' : 's'} ${p.erased.join(', ')}` : 'erases nothing';
+  const req =
+    p.request.op === 'write' || p.request.op === 'read'
+      ? `${p.request.op === 'write' ? 'w' : 'r'}${p.lpn}`
+      : p.request.op;
+  const erased = p.erased.length
+    ? `erases block${p.erased.length === 1 ? '' : 's'} ${p.erased.join(', ')}`
+    : 'erases nothing';
   return `${req} causes ${what}: it ${erased} and copies ${p.copies} page${p.copies === 1 ? '' : 's'} (${p.programs} program${p.programs === 1 ? '' : 's'}, ${p.reads} read${p.reads === 1 ? '' : 's'} in all).`;
 }
 

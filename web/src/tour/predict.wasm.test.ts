@@ -29,7 +29,9 @@ describe('predictions (Session.predict_next)', () => {
     expect(rightValue(QUESTIONS.victim, p, ctx)).toBe('3');
     expect(rightValue(QUESTIONS.copies, p, ctx)).toBe('4');
     expect(QUESTIONS.kind.choices(ctx).map((c) => c.value)).toEqual(['none', 'gc']);
-    expect(explain(p)).toBe('w16 causes garbage collection (2 runs): it erases blocks 3, 2 and copies 4 pages (5 programs, 4 reads in all).');
+    expect(explain(p)).toBe(
+      'w16 causes garbage collection (2 runs): it erases blocks 3, 2 and copies 4 pages (5 programs, 4 reads in all).',
+    );
   });
 
   it('agrees with what the session then does, request after request (KRAFT, K = 2)', () => {

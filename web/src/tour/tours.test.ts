@@ -8,7 +8,8 @@ const core = loadNodeCore();
 
 function get(m: unknown, path: string): unknown {
   let cur = m;
-  for (const k of path.split('.')) cur = cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[k] : undefined;
+  for (const k of path.split('.'))
+    cur = cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[k] : undefined;
   return cur;
 }
 
@@ -54,14 +55,20 @@ describe('guided tours', () => {
             if (b.role !== undefined) expect(roleStyle(roles[b.block]).key, `${where} role`).toBe(b.role);
             if (b.owner !== undefined) expect(owners[b.block], `${where} owner`).toBe(b.owner);
             if (b.pages !== undefined) {
-              const got = Array.from(states.subarray(b.block * ppb, (b.block + 1) * ppb), (x) => 'EVIRM'[x] ?? '?').join('');
+              const got = Array.from(
+                states.subarray(b.block * ppb, (b.block + 1) * ppb),
+                (x) => 'EVIRM'[x] ?? '?',
+              ).join('');
               expect(got, `${where} pages`).toBe(b.pages);
             }
           }
           for (const [path, want] of Object.entries(stop.expect ?? {})) {
             const got = get(metrics, path);
             expect(typeof got, `${tour.id} stop ${i} ${path}`).toBe('number');
-            expect(Math.abs((got as number) - want), `${tour.id} stop ${i} ${path}: ${String(got)} vs ${want}`).toBeLessThan(0.5);
+            expect(
+              Math.abs((got as number) - want),
+              `${tour.id} stop ${i} ${path}: ${String(got)} vs ${want}`,
+            ).toBeLessThan(0.5);
           }
         } finally {
           s.free();

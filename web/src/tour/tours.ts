@@ -72,13 +72,19 @@ const rftlWork = { kind: 'uniform' as const, n: 400, seed: 1, read_ratio: 0.3 };
 /** The first tour: for students who have never seen an FTL (page mapping, greedy GC). */
 const INTRO = 'w0-19 w0 w1 w4 w5 w8 w9 w12 w13 w16 w17 w0 w4 w8 w12';
 export const INTRO_TOUR_ID = 'intro-ftl';
-const intro: Scenario = { scheme: 'page', params: { op: 0.25 }, chip: { preset: 'classroom', blocks: 8, pages_per_block: 4 }, workload: { kind: 'pattern', text: INTRO } };
+const intro: Scenario = {
+  scheme: 'page',
+  params: { op: 0.25 },
+  chip: { preset: 'classroom', blocks: 8, pages_per_block: 4 },
+  workload: { kind: 'pattern', text: INTRO },
+};
 
 export const TOURS: Tour[] = [
   {
     id: INTRO_TOUR_ID,
     title: 'What a flash translation layer does (3 minutes)',
-    summary: 'Pages and blocks, out-of-place writes, invalid pages, garbage collection and write amplification, on an 8-block chip.',
+    summary:
+      'Pages and blocks, out-of-place writes, invalid pages, garbage collection and write amplification, on an 8-block chip.',
     schemes: ['page'],
     scenario: intro,
     stops: [
@@ -113,8 +119,10 @@ export const TOURS: Tour[] = [
         highlight: { roles: ['data'] },
         pages: { valid: 20, invalid: 8, erased: 4 },
         quiz: {
-          question: 'w16 needs a free page, and the only free block is the reserve. What will the FTL do before it can write?',
-          answer: 'Garbage collection: it picks blocks with the fewest valid pages (blocks 3 and 2, two valid pages each), copies their valid pages into the reserve block 7, and erases them — 4 copies and 2 erases for one write.',
+          question:
+            'w16 needs a free page, and the only free block is the reserve. What will the FTL do before it can write?',
+          answer:
+            'Garbage collection: it picks blocks with the fewest valid pages (blocks 3 and 2, two valid pages each), copies their valid pages into the reserve block 7, and erases them — 4 copies and 2 erases for one write.',
         },
         predict: ['kind', 'victim', 'copies'],
         expect: { erases: 0 },
@@ -150,7 +158,8 @@ export const TOURS: Tour[] = [
   {
     id: 'bast-thrashing',
     title: 'Why BAST thrashes',
-    summary: 'Two log blocks, four logical blocks written in turn: every write evicts a log block that holds one sector (FAST paper 2.4).',
+    summary:
+      'Two log blocks, four logical blocks written in turn: every write evicts a log block that holds one sector (FAST paper 2.4).',
     schemes: ['bast'],
     scenario: pattern('bast', { log_blocks: 2 }, THRASH),
     stops: [
@@ -167,8 +176,10 @@ export const TOURS: Tour[] = [
         text: 'S0 and S4 collided with written pages, so BAST gave LBN 0 and LBN 1 a log block each. Both log blocks are now in use, each holding a single sector.',
         highlight: { roles: ['log'] },
         quiz: {
-          question: 'S8 comes next. LBN 2 has no log block and none is free or full. How many blocks will this one write erase?',
-          answer: '2. Rule 3 (round robin) evicts LBN 0’s log block with 1 of its 4 sectors used: a full merge copies LBN 0’s 4 up-to-date sectors into a free block and erases the old data block and the log block.',
+          question:
+            'S8 comes next. LBN 2 has no log block and none is free or full. How many blocks will this one write erase?',
+          answer:
+            '2. Rule 3 (round robin) evicts LBN 0’s log block with 1 of its 4 sectors used: a full merge copies LBN 0’s 4 up-to-date sectors into a free block and erases the old data block and the log block.',
         },
         predict: ['kind', 'copies'],
         expect: { erases: 0 },
@@ -204,7 +215,8 @@ export const TOURS: Tour[] = [
   {
     id: 'fast-associativity',
     title: 'Full associativity (FAST)',
-    summary: 'The same kind of pattern through BAST and through FAST: shared RW log blocks absorb writes that make BAST thrash (FAST paper 3.1).',
+    summary:
+      'The same kind of pattern through BAST and through FAST: shared RW log blocks absorb writes that make BAST thrash (FAST paper 3.1).',
     schemes: ['bast', 'fast'],
     scenario: pattern('bast', { log_blocks: 2 }, THRASH_OFF0),
     stops: [
@@ -229,7 +241,10 @@ export const TOURS: Tour[] = [
         scenario: pattern('fast', { log_blocks: 3 }, THRASH_OFF0),
         text: 'S1 S5 S9 S13 are not at offset 0, so each is case 3 of Fig. 5: appended to the RW log blocks. One RW log block now holds sectors of four logical blocks.',
         highlight: { roles: ['rw-log'] },
-        quiz: { question: 'S1 S5 S9 S13 come again. How many erases will these four writes cause?', answer: 'None: they fill the second RW log block. FAST: 0 merges, 0 erases, where BAST needed 12.' },
+        quiz: {
+          question: 'S1 S5 S9 S13 come again. How many erases will these four writes cause?',
+          answer: 'None: they fill the second RW log block. FAST: 0 merges, 0 erases, where BAST needed 12.',
+        },
         expect: { erases: 0 },
       },
       {
@@ -262,7 +277,11 @@ export const TOURS: Tour[] = [
         at: { step: 20, op: 0 },
         text: 'After the 16 in-place writes, S4 (offset 0: case 1) opened the SW log block for LBN 1, and S5 S6 S7 followed in order (case 2.1): it holds the whole logical block, in order.',
         highlight: { roles: ['sw-log'] },
-        quiz: { question: 'S0 is at offset 0, so the SW log block must be retired. How many pages will be copied?', answer: 'None: a full, in-order SW log block is switched — it becomes LBN 1’s data block and the old data block is erased. 1 erase, 0 copies.' },
+        quiz: {
+          question: 'S0 is at offset 0, so the SW log block must be retired. How many pages will be copied?',
+          answer:
+            'None: a full, in-order SW log block is switched — it becomes LBN 1’s data block and the old data block is erased. 1 erase, 0 copies.',
+        },
         predict: ['kind', 'copies'],
         expect: { erases: 0 },
       },
@@ -278,7 +297,11 @@ export const TOURS: Tour[] = [
         at: { step: 22, op: 0 },
         text: 'The SW log block holds S0 S1 of LBN 0: offsets 0–1 in order, offsets 2–3 still erased.',
         highlight: { roles: ['sw-log'] },
-        quiz: { question: 'S8 (offset 0 of LBN 2) retires it. How many pages will be copied, and how many blocks erased?', answer: '2 copies and 1 erase: a partial merge copies the missing S2 and S3 from the data block into the SW log block, which becomes LBN 0’s data block; the old data block is erased.' },
+        quiz: {
+          question: 'S8 (offset 0 of LBN 2) retires it. How many pages will be copied, and how many blocks erased?',
+          answer:
+            '2 copies and 1 erase: a partial merge copies the missing S2 and S3 from the data block into the SW log block, which becomes LBN 0’s data block; the old data block is erased.',
+        },
         predict: ['kind', 'copies'],
         expect: { erases: 1 },
       },
@@ -294,7 +317,11 @@ export const TOURS: Tour[] = [
         at: { step: 31, op: 0 },
         text: 'Both RW log blocks are full. The first holds S1 S5 S13 S2: sectors of LBN 0, 1 and 3. It is the next victim.',
         highlight: { roles: ['rw-log'] },
-        quiz: { question: 'S15 needs a RW page. How many blocks will be erased?', answer: '4: one full merge per logical block in the victim (LBN 0, 1, 3), each erasing its old data block, then the victim itself.' },
+        quiz: {
+          question: 'S15 needs a RW page. How many blocks will be erased?',
+          answer:
+            '4: one full merge per logical block in the victim (LBN 0, 1, 3), each erasing its old data block, then the victim itself.',
+        },
         predict: ['kind', 'victim', 'copies'],
         expect: { erases: 2 },
       },
@@ -319,7 +346,11 @@ export const TOURS: Tour[] = [
         at: { step: 24, op: 0 },
         text: 'FAST, after the 16 in-place writes and S1 S9 S10 S11 S9 S10 S11 S2: the RW log blocks hold [S1 S9 S10 S11] and [S9 S10 S11 S2]. LBN 2’s sectors in the first block all have newer copies in the second.',
         highlight: { roles: ['rw-log'] },
-        quiz: { question: 'S3 makes the first RW log block the victim. FAST merges every logical block with a sector in it. How many erases?', answer: '3: LBN 0 and LBN 2 are merged (2 old data blocks erased), then the victim.' },
+        quiz: {
+          question:
+            'S3 makes the first RW log block the victim. FAST merges every logical block with a sector in it. How many erases?',
+          answer: '3: LBN 0 and LBN 2 are merged (2 old data blocks erased), then the victim.',
+        },
         predict: ['kind', 'copies'],
         expect: { erases: 0 },
       },
@@ -336,7 +367,11 @@ export const TOURS: Tour[] = [
         scenario: pattern('ofast', { log_blocks: 3 }, LAZY),
         text: 'The same pattern through O-FAST. Before merging a logical block of the victim, O-FAST checks whether every one of its sectors in the victim has a newer copy in another log block.',
         highlight: { roles: ['rw-log'] },
-        quiz: { question: 'S3 again. How many erases this time?', answer: '2: LBN 2 is skipped (its victim sectors are all stale), only LBN 0 is merged, then the victim is erased.' },
+        quiz: {
+          question: 'S3 again. How many erases this time?',
+          answer:
+            '2: LBN 2 is skipped (its victim sectors are all stale), only LBN 0 is merged, then the victim is erased.',
+        },
         expect: { erases: 0 },
       },
       {
@@ -352,7 +387,8 @@ export const TOURS: Tour[] = [
   {
     id: 'rftl-bounded',
     title: 'RFTL’s bounded response time',
-    summary: 'Garbage collection cut into steps that ride on writes: no request waits more than one erase plus one write (RFTL paper 4.2–4.5).',
+    summary:
+      'Garbage collection cut into steps that ride on writes: no request waits more than one erase plus one write (RFTL paper 4.2–4.5).',
     schemes: ['rftl', 'nftl'],
     scenario: { scheme: 'rftl', params: {}, chip: { ...rftlChip }, workload: { ...rftlWork } },
     stops: [
@@ -368,7 +404,11 @@ export const TOURS: Tour[] = [
         at: { step: 179, op: 0 },
         text: 'Logical block 1’s primary block is full. Its garbage collection is due — but RFTL never runs it all at once.',
         highlight: { owners: [1] },
-        quiz: { question: 'The next request writes to logical block 1. How long will it take, at most?', answer: '2,200 µs: the write (325 µs) plus one GC step of at most β = 5 valid-page copies. No step is longer than one erase (2,000 µs).' },
+        quiz: {
+          question: 'The next request writes to logical block 1. How long will it take, at most?',
+          answer:
+            '2,200 µs: the write (325 µs) plus one GC step of at most β = 5 valid-page copies. No step is longer than one erase (2,000 µs).',
+        },
         expect: { 'latency_us.write.worst': 325, gc_runs: 0 },
       },
       {
@@ -405,7 +445,8 @@ export const TOURS: Tour[] = [
   {
     id: 'kraft-k',
     title: 'KRAFT’s associativity K',
-    summary: 'K caps how many logical blocks share a log block: fewer merges with a larger K, but each merge touches more blocks (KRAFT paper 2-A).',
+    summary:
+      'K caps how many logical blocks share a log block: fewer merges with a larger K, but each merge touches more blocks (KRAFT paper 2-A).',
     schemes: ['kraft'],
     scenario: pattern('kraft', { log_blocks: 2, k: 1 }, KPAT),
     stops: [
@@ -414,7 +455,15 @@ export const TOURS: Tour[] = [
         at: { step: 30, op: 0 },
         text: '2 log blocks, K = 1, after w0-19 and w0 w4 w8 w12 w16 w1 w5 w9 w13 w17: like BAST, a log block serves one logical block. KRAFT keeps each log block serial: a write that skips offsets first fills them from the data block (4 fill copies). No merge here was a switch (the Metrics panel: switch 0) — each of the 7 victims was only partly written, so it took a partial merge that copied the sectors it lacked: 7 partial merges, 7 erases, 22 copies in all.',
         highlight: { roles: ['log'] },
-        expect: { erases: 7, 'merges.switch': 0, 'merges.partial': 7, 'merges.full': 0, 'by_cause.fill.programs': 4, 'by_cause.partial_merge.programs': 18, 'scheme_metrics.mrg_us': 2552.9 },
+        expect: {
+          erases: 7,
+          'merges.switch': 0,
+          'merges.partial': 7,
+          'merges.full': 0,
+          'by_cause.fill.programs': 4,
+          'by_cause.partial_merge.programs': 18,
+          'scheme_metrics.mrg_us': 2552.9,
+        },
       },
       {
         title: 'K = 2: shared log blocks',
@@ -422,7 +471,11 @@ export const TOURS: Tour[] = [
         scenario: pattern('kraft', { log_blocks: 2, k: 2 }, KPAT),
         text: 'Now K = 2. w0 w4 w8 w12 went into the two log blocks, two logical blocks each: both have reached K.',
         highlight: { roles: ['log'] },
-        quiz: { question: 'w16 belongs to a fifth logical block. How many blocks will be erased?', answer: '3: a victim log block is full-merged — its 2 logical blocks get new data blocks (2 old data blocks erased) — and the log block is erased.' },
+        quiz: {
+          question: 'w16 belongs to a fifth logical block. How many blocks will be erased?',
+          answer:
+            '3: a victim log block is full-merged — its 2 logical blocks get new data blocks (2 old data blocks erased) — and the log block is erased.',
+        },
         expect: { erases: 0 },
       },
       {
@@ -454,7 +507,8 @@ export const TOURS: Tour[] = [
   {
     id: 'ltftl-time-shift',
     title: 'LTFTL: freeze, change, revert',
-    summary: 'Freeze a state, keep writing, and go back to it: the log keeps the old pages retractable (LTFTL, Figures 2 and 6).',
+    summary:
+      'Freeze a state, keep writing, and go back to it: the log keeps the old pages retractable (LTFTL, Figures 2 and 6).',
     schemes: ['ltftl'],
     scenario: pattern('ltftl', {}, TIME_SHIFT),
     stops: [
@@ -471,8 +525,10 @@ export const TOURS: Tour[] = [
         at: { step: 9, op: 0 },
         text: 'freeze flushes the log buffer and records state 1 with epoch 8: S8, the valid pages after t = 0..7.',
         quiz: {
-          question: 'Now w3 w4 w5 w6 overwrite three sectors of S8 and add sector 6. What becomes of the old copies of 3, 4 and 5?',
-          answer: 'They become retractable, not invalid: S8 still needs them (S8 ∩ Domain(U), 3 pages), so garbage collection may not reclaim them.',
+          question:
+            'Now w3 w4 w5 w6 overwrite three sectors of S8 and add sector 6. What becomes of the old copies of 3, 4 and 5?',
+          answer:
+            'They become retractable, not invalid: S8 still needs them (S8 ∩ Domain(U), 3 pages), so garbage collection may not reclaim them.',
         },
         expect: { 'scheme_metrics.frozen_states': 1, 'scheme_metrics.log_flushes': 1 },
         pages: { valid: 6, invalid: 2, retractable: 0 },
@@ -490,7 +546,10 @@ export const TOURS: Tour[] = [
         at: { step: 14, op: 0 },
         text: 'r3 reads sector 3’s newest copy, written at t = 8 after the freeze.',
         highlight: { roles: ['active'] },
-        quiz: { question: 'revert 1 goes back to S8. Which copy will the next r3 read?', answer: 'The one S8 had: written at t = 3, before the freeze, in the first data block.' },
+        quiz: {
+          question: 'revert 1 goes back to S8. Which copy will the next r3 read?',
+          answer: 'The one S8 had: written at t = 3, before the freeze, in the first data block.',
+        },
         pages: { retractable: 3 },
       },
       {
@@ -519,7 +578,8 @@ export const TOURS: Tour[] = [
   {
     id: 'fastcheck-power-cut',
     title: 'A power cut in the middle of a merge, and FastCheck’s recovery',
-    summary: 'The situation of FastCheck Figure 4: power fails right after the first merge of a victim log block; recovery reads the map directory, the map block, the checkpoints and one uncheckpointed region, and marks stale log pages by their merge sequence numbers.',
+    summary:
+      'The situation of FastCheck Figure 4: power fails right after the first merge of a victim log block; recovery reads the map directory, the map block, the checkpoints and one uncheckpointed region, and marks stale log pages by their merge sequence numbers.',
     schemes: ['fastcheck'],
     scenario: {
       scheme: 'fastcheck',
@@ -555,8 +615,10 @@ export const TOURS: Tour[] = [
         text: 'Replacing log blocks 19, 21, 22 and then 24 took 4 victims and 7 full merges; each merge logged the block map to a page of the map block (Cause “map”). Merging LBN 12 gave it a new data block, so block 26’s copy of LPN 49 is now stale: the data block’s merge sequence number (dbMSN) is newer than the log block’s (lbMSN).',
         highlight: { roles: ['map', 'rw-log'] },
         quiz: {
-          question: 'The next write makes log block 26 the victim. If power fails right after its first merge (LBN 10), which of block 26’s log pages must recovery treat as invalid?',
-          answer: 'LPNs 41 and 42 (merged into LBN 10’s new data block just before the cut) and 49 (merged earlier with LBN 12): for each, the data block’s MSN is newer than the log block’s.',
+          question:
+            'The next write makes log block 26 the victim. If power fails right after its first merge (LBN 10), which of block 26’s log pages must recovery treat as invalid?',
+          answer:
+            'LPNs 41 and 42 (merged into LBN 10’s new data block just before the cut) and 49 (merged earlier with LBN 12): for each, the data block’s MSN is newer than the log block’s.',
         },
         expect: { 'merges.full': 7, 'merges.full_victims': 4, erases: 16 },
       },

@@ -13,11 +13,18 @@ export function AddressPlot({ sample, requests, width = 380, height = 150 }: Add
   const xAxis = useRef<SVGGElement>(null);
   const yAxis = useRef<SVGGElement>(null);
   const m = { top: 8, right: 10, bottom: 28, left: 58 };
-  const x = d3.scaleLinear().domain([0, Math.max(1, requests - 1)]).range([m.left, width - m.right]);
+  const x = d3
+    .scaleLinear()
+    .domain([0, Math.max(1, requests - 1)])
+    .range([m.left, width - m.right]);
   const pages = sample.map((p) => p[1]);
   const lo = pages.length ? d3.min(pages)! : 0;
   const hi = pages.length ? d3.max(pages)! : 1;
-  const y = d3.scaleLinear().domain([lo, hi === lo ? lo + 1 : hi]).nice().range([height - m.bottom, m.top]);
+  const y = d3
+    .scaleLinear()
+    .domain([lo, hi === lo ? lo + 1 : hi])
+    .nice()
+    .range([height - m.bottom, m.top]);
 
   useEffect(() => {
     if (xAxis.current) d3.select(xAxis.current).call(d3.axisBottom(x).ticks(5).tickFormat(d3.format('~s')));
@@ -38,7 +45,11 @@ export function AddressPlot({ sample, requests, width = 380, height = 150 }: Add
       <text className="axis-label" x={(m.left + width - m.right) / 2} y={height - 2} textAnchor="middle">
         request
       </text>
-      <text className="axis-label" transform={`translate(12,${(height - m.bottom + m.top) / 2}) rotate(-90)`} textAnchor="middle">
+      <text
+        className="axis-label"
+        transform={`translate(12,${(height - m.bottom + m.top) / 2}) rotate(-90)`}
+        textAnchor="middle"
+      >
         page
       </text>
       <g className="points">

@@ -73,7 +73,9 @@ export function MappingEditor({
     <fieldset className="trace-mapping" data-testid="trace-mapping">
       <legend>Columns</legend>
       <p className="hint">
-        {preview.header ? 'The first rows, with the header.' : 'The first rows (no header: columns are mapped by number).'}{' '}
+        {preview.header
+          ? 'The first rows, with the header.'
+          : 'The first rows (no header: columns are mapped by number).'}{' '}
         {guessedOnly
           ? preview.guessed.length
             ? 'Roles guessed from the header are marked; change any of them below.'
@@ -89,7 +91,11 @@ export function MappingEditor({
                   {preview.header ? preview.header[c - 1] : `#${c}`}
                   <span className="role-tags">
                     {roleOf(c).map((r) => (
-                      <span key={r} className={guessedOnly ? 'role-tag guessed' : 'role-tag'} data-testid={`role-tag-${r}`}>
+                      <span
+                        key={r}
+                        className={guessedOnly ? 'role-tag guessed' : 'role-tag'}
+                        data-testid={`role-tag-${r}`}
+                      >
                         {r}
                         {guessedOnly ? '?' : ''}
                       </span>
@@ -137,7 +143,9 @@ export function MappingEditor({
                     value={unit ?? ''}
                     data-testid={`map-${role}-unit`}
                     disabled={col === 0}
-                    onChange={(e) => onChange(withRole(preview, mapping, role, col, (e.target.value || undefined) as Unit | undefined))}
+                    onChange={(e) =>
+                      onChange(withRole(preview, mapping, role, col, (e.target.value || undefined) as Unit | undefined))
+                    }
                   >
                     <option value="">unit: as named</option>
                     {UNITS.map((u) => (
@@ -159,7 +167,13 @@ export function MappingEditor({
             data-testid="map-write-ops"
             placeholder="W, Write, 2a… (always understood)"
             defaultValue={(mapping?.write_ops ?? []).join(', ')}
-            onBlur={(e) => onChange({ ...withRole(preview, mapping, 'op', roleColumn(preview, mapping, 'op')), write_ops: splitValues(e.target.value), read_ops: mapping?.read_ops })}
+            onBlur={(e) =>
+              onChange({
+                ...withRole(preview, mapping, 'op', roleColumn(preview, mapping, 'op')),
+                write_ops: splitValues(e.target.value),
+                read_ops: mapping?.read_ops,
+              })
+            }
           />
         </div>
         <div className="field">
@@ -170,18 +184,26 @@ export function MappingEditor({
             data-testid="map-read-ops"
             placeholder="R, Read, 28… (always understood)"
             defaultValue={(mapping?.read_ops ?? []).join(', ')}
-            onBlur={(e) => onChange({ ...withRole(preview, mapping, 'op', roleColumn(preview, mapping, 'op')), read_ops: splitValues(e.target.value), write_ops: mapping?.write_ops })}
+            onBlur={(e) =>
+              onChange({
+                ...withRole(preview, mapping, 'op', roleColumn(preview, mapping, 'op')),
+                read_ops: splitValues(e.target.value),
+                write_ops: mapping?.write_ops,
+              })
+            }
           />
         </div>
       </div>
       {opCol > 0 && opValues.length > 0 && (
         <p className="hint" data-testid="op-values-seen">
-          Op values in these rows: {opValues.map((v) => `“${v}”`).join(', ')}. R/Read, W/Write and SCSI opcodes (28/2a, 08/0a, 88/8a) need no mapping.
+          Op values in these rows: {opValues.map((v) => `“${v}”`).join(', ')}. R/Read, W/Write and SCSI opcodes (28/2a,
+          08/0a, 88/8a) need no mapping.
         </p>
       )}
       {readAs && readAs.length > 0 && (
         <p className="hint" data-testid="trace-columns-read">
-          Read as: {readAs.map(([r, c]) => `${r} = ${c}`).join('; ')}. A column without a unit in its name is bytes unless you choose one.
+          Read as: {readAs.map(([r, c]) => `${r} = ${c}`).join('; ')}. A column without a unit in its name is bytes
+          unless you choose one.
         </p>
       )}
       {mapping && (

@@ -7,7 +7,18 @@ import { CHIPS, MAX_PAGES, SCHEMES, chipSpec, defaultParams, type ChipPreset, ty
 import type { Moment, ShareState } from '../scenario/share';
 import { AddressPlot } from './AddressPlot';
 import { MappingEditor } from './MappingEditor';
-import type { FitResult, LineError, Mapping, TraceCatalog, TraceFit, TraceFormat, TracePreview, TraceProgress, TraceSummary, UploadWorkload } from './types';
+import type {
+  FitResult,
+  LineError,
+  Mapping,
+  TraceCatalog,
+  TraceFit,
+  TraceFormat,
+  TracePreview,
+  TraceProgress,
+  TraceSummary,
+  UploadWorkload,
+} from './types';
 import { Cancelled, PRESET_PAGE_BYTES, formatBytes, parseUpload } from './upload';
 import './trace.css';
 
@@ -34,7 +45,11 @@ export async function sha256Hex(file: Blob): Promise<string> {
 }
 
 /** Why `file` is not the trace a link was made with, or null when it is. */
-export function mismatch(expect: { name: string; size?: unknown; sha256?: unknown }, size: number, sha256: string | null): string | null {
+export function mismatch(
+  expect: { name: string; size?: unknown; sha256?: unknown },
+  size: number,
+  sha256: string | null,
+): string | null {
   if (typeof expect.size === 'number' && expect.size !== size) {
     return `This is not the file the link was made with: “${expect.name}” had ${expect.size.toLocaleString('en-US')} bytes, this file has ${size.toLocaleString('en-US')}.`;
   }
@@ -50,7 +65,11 @@ type Phase =
   | { kind: 'ready'; pid: number; summary: TraceSummary; columns?: [string, string][] };
 
 const FITS: { id: TraceFit; label: string; help: string }[] = [
-  { id: 'compact', label: 'Compact', help: 'renumber the touched logical blocks densely, in first-touch order (keeps locality)' },
+  {
+    id: 'compact',
+    label: 'Compact',
+    help: 'renumber the touched logical blocks densely, in first-touch order (keeps locality)',
+  },
   { id: 'fold', label: 'Fold', help: 'page modulo the logical space' },
   { id: 'scale', label: 'Scale the chip', help: 'keep the addresses and grow the chip until they fit' },
   { id: 'none', label: 'As is', help: 'only if every address is already inside the logical space' },
@@ -90,9 +109,9 @@ const HINT =
 /** Keep Tab inside the dialog (it is modal). */
 function trapFocus(e: KeyboardEvent, root: HTMLElement | null): void {
   if (!root) return;
-  const items = [...root.querySelectorAll<HTMLElement>('button, input, select, textarea, summary, [tabindex]:not([tabindex="-1"])')].filter(
-    (el) => !(el as HTMLButtonElement).disabled && el.offsetParent !== null,
-  );
+  const items = [
+    ...root.querySelectorAll<HTMLElement>('button, input, select, textarea, summary, [tabindex]:not([tabindex="-1"])'),
+  ].filter((el) => !(el as HTMLButtonElement).disabled && el.offsetParent !== null);
   if (items.length === 0) return;
   const first = items[0];
   const last = items[items.length - 1];
@@ -233,7 +252,10 @@ function parseMapping(json: unknown): Mapping | null {
 function TraceDialog({ client, file, current, reopen, onClose, onRun }: DialogProps) {
   const ids = { title: useId(), format: useId(), device: useId(), scheme: useId(), chip: useId(), blocks: useId() };
   // A reopened link's trace options (its workload); else none.
-  const was = reopen && reopen.scenario.workload.kind === 'trace' ? (reopen.scenario.workload as unknown as Partial<UploadWorkload> & { name: string }) : null;
+  const was =
+    reopen && reopen.scenario.workload.kind === 'trace'
+      ? (reopen.scenario.workload as unknown as Partial<UploadWorkload> & { name: string })
+      : null;
   const [catalog, setCatalog] = useState<TraceCatalog | null>(null);
   const [format, setFormat] = useState<TraceFormat | ''>((was?.format as TraceFormat | undefined) ?? '');
   const [device, setDevice] = useState(was?.device ?? '');
@@ -245,8 +267,12 @@ function TraceDialog({ client, file, current, reopen, onClose, onRun }: DialogPr
   const [scheme, setScheme] = useState(current?.scheme ?? 'page');
   const [params, setParams] = useState(current?.params ?? defaultParams('page'));
   const [preset, setPreset] = useState<ChipPreset>(current?.chip.preset ?? 'classroom');
-  const [blocks, setBlocks] = useState<number>(current?.chip.blocks ?? chipSpec(current?.chip.preset ?? 'classroom')?.blocks ?? 16);
-  const [ppb, setPpb] = useState<number>(current?.chip.pages_per_block ?? chipSpec(current?.chip.preset ?? 'classroom')?.pages_per_block ?? 4);
+  const [blocks, setBlocks] = useState<number>(
+    current?.chip.blocks ?? chipSpec(current?.chip.preset ?? 'classroom')?.blocks ?? 16,
+  );
+  const [ppb, setPpb] = useState<number>(
+    current?.chip.pages_per_block ?? chipSpec(current?.chip.preset ?? 'classroom')?.pages_per_block ?? 4,
+  );
   const [fit, setFit] = useState<TraceFit>((was?.fit as TraceFit | undefined) ?? 'compact');
   const [phase, setPhase] = useState<Phase>({ kind: 'reading', fraction: 0, progress: null });
   const [fitResult, setFitResult] = useState<FitResult | null>(null);
@@ -316,7 +342,12 @@ function TraceDialog({ client, file, current, reopen, onClose, onRun }: DialogPr
           setPhase({ kind: 'ready', pid, summary: result.summary, columns: result.columns });
           if (!device) setDevices(result.summary.devices ?? []);
         } else {
-          setPhase({ kind: 'failed', message: result.error.message, errors: result.error.errors ?? [], badLines: result.error.bad_lines ?? 0 });
+          setPhase({
+            kind: 'failed',
+            message: result.error.message,
+            errors: result.error.errors ?? [],
+            badLines: result.error.bad_lines ?? 0,
+          });
         }
       },
       (e: unknown) => {
@@ -332,7 +363,8 @@ function TraceDialog({ client, file, current, reopen, onClose, onRun }: DialogPr
   useEffect(
     () => () => {
       abortRef.current?.abort();
-      if (!ran.current && pidRef.current !== null) void client.request('trace_drop', { pid: pidRef.current }).catch(() => undefined);
+      if (!ran.current && pidRef.current !== null)
+        void client.request('trace_drop', { pid: pidRef.current }).catch(() => undefined);
     },
     [client],
   );
@@ -405,7 +437,8 @@ function TraceDialog({ client, file, current, reopen, onClose, onRun }: DialogPr
       >
         <header className="modal-head">
           <h2 id={ids.title}>
-            Trace <span className="file-name">{file.name}</span> <span className="muted">({formatBytes(file.size)})</span>
+            Trace <span className="file-name">{file.name}</span>{' '}
+            <span className="muted">({formatBytes(file.size)})</span>
           </h2>
           <button type="button" onClick={close} aria-label="Close the trace dialog">
             Close
@@ -415,7 +448,12 @@ function TraceDialog({ client, file, current, reopen, onClose, onRun }: DialogPr
         <div className="trace-options">
           <div className="field">
             <label htmlFor={ids.format}>Format</label>
-            <select id={ids.format} value={format} data-testid="trace-format" onChange={(e) => setFormat(e.target.value as TraceFormat | '')}>
+            <select
+              id={ids.format}
+              value={format}
+              data-testid="trace-format"
+              onChange={(e) => setFormat(e.target.value as TraceFormat | '')}
+            >
               <option value="">Detect automatically{summary && !format ? ` (${summary.format})` : ''}</option>
               {(catalog?.formats ?? []).map((f) => (
                 <option key={f.name} value={f.name} title={f.description}>
@@ -427,7 +465,12 @@ function TraceDialog({ client, file, current, reopen, onClose, onRun }: DialogPr
           {(devices.length > 1 || device) && (
             <div className="field">
               <label htmlFor={ids.device}>Device</label>
-              <select id={ids.device} value={device} data-testid="trace-device" onChange={(e) => setDevice(e.target.value)}>
+              <select
+                id={ids.device}
+                value={device}
+                data-testid="trace-device"
+                onChange={(e) => setDevice(e.target.value)}
+              >
                 <option value="">All {devices.length} devices (one address space)</option>
                 {devices.map(([d, count]) => (
                   <option key={d} value={d}>
@@ -438,12 +481,22 @@ function TraceDialog({ client, file, current, reopen, onClose, onRun }: DialogPr
             </div>
           )}
           <label className="check">
-            <input type="checkbox" checked={skipBad} data-testid="trace-skip-bad" onChange={(e) => setSkipBad(e.target.checked)} /> Skip bad lines
+            <input
+              type="checkbox"
+              checked={skipBad}
+              data-testid="trace-skip-bad"
+              onChange={(e) => setSkipBad(e.target.checked)}
+            />{' '}
+            Skip bad lines
           </label>
         </div>
 
         {was && (
-          <p className={refused ? 'alert' : 'hint'} role={refused ? 'alert' : undefined} data-testid={refused ? 'trace-refused' : 'trace-reopen'}>
+          <p
+            className={refused ? 'alert' : 'hint'}
+            role={refused ? 'alert' : undefined}
+            data-testid={refused ? 'trace-refused' : 'trace-reopen'}
+          >
             {refused ??
               (digest === null
                 ? `Checking that this is the file the link was made with (“${was.name}”)…`
@@ -451,12 +504,20 @@ function TraceDialog({ client, file, current, reopen, onClose, onRun }: DialogPr
           </p>
         )}
 
-        {showMapping && preview && <MappingEditor preview={preview} mapping={mapping} onChange={setMapping} readAs={phase.kind === 'ready' ? phase.columns : null} />}
+        {showMapping && preview && (
+          <MappingEditor
+            preview={preview}
+            mapping={mapping}
+            onChange={setMapping}
+            readAs={phase.kind === 'ready' ? phase.columns : null}
+          />
+        )}
 
         {phase.kind === 'reading' && (
           <div className="reading" data-testid="trace-reading">
             <label>
-              Reading in the worker… {phase.progress ? `${n(phase.progress.lines)} lines, ${n(phase.progress.requests)} page requests` : ''}
+              Reading in the worker…{' '}
+              {phase.progress ? `${n(phase.progress.lines)} lines, ${n(phase.progress.requests)} page requests` : ''}
               <progress max={1} value={phase.fraction} data-testid="trace-progress" />
             </label>
             <button type="button" onClick={close} data-testid="trace-cancel">
@@ -478,7 +539,12 @@ function TraceDialog({ client, file, current, reopen, onClose, onRun }: DialogPr
                 <p className="hint">
                   {n(phase.badLines)} bad line{phase.badLines === 1 ? '' : 's'} seen.{' '}
                   {!skipBad && (
-                    <button type="button" className="link" onClick={() => setSkipBad(true)} data-testid="trace-skip-bad-now">
+                    <button
+                      type="button"
+                      className="link"
+                      onClick={() => setSkipBad(true)}
+                      data-testid="trace-skip-bad-now"
+                    >
                       Skip bad lines and read again
                     </button>
                   )}
@@ -642,7 +708,14 @@ function TraceDialog({ client, file, current, reopen, onClose, onRun }: DialogPr
               <div className="fit-choices" role="radiogroup" aria-label="Addresses beyond the logical space">
                 {FITS.map((f) => (
                   <label key={f.id} className="check" title={f.help}>
-                    <input type="radio" name="trace-fit" value={f.id} checked={fit === f.id} onChange={() => setFit(f.id)} data-testid={`trace-fit-${f.id}`} />{' '}
+                    <input
+                      type="radio"
+                      name="trace-fit"
+                      value={f.id}
+                      checked={fit === f.id}
+                      onChange={() => setFit(f.id)}
+                      data-testid={`trace-fit-${f.id}`}
+                    />{' '}
                     {f.label}
                   </label>
                 ))}
@@ -653,7 +726,8 @@ function TraceDialog({ client, file, current, reopen, onClose, onRun }: DialogPr
                 {fitResult && !fitResult.ok && <p className="alert">{fitResult.message}</p>}
                 {fitted && (
                   <p>
-                    {fitted.fit_note ?? 'Every address fits as it is.'} — {n(fitted.fit_touched)} of {n(fitted.requests)} requests touched
+                    {fitted.fit_note ?? 'Every address fits as it is.'} — {n(fitted.fit_touched)} of{' '}
+                    {n(fitted.requests)} requests touched
                     {fitted.logical_pages != null ? `; logical space ${n(fitted.logical_pages)} pages` : ''}.
                   </p>
                 )}
@@ -666,7 +740,8 @@ function TraceDialog({ client, file, current, reopen, onClose, onRun }: DialogPr
                   ))}
                 {fitted && tooBig && (
                   <p className="alert">
-                    That chip has {n(chipPages)} pages; the device view draws at most {n(MAX_PAGES)}. Choose fold or compact, or a smaller chip.
+                    That chip has {n(chipPages)} pages; the device view draws at most {n(MAX_PAGES)}. Choose fold or
+                    compact, or a smaller chip.
                   </p>
                 )}
               </div>
@@ -675,24 +750,24 @@ function TraceDialog({ client, file, current, reopen, onClose, onRun }: DialogPr
         )}
 
         {phase.kind !== 'reading' && (
-        <footer className="modal-foot">
-          <button
-            type="button"
-            className="primary"
-            disabled={!canRun}
-            data-testid="trace-run"
-            onClick={() => {
-              if (phase.kind !== 'ready') return;
-              ran.current = true;
-              onRun(scenario(phase.pid));
-            }}
-          >
-            Run this trace
-          </button>
-          <button type="button" onClick={close}>
-            Cancel
-          </button>
-        </footer>
+          <footer className="modal-foot">
+            <button
+              type="button"
+              className="primary"
+              disabled={!canRun}
+              data-testid="trace-run"
+              onClick={() => {
+                if (phase.kind !== 'ready') return;
+                ran.current = true;
+                onRun(scenario(phase.pid));
+              }}
+            >
+              Run this trace
+            </button>
+            <button type="button" onClick={close}>
+              Cancel
+            </button>
+          </footer>
         )}
       </div>
     </div>

@@ -31,69 +31,80 @@ function core(): TraceCore {
   };
 }
 
-describe.skipIf(!haveShared)(`the shared MQSim trace${haveShared ? '' : ' (SKIPPED: ../shared/traces/mqsim-tpcc-small.trace not found)'}`, () => {
-  it('parses in chunks, fits and runs with no wrong reads', () => {
-    const bytes = readFileSync(SHARED_TRACE);
-    const p = new TraceParser(JSON.stringify({ page_bytes: 4096, pages_per_block: 128 }));
-    let progress: TraceProgress | null = null;
-    for (let i = 0; i < bytes.length; i += 64 * 1024) progress = JSON.parse(p.feed(bytes.subarray(i, i + 64 * 1024)));
-    expect(progress?.bytes).toBe(bytes.length);
-    const done = JSON.parse(p.finish()) as FinishResult;
-    expect(done.ok).toBe(true);
-    if (!done.ok) return;
-    const s = done.summary;
-    expect([s.records, s.record_writes, s.record_reads]).toEqual([6999, 2618, 4381]);
-    expect(s.sample.length).toBeGreaterThan(0);
-    expect(s.sample.length).toBeLessThanOrEqual(1000);
-    expect(s.devices.length).toBe(16);
-    const none = JSON.parse(p.fit(scenario('none'))) as FitResult;
-    expect(none.ok).toBe(false);
-    if (!none.ok) expect(none.message).toMatch(/choose fit fold, compact or scale/);
-    const fit = JSON.parse(p.fit(scenario('compact'))) as FitResult;
-    expect(fit.ok && fit.summary.fit_touched > 0).toBe(true);
-    const sess = Session.from_trace(scenario('compact'), p);
-    expect(sess.total()).toBe(s.requests);
-    sess.run(sess.total());
-    const m = JSON.parse(sess.metrics());
-    expect(m.requests).toBe(s.requests);
-    expect(m.wrong_reads).toBe(0);
-    sess.free();
-    p.free();
-  });
+describe.skipIf(!haveShared)(
+  `the shared MQSim trace${haveShared ? '' : ' (SKIPPED: ../shared/traces/mqsim-tpcc-small.trace not found)'}`,
+  () => {
+    it('parses in chunks, fits and runs with no wrong reads', () => {
+      const bytes = readFileSync(SHARED_TRACE);
+      const p = new TraceParser(JSON.stringify({ page_bytes: 4096, pages_per_block: 128 }));
+      let progress: TraceProgress | null = null;
+      for (let i = 0; i < bytes.length; i += 64 * 1024) progress = JSON.parse(p.feed(bytes.subarray(i, i + 64 * 1024)));
+      expect(progress?.bytes).toBe(bytes.length);
+      const done = JSON.parse(p.finish()) as FinishResult;
+      expect(done.ok).toBe(true);
+      if (!done.ok) return;
+      const s = done.summary;
+      expect([s.records, s.record_writes, s.record_reads]).toEqual([6999, 2618, 4381]);
+      expect(s.sample.length).toBeGreaterThan(0);
+      expect(s.sample.length).toBeLessThanOrEqual(1000);
+      expect(s.devices.length).toBe(16);
+      const none = JSON.parse(p.fit(scenario('none'))) as FitResult;
+      expect(none.ok).toBe(false);
+      if (!none.ok) expect(none.message).toMatch(/choose fit fold, compact or scale/);
+      const fit = JSON.parse(p.fit(scenario('compact'))) as FitResult;
+      expect(fit.ok && fit.summary.fit_touched > 0).toBe(true);
+      const sess = Session.from_trace(scenario('compact'), p);
+      expect(sess.total()).toBe(s.requests);
+      sess.run(sess.total());
+      const m = JSON.parse(sess.metrics());
+      expect(m.requests).toBe(s.requests);
+      expect(m.wrong_reads).toBe(0);
+      sess.free();
+      p.free();
+    });
 
-  it('runs through the worker host: open a Blob, feed chunks, finish, fit, create, step', async () => {
-    const host = new SessionHost(async () => Session as unknown as SessionConstructor, async () => core());
-    let id = 1;
-    const call = async <T,>(cmd: Record<string, unknown>): Promise<T> => {
-      const res = await host.handle({ ...cmd, id: id++ } as never);
-      if (!res.ok) throw new Error(res.error);
-      return res.result as T;
-    };
-    const blob = new Blob([readFileSync(SHARED_TRACE)]);
-    const { pid, size } = await call<{ pid: number; size: number }>({ type: 'trace_open', file: blob, options: { page_bytes: 4096, device: '3' } });
-    expect(size).toBe(blob.size);
-    for (let off = 0; off < size; off += 50_000) await call<TraceProgress>({ type: 'trace_feed', pid, offset: off, length: 50_000 });
-    const done = await call<FinishResult>({ type: 'trace_finish', pid });
-    expect(done.ok).toBe(true);
-    if (!done.ok) return;
-    expect(done.summary.ignored.other_device).toBeGreaterThan(0);
-    const sc = {
-      scheme: 'page',
-      params: {},
-      chip: { preset: 'fastcheck', blocks: 64, pages_per_block: 128 },
-      workload: { kind: 'trace', fit: 'fold', device: '3', name: 'tpcc', upload: pid },
-    };
-    const fit = await call<FitResult>({ type: 'trace_fit', pid, scenario: sc });
-    expect(fit).toMatchObject({ ok: true });
-    const created = await call<CreateResult>({ type: 'create', scenario: sc });
-    expect(created.info.total_requests).toBe(done.summary.requests);
-    await call({ type: 'advance', sid: created.sid, unit: 'request', count: 50 });
-    const data = await call<SchemeData>({ type: 'scheme_data', sid: created.sid, bins: 10, upto: 50 });
-    expect(data.timeline?.n).toBe(50);
-    await call({ type: 'trace_drop', pid });
-    expect(host.traces.open).toBe(0);
-  });
-});
+    it('runs through the worker host: open a Blob, feed chunks, finish, fit, create, step', async () => {
+      const host = new SessionHost(
+        async () => Session as unknown as SessionConstructor,
+        async () => core(),
+      );
+      let id = 1;
+      const call = async <T>(cmd: Record<string, unknown>): Promise<T> => {
+        const res = await host.handle({ ...cmd, id: id++ } as never);
+        if (!res.ok) throw new Error(res.error);
+        return res.result as T;
+      };
+      const blob = new Blob([readFileSync(SHARED_TRACE)]);
+      const { pid, size } = await call<{ pid: number; size: number }>({
+        type: 'trace_open',
+        file: blob,
+        options: { page_bytes: 4096, device: '3' },
+      });
+      expect(size).toBe(blob.size);
+      for (let off = 0; off < size; off += 50_000)
+        await call<TraceProgress>({ type: 'trace_feed', pid, offset: off, length: 50_000 });
+      const done = await call<FinishResult>({ type: 'trace_finish', pid });
+      expect(done.ok).toBe(true);
+      if (!done.ok) return;
+      expect(done.summary.ignored.other_device).toBeGreaterThan(0);
+      const sc = {
+        scheme: 'page',
+        params: {},
+        chip: { preset: 'fastcheck', blocks: 64, pages_per_block: 128 },
+        workload: { kind: 'trace', fit: 'fold', device: '3', name: 'tpcc', upload: pid },
+      };
+      const fit = await call<FitResult>({ type: 'trace_fit', pid, scenario: sc });
+      expect(fit).toMatchObject({ ok: true });
+      const created = await call<CreateResult>({ type: 'create', scenario: sc });
+      expect(created.info.total_requests).toBe(done.summary.requests);
+      await call({ type: 'advance', sid: created.sid, unit: 'request', count: 50 });
+      const data = await call<SchemeData>({ type: 'scheme_data', sid: created.sid, bins: 10, upto: 50 });
+      expect(data.timeline?.n).toBe(50);
+      await call({ type: 'trace_drop', pid });
+      expect(host.traces.open).toBe(0);
+    });
+  },
+);
 
 describe('TraceParser errors and the worker host (real core)', () => {
   it('reports bad lines with line and column, the empty file, bad options, the catalog', () => {
@@ -106,7 +117,17 @@ describe('TraceParser errors and the worker host (real core)', () => {
     expect((JSON.parse(empty.finish()) as { error: { message: string } }).error.message).toBe('the file is empty');
     expect(() => new TraceParser('{"nope": 1}')).toThrow(/invalid trace options/);
     const cat = JSON.parse(trace_catalog());
-    expect(cat.formats.map((f: { name: string }) => f.name)).toEqual(['umass', 'msr', 'blkparse', 'disksim', 'csv', 'pattern', 'alibaba', 'fiu', 'oracle_general']);
+    expect(cat.formats.map((f: { name: string }) => f.name)).toEqual([
+      'umass',
+      'msr',
+      'blkparse',
+      'disksim',
+      'csv',
+      'pattern',
+      'alibaba',
+      'fiu',
+      'oracle_general',
+    ]);
     expect(cat.generators.some((g: { kind: string }) => g.kind === 'postmark')).toBe(true);
   });
 
@@ -114,19 +135,34 @@ describe('TraceParser errors and the worker host (real core)', () => {
     const text = 'stamp;kind;blk\n1;1;8\n2;0;8\n';
     const pv = JSON.parse(trace_preview(new TextEncoder().encode(text), 5, true));
     expect(pv).toMatchObject({ format: 'csv', delimiter: ';', header: ['stamp', 'kind', 'blk'], guessed: [] });
-    expect(pv.rows).toEqual([['1', '1', '8'], ['2', '0', '8']]);
+    expect(pv.rows).toEqual([
+      ['1', '1', '8'],
+      ['2', '0', '8'],
+    ]);
     const unmapped = new TraceParser('{}');
     unmapped.feed(new TextEncoder().encode(text));
     const e = JSON.parse(unmapped.finish()) as FinishResult;
     expect(!e.ok && e.error.message).toMatch(/^CSV header not understood.*1 stamp, 2 kind, 3 blk/);
-    const mapping = { op: { column: 'kind' }, address: { column: '3', unit: 'pages' }, time: { column: 'stamp' }, write_ops: ['1'], read_ops: ['0'] };
+    const mapping = {
+      op: { column: 'kind' },
+      address: { column: '3', unit: 'pages' },
+      time: { column: 'stamp' },
+      write_ops: ['1'],
+      read_ops: ['0'],
+    };
     const p = new TraceParser(JSON.stringify({ page_bytes: 4096, mapping }));
     p.feed(new TextEncoder().encode(text));
     const ok = JSON.parse(p.finish()) as FinishResult;
     expect(ok.ok && [ok.summary.writes, ok.summary.reads, ok.summary.min_page]).toEqual([1, 1, 8]);
-    expect(ok.ok && ok.columns).toEqual([['address', 'blk (pages)'], ['op', 'kind'], ['time', 'stamp']]);
+    expect(ok.ok && ok.columns).toEqual([
+      ['address', 'blk (pages)'],
+      ['op', 'kind'],
+      ['time', 'stamp'],
+    ]);
     // gzip through CompressionStream (the browser's own), read by the core.
-    const gz = new Uint8Array(await new Response(new Blob([text]).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer());
+    const gz = new Uint8Array(
+      await new Response(new Blob([text]).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer(),
+    );
     const g = new TraceParser(JSON.stringify({ page_bytes: 4096, mapping }));
     for (let i = 0; i < gz.length; i += 5) g.feed(gz.subarray(i, i + 5));
     const gr = JSON.parse(g.finish()) as FinishResult;
@@ -136,15 +172,25 @@ describe('TraceParser errors and the worker host (real core)', () => {
 
   it('knows every chip preset’s page size', () => {
     for (const [preset, bytes] of Object.entries(PRESET_PAGE_BYTES)) {
-      const s = new Session(JSON.stringify({ scheme: 'page', chip: { preset, blocks: 8 }, workload: { kind: 'sequential', n: 1 } }));
+      const s = new Session(
+        JSON.stringify({ scheme: 'page', chip: { preset, blocks: 8 }, workload: { kind: 'sequential', n: 1 } }),
+      );
       expect(JSON.parse(s.info()).chip.page_bytes, preset).toBe(bytes);
       s.free();
     }
   });
 
   it('RFTL timeline through the host: the worst response time is the bound L(p) = 2,325 µs', async () => {
-    const host = new SessionHost(async () => Session as unknown as SessionConstructor, async () => core());
-    const sc = { scheme: 'rftl', params: {}, chip: { preset: 'rftl-large', blocks: 12 }, workload: { kind: 'uniform', n: 1500, seed: 1, read_ratio: 0.2 } };
+    const host = new SessionHost(
+      async () => Session as unknown as SessionConstructor,
+      async () => core(),
+    );
+    const sc = {
+      scheme: 'rftl',
+      params: {},
+      chip: { preset: 'rftl-large', blocks: 12 },
+      workload: { kind: 'uniform', n: 1500, seed: 1, read_ratio: 0.2 },
+    };
     const c = await host.handle({ id: 1, type: 'create', scenario: sc });
     expect(c.ok).toBe(true);
     const sid = (c as { result: CreateResult }).result.sid;
@@ -161,11 +207,18 @@ describe('TraceParser errors and the worker host (real core)', () => {
   });
 
   it('an upload that was dropped cannot be run, with a readable message', async () => {
-    const host = new SessionHost(async () => Session as unknown as SessionConstructor, async () => core());
+    const host = new SessionHost(
+      async () => Session as unknown as SessionConstructor,
+      async () => core(),
+    );
     const res = await host.handle({
       id: 1,
       type: 'create',
-      scenario: { scheme: 'page', chip: { preset: 'classroom' }, workload: { kind: 'trace', fit: 'fold', name: 'x', upload: 42 } },
+      scenario: {
+        scheme: 'page',
+        chip: { preset: 'classroom' },
+        workload: { kind: 'trace', fit: 'fold', name: 'x', upload: 42 },
+      },
     });
     expect(res.ok).toBe(false);
     if (!res.ok) expect(res.error).toMatch(/upload the file again/);

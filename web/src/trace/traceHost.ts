@@ -1,7 +1,15 @@
 // Worker side of trace upload: holds each uploaded file (a Blob, never copied to the
 // page again) and its wasm TraceParser; the page drives the chunk loop, so every chunk
 // is one request and cancel is simply "stop asking, then trace_drop".
-import type { FitResult, FinishResult, TraceCommand, TraceCore, TraceProgress, TraceResultMap, WasmTraceParser } from './types';
+import type {
+  FitResult,
+  FinishResult,
+  TraceCommand,
+  TraceCore,
+  TraceProgress,
+  TraceResultMap,
+  WasmTraceParser,
+} from './types';
 import { coreScenario, isUploadWorkload } from './types';
 
 interface Upload {
@@ -87,4 +95,12 @@ export class TraceHost {
   }
 }
 
-export const TRACE_COMMANDS = new Set<string>(['trace_open', 'trace_feed', 'trace_finish', 'trace_fit', 'trace_drop', 'trace_catalog', 'trace_preview']);
+export const TRACE_COMMANDS = new Set<string>([
+  'trace_open',
+  'trace_feed',
+  'trace_finish',
+  'trace_fit',
+  'trace_drop',
+  'trace_catalog',
+  'trace_preview',
+]);

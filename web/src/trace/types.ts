@@ -19,7 +19,8 @@ export interface TraceCore {
   tracePreview?(head: Uint8Array, rows: number, whole: boolean): string;
 }
 
-export type TraceFormat = 'umass' | 'msr' | 'blkparse' | 'disksim' | 'csv' | 'pattern' | 'alibaba' | 'fiu' | 'oracle_general';
+export type TraceFormat =
+  'umass' | 'msr' | 'blkparse' | 'disksim' | 'csv' | 'pattern' | 'alibaba' | 'fiu' | 'oracle_general';
 
 export type Unit = 'bytes' | 'sectors' | 'pages';
 export type Role = 'op' | 'address' | 'size' | 'device' | 'time';
@@ -166,7 +167,12 @@ export interface TraceResultMap {
 }
 
 export function isUploadWorkload(w: unknown): w is UploadWorkload {
-  return typeof w === 'object' && w !== null && (w as { kind?: unknown }).kind === 'trace' && typeof (w as { upload?: unknown }).upload === 'number';
+  return (
+    typeof w === 'object' &&
+    w !== null &&
+    (w as { kind?: unknown }).kind === 'trace' &&
+    typeof (w as { upload?: unknown }).upload === 'number'
+  );
 }
 
 /** The scenario JSON the core reads: the upload's page-side fields removed. */

@@ -17,7 +17,15 @@ class FakeParser implements WasmTraceParser {
   feed(b: Uint8Array) {
     this.bytes += b.length;
     this.chunks++;
-    return JSON.stringify({ bytes: this.bytes, lines: 0, records: 0, requests: 0, bad_lines: 0, format: 'pattern', failed: false });
+    return JSON.stringify({
+      bytes: this.bytes,
+      lines: 0,
+      records: 0,
+      requests: 0,
+      bad_lines: 0,
+      format: 'pattern',
+      failed: false,
+    });
   }
   finish() {
     return JSON.stringify({ ok: true, summary: { requests: this.bytes } });
@@ -30,12 +38,19 @@ class FakeParser implements WasmTraceParser {
   }
 }
 
-const core: TraceCore = { TraceParser: FakeParser, fromTrace: () => ({}), traceCatalog: () => '{"formats":[],"generators":[]}' };
+const core: TraceCore = {
+  TraceParser: FakeParser,
+  fromTrace: () => ({}),
+  traceCatalog: () => '{"formats":[],"generators":[]}',
+};
 
 function client(onRequest?: (r: Request) => void) {
-  const host = new SessionHost(async () => {
-    throw new Error('no sessions here');
-  }, async () => core);
+  const host = new SessionHost(
+    async () => {
+      throw new Error('no sessions here');
+    },
+    async () => core,
+  );
   const listeners: ((ev: { data?: unknown }) => void)[] = [];
   const worker: WorkerLike = {
     postMessage: (m) => {

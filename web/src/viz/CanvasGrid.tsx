@@ -96,7 +96,6 @@ export function CanvasGrid(props: CanvasGridProps) {
     const value = readColors();
     colorCache.current = { theme: props.theme, value };
     return value;
-     
   }, [props.theme]);
   function readColors() {
     const el = canvasRef.current;
@@ -209,7 +208,6 @@ export function CanvasGrid(props: CanvasGridProps) {
       }
     }
     return sw.left > 0;
-     
   }, [layout, colors, ppb]);
 
   const draw = useCallback(() => {
@@ -288,7 +286,8 @@ export function CanvasGrid(props: CanvasGridProps) {
               hatch.moveTo(bx, py + k - gap);
               hatch.lineTo(bx + k - gap, py);
             }
-            if (k >= TEXT_K && i < p.pageLpns.length && (p.pageLpns[i] !== NO_LPN || st === 4)) texts.push([pageMark(st, p.pageLpns[i]), bx + (k - gap) / 2, py + (k - gap) / 2, st]);
+            if (k >= TEXT_K && i < p.pageLpns.length && (p.pageLpns[i] !== NO_LPN || st === 4))
+              texts.push([pageMark(st, p.pageLpns[i]), bx + (k - gap) / 2, py + (k - gap) / 2, st]);
           }
         }
       }
@@ -372,7 +371,10 @@ export function CanvasGrid(props: CanvasGridProps) {
     const sx = t.x + wx * k;
     const sy = t.y + wy * k;
     if (sx >= 0 && sx <= width && sy >= 0 && sy <= height) return;
-    select(canvas).call(zoomRef.current.transform, zoomIdentity.translate(width / 2 - wx * k, height / 2 - wy * k).scale(t.k));
+    select(canvas).call(
+      zoomRef.current.transform,
+      zoomIdentity.translate(width / 2 - wx * k, height / 2 - wy * k).scale(t.k),
+    );
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [props.lastEvent, follow]);
 
@@ -409,12 +411,20 @@ export function CanvasGrid(props: CanvasGridProps) {
   };
   const panBy = (dx: number, dy: number) => {
     const canvas = canvasRef.current;
-    if (canvas && zoomRef.current) select(canvas).call(zoomRef.current.translateBy, dx / (transformRef.current.k * fitK), dy / (transformRef.current.k * fitK));
+    if (canvas && zoomRef.current)
+      select(canvas).call(
+        zoomRef.current.translateBy,
+        dx / (transformRef.current.k * fitK),
+        dy / (transformRef.current.k * fitK),
+      );
   };
   const reset = () => {
     const canvas = canvasRef.current;
     if (canvas && zoomRef.current) {
-      select(canvas).call(zoomRef.current.transform, zoomIdentity.translate((width - layout.imgW * fitK) / 2, (height - layout.imgH * fitK) / 2));
+      select(canvas).call(
+        zoomRef.current.transform,
+        zoomIdentity.translate((width - layout.imgW * fitK) / 2, (height - layout.imgH * fitK) / 2),
+      );
     }
   };
   /** Centre the view on a minimap point. */
@@ -427,7 +437,10 @@ export function CanvasGrid(props: CanvasGridProps) {
     const wy = my / s;
     const k = transformRef.current.k;
     const kk = k * fitK;
-    select(canvas).call(zoomRef.current.transform, zoomIdentity.translate(width / 2 - wx * kk, height / 2 - wy * kk).scale(k));
+    select(canvas).call(
+      zoomRef.current.transform,
+      zoomIdentity.translate(width / 2 - wx * kk, height / 2 - wy * kk).scale(k),
+    );
   };
 
   const hoverAt = (clientX: number, clientY: number) => {

@@ -55,7 +55,17 @@ export interface ChartsProps {
   latency?: RunLog['latency'];
 }
 
-export function Charts({ snap, ppb, log, ahead, onRunToEnd, onCancel, latencyAt, latencyCurrent, latency: current }: ChartsProps) {
+export function Charts({
+  snap,
+  ppb,
+  log,
+  ahead,
+  onRunToEnd,
+  onCancel,
+  latencyAt,
+  latencyCurrent,
+  latency: current,
+}: ChartsProps) {
   const [ref, size] = useSize<HTMLDivElement>();
   const cols = size.width > 900 ? 3 : 2;
   const w = Math.max(200, Math.floor(size.width / cols) - 12);
@@ -63,7 +73,12 @@ export function Charts({ snap, ppb, log, ahead, onRunToEnd, onCancel, latencyAt,
 
   const over = useMemo(() => {
     const s = log?.series ?? [];
-    const erases: XYSeries = { name: 'Erases', kind: 'line', color: OKABE_ITO.vermillion, points: s.map((d) => [d.step, d.erases]) };
+    const erases: XYSeries = {
+      name: 'Erases',
+      kind: 'line',
+      color: OKABE_ITO.vermillion,
+      points: s.map((d) => [d.step, d.erases]),
+    };
     const wa: XYSeries = {
       name: 'Write amplification',
       kind: 'line',
@@ -86,9 +101,19 @@ export function Charts({ snap, ppb, log, ahead, onRunToEnd, onCancel, latencyAt,
     return { hist, cdf: c };
   }, [log, current]);
 
-  const wear = useMemo<XYSeries[]>(() => [{ name: 'Blocks', kind: 'bar', color: OKABE_ITO.orange, points: countValues(snap.eraseCounts) }], [snap.eraseCounts]);
+  const wear = useMemo<XYSeries[]>(
+    () => [{ name: 'Blocks', kind: 'bar', color: OKABE_ITO.orange, points: countValues(snap.eraseCounts) }],
+    [snap.eraseCounts],
+  );
   const valid = useMemo<XYSeries[]>(
-    () => [{ name: 'Blocks', kind: 'bar', color: OKABE_ITO.bluishGreen, points: countValues(validPerBlock(snap.pageStates, ppb)) }],
+    () => [
+      {
+        name: 'Blocks',
+        kind: 'bar',
+        color: OKABE_ITO.bluishGreen,
+        points: countValues(validPerBlock(snap.pageStates, ppb)),
+      },
+    ],
     [snap.pageStates, ppb],
   );
 
@@ -99,7 +124,8 @@ export function Charts({ snap, ppb, log, ahead, onRunToEnd, onCancel, latencyAt,
       <div className="charts-bar">
         <span className="muted" data-testid="charts-coverage">
           Run-wide charts cover requests 0–{upto.toLocaleString('en-US')} of {snap.total.toLocaleString('en-US')}
-          {complete ? ' (the whole run)' : ''}. Response times, wear and valid pages are at request {snap.step.toLocaleString('en-US')}.
+          {complete ? ' (the whole run)' : ''}. Response times, wear and valid pages are at request{' '}
+          {snap.step.toLocaleString('en-US')}.
         </span>
         {ahead.running ? (
           <>
@@ -110,21 +136,86 @@ export function Charts({ snap, ppb, log, ahead, onRunToEnd, onCancel, latencyAt,
           </>
         ) : (
           !complete && (
-            <button type="button" onClick={onRunToEnd} data-testid="run-to-end" title="Run the rest of the workload in the background, then come back here">
+            <button
+              type="button"
+              onClick={onRunToEnd}
+              data-testid="run-to-end"
+              title="Run the rest of the workload in the background, then come back here"
+            >
               Run to end
             </button>
           )
         )}
       </div>
-      <div className="charts-grid" ref={ref} data-latency-at={latencyAt ?? undefined} data-latency-current={latencyCurrent ? 'true' : 'false'}>
+      <div
+        className="charts-grid"
+        ref={ref}
+        data-latency-at={latencyAt ?? undefined}
+        data-latency-current={latencyCurrent ? 'true' : 'false'}
+      >
         {size.width > 0 && (
           <>
-            <XYChart id="erases" title="Cumulative block erases" xLabel="requests" yLabel="erases (count)" series={[over.erases]} width={w} height={h} rule={snap.step} />
-            <XYChart id="wa" title="Write amplification over time" xLabel="requests" yLabel="WA (programs ÷ writes)" series={[over.wa]} width={w} height={h} rule={snap.step} />
-            <XYChart id="latency-hist" title="Response-time histogram" xLabel="response time (µs, log scale)" yLabel="requests (count)" series={latency.hist} width={w} height={h} xLog empty="No requests yet" />
-            <XYChart id="latency-cdf" title="Response-time CDF" xLabel="response time (µs, log scale)" yLabel="requests (% ≤ time)" series={latency.cdf} width={w} height={h} xLog yMax={100} empty="No requests yet" />
-            <XYChart id="wear" title="Erase-count distribution (wear)" xLabel="erase count (erases per block)" yLabel="blocks (count)" series={wear} width={w} height={h} />
-            <XYChart id="valid" title="Valid pages per block" xLabel="valid pages in the block (pages)" yLabel="blocks (count)" series={valid} width={w} height={h} />
+            <XYChart
+              id="erases"
+              title="Cumulative block erases"
+              xLabel="requests"
+              yLabel="erases (count)"
+              series={[over.erases]}
+              width={w}
+              height={h}
+              rule={snap.step}
+            />
+            <XYChart
+              id="wa"
+              title="Write amplification over time"
+              xLabel="requests"
+              yLabel="WA (programs ÷ writes)"
+              series={[over.wa]}
+              width={w}
+              height={h}
+              rule={snap.step}
+            />
+            <XYChart
+              id="latency-hist"
+              title="Response-time histogram"
+              xLabel="response time (µs, log scale)"
+              yLabel="requests (count)"
+              series={latency.hist}
+              width={w}
+              height={h}
+              xLog
+              empty="No requests yet"
+            />
+            <XYChart
+              id="latency-cdf"
+              title="Response-time CDF"
+              xLabel="response time (µs, log scale)"
+              yLabel="requests (% ≤ time)"
+              series={latency.cdf}
+              width={w}
+              height={h}
+              xLog
+              yMax={100}
+              empty="No requests yet"
+            />
+            <XYChart
+              id="wear"
+              title="Erase-count distribution (wear)"
+              xLabel="erase count (erases per block)"
+              yLabel="blocks (count)"
+              series={wear}
+              width={w}
+              height={h}
+            />
+            <XYChart
+              id="valid"
+              title="Valid pages per block"
+              xLabel="valid pages in the block (pages)"
+              yLabel="blocks (count)"
+              series={valid}
+              width={w}
+              height={h}
+            />
           </>
         )}
       </div>

@@ -39,7 +39,8 @@ export function ChipView({ info, snap, transitionMs, budgetMs, theme, textScale 
     const fresh = newEvents(prev.current?.pos ?? null, snap.step, snap.opCursor, snap.events);
     // The request's operations shown before these (Step request reveals a few at a time).
     const prior = fresh.length < snap.events.length ? snap.events.slice(0, snap.events.length - fresh.length) : [];
-    const plan = !large && transitionMs > 0 && fresh.length ? planEffects(fresh, prev.current?.roles, snap.blockRoles, prior) : [];
+    const plan =
+      !large && transitionMs > 0 && fresh.length ? planEffects(fresh, prev.current?.roles, snap.blockRoles, prior) : [];
     const slots = slotCount(plan);
     let slotMs = 0;
     if (slots > 0) {
@@ -47,14 +48,23 @@ export function ChipView({ info, snap, transitionMs, budgetMs, theme, textScale 
       if (slotMs < 40) slotMs = 0; // too fast to see: change in discrete steps
     }
     planRef.current = { id: planRef.current.id + 1, plan: slotMs > 0 ? plan : [], slotMs };
-    prev.current = { pos: { step: snap.step, opCursor: snap.opCursor, eventCount: snap.events.length }, roles: snap.blockRoles };
+    prev.current = {
+      pos: { step: snap.step, opCursor: snap.opCursor, eventCount: snap.events.length },
+      roles: snap.blockRoles,
+    };
     lastSnap.current = snap;
   }
 
   // Small chips: scan here; large ones: the canvas finds them while it draws (one pass).
   const [canvasPresent, setCanvasPresent] = useState<{ states: number[]; roles: number[] } | null>(null);
-  const states = useMemo(() => (large ? (canvasPresent?.states ?? []) : presentCodes(snap.pageStates)), [large, canvasPresent, snap.pageStates]);
-  const roles = useMemo(() => (large ? (canvasPresent?.roles ?? []) : presentCodes(snap.blockRoles)), [large, canvasPresent, snap.blockRoles]);
+  const states = useMemo(
+    () => (large ? (canvasPresent?.states ?? []) : presentCodes(snap.pageStates)),
+    [large, canvasPresent, snap.pageStates],
+  );
+  const roles = useMemo(
+    () => (large ? (canvasPresent?.roles ?? []) : presentCodes(snap.blockRoles)),
+    [large, canvasPresent, snap.blockRoles],
+  );
   const lastEvent = useMemo(() => [...snap.events].reverse().find((e) => e.pbn != null) ?? null, [snap.events]);
   useEffect(() => setHovered(null), [info]);
 
@@ -115,7 +125,10 @@ export function ChipView({ info, snap, transitionMs, budgetMs, theme, textScale 
         )}
       </div>
       <p className="hover-line" data-testid="hover-line" aria-live="off">
-        {hover ?? (large ? 'Hover the chip for a block’s details; scroll to zoom, drag to pan.' : 'Hover a block or page for its details.')}
+        {hover ??
+          (large
+            ? 'Hover the chip for a block’s details; scroll to zoom, drag to pan.'
+            : 'Hover a block or page for its details.')}
       </p>
       <Legend roles={roles} states={states} />
     </div>

@@ -72,7 +72,18 @@ export function gridLayout(blocks: number, ppb: number, width: number, height: n
 }
 
 export function DeviceGrid(props: DeviceGridProps) {
-  const { blocks, pagesPerBlock: ppb, pageStates, pageLpns, blockRoles, eraseCounts, owners, lastEvent, width, height } = props;
+  const {
+    blocks,
+    pagesPerBlock: ppb,
+    pageStates,
+    pageLpns,
+    blockRoles,
+    eraseCounts,
+    owners,
+    lastEvent,
+    width,
+    height,
+  } = props;
   const svgRef = useRef<SVGSVGElement>(null);
   const ts = props.textScale ?? 1;
   const BAND = BASE_BAND * ts;
@@ -84,7 +95,11 @@ export function DeviceGrid(props: DeviceGridProps) {
 
   const layout = useMemo(() => {
     const { cols, rows } = gridLayout(blocks, ppb, width, height, groupSize, ts);
-    const x = scaleBand<number>().domain(Array.from({ length: cols }, (_, i) => i)).range([0, width]).paddingInner(0.12).paddingOuter(0.04);
+    const x = scaleBand<number>()
+      .domain(Array.from({ length: cols }, (_, i) => i))
+      .range([0, width])
+      .paddingInner(0.12)
+      .paddingOuter(0.04);
     const rowH = height / rows;
     const y = scaleBand<number>()
       .domain(Array.from({ length: ppb }, (_, i) => i))
@@ -148,7 +163,13 @@ export function DeviceGrid(props: DeviceGridProps) {
     if (props.transitionMs > 0 && delays.size > 0 && cells.size() <= 4096) {
       labels.each(function () {
         const d = delays.get(Number(this.getAttribute('data-ppn')));
-        if (d !== undefined && d > 0) select(this).style('opacity', 0).transition().delay(d).duration(Math.min(props.transitionMs, 150)).style('opacity', 1);
+        if (d !== undefined && d > 0)
+          select(this)
+            .style('opacity', 0)
+            .transition()
+            .delay(d)
+            .duration(Math.min(props.transitionMs, 150))
+            .style('opacity', 1);
       });
     }
   }, [pageStates, props.transitionMs, layout, props.theme, delays]);
@@ -199,7 +220,11 @@ export function DeviceGrid(props: DeviceGridProps) {
       if (e.kind === 'copy') {
         const a = cellXY(e.from.pbn, e.from.page);
         const b = cellXY(e.to.pbn, e.to.page);
-        const tok = fx.append('g').attr('class', 'fx-token').attr('transform', `translate(${a.x + bw / 2},${a.y + ph / 2})`).style('opacity', 0);
+        const tok = fx
+          .append('g')
+          .attr('class', 'fx-token')
+          .attr('transform', `translate(${a.x + bw / 2},${a.y + ph / 2})`)
+          .style('opacity', 0);
         tok.append('circle').attr('r', Math.max(5, Math.min(11, ph / 2)));
         if (ph >= 12) tok.append('text').attr('dy', '0.35em').attr('text-anchor', 'middle').text(String(e.lpn));
         track(
@@ -219,8 +244,26 @@ export function DeviceGrid(props: DeviceGridProps) {
       }
       if (e.kind === 'read') {
         const { x, y } = cellXY(e.pbn, e.page);
-        const ring = fx.append('rect').attr('class', 'fx-read').attr('x', x - 2).attr('y', y - 2).attr('width', bw + 4).attr('height', ph + 4).attr('rx', 3).style('opacity', 0);
-        track(ring.transition().delay(t0).duration(slotMs * 0.3).style('opacity', 1).transition().duration(slotMs * 0.5).style('opacity', 0).remove());
+        const ring = fx
+          .append('rect')
+          .attr('class', 'fx-read')
+          .attr('x', x - 2)
+          .attr('y', y - 2)
+          .attr('width', bw + 4)
+          .attr('height', ph + 4)
+          .attr('rx', 3)
+          .style('opacity', 0);
+        track(
+          ring
+            .transition()
+            .delay(t0)
+            .duration(slotMs * 0.3)
+            .style('opacity', 1)
+            .transition()
+            .duration(slotMs * 0.5)
+            .style('opacity', 0)
+            .remove(),
+        );
       }
       if (e.kind === 'erase') {
         const x = blockX(e.pbn);
@@ -234,7 +277,17 @@ export function DeviceGrid(props: DeviceGridProps) {
           .attr('height', Math.max(0, layout.rowH - BAND - LABEL + 6))
           .attr('rx', 4)
           .style('opacity', 0);
-        track(flash.transition().delay(t0).duration(slotMs * 0.25).style('opacity', 0.9).transition().duration(slotMs * 0.75).style('opacity', 0).remove());
+        track(
+          flash
+            .transition()
+            .delay(t0)
+            .duration(slotMs * 0.25)
+            .style('opacity', 0.9)
+            .transition()
+            .duration(slotMs * 0.75)
+            .style('opacity', 0)
+            .remove(),
+        );
       }
       if (e.kind === 'role') {
         const x = blockX(e.pbn);
@@ -250,7 +303,15 @@ export function DeviceGrid(props: DeviceGridProps) {
           .attr('height', BAND - 4)
           .attr('rx', 2)
           .style('fill', m ? css.getPropertyValue(m[1]).trim() : from);
-        track(band.transition().delay(t0).duration(slotMs).attr('width', 0).attr('x', x + bw / 2).remove());
+        track(
+          band
+            .transition()
+            .delay(t0)
+            .duration(slotMs)
+            .attr('width', 0)
+            .attr('x', x + bw / 2)
+            .remove(),
+        );
       }
     }
     svg.dataset.fx = 'running';
@@ -313,20 +374,62 @@ export function DeviceGrid(props: DeviceGridProps) {
             <rect className="hatch" x={bx} y={py} width={bw} height={ph} fill="url(#hatch)" pointerEvents="none" />
           )}
           {showText && (lpn !== NO_LPN || st === 4) && (
-            <text className={`lpn lpn-${style.key}`} data-ppn={i} x={bx + bw / 2} y={py + ph / 2} dy="0.35em" textAnchor="middle" pointerEvents="none">
+            <text
+              className={`lpn lpn-${style.key}`}
+              data-ppn={i}
+              x={bx + bw / 2}
+              y={py + ph / 2}
+              dy="0.35em"
+              textAnchor="middle"
+              pointerEvents="none"
+            >
               {pageMark(st, lpn)}
             </text>
           )}
-          {isHi && <rect className="hi-ring" x={bx - 1.5} y={py - 1.5} width={bw + 3} height={ph + 3} rx={3} pointerEvents="none" />}
+          {isHi && (
+            <rect
+              className="hi-ring"
+              x={bx - 1.5}
+              y={py - 1.5}
+              width={bw + 3}
+              height={ph + 3}
+              rx={3}
+              pointerEvents="none"
+            />
+          )}
         </g>,
       );
     }
     blockEls.push(
-      <g key={b} className={['block', victimSet.has(b) && 'victim', props.highlighted?.has(b) && 'tour-hi'].filter(Boolean).join(' ')} data-block={b} data-role={role.key} data-owner={owner} data-victim={victimSet.has(b) ? '' : undefined}>
+      <g
+        key={b}
+        className={['block', victimSet.has(b) && 'victim', props.highlighted?.has(b) && 'tour-hi']
+          .filter(Boolean)
+          .join(' ')}
+        data-block={b}
+        data-role={role.key}
+        data-owner={owner}
+        data-victim={victimSet.has(b) ? '' : undefined}
+      >
         <title>{victimSet.has(b) ? `${title}\nVictim: being cleaned by the merge or GC under way` : title}</title>
-        <rect className="role-band" x={bx} y={by + 2} width={bw} height={BAND - 4} rx={2} style={{ fill: role.color }} />
+        <rect
+          className="role-band"
+          x={bx}
+          y={by + 2}
+          width={bw}
+          height={BAND - 4}
+          rx={2}
+          style={{ fill: role.color }}
+        />
         {showBandText && (
-          <text className="role-text" x={bx + bw / 2} y={by + BAND / 2} dy="0.35em" textAnchor="middle" style={{ fill: bandTextColor(role) }}>
+          <text
+            className="role-text"
+            x={bx + bw / 2}
+            y={by + BAND / 2}
+            dy="0.35em"
+            textAnchor="middle"
+            style={{ fill: bandTextColor(role) }}
+          >
             {bandLabel(role, owner, bw / ts, props.ownerSets?.[b])}
           </text>
         )}
@@ -340,9 +443,23 @@ export function DeviceGrid(props: DeviceGridProps) {
         />
         {pages}
         {victimSet.has(b) && (
-          <rect className="victim-ring" x={bx - 3} y={by + BAND - 3} width={bw + 6} height={layout.rowH - BAND - LABEL + 6} rx={3} pointerEvents="none" />
+          <rect
+            className="victim-ring"
+            x={bx - 3}
+            y={by + BAND - 3}
+            width={bw + 6}
+            height={layout.rowH - BAND - LABEL + 6}
+            rx={3}
+            pointerEvents="none"
+          />
         )}
-        <text className={groupMiddle.has(b) ? 'pbn group-lbn' : 'pbn'} x={bx + bw / 2} y={by + layout.rowH - LABEL / 2} dy="0.35em" textAnchor="middle">
+        <text
+          className={groupMiddle.has(b) ? 'pbn group-lbn' : 'pbn'}
+          x={bx + bw / 2}
+          y={by + layout.rowH - LABEL / 2}
+          dy="0.35em"
+          textAnchor="middle"
+        >
           {groupMiddle.has(b) ? `LBN ${groupMiddle.get(b)}` : bw >= 18 || b % 4 === 0 ? `${b}` : ''}
           {bw >= 44 * ts ? ` · e${eraseCounts[b]}` : ''}
           {bw < 44 * ts && bw >= 26 * ts && owner >= 0 && !showBandText ? ` L${owner}` : ''}
@@ -368,7 +485,11 @@ export function DeviceGrid(props: DeviceGridProps) {
         const t = ev.target as Element;
         const blk = t.closest('[data-block]');
         const pg = t.closest('[data-page]');
-        props.onHover(blk ? { block: Number(blk.getAttribute('data-block')), page: pg ? Number(pg.getAttribute('data-page')) : null } : null);
+        props.onHover(
+          blk
+            ? { block: Number(blk.getAttribute('data-block')), page: pg ? Number(pg.getAttribute('data-page')) : null }
+            : null,
+        );
       }}
       onMouseLeave={() => props.onHover?.(null)}
     >

@@ -31,7 +31,8 @@ export function jumpTarget(events: SimEvent[], i: number, step: number, opCount:
 }
 
 export function EventList({ events, step, opCount, onJump }: EventListProps) {
-  const heading = opCount > 0 ? 'This request: operations so far' : step > 0 ? 'Last request: operations' : 'Operations';
+  const heading =
+    opCount > 0 ? 'This request: operations so far' : step > 0 ? 'Last request: operations' : 'Operations';
   const groups = groupEvents(events);
   const item = (e: SimEvent, i: number) => {
     const cls = `event event-${FLASH_OP_KINDS.has(e.kind) ? e.kind : 'note'}${i === events.length - 1 ? ' last' : ''}`;

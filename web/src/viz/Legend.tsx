@@ -8,14 +8,31 @@ export function Legend({ roles, states }: { roles?: number[]; states?: number[] 
   // A fixed height (styles.css): past it the legend scrolls, and the keyboard reaches it.
   const [ref, overflows] = useOverflows<HTMLDivElement>(`${shownRoles.length}:${shownStates.length}`);
   return (
-    <div ref={ref} className="legend" role="group" aria-label="Legend" data-testid="legend" tabIndex={overflows ? 0 : undefined}>
+    <div
+      ref={ref}
+      className="legend"
+      role="group"
+      aria-label="Legend"
+      data-testid="legend"
+      tabIndex={overflows ? 0 : undefined}
+    >
       <div className="legend-group">
         <span className="legend-title">Pages</span>
         {shownStates.map((s) => (
           <span key={s.key} className="legend-item" data-state-key={s.key}>
             <svg width="14" height="14" aria-hidden="true">
-              <rect x="0.5" y="0.5" width="13" height="13" rx="2" className={`legend-page legend-${s.key}`} style={{ fill: s.fill }} />
-              {s.pattern === 'hatch' && <rect x="0.5" y="0.5" width="13" height="13" rx="2" fill="url(#legend-hatch)" />}
+              <rect
+                x="0.5"
+                y="0.5"
+                width="13"
+                height="13"
+                rx="2"
+                className={`legend-page legend-${s.key}`}
+                style={{ fill: s.fill }}
+              />
+              {s.pattern === 'hatch' && (
+                <rect x="0.5" y="0.5" width="13" height="13" rx="2" fill="url(#legend-hatch)" />
+              )}
             </svg>
             {s.label}
           </span>

@@ -41,8 +41,22 @@ interface Row {
 }
 
 const KNOWN_TOP = new Set([
-  'scheme', 'chip', 'requests', 'by_cause', 'host_reads', 'host_writes', 'page_reads', 'oob_reads', 'page_programs', 'erases',
-  'write_amplification', 'elapsed_us', 'latency_us', 'erase_count', 'merges', 'wrong_reads',
+  'scheme',
+  'chip',
+  'requests',
+  'by_cause',
+  'host_reads',
+  'host_writes',
+  'page_reads',
+  'oob_reads',
+  'page_programs',
+  'erases',
+  'write_amplification',
+  'elapsed_us',
+  'latency_us',
+  'erase_count',
+  'merges',
+  'wrong_reads',
 ]);
 
 /**
@@ -58,17 +72,35 @@ export function MetricsPanel({ metrics, cleaning = 'gc' }: { metrics: Metrics; c
     { key: 'page_reads', label: 'Page reads', value: fmt(n('page_reads')) },
     { key: 'oob_reads', label: 'OOB reads', value: fmt(n('oob_reads')) },
     { key: 'erases', label: 'Block erases', value: fmt(n('erases')) },
-    { key: 'write_amplification', label: 'Write amplification', value: fmt(n('write_amplification'), 2), hint: 'page programs ÷ host writes' },
+    {
+      key: 'write_amplification',
+      label: 'Write amplification',
+      value: fmt(n('write_amplification'), 2),
+      hint: 'page programs ÷ host writes',
+    },
     { key: 'elapsed_us', label: 'Flash time', value: fmtUs(n('elapsed_us')), hint: 'sum of operation times' },
-    { key: 'erase_count', label: 'Erases per block', value: `${fmt(n('erase_count.min'))}–${fmt(n('erase_count.max'))} (mean ${fmt(n('erase_count.mean'), 1)})` },
+    {
+      key: 'erase_count',
+      label: 'Erases per block',
+      value: `${fmt(n('erase_count.min'))}–${fmt(n('erase_count.max'))} (mean ${fmt(n('erase_count.mean'), 1)})`,
+    },
     { key: 'latency_write_mean', label: 'Write latency, mean', value: fmtUs(n('latency_us.write.mean')) },
     { key: 'latency_write_p99', label: 'Write latency, p99', value: fmtUs(n('latency_us.write.p99')) },
     { key: 'latency_read_mean', label: 'Read latency, mean', value: fmtUs(n('latency_us.read.mean')) },
   ];
   const merges = get(metrics, 'merges');
-  if (merges && typeof merges === 'object' && (cleaning === 'merges' || Object.values(merges).some((v) => typeof v === 'number' && v > 0))) {
+  if (
+    merges &&
+    typeof merges === 'object' &&
+    (cleaning === 'merges' || Object.values(merges).some((v) => typeof v === 'number' && v > 0))
+  ) {
     const m = merges as Record<string, number>;
-    rows.push({ key: 'merges', label: 'Merges switch/partial/full', value: `${fmt(m.switch)} / ${fmt(m.partial)} / ${fmt(m.full)}`, hint: 'a merge counts at its first flash operation' });
+    rows.push({
+      key: 'merges',
+      label: 'Merges switch/partial/full',
+      value: `${fmt(m.switch)} / ${fmt(m.partial)} / ${fmt(m.full)}`,
+      hint: 'a merge counts at its first flash operation',
+    });
   }
   // Fields the core adds later still show up, without code changes here.
   for (const [k, v] of Object.entries(metrics)) {
@@ -76,7 +108,12 @@ export function MetricsPanel({ metrics, cleaning = 'gc' }: { metrics: Metrics; c
     if (k === 'gc_runs' && cleaning === 'merges') continue;
     const label = LABELS[k] ?? k.charAt(0).toUpperCase() + k.slice(1).replace(/_/g, ' ');
     const hint = k === 'gc_runs' ? 'a GC run counts at its first flash operation' : undefined;
-    rows.push({ key: k, label, value: k.endsWith('_bytes') ? `${fmt(v)} B` : fmt(v, Number.isInteger(v) ? 0 : 2), hint });
+    rows.push({
+      key: k,
+      label,
+      value: k.endsWith('_bytes') ? `${fmt(v)} B` : fmt(v, Number.isInteger(v) ? 0 : 2),
+      hint,
+    });
   }
   const byCause = get(metrics, 'by_cause');
   const causes =

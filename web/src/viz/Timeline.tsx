@@ -43,7 +43,14 @@ export function Timeline(p: TimelineProps) {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     const from = pending.current ?? p.step;
     const page = Math.max(1, Math.round(p.total / 10));
-    const delta: Record<string, number> = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: page, PageDown: -page };
+    const delta: Record<string, number> = {
+      ArrowRight: 1,
+      ArrowUp: 1,
+      ArrowLeft: -1,
+      ArrowDown: -1,
+      PageUp: page,
+      PageDown: -page,
+    };
     let to: number | null = null;
     if (e.key in delta) to = from + delta[e.key];
     else if (e.key === 'Home') to = 0;
@@ -86,7 +93,14 @@ export function Timeline(p: TimelineProps) {
             data-testid="scrubber"
           />
         </label>
-        <svg className="timeline-markers" width={size.width} height={18} aria-hidden="true" data-testid="timeline-markers" data-bins={bins.length}>
+        <svg
+          className="timeline-markers"
+          width={size.width}
+          height={18}
+          aria-hidden="true"
+          data-testid="timeline-markers"
+          data-bins={bins.length}
+        >
           {upto < p.total && p.total > 0 && (
             <rect className="timeline-unlogged" x={x(upto)} y={0} width={Math.max(0, x(p.total) - x(upto))} height={18}>
               <title>Not run yet: markers and charts cover requests 0–{upto}</title>
@@ -106,7 +120,9 @@ export function Timeline(p: TimelineProps) {
                 style={{ fill: kind?.color ?? '#999' }}
                 onClick={() => p.onJump(b.index)}
               >
-                <title>{`${b.count} marker${b.count > 1 ? 's' : ''} from request ${b.index + 1}: ${MARKER_KINDS.filter((k) => b.bits & k.bit)
+                <title>{`${b.count} marker${b.count > 1 ? 's' : ''} from request ${b.index + 1}: ${MARKER_KINDS.filter(
+                  (k) => b.bits & k.bit,
+                )
                   .map((k) => k.label)
                   .join(', ')}`}</title>
               </rect>
@@ -115,10 +131,24 @@ export function Timeline(p: TimelineProps) {
         </svg>
       </div>
       <div className="timeline-row">
-        <button type="button" className="small" disabled={p.disabled || prev === null} onClick={() => prev !== null && p.onJump(prev)} data-testid="marker-prev" title="Jump to just before the previous marked request">
+        <button
+          type="button"
+          className="small"
+          disabled={p.disabled || prev === null}
+          onClick={() => prev !== null && p.onJump(prev)}
+          data-testid="marker-prev"
+          title="Jump to just before the previous marked request"
+        >
           <span aria-hidden="true">◀︎ </span>Previous marker
         </button>
-        <button type="button" className="small" disabled={p.disabled || next === null} onClick={() => next !== null && p.onJump(next)} data-testid="marker-next" title="Jump to just before the next marked request">
+        <button
+          type="button"
+          className="small"
+          disabled={p.disabled || next === null}
+          onClick={() => next !== null && p.onJump(next)}
+          data-testid="marker-next"
+          title="Jump to just before the next marked request"
+        >
           Next marker<span aria-hidden="true"> ▶︎</span>
         </button>
         <span className="timeline-legend">
@@ -129,7 +159,14 @@ export function Timeline(p: TimelineProps) {
             </span>
           ))}
         </span>
-        <span className="counter" data-testid="step-counter" data-step={p.step} data-op={p.opCursor} data-ops={p.opCount} aria-live="off">
+        <span
+          className="counter"
+          data-testid="step-counter"
+          data-step={p.step}
+          data-op={p.opCursor}
+          data-ops={p.opCount}
+          aria-live="off"
+        >
           Request <strong>{p.step}</strong> / {p.total}
           {p.opCount > 0 && (
             <>

@@ -35,7 +35,10 @@ export function XYChart(p: XYChartProps) {
   const innerH = Math.max(10, p.height - M.top - M.bottom);
   // A log axis cannot show 0 (or less): such points are left out.
   const series = useMemo(
-    () => (p.xLog ? p.series.map((s) => ({ ...s, points: s.points.filter((d) => d[0] > 0 && Number.isFinite(d[1])) })) : p.series),
+    () =>
+      p.xLog
+        ? p.series.map((s) => ({ ...s, points: s.points.filter((d) => d[0] > 0 && Number.isFinite(d[1])) }))
+        : p.series,
     [p.series, p.xLog],
   );
   const all = series.flatMap((s) => s.points);
@@ -57,7 +60,9 @@ export function XYChart(p: XYChartProps) {
       x1 += 0.5;
     }
     if (x1 <= x0) x1 = x0 + 1;
-    const x = p.xLog ? scaleLog().domain([x0, x1]).range([0, innerW]) : scaleLinear().domain([x0, x1]).range([0, innerW]);
+    const x = p.xLog
+      ? scaleLog().domain([x0, x1]).range([0, innerW])
+      : scaleLinear().domain([x0, x1]).range([0, innerW]);
     const y = scaleLinear()
       .domain([0, p.yMax ?? ((max(ys) ?? 0) > 0 ? (max(ys) ?? 1) * 1.08 : 1)])
       .range([innerH, 0])
@@ -122,7 +127,9 @@ export function XYChart(p: XYChartProps) {
           </text>
         </g>
       </svg>
-      {p.xLog && dropped > 0 && <p className="chart-note">Responses of 0 µs (e.g. reads of unwritten pages) cannot be drawn on a log axis.</p>}
+      {p.xLog && dropped > 0 && (
+        <p className="chart-note">Responses of 0 µs (e.g. reads of unwritten pages) cannot be drawn on a log axis.</p>
+      )}
       {p.series.length > 1 && (
         <div className="chart-keys">
           {p.series.map((s) => (

@@ -46,7 +46,12 @@ export function blockGroups(roles: Uint8Array, owners: Int32Array): { first: num
   if (roles.length > 4096) return out;
   for (let b = 0; b + 2 < roles.length; b += 3) {
     const o = owners[b];
-    if (o >= 0 && owners[b + 1] === o && owners[b + 2] === o && [roles[b], roles[b + 1], roles[b + 2]].some((r) => r >= 6 && r <= 8)) {
+    if (
+      o >= 0 &&
+      owners[b + 1] === o &&
+      owners[b + 2] === o &&
+      [roles[b], roles[b + 1], roles[b + 2]].some((r) => r >= 6 && r <= 8)
+    ) {
       out.push({ first: b, owner: o });
     }
   }

@@ -31,7 +31,8 @@ export function newEvents(prev: Position | null, step: number, opCursor: number,
     return events.length >= prev.eventCount ? events.slice(prev.eventCount) : events;
   }
   // A new request: run whole, or its first operations revealed.
-  if (!inProgress && ((step === prev.step + 1 && opCursor === 0) || (step === prev.step && opCursor > 0))) return events;
+  if (!inProgress && ((step === prev.step + 1 && opCursor === 0) || (step === prev.step && opCursor > 0)))
+    return events;
   return [];
 }
 
@@ -73,13 +74,19 @@ export function groupEvents(events: SimEvent[]): EventGroup[] {
  * revealed a few operations at a time): a program whose read was shown before moves its
  * token from there, in the program's own slot.
  */
-export function planEffects(events: SimEvent[], rolesBefore?: Uint8Array | null, rolesAfter?: Uint8Array | null, prior: SimEvent[] = []): Effect[] {
+export function planEffects(
+  events: SimEvent[],
+  rolesBefore?: Uint8Array | null,
+  rolesAfter?: Uint8Array | null,
+  prior: SimEvent[] = [],
+): Effect[] {
   const out: Effect[] = [];
   let slot = 0;
   const pendingReads = new Map<string, { pbn: number; page: number; index: number }>();
   const readIndex = new Map<number, number>(); // event index → effect index of its read
   for (const e of prior) {
-    if (e.kind === 'read' && e.lpn != null && e.pbn != null && e.page != null) pendingReads.set(`${e.cause ?? ''}|${e.lpn}`, { pbn: e.pbn, page: e.page, index: -1 });
+    if (e.kind === 'read' && e.lpn != null && e.pbn != null && e.page != null)
+      pendingReads.set(`${e.cause ?? ''}|${e.lpn}`, { pbn: e.pbn, page: e.page, index: -1 });
     else if (e.kind === 'program' && e.cause !== 'host') pendingReads.delete(`${e.cause ?? ''}|${e.lpn}`);
   }
   events.forEach((e, i) => {
@@ -90,7 +97,8 @@ export function planEffects(events: SimEvent[], rolesBefore?: Uint8Array | null,
     if (e.pbn == null) return;
     if (e.kind === 'read' || e.kind === 'read_oob') {
       if (e.page == null) return;
-      if (e.lpn != null && e.kind === 'read') pendingReads.set(`${e.cause ?? ''}|${e.lpn}`, { pbn: e.pbn, page: e.page, index: i });
+      if (e.lpn != null && e.kind === 'read')
+        pendingReads.set(`${e.cause ?? ''}|${e.lpn}`, { pbn: e.pbn, page: e.page, index: i });
       readIndex.set(i, out.length);
       out.push({ kind: 'read', pbn: e.pbn, page: e.page, slot: slot++ });
       return;
@@ -103,7 +111,13 @@ export function planEffects(events: SimEvent[], rolesBefore?: Uint8Array | null,
         pendingReads.delete(key);
         // The read becomes the first half of the copy: drop its separate effect.
         if (src.index < 0) {
-          out.push({ kind: 'copy', from: { pbn: src.pbn, page: src.page }, to: { pbn: e.pbn, page: e.page }, lpn: e.lpn!, slot: slot++ });
+          out.push({
+            kind: 'copy',
+            from: { pbn: src.pbn, page: src.page },
+            to: { pbn: e.pbn, page: e.page },
+            lpn: e.lpn!,
+            slot: slot++,
+          });
           return;
         }
         const ri = readIndex.get(src.index);
@@ -111,7 +125,13 @@ export function planEffects(events: SimEvent[], rolesBefore?: Uint8Array | null,
           const readSlot = out[ri].slot;
           out.splice(ri, 1);
           for (const [k, v] of readIndex) if (v > ri) readIndex.set(k, v - 1);
-          out.push({ kind: 'copy', from: { pbn: src.pbn, page: src.page }, to: { pbn: e.pbn, page: e.page }, lpn: e.lpn!, slot: readSlot });
+          out.push({
+            kind: 'copy',
+            from: { pbn: src.pbn, page: src.page },
+            to: { pbn: e.pbn, page: e.page },
+            lpn: e.lpn!,
+            slot: readSlot,
+          });
           return;
         }
       }

@@ -113,7 +113,15 @@ export function pageMark(state: number, lpn: number): string {
 }
 
 export function roleStyle(role: number): BlockRoleStyle {
-  return BLOCK_ROLES[role] ?? { id: role, key: `role-${role}`, label: `Role ${role}`, short: `R${role}`, color: OKABE_ITO.black };
+  return (
+    BLOCK_ROLES[role] ?? {
+      id: role,
+      key: `role-${role}`,
+      label: `Role ${role}`,
+      short: `R${role}`,
+      color: OKABE_ITO.black,
+    }
+  );
 }
 
 export const EVENT_KIND_LABEL: Record<string, string> = {

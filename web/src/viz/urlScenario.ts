@@ -2,7 +2,9 @@
 // and end-to-end tests can reach any scheme and chip; `&at=<request>` opens at a request.
 import type { Scenario } from '../scenario/model';
 
-export function scenarioFromUrl(search = typeof location !== 'undefined' ? location.search : ''): { scenario: Scenario; at: number } | null {
+export function scenarioFromUrl(
+  search = typeof location !== 'undefined' ? location.search : '',
+): { scenario: Scenario; at: number } | null {
   const q = new URLSearchParams(search);
   const raw = q.get('scenario');
   if (!raw) return null;

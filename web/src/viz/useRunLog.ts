@@ -14,7 +14,14 @@ export interface RunAhead {
 
 type Exec = <T>(fn: (c: SimClient, sid: number) => Promise<T>) => Promise<T | undefined>;
 
-export function useRunLog(sid: number | null, snap: Snapshot | null, exec: Exec, apply: (r: StepResult | undefined) => boolean, pause: () => void, wantLatency = true) {
+export function useRunLog(
+  sid: number | null,
+  snap: Snapshot | null,
+  exec: Exec,
+  apply: (r: StepResult | undefined) => boolean,
+  pause: () => void,
+  wantLatency = true,
+) {
   const [log, setLog] = useState<RunLog | null>(null);
   const [ahead, setAhead] = useState<RunAhead>({ running: false, done: 0, total: 0 });
   const cancel = useRef(false);

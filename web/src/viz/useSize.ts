@@ -9,7 +9,11 @@ export function useSize<T extends HTMLElement>() {
     if (!el) return;
     const update = () => {
       const r = el.getBoundingClientRect();
-      setSize((s) => (Math.abs(s.width - r.width) < 1 && Math.abs(s.height - r.height) < 1 ? s : { width: Math.floor(r.width), height: Math.floor(r.height) }));
+      setSize((s) =>
+        Math.abs(s.width - r.width) < 1 && Math.abs(s.height - r.height) < 1
+          ? s
+          : { width: Math.floor(r.width), height: Math.floor(r.height) },
+      );
     };
     update();
     const ro = new ResizeObserver(update);

@@ -35,7 +35,10 @@ describe('effects', () => {
     const plan = planEffects(merge.slice(3, 4), null, null, merge.slice(0, 3));
     expect(plan).toEqual([{ kind: 'copy', from: { pbn: 0, page: 0 }, to: { pbn: 6, page: 0 }, lpn: 0, slot: 0 }]);
     // a read already paired with its program before is not reused
-    expect(planEffects([{ kind: 'program', pbn: 6, page: 2, lpn: 0, cause: 'full_merge' }], null, null, merge.slice(0, 4))[0].kind).toBe('program');
+    expect(
+      planEffects([{ kind: 'program', pbn: 6, page: 2, lpn: 0, cause: 'full_merge' }], null, null, merge.slice(0, 4))[0]
+        .kind,
+    ).toBe('program');
   });
 
   it('adds role changes at the end', () => {
@@ -102,7 +105,9 @@ describe('chip helpers', () => {
       eraseCounts: new Uint32Array([4, 0]),
       owners: new Int32Array([2, -1]),
     };
-    expect(hoverText({ block: 0, page: 0 }, a)).toBe('Block 0 · Log block · erase count 4 · owner LBN 2 · valid pages 1/2 · page 0 (PPN 0): Valid, LPN 7');
+    expect(hoverText({ block: 0, page: 0 }, a)).toBe(
+      'Block 0 · Log block · erase count 4 · owner LBN 2 · valid pages 1/2 · page 0 (PPN 0): Valid, LPN 7',
+    );
     expect(hoverText({ block: 1, page: null }, a)).toContain('owner LBN —');
   });
   it('groups RFTL triples', () => {

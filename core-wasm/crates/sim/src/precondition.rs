@@ -60,7 +60,11 @@ impl Precondition {
                 "fill" | "seq" | "sequential" => p.fill = true,
                 "random" => p.random_writes = num(v)?,
                 "seed" => p.seed = num(v)?,
-                _ => return Err(format!("--precondition: unknown part '{part}' (expected fill, random=N, seed=S or none)")),
+                _ => {
+                    return Err(format!(
+                        "--precondition: unknown part '{part}' (expected fill, random=N, seed=S or none)"
+                    ))
+                }
             }
         }
         p.validate()?;
@@ -72,7 +76,10 @@ impl Precondition {
             return Err("preconditioning does nothing: choose a fill, random writes or both".into());
         }
         if self.random_writes > MAX_RANDOM_WRITES {
-            return Err(format!("at most {MAX_RANDOM_WRITES} preconditioning random writes (got {})", self.random_writes));
+            return Err(format!(
+                "at most {MAX_RANDOM_WRITES} preconditioning random writes (got {})",
+                self.random_writes
+            ));
         }
         Ok(())
     }

@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use crate::ftl::{self, SchemeParams};
 use crate::nand::{Chip, Flash};
-use crate::sim::{Simulator, State};
 use crate::precondition::Precondition;
+use crate::sim::{Simulator, State};
 use crate::trace::gen::Workload;
 use crate::trace::Request;
 
@@ -54,7 +54,7 @@ pub struct Scenario {
 }
 
 /// The logical space a comparison's or sweep's workload is generated or fitted in, the
-/// same for every run (trace::fit::plan decides it once for all runs).
+/// same for every run (trace::plan::plan decides it once for all runs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WorkloadSpace {
@@ -151,16 +151,8 @@ impl Scenario {
         Arc::new(move |flash| ftl::recover(&scheme, &params, flash))
     }
 
-    pub fn build(&self) -> Result<Simulator, String> {
-        if matches!(self.workload, Workload::Trace { .. }) {
-            return crate::trace::load::build_trace(self).map(|(sim, _)| sim);
-        }
-        let first = self.fresh()?;
-        let space = self.workload_pages(first.ftl.logical_pages())?;
-        let reqs = self.requests(space, first.ftl.time_shift())?;
-        let fresh = self.factory(&first);
-        Ok(Simulator::with_state(first, fresh, reqs))
-    }
+    // `build` (the simulator for this scenario) is in trace/load.rs: a trace workload
+    // is parsed there, and the parsers sit below the scenario (no module cycle).
 }
 
 /// See `Scenario::validate`.
@@ -211,7 +203,9 @@ pub fn check_params(scheme: &str, p: &SchemeParams, g: &crate::nand::Geometry) -
         // K = log blocks is full associativity and K > N is clamped to N slots (KRAFT);
         // beyond the chip's blocks it means nothing.
         if k == 0 || k as u64 > blocks {
-            return Err(format!("k (associativity) must be at least 1 and at most the chip's {blocks} blocks (got {k})"));
+            return Err(format!(
+                "k (associativity) must be at least 1 and at most the chip's {blocks} blocks (got {k})"
+            ));
         }
     }
     // switch_max and fill_max are thresholds on a page count: 0 = never, >= N = always;
@@ -286,11 +280,16 @@ mod tests {
 
     #[test]
     fn a_parameter_the_scheme_does_not_read_is_refused_naming_its_parameters() {
-        let e = sc("bast", SchemeParams { utilisation: Some(0.5), ..Default::default() }, "classroom").build().err().unwrap();
+        let e = sc("bast", SchemeParams { utilisation: Some(0.5), ..Default::default() }, "classroom")
+            .build()
+            .err()
+            .unwrap();
         assert_eq!(e, "scheme 'bast' does not read 'utilisation'; its parameters: log_blocks");
         let e = sc("bast", SchemeParams { k: Some(2), ..Default::default() }, "classroom").validate().unwrap_err();
         assert!(e.contains("'k'") && e.ends_with("log_blocks"), "{e}");
-        let e = sc("rftl", SchemeParams { log_blocks: Some(2), ..Default::default() }, "rftl-large").validate().unwrap_err();
+        let e = sc("rftl", SchemeParams { log_blocks: Some(2), ..Default::default() }, "rftl-large")
+            .validate()
+            .unwrap_err();
         assert!(e.ends_with("its parameters: utilisation"), "{e}");
         // Every scheme accepts exactly the parameters it lists.
         for (scheme, _) in ftl::SCHEMES {

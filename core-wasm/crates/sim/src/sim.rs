@@ -204,7 +204,8 @@ impl Simulator {
         // stays a small share of a full-speed run (a request costs about as much as copying
         // a few hundred bytes); replaying that far back on a seek stays in milliseconds.
         let min_gap = (snapshot / 100).max(256);
-        self.interval = if max_frames == 0 { usize::MAX } else { self.requests.len().div_ceil(max_frames).max(min_gap) };
+        self.interval =
+            if max_frames == 0 { usize::MAX } else { self.requests.len().div_ceil(max_frames).max(min_gap) };
         self.keyframes.retain(|k| k.pos % self.interval == 0);
     }
 

@@ -10,13 +10,15 @@
 
 use std::cell::OnceCell;
 
-use serde::Serialize;
-
 use crate::crash::{CrashOutcome, Recover};
 use crate::moment::Display;
-use crate::nand::{Cause, Event, FlashError, OpKind, PageKind, NONE};
+use crate::nand::{Event, FlashError};
 use crate::sim::{Simulator, State};
 use crate::trace::Request;
+
+mod view;
+use view::request_words;
+pub use view::EventView;
 
 /// Power is off: the chip as the cut left it; RAM is lost (docs/session-api.md).
 #[derive(Clone)]
@@ -86,37 +88,6 @@ struct Root {
     rec: Recovering,
     events: Vec<Event>,
     verdict: Option<serde_json::Value>,
-}
-
-/// An event as the UI gets it.
-#[derive(Serialize)]
-pub struct EventView {
-    pub kind: &'static str,
-    pub pbn: Option<u32>,
-    pub page: Option<u32>,
-    pub lpn: Option<u32>,
-    pub cause: Option<&'static str>,
-    pub text: String,
-}
-
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
-/// A request in words ("write of lpn 18").
-fn request_words(r: Request) -> String {
-    match r {
-        Request::Write { lpn } => format!("write of lpn {lpn}"),
-        Request::Read { lpn } => format!("read of lpn {lpn}"),
-        Request::Freeze => "freeze".into(),
-        Request::Unfreeze { state } => format!("unfreeze of state {state}"),
-        Request::Revert { state } => format!("revert to state {state}"),
-    }
-}
-
-/// Causes of the cleaning work whose victims the device view marks.
-fn cleaning(c: Cause) -> bool {
-    matches!(c, Cause::Gc | Cause::Switch | Cause::PartialMerge | Cause::FullMerge | Cause::Fill | Cause::WearLevel)
 }
 
 impl Stepper {
@@ -578,7 +549,12 @@ impl Stepper {
         }));
         self.forget_request();
         let rec = Recovering { off, cut, branch_from: prev_branch };
-        self.roots.push(Root { state: self.sim.state.clone(), rec: rec.clone(), events: events.clone(), verdict: self.verdict.clone() });
+        self.roots.push(Root {
+            state: self.sim.state.clone(),
+            rec: rec.clone(),
+            events: events.clone(),
+            verdict: self.verdict.clone(),
+        });
         self.events = events;
         self.n = ops;
         self.recovery_events = true;
@@ -595,244 +571,5 @@ impl Stepper {
     /// The last recovery's verdict as JSON (null before any).
     pub fn verdict_json(&self) -> String {
         self.verdict.clone().unwrap_or(serde_json::Value::Null).to_string()
-    }
-
-    // ---- what is shown -------------------------------------------------------------
-
-    /// Requests completed (the one in progress excluded).
-    pub fn step(&self) -> usize {
-        if let Some(rec) = &self.rec {
-            return rec.off.before.pos;
-        }
-        self.sim.pos() - usize::from(self.in_request)
-    }
-    /// Flash operations revealed in the request (or recovery) in progress.
-    pub fn op_cursor(&self) -> usize {
-        if self.in_request {
-            self.k
-        } else {
-            0
-        }
-    }
-    pub fn op_count(&self) -> usize {
-        if self.in_request {
-            self.n
-        } else {
-            0
-        }
-    }
-
-    /// Page states at this moment (the scheme's view of the chip; while power is off or
-    /// a recovery runs, the chip read through the RAM the cut lost).
-    pub fn page_states(&self) -> Vec<u8> {
-        self.display().states.iter().map(|&s| s as u8).collect()
-    }
-    /// The LPN of each data page (NONE for erased, metadata and torn pages).
-    pub fn page_lpns(&self) -> Vec<u32> {
-        self.view().flash.pages().iter().map(|p| if p.kind == PageKind::Data { p.lpn } else { NONE }).collect()
-    }
-    pub fn block_roles(&self) -> Vec<u8> {
-        self.display().roles.iter().map(|&r| r as u8).collect()
-    }
-    pub fn block_owners(&self) -> Vec<i32> {
-        self.display().first_owners()
-    }
-    /// Blocks serving more than one logical block (a KRAFT/KAST log block shared by up to
-    /// K), with all of them.
-    pub fn block_owner_sets(&self) -> Vec<(u32, Vec<u32>)> {
-        let d = self.display();
-        d.owners.iter().enumerate().filter(|(_, o)| o.len() > 1).map(|(b, o)| (b as u32, o.clone())).collect()
-    }
-
-    /// Page states, roles and owners of the moment shown (src/moment.rs): the scheme's
-    /// own view between requests; inside a request or recovery, the view before it with
-    /// the operations revealed applied as a chip applies them; while power is off, the
-    /// cut moment's.
-    pub fn display(&self) -> &Display {
-        self.shown.get_or_init(|| {
-            if let Some(off) = &self.power {
-                return off.display.clone();
-            }
-            if self.in_request {
-                let ops = &self.events[..self.cursor];
-                if let Some(rec) = &self.rec {
-                    return Display::during(&rec.off.display, &rec.cut, self.view(), ops);
-                }
-                if let Some(before) = &self.before {
-                    let base = self.base.get_or_init(|| Display::of(before));
-                    return Display::during(base, before, self.view(), ops);
-                }
-            }
-            Display::of(self.view())
-        })
-    }
-    pub fn erase_counts(&self) -> Vec<u32> {
-        self.view().flash.erase_counts().to_vec()
-    }
-    pub fn metrics_json(&self) -> String {
-        serde_json::to_string(&self.view().metrics()).unwrap_or_default()
-    }
-    /// Scheme panels as JSON: `{tables:[{title, columns, rows}], powered}`; dark while
-    /// power is off and while recovery rebuilds the RAM.
-    pub fn view_json(&self) -> String {
-        if self.power.is_some() || self.rec.is_some() {
-            return serde_json::json!({ "tables": [], "powered": false }).to_string();
-        }
-        let s = self.view();
-        serde_json::json!({ "tables": s.ftl.tables(&s.flash), "powered": true }).to_string()
-    }
-
-    /// Blocks the merge or GC under way will erase (its victims), while it runs: the
-    /// erases of cleaning work not yet revealed, when the last revealed operation (or the
-    /// next one, announced by a note) belongs to that work.
-    pub fn victims(&self) -> Vec<u32> {
-        if !self.in_request || self.rec.is_some() {
-            return Vec::new();
-        }
-        let revealed = &self.events[..self.cursor];
-        let last = revealed.iter().rev().find_map(|e| match e {
-            Event::Op { cause, .. } => Some(*cause),
-            _ => None,
-        });
-        let next = self.events[self.cursor..].iter().find_map(|e| match e {
-            Event::Op { cause, .. } => Some(*cause),
-            _ => None,
-        });
-        let announced = matches!(revealed.last(), Some(Event::Note { .. }));
-        if !(last.is_some_and(cleaning) || (announced && next.is_some_and(cleaning))) {
-            return Vec::new();
-        }
-        let mut v = Vec::new();
-        for e in &self.events[self.cursor..] {
-            if let Event::Op { kind, pbn, cause, .. } = e {
-                if *cause == Cause::Host {
-                    break;
-                }
-                if *kind == OpKind::Erase && cleaning(*cause) && !v.contains(pbn) {
-                    v.push(*pbn);
-                }
-            }
-        }
-        v
-    }
-
-    /// Revealed events with plain-words text.
-    pub fn events(&self) -> Vec<EventView> {
-        let g = *self.sim.state.flash.geometry();
-        let view = self.view();
-        self.events[..self.cursor]
-            .iter()
-            .map(|e| match e {
-                Event::Op { kind, ppn, pbn, lpn, cause, .. } => {
-                    let page = g.offset_of(*ppn);
-                    // Metadata pages may carry a number in their spare area (LTFTL's map
-                    // and log pages): never an LPN.
-                    let meta = *lpn == NONE
-                        || view.flash.peek(*ppn).kind == PageKind::Meta
-                        || (view.flash.peek(*ppn).kind == PageKind::Erased && self.sim.state.flash.peek(*ppn).kind == PageKind::Meta);
-                    let what = match kind {
-                        OpKind::Read if meta => format!("read metadata page {page} of block {pbn}"),
-                        OpKind::Read => format!("read lpn {lpn} from page {page} of block {pbn}"),
-                        OpKind::ReadOob => format!("read the spare area of page {page} of block {pbn}"),
-                        OpKind::Program if meta => format!("program metadata into page {page} of block {pbn}"),
-                        OpKind::Program => format!("program lpn {lpn} into page {page} of block {pbn}"),
-                        OpKind::Erase => format!("erase block {pbn}"),
-                    };
-                    let kind = match kind {
-                        OpKind::Read => "read",
-                        OpKind::ReadOob => "read_oob",
-                        OpKind::Program => "program",
-                        OpKind::Erase => "erase",
-                    };
-                    EventView {
-                        kind,
-                        pbn: Some(*pbn),
-                        page: (kind != "erase").then_some(page),
-                        lpn: (!meta && kind != "erase").then_some(*lpn),
-                        cause: Some(cause.name()),
-                        text: format!("{what} ({})", cause.name().replace('_', " ")),
-                    }
-                }
-                Event::Note { tag, text } => {
-                    EventView { kind: tag, pbn: None, page: None, lpn: None, cause: None, text: text.clone() }
-                }
-            })
-            .collect()
-    }
-
-    /// What the last revealed operation did: the notes revealed with it (each phase or
-    /// decision on its own line) and the operation itself.
-    fn last_step_lines(&self) -> String {
-        let evs = self.events();
-        let Some(i) = evs.iter().rposition(|e| e.cause.is_some()) else {
-            return evs.iter().map(|e| e.text.clone()).collect::<Vec<_>>().join("\n");
-        };
-        let start = evs[..i].iter().rposition(|e| e.cause.is_some()).map_or(0, |j| j + 1);
-        let mut lines: Vec<String> = evs[start..i].iter().map(|e| e.text.clone()).collect();
-        if lines.is_empty() {
-            // No new note: the phase or decision this operation belongs to, for context.
-            if let Some(n) = evs[..i].iter().rev().find(|e| e.cause.is_none()) {
-                lines.push(n.text.clone());
-            }
-        }
-        lines.push(evs[i].text.clone());
-        // Closing notes after the last operation (revealed with it).
-        lines.extend(evs[i + 1..].iter().map(|e| e.text.clone()));
-        lines.join("\n")
-    }
-
-    /// Plain-words lines about the moment shown: the request (or recovery), the flash
-    /// operation just revealed and the notes that explain it.
-    pub fn narration(&self) -> String {
-        if let Some(off) = &self.power {
-            let ops = plural(off.ops, "flash operation", "flash operations");
-            return match (off.in_recovery, off.req) {
-                (true, _) => format!("Power cut during the recovery, after {ops} of it: RAM is lost again, the chip keeps what recovery wrote. Press Recover."),
-                (false, Some(r)) => format!("Power cut during the {} after {ops}: RAM is lost, the chip keeps its pages. Press Recover.", request_words(r)),
-                (false, None) => "Power cut between requests: RAM is lost, the chip keeps its pages. Press Recover.".into(),
-            };
-        }
-        if self.recovery_events {
-            let n = plural(self.n, "flash operation", "flash operations");
-            if self.rec.is_some() && self.k == 0 {
-                return format!("Power is back: the scheme rebuilds its RAM from the chip alone ({n}). Step (→) to watch each phase.");
-            }
-            if self.rec.is_none() {
-                let ok = self.verdict.as_ref().and_then(|v| v["ok"].as_bool()).unwrap_or(false);
-                return format!(
-                    "Recovery done ({n}): {}",
-                    if ok { "every acknowledged write is found." } else { "the verdict shows what was lost." }
-                );
-            }
-            return format!("Recovery — op {}/{}: {}", self.k, self.n, self.last_step_lines());
-        }
-        let Some(req) = self.request else {
-            return if self.sim.pos() == 0 {
-                "Ready: press → to step one flash operation, or Space to play.".into()
-            } else {
-                format!("At request {} of {}.", self.sim.pos(), self.sim.total())
-            };
-        };
-        let head = match req {
-            Request::Write { lpn } => format!("Write lpn {lpn}"),
-            Request::Read { lpn } => format!("Read lpn {lpn}"),
-            Request::Freeze => "Freeze".into(),
-            Request::Unfreeze { state } => format!("Unfreeze state {state}"),
-            Request::Revert { state } => format!("Revert to state {state}"),
-        };
-        if self.n == 0 {
-            let notes: Vec<String> = self.events().into_iter().map(|e| e.text).collect();
-            return match req {
-                Request::Read { .. } if notes.is_empty() => format!("{head}: never written, nothing to read."),
-                _ if notes.is_empty() => format!("{head}: no flash operation needed."),
-                _ => format!("{head}: {}", notes.join("\n")),
-            };
-        }
-        let k = if self.in_request { self.k } else { self.n };
-        if k == 0 {
-            return format!("{head}: about to start ({}).", plural(self.n, "flash operation", "flash operations"));
-        }
-        let done = if self.in_request { "" } else { " (done)" };
-        format!("{head} — op {k}/{}{done}: {}", self.n, self.last_step_lines())
     }
 }

@@ -91,7 +91,12 @@ fn assert_clean(r: &ChainReport, cuts: u64) {
     assert!(r.stopped.is_none(), "{}: {:?}", r.scheme, r.stopped);
     // The recut points are drawn within each recovery's counted operations: all land inside.
     assert_eq!(r.recut_inside_recovery, r.recut_points);
-    assert!(r.share_inside_recovery >= 0.5, "{}: only {:.2} of the cut points inside a recovery", r.scheme, r.share_inside_recovery);
+    assert!(
+        r.share_inside_recovery >= 0.5,
+        "{}: only {:.2} of the cut points inside a recovery",
+        r.scheme,
+        r.share_inside_recovery
+    );
     assert!(r.mid_merge > 0 && r.mid_request > 0 && r.between > 0 && r.right_after_recovery > 0, "{r:?}");
 }
 
@@ -168,7 +173,14 @@ fn ltftl_time_shift_in_flight_is_all_or_nothing() {
     let fresh = sc.fresh().unwrap();
     let mut shifts = 0;
     let r = chain(&fresh, &sc.recoverer(), &o, |v| {
-        if matches!(v.in_flight, Some(ftl_sim::trace::Request::Revert { .. } | ftl_sim::trace::Request::Freeze | ftl_sim::trace::Request::Unfreeze { .. })) {
+        if matches!(
+            v.in_flight,
+            Some(
+                ftl_sim::trace::Request::Revert { .. }
+                    | ftl_sim::trace::Request::Freeze
+                    | ftl_sim::trace::Request::Unfreeze { .. }
+            )
+        ) {
             shifts += 1;
         }
     });
@@ -224,7 +236,12 @@ fn gftl_pools_survive_200_recoveries() {
         let (b, f) = pools(&s);
         cmax_buf = cmax_buf.max(b);
         cmin_free = cmin_free.min(f);
-        let v = verify(s.ftl.as_ref(), &s.flash, &s.oracle, reqs[(i - 1) % reqs.len()].lpn().map(|l| (l, s.next_version - 1)));
+        let v = verify(
+            s.ftl.as_ref(),
+            &s.flash,
+            &s.oracle,
+            reqs[(i - 1) % reqs.len()].lpn().map(|l| (l, s.next_version - 1)),
+        );
         assert_eq!((v.lost, v.wrong), (0, 0));
         // Sync the oracle with an in-flight write that survived.
         if let Some(l) = reqs[(i - 1) % reqs.len()].lpn() {

@@ -25,7 +25,13 @@ pub fn run_checked(sim: &mut Simulator, check_every: usize) {
         let n = check_every.min(total - sim.pos());
         sim.run(n).unwrap_or_else(|e| panic!("run failed: {e}"));
         let bad = sim.state.mismatches();
-        assert!(bad.is_empty(), "after {} requests, {} LPNs disagree with the reference model, e.g. {:?}", sim.pos(), bad.len(), &bad[..bad.len().min(8)]);
+        assert!(
+            bad.is_empty(),
+            "after {} requests, {} LPNs disagree with the reference model, e.g. {:?}",
+            sim.pos(),
+            bad.len(),
+            &bad[..bad.len().min(8)]
+        );
         assert_eq!(sim.state.host.wrong_reads, 0, "wrong reads after {} requests", sim.pos());
     }
 }

@@ -8,10 +8,11 @@ use ftl_sim::ftl::SchemeParams;
 use ftl_sim::precondition::Precondition;
 use ftl_sim::scenario::Scenario;
 use ftl_sim::sim::Simulator;
-use ftl_sim::trace::fit::{plan, Fit};
+use ftl_sim::trace::fit::Fit;
 use ftl_sim::trace::gen::Workload;
 use ftl_sim::trace::load;
 use ftl_sim::trace::parse::{parse_bytes, RawTrace, TraceOptions};
+use ftl_sim::trace::plan::plan;
 use ftl_sim::trace::Request;
 
 fn lb(n: u32) -> SchemeParams {
@@ -79,7 +80,14 @@ fn trace(pages: &[u64]) -> RawTrace {
 }
 
 fn trace_scenarios(blocks: u32, fit: Fit) -> Vec<Scenario> {
-    let w = Workload::Trace { text: String::new(), format: None, fit, device: None, skip_bad_lines: false, blkparse_action: None };
+    let w = Workload::Trace {
+        text: String::new(),
+        format: None,
+        fit,
+        device: None,
+        skip_bad_lines: false,
+        blkparse_action: None,
+    };
     let mut scs = configs(blocks, 4, w);
     for s in &mut scs {
         s.chip.preset = "classroom".into();
@@ -112,12 +120,18 @@ fn fold_is_decided_once_and_says_what_it_merged() {
     let spaces = own_spaces(&scs);
     assert!(spaces.iter().min() < spaces.iter().max());
     // Folding each configuration into its own space would give different workloads.
-    let own: Vec<u64> = scs.iter().map(|s| hash(load::build_with_raw(s, &raw, Fit::Fold).unwrap().0.requests())).collect();
+    let own: Vec<u64> =
+        scs.iter().map(|s| hash(load::build_with_raw(s, &raw, Fit::Fold).unwrap().0.requests())).collect();
     assert!(own.iter().any(|&h| h != own[0]), "the test trace should fold differently per space");
     let mut sims = sims_for(&scs, &raw, Fit::Fold);
     let s = &sims[0].1;
     assert!(s.fitted_footprint_pages < s.footprint_pages);
-    assert!(s.fit_note.contains(&format!("fold merged {} distinct pages into {}", s.footprint_pages, s.fitted_footprint_pages)), "{}", s.fit_note);
+    assert!(
+        s.fit_note
+            .contains(&format!("fold merged {} distinct pages into {}", s.footprint_pages, s.fitted_footprint_pages)),
+        "{}",
+        s.fit_note
+    );
     let ss: Vec<Simulator> = sims.drain(..).map(|(sim, _)| sim).collect();
     assert_one_workload(&ss);
 }

@@ -163,10 +163,23 @@ fn check(sc: &Scenario) -> Result<HashMap<&'static str, usize>, TestCaseError> {
                 }
             }
             for name in &rose {
-                prop_assert!(done_by(name, op.cause), "{}: {} rose at a {:?} {:?} (counters {:?} → {:?})", at(k), name, op.cause, op.kind, prev, now);
+                prop_assert!(
+                    done_by(name, op.cause),
+                    "{}: {} rose at a {:?} {:?} (counters {:?} → {:?})",
+                    at(k),
+                    name,
+                    op.cause,
+                    op.kind,
+                    prev,
+                    now
+                );
             }
             if now.log_utilisation_sum != prev.log_utilisation_sum {
-                prop_assert!(rose.contains(&"log_replacements"), "{}: utilisation sum moved without a replacement", at(k));
+                prop_assert!(
+                    rose.contains(&"log_replacements"),
+                    "{}: utilisation sum moved without a replacement",
+                    at(k)
+                );
             }
             // (b) Does op k start a run of cleaning, continue one, or can the chip's
             // operations alone not tell?
@@ -213,7 +226,16 @@ fn check(sc: &Scenario) -> Result<HashMap<&'static str, usize>, TestCaseError> {
                     );
                 }
                 Place::Continue => {
-                    prop_assert!(rose.is_empty(), "{}: {:?} rose inside a {:?} run, at a {:?}: counted late (counters {:?} → {:?})", at(k), rose, op.cause, op.kind, prev, now);
+                    prop_assert!(
+                        rose.is_empty(),
+                        "{}: {:?} rose inside a {:?} run, at a {:?}: counted late (counters {:?} → {:?})",
+                        at(k),
+                        rose,
+                        op.cause,
+                        op.kind,
+                        prev,
+                        now
+                    );
                 }
                 Place::Unknown => {}
             }
@@ -304,7 +326,10 @@ fn fixed_walks_check_every_kind_of_cleaning() {
         for c in want {
             assert!(runs.get(c).copied().unwrap_or(0) >= 3, "{scheme}: {c} runs checked: {runs:?}");
         }
-        assert!(runs.keys().all(|c| want.contains(c) || (scheme == "kast" && *c == "partial_merge")), "{scheme}: {runs:?}");
+        assert!(
+            runs.keys().all(|c| want.contains(c) || (scheme == "kast" && *c == "partial_merge")),
+            "{scheme}: {runs:?}"
+        );
         eprintln!("{scheme}: runs checked {runs:?}");
     }
 }

@@ -55,7 +55,8 @@ fn page_mapping_recovers_on_a_larger_chip_with_skew() {
     let w = Workload::Hotcold { n: 8000, seed: 3, read_ratio: 0.3, hot_fraction: 0.2, hot_ratio: 0.8 };
     let sc = scenario("page", SchemeParams::default(), 64, 16, w);
     let sim = sc.build().unwrap();
-    let report = sweep(&sim.state, sim.requests(), &sc.recoverer(), Points::Random { n: 6000, seed: 4 }, Some(4), |_, _| {});
+    let report =
+        sweep(&sim.state, sim.requests(), &sc.recoverer(), Points::Random { n: 6000, seed: 4 }, Some(4), |_, _| {});
     assert_eq!(report.points_tried, 6000);
     assert_eq!(report.recovered_correctly, report.points_tried, "{:#?}", report.first_failures);
 }

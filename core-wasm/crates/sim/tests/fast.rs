@@ -105,7 +105,15 @@ fn run_after_fill(scheme: &str, log_blocks: u32, blocks: u32, ppb: u32, pattern:
         .collect();
     let cost = delta(&before, &snapshot(&sim));
     if std::env::var("FAST_NOTES").is_ok() {
-        eprintln!("--- {scheme} L={log_blocks} {pattern}\n{}", notes.iter().filter(|n| !n.starts_with("S") || !n.contains("in place")).cloned().collect::<Vec<_>>().join("\n"));
+        eprintln!(
+            "--- {scheme} L={log_blocks} {pattern}\n{}",
+            notes
+                .iter()
+                .filter(|n| !n.starts_with("S") || !n.contains("in place"))
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
     }
     Run { cost, notes, sim }
 }
@@ -261,8 +269,14 @@ fn bast_rule_2_picks_the_switchable_log_block_among_several() {
             .filter(|&p| ftl.block_role(p) == ftl_sim::ftl::BlockRole::Log)
             .filter_map(|p| ftl.block_owner(p))
             .collect();
-        assert!(!lbn_of_logs.contains(&switchable_lbn), "{pattern}: LBN {switchable_lbn} still has a log block: {lbn_of_logs:?}");
-        assert!(lbn_of_logs.contains(&1) && lbn_of_logs.contains(&3) && lbn_of_logs.contains(&4), "{pattern}: {lbn_of_logs:?}");
+        assert!(
+            !lbn_of_logs.contains(&switchable_lbn),
+            "{pattern}: LBN {switchable_lbn} still has a log block: {lbn_of_logs:?}"
+        );
+        assert!(
+            lbn_of_logs.contains(&1) && lbn_of_logs.contains(&3) && lbn_of_logs.contains(&4),
+            "{pattern}: {lbn_of_logs:?}"
+        );
     }
     // With no switchable log block, rule (3) takes the round-robin slot: a full merge.
     let b = classroom("bast", 3, "S5 S6 S8 S9 S10 S13 S12 S16");
@@ -283,7 +297,11 @@ fn ram_one_accounting_bast_no_larger_than_fast() {
             let sc = ftl_sim::scenario::Scenario {
                 scheme: scheme.into(),
                 params: params(logs),
-                chip: ftl_sim::scenario::ChipSpec { preset: "fast2007".into(), blocks: Some(blocks), pages_per_block: Some(ppb) },
+                chip: ftl_sim::scenario::ChipSpec {
+                    preset: "fast2007".into(),
+                    blocks: Some(blocks),
+                    pages_per_block: Some(ppb),
+                },
                 workload: Workload::Sequential { n: 1 },
                 run: Default::default(),
             };
@@ -309,7 +327,13 @@ fn ram_one_accounting_bast_no_larger_than_fast() {
 
 /// Writes `lbns` in turn at offsets 1.. (never offset 0, so FAST never uses its SW log
 /// block: 3.5 leaves sequential writes out) until `stop` says so; returns erases.
-fn hot_run(scheme: &str, log_blocks: u32, ppb: u32, lbns: &[u32], stop: impl Fn(&Simulator, usize) -> bool) -> (u64, usize) {
+fn hot_run(
+    scheme: &str,
+    log_blocks: u32,
+    ppb: u32,
+    lbns: &[u32],
+    stop: impl Fn(&Simulator, usize) -> bool,
+) -> (u64, usize) {
     let blocks = 48;
     let mut text = String::new();
     for i in 0..4000u32 {
@@ -387,7 +411,10 @@ fn more_hot_blocks_than_log_blocks_section_3_5() {
         // and by the time FAST has replaced nlb log blocks, it has absorbed more
         // overwrites for fewer erases than BAST needs for the nlb·nspb.
         let (_, absorbed) = hot_run("fast", nlb + 1, ppb, &hot, replaced(nlb as u64));
-        assert!(absorbed > n && fast < bast, "nhb {nhb} nspb {ppb}: FAST absorbed {absorbed} overwrites for {fast} erases");
+        assert!(
+            absorbed > n && fast < bast,
+            "nhb {nhb} nspb {ppb}: FAST absorbed {absorbed} overwrites for {fast} erases"
+        );
     }
 }
 
@@ -435,9 +462,19 @@ fn workload(kind: u8, n: u64, seed: u64, read_ratio: f64) -> Workload {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn reference_model(scheme: &str, ppb: u32, log_blocks: u32, data_blocks: u32, kind: u8, n: u64, seed: u64, read_ratio: f64) {
+fn reference_model(
+    scheme: &str,
+    ppb: u32,
+    log_blocks: u32,
+    data_blocks: u32,
+    kind: u8,
+    n: u64,
+    seed: u64,
+    read_ratio: f64,
+) {
     let blocks = data_blocks + log_blocks + 1;
-    let mut sim = scenario(scheme, params(log_blocks), blocks, ppb, workload(kind, n, seed, read_ratio)).build().unwrap();
+    let mut sim =
+        scenario(scheme, params(log_blocks), blocks, ppb, workload(kind, n, seed, read_ratio)).build().unwrap();
     run_checked(&mut sim, 1999);
     let m = sim.state.metrics();
     assert_eq!(m.wrong_reads, 0);
@@ -543,7 +580,8 @@ fn docs_presets_give_the_papers_counts() {
 fn stepping_narrates_each_merge_at_its_copies() {
     use ftl_sim::stepper::Stepper;
     let text = "w0-15 S1 S9 S10 S11 S9 S10 S11 S2 S3";
-    let mut s = Stepper::new(scenario("fast", params(3), 16, 4, Workload::Pattern { text: text.into() }).build().unwrap());
+    let mut s =
+        Stepper::new(scenario("fast", params(3), 16, 4, Workload::Pattern { text: text.into() }).build().unwrap());
     let mut seen = [false; 2];
     while s.step_op().unwrap() {
         let evs = s.events();

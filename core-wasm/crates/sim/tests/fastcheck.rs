@@ -14,7 +14,15 @@ fn lb(n: u32) -> SchemeParams {
     SchemeParams { log_blocks: Some(n), ..Default::default() }
 }
 
-fn run_sweep(scheme: &str, params: SchemeParams, blocks: u32, ppb: u32, w: Workload, points: Points, recut: Option<u64>) -> SweepReport {
+fn run_sweep(
+    scheme: &str,
+    params: SchemeParams,
+    blocks: u32,
+    ppb: u32,
+    w: Workload,
+    points: Points,
+    recut: Option<u64>,
+) -> SweepReport {
     let sc = scenario(scheme, params, blocks, ppb, w);
     let sim = sc.build().unwrap();
     sweep(&sim.state, sim.requests(), &sc.recoverer(), points, recut, |_, _| {})
@@ -72,7 +80,10 @@ fn scan_recovery_every_cut_point_small_chip() {
             (3, seq_mix(500, 3, 32, 4)),
         ] {
             let r = run_sweep(scheme, lb(3), 12, 4, w, Points::All, Some(seed));
-            eprintln!("{scheme} seed {seed}: {} points, ok {}, recut {}, pages read mean {}", r.points_tried, r.recovered_correctly, r.recut_points, r.recovery_pages_read.mean);
+            eprintln!(
+                "{scheme} seed {seed}: {} points, ok {}, recut {}, pages read mean {}",
+                r.points_tried, r.recovered_correctly, r.recut_points, r.recovery_pages_read.mean
+            );
             assert_eq!(r.points_tried, r.run_ops);
             assert_all_ok(&r);
         }
@@ -93,7 +104,10 @@ fn fastcheck_and_ltlog_every_cut_point_small_chip() {
         ] {
             // 7 RW log blocks of 4 pages, regions of 2 log blocks (8 LPNs per checkpoint).
             let r = run_sweep(scheme, fc(8, 8), 32, 4, w, Points::All, Some(seed));
-            eprintln!("{scheme} seed {seed}: {} points, ok {}, pages read mean {}", r.points_tried, r.recovered_correctly, r.recovery_pages_read.mean);
+            eprintln!(
+                "{scheme} seed {seed}: {} points, ok {}, pages read mean {}",
+                r.points_tried, r.recovered_correctly, r.recovery_pages_read.mean
+            );
             assert_eq!(r.points_tried, r.run_ops);
             assert_all_ok(&r);
         }
@@ -111,12 +125,12 @@ fn figure_4_cut_right_after_the_first_merge_of_a_victim() {
     use ftl_sim::nand::{Cause, Event, OpKind};
     use ftl_sim::trace::Request;
     let text = [
-        "w0-67",                                             // every data block written in place
-        "w5 w6 w7 w9 w13 w14 w15 w17 w21 w22 w23 w25",       // region 0: A B C (checkpoint)
-        "w49 w50 w49 w51 w41 w42 w46 w49 w29 w30 w31 w33",   // region 1: D E F (checkpoint)
-        "w53 w54 w55 w57 w61 w62 w63 w65 w1 w2 w3 w5",       // A, B, C victims → A' B' C' (checkpoint)
-        "w9 w10 w11 w13",                                    // D victim (merges LBN 12) → D'
-        "w18",                                               // E victim: merge LBN 10, then LBN 11
+        "w0-67",                                           // every data block written in place
+        "w5 w6 w7 w9 w13 w14 w15 w17 w21 w22 w23 w25",     // region 0: A B C (checkpoint)
+        "w49 w50 w49 w51 w41 w42 w46 w49 w29 w30 w31 w33", // region 1: D E F (checkpoint)
+        "w53 w54 w55 w57 w61 w62 w63 w65 w1 w2 w3 w5",     // A, B, C victims → A' B' C' (checkpoint)
+        "w9 w10 w11 w13",                                  // D victim (merges LBN 12) → D'
+        "w18",                                             // E victim: merge LBN 10, then LBN 11
     ]
     .join(" ");
     let sc = scenario("fastcheck", fc(7, 12), 32, 4, Workload::Pattern { text });
@@ -133,9 +147,16 @@ fn figure_4_cut_right_after_the_first_merge_of_a_victim() {
     probe.flash.set_recording(true);
     probe.exec(last).unwrap();
     let ev: Vec<Event> = probe.flash.take_events().into_iter().filter(|e| matches!(e, Event::Op { .. })).collect();
-    let first_erase = ev.iter().position(|e| matches!(e, Event::Op { kind: OpKind::Erase, cause: Cause::FullMerge, .. })).unwrap();
+    let first_erase =
+        ev.iter().position(|e| matches!(e, Event::Op { kind: OpKind::Erase, cause: Cause::FullMerge, .. })).unwrap();
     let merges_before = s.flash.counters.full_merges;
-    eprintln!("Figure 4: request {} of {}, cut after operation {} of {}", reqs.len(), reqs.len(), first_erase + 1, ev.len());
+    eprintln!(
+        "Figure 4: request {} of {}, cut after operation {} of {}",
+        reqs.len(),
+        reqs.len(),
+        first_erase + 1,
+        ev.len()
+    );
 
     let rec = sc.recoverer();
     let notes = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
@@ -161,7 +182,8 @@ fn figure_4_cut_right_after_the_first_merge_of_a_victim() {
     assert_eq!(phases, ["1.", "2.", "3.", "4.", "5.", "6."], "{notes:#?}");
     // The consistency check sets exactly LPNs 41, 42 (merged by the interrupted victim's
     // first merge) and 49 (merged with D after region 1's checkpoint) of the victim to −1.
-    let inval: Vec<&String> = notes.iter().filter(|n| n.0 == "consistency" && n.1.contains("→ −1")).map(|n| &n.1).collect();
+    let inval: Vec<&String> =
+        notes.iter().filter(|n| n.0 == "consistency" && n.1.contains("→ −1")).map(|n| &n.1).collect();
     assert_eq!(inval.len(), 3, "{inval:#?}");
     for l in ["LPN 41", "LPN 42", "LPN 49"] {
         assert!(inval.iter().any(|t| t.contains(l)), "{l}: {inval:#?}");
@@ -194,7 +216,10 @@ fn random_cut_points_on_a_larger_chip_all_schemes() {
         let p = SchemeParams { log_blocks: Some(8), checkpoint_lpns: ck, ..Default::default() };
         let w = seq_mix(6000, 21, 600, 16);
         let r = run_sweep(scheme, p, 64, 16, w, Points::Random { n: 2500, seed: 4 }, Some(4));
-        eprintln!("{scheme}: {} points, ok {}, pages read mean {:.0}", r.points_tried, r.recovered_correctly, r.recovery_pages_read.mean);
+        eprintln!(
+            "{scheme}: {} points, ok {}, pages read mean {:.0}",
+            r.points_tried, r.recovered_correctly, r.recovery_pages_read.mean
+        );
         assert!(r.points_tried > 2000);
         assert_all_ok(&r);
     }
@@ -218,7 +243,13 @@ fn logging_overhead_and_recovery_cost_against_equations_3_to_6() {
                 scheme: scheme.into(),
                 params: SchemeParams { log_blocks: Some(log_blocks), ..Default::default() },
                 chip: ChipSpec { preset: "fastcheck".into(), blocks: Some(blocks), pages_per_block: None },
-                workload: Workload::Hotcold { n: 150_000, seed: 9, read_ratio: 0.0, hot_fraction: 0.05, hot_ratio: 0.9 },
+                workload: Workload::Hotcold {
+                    n: 150_000,
+                    seed: 9,
+                    read_ratio: 0.0,
+                    hot_fraction: 0.05,
+                    hot_ratio: 0.9,
+                },
                 run: Default::default(),
             };
             let mut sim = sc.build().unwrap();
@@ -246,7 +277,10 @@ fn logging_overhead_and_recovery_cost_against_equations_3_to_6() {
         // (8 blocks); the last region is smaller when 8 does not divide the RW log blocks.
         let cap = (log_blocks - 1) as f64;
         let eq3 = w as f64 / 1024.0 * ((cap / 8.0).ceil() * 8.0 / cap);
-        assert!((fc_pages as f64 - eq3).abs() <= 0.05 * eq3 + 2.0, "FastCheck {fc_pages} checkpoint pages, equation 3 gives {eq3:.1}");
+        assert!(
+            (fc_pages as f64 - eq3).abs() <= 0.05 * eq3 + 2.0,
+            "FastCheck {fc_pages} checkpoint pages, equation 3 gives {eq3:.1}"
+        );
         // Equation 4: LTFTL-style ≥ 16× (flushes after every merge add more, as Figure 7 shows),
         // and not beyond Figure 7's 120×.
         let ratio = lt_pages as f64 / fc_pages as f64;
@@ -258,7 +292,10 @@ fn logging_overhead_and_recovery_cost_against_equations_3_to_6() {
         let recs = lt_w as f64 / 256.0;
         let dumps = (2.0 * recs / npmap as f64).floor() + 1.0;
         let upper = 2.0 * recs + dumps * npmap as f64 + lt_merges as f64;
-        assert!(lt_pages as f64 >= recs && lt_pages as f64 <= upper, "LTFTL-style log pages {lt_pages} outside equation 2's [{recs:.0}, {upper:.0}]");
+        assert!(
+            lt_pages as f64 >= recs && lt_pages as f64 <= upper,
+            "LTFTL-style log pages {lt_pages} outside equation 2's [{recs:.0}, {upper:.0}]"
+        );
         // Equation 6 term by term: the whole checkpointed log-page-mapping table (N_pmap pages,
         // plus a binary search of the last checkpoint block's fill, ≤ 7 spare reads), then at
         // most one region (P_fastcheck = 1024 LPNs) of restoration scan, and at least one page.
@@ -268,9 +305,16 @@ fn logging_overhead_and_recovery_cost_against_equations_3_to_6() {
         // Equation 5 with our extra dump trigger (every 4 N_pmap record pages): the whole dump
         // (≥ N_pmap), at most 4 N_pmap record pages after it (+ the binary search), and at most
         // P_ltftl = 256 pages of tail scan.
-        assert!(lt_ck >= npmap && lt_ck <= 5 * npmap + 7, "LTFTL-style read {lt_ck} dump + record pages, N_pmap = {npmap}");
+        assert!(
+            lt_ck >= npmap && lt_ck <= 5 * npmap + 7,
+            "LTFTL-style read {lt_ck} dump + record pages, N_pmap = {npmap}"
+        );
         assert!(lt_rs <= 256, "LTFTL-style tail scan {lt_rs} pages > P_ltftl = 256");
-        assert!(lt_rec <= (1 + 4) * npmap + 256 + 7, "LTFTL-style recovery read {lt_rec} > 5 N_pmap + P = {}", 5 * npmap + 256);
+        assert!(
+            lt_rec <= (1 + 4) * npmap + 256 + 7,
+            "LTFTL-style recovery read {lt_rec} > 5 N_pmap + P = {}",
+            5 * npmap + 256
+        );
     }
 }
 

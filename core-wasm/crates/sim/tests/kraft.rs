@@ -23,11 +23,7 @@ struct Rig {
 }
 
 fn params(m: u32, k: u32) -> SchemeParams {
-    SchemeParams {
-        log_blocks: Some(m),
-        k: Some(k),
-        ..Default::default()
-    }
+    SchemeParams { log_blocks: Some(m), k: Some(k), ..Default::default() }
 }
 
 impl Rig {
@@ -37,12 +33,7 @@ impl Rig {
         chip.geometry.pages_per_block = ppb;
         let ftl = Kraft::new(&chip.geometry, p, variant).unwrap();
         let oracle = Oracle::new(ftl.logical_pages());
-        Rig {
-            flash: Flash::new(chip),
-            ftl,
-            oracle,
-            version: 1,
-        }
+        Rig { flash: Flash::new(chip), ftl, oracle, version: 1 }
     }
     /// The classroom chip: 16 blocks of 4 pages.
     fn classroom(m: u32, k: u32) -> Rig {
@@ -57,11 +48,7 @@ impl Rig {
         }
     }
     fn r(&mut self, lpn: u32) {
-        let got = self
-            .ftl
-            .read(&mut self.flash, lpn)
-            .unwrap()
-            .map(|p| *self.flash.peek(p));
+        let got = self.ftl.read(&mut self.flash, lpn).unwrap().map(|p| *self.flash.peek(p));
         let want = self.oracle.expected(lpn);
         match got {
             Some(p) if p.kind == PageKind::Data && p.lpn == lpn => {
@@ -114,10 +101,7 @@ fn invariants(ftl: &Kraft, flash: &Flash) {
         assert_eq!(ftl.block_role(log.pbn), BlockRole::Log);
         assert_eq!(ftl.block_owner(log.pbn), log.lbns.first().copied());
         for &lbn in &log.lbns {
-            assert!(
-                seen.insert(lbn, i).is_none(),
-                "lbn {lbn} is associated with two log blocks"
-            );
+            assert!(seen.insert(lbn, i).is_none(), "lbn {lbn} is associated with two log blocks");
             assert_eq!(ftl.associated_log(lbn), Some(i));
         }
         for p in 0..log.top {
@@ -125,24 +109,12 @@ fn invariants(ftl: &Kraft, flash: &Flash) {
             match log.lsn(p, n) {
                 Some(lsn) => {
                     assert_eq!(page.kind, PageKind::Data);
-                    assert_eq!(
-                        page.lpn, lsn,
-                        "log {i} page {p}: table says LSN {lsn}, the page holds {}",
-                        page.lpn
-                    );
+                    assert_eq!(page.lpn, lsn, "log {i} page {p}: table says LSN {lsn}, the page holds {}", page.lpn);
                     if log.serial {
-                        assert_eq!(
-                            lsn % n,
-                            p,
-                            "serial log {i} holds offset {} at page {p}",
-                            lsn % n
-                        );
+                        assert_eq!(lsn % n, p, "serial log {i} holds offset {} at page {p}", lsn % n);
                     }
                 }
-                None => assert!(
-                    page.is_erased(),
-                    "log {i} page {p} is programmed but not in the table"
-                ),
+                None => assert!(page.is_erased(), "log {i} page {p} is programmed but not in the table"),
             }
         }
         for p in log.top..n {
@@ -185,15 +157,8 @@ fn full_serial_associated_log_is_switched() {
     assert!(log.serial && log.top == 4 && log.lbns == vec![0]);
     r.w(&[0]);
     assert_eq!(r.flash.counters.switch_merges, 1);
-    assert_eq!(
-        r.flash.counters.partial_merges + r.flash.counters.full_merges,
-        0
-    );
-    assert_eq!(
-        r.ops(Cause::Switch),
-        [0, 0, 1],
-        "a switch copies nothing and erases the old data block"
-    );
+    assert_eq!(r.flash.counters.partial_merges + r.flash.counters.full_merges, 0);
+    assert_eq!(r.ops(Cause::Switch), [0, 0, 1], "a switch copies nothing and erases the old data block");
     assert_eq!(r.ops(Cause::Host), [0, 9, 0]);
     // The old log block (pbn 0) is lbn 0's data block; the rewrite of lpn 0 opened a new serial log.
     assert_eq!(r.ftl.data_block(0), Some(0));
@@ -219,15 +184,7 @@ fn full_non_serial_associated_log_is_full_merged() {
     assert_eq!(r.metric("early_switches"), 0);
     r.w(&[3]);
     let c = &r.flash.counters;
-    assert_eq!(
-        (
-            c.full_merges,
-            c.full_merge_victims,
-            c.switch_merges,
-            c.partial_merges
-        ),
-        (1, 1, 0, 0)
-    );
+    assert_eq!((c.full_merges, c.full_merge_victims, c.switch_merges, c.partial_merges), (1, 1, 0, 0));
     // The latest of 4 pages (3 from the log, 1 from the data block) copied; old data + log erased.
     assert_eq!(r.ops(Cause::FullMerge), [4, 4, 2]);
     // Table 1: (Nd + 1) erases; MRG = 4 copies + 2 erases = 4·(15 + 200) + 2·2000 µs.
@@ -250,27 +207,13 @@ fn offset0_write_to_serial_log_with_low_switch_cost_switches() {
     r.w(&[0, 1, 2]);
     r.w(&[0]);
     let c = &r.flash.counters;
-    assert_eq!(
-        (c.switch_merges, c.partial_merges, c.full_merges),
-        (0, 1, 0)
-    );
-    assert_eq!(
-        r.ops(Cause::PartialMerge),
-        [1, 1, 1],
-        "v_page = 1 copy, then erase the old data block"
-    );
+    assert_eq!((c.switch_merges, c.partial_merges, c.full_merges), (0, 1, 0));
+    assert_eq!(r.ops(Cause::PartialMerge), [1, 1, 1], "v_page = 1 copy, then erase the old data block");
     assert_eq!(r.metric("early_switches"), 1);
-    assert_eq!(
-        r.ftl.data_block(0),
-        Some(0),
-        "the switched log block is the data block now"
-    );
+    assert_eq!(r.ftl.data_block(0), Some(0), "the switched log block is the data block now");
     let a = r.ftl.associated_log(0).unwrap();
     let log = &r.ftl.log_blocks()[a];
-    assert!(
-        log.serial && log.top == 1 && log.lbns == vec![0],
-        "a new serial log holds lpn 0 at page 0"
-    );
+    assert!(log.serial && log.top == 1 && log.lbns == vec![0], "a new serial log holds lpn 0 at page 0");
     assert_eq!(r.metric("mrg_us"), 15.0 + 200.0 + 2000.0);
     r.check();
 
@@ -278,19 +221,13 @@ fn offset0_write_to_serial_log_with_low_switch_cost_switches() {
     let mut k = Rig::with(16, 4, &params(2, 2), Variant::Kast);
     k.w(&[0, 1, 2, 3, 0, 1, 2, 0]);
     let c = &k.flash.counters;
-    assert_eq!(
-        (c.switch_merges, c.partial_merges, c.full_merges),
-        (0, 0, 0)
-    );
+    assert_eq!((c.switch_merges, c.partial_merges, c.full_merges), (0, 0, 0));
     let log = &k.ftl.log_blocks()[0];
     assert!(!log.serial && log.top == 4);
     k.check();
 
     // With switch_max = 0 the switch cost (1 page) is not low: line 12, seriality broken.
-    let p = SchemeParams {
-        switch_max: Some(0),
-        ..params(2, 2)
-    };
+    let p = SchemeParams { switch_max: Some(0), ..params(2, 2) };
     let mut h = Rig::with(16, 4, &p, Variant::Kraft);
     h.w(&[0, 1, 2, 3, 0, 1, 2, 0]);
     assert_eq!(h.flash.counters.partial_merges, 0);
@@ -305,11 +242,7 @@ fn fill_sustains_seriality_of_associated_log() {
     let mut r = Rig::classroom(2, 2);
     r.w(&[0, 1, 2, 3]);
     r.w(&[0, 2]);
-    assert_eq!(
-        r.ops(Cause::Fill),
-        [1, 1, 0],
-        "page 1 copied from the data block"
-    );
+    assert_eq!(r.ops(Cause::Fill), [1, 1, 0], "page 1 copied from the data block");
     let log = &r.ftl.log_blocks()[0];
     assert!(log.serial && log.top == 3);
     assert_eq!(log.lsn(1, 4), Some(1));
@@ -354,34 +287,15 @@ fn lowest_associativity_placement() {
     let mut r = Rig::classroom(3, 3);
     r.w(&(0..24).collect::<Vec<_>>()); // lbn 0..5 in place
     r.w(&[0, 4, 8]);
-    let lbns = |r: &Rig| {
-        r.ftl
-            .log_blocks()
-            .iter()
-            .map(|l| l.lbns.clone())
-            .collect::<Vec<_>>()
-    };
-    assert_eq!(
-        lbns(&r),
-        vec![vec![0], vec![1], vec![2]],
-        "free log blocks first"
-    );
+    let lbns = |r: &Rig| r.ftl.log_blocks().iter().map(|l| l.lbns.clone()).collect::<Vec<_>>();
+    assert_eq!(lbns(&r), vec![vec![0], vec![1], vec![2]], "free log blocks first");
     r.w(&[12]);
     assert_eq!(lbns(&r), vec![vec![0, 3], vec![1], vec![2]]);
     r.w(&[1]); // lbn 0 is associated with log 0: no new association
     assert_eq!(lbns(&r), vec![vec![0, 3], vec![1], vec![2]]);
     r.w(&[16, 20]);
-    assert_eq!(
-        lbns(&r),
-        vec![vec![0, 3], vec![1, 4], vec![2, 5]],
-        "associativity balanced"
-    );
-    assert_eq!(
-        r.flash.counters.full_merges
-            + r.flash.counters.switch_merges
-            + r.flash.counters.partial_merges,
-        0
-    );
+    assert_eq!(lbns(&r), vec![vec![0, 3], vec![1, 4], vec![2, 5]], "associativity balanced");
+    assert_eq!(r.flash.counters.full_merges + r.flash.counters.switch_merges + r.flash.counters.partial_merges, 0);
     r.check();
 }
 
@@ -395,23 +309,11 @@ fn victim_at_k_without_serial_log_is_lru_and_full_merged() {
     assert_eq!(r.ftl.log_blocks()[1].lbns, vec![1, 3]);
     r.w(&[16]);
     let c = &r.flash.counters;
-    assert_eq!(
-        (c.full_merges, c.full_merge_victims),
-        (2, 1),
-        "Nd = 2 logical blocks merged"
-    );
-    assert_eq!(
-        r.ops(Cause::FullMerge),
-        [8, 8, 3],
-        "2 × 4 pages copied; Nd + 1 = 3 erases"
-    );
+    assert_eq!((c.full_merges, c.full_merge_victims), (2, 1), "Nd = 2 logical blocks merged");
+    assert_eq!(r.ops(Cause::FullMerge), [8, 8, 3], "2 × 4 pages copied; Nd + 1 = 3 erases");
     assert_eq!(r.metric("victims_at_k"), 1);
     assert_eq!(r.metric("mean_full_merge_nd"), 2.0);
-    assert_eq!(
-        r.ftl.log_blocks()[0].lbns,
-        vec![4],
-        "log 0 was least recently used"
-    );
+    assert_eq!(r.ftl.log_blocks()[0].lbns, vec![4], "log 0 was least recently used");
     assert_eq!(r.ftl.log_blocks()[1].lbns, vec![1, 3]);
     r.check();
 }
@@ -427,16 +329,9 @@ fn victim_at_k_prefers_the_most_filled_serial_log() {
     assert_eq!(r.ftl.log_blocks()[0].lbns, vec![1, 2]);
     r.w(&[12]); // no log can take lbn 3: victim
     let c = &r.flash.counters;
-    assert_eq!(
-        (c.switch_merges, c.partial_merges, c.full_merges),
-        (1, 0, 0)
-    );
+    assert_eq!((c.switch_merges, c.partial_merges, c.full_merges), (1, 0, 0));
     assert_eq!(r.ops(Cause::Switch), [0, 0, 1]);
-    assert_eq!(
-        r.ftl.log_blocks()[0].lbns,
-        vec![1, 2],
-        "the LRU non-serial log block stays"
-    );
+    assert_eq!(r.ftl.log_blocks()[0].lbns, vec![1, 2], "the LRU non-serial log block stays");
     assert_eq!(r.ftl.log_blocks()[1].lbns, vec![3]);
     r.check();
 
@@ -446,11 +341,7 @@ fn victim_at_k_prefers_the_most_filled_serial_log() {
     r.w(&[0, 4, 5]); // log 0: lpn 0 (top 1); log 1: lpns 4, 5 (top 2)
     r.w(&[8]);
     assert_eq!(r.flash.counters.partial_merges, 1);
-    assert_eq!(
-        r.ops(Cause::PartialMerge),
-        [2, 2, 1],
-        "v_page = 2: pages 6, 7 from the data block"
-    );
+    assert_eq!(r.ops(Cause::PartialMerge), [2, 2, 1], "v_page = 2: pages 6, 7 from the data block");
     assert_eq!(r.ftl.log_blocks()[0].lbns, vec![0]);
     assert_eq!(r.ftl.log_blocks()[1].lbns, vec![2]);
     r.check();
@@ -484,13 +375,7 @@ fn relative_addressing_table_and_worked_lsn() {
     r.w(&(0..64).collect::<Vec<_>>());
     // lbn 5 offset 3, lbn 7 offset 6, lbn 5 offset 4: one log block, two LBN slots.
     r.w(&[43, 0, 8, 16, 62, 44]);
-    let log = r
-        .ftl
-        .log_blocks()
-        .iter()
-        .find(|l| l.lbns.contains(&5))
-        .unwrap()
-        .clone();
+    let log = r.ftl.log_blocks().iter().find(|l| l.lbns.contains(&5)).unwrap().clone();
     assert_eq!(log.lbns, vec![5, 7]);
     assert_eq!((log.ri[0], log.rlsn[0]), (0, 3));
     assert_eq!((log.ri[1], log.rlsn[1]), (1, 6));
@@ -498,20 +383,10 @@ fn relative_addressing_table_and_worked_lsn() {
     assert_eq!(log.lsn(1, 8), Some(7 * 8 + 6));
     assert_eq!(r.ftl.locate(62), Some(log.pbn * 8 + 1));
     let tables = r.ftl.tables(&r.flash);
-    let t = tables
-        .iter()
-        .find(|t| t.title.contains("Relative addressing") && t.title.contains("[5, 7]"))
-        .unwrap();
+    let t = tables.iter().find(|t| t.title.contains("Relative addressing") && t.title.contains("[5, 7]")).unwrap();
     assert_eq!(
         t.rows[1],
-        vec![
-            (log.pbn * 8 + 1).to_string(),
-            "1".into(),
-            "1".into(),
-            "7".into(),
-            "6".into(),
-            "7·8 + 6 = 62".into()
-        ]
+        vec![(log.pbn * 8 + 1).to_string(), "1".into(), "1".into(), "7".into(), "6".into(), "7·8 + 6 = 62".into()]
     );
     let summary = &tables[0];
     assert!(summary.columns.contains(&"serial".to_string()));
@@ -522,30 +397,12 @@ fn relative_addressing_table_and_worked_lsn() {
 
 #[test]
 fn ram_bit_widths() {
-    assert_eq!(
-        (
-            bits_for(1),
-            bits_for(2),
-            bits_for(3),
-            bits_for(8),
-            bits_for(9)
-        ),
-        (1, 1, 2, 3, 4)
-    );
+    assert_eq!((bits_for(1), bits_for(2), bits_for(3), bits_for(8), bits_for(9)), (1, 1, 2, 3, 4));
     assert_eq!(parse_capacity("64GB").unwrap(), 64 << 30);
     assert_eq!(parse_capacity("512 MB").unwrap(), 512 << 20);
     assert!(parse_capacity("64XB").is_err());
     let g = MapGeometry::from_capacity(64 << 30, 2048, 128).unwrap();
-    assert_eq!(
-        (
-            g.physical_blocks,
-            g.pbn_bits(),
-            g.lsn_bits(),
-            g.rlsn_bits(),
-            g.ri_bits(8)
-        ),
-        (1 << 18, 18, 25, 7, 3)
-    );
+    assert_eq!((g.physical_blocks, g.pbn_bits(), g.lsn_bits(), g.rlsn_bits(), g.ri_bits(8)), (1 << 18, 18, 25, 7, 3));
     assert_eq!(g.fast_log_bits_per_block(), 18 + 128 * 25);
     assert_eq!(g.kraft_log_bits_per_block(8), 18 + 8 * 18 + 128 * (3 + 7));
 }
@@ -585,22 +442,11 @@ fn kraft_affords_about_256_log_blocks_in_fasts_ram() {
 fn scheme_ram_kraft_below_kast() {
     let r = Rig::with(64, 32, &params(8, 4), Variant::Kraft);
     let k = Rig::with(64, 32, &params(8, 4), Variant::Kast);
-    assert!(
-        r.ftl.ram_bytes() < k.ftl.ram_bytes(),
-        "{} vs {}",
-        r.ftl.ram_bytes(),
-        k.ftl.ram_bytes()
-    );
+    assert!(r.ftl.ram_bytes() < k.ftl.ram_bytes(), "{} vs {}", r.ftl.ram_bytes(), k.ftl.ram_bytes());
     // 55 logical blocks × 6-bit PBN + 8 × (6 + 32 × 11)-bit FAST log blocks.
-    assert_eq!(
-        k.ftl.ram_bytes(),
-        (55 * 6 + 8 * (6 + 32 * 11u64)).div_ceil(8)
-    );
+    assert_eq!(k.ftl.ram_bytes(), (55 * 6 + 8 * (6 + 32 * 11u64)).div_ceil(8));
     // KRAFT: 8 × (6-bit PBN + 4 × 6-bit LBN + 32 × (2-bit RI + 5-bit RLSN)).
-    assert_eq!(
-        r.ftl.ram_bytes(),
-        (55 * 6 + 8 * (6 + 4 * 6 + 32 * 7u64)).div_ceil(8)
-    );
+    assert_eq!(r.ftl.ram_bytes(), (55 * 6 + 8 * (6 + 4 * 6 + 32 * 7u64)).div_ceil(8));
     // K beyond N adds no slots.
     let big = Rig::with(64, 32, &params(8, 1000), Variant::Kraft);
     let n = Rig::with(64, 32, &params(8, 32), Variant::Kraft);
@@ -611,36 +457,20 @@ fn scheme_ram_kraft_below_kast() {
 
 #[test]
 fn late_matches_host_latency_and_mrg_is_mean_merge_time() {
-    let w = Workload::Hotcold {
-        n: 6000,
-        seed: 5,
-        read_ratio: 0.3,
-        hot_fraction: 0.2,
-        hot_ratio: 0.8,
-    };
+    let w = Workload::Hotcold { n: 6000, seed: 5, read_ratio: 0.3, hot_fraction: 0.2, hot_ratio: 0.8 };
     let mut sim = scenario("kraft", params(4, 3), 32, 8, w).build().unwrap();
     run_checked(&mut sim, 1000);
     let m = sim.state.metrics();
     let s = &m.scheme_metrics;
     let close = |a: f64, b: f64| (a - b).abs() < 1e-6 * b.max(1.0);
-    assert!(close(
-        s["late_write_us"].as_f64().unwrap(),
-        m.latency_us.write.mean
-    ));
+    assert!(close(s["late_write_us"].as_f64().unwrap(), m.latency_us.write.mean));
     // KRAFT's late read counts every read; `read` leaves out never-written pages.
-    assert!(close(
-        s["late_read_us"].as_f64().unwrap(),
-        m.latency_us.read_all.mean
-    ));
-    let all = (m.latency_us.write.mean * m.host_writes as f64
-        + m.latency_us.read_all.mean * m.host_reads as f64)
+    assert!(close(s["late_read_us"].as_f64().unwrap(), m.latency_us.read_all.mean));
+    let all = (m.latency_us.write.mean * m.host_writes as f64 + m.latency_us.read_all.mean * m.host_reads as f64)
         / m.requests as f64;
     assert!(close(s["late_us"].as_f64().unwrap(), all));
     let merges = s["merges"].as_u64().unwrap();
-    assert_eq!(
-        merges,
-        m.merges.switch + m.merges.partial + m.merges.full_victims
-    );
+    assert_eq!(merges, m.merges.switch + m.merges.partial + m.merges.full_victims);
     assert!(merges > 0);
     // Every merge erases at least one block and takes no longer than the worst one.
     let mrg = s["mrg_us"].as_f64().unwrap();
@@ -652,18 +482,8 @@ fn late_matches_host_latency_and_mrg_is_mean_merge_time() {
 
 fn workload(kind: u8, n: u64, seed: u64, read_ratio: f64) -> Workload {
     match kind {
-        0 => Workload::Uniform {
-            n,
-            seed,
-            read_ratio,
-        },
-        1 => Workload::Hotcold {
-            n,
-            seed,
-            read_ratio,
-            hot_fraction: 0.2,
-            hot_ratio: 0.8,
-        },
+        0 => Workload::Uniform { n, seed, read_ratio },
+        1 => Workload::Hotcold { n, seed, read_ratio, hot_fraction: 0.2, hot_ratio: 0.8 },
         _ => Workload::Sequential { n },
     }
 }
@@ -773,13 +593,7 @@ proptest! {
 
 #[test]
 fn seek_equals_fresh_replay_and_bad_params() {
-    let w = Workload::Hotcold {
-        n: 4000,
-        seed: 3,
-        read_ratio: 0.3,
-        hot_fraction: 0.2,
-        hot_ratio: 0.8,
-    };
+    let w = Workload::Hotcold { n: 4000, seed: 3, read_ratio: 0.3, hot_fraction: 0.2, hot_ratio: 0.8 };
     let sc = scenario("kraft", params(3, 2), 24, 8, w);
     let mut sim = sc.build().unwrap();
     sim.run(4000).unwrap();
@@ -787,22 +601,12 @@ fn seek_equals_fresh_replay_and_bad_params() {
         sim.seek(k).unwrap();
         let mut fresh = sc.build().unwrap();
         fresh.run(k).unwrap();
-        assert_eq!(
-            sim.state.metrics(),
-            fresh.state.metrics(),
-            "metrics differ at step {k}"
-        );
+        assert_eq!(sim.state.metrics(), fresh.state.metrics(), "metrics differ at step {k}");
     }
     let w = Workload::Sequential { n: 10 };
-    let e = scenario("kraft", params(15, 2), 16, 4, w.clone())
-        .build()
-        .err()
-        .unwrap();
+    let e = scenario("kraft", params(15, 2), 16, 4, w.clone()).build().err().unwrap();
     assert!(e.contains("at least 17 blocks"), "{e}");
-    let e = scenario("kast", params(2, 0), 16, 4, w)
-        .build()
-        .err()
-        .unwrap();
+    let e = scenario("kast", params(2, 0), 16, 4, w).build().err().unwrap();
     assert!(e.contains("at least 1"), "{e}");
 }
 
@@ -838,8 +642,7 @@ fn narration_notes() {
         ]
     );
     assert!(
-        notes[6].1.contains("lowest associativity reached K = 2")
-            && notes[6].1.contains("least recently used"),
+        notes[6].1.contains("lowest associativity reached K = 2") && notes[6].1.contains("least recently used"),
         "{}",
         notes[6].1
     );
@@ -859,42 +662,10 @@ fn docs_presets_give_documented_counts() {
         ("kast", 1, thrash, 11, [0, 5, 3, 3], 27, 3475.625),
         ("kraft", 2, thrash, 6, [0, 0, 4, 2], 17, 7720.0),
         ("kraft", 4, thrash, 4, [0, 0, 3, 1], 13, 10580.0),
-        (
-            "kraft",
-            2,
-            "w0-15 w1 w2 w3 w0 w1",
-            1,
-            [1, 0, 0, 0],
-            1,
-            2000.0,
-        ),
-        (
-            "kast",
-            2,
-            "w0-15 w1 w2 w3 w0 w1",
-            2,
-            [0, 0, 1, 1],
-            4,
-            4860.0,
-        ),
-        (
-            "kraft",
-            2,
-            "w0-15 w0 w1 w2 w0 w1 w2 w3 w0",
-            2,
-            [1, 1, 0, 0],
-            1,
-            2107.5,
-        ),
-        (
-            "kast",
-            2,
-            "w0-15 w0 w1 w2 w0 w1 w2 w3 w0",
-            2,
-            [0, 0, 1, 1],
-            4,
-            4860.0,
-        ),
+        ("kraft", 2, "w0-15 w1 w2 w3 w0 w1", 1, [1, 0, 0, 0], 1, 2000.0),
+        ("kast", 2, "w0-15 w1 w2 w3 w0 w1", 2, [0, 0, 1, 1], 4, 4860.0),
+        ("kraft", 2, "w0-15 w0 w1 w2 w0 w1 w2 w3 w0", 2, [1, 1, 0, 0], 1, 2107.5),
+        ("kast", 2, "w0-15 w0 w1 w2 w0 w1 w2 w3 w0", 2, [0, 0, 1, 1], 4, 4860.0),
     ];
     for &(scheme, k, pattern, erases, merges, copies, mrg) in cases {
         let json = format!(
@@ -905,16 +676,7 @@ fn docs_presets_give_documented_counts() {
         let m = sim.state.metrics();
         let what = format!("{scheme} K={k} {pattern}");
         assert_eq!(m.erases, erases, "{what}");
-        assert_eq!(
-            [
-                m.merges.switch,
-                m.merges.partial,
-                m.merges.full,
-                m.merges.full_victims
-            ],
-            merges,
-            "{what}"
-        );
+        assert_eq!([m.merges.switch, m.merges.partial, m.merges.full, m.merges.full_victims], merges, "{what}");
         assert_eq!(m.page_programs - m.host_writes, copies, "{what}");
         assert!(
             (m.scheme_metrics["mrg_us"].as_f64().unwrap() - mrg).abs() < 1e-9,
@@ -929,36 +691,22 @@ fn docs_presets_give_documented_counts() {
 #[test]
 fn stepper_shows_roles_owners_tables_and_merge_narration() {
     use ftl_sim::stepper::Stepper;
-    let w = Workload::Pattern {
-        text: "w0-19 w0 w4 w8 w12 w16".into(),
-    };
+    let w = Workload::Pattern { text: "w0-19 w0 w4 w8 w12 w16".into() };
     let mut s = Stepper::new(scenario("kraft", params(2, 2), 16, 4, w).build().unwrap());
     s.seek(24).unwrap();
     // Log slots are blocks 0 and 1: log 0 holds lbns 0, 2; log 1 holds lbns 1, 3.
     let roles = s.block_roles();
     assert_eq!(&roles[..2], &[BlockRole::Log as u8, BlockRole::Log as u8]);
     assert_eq!(&s.block_owners()[..2], &[0, 1]);
-    assert_eq!(
-        roles
-            .iter()
-            .filter(|&&r| r == BlockRole::Data as u8)
-            .count(),
-        5
-    );
+    assert_eq!(roles.iter().filter(|&&r| r == BlockRole::Data as u8).count(), 5);
     let view = s.view_json();
-    assert!(
-        view.contains("Relative addressing, log block 0 (pbn 0): LBN[] = [0, 2]"),
-        "{view}"
-    );
+    assert!(view.contains("Relative addressing, log block 0 (pbn 0): LBN[] = [0, 2]"), "{view}");
     // w16: victim, full merge of log 0 (Nd = 2): the merge note comes before the first copy.
     let mut first_copy_had_note = None;
     while s.step_op().unwrap() && s.step() < 25 {
         let ev = s.events();
         if first_copy_had_note.is_none() && ev.iter().any(|e| e.cause == Some("full_merge")) {
-            first_copy_had_note = Some(
-                ev.iter()
-                    .any(|e| e.kind == "merge" && e.text.contains("full merge")),
-            );
+            first_copy_had_note = Some(ev.iter().any(|e| e.kind == "merge" && e.text.contains("full merge")));
         }
     }
     assert_eq!(first_copy_had_note, Some(true));

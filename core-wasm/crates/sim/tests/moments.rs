@@ -57,7 +57,8 @@ fn moment(s: &Stepper, what: &str) -> Moment {
     }
 }
 
-const META_ROLES: [BlockRole; 4] = [BlockRole::Metadata, BlockRole::MapBlock, BlockRole::Checkpoint, BlockRole::MapDirectory];
+const META_ROLES: [BlockRole; 4] =
+    [BlockRole::Metadata, BlockRole::MapBlock, BlockRole::Checkpoint, BlockRole::MapDirectory];
 
 fn role_is(r: u8, set: &[BlockRole]) -> bool {
     set.iter().any(|&x| x as u8 == r)
@@ -81,7 +82,16 @@ fn check(s: &Stepper, a: &Moment, b: &Moment, scheme: &str) -> Result<(), TestCa
             (_, PageState::Erased) => true,
             _ => false,
         };
-        prop_assert!(!bad, "{}: page {} (block {}, offset {}) went {:?} -> {:?} with no erase", at(), p, blk, p % ppb, x, y);
+        prop_assert!(
+            !bad,
+            "{}: page {} (block {}, offset {}) went {:?} -> {:?} with no erase",
+            at(),
+            p,
+            blk,
+            p % ppb,
+            x,
+            y
+        );
     }
     for blk in 0..b.roles.len() {
         let held = st.flash.block_pages(blk as u32).iter().any(|pg| !pg.is_erased());
@@ -103,7 +113,13 @@ fn check(s: &Stepper, a: &Moment, b: &Moment, scheme: &str) -> Result<(), TestCa
             prop_assert!(b.roles[blk] != BlockRole::Free as u8, "{}: metadata block {} reads FREE", at(), blk);
         }
         if inside && !held && (b.erases[blk] != a.erases[blk] || a.roles[blk] == BlockRole::Free as u8) {
-            prop_assert_eq!(b.roles[blk], BlockRole::Free as u8, "{}: erased block {} has a role before it is programmed", at(), blk);
+            prop_assert_eq!(
+                b.roles[blk],
+                BlockRole::Free as u8,
+                "{}: erased block {} has a role before it is programmed",
+                at(),
+                blk
+            );
         }
     }
     // Every acknowledged LPN is readable from a valid page.
@@ -254,7 +270,12 @@ fn bast_full_merge_op_by_op() {
             let d = last.pbn.unwrap();
             dest = Some(d);
             let p = (d * 4 + last.page.unwrap()) as usize;
-            assert_eq!(states[p], PageState::Valid as u8, "op {k}: copy into block {d} page {} is valid", last.page.unwrap());
+            assert_eq!(
+                states[p],
+                PageState::Valid as u8,
+                "op {k}: copy into block {d} page {} is valid",
+                last.page.unwrap()
+            );
         }
         if last.kind == "erase" {
             switched = true;
@@ -271,7 +292,11 @@ fn bast_full_merge_op_by_op() {
         }
         // The sector map keeps the victim's entries until the merge is done.
         if k < n && k >= 1 {
-            assert!(!s.view_json().contains("\"- -\""), "op {k}: the log slot reads empty mid-merge: {}", s.view_json());
+            assert!(
+                !s.view_json().contains("\"- -\""),
+                "op {k}: the log slot reads empty mid-merge: {}",
+                s.view_json()
+            );
         }
         if k == n {
             break;
@@ -289,7 +314,14 @@ fn fastcheck_metadata_blocks_keep_their_roles_through_request_109() {
     let fig4 = "w0-67 w5 w6 w7 w9 w13 w14 w15 w17 w21 w22 w23 w25 w49 w50 w49 w51 w41 w42 w46 w49 w29 w30 w31 w33 w53 w54 w55 w57 w61 w62 w63 w65 w1 w2 w3 w5 w9 w10 w11 w13 w18";
     {
         let scheme = "fastcheck";
-        let mut s = stepper_at(scheme, SchemeParams { log_blocks: Some(7), checkpoint_lpns: Some(12), ..Default::default() }, 32, 4, fig4, 108);
+        let mut s = stepper_at(
+            scheme,
+            SchemeParams { log_blocks: Some(7), checkpoint_lpns: Some(12), ..Default::default() },
+            32,
+            4,
+            fig4,
+            108,
+        );
         assert!(s.step_op().unwrap());
         let mut seen_meta = [false; 32];
         loop {
@@ -299,7 +331,12 @@ fn fastcheck_metadata_blocks_keep_their_roles_through_request_109() {
                 let holds_meta = chip.block_pages(b).iter().any(|p| p.kind == ftl_sim::nand::PageKind::Meta);
                 if holds_meta {
                     seen_meta[b as usize] = true;
-                    assert_ne!(roles[b as usize], BlockRole::Free as u8, "{scheme} op {}: block {b} holds metadata and reads FREE", s.op_cursor());
+                    assert_ne!(
+                        roles[b as usize],
+                        BlockRole::Free as u8,
+                        "{scheme} op {}: block {b} holds metadata and reads FREE",
+                        s.op_cursor()
+                    );
                 }
             }
             if s.step() == 109 {

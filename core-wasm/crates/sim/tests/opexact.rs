@@ -63,7 +63,9 @@ fn state_view(st: &State) -> View {
 
 /// Field by field, so a failure names what differs.
 fn same(a: &View, b: &View, at: &str) -> Result<(), TestCaseError> {
-    let diff = |x: &[u32], y: &[u32]| x.iter().zip(y).enumerate().find(|(_, (p, q))| p != q).map(|(i, (p, q))| format!("[{i}]: {p} vs {q}"));
+    let diff = |x: &[u32], y: &[u32]| {
+        x.iter().zip(y).enumerate().find(|(_, (p, q))| p != q).map(|(i, (p, q))| format!("[{i}]: {p} vs {q}"))
+    };
     let up = |v: &[u8]| v.iter().map(|&x| x as u32).collect::<Vec<_>>();
     let ip = |v: &[i32]| v.iter().map(|&x| x as u32).collect::<Vec<_>>();
     let checks = [
@@ -125,13 +127,28 @@ fn check_scheme(scheme: &str, seed: u64, n: u64, at: &[usize]) -> Result<usize, 
             prop_assert_eq!(cut.exec(req), Err(FlashError::PowerLoss), "{} request {} cut at op {}", scheme, r, k);
             cut.flash.power_on();
             let want = state_view(&cut);
-            let torn: Vec<usize> =
-                cut.flash.pages().iter().enumerate().filter(|(_, p)| p.kind == PageKind::Torn).map(|(i, _)| i).collect();
+            let torn: Vec<usize> = cut
+                .flash
+                .pages()
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.kind == PageKind::Torn)
+                .map(|(i, _)| i)
+                .collect();
             // Page states, roles and owners inside a request are not the paused RAM's
             // (src/moment.rs; tests/moments.rs checks them against a chip's rules).
             for i in 0..want.states.len() {
                 if !torn.contains(&i) {
-                    prop_assert_eq!(got.lpns[i], want.lpns[i], "{} request {} op {}/{}: page {} lpn", scheme, r, k, n_ops, i);
+                    prop_assert_eq!(
+                        got.lpns[i],
+                        want.lpns[i],
+                        "{} request {} op {}/{}: page {} lpn",
+                        scheme,
+                        r,
+                        k,
+                        n_ops,
+                        i
+                    );
                 }
             }
             prop_assert_eq!(&got.erases, &want.erases, "{} request {} op {}/{}: erase counts", scheme, r, k, n_ops);
@@ -144,7 +161,11 @@ fn check_scheme(scheme: &str, seed: u64, n: u64, at: &[usize]) -> Result<usize, 
             paused.flash.pause_after(k as u64);
             prop_assert!(paused.exec(req).is_err());
             paused.flash.power_on();
-            same(&got.chip_and_ram(), &state_view(&paused).chip_and_ram(), &format!("{scheme} request {r} op {k}/{n_ops}"))?;
+            same(
+                &got.chip_and_ram(),
+                &state_view(&paused).chip_and_ram(),
+                &format!("{scheme} request {r} op {k}/{n_ops}"),
+            )?;
             // Host requests count when they complete.
             prop_assert_eq!(s.view().host.writes + s.view().host.reads, before.host.writes + before.host.reads);
             // Forward then back, and a goto, land on the same view.
@@ -207,7 +228,11 @@ fn cost_of_a_step_on_a_large_chip() {
     let sc = ftl_sim::scenario::Scenario {
         scheme: "page".into(),
         params: SchemeParams::default(),
-        chip: ftl_sim::scenario::ChipSpec { preset: "classroom".into(), blocks: Some(65536), pages_per_block: Some(64) },
+        chip: ftl_sim::scenario::ChipSpec {
+            preset: "classroom".into(),
+            blocks: Some(65536),
+            pages_per_block: Some(64),
+        },
         workload: Workload::Uniform { n: 5_000_100, seed: 7, read_ratio: 0.0 },
         run: Default::default(),
     };
@@ -233,8 +258,21 @@ fn cost_of_a_step_on_a_large_chip() {
         s.step_op().unwrap();
         steps.push(t.elapsed().as_secs_f64() * 1e3);
         let t = Instant::now();
-        let _ = (s.page_states(), s.block_roles(), s.erase_counts(), s.block_owners(), s.metrics_json(), s.view_json(), s.narration());
+        let _ = (
+            s.page_states(),
+            s.block_roles(),
+            s.erase_counts(),
+            s.block_owners(),
+            s.metrics_json(),
+            s.view_json(),
+            s.narration(),
+        );
         getters.push(t.elapsed().as_secs_f64() * 1e3);
     }
-    println!("state clone {:.1} ms, step_op {:.1} ms, getters {:.1} ms (medians)", med(clones), med(steps), med(getters));
+    println!(
+        "state clone {:.1} ms, step_op {:.1} ms, getters {:.1} ms (medians)",
+        med(clones),
+        med(steps),
+        med(getters)
+    );
 }

@@ -70,7 +70,10 @@ fn seek_equals_fresh_replay() {
         assert_eq!(sim.state.metrics(), fresh.state.metrics(), "metrics differ at step {k}");
         assert_eq!(sim.state.flash.erase_counts(), fresh.state.flash.erase_counts());
         assert_eq!(sim.state.oracle, fresh.state.oracle);
-        assert!(sim.state.flash.pages().iter().zip(fresh.state.flash.pages()).all(|(a, b)| a == b), "chip differs at {k}");
+        assert!(
+            sim.state.flash.pages().iter().zip(fresh.state.flash.pages()).all(|(a, b)| a == b),
+            "chip differs at {k}"
+        );
     }
 }
 

@@ -134,7 +134,10 @@ fn table2_bounds_hold_and_gftl_nftl_exceed_rftl() {
                     toob + pi * toob + (pi - 1.0) * (trd + twr) + twr + 2.0 * ter,
                 ),
             };
-            assert!(r <= ur && w <= uw && r.max(w) <= lp, "{scheme} u={u}: worst read {r} (bound {ur}), write {w} (bound {uw})");
+            assert!(
+                r <= ur && w <= uw && r.max(w) <= lp,
+                "{scheme} u={u}: worst read {r} (bound {ur}), write {w} (bound {uw})"
+            );
             let e = worst.entry(scheme).or_insert(0.0f64);
             *e = e.max(r.max(w));
         }
@@ -196,7 +199,10 @@ fn figure5_gc_walkthrough() {
     assert_eq!(t, (25 + 400 + 4 * 475) * 1000);
     // What the app shows: roles, owners, and the GC's progress in the block-map panel.
     use ftl_sim::ftl::BlockRole;
-    assert_eq!((0..3).map(|b| f.block_role(b)).collect::<Vec<_>>(), vec![BlockRole::Primary, BlockRole::Replacement, BlockRole::Buffer]);
+    assert_eq!(
+        (0..3).map(|b| f.block_role(b)).collect::<Vec<_>>(),
+        vec![BlockRole::Primary, BlockRole::Replacement, BlockRole::Buffer]
+    );
     assert_eq!((0..3).map(|b| f.block_owner(b)).collect::<Vec<_>>(), vec![Some(0); 3]);
     let tables = f.tables(&flash);
     assert_eq!(tables[0].rows[0], vec!["0", "0 (8/8)", "1 (4/8)", "2 (1/8)", "primary GC: step 1 of 3"]);
@@ -314,7 +320,13 @@ fn check_scheme(scheme: &str, blocks: u32, ppb: u32, u: f64, w: Workload) -> Res
         Workload::Uniform { n, .. } | Workload::Hotcold { n, .. } | Workload::Sequential { n } => *n,
         _ => 0,
     };
-    let sc = Scenario { scheme: scheme.into(), params: params(u), chip: small_chip(blocks, ppb), workload: w, run: Default::default() };
+    let sc = Scenario {
+        scheme: scheme.into(),
+        params: params(u),
+        chip: small_chip(blocks, ppb),
+        workload: w,
+        run: Default::default(),
+    };
     let mut sim = sc.build().map_err(TestCaseError::fail)?;
     run_checked(&mut sim, 1999);
     let m = sim.state.metrics();
@@ -425,13 +437,17 @@ fn table4_live(pi: u32, live: u64) -> ftl_sim::metrics::Metrics {
 #[test]
 fn table4_averages_with_live_pages_per_logical_block() {
     // (π, % , paper W_avg) from Table 4, Multimedia.
-    let paper = [(32, 50, 400.0), (32, 100, 419.0), (64, 50, 359.0), (64, 100, 375.0), (128, 50, 339.0), (128, 100, 353.0)];
+    let paper =
+        [(32, 50, 400.0), (32, 100, 419.0), (64, 50, 359.0), (64, 100, 375.0), (128, 50, 339.0), (128, 100, 353.0)];
     let mut cells = std::collections::BTreeMap::new();
     for &(pi, pct, w_paper) in &paper {
         let live = if pct == 100 { 4 } else { 2 };
         let m = table4_live(pi, live);
         let w = m.latency_us.write.mean;
-        assert!((w - w_paper).abs() <= 0.15 * w_paper, "π = {pi}, {pct} %: W_avg {w:.0} us vs Table 4's {w_paper} (±15 %)");
+        assert!(
+            (w - w_paper).abs() <= 0.15 * w_paper,
+            "π = {pi}, {pct} %: W_avg {w:.0} us vs Table 4's {w_paper} (±15 %)"
+        );
         assert_eq!((m.latency_us.read.best, m.latency_us.read.mean, m.latency_us.read.worst), (50.0, 50.0, 50.0));
         assert_eq!(m.latency_us.write.worst, 2325.0);
         let t = (w * m.latency_us.write.count as f64 + 50.0 * m.latency_us.read.count as f64) / m.requests as f64;

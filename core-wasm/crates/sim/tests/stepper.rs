@@ -155,7 +155,11 @@ fn a_note_is_revealed_with_the_operation_it_explains_not_before() {
     while s.step_op().unwrap() {
         let evs = s.events();
         if s.op_cursor() > 0 && s.op_cursor() < s.op_count() {
-            assert!(evs.last().unwrap().cause.is_some(), "a note of a later operation was revealed early: {:?}", evs.last().unwrap().text);
+            assert!(
+                evs.last().unwrap().cause.is_some(),
+                "a note of a later operation was revealed early: {:?}",
+                evs.last().unwrap().text
+            );
             checked += 1;
         }
     }
@@ -225,7 +229,12 @@ fn power_cuts_on_a_branch_and_inside_a_recovery_stay_on_the_branch() {
     // The recovery is revealed op-exact: the chip's counters grew by exactly k operations.
     let k = s.op_cursor() as u64;
     let m: serde_json::Value = serde_json::from_str(&s.metrics_json()).unwrap();
-    let ops = |m: &serde_json::Value| m["page_reads"].as_u64().unwrap() + m["oob_reads"].as_u64().unwrap() + m["page_programs"].as_u64().unwrap() + m["erases"].as_u64().unwrap();
+    let ops = |m: &serde_json::Value| {
+        m["page_reads"].as_u64().unwrap()
+            + m["oob_reads"].as_u64().unwrap()
+            + m["page_programs"].as_u64().unwrap()
+            + m["erases"].as_u64().unwrap()
+    };
     s.back_op().unwrap();
     let m0: serde_json::Value = serde_json::from_str(&s.metrics_json()).unwrap();
     assert_eq!(ops(&m) - ops(&m0), 1, "one step back = one recovery operation fewer");
@@ -264,7 +273,8 @@ fn fastcheck_recovery_narrates_each_of_its_six_phases() {
         said.push_str(&s.narration());
         said.push('\n');
     }
-    for phase in ["1. map directory", "2. map blocks", "3. ", "4. restoration", "5. consistency check", "6. merge redo"] {
+    for phase in ["1. map directory", "2. map blocks", "3. ", "4. restoration", "5. consistency check", "6. merge redo"]
+    {
         assert!(said.contains(phase), "phase {phase:?} never narrated:\n{said}");
     }
     assert!(!said.contains("op 0/"), "no empty op 0 line");
@@ -280,7 +290,11 @@ fn bast_full_merge_counts_each_erase_when_it_is_shown() {
     assert_eq!((s.step(), s.op_cursor()), (18, 5));
     // Mid-merge: no erase shown yet, the merge counted since its first operation (op 1, a
     // read: docs/cli.md, "When a merge or a GC run counts"), the write not acknowledged.
-    assert_eq!((m["erases"].as_u64(), m["merges"]["full"].as_u64(), m["host_writes"].as_u64()), (Some(0), Some(1), Some(18)), "{m}");
+    assert_eq!(
+        (m["erases"].as_u64(), m["merges"]["full"].as_u64(), m["host_writes"].as_u64()),
+        (Some(0), Some(1), Some(18)),
+        "{m}"
+    );
     let mut erases = 0;
     while s.op_cursor() > 0 {
         let m: serde_json::Value = serde_json::from_str(&s.metrics_json()).unwrap();
@@ -289,7 +303,10 @@ fn bast_full_merge_counts_each_erase_when_it_is_shown() {
         erases = s.events().iter().filter(|e| e.kind == "erase").count() as u64;
     }
     let m: serde_json::Value = serde_json::from_str(&s.metrics_json()).unwrap();
-    assert_eq!((m["erases"].as_u64(), m["merges"]["full"].as_u64(), m["host_writes"].as_u64()), (Some(2), Some(1), Some(19)));
+    assert_eq!(
+        (m["erases"].as_u64(), m["merges"]["full"].as_u64(), m["host_writes"].as_u64()),
+        (Some(2), Some(1), Some(19))
+    );
 }
 
 /// BAST with 2 log blocks on the 16 x 4 classroom chip, thrashing (the tour's pattern).

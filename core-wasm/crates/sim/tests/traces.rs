@@ -14,7 +14,8 @@ use proptest::prelude::*;
 
 // The documented examples (docs/traces.md), one per format.
 const UMASS: &str = "0,303567,3584,w,0.000000\n0,55590,3072,r,0.001234\n1,303574,512,W,0.002000\n";
-const MSR: &str = "128166372003061629,hm,1,Read,383496192,32768,4453\n128166372016382155,hm,1,Write,3154552832,4096,1621\n";
+const MSR: &str =
+    "128166372003061629,hm,1,Read,383496192,32768,4453\n128166372016382155,hm,1,Write,3154552832,4096,1621\n";
 const BLKPARSE: &str = "  8,0    3        1     0.000000000   697  Q  WS 223490 + 8 [kjournald]
   8,0    3        2     0.000001200   697  G  WS 223490 + 8 [kjournald]
   8,0    3        3     0.000002000   697  D  WS 223490 + 8 [kjournald]
@@ -131,7 +132,12 @@ fn csv_examples_with_units_in_the_header() {
     assert_eq!(pages(&r), vec![(true, 7)]);
     // A header that is not understood: one error naming the columns and how to map them.
     let e = parse_err(b"when,where\n1,2\n3,4\n", opts(512));
-    assert!(e.message.contains("CSV header not understood") && e.message.contains("1 when, 2 where") && e.message.contains("--column op="), "{e}");
+    assert!(
+        e.message.contains("CSV header not understood")
+            && e.message.contains("1 when, 2 where")
+            && e.message.contains("--column op="),
+        "{e}"
+    );
     assert_eq!((e.errors.len(), e.bad_lines), (0, 0), "{e}");
 }
 
@@ -215,7 +221,14 @@ fn shared_mqsim_trace_runs_compacted() {
         scheme: "page".into(),
         params: SchemeParams::default(),
         chip: ChipSpec { preset: "fastcheck".into(), blocks: Some(10_000), pages_per_block: None },
-        workload: Workload::Trace { text: String::new(), format: None, fit: Fit::Compact, device: None, skip_bad_lines: false, blkparse_action: None },
+        workload: Workload::Trace {
+            text: String::new(),
+            format: None,
+            fit: Fit::Compact,
+            device: None,
+            skip_bad_lines: false,
+            blkparse_action: None,
+        },
         run: Default::default(),
     };
     let (mut sim, s) = load::build_with_raw(&sc, &raw, Fit::Compact).unwrap();
@@ -298,7 +311,8 @@ fn huge_numbers_are_errors_not_overflows() {
     let e = parse_err(b"op,offset,size\nw,18446744073709551000,4096\n", opts(512));
     assert!(e.errors[0].message.contains("overflows"), "{e}");
     // A single record far larger than the limit is counted, not allocated.
-    let r = parse_bytes(b"op,offset,size\nw,0,512\nw,0,1099511627776\n", TraceOptions { limit: 1000, ..opts(512) }).unwrap();
+    let r = parse_bytes(b"op,offset,size\nw,0,512\nw,0,1099511627776\n", TraceOptions { limit: 1000, ..opts(512) })
+        .unwrap();
     assert_eq!((r.len(), r.ignored.beyond_limit), (1, 1));
     let e = parse_err(UMASS.as_bytes(), TraceOptions { page_bytes: 0, ..opts(512) });
     assert!(e.message.contains("page_bytes"), "{e}");
@@ -347,7 +361,14 @@ fn fold_and_compact_counts() {
 #[test]
 fn scale_grows_the_chip() {
     let text = "op,lpn\nw,0\nw,1000\nr,1000\n";
-    let w = Workload::Trace { text: text.into(), format: None, fit: Fit::Scale, device: None, skip_bad_lines: false, blkparse_action: None };
+    let w = Workload::Trace {
+        text: text.into(),
+        format: None,
+        fit: Fit::Scale,
+        device: None,
+        skip_bad_lines: false,
+        blkparse_action: None,
+    };
     let sc = scenario("page", SchemeParams::default(), 16, 4, w);
     let (mut sim, s) = load::build_trace(&sc).unwrap();
     assert!(sim.state.ftl.logical_pages() > 1000);
@@ -454,7 +475,8 @@ fn arb_format() -> impl Strategy<Value = Option<Format>> {
 }
 
 fn exercise(bytes: &[u8], format: Option<Format>, chunk: usize, skip: bool) {
-    let mut p = TraceParser::new(TraceOptions { format, skip_bad_lines: skip, page_bytes: 4096, ..TraceOptions::default() });
+    let mut p =
+        TraceParser::new(TraceOptions { format, skip_bad_lines: skip, page_bytes: 4096, ..TraceOptions::default() });
     for c in bytes.chunks(chunk.max(1)) {
         if p.feed(c).failed {
             break;
@@ -608,7 +630,8 @@ fn a_header_not_understood_is_one_error_that_stops() {
 fn every_mapping_flag() {
     let text = "stamp,kind,blk,nbytes,lun\n5,1,8,1024,a\n6,0,8,512,b\n7,1,3,512,a\n";
     // By name, with units; op values mapped.
-    let o = mapped(&["op=kind", "address=blk:sectors", "size=nbytes:bytes", "device=lun", "time=stamp"], &["1"], &["0"]);
+    let o =
+        mapped(&["op=kind", "address=blk:sectors", "size=nbytes:bytes", "device=lun", "time=stamp"], &["1"], &["0"]);
     let r = parse_bytes(text.as_bytes(), o.clone()).unwrap();
     assert_eq!(pages(&r), vec![(true, 8), (true, 9), (false, 8), (true, 3)]);
     assert_eq!(r.devices.get("a"), Some(&2));
@@ -617,7 +640,9 @@ fn every_mapping_flag() {
     let r = parse_bytes(text.as_bytes(), TraceOptions { device: Some("b".into()), ..o.clone() }).unwrap();
     assert_eq!(pages(&r), vec![(false, 8)]);
     // address in pages; size in sectors; names are case-insensitive.
-    let r = parse_bytes(text.as_bytes(), mapped(&["op=KIND", "address=Blk:pages", "size=nbytes:sectors"], &["1"], &["0"])).unwrap();
+    let r =
+        parse_bytes(text.as_bytes(), mapped(&["op=KIND", "address=Blk:pages", "size=nbytes:sectors"], &["1"], &["0"]))
+            .unwrap();
     // page 8, 1024 sectors = 1024 pages of 512 B.
     assert_eq!(r.len(), 1024 + 512 + 512);
     assert_eq!(pages(&r)[0], (true, 8));
@@ -629,7 +654,9 @@ fn every_mapping_flag() {
     let e = parse_err(b"t,op,lba\nx,W,1\n", mapped(&["time=t"], &[], &[]));
     assert!(e.errors[0].message.contains("the time"), "{e}");
     // Op values are case-insensitive; only what is mapped counts as the role.
-    let r = parse_bytes(b"a,b\nWRITE_IO,5\nread_io,5\n", mapped(&["op=a", "address=b:pages"], &["write_io"], &["READ_IO"])).unwrap();
+    let r =
+        parse_bytes(b"a,b\nWRITE_IO,5\nread_io,5\n", mapped(&["op=a", "address=b:pages"], &["write_io"], &["READ_IO"]))
+            .unwrap();
     assert_eq!(pages(&r), vec![(true, 5), (false, 5)]);
     // A name that is not in the header: one error naming the columns.
     let e = parse_err(text.as_bytes(), mapped(&["op=kind", "address=where"], &[], &[]));
@@ -700,7 +727,7 @@ fn feed_in(bytes: &[u8], chunk: usize, o: TraceOptions) -> Result<RawTrace, Trac
 
 #[test]
 fn gzip_and_zstd_equal_plain() {
-    let text = CLOUDPHYSICS.repeat(200) .replace("version,time,op,size,lbn\n", "");
+    let text = CLOUDPHYSICS.repeat(200).replace("version,time,op,size,lbn\n", "");
     let text = format!("version,time,op,size,lbn\n{text}");
     let plain = parse(&text, 512);
     let gz = gzip(text.as_bytes());
@@ -759,11 +786,15 @@ fn alibaba_and_fiu_round_trip_and_are_detected() {
         let r = parse(&text, page);
         assert_eq!(r.format, Some(fmt), "{text}");
         assert!(r.format_detected);
-        let back: Vec<Request> = r.pages().map(|(w, p)| if w { Request::Write { lpn: p as u32 } } else { Request::Read { lpn: p as u32 } }).collect();
+        let back: Vec<Request> = r
+            .pages()
+            .map(|(w, p)| if w { Request::Write { lpn: p as u32 } } else { Request::Read { lpn: p as u32 } })
+            .collect();
         assert_eq!(back, reqs, "{fmt:?}");
     }
     // The formats' own examples.
-    let ali = "0,W,126703644672,4096,1577808144248752\n0,R,126703648768,8192,1577808144252000\n3,W,0,512,1577808144260000\n";
+    let ali =
+        "0,W,126703644672,4096,1577808144248752\n0,R,126703648768,8192,1577808144252000\n3,W,0,512,1577808144260000\n";
     let r = parse(ali, 4096);
     assert_eq!(r.format, Some(Format::Alibaba));
     assert_eq!(pages(&r), vec![(true, 30933507), (false, 30933508), (false, 30933509), (true, 0)]);
@@ -833,7 +864,8 @@ fn preview_shows_rows_and_guessed_roles() {
 #[test]
 fn sample_files_of_the_new_formats() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../traces");
-    let read = |f: &str| parse_bytes(&std::fs::read(dir.join(f)).unwrap(), opts(512)).unwrap_or_else(|e| panic!("{f}: {e}"));
+    let read =
+        |f: &str| parse_bytes(&std::fs::read(dir.join(f)).unwrap(), opts(512)).unwrap_or_else(|e| panic!("{f}: {e}"));
     // Compressed copies read exactly as their plain files.
     assert_eq!(pages(&read("oltp.csv.gz")), pages(&read("oltp.csv")));
     assert_eq!(read("oltp.csv.gz").compression.as_deref(), Some("gzip"));
@@ -843,7 +875,11 @@ fn sample_files_of_the_new_formats() {
     let cp = read("camera.cloudphysics.csv");
     assert_eq!(cp.format, Some(Format::Csv));
     assert_eq!(pages(&cp), pages(&read("camera.disksim")));
-    for (f, fmt, n) in [("oltp.alibaba.csv", Format::Alibaba, 2000), ("postmark.fiu", Format::Fiu, 2000), ("hotcold.oracleGeneral", Format::OracleGeneral, 2000)] {
+    for (f, fmt, n) in [
+        ("oltp.alibaba.csv", Format::Alibaba, 2000),
+        ("postmark.fiu", Format::Fiu, 2000),
+        ("hotcold.oracleGeneral", Format::OracleGeneral, 2000),
+    ] {
         let r = read(f);
         assert_eq!((r.format, r.format_detected, r.len()), (Some(fmt), true, n), "{f}");
         assert!(r.pages().all(|(_, p)| p < 768), "{f}: made for a 768-page space");
@@ -863,7 +899,20 @@ fn reads_of_never_written_pages_are_counted_apart_and_warned_above_5_percent() {
     // The trace summary warns above 5 %: 1 read of an unwritten page in 10 reads.
     let text = "op,lpn\nw,0\n".to_string() + &"r,0\n".repeat(9) + "r,9\n";
     let raw = parse(&text, 512);
-    let sc = scenario("page", SchemeParams::default(), 16, 4, Workload::Trace { text: String::new(), format: None, fit: Fit::None, device: None, skip_bad_lines: false, blkparse_action: None });
+    let sc = scenario(
+        "page",
+        SchemeParams::default(),
+        16,
+        4,
+        Workload::Trace {
+            text: String::new(),
+            format: None,
+            fit: Fit::None,
+            device: None,
+            skip_bad_lines: false,
+            blkparse_action: None,
+        },
+    );
     let (_, s) = load::build_with_raw(&sc, &raw, Fit::None).unwrap();
     assert_eq!((s.reads, s.reads_of_unwritten), (10, 1));
     assert!(s.warnings.iter().any(|w| w.contains("1 of the 10 reads (10.0 %)")), "{:?}", s.warnings);

@@ -126,7 +126,8 @@ impl Session {
     /// Exact latency distributions: JSON `{read: [[us, count], ...], write: [...]}`.
     pub fn latency_histogram(&self) -> String {
         let h = &self.stepper.view().host;
-        let pairs = |l: &ftl_sim::metrics::LatencyHist| l.buckets().map(|(ns, c)| (ns as f64 / 1000.0, c)).collect::<Vec<_>>();
+        let pairs =
+            |l: &ftl_sim::metrics::LatencyHist| l.buckets().map(|(ns, c)| (ns as f64 / 1000.0, c)).collect::<Vec<_>>();
         serde_json::json!({ "read": pairs(&h.read_latency), "write": pairs(&h.write_latency) }).to_string()
     }
     /// Records each request's response time from now on (RFTL Figure 8).
@@ -293,12 +294,10 @@ impl TraceParser {
     pub fn new(options_json: &str) -> Result<TraceParser, JsError> {
         let mut v: serde_json::Value =
             serde_json::from_str(options_json).map_err(|e| js_err(format!("invalid trace options: {e}")))?;
-        let ppb = v
-            .as_object_mut()
-            .and_then(|o| o.remove("pages_per_block"))
-            .and_then(|p| p.as_u64())
-            .unwrap_or(1) as u32;
-        let opts: TraceOptions = serde_json::from_value(v).map_err(|e| js_err(format!("invalid trace options: {e}")))?;
+        let ppb =
+            v.as_object_mut().and_then(|o| o.remove("pages_per_block")).and_then(|p| p.as_u64()).unwrap_or(1) as u32;
+        let opts: TraceOptions =
+            serde_json::from_value(v).map_err(|e| js_err(format!("invalid trace options: {e}")))?;
         Ok(TraceParser { parser: Some(parse::TraceParser::new(opts)), raw: None, pages_per_block: ppb })
     }
 
@@ -396,7 +395,9 @@ pub fn catalog() -> String {
 pub fn check_pattern(text: &str) -> String {
     match ftl_sim::trace::pattern::parse(text) {
         Ok(r) => serde_json::json!({"ok": true, "requests": r.len()}).to_string(),
-        Err(e) => serde_json::json!({"ok": false, "line": e.line, "column": e.column, "message": e.message}).to_string(),
+        Err(e) => {
+            serde_json::json!({"ok": false, "line": e.line, "column": e.column, "message": e.message}).to_string()
+        }
     }
 }
 
@@ -428,13 +429,14 @@ pub fn crash_sweep(scenario_json: &str, options_json: &str, progress: &js_sys::F
     Ok(serde_json::to_string(&report).unwrap_or_default())
 }
 
-/// One workload and one chip for every run of a comparison or sweep (ftl_sim::trace::fit::plan,
+/// One workload and one chip for every run of a comparison or sweep (ftl_sim::trace::plan::plan,
 /// issue 16): `scenarios_json` = a JSON array of scenarios (their workloads are not read),
 /// `fit` = the trace's fit ("" or "none" for a generated workload), `need` = the trace's highest
 /// page + 1 (0: no trace). Returns the Plan as JSON (the page applies it to each run's scenario).
 #[wasm_bindgen]
 pub fn plan_runs(scenarios_json: &str, fit: &str, need: f64) -> Result<String, JsError> {
-    let raw: Vec<serde_json::Value> = serde_json::from_str(scenarios_json).map_err(|e| js_err(format!("invalid runs: {e}")))?;
+    let raw: Vec<serde_json::Value> =
+        serde_json::from_str(scenarios_json).map_err(|e| js_err(format!("invalid runs: {e}")))?;
     let scenarios = raw
         .into_iter()
         .map(|mut v| {
@@ -444,6 +446,6 @@ pub fn plan_runs(scenarios_json: &str, fit: &str, need: f64) -> Result<String, J
         .collect::<Result<Vec<_>, _>>()?;
     let fit = Fit::from_name(fit).map_err(js_err)?;
     let need = (need >= 1.0).then_some(need as u64);
-    let plan = ftl_sim::trace::fit::plan(&scenarios, fit, need).map_err(js_err)?;
+    let plan = ftl_sim::trace::plan::plan(&scenarios, fit, need).map_err(js_err)?;
     Ok(serde_json::to_string(&plan).unwrap_or_default())
 }

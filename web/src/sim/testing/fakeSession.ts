@@ -46,7 +46,10 @@ export class FakeSession implements WasmSession {
     this.logical = Math.max(1, Math.floor(this.blocks * this.ppb * (1 - op)));
     const w = sc.workload ?? { kind: 'sequential', n: 10 };
     if (w.kind === 'pattern') {
-      this.reqs = [...String(w.text).matchAll(/([rw])(\d+)/g)].map((m) => ({ op: m[1] as 'r' | 'w', lpn: Number(m[2]) }));
+      this.reqs = [...String(w.text).matchAll(/([rw])(\d+)/g)].map((m) => ({
+        op: m[1] as 'r' | 'w',
+        lpn: Number(m[2]),
+      }));
       if (!this.reqs.length) throw new Error('pattern: no requests');
     } else {
       let x = (w.seed ?? 1) >>> 0 || 1;
@@ -114,10 +117,20 @@ export class FakeSession implements WasmSession {
     if (req.op === 'r') {
       const ppn = sim.map[req.lpn];
       if (ppn >= 0) {
-        push({ kind: 'read', pbn: Math.floor(ppn / this.ppb), page: ppn % this.ppb, lpn: req.lpn, cause: 'host', text: `read LPN ${req.lpn}` }, (s) => {
-          s.reads++;
-          s.hostReads++;
-        });
+        push(
+          {
+            kind: 'read',
+            pbn: Math.floor(ppn / this.ppb),
+            page: ppn % this.ppb,
+            lpn: req.lpn,
+            cause: 'host',
+            text: `read LPN ${req.lpn}`,
+          },
+          (s) => {
+            s.reads++;
+            s.hostReads++;
+          },
+        );
       } else {
         push({ kind: 'note', cause: 'host', text: `LPN ${req.lpn} never written` }, (s) => s.hostReads++);
       }
@@ -133,7 +146,10 @@ export class FakeSession implements WasmSession {
         if (valid < best) [best, victim] = [valid, b];
       }
       if (victim >= 0) {
-        push({ kind: 'note', pbn: victim, cause: 'gc', text: `GC: victim block ${victim} has ${best} valid pages` }, () => {});
+        push(
+          { kind: 'note', pbn: victim, cause: 'gc', text: `GC: victim block ${victim} has ${best} valid pages` },
+          () => {},
+        );
         for (let p = 0; p < this.ppb; p++) {
           const ppn = victim * this.ppb + p;
           if (sim.states[ppn] === 1) program(sim.lpns[ppn], 'gc copy');
@@ -161,7 +177,14 @@ export class FakeSession implements WasmSession {
     return JSON.stringify({
       scheme: 'page',
       scheme_label: 'Page mapping (greedy GC)',
-      chip: { name: 'classroom', blocks: this.blocks, pages_per_block: this.ppb, page_bytes: 2048, spare_bytes: 64, timing: { read_us: 25, read_oob_us: 10, program_us: 200, erase_us: 1500 } },
+      chip: {
+        name: 'classroom',
+        blocks: this.blocks,
+        pages_per_block: this.ppb,
+        page_bytes: 2048,
+        spare_bytes: 64,
+        timing: { read_us: 25, read_oob_us: 10, program_us: 200, erase_us: 1500 },
+      },
       logical_pages: this.logical,
       total_requests: this.reqs.length,
       params: {},
@@ -249,7 +272,10 @@ export class FakeSession implements WasmSession {
       erases: this.st.eraseCount,
       write_amplification: this.st.hostWrites ? this.st.programs / this.st.hostWrites : 0,
       elapsed_us: this.st.programs * 200 + this.st.reads * 25 + this.st.eraseCount * 1500,
-      latency_us: { read: { best: 25, mean: 25, p99: 25, worst: 25 }, write: { best: 200, mean: 250, p99: 2100, worst: 2300 } },
+      latency_us: {
+        read: { best: 25, mean: 25, p99: 25, worst: 25 },
+        write: { best: 200, mean: 250, p99: 2100, worst: 2300 },
+      },
       erase_count: { min: Math.min(...e), max: Math.max(...e), mean: e.reduce((a, b) => a + b, 0) / e.length },
       merges: { switch: 0, partial: 0, full: 0 },
       wrong_reads: 0,
@@ -264,7 +290,13 @@ export class FakeSession implements WasmSession {
   }
   view() {
     return JSON.stringify({
-      tables: [{ title: 'Page map (LPN → PPN)', columns: ['LPN', 'PPN'], rows: [...this.st.map].flatMap((p, l) => (p >= 0 ? [[l, p]] : [])) }],
+      tables: [
+        {
+          title: 'Page map (LPN → PPN)',
+          columns: ['LPN', 'PPN'],
+          rows: [...this.st.map].flatMap((p, l) => (p >= 0 ? [[l, p]] : [])),
+        },
+      ],
     });
   }
   free() {

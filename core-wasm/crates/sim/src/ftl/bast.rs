@@ -119,17 +119,22 @@ impl BastFtl {
     }
 
     pub(crate) fn take_free(&mut self, use_: Use, owner: u32) -> FlashResult<Pbn> {
-        let pbn = self
-            .free
-            .pop_front()
-            .ok_or_else(|| FlashError::Violation("BAST ran out of free blocks".into()))?;
+        let pbn = self.free.pop_front().ok_or_else(|| FlashError::Violation("BAST ran out of free blocks".into()))?;
         self.usage[pbn as usize] = use_;
         self.owner[pbn as usize] = owner;
         Ok(pbn)
     }
 
     /// Programs `(lsn, version)` with a fresh sequence number and `tag` in the spare area.
-    pub(crate) fn program(&mut self, flash: &mut Flash, ppn: Ppn, lsn: Lpn, version: u32, cause: Cause, tag: u8) -> FlashResult<()> {
+    pub(crate) fn program(
+        &mut self,
+        flash: &mut Flash,
+        ppn: Ppn,
+        lsn: Lpn,
+        version: u32,
+        cause: Cause,
+        tag: u8,
+    ) -> FlashResult<()> {
         self.seq += 1;
         flash.program(ppn, Page::stamped(lsn, version, self.seq, tag), cause)?;
         self.written[ppn as usize] = true;
@@ -176,7 +181,8 @@ impl BastFtl {
         let dst = self.take_free(Use::Data, log.lbn)?;
         // The newest log copy of each sector, else the data block's page if written: one
         // pass over the log (later entries overwrite earlier ones), not a search per sector.
-        let mut srcs: Vec<Option<Ppn>> = (0..n).map(|off| (old != NONE).then(|| old * n + off).filter(|&p| self.written[p as usize])).collect();
+        let mut srcs: Vec<Option<Ppn>> =
+            (0..n).map(|off| (old != NONE).then(|| old * n + off).filter(|&p| self.written[p as usize])).collect();
         for (i, &l) in log.lsns.iter().enumerate() {
             // (A recovered log block may hold entries of no sector of this lbn: skipped.)
             if let Some(s) = srcs.get_mut(l.wrapping_sub(log.lbn * n) as usize) {
@@ -247,7 +253,9 @@ impl Ftl for BastFtl {
         let ppn = data * n + off;
         if !self.written[ppn as usize] {
             self.rules.in_place += 1;
-            flash.note("in_place", || format!("S{lsn}: offset {off} of data block {data} (LBN {lbn}) is empty → written in place"));
+            flash.note("in_place", || {
+                format!("S{lsn}: offset {off} of data block {data} (LBN {lbn}) is empty → written in place")
+            });
             return self.program(flash, ppn, lsn, version, Cause::Host, tag::DATA);
         }
         // A collision: the sector goes to LBN's dedicated log block (2.2).
@@ -256,7 +264,12 @@ impl Ftl for BastFtl {
             // Rule (1): the dedicated log block is full.
             self.rules.rule1_full += 1;
             let s = slot as usize;
-            flash.note("victim", || format!("S{lsn} collides in data block {data}; LBN {lbn}'s {} is full → victim by rule (1), merged", self.describe(s)));
+            flash.note("victim", || {
+                format!(
+                    "S{lsn} collides in data block {data}; LBN {lbn}'s {} is full → victim by rule (1), merged",
+                    self.describe(s)
+                )
+            });
             self.merge(flash, s)?;
             self.new_log(flash, s, lbn)?;
         } else if slot == NONE {
@@ -325,7 +338,9 @@ impl Ftl for BastFtl {
             Use::Free => BlockRole::Free,
             // A full merge's new block is LBN's data block only once the block map points
             // at it (after its copies); until then it is the merge's destination.
-            Use::Data if self.owner[pbn as usize] != NONE && self.bmt[self.owner[pbn as usize] as usize] != pbn => BlockRole::GcDestination,
+            Use::Data if self.owner[pbn as usize] != NONE && self.bmt[self.owner[pbn as usize] as usize] != pbn => {
+                BlockRole::GcDestination
+            }
             Use::Data => BlockRole::Data,
             Use::Log => BlockRole::Log,
         }
@@ -382,7 +397,10 @@ impl Ftl for BastFtl {
                 rows: bmt_rows,
             },
             Table {
-                title: format!("Sector-mapping table: log blocks (lsn per page, · = empty; round robin replaces slot {} next)", self.rr),
+                title: format!(
+                    "Sector-mapping table: log blocks (lsn per page, · = empty; round robin replaces slot {} next)",
+                    self.rr
+                ),
                 columns: vec!["slot".into(), "pbn".into(), "lbn".into(), "lsns".into()],
                 rows: log_rows,
             },

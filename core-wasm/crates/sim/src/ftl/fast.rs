@@ -14,7 +14,6 @@ use std::collections::VecDeque;
 use super::{BlockRole, Ftl, SchemeParams, Table};
 use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, Pbn, Ppn, NONE};
 
-
 /// Free blocks kept beyond data and log blocks: a merge into a new block (a RW victim's
 /// merge per logical block, the case 2.3 merge) needs one free block before it can
 /// erase the old ones; every other merge frees blocks before it takes one.
@@ -132,7 +131,13 @@ impl FastFtl {
 
     /// FAST with `reserved` blocks kept out of logical space for a metadata area, of which
     /// `fixed` are never in the free list (FastCheck's map directory).
-    pub(crate) fn with_layout(g: &Geometry, params: &SchemeParams, lazy: bool, reserved: u32, fixed: &[Pbn]) -> Result<FastFtl, String> {
+    pub(crate) fn with_layout(
+        g: &Geometry,
+        params: &SchemeParams,
+        lazy: bool,
+        reserved: u32,
+        fixed: &[Pbn],
+    ) -> Result<FastFtl, String> {
         let log_blocks = params.log_blocks.unwrap_or(DEFAULT_LOG_BLOCKS);
         if log_blocks < 2 {
             return Err(format!("FAST needs at least 2 log blocks: 1 SW and at least 1 RW (got {log_blocks})"));
@@ -190,10 +195,7 @@ impl FastFtl {
     }
 
     pub(crate) fn take_free(&mut self, use_: Use, owner: u32) -> FlashResult<Pbn> {
-        let pbn = self
-            .free
-            .pop_front()
-            .ok_or_else(|| FlashError::Violation("FAST ran out of free blocks".into()))?;
+        let pbn = self.free.pop_front().ok_or_else(|| FlashError::Violation("FAST ran out of free blocks".into()))?;
         self.usage[pbn as usize] = use_;
         self.owner[pbn as usize] = owner;
         Ok(pbn)
@@ -205,7 +207,15 @@ impl FastFtl {
     }
 
     /// Programs `(lsn, version)` with a fresh sequence number and `tag` in the spare area.
-    pub(crate) fn program(&mut self, flash: &mut Flash, ppn: Ppn, lsn: Lpn, version: u32, cause: Cause, tag: u8) -> FlashResult<()> {
+    pub(crate) fn program(
+        &mut self,
+        flash: &mut Flash,
+        ppn: Ppn,
+        lsn: Lpn,
+        version: u32,
+        cause: Cause,
+        tag: u8,
+    ) -> FlashResult<()> {
         let seq = self.next_seq();
         flash.program(ppn, Page::stamped(lsn, version, seq, tag), cause)?;
         self.written[ppn as usize] = true;
@@ -367,7 +377,8 @@ impl FastFtl {
         // Counted at its first copy (a host sector programmed before it does not take the
         // count), or at the erase if nothing is copied.
         flash.count_at_next_op(Count::PartialMerge);
-        let writes = |i: usize, s: &Option<Ppn>| s.is_some() || host.is_some_and(|h| h.0 == sw.lbn * n + sw.next + i as u32);
+        let writes =
+            |i: usize, s: &Option<Ppn>| s.is_some() || host.is_some_and(|h| h.0 == sw.lbn * n + sw.next + i as u32);
         let last = srcs.iter().enumerate().rposition(|(i, s)| writes(i, s));
         for (i, src) in srcs.iter().enumerate() {
             let off = sw.next + i as u32;
@@ -533,11 +544,20 @@ impl FastFtl {
             // Case 1: the first condition (lsn mod n = 0) holds.
             self.cases.case1 += 1;
             flash.note("case", || {
-                format!("case 1 (Fig. 5): S{lsn} is at offset 0, so it starts a new SW log block{}", match self.sw {
-                    Some(s) if s.next == n => format!("; the SW log block {} (LBN {}) is full and sequential → switch first", s.pbn, s.lbn),
-                    Some(s) => format!("; the SW log block {} (LBN {}, {} of {n} sectors) is merged first", s.pbn, s.lbn, s.next),
-                    None => String::new(),
-                })
+                format!(
+                    "case 1 (Fig. 5): S{lsn} is at offset 0, so it starts a new SW log block{}",
+                    match self.sw {
+                        Some(s) if s.next == n => format!(
+                            "; the SW log block {} (LBN {}) is full and sequential → switch first",
+                            s.pbn, s.lbn
+                        ),
+                        Some(s) => format!(
+                            "; the SW log block {} (LBN {}, {} of {n} sectors) is merged first",
+                            s.pbn, s.lbn, s.next
+                        ),
+                        None => String::new(),
+                    }
+                )
             });
             self.retire_sw(flash, None)?;
             let pbn = self.take_free(Use::Sw, lbn)?;
@@ -551,7 +571,12 @@ impl FastFtl {
                 if offset == sw.next {
                     // Case 2.1: lsn = last_lsn + 1, the second condition holds.
                     self.cases.case2_1 += 1;
-                    flash.note("case", || format!("case 2.1 (Fig. 5): S{lsn} follows last lsn S{last} of the SW log block {} → appended", sw.pbn));
+                    flash.note("case", || {
+                        format!(
+                            "case 2.1 (Fig. 5): S{lsn} follows last lsn S{last} of the SW log block {} → appended",
+                            sw.pbn
+                        )
+                    });
                     self.program(flash, sw.pbn * n + offset, lsn, version, Cause::Host, tag::SW)?;
                     self.sw = Some(SwLog { next: sw.next + 1, ..sw });
                 } else if offset > sw.next {
@@ -574,7 +599,9 @@ impl FastFtl {
             _ => {
                 // Case 3: neither condition holds.
                 self.cases.case3 += 1;
-                flash.note("case", || format!("case 3 (Fig. 5): S{lsn} satisfies neither SW condition → appended to the RW log blocks"));
+                flash.note("case", || {
+                    format!("case 3 (Fig. 5): S{lsn} satisfies neither SW condition → appended to the RW log blocks")
+                });
                 self.write_rw(flash, lsn, version)
             }
         }
@@ -684,7 +711,11 @@ impl Ftl for FastFtl {
         let ppn = pbn * n + offset;
         if !self.written[ppn as usize] {
             self.cases.in_place += 1;
-            flash.note("in_place", || format!("S{lsn}: offset {offset} of data block {pbn} (LBN {lbn}) is empty → written in place (Algorithm 1)"));
+            flash.note("in_place", || {
+                format!(
+                    "S{lsn}: offset {offset} of data block {pbn} (LBN {lbn}) is empty → written in place (Algorithm 1)"
+                )
+            });
             return self.program(flash, ppn, lsn, version, Cause::Host, tag::DATA);
         }
         self.write_to_log_block(flash, lsn, version)

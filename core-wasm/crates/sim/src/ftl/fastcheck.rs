@@ -332,7 +332,9 @@ impl MetaLog {
             let old = self.map.0;
             let nb = Self::take_block(ftl)?;
             self.map = (nb, 0);
-            flash.note("map", || format!("map block full: block {nb} becomes the map block; the map directory records it"));
+            flash.note("map", || {
+                format!("map block full: block {nb} becomes the map block; the map directory records it")
+            });
             self.program_map_page(flash, ftl)?;
             // Map directory page (fixed blocks; switch to the other when full).
             if self.dir.1 == n {
@@ -378,7 +380,15 @@ impl MetaLog {
 
     /// Appends a page to the log area, taking a new block (logged in the map) when the
     /// last is full, and erasing blocks that hold no live page (logged first).
-    fn area_program(&mut self, flash: &mut Flash, ftl: &mut FastFtl, tag: u8, lpn: u32, payload: Vec<u32>, cause: Cause) -> FlashResult<Ppn> {
+    fn area_program(
+        &mut self,
+        flash: &mut Flash,
+        ftl: &mut FastFtl,
+        tag: u8,
+        lpn: u32,
+        payload: Vec<u32>,
+        cause: Cause,
+    ) -> FlashResult<Ppn> {
         let n = self.ppb;
         if self.area.is_empty() || self.area_next == n {
             let nb = Self::take_block(ftl)?;
@@ -422,7 +432,13 @@ impl MetaLog {
 
     /// End of a merge (FastCheck 4.2: the block map with dbMSNs is logged in the map block;
     /// LTFTL-style: the records of the merged-out pages are flushed at once, 6.2).
-    pub(crate) fn after_merge(&mut self, flash: &mut Flash, ftl: &mut FastFtl, lbn: u32, merged_out: u32) -> FlashResult<()> {
+    pub(crate) fn after_merge(
+        &mut self,
+        flash: &mut Flash,
+        ftl: &mut FastFtl,
+        lbn: u32,
+        merged_out: u32,
+    ) -> FlashResult<()> {
         if self.mode == Mode::LtLog {
             if merged_out > 0 {
                 self.records.push((REC_MERGE, lbn));
@@ -431,7 +447,12 @@ impl MetaLog {
             }
             self.flush(flash, ftl)?;
         }
-        flash.note("map", || format!("merge of LBN {lbn} done: block map (dbMSN {}) logged in map block {}", ftl.bmt_msn[lbn as usize], self.map.0));
+        flash.note("map", || {
+            format!(
+                "merge of LBN {lbn} done: block map (dbMSN {}) logged in map block {}",
+                ftl.bmt_msn[lbn as usize], self.map.0
+            )
+        });
         self.log_map(flash, ftl)
     }
 
@@ -522,7 +543,9 @@ impl MetaLog {
         }
         let k = self.npmap as usize;
         let chunk = table.len().div_ceil(k).max(1);
-        flash.note("checkpoint", || format!("log records past the threshold: the log-page-mapping table dumped ({k} pages)"));
+        flash.note("checkpoint", || {
+            format!("log records past the threshold: the log-page-mapping table dumped ({k} pages)")
+        });
         let mut pages = Vec::with_capacity(k);
         for i in 0..k {
             let part = table.iter().skip(i * chunk).take(chunk).copied().collect();
@@ -540,7 +563,10 @@ impl MetaLog {
         let n = self.ppb;
         let mut rows = vec![
             vec!["map directory (fixed)".into(), format!("{} page {}", self.dir.0, self.dir.1)],
-            vec!["map block".into(), if self.map.0 == NONE { "-".into() } else { format!("{} page {}", self.map.0, self.map.1) }],
+            vec![
+                "map block".into(),
+                if self.map.0 == NONE { "-".into() } else { format!("{} page {}", self.map.0, self.map.1) },
+            ],
             vec![
                 match self.mode {
                     Mode::FastCheck => "checkpoint blocks".into(),
@@ -550,7 +576,10 @@ impl MetaLog {
             ],
         ];
         if self.mode == Mode::LtLog {
-            rows.push(vec!["records in RAM".into(), format!("{} of {} per page", self.records.len(), self.lrecs_in_page)]);
+            rows.push(vec![
+                "records in RAM".into(),
+                format!("{} of {} per page", self.records.len(), self.lrecs_in_page),
+            ]);
         }
         let mut t = vec![Table { title: "Metadata area".into(), columns: vec!["part".into(), "where".into()], rows }];
         if self.mode == Mode::FastCheck {
@@ -657,7 +686,9 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
 
     // Step 1: the map directory (fixed blocks) says where the map block is.
     let r0 = reads(flash);
-    flash.note("recovery_phase", || "1. map directory: read the fixed blocks 0 and 1 for the newest map-directory page".into());
+    flash.note("recovery_phase", || {
+        "1. map directory: read the fixed blocks 0 and 1 for the newest map-directory page".into()
+    });
     let mut dir_best: Option<(u32, Ppn)> = None;
     for &d in &DIR_BLOCKS {
         let (b, next) = newest_meta(flash, d, mtag::DIR, &mut chip_clock)?;
@@ -752,7 +783,9 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
     }
     match mode {
         Mode::FastCheck => {
-            flash.note("recovery_phase", || "3. checkpoints: read the checkpoint blocks backward, the newest checkpoint of each log region".into());
+            flash.note("recovery_phase", || {
+                "3. checkpoints: read the checkpoint blocks backward, the newest checkpoint of each log region".into()
+            });
             let mut seen = vec![false; m.regions as usize];
             for &ppn in &area_pages {
                 if seen.iter().all(|&x| x) {
@@ -762,7 +795,11 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
                 if p.kind == PageKind::Meta {
                     chip_clock = chip_clock.max(p.seq);
                 }
-                if p.kind != PageKind::Meta || p.tag != mtag::CKPT || (p.lpn as usize) >= seen.len() || seen[p.lpn as usize] {
+                if p.kind != PageKind::Meta
+                    || p.tag != mtag::CKPT
+                    || (p.lpn as usize) >= seen.len()
+                    || seen[p.lpn as usize]
+                {
                     continue;
                 }
                 seen[p.lpn as usize] = true;
@@ -781,7 +818,9 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
             }
         }
         Mode::LtLog => {
-            flash.note("recovery_phase", || "3. log: read the log pages backward to the newest complete dump of the log-page-mapping table".into());
+            flash.note("recovery_phase", || {
+                "3. log: read the log pages backward to the newest complete dump of the log-page-mapping table".into()
+            });
             // Record pages with their own clock (sequence number).
             let mut recs: Vec<(Vec<u32>, u32)> = Vec::new();
             let mut dump_seq = 0u32;
@@ -804,7 +843,10 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
                     let mut parts = vec![flash.payload(ppn).unwrap_or(&[]).to_vec()];
                     let mut pp = vec![ppn];
                     for j in 1..m.npmap as usize {
-                        let Some(&q) = area_pages.get(i + j) else { ok = false; break };
+                        let Some(&q) = area_pages.get(i + j) else {
+                            ok = false;
+                            break;
+                        };
                         let x = flash.read(q, Cause::Recovery)?;
                         if x.kind != PageKind::Meta || x.tag != mtag::LTDUMP || x.lpn + 1 + j as u32 != m.npmap {
                             ok = false;
@@ -870,7 +912,9 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
     // Step 4: restoration phase — spare areas of the log pages the checkpoints / log do
     // not cover (the active region's log blocks).
     let r0 = reads(flash);
-    flash.note("recovery_phase", || "4. restoration: scan the spare areas (LPN, MSN) of the log blocks not yet checkpointed".into());
+    flash.note("recovery_phase", || {
+        "4. restoration: scan the spare areas (LPN, MSN) of the log blocks not yet checkpointed".into()
+    });
     let mut pages: Vec<Vec<Page>> = Vec::with_capacity(rw_list.len());
     let mut unrecorded: Vec<Ppn> = Vec::new();
     for (pos, &(b, _)) in rw_list.iter().enumerate() {
@@ -913,7 +957,9 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
 
     // Step 5: consistency check (equation 1 with the program clock): a log page is
     // invalid when its logical block's data block was merged after it (dbMSN ≥ lbMSN).
-    flash.note("recovery_phase", || "5. consistency check: a log page whose data block was merged after it (dbMSN > lbMSN) is set to −1".into());
+    flash.note("recovery_phase", || {
+        "5. consistency check: a log page whose data block was merged after it (dbMSN > lbMSN) is set to −1".into()
+    });
     let mut invalidated = 0u32;
     for (pos, v) in pages.iter_mut().enumerate() {
         let b = rw_list[pos].0;
@@ -931,7 +977,9 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
             };
             if lbn >= db || db_msn >= lb_msn {
                 let (lpn, bb) = (p.lpn, b);
-                flash.note("consistency", || format!("log page {o} of block {bb} (LPN {lpn}): dbMSN {db_msn} ≥ lbMSN {lb_msn} → −1"));
+                flash.note("consistency", || {
+                    format!("log page {o} of block {bb} (LPN {lpn}): dbMSN {db_msn} ≥ lbMSN {lb_msn} → −1")
+                });
                 *p = Page { kind: PageKind::Torn, ..Page::ERASED };
                 invalidated += 1;
             }
@@ -961,7 +1009,9 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
     // Step 6: the data blocks' spare areas (in-place bitmap, the interrupted merge) and the redo.
     let r0 = reads(flash);
     let ops0 = recovery_writes(flash);
-    flash.note("recovery_phase", || "6. merge redo: spare areas of the data blocks; an interrupted merge is undone or finished".into());
+    flash.note("recovery_phase", || {
+        "6. merge redo: spare areas of the data blocks; an interrupted merge is undone or finished".into()
+    });
     let mut skip = m.meta_blocks();
     let order: Vec<Pbn> = rw_list.iter().map(|x| x.0).collect();
     skip.extend(order.iter().copied());
@@ -1020,7 +1070,8 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
     // treat the log pages written since as merged. A cut before this page leaves the chip
     // as it was for the redo, so recovery stays idempotent (5.3).
     if ftl.bmt != map_bmt || (0..db).any(|l| ftl.bmt[l] != NONE && ftl.bmt_msn[l] != map_msn[l]) {
-        flash.note("recovery", || "the recovered block map differs from the newest map page: a map page logs it".into());
+        flash
+            .note("recovery", || "the recovered block map differs from the newest map page: a map page logs it".into());
         m.log_map(flash, &mut ftl)?;
     }
     m.last_recovery = st;

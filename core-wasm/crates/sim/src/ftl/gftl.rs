@@ -24,7 +24,9 @@ use std::collections::VecDeque;
 
 use super::nftl::logical_blocks;
 use super::{BlockRole, Ftl, SchemeParams, Table};
-use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, Timing, NONE};
+use crate::nand::{
+    Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, Timing, NONE,
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Use {
@@ -131,7 +133,15 @@ impl Gftl {
             timing: *t,
             logical_pages: n * ppb,
             lbs: vec![
-                Lblock { data: NONE, data_next: 0, buf: NONE, buf_next: 0, full_bufs: Vec::new(), buf_map: vec![NONE; ppb as usize], queued: false };
+                Lblock {
+                    data: NONE,
+                    data_next: 0,
+                    buf: NONE,
+                    buf_next: 0,
+                    full_bufs: Vec::new(),
+                    buf_map: vec![NONE; ppb as usize],
+                    queued: false
+                };
                 n as usize
             ],
             usage: vec![Use::Free; g.blocks as usize],
@@ -249,7 +259,9 @@ impl Gftl {
             let todo = (0..ppb)
                 .filter(|&bo| {
                     let q = loc_all[l * ppb as usize + bo as usize];
-                    q != NONE && (q / ppb == old || (only_buffer[(q / ppb) as usize] && epoch[(q / ppb) as usize] < epoch[d as usize]))
+                    q != NONE
+                        && (q / ppb == old
+                            || (only_buffer[(q / ppb) as usize] && epoch[(q / ppb) as usize] < epoch[d as usize]))
                 })
                 .count() as u32;
             if used[d as usize] + todo > ppb {
@@ -269,7 +281,11 @@ impl Gftl {
             let stale: Vec<Pbn> = blocks
                 .iter()
                 .copied()
-                .filter(|&b| only_buffer[b as usize] && live_in(b) == 0 && (dest[l] == NONE || epoch[b as usize] > epoch[dest[l] as usize]))
+                .filter(|&b| {
+                    only_buffer[b as usize]
+                        && live_in(b) == 0
+                        && (dest[l] == NONE || epoch[b as usize] > epoch[dest[l] as usize])
+                })
                 .collect();
             blocks.retain(|b| !stale.contains(b));
             erase.extend(stale);
@@ -293,7 +309,11 @@ impl Gftl {
             };
             blocks.retain(|&b| b != data);
             blocks.sort_by_key(|&b| epoch[b as usize]);
-            let closed: Vec<Pbn> = if d != NONE { blocks.iter().copied().filter(|&b| epoch[b as usize] < epoch[d as usize]).collect() } else { Vec::new() };
+            let closed: Vec<Pbn> = if d != NONE {
+                blocks.iter().copied().filter(|&b| epoch[b as usize] < epoch[d as usize]).collect()
+            } else {
+                Vec::new()
+            };
             blocks.retain(|b| !closed.contains(b));
             let lb = &mut f.lbs[l];
             lb.data = data;
@@ -321,7 +341,15 @@ impl Gftl {
                 }
                 f.usage[d as usize] = Use::Dest(l as u32);
                 f.lbs[l].queued = true;
-                resumed.push(Job { lbn: l as u32, phase: Phase::Copy(0), old: data, new: d, new_next: used[d as usize], closed, steps: 0 });
+                resumed.push(Job {
+                    lbn: l as u32,
+                    phase: Phase::Copy(0),
+                    old: data,
+                    new: d,
+                    new_next: used[d as usize],
+                    closed,
+                    steps: 0,
+                });
                 continue;
             }
             let lb = &f.lbs[l];
@@ -361,7 +389,9 @@ impl Gftl {
         loop {
             let bufs = |f: &Gftl, l: usize| {
                 let lb = &f.lbs[l];
-                lb.full_bufs.len() + (lb.buf != NONE) as usize + f.usage.iter().filter(|&&u| u == Use::Closed(l as u32)).count()
+                lb.full_bufs.len()
+                    + (lb.buf != NONE) as usize
+                    + f.usage.iter().filter(|&&u| u == Use::Closed(l as u32)).count()
             };
             let Some(l) = (0..n).filter(|&l| bufs(&f, l) > 2).max_by_key(|&l| bufs(&f, l)) else { break };
             if let Some(i) = f.queue.iter().position(|j| j.lbn == l as u32) {
@@ -369,7 +399,9 @@ impl Gftl {
                 f.queue.push_front(job);
             }
             let b = bufs(&f, l);
-            flash.note("recovery", || format!("GFTL recovery: logical block {l} holds {b} buffer blocks — its GC job is run to its end now"));
+            flash.note("recovery", || {
+                format!("GFTL recovery: logical block {l} holds {b} buffer blocks — its GC job is run to its end now")
+            });
             while f.lbs[l].queued {
                 f.gc_step(flash)?;
             }
@@ -399,9 +431,19 @@ impl Gftl {
         }
         lb.queued = true;
         let old = lb.data;
-        self.queue.push_back(Job { lbn, phase: Phase::Start, old, new: NONE, new_next: 0, closed: Vec::new(), steps: 0 });
+        self.queue.push_back(Job {
+            lbn,
+            phase: Phase::Start,
+            old,
+            new: NONE,
+            new_next: 0,
+            closed: Vec::new(),
+            steps: 0,
+        });
         let pos = self.queue.len();
-        flash.note("gc_queue", || format!("logical block {lbn}: data block {old} is full — queued for GC (position {pos})"));
+        flash.note("gc_queue", || {
+            format!("logical block {lbn}: data block {old} is full — queued for GC (position {pos})")
+        });
     }
 
     /// One partial-block-cleaning step of the job at the head of the queue.
@@ -481,7 +523,10 @@ impl Gftl {
                     }
                     let range = job.old * ppb..(job.old + 1) * ppb;
                     if self.loc[(lbn * ppb) as usize..((lbn + 1) * ppb) as usize].iter().any(|q| range.contains(q)) {
-                        return Err(FlashError::Violation(format!("GFTL: erasing block {} would lose a valid page", job.old)));
+                        return Err(FlashError::Violation(format!(
+                            "GFTL: erasing block {} would lose a valid page",
+                            job.old
+                        )));
                     }
                     flash.erase(job.old, Cause::Gc)?;
                     self.release(job.old);
@@ -496,7 +541,9 @@ impl Gftl {
                     }
                     self.usage[job.new as usize] = Use::Data(lbn);
                     let (old, new) = (job.old, job.new);
-                    flash.note("gc_step", || format!("GC of logical block {lbn}: block {old} erased; block {new} is its data block"));
+                    flash.note("gc_step", || {
+                        format!("GC of logical block {lbn}: block {old} erased; block {new} is its data block")
+                    });
                     job.phase = Phase::EraseBuf;
                     did += 1;
                 }
@@ -506,8 +553,11 @@ impl Gftl {
                             break;
                         }
                         let range = b * ppb..(b + 1) * ppb;
-                        if self.loc[(lbn * ppb) as usize..((lbn + 1) * ppb) as usize].iter().any(|q| range.contains(q)) {
-                            return Err(FlashError::Violation(format!("GFTL: erasing buffer {b} would lose a valid page")));
+                        if self.loc[(lbn * ppb) as usize..((lbn + 1) * ppb) as usize].iter().any(|q| range.contains(q))
+                        {
+                            return Err(FlashError::Violation(format!(
+                                "GFTL: erasing buffer {b} would lose a valid page"
+                            )));
                         }
                         flash.erase(b, Cause::Gc)?;
                         self.release(b);
@@ -534,7 +584,10 @@ impl Gftl {
 
     fn check_step(&self, spent: u64) -> FlashResult<()> {
         if spent > self.timing.erase_ns {
-            return Err(FlashError::Violation(format!("GFTL: a GC step took {} us, longer than one erase", spent / 1000)));
+            return Err(FlashError::Violation(format!(
+                "GFTL: a GC step took {} us, longer than one erase",
+                spent / 1000
+            )));
         }
         Ok(())
     }
@@ -648,7 +701,9 @@ impl Ftl for Gftl {
     /// until the job erases them (GFTL's partial block cleaning spans requests).
     fn page_state(&self, flash: &Flash, ppn: Ppn) -> super::PageState {
         let st = super::default_page_state(self, flash, ppn);
-        if st != super::PageState::Invalid || !matches!(self.usage[(ppn / self.ppb) as usize], Use::Data(_) | Use::Closed(_)) {
+        if st != super::PageState::Invalid
+            || !matches!(self.usage[(ppn / self.ppb) as usize], Use::Data(_) | Use::Closed(_))
+        {
             return st;
         }
         let pbn = ppn / self.ppb;
@@ -700,7 +755,13 @@ impl Ftl for Gftl {
                 vec![
                     l.to_string(),
                     format!("{} ({}/{})", b(lb.data), lb.data_next, self.ppb),
-                    format!("{}{} ({}/{})", lb.full_bufs.iter().map(|x| format!("{x} → ")).collect::<String>(), b(lb.buf), lb.buf_next, self.ppb),
+                    format!(
+                        "{}{} ({}/{})",
+                        lb.full_bufs.iter().map(|x| format!("{x} → ")).collect::<String>(),
+                        b(lb.buf),
+                        lb.buf_next,
+                        self.ppb
+                    ),
                     lb.buf_map.iter().filter(|&&q| q != NONE).count().to_string(),
                 ]
             })

@@ -23,9 +23,7 @@ use serde_json::json;
 
 use super::ram::MapGeometry;
 use super::{BlockRole, Ftl, SchemeParams, Table};
-use crate::nand::{
-    Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE,
-};
+use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
 
 /// RI of a page that holds nothing (erased, or skipped by a fill).
 const NO_RI: u16 = u16::MAX;
@@ -168,9 +166,7 @@ pub fn default_log_blocks(blocks: u32) -> u32 {
 impl Kraft {
     pub fn new(g: &Geometry, params: &SchemeParams, variant: Variant) -> Result<Kraft, String> {
         let n = g.pages_per_block;
-        let m = params
-            .log_blocks
-            .unwrap_or_else(|| default_log_blocks(g.blocks));
+        let m = params.log_blocks.unwrap_or_else(|| default_log_blocks(g.blocks));
         let k = params.k.unwrap_or(DEFAULT_K);
         if m == 0 {
             return Err("KRAFT/KAST need at least 1 log block".into());
@@ -183,12 +179,7 @@ impl Kraft {
         }
         // M log blocks + one spare block for merges + at least one data block.
         if g.blocks < m + 2 {
-            return Err(format!(
-                "{} log blocks need a chip of at least {} blocks (got {})",
-                m,
-                m + 2,
-                g.blocks
-            ));
+            return Err(format!("{} log blocks need a chip of at least {} blocks (got {})", m, m + 2, g.blocks));
         }
         let logical_blocks = g.blocks - m - 1;
         let switch_max = params.switch_max.unwrap_or(n / 2);
@@ -222,21 +213,11 @@ impl Kraft {
 
     fn stamp(&mut self, page: Page, tag: u8) -> Page {
         self.seq += 1;
-        Page {
-            tag,
-            ..page.with_seq(self.seq)
-        }
+        Page { tag, ..page.with_seq(self.seq) }
     }
 
     /// A copy under a new sequence number (one read + one program, as `Flash::copy`).
-    fn copy(
-        &mut self,
-        flash: &mut Flash,
-        src: Ppn,
-        dst: Ppn,
-        tag: u8,
-        cause: Cause,
-    ) -> FlashResult<()> {
+    fn copy(&mut self, flash: &mut Flash, src: Ppn, dst: Ppn, tag: u8, cause: Cause) -> FlashResult<()> {
         let d = flash.read(src, cause)?;
         let page = self.stamp(Page::data(d.lpn, d.version), tag);
         flash.program(dst, page, cause)
@@ -265,11 +246,7 @@ impl Kraft {
     /// block (a block cut in a switch is thus still the log, or already the data block
     /// once the old data block is gone). Log tables hold only live pages; a log is serial
     /// iff it holds one logical block, every page at its offset, none torn or stale.
-    pub fn recover(
-        flash: &mut Flash,
-        params: &SchemeParams,
-        variant: Variant,
-    ) -> FlashResult<Kraft> {
+    pub fn recover(flash: &mut Flash, params: &SchemeParams, variant: Variant) -> FlashResult<Kraft> {
         Kraft::recover_inner(flash, params, variant, true)
     }
 
@@ -305,9 +282,7 @@ impl Kraft {
                 let p = flash.read_oob(pbn * n + o, Cause::Recovery)?;
                 match p.kind {
                     PageKind::Erased => continue,
-                    PageKind::Data if p.lpn < lp => {
-                        pages[pbn as usize].push((o, p.lpn, p.seq, p.tag))
-                    }
+                    PageKind::Data if p.lpn < lp => pages[pbn as usize].push((o, p.lpn, p.seq, p.tag)),
                     _ => torn[pbn as usize].push(o),
                 }
                 used[pbn as usize] = o + 1;
@@ -324,10 +299,7 @@ impl Kraft {
                 }
             }
             let live_in = |pbn: usize, best: &Vec<(u32, Ppn)>| {
-                pages[pbn]
-                    .iter()
-                    .filter(|&&(o, lpn, _, _)| best[lpn as usize].1 == pbn as u32 * n + o)
-                    .count()
+                pages[pbn].iter().filter(|&&(o, lpn, _, _)| best[lpn as usize].1 == pbn as u32 * n + o).count()
             };
             // Uncommitted full merges first (their sources may look stale until the merge's
             // new block is gone): the newest live page of a logical block is a merge copy
@@ -336,9 +308,7 @@ impl Kraft {
             if undo_merges {
                 for lbn in 0..k.logical_blocks {
                     let mine = &best[(lbn * n) as usize..((lbn + 1) * n) as usize];
-                    let Some(&(_, newest)) =
-                        mine.iter().filter(|e| e.1 != NONE).max_by_key(|e| e.0)
-                    else {
+                    let Some(&(_, newest)) = mine.iter().filter(|e| e.1 != NONE).max_by_key(|e| e.0) else {
                         continue;
                     };
                     let (b, o) = (newest / n, newest % n);
@@ -349,9 +319,7 @@ impl Kraft {
                 }
             }
             if erase.is_empty() {
-                erase = (0..g.blocks)
-                    .filter(|&b| used[b as usize] > 0 && live_in(b as usize, &best) == 0)
-                    .collect();
+                erase = (0..g.blocks).filter(|&b| used[b as usize] > 0 && live_in(b as usize, &best) == 0).collect();
             }
             if erase.is_empty() {
                 break;
@@ -370,11 +338,7 @@ impl Kraft {
         k.clock = k.seq as u64;
         let is_live = |pbn: u32, o: u32, lpn: Lpn| best[lpn as usize].1 == pbn * n + o;
         let epoch = |pbn: u32| pages[pbn as usize].iter().map(|e| e.2).min().unwrap_or(0);
-        let home_shaped = |pbn: u32, lbn: u32| {
-            pages[pbn as usize]
-                .iter()
-                .all(|&(o, lpn, _, _)| lpn == lbn * n + o)
-        };
+        let home_shaped = |pbn: u32, lbn: u32| pages[pbn as usize].iter().all(|&(o, lpn, _, _)| lpn == lbn * n + o);
         // Blocks holding live pages of each logical block.
         let mut holders: Vec<Vec<Pbn>> = vec![Vec::new(); k.logical_blocks as usize];
         for pbn in 0..g.blocks {
@@ -393,16 +357,12 @@ impl Kraft {
             let data = h.iter().copied().find(|&b| home_shaped(b, lbn));
             let logs: Vec<Pbn> = h.iter().copied().filter(|&b| Some(b) != data).collect();
             if logs.len() > 1 {
-                return Err(bad(format!(
-                    "logical block {lbn} has live pages in {} log blocks",
-                    logs.len()
-                )));
+                return Err(bad(format!("logical block {lbn} has live pages in {} log blocks", logs.len())));
             }
             if let Some(d) = data {
                 k.data[lbn as usize] = d;
                 k.usage[d as usize] = Use::Data(lbn);
-                k.unreadable
-                    .extend(torn[d as usize].iter().map(|&o| d * n + o));
+                k.unreadable.extend(torn[d as usize].iter().map(|&o| d * n + o));
             }
             if let Some(&l) = logs.first() {
                 log_of_lbn[lbn as usize] = l;
@@ -412,10 +372,7 @@ impl Kraft {
             }
         }
         if log_blocks.len() > m {
-            return Err(bad(format!(
-                "{} log blocks hold live pages, more than M = {m}",
-                log_blocks.len()
-            )));
+            return Err(bad(format!("{} log blocks hold live pages, more than M = {m}", log_blocks.len())));
         }
         log_blocks.sort_by_key(|&b| epoch(b));
         k.usage.iter_mut().for_each(|u| {
@@ -455,19 +412,14 @@ impl Kraft {
             log.top = used[b as usize];
             log.serial = log.lbns.len() == 1
                 && torn[b as usize].is_empty()
-                && ps
-                    .iter()
-                    .all(|&(o, lpn, _, _)| is_live(b, o, lpn) && lpn % n == o);
+                && ps.iter().all(|&(o, lpn, _, _)| is_live(b, o, lpn) && lpn % n == o);
             k.usage[b as usize] = Use::Log(i as u32);
             k.logs[i] = log;
         }
-        let mut free: std::collections::VecDeque<Pbn> = (0..g.blocks)
-            .filter(|&b| k.usage[b as usize] == Use::Free)
-            .collect();
+        let mut free: std::collections::VecDeque<Pbn> =
+            (0..g.blocks).filter(|&b| k.usage[b as usize] == Use::Free).collect();
         for i in log_blocks.len()..m {
-            let b = free
-                .pop_front()
-                .ok_or_else(|| bad("no free block for an empty log slot".into()))?;
+            let b = free.pop_front().ok_or_else(|| bad("no free block for an empty log slot".into()))?;
             k.usage[b as usize] = Use::Log(i as u32);
             k.logs[i] = LogBlock::new(b, n);
         }
@@ -491,11 +443,7 @@ impl Kraft {
     }
     /// The log block a logical block is associated with (index into `log_blocks()`).
     pub fn associated_log(&self, lbn: u32) -> Option<usize> {
-        self.log_of
-            .get(lbn as usize)
-            .copied()
-            .filter(|&l| l != NONE)
-            .map(|l| l as usize)
+        self.log_of.get(lbn as usize).copied().filter(|&l| l != NONE).map(|l| l as usize)
     }
 
     fn kraft(&self) -> bool {
@@ -503,9 +451,7 @@ impl Kraft {
     }
 
     fn take_free(&mut self) -> FlashResult<Pbn> {
-        self.free
-            .pop_front()
-            .ok_or_else(|| FlashError::Violation("KRAFT ran out of free blocks".into()))
+        self.free.pop_front().ok_or_else(|| FlashError::Violation("KRAFT ran out of free blocks".into()))
     }
 
     fn data_valid(&self, flash: &Flash, lbn: u32, off: u32) -> bool {
@@ -517,28 +463,17 @@ impl Kraft {
     fn switch_copies(&self, flash: &Flash, a: usize) -> u32 {
         let log = &self.logs[a];
         let lbn = log.lbns[0];
-        (0..self.ppb)
-            .filter(|&o| log.ri[o as usize] == NO_RI && self.data_valid(flash, lbn, o))
-            .count() as u32
+        (0..self.ppb).filter(|&o| log.ri[o as usize] == NO_RI && self.data_valid(flash, lbn, o)).count() as u32
     }
 
     /// Valid data pages between the log's top and `off` (the fill cost, in pages copied).
     fn fill_copies(&self, flash: &Flash, a: usize, lbn: u32, off: u32) -> u32 {
-        (self.logs[a].top..off)
-            .filter(|&o| self.data_valid(flash, lbn, o))
-            .count() as u32
+        (self.logs[a].top..off).filter(|&o| self.data_valid(flash, lbn, o)).count() as u32
     }
 
     /// Appends `page` (lpn `lbn·N + off`) at the top of log `a`, updating the
     /// relative-addressing table (2-B).
-    fn append(
-        &mut self,
-        flash: &mut Flash,
-        a: usize,
-        lbn: u32,
-        off: u32,
-        page: Page,
-    ) -> FlashResult<()> {
+    fn append(&mut self, flash: &mut Flash, a: usize, lbn: u32, off: u32, page: Page) -> FlashResult<()> {
         let n = self.ppb;
         let log = &self.logs[a];
         let top = log.top;
@@ -561,7 +496,9 @@ impl Kraft {
             });
         }
         if log.serial && !was_free && !serial_after {
-            flash.note("serial", || format!("log block {a} is no longer serial (page {top} takes offset {off} of logical block {lbn})"));
+            flash.note("serial", || {
+                format!("log block {a} is no longer serial (page {top} takes offset {off} of logical block {lbn})")
+            });
         }
         let pbn = log.pbn;
         let page = self.stamp(page, TAG_LOG);
@@ -598,7 +535,10 @@ impl Kraft {
         let top = self.logs[a].top;
         let d = self.data[lbn as usize];
         flash.note("fill", || {
-            format!("fill: log block {} copies valid pages {top}..{off} of logical block {lbn} to stay serial", self.logs[a].pbn)
+            format!(
+                "fill: log block {} copies valid pages {top}..{off} of logical block {lbn} to stay serial",
+                self.logs[a].pbn
+            )
         });
         self.stats.fills += 1;
         for o in top..off {
@@ -619,10 +559,7 @@ impl Kraft {
         let log = &self.logs[a];
         let n = self.ppb;
         let valid = (0..log.top)
-            .filter(|&p| {
-                log.lsn(p, n)
-                    .is_some_and(|lpn| self.locate(lpn) == Some(log.pbn * n + p))
-            })
+            .filter(|&p| log.lsn(p, n).is_some_and(|lpn| self.locate(lpn) == Some(log.pbn * n + p)))
             .count();
         flash.count_at_next_op(Count::LogReplacement(valid as f64 / n as f64));
     }
@@ -635,11 +572,8 @@ impl Kraft {
         let n = self.ppb;
         let lbn = self.logs[a].lbns[0];
         let v = self.switch_copies(flash, a);
-        let (cause, kind) = if v == 0 {
-            (Cause::Switch, "switch")
-        } else {
-            (Cause::PartialMerge, "switch (partial merge)")
-        };
+        let (cause, kind) =
+            if v == 0 { (Cause::Switch, "switch") } else { (Cause::PartialMerge, "switch (partial merge)") };
         let pbn = self.logs[a].pbn;
         let old = self.data[lbn as usize];
         let t = *flash.timing();
@@ -731,9 +665,7 @@ impl Kraft {
 
     fn end_merge(&mut self, flash: &mut Flash, t0: u64) {
         let dt = flash.elapsed_ns - t0;
-        flash.note("merge_end", || {
-            format!("merge done in {} µs (counted in MRG)", dt as f64 / 1000.0)
-        });
+        flash.note("merge_end", || format!("merge done in {} µs (counted in MRG)", dt as f64 / 1000.0));
         self.stats.merges += 1;
         self.stats.merge_ns += dt;
         self.stats.merge_max_ns = self.stats.merge_max_ns.max(dt);
@@ -775,9 +707,7 @@ impl Kraft {
             // (After a recovery a log may hold a page whose home is still erased: the log
             // copy is then the latest, so the write goes to the log. Never otherwise.)
             if flash.peek(d * n + off).is_erased()
-                && self
-                    .associated_log(lbn)
-                    .is_none_or(|a| self.logs[a].find(lpn, n).is_none())
+                && self.associated_log(lbn).is_none_or(|a| self.logs[a].find(lpn, n).is_none())
             {
                 let page = self.stamp(page, TAG_HOST);
                 return flash.program(d * n + off, page, Cause::Host);
@@ -793,8 +723,7 @@ impl Kraft {
                 }
                 if off == 0 {
                     // Lines 7-12.
-                    if self.kraft() && log.serial && self.switch_copies(flash, a) <= self.switch_max
-                    {
+                    if self.kraft() && log.serial && self.switch_copies(flash, a) <= self.switch_max {
                         self.stats.early_switches += 1;
                         self.switch(flash, a)?;
                         // Lines 10-11: the slot's fresh block is a free log; a new serial log.
@@ -803,10 +732,7 @@ impl Kraft {
                     return self.append(flash, a, lbn, 0, page);
                 }
                 // Lines 13-17.
-                if self.kraft()
-                    && log.serial
-                    && log.top < off
-                    && self.fill_copies(flash, a, lbn, off) <= self.fill_max
+                if self.kraft() && log.serial && log.top < off && self.fill_copies(flash, a, lbn, off) <= self.fill_max
                 {
                     self.fill(flash, a, lbn, off)?;
                 }
@@ -841,12 +767,7 @@ impl Kraft {
                         self.stats.victims_logs_full += 1;
                     }
                     let v = self.victim();
-                    let (vp, serial, top, k) = (
-                        self.logs[v].pbn,
-                        self.logs[v].serial,
-                        self.logs[v].top,
-                        self.k,
-                    );
+                    let (vp, serial, top, k) = (self.logs[v].pbn, self.logs[v].serial, self.logs[v].top, self.k);
                     flash.note("victim", || {
                         let why = if other.is_some() {
                             format!("lowest associativity reached K = {k}")
@@ -998,23 +919,11 @@ impl Ftl for Kraft {
         let n = self.ppb;
         let mut out = Vec::new();
         out.push(Table {
-            title: format!(
-                "Log blocks (K = {}, {} log blocks)",
-                self.k,
-                self.logs.len()
-            ),
-            columns: [
-                "log",
-                "pbn",
-                "associativity",
-                "LBN[0..K)",
-                "serial",
-                "top",
-                "last used",
-            ]
-            .iter()
-            .map(|s| s.to_string())
-            .collect(),
+            title: format!("Log blocks (K = {}, {} log blocks)", self.k, self.logs.len()),
+            columns: ["log", "pbn", "associativity", "LBN[0..K)", "serial", "top", "last used"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
             rows: self
                 .logs
                 .iter()
@@ -1027,11 +936,7 @@ impl Ftl for Kraft {
                         if l.is_free() {
                             "free".into()
                         } else {
-                            l.lbns
-                                .iter()
-                                .map(|x| x.to_string())
-                                .collect::<Vec<_>>()
-                                .join(" ")
+                            l.lbns.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ")
                         },
                         if l.is_free() {
                             "-".into()
@@ -1048,25 +953,14 @@ impl Ftl for Kraft {
         });
         // Figure 2/3: the relative-addressing table of each used log block, with the
         // worked computation LSN = LBN[RI[PSN]]·N + RLSN[PSN].
-        for (i, l) in self
-            .logs
-            .iter()
-            .enumerate()
-            .filter(|(_, l)| !l.is_free())
-            .take(16)
-        {
+        for (i, l) in self.logs.iter().enumerate().filter(|(_, l)| !l.is_free()).take(16) {
             let rows = (0..l.top)
                 .map(|p| {
                     let psn = l.pbn * n + p;
                     match l.lsn(p, n) {
-                        None => vec![
-                            psn.to_string(),
-                            p.to_string(),
-                            "-".into(),
-                            "-".into(),
-                            "-".into(),
-                            "(skipped)".into(),
-                        ],
+                        None => {
+                            vec![psn.to_string(), p.to_string(), "-".into(), "-".into(), "-".into(), "(skipped)".into()]
+                        }
                         Some(lsn) => {
                             let ri = l.ri[p as usize];
                             let lbn = l.lbns[ri as usize];
@@ -1087,46 +981,24 @@ impl Ftl for Kraft {
                 title: format!(
                     "Relative addressing, log block {i} (pbn {}): LBN[] = [{}]",
                     l.pbn,
-                    l.lbns
-                        .iter()
-                        .map(|x| x.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    l.lbns.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
                 ),
-                columns: [
-                    "PSN",
-                    "page",
-                    "RI",
-                    "LBN[RI]",
-                    "RLSN",
-                    "LSN = LBN[RI]·N + RLSN",
-                ]
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
+                columns: ["PSN", "page", "RI", "LBN[RI]", "RLSN", "LSN = LBN[RI]·N + RLSN"]
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect(),
                 rows,
             });
         }
         out.push(Table {
-            title: format!(
-                "Block map (data blocks){}",
-                if self.data.len() > 256 {
-                    " — first 256 LBNs"
-                } else {
-                    ""
-                }
-            ),
+            title: format!("Block map (data blocks){}", if self.data.len() > 256 { " — first 256 LBNs" } else { "" }),
             columns: vec!["lbn".into(), "data pbn".into(), "log".into()],
             rows: (0..self.logical_blocks.min(256))
                 .map(|lbn| {
                     vec![
                         lbn.to_string(),
-                        self.data_block(lbn)
-                            .map(|p| p.to_string())
-                            .unwrap_or("-".into()),
-                        self.associated_log(lbn)
-                            .map(|l| l.to_string())
-                            .unwrap_or("-".into()),
+                        self.data_block(lbn).map(|p| p.to_string()).unwrap_or("-".into()),
+                        self.associated_log(lbn).map(|l| l.to_string()).unwrap_or("-".into()),
                     ]
                 })
                 .collect(),
@@ -1139,10 +1011,7 @@ impl Ftl for Kraft {
             rows: vec![
                 vec![
                     "bits per log block".into(),
-                    format!(
-                        "{} (PBN {} + {}×LSN {})",
-                        c.fast_log_bits_per_block, c.pbn_bits, n, c.lsn_bits
-                    ),
+                    format!("{} (PBN {} + {}×LSN {})", c.fast_log_bits_per_block, c.pbn_bits, n, c.lsn_bits),
                     format!(
                         "{} (PBN {} + {}×LBN {} + {}×(RI {} + RLSN {}))",
                         c.kraft_log_bits_per_block,

@@ -1025,7 +1025,16 @@ impl LtFtl {
         // (2) undo log entries backward to the epoch (equation 1).
         let targets = self.undo_targets(s.epoch);
         let n = targets.len();
-        flash.note("revert", || format!("revert to state {id} (S{}): {n} sector{} take{} back {} old page{}", s.epoch, if n == 1 { "" } else { "s" }, if n == 1 { "s" } else { "" }, if n == 1 { "its" } else { "their" }, if n == 1 { "" } else { "s" }));
+        flash.note("revert", || {
+            format!(
+                "revert to state {id} (S{}): {n} sector{} take{} back {} old page{}",
+                s.epoch,
+                if n == 1 { "" } else { "s" },
+                if n == 1 { "s" } else { "" },
+                if n == 1 { "its" } else { "their" },
+                if n == 1 { "" } else { "s" }
+            )
+        });
         for (sector, old) in targets {
             let cur = self.fwd[sector as usize];
             if cur != NONE {

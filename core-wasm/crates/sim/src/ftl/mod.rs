@@ -13,9 +13,9 @@ pub mod kraft;
 pub mod ltftl;
 pub mod nftl;
 pub mod page;
-pub mod scan_recovery;
 pub mod ram;
 pub mod rftl;
+pub mod scan_recovery;
 
 /// Role of a physical block: the colour language of the device view.
 /// The numbers are the bytes of `Session.block_roles()` (docs/session-api.md).
@@ -189,7 +189,9 @@ pub fn default_page_state<F: Ftl + ?Sized>(ftl: &F, flash: &Flash, ppn: Ppn) -> 
 pub fn copy_of_located<F: Ftl + ?Sized>(ftl: &F, flash: &Flash, ppn: Ppn) -> bool {
     let p = flash.peek(ppn);
     p.kind == PageKind::Data
-        && ftl.locate(p.lpn).is_some_and(|q| q != ppn && flash.peek(q).kind == PageKind::Data && flash.peek(q).version == p.version)
+        && ftl
+            .locate(p.lpn)
+            .is_some_and(|q| q != ppn && flash.peek(q).kind == PageKind::Data && flash.peek(q).version == p.version)
 }
 
 /// Schemes that exist, with a one-line description for the UI and `ftl --help`.
@@ -199,7 +201,10 @@ pub const SCHEMES: &[(&str, &str)] = &[
     ("fast", "FAST: one SW log block plus fully-associative RW log blocks, eager merge"),
     ("ofast", "O-FAST: FAST with lazy merge (skips merges whose sectors have newer copies)"),
     ("fastcheck", "FastCheck: FAST with map directory, map blocks, log-region checkpoints and MSN-checked recovery"),
-    ("fast-ltlog", "FAST with LTFTL-style recovery logging (mapping log records, page-map dumps), as FastCheck 6.2 compares"),
+    (
+        "fast-ltlog",
+        "FAST with LTFTL-style recovery logging (mapping log records, page-map dumps), as FastCheck 6.2 compares",
+    ),
     ("rftl", "RFTL: primary / replacement / buffer blocks, OOB sub-tables, distributed partial GC (real-time)"),
     ("gftl", "GFTL as the RFTL paper describes it: buffer blocks, central GC queue, partial block cleaning"),
     ("nftl", "NFTL: block mapping with a replacement block; merge when both are full"),

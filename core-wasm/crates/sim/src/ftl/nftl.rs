@@ -155,7 +155,9 @@ impl Nftl {
                 erase.push(data[l].pop().unwrap());
             }
             if repl[l].len() > 1 {
-                return Err(FlashError::Violation(format!("NFTL recovery: logical block {l} has two replacement blocks")));
+                return Err(FlashError::Violation(format!(
+                    "NFTL recovery: logical block {l} has two replacement blocks"
+                )));
             }
         }
         let mut gone = vec![false; g.blocks as usize];
@@ -249,7 +251,10 @@ impl Nftl {
         flash.count_at_next_op(Count::FullMerge);
         self.merges += 1;
         flash.note("merge", || {
-            format!("logical block {lbn}: data block {} and replacement block {} are full — merge into a new block", e.data, e.repl)
+            format!(
+                "logical block {lbn}: data block {} and replacement block {} are full — merge into a new block",
+                e.data, e.repl
+            )
         });
         // The replacement block's OOB tells which page holds the latest copy of each LPN.
         for o in 0..e.repl_next {
@@ -400,10 +405,7 @@ impl Ftl for Nftl {
             })
             .collect();
         vec![Table {
-            title: format!(
-                "Block map (RAM){}",
-                if self.map.len() > 256 { " — first 256 logical blocks" } else { "" }
-            ),
+            title: format!("Block map (RAM){}", if self.map.len() > 256 { " — first 256 logical blocks" } else { "" }),
             columns: vec!["lbn".into(), "data".into(), "replacement".into(), "replacement used".into()],
             rows,
         }]

@@ -161,10 +161,8 @@ impl PageFtl {
     }
 
     fn take_free(&mut self, role: BlockUse) -> FlashResult<Frontier> {
-        let pbn = self
-            .free
-            .pop_front()
-            .ok_or_else(|| FlashError::Violation("page mapping ran out of free blocks".into()))?;
+        let pbn =
+            self.free.pop_front().ok_or_else(|| FlashError::Violation("page mapping ran out of free blocks".into()))?;
         self.usage[pbn as usize] = role;
         Ok(Frontier { pbn, next: 0 })
     }
@@ -319,10 +317,7 @@ impl Ftl for PageFtl {
             })
             .collect();
         vec![Table {
-            title: format!(
-                "Page map (L2P, RAM){}",
-                if self.l2p.len() > 256 { " — first 256 LPNs" } else { "" }
-            ),
+            title: format!("Page map (L2P, RAM){}", if self.l2p.len() > 256 { " — first 256 LPNs" } else { "" }),
             columns: vec!["lpn".into(), "pbn".into(), "page".into()],
             rows,
         }]

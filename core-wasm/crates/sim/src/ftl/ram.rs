@@ -45,26 +45,16 @@ pub struct MapGeometry {
 impl MapGeometry {
     /// A device of `capacity_bytes` with `page_bytes` pages, `pages_per_block` per block;
     /// logical blocks = physical blocks (the few log blocks do not change any bit width).
-    pub fn from_capacity(
-        capacity_bytes: u64,
-        page_bytes: u64,
-        pages_per_block: u64,
-    ) -> Result<MapGeometry, String> {
+    pub fn from_capacity(capacity_bytes: u64, page_bytes: u64, pages_per_block: u64) -> Result<MapGeometry, String> {
         if page_bytes == 0 || pages_per_block == 0 {
             return Err("page size and pages per block must be positive".into());
         }
         let block_bytes = page_bytes * pages_per_block;
         let blocks = capacity_bytes / block_bytes;
         if blocks == 0 {
-            return Err(format!(
-                "capacity {capacity_bytes} B is smaller than one block ({block_bytes} B)"
-            ));
+            return Err(format!("capacity {capacity_bytes} B is smaller than one block ({block_bytes} B)"));
         }
-        Ok(MapGeometry {
-            physical_blocks: blocks,
-            logical_blocks: blocks,
-            pages_per_block,
-        })
+        Ok(MapGeometry { physical_blocks: blocks, logical_blocks: blocks, pages_per_block })
     }
 
     pub fn pbn_bits(&self) -> u32 {
@@ -196,21 +186,15 @@ pub fn parse_capacity(s: &str) -> Result<u64, String> {
     let t = s.trim();
     let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
     let (num, unit) = t.split_at(split);
-    let n: u64 = num.parse().map_err(|_| {
-        format!("capacity '{s}': expected a number with an optional unit (KB, MB, GB, TB)")
-    })?;
+    let n: u64 =
+        num.parse().map_err(|_| format!("capacity '{s}': expected a number with an optional unit (KB, MB, GB, TB)"))?;
     let mult: u64 = match unit.trim().to_ascii_uppercase().as_str() {
         "" | "B" => 1,
         "K" | "KB" | "KIB" => 1 << 10,
         "M" | "MB" | "MIB" => 1 << 20,
         "G" | "GB" | "GIB" => 1 << 30,
         "T" | "TB" | "TIB" => 1 << 40,
-        other => {
-            return Err(format!(
-                "capacity '{s}': unknown unit '{other}' (KB, MB, GB, TB)"
-            ))
-        }
+        other => return Err(format!("capacity '{s}': unknown unit '{other}' (KB, MB, GB, TB)")),
     };
-    n.checked_mul(mult)
-        .ok_or_else(|| format!("capacity '{s}' is too large"))
+    n.checked_mul(mult).ok_or_else(|| format!("capacity '{s}' is too large"))
 }

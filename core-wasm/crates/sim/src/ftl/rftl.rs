@@ -21,9 +21,10 @@
 //! `flash.read_oob` of that page. Only the latest copy of each sub-table is kept — the
 //! older copies are still on the chip, but nothing ever reads them (docs/schemes/rftl.md).
 
-
 use super::{BlockRole, Ftl, SchemeParams, Table};
-use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, Timing, NONE};
+use crate::nand::{
+    Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, Timing, NONE,
+};
 
 /// Index of a block's role inside a logical block's triple.
 const PRIMARY: usize = 0;
@@ -413,7 +414,10 @@ impl Rftl {
             let p = flash.peek(q);
             p.kind == PageKind::Data && self.loc.get(p.lpn as usize) == Some(&q)
         }) {
-            return Self::violation(format!("logical block {lbn}: erasing block {victim} would lose the valid page {}", o % ppb));
+            return Self::violation(format!(
+                "logical block {lbn}: erasing block {victim} would lose the valid page {}",
+                o % ppb
+            ));
         }
         if self.lbs[lbn as usize].sub_index.iter().any(|i| range.contains(i)) {
             return Self::violation(format!("logical block {lbn}: erasing block {victim} would lose a sub-table"));
@@ -598,7 +602,9 @@ impl Rftl {
                 if let Some(&c) = used.iter().max_by_key(|&&i| info[i].epoch) {
                     if info[c].first_role == TAG_COMPACT && used.len() > 1 {
                         let victim = if used.len() == 3 { c } else { *used.iter().find(|&&i| i != c).unwrap() };
-                        flash.note("recovery", || format!("logical block {l}: a compaction was cut — block {} erased", pbn(victim)));
+                        flash.note("recovery", || {
+                            format!("logical block {l}: a compaction was cut — block {} erased", pbn(victim))
+                        });
                         flash.erase(pbn(victim), Cause::Recovery)?;
                         continue;
                     }
@@ -623,7 +629,9 @@ impl Rftl {
                             let q = f.loc[bo];
                             if q != NONE && q / ppb == pbn(r) {
                                 if next >= ppb {
-                                    return Err(bad(format!("logical block {l}: no room to finish the replacement GC")));
+                                    return Err(bad(format!(
+                                        "logical block {l}: no room to finish the replacement GC"
+                                    )));
                                 }
                                 let d = flash.read(q, Cause::Recovery)?;
                                 f.seq += 1;
@@ -658,7 +666,13 @@ impl Rftl {
                     (0, 0) => break ([0, 1, 2], info, latest),
                     (1, 1) => break ([pr[0], empty[0], bu[0]], info, latest),
                     (1, 0) => break ([pr[0], empty[0], empty[1]], info, latest),
-                    _ => return Err(bad(format!("logical block {l}: {} primary-like and {} buffer-like blocks", pr.len(), bu.len()))),
+                    _ => {
+                        return Err(bad(format!(
+                            "logical block {l}: {} primary-like and {} buffer-like blocks",
+                            pr.len(),
+                            bu.len()
+                        )))
+                    }
                 }
             };
             let lb = &mut f.lbs[l as usize];
@@ -758,7 +772,10 @@ impl Ftl for Rftl {
     fn page_state(&self, flash: &Flash, ppn: Ppn) -> super::PageState {
         let st = super::default_page_state(self, flash, ppn);
         let pbn = ppn / self.ppb;
-        let in_gc = self.block_owner(pbn).and_then(|l| self.lbs[l as usize].gc.as_ref()).is_some_and(|gc| gc.copied.contains(&ppn));
+        let in_gc = self
+            .block_owner(pbn)
+            .and_then(|l| self.lbs[l as usize].gc.as_ref())
+            .is_some_and(|gc| gc.copied.contains(&ppn));
         if st == super::PageState::Invalid && in_gc && super::copy_of_located(self, flash, ppn) {
             return super::PageState::Valid;
         }

@@ -148,7 +148,8 @@ pub fn recover_fast(flash: &mut Flash, params: &SchemeParams, lazy: bool) -> Fla
         format!("recovery: read the spare area (LPN, sequence number, tag) of all {} pages", g.pages())
     });
     let scans = scan_all(flash)?;
-    let blks: Vec<Blk> = scans.into_iter().enumerate().map(|(i, p)| Blk::new(i as Pbn, p, g.pages_per_block, tag::MERGE)).collect();
+    let blks: Vec<Blk> =
+        scans.into_iter().enumerate().map(|(i, p)| Blk::new(i as Pbn, p, g.pages_per_block, tag::MERGE)).collect();
     rebuild_fast(flash, &mut ftl, blks, &[], None)?;
     Ok(ftl)
 }
@@ -170,7 +171,13 @@ pub(crate) struct ExtRw {
 /// Rebuilds a FAST state from block summaries (see the module comment). Blocks listed in
 /// `skip` are not the scheme's (FastCheck's metadata blocks) and are left alone.
 /// Returns the logical blocks whose data block recovery created or completed.
-pub(crate) fn rebuild_fast(flash: &mut Flash, ftl: &mut FastFtl, mut blks: Vec<Blk>, skip: &[Pbn], ext: Option<&ExtRw>) -> FlashResult<Vec<u32>> {
+pub(crate) fn rebuild_fast(
+    flash: &mut Flash,
+    ftl: &mut FastFtl,
+    mut blks: Vec<Blk>,
+    skip: &[Pbn],
+    ext: Option<&ExtRw>,
+) -> FlashResult<Vec<u32>> {
     let n = ftl.ppb;
     let nb = blks.len();
     ftl.seq = ftl.seq.max(max_seq(&blks));
@@ -237,7 +244,10 @@ pub(crate) fn rebuild_fast(flash: &mut Flash, ftl: &mut FastFtl, mut blks: Vec<B
         rw.sort_by_key(|&i| blks[i].birth);
     }
     let rw_of = |blks: &[Blk], lbn: u32| -> Vec<usize> {
-        rw.iter().copied().filter(|&i| blks[i].pages.iter().any(|p| p.kind == PageKind::Data && p.lpn / n == lbn)).collect()
+        rw.iter()
+            .copied()
+            .filter(|&i| blks[i].pages.iter().any(|p| p.kind == PageKind::Data && p.lpn / n == lbn))
+            .collect()
     };
 
     // 3. Per logical block: the data block, the SW log block, redo / recovery merges.
@@ -253,7 +263,8 @@ pub(crate) fn rebuild_fast(flash: &mut Flash, ftl: &mut FastFtl, mut blks: Vec<B
         let mut garbage: Vec<usize> = Vec::new();
         let mut keep_sw: Option<usize> = None;
         let mut need_merge = false;
-        let mut data_ish: Vec<usize> = group.iter().copied().filter(|&i| Some(i) != s_here || blks[i].has_merge).collect();
+        let mut data_ish: Vec<usize> =
+            group.iter().copied().filter(|&i| Some(i) != s_here || blks[i].has_merge).collect();
         if let Some(s) = s_here.filter(|&s| !blks[s].has_merge) {
             let sb = &blks[s];
             let retired = garbage_retired(&blks, &group, s);
@@ -311,7 +322,9 @@ pub(crate) fn rebuild_fast(flash: &mut Flash, ftl: &mut FastFtl, mut blks: Vec<B
             // With checkpointed log pages (FastCheck, LTFTL-style) the RW copies carry order
             // keys, not clocks: the data block an interrupted operation was writing (the map
             // page does not name it yet) is newer than every copy valid for the map's block.
-            let d_new = d.filter(|&di| ext.is_some_and(|e| e.map_bmt[lbn as usize] != NONE && e.map_bmt[lbn as usize] != blks[di].pbn));
+            let d_new = d.filter(|&di| {
+                ext.is_some_and(|e| e.map_bmt[lbn as usize] != NONE && e.map_bmt[lbn as usize] != blks[di].pbn)
+            });
             let todo: Vec<(u32, Ppn)> = (0..n)
                 .filter_map(|o| {
                     for x in [d_new, sw_src].into_iter().flatten() {
@@ -372,7 +385,11 @@ pub(crate) fn rebuild_fast(flash: &mut Flash, ftl: &mut FastFtl, mut blks: Vec<B
     // 4. The RW log blocks, oldest first (round robin: the front is the next victim); a
     // page is valid iff it is newer than its logical block's data block (equation 1).
     if rw.len() as u32 > ftl.log_blocks - 1 {
-        return Err(FlashError::Violation(format!("recovery found {} RW log blocks, more than {}", rw.len(), ftl.log_blocks - 1)));
+        return Err(FlashError::Violation(format!(
+            "recovery found {} RW log blocks, more than {}",
+            rw.len(),
+            ftl.log_blocks - 1
+        )));
     }
     let mut latest_seq = vec![0u32; (ftl.data_blocks * n) as usize];
     for &i in &rw {
@@ -458,9 +475,12 @@ pub fn recover_bast(flash: &mut Flash, params: &SchemeParams) -> FlashResult<Bas
     let g = *flash.geometry();
     let n = g.pages_per_block;
     let mut ftl = BastFtl::new(&g, params).map_err(FlashError::Violation)?;
-    flash.note("recovery", || format!("recovery: read the spare area (LPN, sequence number, tag) of all {} pages", g.pages()));
+    flash.note("recovery", || {
+        format!("recovery: read the spare area (LPN, sequence number, tag) of all {} pages", g.pages())
+    });
     let scans = scan_all(flash)?;
-    let mut blks: Vec<Blk> = scans.into_iter().enumerate().map(|(i, p)| Blk::new(i as Pbn, p, n, bast::tag::MERGE)).collect();
+    let mut blks: Vec<Blk> =
+        scans.into_iter().enumerate().map(|(i, p)| Blk::new(i as Pbn, p, n, bast::tag::MERGE)).collect();
     ftl.seq = max_seq(&blks);
     ftl.free.clear();
     for i in 0..blks.len() {
@@ -468,7 +488,9 @@ pub fn recover_bast(flash: &mut Flash, params: &SchemeParams) -> FlashResult<Bas
         let undo = b.readable() && b.role == bast::tag::MERGE && !b.last;
         if b.programmed && (!b.readable() || undo) {
             let pbn = b.pbn;
-            flash.note("recovery", || format!("block {pbn}: torn pages only, or a merge destination without its last copy → erased"));
+            flash.note("recovery", || {
+                format!("block {pbn}: torn pages only, or a merge destination without its last copy → erased")
+            });
             flash.erase(pbn, Cause::Recovery)?;
             blks[i].empty();
         }
@@ -499,9 +521,15 @@ pub fn recover_bast(flash: &mut Flash, params: &SchemeParams) -> FlashResult<Bas
             let todo: Vec<(u32, Ppn)> =
                 (0..n).filter_map(|o| newest(&blks, &group, lbn * n + o, n).map(|(_, p)| (o, p))).collect();
             let dst = (0..blks.len() as Pbn)
-                .find(|&p| !blks[p as usize].programmed && flash.block_pages(p).iter().all(|x| x.is_erased()) && ftl.usage[p as usize] == bast::Use::Free)
+                .find(|&p| {
+                    !blks[p as usize].programmed
+                        && flash.block_pages(p).iter().all(|x| x.is_erased())
+                        && ftl.usage[p as usize] == bast::Use::Free
+                })
                 .ok_or_else(|| FlashError::Violation("recovery found no free block for a merge".into()))?;
-            flash.note("merge_redo", || format!("LBN {lbn}: its data block holds a torn page → merged into free block {dst}, old blocks erased"));
+            flash.note("merge_redo", || {
+                format!("LBN {lbn}: its data block holds a torn page → merged into free block {dst}, old blocks erased")
+            });
             for (j, &(o, src)) in todo.iter().enumerate() {
                 let p = flash.read(src, Cause::Recovery)?;
                 let t = bast::tag::MERGE | if j + 1 == todo.len() { bast::tag::LAST } else { 0 };
@@ -526,15 +554,21 @@ pub fn recover_bast(flash: &mut Flash, params: &SchemeParams) -> FlashResult<Bas
         }
         if let Some(li) = log {
             let b = &blks[li];
-            let lsns: Vec<Lpn> =
-                b.pages[..b.fill() as usize].iter().map(|p| if p.kind == PageKind::Data { p.lpn } else { NONE }).collect();
+            let lsns: Vec<Lpn> = b.pages[..b.fill() as usize]
+                .iter()
+                .map(|p| if p.kind == PageKind::Data { p.lpn } else { NONE })
+                .collect();
             ftl.usage[b.pbn as usize] = bast::Use::Log;
             ftl.owner[b.pbn as usize] = lbn;
             logs.push((b.birth, LogBlock { pbn: b.pbn, lbn, lsns }));
         }
     }
     if logs.len() > ftl.slots.len() {
-        return Err(FlashError::Violation(format!("recovery found {} log blocks, more than {}", logs.len(), ftl.slots.len())));
+        return Err(FlashError::Violation(format!(
+            "recovery found {} log blocks, more than {}",
+            logs.len(),
+            ftl.slots.len()
+        )));
     }
     logs.sort_by_key(|l| l.0);
     for (slot, (_, l)) in logs.into_iter().enumerate() {

@@ -131,8 +131,19 @@ pub enum Event {
     /// `content` and `version` are the page's as the operation read or programmed it
     /// (what the device view derives page states from, src/moment.rs); erases carry
     /// `PageKind::Erased` and 0.
-    Op { kind: OpKind, ppn: Ppn, pbn: Pbn, lpn: Lpn, cause: Cause, content: PageKind, version: u32 },
-    Note { tag: &'static str, text: String },
+    Op {
+        kind: OpKind,
+        ppn: Ppn,
+        pbn: Pbn,
+        lpn: Lpn,
+        cause: Cause,
+        content: PageKind,
+        version: u32,
+    },
+    Note {
+        tag: &'static str,
+        text: String,
+    },
 }
 
 /// Errors a flash operation can return. The FTL unwinds with `?`.

@@ -46,10 +46,7 @@ impl Geometry {
             return Err(format!("a chip needs at least 2 blocks (got {})", self.blocks));
         }
         if self.pages_per_block < 1 || self.pages_per_block > 4096 {
-            return Err(format!(
-                "pages per block must be 1..=4096 (got {})",
-                self.pages_per_block
-            ));
+            return Err(format!("pages per block must be 1..=4096 (got {})", self.pages_per_block));
         }
         if (self.blocks as u64) * (self.pages_per_block as u64) > 1 << 26 {
             return Err(format!(
@@ -128,12 +125,7 @@ impl Chip {
                 Geometry { blocks: 16384, pages_per_block: 128, page_bytes: 4096, spare_bytes: 128 },
                 Timing::us(25, 25, 200, 2000),
             ),
-            other => {
-                return Err(format!(
-                    "unknown chip preset '{other}' (known: {})",
-                    PRESET_NAMES.join(", ")
-                ))
-            }
+            other => return Err(format!("unknown chip preset '{other}' (known: {})", PRESET_NAMES.join(", "))),
         };
         Ok(Chip { name: name.to_string(), geometry, timing, in_order_programming: false })
     }

@@ -170,8 +170,7 @@ fn hot_ratio() -> f64 {
     0.8
 }
 
-/// Largest generated workload (requests are held in memory, 8 bytes each).
-pub const MAX_REQUESTS: u64 = 20_000_000;
+pub use super::MAX_REQUESTS;
 
 impl Workload {
     /// The requests over a logical space of `logical_pages` pages.
@@ -352,7 +351,8 @@ fn postmark(n: usize, seed: u64, space: u64, files: u64, file_pages: u64, meta_f
     let mut free: Vec<u32> = (meta..space).map(|p| p as u32).collect();
     let mut live: Vec<Vec<u32>> = Vec::new();
     let mut out = Vec::with_capacity(n);
-    let meta_write = |rng: &mut SplitMix64, out: &mut Vec<Request>| out.push(Request::Write { lpn: rng.below(meta) as u32 });
+    let meta_write =
+        |rng: &mut SplitMix64, out: &mut Vec<Request>| out.push(Request::Write { lpn: rng.below(meta) as u32 });
     while out.len() < n {
         let choice = rng.below(4);
         let must_delete = free.is_empty() || live.len() as u64 >= files;

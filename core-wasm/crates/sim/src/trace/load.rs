@@ -10,6 +10,21 @@ use super::fit::{Fit, Space, TraceSummary};
 use super::gen::Workload;
 use super::parse::{parse_bytes, RawTrace, TraceOptions};
 
+impl Scenario {
+    /// The simulator for this scenario: its workload generated, or its trace parsed and
+    /// fitted (here rather than in scenario.rs, which the trace modules import).
+    pub fn build(&self) -> Result<Simulator, String> {
+        if matches!(self.workload, Workload::Trace { .. }) {
+            return build_trace(self).map(|(sim, _)| sim);
+        }
+        let first = self.fresh()?;
+        let space = self.workload_pages(first.ftl.logical_pages())?;
+        let reqs = self.requests(space, first.ftl.time_shift())?;
+        let fresh = self.factory(&first);
+        Ok(Simulator::with_state(first, fresh, reqs))
+    }
+}
+
 /// Parser options for a trace workload on the scenario's chip.
 pub fn options_for(scenario: &Scenario) -> Result<(TraceOptions, Fit), String> {
     let chip = scenario.chip.chip()?;
@@ -51,7 +66,7 @@ pub fn build_with_raw(scenario: &Scenario, raw: &RawTrace, fit: Fit) -> Result<(
         ));
     }
     let mut scaled_note = None;
-    // A comparison's runs share one chip and space decided once (fit::plan): no scaling here.
+    // A comparison's runs share one chip and space decided once (plan::plan): no scaling here.
     if fit == Fit::Scale && sc.run.workload_space.is_none() {
         if let Some(max) = raw.max_page() {
             let blocks = blocks_needed(&sc, chip.geometry, max + 1)?;
@@ -68,7 +83,9 @@ pub fn build_with_raw(scenario: &Scenario, raw: &RawTrace, fit: Fit) -> Result<(
     }
     let first = sc.fresh()?;
     let space = match sc.run.workload_space {
-        Some(ws) => Space { logical_pages: sc.workload_pages(first.ftl.logical_pages())?, pages_per_block: ws.pages_per_block },
+        Some(ws) => {
+            Space { logical_pages: sc.workload_pages(first.ftl.logical_pages())?, pages_per_block: ws.pages_per_block }
+        }
         None => Space { logical_pages: first.ftl.logical_pages(), pages_per_block: first.flash.ppb() },
     };
     let (reqs, mut summary) = raw.fit(Some(space), fit)?;

@@ -10,19 +10,33 @@ pub mod gen;
 pub mod load;
 pub mod parse;
 pub mod pattern;
+pub mod plan;
 pub mod rng;
 pub mod write;
+
+/// Largest workload (requests are held in memory, 8 bytes each): generated, parsed or
+/// expanded from a pattern. Here, not in `gen`, so the parsers need not import the
+/// generators (no module cycle).
+pub const MAX_REQUESTS: u64 = 20_000_000;
 
 /// One host request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Request {
-    Read { lpn: Lpn },
-    Write { lpn: Lpn },
+    Read {
+        lpn: Lpn,
+    },
+    Write {
+        lpn: Lpn,
+    },
     /// Time-shifting schemes (LTFTL): freeze the current state.
     Freeze,
-    Unfreeze { state: u32 },
-    Revert { state: u32 },
+    Unfreeze {
+        state: u32,
+    },
+    Revert {
+        state: u32,
+    },
 }
 
 impl Request {

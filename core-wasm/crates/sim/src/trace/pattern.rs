@@ -3,7 +3,7 @@
 //! (the FAST paper's notation), `freeze`, `unfreeze N`, `revert N` for LTFTL,
 //! `#` comments, whitespace or commas between items.
 
-use super::gen::MAX_REQUESTS;
+use super::MAX_REQUESTS;
 use super::{ParseError, Request};
 
 pub fn parse(text: &str) -> Result<Vec<Request>, ParseError> {
@@ -64,10 +64,11 @@ impl Parser<'_> {
         if digits.is_empty() {
             return Err(self.err(format!("expected {what}")));
         }
-        digits
-            .parse::<u32>()
-            .map(u64::from)
-            .map_err(|_| ParseError { line, column: col, message: format!("{what} '{digits}' is too large") })
+        digits.parse::<u32>().map(u64::from).map_err(|_| ParseError {
+            line,
+            column: col,
+            message: format!("{what} '{digits}' is too large"),
+        })
     }
     fn word(&mut self) -> String {
         let start = self.i;

@@ -60,7 +60,9 @@ pub fn write_trace(reqs: &[Request], format: Format, page_bytes: u32) -> Result<
         let (sector, sectors) = (start as u64 * spp, n as u64 * spp);
         let t_ms = i as u64;
         let _ = match format {
-            Format::Umass => writeln!(s, "0,{sector},{bytes},{},{}.{:03}", if w { 'w' } else { 'r' }, t_ms / 1000, t_ms % 1000),
+            Format::Umass => {
+                writeln!(s, "0,{sector},{bytes},{},{}.{:03}", if w { 'w' } else { 'r' }, t_ms / 1000, t_ms % 1000)
+            }
             Format::Msr => writeln!(
                 s,
                 "{},ftlscope,0,{},{off},{bytes},100",
@@ -78,7 +80,9 @@ pub fn write_trace(reqs: &[Request], format: Format, page_bytes: u32) -> Result<
             ),
             Format::Csv => writeln!(s, "{},{off},{bytes}", if w { 'W' } else { 'R' }),
             // device_id,opcode,offset,length,timestamp (microseconds)
-            Format::Alibaba => writeln!(s, "0,{},{off},{bytes},{}", if w { 'W' } else { 'R' }, 1_600_000_000_000_000u64 + t_ms * 1000),
+            Format::Alibaba => {
+                writeln!(s, "0,{},{off},{bytes},{}", if w { 'W' } else { 'R' }, 1_600_000_000_000_000u64 + t_ms * 1000)
+            }
             // ts pid process lba size op major minor md5 (ts in ns, as the FIU files)
             Format::Fiu => writeln!(
                 s,

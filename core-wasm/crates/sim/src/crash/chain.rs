@@ -1,0 +1,554 @@
+//! Chains of power cuts (`ftl crash-sweep --chain N`): one run cut many times, each
+//! time recovered, verified and continued from the recovered state.
+
+use serde::Serialize;
+
+use super::{summary, verify, Recover, Summary};
+use crate::ftl::Ftl;
+use crate::metrics::LatencyHist;
+use crate::nand::{Cause, Flash, FlashError, PageKind};
+use crate::sim::State;
+use crate::trace::Request;
+
+/// Options of a chain of power cuts (`ftl crash-sweep --chain N`).
+#[derive(Clone, Debug)]
+pub struct ChainOptions {
+    /// Power cuts to make.
+    pub cuts: u64,
+    pub seed: u64,
+    /// Requests run without a cut between two cuts: drawn in 0..=max_gap (0 = the next
+    /// request right after a recovery).
+    pub max_gap: u32,
+    /// Share of reads among the generated requests.
+    pub read_ratio: f64,
+    /// Freeze / unfreeze / revert in the workload (time-shifting schemes).
+    pub time_shift: bool,
+    /// Chance that a recovery is cut again (drawn inside its actual operations); a cut
+    /// recovery may be cut again, up to `max_recuts` times in a row.
+    pub recut_chance: f64,
+    pub max_recuts: u32,
+    /// Torn-page models to use; each cut draws one of the enabled ones (the default torn
+    /// page always among them).
+    pub paired_pages: bool,
+    pub reads_erased: bool,
+}
+
+impl ChainOptions {
+    pub fn new(cuts: u64, seed: u64) -> ChainOptions {
+        ChainOptions {
+            cuts,
+            seed,
+            max_gap: 4,
+            read_ratio: 0.2,
+            time_shift: false,
+            recut_chance: 0.6,
+            max_recuts: 3,
+            paired_pages: false,
+            reads_erased: false,
+        }
+    }
+}
+
+/// Where a cut landed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CutAt {
+    /// Before the first operation of a request (between two requests).
+    Between,
+    /// Among the host operations of a request.
+    MidRequest,
+    /// Inside a merge, switch, fill or GC a request carried.
+    MidMerge,
+    /// Inside a map / checkpoint / log write.
+    MidCheckpoint,
+}
+
+/// The verdict on one cut of a chain.
+#[derive(Clone, Debug, Serialize)]
+pub struct CutVerdict {
+    pub cut: u64,
+    /// Requests completed before the one in flight.
+    pub request: u64,
+    /// The request in flight (None: the cut fell between two requests).
+    pub in_flight: Option<Request>,
+    pub at: CutAt,
+    /// Cause of the operation the cut failed (None: between requests).
+    pub op_cause: Option<&'static str>,
+    /// The request in flight was the first after a recovery.
+    pub right_after_recovery: bool,
+    /// Cuts inside the recovery before it completed.
+    pub recuts: u32,
+    /// The torn-page model of this cut: "torn", "erased", "paired".
+    pub torn_model: &'static str,
+    /// The recovered state shows the request in flight as done.
+    pub took_effect: bool,
+    pub lost: u64,
+    pub wrong: u64,
+    pub torn_mapped: u64,
+    pub frozen_damaged: u64,
+    pub recovery_ops: u64,
+    pub error: Option<String>,
+}
+
+impl CutVerdict {
+    pub fn ok(&self) -> bool {
+        self.lost == 0 && self.wrong == 0 && self.torn_mapped == 0 && self.frozen_damaged == 0 && self.error.is_none()
+    }
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ChainReport {
+    pub scheme: String,
+    pub seed: u64,
+    pub cuts: u64,
+    pub requests_run: u64,
+    pub recovered_correctly: u64,
+    pub acked_writes_lost: u64,
+    pub wrong_reads: u64,
+    pub torn_mapped: u64,
+    pub frozen_damaged: u64,
+    pub errors: u64,
+    /// Cuts by where they landed.
+    pub between: u64,
+    pub mid_request: u64,
+    pub mid_merge: u64,
+    pub mid_checkpoint: u64,
+    pub right_after_recovery: u64,
+    /// In-flight requests the recovery showed as done.
+    pub took_effect: u64,
+    /// Cut points drawn inside a recovery, and how many of them did cut it (the point lies
+    /// within the recovery's actual operation count, counted on a copy first).
+    pub recut_points: u64,
+    pub recut_inside_recovery: u64,
+    /// Share of all cut points (first cuts + recuts) that landed inside a recovery.
+    pub share_inside_recovery: f64,
+    pub recovery_ops: Summary,
+    pub first_failures: Vec<String>,
+    /// Set when the chain had to stop (a scheme error it cannot go on from).
+    pub stopped: Option<String>,
+}
+
+fn versions(ftl: &dyn Ftl, flash: &Flash) -> (Vec<u32>, u64) {
+    let mut torn = 0;
+    let v = (0..ftl.logical_pages()).map(|l| version_of(ftl.locate(l), l, flash, &mut torn)).collect();
+    (v, torn)
+}
+
+fn version_of(ppn: Option<u32>, lpn: u32, flash: &Flash, torn: &mut u64) -> u32 {
+    match ppn {
+        None => 0,
+        Some(p) => {
+            let pg = flash.peek(p);
+            match pg.kind {
+                PageKind::Data if pg.lpn == lpn => pg.version,
+                PageKind::Erased => 0,
+                PageKind::Torn => {
+                    *torn += 1;
+                    u32::MAX
+                }
+                _ => u32::MAX,
+            }
+        }
+    }
+}
+
+/// Frozen states of `oracle` the recovered scheme lost or changed (a revert to the state
+/// would not give exactly its pages).
+fn frozen_damage(ftl: &dyn Ftl, flash: &Flash, oracle: &crate::oracle::Oracle) -> u64 {
+    let mut bad = 0;
+    for id in oracle.frozen_ids() {
+        let want = oracle.frozen(id).unwrap();
+        let ok = ftl.frozen_image(id).is_some_and(|img| {
+            let mut torn = 0;
+            img.iter().enumerate().all(|(l, &p)| {
+                let p = (p != crate::nand::NONE).then_some(p);
+                version_of(p, l as u32, flash, &mut torn) == want[l]
+            })
+        });
+        bad += !ok as u64;
+    }
+    bad
+}
+
+fn next_request(rng: &mut crate::trace::rng::SplitMix64, s: &State, o: &ChainOptions) -> Request {
+    let lp = s.ftl.logical_pages().max(1) as u64;
+    if o.time_shift && rng.unit() < 0.08 {
+        let live = s.ftl.frozen_states();
+        let pick = rng.below(3);
+        if live.is_empty() || (pick == 0 && live.len() < 4) {
+            return Request::Freeze;
+        }
+        let id = live[rng.below(live.len() as u64) as usize];
+        return if pick == 1 { Request::Unfreeze { state: id } } else { Request::Revert { state: id } };
+    }
+    // Half uniform over the space, half in a hot eighth of it.
+    let lpn = if rng.unit() < 0.5 { rng.below(lp) } else { rng.below(lp.div_ceil(8)) } as u32;
+    if rng.unit() < o.read_ratio {
+        Request::Read { lpn }
+    } else {
+        Request::Write { lpn }
+    }
+}
+
+/// Keeps the reference model's frozen states in step with the scheme's after an
+/// acknowledged request (a revert drops the later states; LTFTL may release old ones).
+fn sync_frozen(s: &mut State) {
+    let ids = s.ftl.frozen_states();
+    s.oracle.retain_frozen(&ids);
+}
+
+fn is_merge(c: Cause) -> bool {
+    matches!(c, Cause::Gc | Cause::Switch | Cause::PartialMerge | Cause::FullMerge | Cause::Fill | Cause::WearLevel)
+}
+
+/// One run that cuts power `o.cuts` times: at a random boundary (between requests, among a
+/// request's host operations, inside a merge / GC, inside a map or checkpoint write; right
+/// after a recovery when no request ran since), recovers (cut again inside the recovery at
+/// a point drawn within its actual operation count), verifies against the reference model
+/// and goes on from the recovered state. `on_cut` gets every verdict.
+pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: impl FnMut(&CutVerdict)) -> ChainReport {
+    use crate::trace::rng::SplitMix64;
+    let mut rng = SplitMix64::new(o.seed);
+    let mut rep = ChainReport { scheme: fresh.ftl.name().into(), seed: o.seed, ..Default::default() };
+    let mut rec_ops = LatencyHist::default();
+    let mut s = fresh.clone();
+    let mut since_recovery = u64::MAX;
+    let mut cut = 0u64;
+    let mut first_cuts = 0u64;
+    // Diagnosis: FTL_CHAIN_TRACE=<cut> prints that cut's recoveries (notes, programs and
+    // erases) and the LPNs and frozen states that disagree with the reference model.
+    let trace_cut = std::env::var("FTL_CHAIN_TRACE").ok().and_then(|x| x.parse::<u64>().ok());
+    'chain: while cut < o.cuts {
+        // Requests without a cut.
+        for _ in 0..rng.below(o.max_gap as u64 + 1) {
+            let r = next_request(&mut rng, &s, o);
+            if let Err(e) = s.exec(r) {
+                rep.stopped = Some(format!("request {} ({r:?}) failed without a cut: {e}", s.pos + 1));
+                break 'chain;
+            }
+            sync_frozen(&mut s);
+            rep.requests_run += 1;
+            since_recovery = since_recovery.saturating_add(1);
+            if s.host.wrong_reads > 0 {
+                // A read after the last recovery returned data other than the latest acknowledged.
+                rep.wrong_reads += s.host.wrong_reads;
+                if rep.first_failures.len() < 10 {
+                    rep.first_failures.push(format!("after cut {cut}: {r:?} returned wrong data"));
+                }
+                s.host.wrong_reads = 0;
+            }
+        }
+        // The request in flight: run it to completion on a copy to count its operations.
+        let req = next_request(&mut rng, &s, o);
+        let mut done = s.clone();
+        done.flash.set_recording(true);
+        if let Err(e) = done.exec(req) {
+            rep.stopped = Some(format!("request {} ({req:?}) failed without a cut: {e}", s.pos + 1));
+            break;
+        }
+        sync_frozen(&mut done);
+        let causes: Vec<Cause> = done
+            .flash
+            .take_events()
+            .into_iter()
+            .filter_map(|e| match e {
+                crate::nand::Event::Op { cause, .. } => Some(cause),
+                _ => None,
+            })
+            .collect();
+        done.flash.set_recording(false);
+        if causes.is_empty() {
+            // Nothing to cut (a read of a page never written, a refused time shift).
+            s = done;
+            if s.host.wrong_reads > 0 {
+                rep.wrong_reads += s.host.wrong_reads;
+                if rep.first_failures.len() < 10 {
+                    rep.first_failures.push(format!("after cut {cut}: {req:?} returned wrong data"));
+                }
+                s.host.wrong_reads = 0;
+            }
+            rep.requests_run += 1;
+            since_recovery = since_recovery.saturating_add(1);
+            continue;
+        }
+        let pick = |rng: &mut SplitMix64, f: &dyn Fn(Cause) -> bool| -> Option<u64> {
+            let idx: Vec<u64> = (0..causes.len() as u64).filter(|&i| f(causes[i as usize])).collect();
+            (!idx.is_empty()).then(|| idx[rng.below(idx.len() as u64) as usize])
+        };
+        let kind = rng.below(4);
+        let cut_after = match kind {
+            0 => 0,
+            1 => rng.below(causes.len() as u64),
+            2 => pick(&mut rng, &|c| is_merge(c)).unwrap_or_else(|| rng.below(causes.len() as u64)),
+            _ => pick(&mut rng, &|c| matches!(c, Cause::Map | Cause::Log))
+                .unwrap_or_else(|| rng.below(causes.len() as u64)),
+        };
+        let cause = causes[cut_after as usize];
+        let at = if kind == 0 {
+            CutAt::Between
+        } else if is_merge(cause) {
+            CutAt::MidMerge
+        } else if matches!(cause, Cause::Map | Cause::Log) {
+            CutAt::MidCheckpoint
+        } else {
+            CutAt::MidRequest
+        };
+        let torn_model = {
+            let mut models = vec!["torn"];
+            if o.reads_erased {
+                models.push("erased");
+            }
+            if o.paired_pages {
+                models.push("paired");
+            }
+            models[rng.below(models.len() as u64) as usize]
+        };
+        if kind == 0 {
+            // Power fails before the request starts: nothing is in flight.
+            done = s.clone();
+        }
+        let before = s.clone();
+        s.flash.torn_model =
+            crate::nand::TornModel { paired_pages: torn_model == "paired", reads_erased: torn_model == "erased" };
+        s.flash.set_power_budget(Some(cut_after));
+        let res = if kind == 0 { Err(FlashError::PowerLoss) } else { s.exec(req) };
+        s.flash.torn_model = crate::nand::TornModel::default();
+        s.flash.power_on();
+        cut += 1;
+        first_cuts += 1;
+        let mut v = CutVerdict {
+            cut,
+            request: before.pos as u64,
+            in_flight: (kind != 0).then_some(req),
+            at,
+            op_cause: (at != CutAt::Between).then(|| cause.name()),
+            right_after_recovery: since_recovery == 0,
+            recuts: 0,
+            torn_model,
+            took_effect: false,
+            lost: 0,
+            wrong: 0,
+            torn_mapped: 0,
+            frozen_damaged: 0,
+            recovery_ops: 0,
+            error: None,
+        };
+        if res != Err(FlashError::PowerLoss) {
+            v.error = Some(format!("the request did not stop at the cut: {res:?}"));
+        }
+        // Recovery, cut again inside it (at a point within its actual operations) by chance.
+        let mut reference: Option<Vec<u32>> = None;
+        while v.recuts < o.max_recuts && rng.unit() < o.recut_chance {
+            let mut f = s.flash.clone();
+            let o0 = f.total_ops();
+            let r = recover(&mut f);
+            let ops = f.total_ops() - o0;
+            if reference.is_none() {
+                reference = match r {
+                    Ok(Ok(ftl)) => Some(versions(ftl.as_ref(), &f).0),
+                    _ => None,
+                };
+            }
+            if ops == 0 {
+                break;
+            }
+            let b = rng.below(ops);
+            s.flash.set_power_budget(Some(b));
+            let tr = trace_cut == Some(cut);
+            if tr {
+                s.flash.set_recording(true);
+            }
+            let _ = recover(&mut s.flash);
+            if tr {
+                eprintln!(" recut after {b} of {ops} ops:");
+                for e in s.flash.take_events() {
+                    match e {
+                        crate::nand::Event::Note { tag, text } => eprintln!("  [{tag}] {text}"),
+                        crate::nand::Event::Op { kind, ppn, cause, .. }
+                            if kind != crate::nand::OpKind::Read && kind != crate::nand::OpKind::ReadOob =>
+                        {
+                            eprintln!("   op {kind:?} {ppn} {cause:?}")
+                        }
+                        _ => {}
+                    }
+                }
+                s.flash.set_recording(false);
+            }
+            rep.recut_points += 1;
+            rep.recut_inside_recovery += s.flash.power_lost() as u64;
+            s.flash.power_on();
+            v.recuts += 1;
+        }
+        let o0 = s.flash.total_ops();
+        let trace_this = trace_cut == Some(cut);
+        if trace_this {
+            s.flash.set_recording(true);
+            eprintln!("cut {cut}: in flight {:?} at {at:?} ({cut_after} ops done), {} recuts", v.in_flight, v.recuts);
+        }
+        let ftl = match recover(&mut s.flash) {
+            Ok(Ok(f)) => f,
+            Ok(Err(e)) => {
+                v.error = Some(e);
+                record(&mut rep, &v);
+                on_cut(&v);
+                rep.stopped = Some(format!("cut {cut}: recovery refused"));
+                break;
+            }
+            Err(e) => {
+                v.error = Some(format!("recovery failed: {e}"));
+                record(&mut rep, &v);
+                on_cut(&v);
+                rep.stopped = Some(format!("cut {cut}: recovery failed"));
+                break;
+            }
+        };
+        v.recovery_ops = s.flash.total_ops() - o0;
+        rec_ops.record(v.recovery_ops * 1000);
+        let (got, torn) = versions(ftl.as_ref(), &s.flash);
+        if trace_this {
+            for e in s.flash.take_events() {
+                if let crate::nand::Event::Note { tag, text } = e {
+                    eprintln!("  [{tag}] {text}");
+                }
+            }
+            s.flash.set_recording(false);
+            for (l, (&g, &w)) in got.iter().zip(before.oracle.latest()).enumerate() {
+                if g != w {
+                    let at = ftl.locate(l as u32);
+                    eprintln!(
+                        "  lpn {l}: recovered version {g}, latest acknowledged {w}; at {at:?} {:?}",
+                        at.map(|p| *s.flash.peek(p))
+                    );
+                    let n = s.flash.ppb();
+                    for (ppn, pg) in s.flash.pages().iter().enumerate() {
+                        if pg.lpn == l as u32 {
+                            eprintln!("    block {} page {}: {:?}", ppn as u32 / n, ppn as u32 % n, pg);
+                        }
+                    }
+                }
+            }
+        }
+        v.torn_mapped = torn;
+        if let Some(r) = &reference {
+            if *r != got && v.error.is_none() {
+                v.error = Some("recovery is not idempotent: a cut during recovery changed its result".into());
+            }
+        }
+        // Which way the request in flight went: the recovered state must equal the state
+        // before it or the state after it (a write may also be judged LPN by LPN).
+        let ids = ftl.frozen_states();
+        let data_before = before.oracle.latest() == got.as_slice();
+        let data_done = done.oracle.latest() == got.as_slice();
+        let ids_done = done.oracle.frozen_ids() == ids;
+        let mut oracle = before.oracle.clone();
+        if (data_done && !data_before) || (data_done && ids_done && done.oracle != before.oracle) {
+            // Done, whole (a revert is atomic; a freeze / unfreeze shows in the states).
+            v.took_effect = true;
+            oracle = done.oracle.clone();
+        } else if !data_before {
+            // Judge against the state before; an interrupted write may have survived.
+            let in_flight = match v.in_flight {
+                Some(Request::Write { lpn }) => Some((lpn, before.next_version)),
+                _ => None,
+            };
+            let d = verify(ftl.as_ref(), &s.flash, &oracle, in_flight);
+            v.lost = d.lost;
+            v.wrong = d.wrong;
+            if let Some((lpn, ver)) = in_flight {
+                if got[lpn as usize] == ver {
+                    v.took_effect = true;
+                    oracle.ack(lpn, ver);
+                }
+            }
+        }
+        if !v.took_effect && !matches!(v.in_flight, Some(Request::Revert { .. })) {
+            // A write or freeze in flight may have released old frozen states for space
+            // before the cut (LTFTL releases the oldest, and persists that first): a state
+            // the finished request would not have kept may be gone.
+            let keep: Vec<u32> = oracle
+                .frozen_ids()
+                .into_iter()
+                .filter(|i| ids.contains(i) || done.oracle.frozen_ids().contains(i))
+                .collect();
+            oracle.retain_frozen(&keep);
+        }
+        v.frozen_damaged = frozen_damage(ftl.as_ref(), &s.flash, &oracle);
+        if trace_this {
+            for t in ftl.tables(&s.flash) {
+                eprintln!("  {}: {:?}", t.title, t.rows);
+            }
+            eprintln!("  frozen: oracle {:?}, recovered {:?}, took effect {}", oracle.frozen_ids(), ids, v.took_effect);
+            for id in oracle.frozen_ids() {
+                if let Some(img) = ftl.frozen_image(id) {
+                    let want = oracle.frozen(id).unwrap();
+                    for (l, &p) in img.iter().enumerate() {
+                        let mut t = 0;
+                        let g = version_of((p != crate::nand::NONE).then_some(p), l as u32, &s.flash, &mut t);
+                        if g != want[l] {
+                            eprintln!("   state {id} lpn {l}: image page {p} version {g}, frozen {}", want[l]);
+                        }
+                    }
+                }
+            }
+        }
+        let ok = v.ok();
+        if !ok {
+            // Go on from what was recovered, so later cuts are judged on their own.
+            for (l, &g) in got.iter().enumerate() {
+                if g != u32::MAX {
+                    oracle.ack(l as u32, g);
+                }
+            }
+            oracle.retain_frozen(&ids);
+        }
+        s.oracle = oracle;
+        s.ftl = ftl;
+        record(&mut rep, &v);
+        on_cut(&v);
+        since_recovery = 0;
+        if !ok && v.torn_mapped > 0 {
+            rep.stopped = Some(format!("cut {cut}: a torn page is mapped; the chain cannot go on from it"));
+            break;
+        }
+    }
+    rep.cuts = cut;
+    let all = first_cuts + rep.recut_points;
+    rep.share_inside_recovery = if all == 0 { 0.0 } else { rep.recut_inside_recovery as f64 / all as f64 };
+    rep.recovery_ops = summary(&rec_ops);
+    rep
+}
+
+fn record(rep: &mut ChainReport, v: &CutVerdict) {
+    rep.acked_writes_lost += v.lost;
+    rep.wrong_reads += v.wrong;
+    rep.torn_mapped += v.torn_mapped;
+    rep.frozen_damaged += v.frozen_damaged;
+    rep.errors += v.error.is_some() as u64;
+    rep.took_effect += v.took_effect as u64;
+    rep.right_after_recovery += v.right_after_recovery as u64;
+    match v.at {
+        CutAt::Between => rep.between += 1,
+        CutAt::MidRequest => rep.mid_request += 1,
+        CutAt::MidMerge => rep.mid_merge += 1,
+        CutAt::MidCheckpoint => rep.mid_checkpoint += 1,
+    }
+    if v.ok() {
+        rep.recovered_correctly += 1;
+    } else if rep.first_failures.len() < 10 {
+        rep.first_failures.push(format!(
+            "cut {} (after request {}, {:?} in flight, {:?}{}, {} recuts, {} model): lost {}, wrong {}, torn mapped {}, frozen damaged {}{}",
+            v.cut,
+            v.request,
+            v.in_flight,
+            v.at,
+            v.op_cause.map(|c| format!(" at a {c} op")).unwrap_or_default(),
+            v.recuts,
+            v.torn_model,
+            v.lost,
+            v.wrong,
+            v.torn_mapped,
+            v.frozen_damaged,
+            v.error.as_ref().map(|e| format!(", {e}")).unwrap_or_default()
+        ));
+    }
+}

@@ -1,0 +1,194 @@
+//! Shared helpers of the format files: splitting a line into fields, number parsing
+//! with errors that name the column, and the record a line becomes.
+
+/// Fields of a line kept (columns further right cannot be mapped).
+pub(crate) const MAX_FIELDS: usize = 32;
+
+pub(crate) fn is_comment(t: &[u8]) -> bool {
+    t.first() == Some(&b'#')
+}
+
+/// Trims spaces and control bytes (the whitespace splitter's separators too).
+pub(crate) fn trim(b: &[u8]) -> (&[u8], usize) {
+    let start = b.iter().position(|&c| c > b' ').unwrap_or(b.len());
+    let end = b.iter().rposition(|&c| c > b' ').map(|e| e + 1).unwrap_or(start);
+    (&b[start..end.max(start)], start)
+}
+
+/// The fields of a line with their 1-based columns, at most MAX_FIELDS kept (no
+/// allocation per line: parsing runs at hundreds of MB/s).
+pub(crate) struct Fields<'a> {
+    f: [(usize, &'a str); MAX_FIELDS],
+    n: usize,
+    /// Fields in the line, including those beyond MAX_FIELDS.
+    pub(crate) total: usize,
+}
+
+impl<'a> std::ops::Deref for Fields<'a> {
+    type Target = [(usize, &'a str)];
+    fn deref(&self) -> &Self::Target {
+        &self.f[..self.n]
+    }
+}
+
+impl<'a> Fields<'a> {
+    fn push(&mut self, col: usize, s: &'a str) {
+        if self.n < MAX_FIELDS {
+            self.f[self.n] = (col, s);
+            self.n += 1;
+        }
+        self.total += 1;
+    }
+}
+
+/// Fields of a line: split by `delim` (each trimmed), or by runs of whitespace when
+/// `delim` is None.
+pub(crate) fn fields(line: &str, delim: Option<u8>) -> Fields<'_> {
+    let b = line.as_bytes();
+    let mut out = Fields { f: [(0, ""); MAX_FIELDS], n: 0, total: 0 };
+    match delim {
+        Some(d) => {
+            let mut start = 0;
+            loop {
+                let end = b[start..].iter().position(|&c| c == d).map(|p| start + p).unwrap_or(b.len());
+                let (t, off) = trim(&b[start..end]);
+                // Trimming ASCII whitespace keeps char boundaries.
+                out.push(start + off + 1, &line[start + off..start + off + t.len()]);
+                if end == b.len() {
+                    break;
+                }
+                start = end + 1;
+            }
+        }
+        None => {
+            // Space, tab and the other control bytes separate fields (the text was
+            // checked not to be binary).
+            let mut i = 0;
+            while i < b.len() {
+                while i < b.len() && b[i] <= b' ' {
+                    i += 1;
+                }
+                let s = i;
+                while i < b.len() && b[i] > b' ' {
+                    i += 1;
+                }
+                if i > s {
+                    out.push(s + 1, &line[s..i]);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A decimal number (what timestamps are): a fast check for the usual digits and
+/// one dot, the full float grammar otherwise.
+pub(crate) fn is_number(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut digits = false;
+    let mut dot = false;
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'0'..=b'9' => digits = true,
+            b'.' if !dot => dot = true,
+            b'-' | b'+' if i == 0 => {}
+            _ => return !s.is_empty() && s.parse::<f64>().is_ok_and(|f| f.is_finite()),
+        }
+    }
+    digits
+}
+
+pub(crate) fn is_rw(s: &str) -> bool {
+    s.eq_ignore_ascii_case("r") || s.eq_ignore_ascii_case("w")
+}
+
+pub(crate) fn is_digits(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit())
+}
+
+/// The delimiter of a CSV-like line: comma, tab, semicolon, else whitespace.
+pub(crate) fn csv_delim(line: &str) -> Option<u8> {
+    if line.contains(',') {
+        Some(b',')
+    } else if line.contains('\t') {
+        Some(b'\t')
+    } else if line.contains(';') {
+        Some(b';')
+    } else {
+        None
+    }
+}
+
+/// A whole number; errors name the column.
+pub(crate) fn parse_u64(col: usize, s: &str, what: &str) -> Result<u64, (usize, String)> {
+    let b = s.as_bytes();
+    if !b.is_empty() && b.len() <= 19 {
+        // One pass: at most 19 digits cannot overflow.
+        let mut v = 0u64;
+        let mut ok = true;
+        for &c in b {
+            let d = c.wrapping_sub(b'0');
+            ok &= d < 10;
+            v = v.wrapping_mul(10).wrapping_add(d as u64);
+        }
+        if ok {
+            return Ok(v);
+        }
+    }
+    if s.is_empty() {
+        return Err((col, format!("expected {what}, found nothing")));
+    }
+    s.parse::<u64>().map_err(|_| {
+        if s.bytes().all(|c| c.is_ascii_digit()) {
+            (col, format!("{what} '{s}' is too large"))
+        } else {
+            (col, format!("expected {what} (a whole number), found '{}'", clip(s)))
+        }
+    })
+}
+
+pub(crate) fn parse_num(col: usize, s: &str, what: &str) -> Result<(), (usize, String)> {
+    if is_number(s) {
+        Ok(())
+    } else {
+        Err((col, format!("expected {what} (a number), found '{}'", clip(s))))
+    }
+}
+
+pub(crate) fn clip(s: &str) -> String {
+    let mut out: String = s.chars().take(40).collect();
+    if s.chars().count() > 40 {
+        out.push('…');
+    }
+    out
+}
+
+/// One record: operation, byte offset, byte length, device.
+pub(crate) struct Rec<'a> {
+    pub(crate) write: bool,
+    pub(crate) offset: u64,
+    pub(crate) bytes: u64,
+    pub(crate) device: Option<&'a str>,
+}
+
+/// What a binary record reads as: `(write, first page, last page)`, None to skip it, or
+/// an error `(column, message)`.
+pub(crate) type RecordResult = Result<Option<(bool, u64, u64)>, (usize, String)>;
+
+pub(crate) type LineResult<'a> = Result<Option<Rec<'a>>, (usize, String)>;
+
+/// At least `n` fields, else an error at the end of the line.
+pub(crate) fn need(f: &Fields, n: usize, line_len: usize, what: &str) -> Result<(), (usize, String)> {
+    if f.total < n {
+        let col = f.last().map(|x| x.0 + x.1.len()).unwrap_or(1).min(line_len + 1);
+        return Err((col, format!("expected {n} fields ({what}), found {}", f.total)));
+    }
+    Ok(())
+}
+
+pub(crate) fn line_col(b: &[u8], at: usize) -> (usize, usize) {
+    let before = &b[..at.min(b.len())];
+    let line = before.iter().filter(|&&c| c == b'\n').count() + 1;
+    let col = at - before.iter().rposition(|&c| c == b'\n').map(|p| p + 1).unwrap_or(0) + 1;
+    (line, col)
+}

@@ -1,0 +1,68 @@
+//! libCacheSim's oracleGeneral binary format: little-endian `u32 time, u64 obj_id,
+//! u32 obj_size, i64 next_access_vtime` (libCacheSim traceReader/customizedReader/
+//! oracle/oracleGeneralBin.h). The format has no operation: every record is a write of
+//! `obj_size` bytes at page `obj_id` (ids are pages; an object larger than a page spans
+//! the following pages). Records of size 0 are skipped, as libCacheSim does.
+
+use super::helpers::RecordResult;
+use super::raw::VALUE_MASK;
+use super::{Body, Cx, Entry, Format, TraceFormat};
+
+pub(super) const ENTRY: Entry = Entry {
+    format: Format::OracleGeneral,
+    name: "oracle_general",
+    aliases: &["oraclegeneral", "oracle", "oracle_general_bin"],
+    description: "libCacheSim oracleGeneral binary: 24-byte records u32 time, u64 obj_id (a page), u32 obj_size (bytes), i64 next access; every record a write",
+    detect_rank: None,
+    imp: &OracleGeneral,
+};
+
+/// oracleGeneral record size.
+const ORACLE_RECORD: usize = 24;
+
+struct OracleGeneral;
+
+impl TraceFormat for OracleGeneral {
+    fn sniff_binary(&self, head: &[u8]) -> bool {
+        looks_like_oracle_general(&head[..head.len() / ORACLE_RECORD * ORACLE_RECORD])
+    }
+    fn body(&self) -> Body {
+        Body::Records(ORACLE_RECORD)
+    }
+    fn read_record(&self, r: &[u8], cx: &mut Cx<'_>) -> RecordResult {
+        let obj = u64::from_le_bytes(r[4..12].try_into().unwrap());
+        let size = u32::from_le_bytes(r[12..16].try_into().unwrap()) as u64;
+        if size == 0 {
+            cx.out.ignored.zero_size += 1;
+            return Ok(None);
+        }
+        if obj > VALUE_MASK {
+            return Err((5, format!("object id {obj} is beyond 2^61 pages (hashed ids cannot be pages)")));
+        }
+        let pages = size.div_ceil(cx.opts.page_bytes.max(1) as u64);
+        Ok(Some((true, obj, obj.saturating_add(pages - 1))))
+    }
+}
+
+/// Whether `head` (the first bytes of a binary file) reads as oracleGeneral records:
+/// non-decreasing timestamps, and each next access -1 or later than the record.
+fn looks_like_oracle_general(head: &[u8]) -> bool {
+    let n = head.len() / ORACLE_RECORD;
+    if n < 2 {
+        return false;
+    }
+    let mut last_t = 0u32;
+    let mut sized = 0;
+    for (i, r) in head.chunks_exact(ORACLE_RECORD).enumerate() {
+        let t = u32::from_le_bytes(r[0..4].try_into().unwrap());
+        let size = u32::from_le_bytes(r[12..16].try_into().unwrap());
+        let next = i64::from_le_bytes(r[16..24].try_into().unwrap());
+        if t < last_t || (next != -1 && next < 1) {
+            return false;
+        }
+        last_t = t;
+        sized += (size > 0) as usize;
+        let _ = i;
+    }
+    sized * 2 > n
+}

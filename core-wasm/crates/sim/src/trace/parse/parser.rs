@@ -1,0 +1,610 @@
+//! The streaming engine: `feed` chunks of bytes, `finish`. Decompression, the binary
+//! check, format detection, lines, comments, bad-line accounting, the device filter,
+//! page splitting and the request limit live here; what a line means is the format's
+//! (its `LineReader`, `parse_text` or `read_record`).
+
+use super::codec::{Codec, ZstdPush};
+use super::helpers::{clip, is_comment, line_col, parse_u64, trim};
+use super::options::{TraceOptions, Unit};
+use super::raw::{pack, Progress, RawTrace, TraceError, K_FREEZE, K_READ, K_REVERT, K_UNFREEZE, K_WRITE, VALUE_MASK};
+use super::{detect_line, registry, sniff_binary, Body, Format, LineReader, REGISTRY, SNIFF};
+use crate::trace::ParseError;
+
+/// Longest line accepted (a text trace line is well under 1 KB).
+const MAX_LINE: usize = 1 << 20;
+/// The pattern language is parsed whole; at most this much text.
+const MAX_PATTERN: usize = 64 << 20;
+
+/// What a format's reader may use and change while it reads a line or a record: the
+/// options, the trace (its ignored counters, `csv_columns`), and a fatal error.
+pub(crate) struct Cx<'p> {
+    pub opts: &'p TraceOptions,
+    pub out: &'p mut RawTrace,
+    pub fatal: &'p mut Option<String>,
+}
+
+impl Cx<'_> {
+    /// Stops the parse with this message (the first one is kept).
+    pub fn fail(&mut self, m: String) {
+        if self.fatal.is_none() {
+            *self.fatal = Some(m);
+        }
+    }
+    /// A sector number or count in bytes.
+    pub fn sectors(&self, col: usize, s: &str, what: &str) -> Result<u64, (usize, String)> {
+        let v = parse_u64(col, s, what)?;
+        v.checked_mul(self.opts.sector_bytes.max(1) as u64).ok_or_else(|| (col, format!("{what} '{s}' is too large")))
+    }
+    pub fn unit_bytes(&self, u: Unit) -> u64 {
+        match u {
+            Unit::Bytes => 1,
+            Unit::Sectors => self.opts.sector_bytes.max(1) as u64,
+            Unit::Pages => self.opts.page_bytes.max(1) as u64,
+        }
+    }
+}
+
+/// The streaming parser: `feed` chunks of bytes in order, then `finish`.
+/// Cancel = stop feeding and drop it.
+pub struct TraceParser {
+    opts: TraceOptions,
+    out: RawTrace,
+    codec: Codec,
+    carry: Vec<u8>,
+    sniffed: bool,
+    fatal: Option<String>,
+    /// The format's line reader, once the format is known.
+    reader: Option<Box<dyn LineReader>>,
+    pattern: Vec<u8>,
+    /// Lines before the pattern text (comment lines before a late detection).
+    pattern_first_line: usize,
+    meaningful_lines: u64,
+    /// Records per device, the first 64 devices (a short list searched linearly: no
+    /// map lookup or allocation per record); copied to `out.devices` at the end.
+    dev_counts: Vec<(u64, String, u64)>,
+}
+
+impl TraceParser {
+    pub fn new(opts: TraceOptions) -> TraceParser {
+        let mut out = RawTrace { format: opts.format, page_bytes: opts.page_bytes, ..Default::default() };
+        out.format_detected = false;
+        TraceParser {
+            opts,
+            out,
+            codec: Codec::Unknown(Vec::new()),
+            carry: Vec::new(),
+            sniffed: false,
+            fatal: None,
+            reader: None,
+            pattern: Vec::new(),
+            pattern_first_line: 0,
+            meaningful_lines: 0,
+            dev_counts: Vec::new(),
+        }
+    }
+
+    fn failed(&self) -> bool {
+        self.fatal.is_some() || (!self.opts.skip_bad_lines && self.out.bad_lines >= self.opts.max_errors.max(1) as u64)
+    }
+
+    pub fn progress(&self) -> Progress {
+        Progress {
+            bytes: self.out.bytes,
+            lines: self.out.lines,
+            records: self.out.records,
+            requests: self.out.packed.len() as u64,
+            bad_lines: self.out.bad_lines,
+            format: self.out.format,
+            failed: self.failed(),
+        }
+    }
+
+    /// Feeds the next chunk of the file (compressed or not). Returns progress
+    /// (`bytes` counts the text after decompression).
+    pub fn feed(&mut self, chunk: &[u8]) -> Progress {
+        if self.failed() {
+            return self.progress();
+        }
+        self.decode(chunk, false);
+        self.progress()
+    }
+
+    /// Decompression layer: sends text to `feed_text`.
+    fn decode(&mut self, chunk: &[u8], last: bool) {
+        use std::io::Write;
+        if let Codec::Unknown(head) = &mut self.codec {
+            head.extend_from_slice(chunk);
+            if head.len() < 4 && !last {
+                return;
+            }
+            let head = std::mem::take(head);
+            self.codec = if head.starts_with(&[0x1f, 0x8b]) {
+                self.out.compression = Some("gzip".into());
+                Codec::Gzip(Box::new(flate2::write::MultiGzDecoder::new(Vec::new())))
+            } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+                self.out.compression = Some("zstd".into());
+                Codec::Zstd(Box::new(ZstdPush::new()))
+            } else {
+                Codec::Plain
+            };
+            return self.decode(&head, last);
+        }
+        if !matches!(self.codec, Codec::Plain) {
+            self.out.compressed_bytes += chunk.len() as u64;
+        }
+        let text = match &mut self.codec {
+            Codec::Unknown(_) => unreachable!(),
+            Codec::Plain => return self.feed_text(chunk),
+            Codec::Gzip(d) => {
+                let r = d.write_all(chunk).and_then(|_| if last { d.try_finish() } else { Ok(()) });
+                match r {
+                    Ok(()) => std::mem::take(d.get_mut()),
+                    Err(e) => {
+                        let text = std::mem::take(d.get_mut());
+                        self.feed_text(&text);
+                        return self.fail(format!("gzip: {e} (after {} compressed bytes)", self.out.compressed_bytes));
+                    }
+                }
+            }
+            Codec::Zstd(z) => {
+                let mut text = Vec::new();
+                let r = z.push(chunk, last, &mut text);
+                if let Err(e) = r {
+                    self.feed_text(&text);
+                    return self.fail(e);
+                }
+                text
+            }
+        };
+        if !text.is_empty() {
+            self.feed_text(&text);
+        }
+    }
+
+    fn feed_text(&mut self, chunk: &[u8]) {
+        if self.failed() {
+            return;
+        }
+        self.out.bytes += chunk.len() as u64;
+        self.carry.extend_from_slice(chunk);
+        if !self.sniffed {
+            if self.carry.len() < SNIFF {
+                return;
+            }
+            self.sniff();
+        }
+        self.drain(false);
+    }
+
+    /// Ends the input: the parsed trace, or why it could not be read.
+    pub fn finish(mut self) -> Result<RawTrace, TraceError> {
+        if self.fatal.is_none() {
+            self.decode(&[], true);
+        }
+        if !self.sniffed && self.fatal.is_none() {
+            self.sniff();
+        }
+        if self.fatal.is_none() {
+            self.drain(true);
+        }
+        if self.fatal.is_none() && self.body() == Some(Body::WholeText) {
+            self.finish_whole_text();
+        }
+        self.flush_device();
+        let err = |me: &TraceParser, message: String| TraceError {
+            message,
+            errors: me.out.errors.clone(),
+            bad_lines: me.out.bad_lines,
+        };
+        if let Some(m) = self.fatal.take() {
+            return Err(err(&self, m));
+        }
+        if self.out.bad_lines > 0 && !self.opts.skip_bad_lines {
+            let m = format!(
+                "{} malformed {}{} in the {} trace (choose 'skip bad lines' to run without them)",
+                if self.failed() && self.out.bad_lines >= self.opts.max_errors as u64 {
+                    format!("at least {}", self.out.bad_lines)
+                } else {
+                    self.out.bad_lines.to_string()
+                },
+                if matches!(self.body(), Some(Body::Records(_))) { "record" } else { "line" },
+                if self.out.bad_lines == 1 { "" } else { "s" },
+                self.out.format.map(|f| f.name()).unwrap_or("?")
+            );
+            return Err(err(&self, m));
+        }
+        if self.out.packed.is_empty() {
+            let o = &self.out;
+            let ig = &o.ignored;
+            let mut why = Vec::new();
+            if o.bad_lines > 0 {
+                why.push(format!("{} bad lines skipped", o.bad_lines));
+            }
+            if ig.other_device > 0 {
+                why.push(format!(
+                    "{} records of other devices (devices in the trace: {})",
+                    ig.other_device,
+                    o.devices.keys().cloned().collect::<Vec<_>>().join(", ")
+                ));
+            }
+            if ig.other_action > 0 {
+                why.push(format!(
+                    "{} blkparse lines of other actions than '{}' (try blkparse_action Q or D)",
+                    ig.other_action, self.opts.blkparse_action
+                ));
+            }
+            if ig.zero_size > 0 {
+                why.push(format!("{} records of size 0", ig.zero_size));
+            }
+            if ig.not_read_write > 0 {
+                why.push(format!("{} records neither read nor write", ig.not_read_write));
+            }
+            let m = if why.is_empty() {
+                "the trace holds no requests (only blank or comment lines)".to_string()
+            } else {
+                format!("no requests left: {}", why.join("; "))
+            };
+            return Err(err(&self, m));
+        }
+        Ok(self.out)
+    }
+
+    fn fail(&mut self, m: String) {
+        if self.fatal.is_none() {
+            self.fatal = Some(m);
+        }
+    }
+
+    /// Binary check and format detection on the first bytes.
+    fn sniff(&mut self) {
+        self.sniffed = true;
+        if self.opts.page_bytes == 0 || self.opts.sector_bytes == 0 {
+            self.fail("page_bytes and sector_bytes must be at least 1".into());
+            return;
+        }
+        if self.carry.is_empty() {
+            self.fail("the file is empty".into());
+            return;
+        }
+        if matches!(self.opts.format.map(|f| registry(f).imp.body()), Some(Body::Records(_))) {
+            return;
+        }
+        let head = &self.carry[..self.carry.len().min(SNIFF)];
+        if let Some(i) = head.iter().position(|&c| c == 0) {
+            if let Some(f) = self.opts.format.is_none().then(|| sniff_binary(head)).flatten() {
+                self.out.format = Some(f);
+                self.out.format_detected = true;
+                return;
+            }
+            self.fail(format!(
+                "this looks like a binary file (a zero byte at offset {i}), not a text trace (libCacheSim's oracleGeneral binary is read when chosen as format oracle_general)"
+            ));
+            return;
+        }
+        let ctrl = head.iter().filter(|&&c| c < 0x20 && !matches!(c, b'\n' | b'\r' | b'\t' | 0x0c)).count();
+        if ctrl * 20 > head.len() {
+            self.fail(format!(
+                "this looks like a binary file ({ctrl} control bytes in the first {} bytes), not a text trace",
+                head.len()
+            ));
+            return;
+        }
+        if let Err(e) = std::str::from_utf8(head) {
+            if e.error_len().is_some() {
+                let at = e.valid_up_to();
+                let (line, col) = line_col(head, at);
+                self.fail(format!("not UTF-8 text: invalid byte at line {line}, column {col} (offset {at}); is this a binary or compressed file?"));
+                return;
+            }
+        }
+        if self.opts.format.is_some() {
+            self.out.format_detected = false;
+            return;
+        }
+        let text = String::from_utf8_lossy(head);
+        let mut lines = text.lines().enumerate().filter(|(_, l)| {
+            let t = l.trim();
+            !t.is_empty() && !t.starts_with('#')
+        });
+        match lines.next() {
+            None => {} // nothing but blank / comment lines (so far): finish says so
+            Some((i, l)) => match self.detect(l) {
+                Some(f) => {
+                    self.out.format = Some(f);
+                    self.out.format_detected = true;
+                }
+                None => self.fail(format!(
+                    "cannot tell the trace format from line {}: '{}'. Expected one of: {}. Choose the format explicitly, or map the columns as CSV (--column op=N --column address=N:sectors ...).",
+                    i + 1,
+                    clip(l.trim()),
+                    REGISTRY.iter().map(|e| e.description).collect::<Vec<_>>().join("; ")
+                )),
+            },
+        }
+    }
+
+    /// `detect_line`, except that a column mapping makes a delimited line CSV.
+    fn detect(&self, line: &str) -> Option<Format> {
+        let mapped = self.opts.mapping.refs().iter().any(|r| r.1.is_some());
+        match detect_line(line) {
+            Some(f) if !mapped || f == Format::Csv => Some(f),
+            _ if mapped => Some(Format::Csv),
+            other => other,
+        }
+    }
+
+    fn drain(&mut self, last: bool) {
+        if self.body() == Some(Body::WholeText) {
+            if self.pattern.len() + self.carry.len() > MAX_PATTERN {
+                self.fail(format!("pattern text longer than {} MB", MAX_PATTERN >> 20));
+                return;
+            }
+            self.pattern.append(&mut self.carry);
+            return;
+        }
+        if let Some(Body::Records(size)) = self.body() {
+            return self.drain_records(size, last);
+        }
+        let buf = std::mem::take(&mut self.carry);
+        let mut start = 0;
+        // The whole lines of the chunk, UTF-8-checked at once (fast for ASCII); a
+        // chunk with a bad byte is read line by line so the error names its line.
+        let whole = if last { buf.len() } else { memchr::memrchr(b'\n', &buf).map(|p| p + 1).unwrap_or(0) };
+        let checked = std::str::from_utf8(&buf[..whole]).ok();
+        for nl in memchr::memchr_iter(b'\n', &buf[..whole]) {
+            match checked {
+                Some(text) => self.line_str(&text[start..nl]),
+                None => self.line(&buf[start..nl]),
+            }
+            start = nl + 1;
+            if self.failed() {
+                return;
+            }
+            if self.body() == Some(Body::WholeText) {
+                // Detected late (after comment lines): the rest is pattern text.
+                self.pattern.extend_from_slice(&buf[start..]);
+                return;
+            }
+        }
+        let rest = &buf[start..];
+        if last {
+            if !rest.is_empty() {
+                self.line(rest);
+            }
+        } else if rest.len() > MAX_LINE {
+            self.fail(format!("line {} is longer than {} bytes: not a text trace?", self.out.lines + 1, MAX_LINE));
+        } else {
+            self.carry = rest.to_vec();
+        }
+    }
+
+    /// libCacheSim oracleGeneral: little-endian `u32 time, u64 obj_id, u32 obj_size,
+    /// i64 next_access_vtime` (libCacheSim traceReader/customizedReader/oracle/
+    /// oracleGeneralBin.h). The format has no operation: every record is a write of
+    /// `obj_size` bytes at page `obj_id` (ids are pages; an object larger than a page
+    /// spans the following pages). Records of size 0 are skipped, as libCacheSim does.
+    /// A binary format: whole records of `size` bytes (`TraceFormat::read_record`); a
+    /// partial record waits for the next chunk, or is an error at the end.
+    fn drain_records(&mut self, size: usize, last: bool) {
+        let Some(imp) = self.out.format.map(|f| registry(f).imp) else { return };
+        let buf = std::mem::take(&mut self.carry);
+        let whole = buf.len() / size * size;
+        for r in buf[..whole].chunks_exact(size) {
+            self.out.lines += 1;
+            let mut cx = Cx { opts: &self.opts, out: &mut self.out, fatal: &mut self.fatal };
+            match imp.read_record(r, &mut cx) {
+                Ok(None) => {}
+                Ok(Some((write, first, last))) => self.record_pages(write, first, last, None),
+                Err((col, m)) => {
+                    self.bad(col, m);
+                    if self.failed() {
+                        return;
+                    }
+                }
+            }
+        }
+        let rest = &buf[whole..];
+        if last && !rest.is_empty() {
+            self.out.lines += 1;
+            self.fail(format!(
+                "the file ends with a partial record: {} bytes after {} whole {size}-byte records",
+                rest.len(),
+                whole / size
+            ));
+        } else {
+            self.carry = rest.to_vec();
+        }
+    }
+
+    fn bad(&mut self, column: usize, message: String) {
+        self.out.bad_lines += 1;
+        if self.out.errors.len() < self.opts.max_errors.max(1) {
+            self.out.errors.push(ParseError { line: self.out.lines as usize, column, message });
+        }
+    }
+
+    fn line(&mut self, raw: &[u8]) {
+        match std::str::from_utf8(raw) {
+            Ok(t) => self.line_str(t),
+            Err(e) => {
+                self.out.lines += 1;
+                self.bad(e.valid_up_to() + 1, "not UTF-8 text".into());
+            }
+        }
+    }
+
+    fn line_str(&mut self, text: &str) {
+        self.out.lines += 1;
+        let text = text.strip_suffix('\r').unwrap_or(text);
+        let raw = text.as_bytes();
+        let (t, _) = trim(raw);
+        if t.is_empty() {
+            return;
+        }
+        if is_comment(t) {
+            self.out.ignored.comments += 1;
+            return;
+        }
+        self.meaningful_lines += 1;
+        if self.out.format.is_none() {
+            // The first 8 KB held only blank or comment lines: detect here.
+            match self.detect(text) {
+                Some(f) => {
+                    self.out.format = Some(f);
+                    self.out.format_detected = true;
+                }
+                None => {
+                    self.fail(format!(
+                        "cannot tell the trace format from line {}: '{}'. Choose the format explicitly.",
+                        self.out.lines,
+                        clip(text.trim())
+                    ));
+                    return;
+                }
+            }
+        }
+        let Some(fmt) = self.out.format else { return };
+        let entry = registry(fmt);
+        if entry.imp.body() == Body::WholeText {
+            self.pattern_first_line = self.out.lines as usize - 1;
+            self.pattern.extend_from_slice(raw);
+            self.pattern.push(b'\n');
+            return;
+        }
+        if self.reader.is_none() {
+            self.reader = entry.imp.line_reader();
+        }
+        let Some(reader) = self.reader.as_mut() else { return };
+        let mut cx = Cx { opts: &self.opts, out: &mut self.out, fatal: &mut self.fatal };
+        let r = reader.read(text, &mut cx);
+        match r {
+            Err((col, m)) => self.bad(col, m),
+            Ok(None) => {}
+            Ok(Some(rec)) => self.record(rec.write, rec.offset, rec.bytes, rec.device),
+        }
+    }
+
+    fn flush_device(&mut self) {
+        for (_, d, n) in std::mem::take(&mut self.dev_counts) {
+            *self.out.devices.entry(d).or_default() += n;
+        }
+    }
+
+    fn record(&mut self, write: bool, offset: u64, bytes: u64, device: Option<&str>) {
+        if let Some(d) = device {
+            // Names of up to 7 bytes compare as one u64 (device numbers are short).
+            let key = if d.len() < 8 { d.bytes().fold(d.len() as u64, |k, c| k << 8 | c as u64) } else { u64::MAX };
+            if let Some(c) = self.dev_counts.iter_mut().find(|c| c.0 == key && (key != u64::MAX || c.1 == d)) {
+                c.2 += 1;
+            } else if self.dev_counts.len() < 64 {
+                self.dev_counts.push((key, d.to_string(), 1));
+            }
+            if let Some(want) = &self.opts.device {
+                if want.trim() != d {
+                    self.out.ignored.other_device += 1;
+                    return;
+                }
+            }
+        }
+        if bytes == 0 {
+            self.out.ignored.zero_size += 1;
+            return;
+        }
+        let pb = self.opts.page_bytes.max(1) as u64;
+        let first = offset / pb;
+        let last = match offset.checked_add(bytes - 1) {
+            Some(end) => end / pb,
+            None => {
+                self.bad(1, format!("offset {offset} + size {bytes} overflows 64 bits"));
+                return;
+            }
+        };
+        self.record_pages(write, first, last, None);
+    }
+
+    /// How the detected (or chosen) format reads its input.
+    fn body(&self) -> Option<Body> {
+        self.out.format.map(|f| registry(f).imp.body())
+    }
+
+    /// Pages `first..=last`, after the device filter and zero sizes.
+    fn record_pages(&mut self, write: bool, first: u64, last: u64, _device: Option<&str>) {
+        if last > VALUE_MASK {
+            self.bad(1, format!("page {last} is beyond 2^61 pages"));
+            return;
+        }
+        let n = last - first + 1;
+        // Once a record does not fit under the limit, it and every later one are
+        // counted as beyond the limit (the kept trace is a prefix).
+        if self.out.ignored.beyond_limit > 0 || self.out.packed.len() as u64 + n > self.opts.limit {
+            self.out.ignored.beyond_limit += 1;
+            return;
+        }
+        self.out.records += 1;
+        if write {
+            self.out.record_writes += 1;
+        } else {
+            self.out.record_reads += 1;
+        }
+        let kind = if write { K_WRITE } else { K_READ };
+        self.out.packed.extend((first..=last).map(|p| pack(kind, p)));
+    }
+
+    /// A whole-text format (the pattern language): parse the text kept.
+    fn finish_whole_text(&mut self) {
+        let Some(imp) = self.out.format.map(|f| registry(f).imp) else { return };
+        let text = match String::from_utf8(std::mem::take(&mut self.pattern)) {
+            Ok(t) => t,
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                let (line, col) = line_col(e.as_bytes(), at);
+                self.out.bad_lines += 1;
+                self.out.errors.push(ParseError { line, column: col, message: "not UTF-8 text".into() });
+                self.fail("the pattern is not UTF-8 text".into());
+                return;
+            }
+        };
+        let skip = self.pattern_first_line;
+        self.out.lines = (skip + text.lines().count()) as u64;
+        match imp.parse_text(&text) {
+            Ok(reqs) => {
+                for r in reqs {
+                    use crate::trace::Request::*;
+                    let p = match r {
+                        Read { lpn } => {
+                            self.out.record_reads += 1;
+                            pack(K_READ, lpn as u64)
+                        }
+                        Write { lpn } => {
+                            self.out.record_writes += 1;
+                            pack(K_WRITE, lpn as u64)
+                        }
+                        Freeze => pack(K_FREEZE, 0),
+                        Unfreeze { state } => pack(K_UNFREEZE, state as u64),
+                        Revert { state } => pack(K_REVERT, state as u64),
+                    };
+                    if self.out.packed.len() as u64 >= self.opts.limit {
+                        self.out.ignored.beyond_limit += 1;
+                        continue;
+                    }
+                    self.out.records += 1;
+                    self.out.packed.push(p);
+                }
+            }
+            Err(mut e) => {
+                // The pattern is one expression: a bad item cannot be skipped.
+                e.line += skip;
+                self.out.bad_lines += 1;
+                self.out.errors.push(e);
+                self.fail("the pattern could not be parsed".into());
+            }
+        }
+    }
+}
+
+/// Parses a whole text (or bytes) at once.
+pub fn parse_bytes(bytes: &[u8], opts: TraceOptions) -> Result<RawTrace, TraceError> {
+    let mut p = TraceParser::new(opts);
+    p.feed(bytes);
+    p.finish()
+}
