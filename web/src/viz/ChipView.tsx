@@ -7,7 +7,7 @@ import { hoverText, presentCodes, type Hovered } from './chipInfo';
 import { DeviceGrid } from './DeviceGrid';
 import { newEvents, planEffects, slotCount, type Effect, type Position } from './effects';
 import { Legend } from './Legend';
-import { useSize } from './useSize';
+import { useSize } from '../ui/useSize';
 
 /** Chips with more pages than this are drawn on a canvas. */
 export const SVG_MAX_PAGES = 4096;
