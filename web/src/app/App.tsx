@@ -1,7 +1,7 @@
 // The app: composes the hooks (worker start-up, simulation, tour player, presentation,
 // address bar, classroom) and the columns. Behaviour lives in the hooks and components.
 import { useCallback, useMemo, useState } from 'react';
-import { CompareView } from '../compare/CompareView';
+import { CompareScreen } from '../compare/CompareScreen';
 import { PrintTour } from '../classroom/PrintTour';
 import type { LinkNoticeState } from '../scenario/LinkNotices';
 import { hasScheme } from '../scenario/model';
@@ -105,7 +105,7 @@ export function App() {
         startError={startError}
       />
       {compare && client && loaded && (
-        <CompareView
+        <CompareScreen
           client={client}
           base={loaded.scenario}
           spec={compare}

@@ -2,7 +2,7 @@
 // before it opens anything.
 import { useEffect, useState } from 'react';
 import { createSimClient, type SimClient } from '../sim/client';
-import { loadCore } from '../scenario/core';
+import { loadCore } from '../scenario/loadCore';
 
 export type CoreReady = 'loading' | 'ready' | 'failed';
 
