@@ -1,7 +1,7 @@
 // A tour on paper: every stop on its own page (print.css), with the chip as it is at that
 // stop (a Session on the page replays the stop's scenario), its text, quiz and answer.
 import { useEffect, useState } from 'react';
-import { coreSessionCtor } from '../app/schemeFit';
+import { coreSessionCtor } from '../sim/schemeFit';
 import type { SimEvent } from '../sim/protocol';
 import { highlightedBlocks } from '../tour/TourPanel';
 import { stopScenario, type Tour } from '../tour/tours';
