@@ -5,6 +5,7 @@ import { coreSessionCtor } from '../sim/schemeFit';
 import type { SimEvent } from '../sim/protocol';
 import { highlightedBlocks } from '../tour/TourPanel';
 import { stopScenario, type Tour } from '../tour/tours';
+import { chipState } from '../viz/chipState';
 import { DeviceGrid } from '../viz/DeviceGrid';
 import { Legend } from '../viz/Legend';
 
@@ -121,12 +122,7 @@ export function PrintTour({ tour, onClose }: { tour: Tour; onClose: () => void }
                   <DeviceGrid
                     blocks={c.blocks}
                     pagesPerBlock={c.ppb}
-                    pageStates={c.pageStates}
-                    pageLpns={c.pageLpns}
-                    blockRoles={c.blockRoles}
-                    eraseCounts={c.eraseCounts}
-                    owners={c.owners}
-                    ownerSets={c.ownerSets}
+                    {...chipState(c)}
                     victims={c.victims}
                     lastEvent={c.lastEvent}
                     highlighted={c.highlighted}

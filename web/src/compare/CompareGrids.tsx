@@ -3,6 +3,7 @@
 import type { Thumb } from '../sim/protocol';
 import { useSize } from '../ui/useSize';
 import { CanvasGrid } from '../viz/CanvasGrid';
+import { chipState } from '../viz/chipState';
 import { DeviceGrid } from '../viz/DeviceGrid';
 import { RUN_COLORS, metricAt } from './compare';
 import { SUMMARY_CELLS, SVG_MAX_PAGES, type Result } from './results';
@@ -104,11 +105,7 @@ export function CompareGrids({
                     <CanvasGrid
                       blocks={blocks}
                       pagesPerBlock={th.cells ?? ppb}
-                      pageStates={th.pageStates}
-                      pageLpns={th.pageLpns}
-                      blockRoles={th.blockRoles}
-                      eraseCounts={th.eraseCounts}
-                      owners={th.owners}
+                      {...chipState(th)}
                       width={w}
                       height={200}
                       theme={theme}
@@ -118,11 +115,7 @@ export function CompareGrids({
                   <DeviceGrid
                     blocks={blocks}
                     pagesPerBlock={ppb}
-                    pageStates={th.pageStates}
-                    pageLpns={th.pageLpns}
-                    blockRoles={th.blockRoles}
-                    eraseCounts={th.eraseCounts}
-                    owners={th.owners}
+                    {...chipState(th)}
                     lastEvent={null}
                     transitionMs={0}
                     width={w}

@@ -18,16 +18,11 @@ import {
   type Colors,
 } from './canvasDraw';
 import type { Hovered } from './chipInfo';
+import type { ChipState } from './chipState';
 
-export interface CanvasGridProps {
+export interface CanvasGridProps extends ChipState {
   blocks: number;
   pagesPerBlock: number;
-  pageStates: Uint8Array;
-  pageLpns: Uint32Array;
-  blockRoles: Uint8Array;
-  eraseCounts: Uint32Array;
-  owners: Int32Array;
-  ownerSets?: Record<string, number[]>;
   lastEvent?: SimEvent | null;
   width: number;
   height: number;

@@ -10,19 +10,13 @@ import type { SimEvent } from '../sim/protocol';
 import { bandLabel, bandTextColor, pageMark, pageStyle, roleStyle } from './palette';
 import type { Effect } from './effects';
 import { blockGroups, hoverText, type Hovered } from './chipInfo';
+import type { ChipState } from './chipState';
 import { deviceLayout } from './deviceLayout';
 import { playEffects } from './deviceFx';
 
-export interface DeviceGridProps {
+export interface DeviceGridProps extends ChipState {
   blocks: number;
   pagesPerBlock: number;
-  pageStates: Uint8Array;
-  pageLpns: Uint32Array;
-  blockRoles: Uint8Array;
-  eraseCounts: Uint32Array;
-  owners: Int32Array;
-  /** every owner of a block that has several (KRAFT/KAST shared log blocks) */
-  ownerSets?: Record<string, number[]>;
   /** blocks being cleaned by the merge or GC under way (its victims) */
   victims?: number[];
   /** blocks a tour stop highlights (the printed tour; the live view marks them itself) */
