@@ -18,7 +18,7 @@ import {
 } from '../scenario/model';
 import { PRESETS } from '../scenario/presets';
 import { checkPattern, describePatternError } from '../scenario/core';
-import { coreError, coreSessionCtor, fitChip, peekSessionCtor } from './schemeFit';
+import { coreError, coreSessionCtor, fitChip, peekSessionCtor } from '../sim/schemeFit';
 import { PatternHelp } from './PatternHelp';
 import { PreconditionField } from '../compare/PreconditionField';
 

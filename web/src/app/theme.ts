@@ -1,4 +1,4 @@
-import { useLayoutEffect, useState } from 'react';
+import { useCallback, useLayoutEffect, useState } from 'react';
 
 export type Theme = 'light' | 'dark';
 const KEY = 'ftlscope.theme';
@@ -25,7 +25,8 @@ export function useTheme(): [Theme, () => void] {
       // ignore
     }
   }, [theme]);
-  return [theme, () => setTheme((t) => (t === 'dark' ? 'light' : 'dark'))];
+  const toggle = useCallback(() => setTheme((t) => (t === 'dark' ? 'light' : 'dark')), []);
+  return [theme, toggle];
 }
 
 export function prefersReducedMotion(): boolean {

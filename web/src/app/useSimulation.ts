@@ -361,3 +361,6 @@ export function useSimulation(client: SimClient | null) {
     dismissError,
   };
 }
+
+/** Everything useSimulation returns: its state and its (stable) commands. */
+export type Sim = ReturnType<typeof useSimulation>;

@@ -1,10 +1,11 @@
 // A tour on paper: every stop on its own page (print.css), with the chip as it is at that
 // stop (a Session on the page replays the stop's scenario), its text, quiz and answer.
 import { useEffect, useState } from 'react';
-import { coreSessionCtor } from '../app/schemeFit';
+import { coreSessionCtor } from '../sim/schemeFit';
 import type { SimEvent } from '../sim/protocol';
 import { highlightedBlocks } from '../tour/TourPanel';
 import { stopScenario, type Tour } from '../tour/tours';
+import { chipState } from '../viz/chipState';
 import { DeviceGrid } from '../viz/DeviceGrid';
 import { Legend } from '../viz/Legend';
 
@@ -121,12 +122,7 @@ export function PrintTour({ tour, onClose }: { tour: Tour; onClose: () => void }
                   <DeviceGrid
                     blocks={c.blocks}
                     pagesPerBlock={c.ppb}
-                    pageStates={c.pageStates}
-                    pageLpns={c.pageLpns}
-                    blockRoles={c.blockRoles}
-                    eraseCounts={c.eraseCounts}
-                    owners={c.owners}
-                    ownerSets={c.ownerSets}
+                    {...chipState(c)}
                     victims={c.victims}
                     lastEvent={c.lastEvent}
                     highlighted={c.highlighted}

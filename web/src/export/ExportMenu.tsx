@@ -1,6 +1,6 @@
 // "Export": the metrics as CSV / JSON, the device view as PNG / SVG.
 import { useState } from 'react';
-import { Menu } from '../app/Menu';
+import { Menu } from '../ui/Menu';
 import type { Scenario } from '../scenario/model';
 import type { Metrics, SessionInfo } from '../sim/protocol';
 import {

@@ -1,6 +1,6 @@
 // "Share": copy a link to this exact moment, save or open a scenario file.
 import { useEffect, useRef, useState } from 'react';
-import { Menu } from '../app/Menu';
+import { Menu } from '../ui/Menu';
 import { download, fileStem } from '../export/export';
 import { encodeHash, stateFromFile, stateToFile, type ShareState } from './share';
 

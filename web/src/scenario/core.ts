@@ -1,8 +1,7 @@
 // The core's free functions on the page: `catalog()` (the schemes the core has, and
 // the params each reads) and `check_pattern(text)` (the Session's own pattern parser,
 // for instant feedback while typing). Sessions live in the worker; these two are pure
-// functions, so the page loads the same wasm module once more for them.
-import { applyCatalog, type CatalogJson } from './model';
+// functions, so the page loads the same wasm module once more for them (loadCore.ts).
 
 export interface PatternCheck {
   ok: boolean;
@@ -18,28 +17,13 @@ export interface CoreFns {
 }
 
 let fns: CoreFns | null = null;
-let loading: Promise<CoreFns> | null = null;
 
-/** Use already-initialised functions (tests pass the wasm module initialised with initSync). */
-export function setCoreFns(f: CoreFns): void {
+/**
+ * Use these functions for pattern checks. Low level: loadCore.ts's setCoreFns also applies
+ * the catalog (kept there so this file, which model.ts imports, imports nothing back).
+ */
+export function installCoreFns(f: CoreFns): void {
   fns = f;
-  applyCatalog(JSON.parse(f.catalog()) as CatalogJson);
-}
-
-/** Load the wasm module on the page once; applies catalog() to the scheme list. */
-export function loadCore(): Promise<CoreFns> {
-  if (fns) return Promise.resolve(fns);
-  if (!loading) {
-    loading = import('../sim/pkg/ftlscope_wasm.js').then(async (m) => {
-      await m.default();
-      setCoreFns({ catalog: m.catalog, check_pattern: m.check_pattern });
-      return fns!;
-    });
-    loading.catch(() => {
-      loading = null;
-    });
-  }
-  return loading;
 }
 
 export function coreLoaded(): boolean {

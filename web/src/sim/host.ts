@@ -18,10 +18,10 @@ import type {
   StepResult,
   WasmSession,
 } from './protocol';
-import { TRACE_COMMANDS, TraceHost } from '../trace/traceHost';
-import { isUploadWorkload, type TraceCommand, type TraceCore } from '../trace/types';
-import { associativitySeries, schemeData, startTimeline, workloadPattern } from '../schemes/schemeHost';
-import type { TimelineSession } from '../schemes/types';
+import { TRACE_COMMANDS, TraceHost } from './traceHost';
+import { isUploadWorkload, type TraceCommand, type TraceCore } from './traceTypes';
+import { associativitySeries, schemeData, startTimeline, workloadPattern } from './schemeHost';
+import type { TimelineSession } from './schemeTypes';
 
 export function errorMessage(e: unknown): string {
   if (e instanceof Error) return e.message;

@@ -1,7 +1,16 @@
 // Messages between the page (client.ts) and the simulation worker (worker.ts / host.ts).
 // Every request carries an id; the worker answers each one exactly once with the same id.
-import type { TraceCommand, TraceResultMap } from '../trace/types';
-import type { SchemeCommand, SchemeResultMap } from '../schemes/types';
+import type { TraceCommand, TraceResultMap } from './traceTypes';
+import type {
+  AssociativitySeries,
+  CrashHere,
+  LatencyHistogram,
+  SchemeCommand,
+  SchemeData,
+  Verdict,
+} from './schemeTypes';
+
+export type { LatencyHistogram };
 
 /** What the wasm-bindgen `Session` class offers (docs/session-api.md). */
 export interface WasmSession {
@@ -135,11 +144,7 @@ export interface SeriesPoint {
   elapsed_us: number;
 }
 
-/** Session.latency_histogram(): [response time µs, count] pairs. */
-export interface LatencyHistogram {
-  read: [number, number][];
-  write: [number, number][];
-}
+/** Session.latency_histogram(): [response time µs, count] pairs (defined in schemeTypes.ts). */
 
 /** The run-wide log for the timeline and charts (covers requests < logUpto). */
 export interface RunLog {
@@ -260,3 +265,14 @@ export interface RunResult {
 export type Request = Command & { id: number };
 
 export type Response = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: string };
+
+/** The worker's answers to the scheme panels' commands (schemeTypes.ts). */
+export interface SchemeResultMap {
+  scheme_data: SchemeData;
+  workload_pattern: string;
+  associativity_series: AssociativitySeries | null;
+  crash_here: CrashHere;
+  power_cut: StepResult;
+  recover: StepResult;
+  verdict: Verdict | null;
+}

@@ -3,7 +3,7 @@
 import init, { Session, TraceParser, plan_runs, trace_catalog, trace_preview } from './pkg/ftlscope_wasm.js';
 import { SessionHost, errorMessage, snapshotTransferables } from './host';
 import type { Request, Response, SessionConstructor, Snapshot } from './protocol';
-import type { TraceCore } from '../trace/types';
+import type { TraceCore } from './traceTypes';
 
 declare const self: DedicatedWorkerGlobalScope;
 

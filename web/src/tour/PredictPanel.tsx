@@ -3,7 +3,7 @@
 // the request is then revealed on the chip.
 import { useEffect, useId, useState } from 'react';
 import type { Scenario } from '../scenario/model';
-import { coreSessionCtor } from '../app/schemeFit';
+import { coreSessionCtor } from '../sim/schemeFit';
 import { QUESTIONS, canPredict, explain, predictWith, rightValue, type Prediction, type PredictKind } from './predict';
 
 export interface PredictPanelProps {

@@ -1,5 +1,5 @@
 // "Tours": the guided tours this core can run (a tour whose scheme is missing is not listed).
-import { Menu } from '../app/Menu';
+import { Menu } from '../ui/Menu';
 import type { Tour } from './tours';
 
 export function TourMenu({

@@ -1,21 +1,28 @@
 // The chip on a canvas (large chips, up to millions of pages): an overview image with
 // one pixel per page (blocks as 1-pixel columns under a 1-pixel role stripe), d3-zoom
 // for pan and zoom, page-level cells (and LPNs) drawn when zoomed in, and a minimap.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import { select, zoom as d3zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from 'd3';
 import type { SimEvent } from '../sim/protocol';
-import { bandLabel, bandTextColor, pageMark, pageStyle, roleStyle } from './palette';
+import {
+  canvasLayout,
+  DETAIL_K,
+  drawDetail,
+  drawMinimap,
+  drawRing,
+  packedColors,
+  paintRow,
+  readColors,
+  SLICE_PAGES,
+  zoomText,
+  type Colors,
+} from './canvasDraw';
 import type { Hovered } from './chipInfo';
+import type { ChipState } from './chipState';
 
-export interface CanvasGridProps {
+export interface CanvasGridProps extends ChipState {
   blocks: number;
   pagesPerBlock: number;
-  pageStates: Uint8Array;
-  pageLpns: Uint32Array;
-  blockRoles: Uint8Array;
-  eraseCounts: Uint32Array;
-  owners: Int32Array;
-  ownerSets?: Record<string, number[]>;
   lastEvent?: SimEvent | null;
   width: number;
   height: number;
@@ -25,46 +32,7 @@ export interface CanvasGridProps {
   onPresent?: (p: { states: number[]; roles: number[] }) => void;
 }
 
-function zoomText(pxPerPage: number): string {
-  return `${pxPerPage >= DETAIL_K ? 'pages' : 'overview'} · ${pxPerPage >= 1 ? `${pxPerPage.toFixed(1)} px/page` : `${(1 / pxPerPage).toFixed(1)} pages/px`}`;
-}
-
-/** Blocks per row of the overview so that the image's aspect matches the box. */
-export function canvasLayout(blocks: number, ppb: number, width: number, height: number) {
-  const aspect = Math.max(0.2, width / Math.max(1, height));
-  // cols / (rows * (ppb + 1)) ≈ aspect, cols * rows ≈ blocks
-  let rows = Math.max(1, Math.round(Math.sqrt(blocks / (aspect * (ppb + 1)))));
-  let cols = Math.ceil(blocks / rows);
-  if (cols > 8192) {
-    cols = 8192;
-    rows = Math.ceil(blocks / cols);
-  }
-  return { cols, rows, imgW: cols, imgH: rows * (ppb + 1) };
-}
-
-/** '#rrggbb' → little-endian RGBA as one uint32 (for ImageData). */
-export function packColor(css: string): number {
-  let r = 128,
-    g = 128,
-    b = 128;
-  const m = /^#([0-9a-f]{6})$/i.exec(css.trim());
-  if (m) {
-    const n = parseInt(m[1], 16);
-    r = (n >> 16) & 255;
-    g = (n >> 8) & 255;
-    b = n & 255;
-  } else {
-    const rgb = /rgba?\((\d+),\s*(\d+),\s*(\d+)/.exec(css);
-    if (rgb) [r, g, b] = [Number(rgb[1]), Number(rgb[2]), Number(rgb[3])];
-  }
-  return ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0;
-}
-
-const DETAIL_K = 6; // px per page cell at which cells are drawn one by one
-const TEXT_K = 18; // ... and their LPNs
-const NO_LPN = 0xffffffff;
-/** Pages recoloured per animation frame while the overview image catches up. */
-const SLICE_PAGES = 128_000;
+export { canvasLayout, packColor } from './canvasDraw';
 
 export function CanvasGrid(props: CanvasGridProps) {
   const { blocks, pagesPerBlock: ppb, width, height } = props;
@@ -89,29 +57,14 @@ export function CanvasGrid(props: CanvasGridProps) {
   const fitRef = useRef(fitK);
   fitRef.current = fitK;
 
-  const colorCache = useRef<{ theme?: string; value: ReturnType<typeof readColors> } | null>(null);
+  const colorCache = useRef<{ theme?: string; value: Colors } | null>(null);
   const colors = useCallback(() => {
     const c = colorCache.current;
     if (c && c.theme === props.theme && c.value) return c.value;
-    const value = readColors();
+    const value = readColors(canvasRef.current);
     colorCache.current = { theme: props.theme, value };
     return value;
   }, [props.theme]);
-  function readColors() {
-    const el = canvasRef.current;
-    const css = el ? getComputedStyle(el) : null;
-    const resolve = (c: string) => {
-      const m = /^var\((--[\w-]+)\)$/.exec(c);
-      return m ? (css?.getPropertyValue(m[1]).trim() ?? '#cccccc') : c;
-    };
-    return {
-      page: Array.from({ length: 8 }, (_, i) => resolve(pageStyle(i).fill)),
-      role: Array.from({ length: 16 }, (_, i) => resolve(roleStyle(i).color)),
-      bg: css?.getPropertyValue('--bg').trim() || '#ffffff',
-      text: css?.getPropertyValue('--text').trim() || '#000000',
-      ring: css?.getPropertyValue('--hi-ring').trim() || '#000000',
-    };
-  }
 
   // Rebuild the overview image (one pass over the page states), in the next animation
   // frame rather than in React's commit, so neither task grows long on a big chip.
@@ -145,23 +98,15 @@ export function CanvasGrid(props: CanvasGridProps) {
     }
     const ctx = img.getContext('2d', { willReadFrequently: false });
     if (!ctx) return false;
-    const col = colors();
-    const pageC = new Uint32Array(256).fill(packColor('#000000'));
-    col.page.forEach((c, i) => (pageC[i] = packColor(c)));
-    const roleC = new Uint32Array(256).fill(packColor('#000000'));
-    col.role.forEach((c, i) => (roleC[i] = packColor(c)));
+    const packed = packedColors(colors());
     let data = dataRef.current;
     if (!data || data.width !== layout.imgW || data.height !== layout.imgH) {
       data = ctx.createImageData(layout.imgW, layout.imgH);
       dataRef.current = data;
     }
     const px = new Uint32Array(data.data.buffer);
-    const bg = packColor(col.bg);
     const W = layout.imgW;
     const rowH = ppb + 1;
-    const states = p.pageStates;
-    const roles = p.blockRoles;
-    const nb = p.blocks;
     const { seenS, seenR } = sw;
     // Zoomed in, the cells are drawn from the page states directly: the image only feeds
     // the minimap, so it catches up in smaller slices.
@@ -170,25 +115,7 @@ export function CanvasGrid(props: CanvasGridProps) {
     let done = 0;
     while (done < perSlice && sw.left > 0) {
       const r = sw.row;
-      // Row by row of the image so the writes are sequential (the reads stride by ppb bytes).
-      const b0 = r * W;
-      let o = r * rowH * W;
-      for (let c = 0; c < W; c++, o++) {
-        if (b0 + c < nb) {
-          seenR[roles[b0 + c]] = 1;
-          px[o] = roleC[roles[b0 + c]];
-        } else px[o] = bg;
-      }
-      for (let pg = 0; pg < ppb; pg++) {
-        let i = b0 * ppb + pg;
-        for (let c = 0; c < W; c++, o++, i += ppb) {
-          if (b0 + c < nb) {
-            const st = states[i];
-            seenS[st] = 1;
-            px[o] = pageC[st];
-          } else px[o] = bg;
-        }
-      }
+      paintRow(px, r, W, ppb, p, packed, seenS, seenR);
       ctx.putImageData(data, 0, 0, 0, r * rowH, W, rowH);
       sw.row = (r + 1) % layout.rows;
       sw.left--;
@@ -209,6 +136,14 @@ export function CanvasGrid(props: CanvasGridProps) {
     }
     return sw.left > 0;
   }, [layout, colors, ppb]);
+
+  const drawMini = useCallback(() => {
+    const mini = miniRef.current;
+    const img = imageRef.current;
+    if (!mini || !img) return;
+    const t = transformRef.current;
+    drawMinimap(mini, img, layout, t, t.k * fitRef.current, propsRef.current);
+  }, [layout]);
 
   const draw = useCallback(() => {
     frame.current = null;
@@ -234,7 +169,6 @@ export function CanvasGrid(props: CanvasGridProps) {
     ctx.fillStyle = col.bg;
     ctx.fillRect(0, 0, p.width, p.height);
     // Overview image, scaled (smoothed when shrunk: it averages pages; crisp when enlarged).
-    const rowH = ppb + 1;
     if (k < DETAIL_K) {
       ctx.imageSmoothingEnabled = k < 1;
       ctx.imageSmoothingQuality = 'low';
@@ -243,78 +177,8 @@ export function CanvasGrid(props: CanvasGridProps) {
       ctx.scale(k, k);
       ctx.drawImage(img, 0, 0);
       ctx.restore();
-    }
-    if (k >= DETAIL_K) {
-      // Page-level detail for the visible blocks only.
-      const x0 = Math.max(0, Math.floor(-t.x / k));
-      const x1 = Math.min(layout.cols, Math.ceil((p.width - t.x) / k));
-      const y0 = Math.max(0, Math.floor(-t.y / k));
-      const y1 = Math.min(layout.imgH, Math.ceil((p.height - t.y) / k));
-      const r0 = Math.floor(y0 / rowH);
-      const r1 = Math.min(layout.rows - 1, Math.floor(y1 / rowH));
-      ctx.fillStyle = col.bg;
-      ctx.fillRect(0, 0, p.width, p.height);
-      const gap = Math.max(1, k * 0.12);
-      ctx.font = `${Math.min(12, k * 0.45)}px system-ui, sans-serif`;
-      ctx.textAlign = 'center';
-      ctx.textBaseline = 'middle';
-      const paths: Path2D[] = [];
-      const hatch = new Path2D();
-      const texts: [string, number, number, number][] = [];
-      for (let r = r0; r <= r1; r++) {
-        for (let c = x0; c < x1; c++) {
-          const b = r * layout.cols + c;
-          if (b >= p.blocks) break;
-          const bx = t.x + c * k + gap / 2;
-          const by = t.y + r * rowH * k;
-          const role = roleStyle(p.blockRoles[b]);
-          ctx.fillStyle = col.role[p.blockRoles[b]] ?? '#000';
-          ctx.fillRect(bx, by + gap / 2, k - gap, k - gap);
-          if (k >= TEXT_K * 1.6) {
-            ctx.fillStyle = bandTextColor({ ...role, color: col.role[p.blockRoles[b]] ?? '#000' });
-            ctx.fillText(bandLabel(role, p.owners[b], k, p.ownerSets?.[b]), bx + (k - gap) / 2, by + k / 2, k - gap);
-          }
-          const pStart = Math.max(0, Math.floor(y0 - r * rowH - 1));
-          const pEnd = Math.min(ppb, Math.ceil(y1 - r * rowH));
-          for (let pg = pStart; pg < pEnd; pg++) {
-            const i = b * ppb + pg;
-            const st = p.pageStates[i];
-            const py = by + (pg + 1) * k + gap / 2;
-            (paths[st] ??= new Path2D()).rect(bx, py, k - gap, k - gap);
-            if (st === 2) {
-              // invalid pages are hatched, never colour alone
-              hatch.moveTo(bx, py + k - gap);
-              hatch.lineTo(bx + k - gap, py);
-            }
-            if (k >= TEXT_K && i < p.pageLpns.length && (p.pageLpns[i] !== NO_LPN || st === 4))
-              texts.push([pageMark(st, p.pageLpns[i]), bx + (k - gap) / 2, py + (k - gap) / 2, st]);
-          }
-        }
-      }
-      paths.forEach((path, st) => {
-        ctx.fillStyle = col.page[st] ?? '#000';
-        ctx.fill(path);
-      });
-      ctx.strokeStyle = 'rgba(255,255,255,0.6)';
-      ctx.lineWidth = 1;
-      ctx.stroke(hatch);
-      for (const [t, tx, ty, st] of texts) {
-        ctx.fillStyle = st === 0 ? col.text : '#000000';
-        ctx.fillText(t, tx, ty, k - gap);
-      }
-    }
-    // The last touched page (or erased block) gets a ring, so activity is visible at any zoom.
-    const e = p.lastEvent;
-    if (e && e.pbn != null && e.pbn < p.blocks) {
-      const c = e.pbn % layout.cols;
-      const r = Math.floor(e.pbn / layout.cols);
-      const x = t.x + c * k;
-      const y = t.y + (r * rowH + 1 + (e.page ?? 0)) * k;
-      const h = e.page == null ? ppb * k : k;
-      ctx.strokeStyle = col.ring;
-      ctx.lineWidth = 2;
-      ctx.strokeRect(x - 3, y - 3, Math.max(k, 1) + 6, Math.max(h, 1) + 6);
-    }
+    } else drawDetail(ctx, t, k, p, layout, ppb, p, col);
+    drawRing(ctx, p.lastEvent, t, k, p.blocks, layout, ppb, col.ring);
     // the minimap at most a few times a second
     const now = performance.now();
     if (now - miniAt.current > 400 || (moved.current && now - miniAt.current > 120)) {
@@ -322,27 +186,7 @@ export function CanvasGrid(props: CanvasGridProps) {
       moved.current = false;
       drawMini();
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [layout, ppb, colors, build]);
-
-  const drawMini = useCallback(() => {
-    const mini = miniRef.current;
-    const img = imageRef.current;
-    if (!mini || !img) return;
-    const ctx = mini.getContext('2d');
-    if (!ctx) return;
-    const p = propsRef.current;
-    const s = Math.min(mini.width / layout.imgW, mini.height / layout.imgH);
-    ctx.clearRect(0, 0, mini.width, mini.height);
-    ctx.imageSmoothingEnabled = true;
-    ctx.imageSmoothingQuality = 'low';
-    ctx.drawImage(img, 0, 0, layout.imgW * s, layout.imgH * s);
-    const t = transformRef.current;
-    const k = t.k * fitRef.current;
-    ctx.strokeStyle = '#D55E00';
-    ctx.lineWidth = 2;
-    ctx.strokeRect((-t.x / k) * s, (-t.y / k) * s, (p.width / k) * s, (p.height / k) * s);
-  }, [layout]);
+  }, [layout, ppb, colors, build, drawMini]);
 
   const schedule = useCallback(() => {
     if (frame.current == null) frame.current = requestAnimationFrame(draw);
@@ -359,10 +203,10 @@ export function CanvasGrid(props: CanvasGridProps) {
 
   // Follow: when zoomed in and the last operation is out of view, bring it to the centre.
   const [follow, setFollow] = useState(true);
-  useEffect(() => {
-    const e = props.lastEvent;
+  // An effect event: it follows a new operation, not a resize (the size is read, not watched).
+  const followTo = useEffectEvent((e: SimEvent | null | undefined) => {
     const canvas = canvasRef.current;
-    if (!follow || !e || e.pbn == null || !canvas || !zoomRef.current) return;
+    if (!e || e.pbn == null || !canvas || !zoomRef.current) return;
     const t = transformRef.current;
     const k = t.k * fitK;
     if (k < 2) return; // the whole chip (or most of it) is in view anyway
@@ -375,10 +219,14 @@ export function CanvasGrid(props: CanvasGridProps) {
       zoomRef.current.transform,
       zoomIdentity.translate(width / 2 - wx * k, height / 2 - wy * k).scale(t.k),
     );
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+  });
+  useEffect(() => {
+    if (follow) followTo(props.lastEvent);
   }, [props.lastEvent, follow]);
 
-  // d3-zoom on the canvas: wheel/drag/pinch, double-click to zoom in.
+  // d3-zoom on the canvas: wheel/drag/pinch, double-click to zoom in. Set up again (and
+  // centred) when the layout or the box changes, not when the drawing does.
+  const onZoomed = useEffectEvent(() => schedule());
   useEffect(() => {
     const canvas = canvasRef.current;
     if (!canvas) return;
@@ -391,7 +239,7 @@ export function CanvasGrid(props: CanvasGridProps) {
         // the zoom read-out is written directly: a React render per wheel tick would relayout the page
         const el = zoomLabel.current;
         if (el) el.textContent = zoomText(ev.transform.k * fitRef.current);
-        schedule();
+        onZoomed();
       });
     zoomRef.current = z;
     const sel = select(canvas);
@@ -402,8 +250,7 @@ export function CanvasGrid(props: CanvasGridProps) {
     return () => {
       sel.on('.zoom', null);
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [layout, width, height]);
+  }, [layout, width, height, fitK]);
 
   const zoomBy = (f: number) => {
     const canvas = canvasRef.current;

@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import type { RunLog, Snapshot } from '../sim/protocol';
 import { OKABE_ITO } from './palette';
 import type { RunAhead } from './useRunLog';
-import { useSize } from './useSize';
+import { useSize } from '../ui/useSize';
 import { XYChart, type XYSeries } from './XYChart';
 
 /** Sorted [value, count] pairs → cumulative percentage points (a CDF). */

@@ -4,10 +4,11 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { SessionInfo, Snapshot } from '../sim/protocol';
 import { CanvasGrid } from './CanvasGrid';
 import { hoverText, presentCodes, type Hovered } from './chipInfo';
+import { chipState } from './chipState';
 import { DeviceGrid } from './DeviceGrid';
 import { newEvents, planEffects, slotCount, type Effect, type Position } from './effects';
 import { Legend } from './Legend';
-import { useSize } from './useSize';
+import { useSize } from '../ui/useSize';
 
 /** Chips with more pages than this are drawn on a canvas. */
 export const SVG_MAX_PAGES = 4096;
@@ -86,12 +87,7 @@ export function ChipView({ info, snap, transitionMs, budgetMs, theme, textScale 
           <CanvasGrid
             blocks={blocks}
             pagesPerBlock={ppb}
-            pageStates={snap.pageStates}
-            pageLpns={snap.pageLpns}
-            blockRoles={snap.blockRoles}
-            eraseCounts={snap.eraseCounts}
-            owners={snap.owners}
-            ownerSets={snap.ownerSets}
+            {...chipState(snap)}
             lastEvent={lastEvent}
             width={width}
             height={gridH}
@@ -103,12 +99,7 @@ export function ChipView({ info, snap, transitionMs, budgetMs, theme, textScale 
           <DeviceGrid
             blocks={blocks}
             pagesPerBlock={ppb}
-            pageStates={snap.pageStates}
-            pageLpns={snap.pageLpns}
-            blockRoles={snap.blockRoles}
-            eraseCounts={snap.eraseCounts}
-            owners={snap.owners}
-            ownerSets={snap.ownerSets}
+            {...chipState(snap)}
             victims={snap.victims}
             lastEvent={lastEvent}
             transitionMs={transitionMs}

@@ -3,24 +3,20 @@
 // animates: page fills, copies (a token moves), erases (a flash) and role changes. What a
 // group of operations is doing is said by the narration above the chip, not over it.
 import { useEffect, useMemo, useRef } from 'react';
-import { scaleBand, select } from 'd3';
+import { select } from 'd3';
 // d3's barrel is side-effect free, so bring in the Selection.transition/interrupt patch explicitly.
 import 'd3-transition';
 import type { SimEvent } from '../sim/protocol';
 import { bandLabel, bandTextColor, pageMark, pageStyle, roleStyle } from './palette';
 import type { Effect } from './effects';
 import { blockGroups, hoverText, type Hovered } from './chipInfo';
+import type { ChipState } from './chipState';
+import { deviceLayout } from './deviceLayout';
+import { playEffects } from './deviceFx';
 
-export interface DeviceGridProps {
+export interface DeviceGridProps extends ChipState {
   blocks: number;
   pagesPerBlock: number;
-  pageStates: Uint8Array;
-  pageLpns: Uint32Array;
-  blockRoles: Uint8Array;
-  eraseCounts: Uint32Array;
-  owners: Int32Array;
-  /** every owner of a block that has several (KRAFT/KAST shared log blocks) */
-  ownerSets?: Record<string, number[]>;
   /** blocks being cleaned by the merge or GC under way (its victims) */
   victims?: number[];
   /** blocks a tour stop highlights (the printed tour; the live view marks them itself) */
@@ -49,27 +45,8 @@ export interface DeviceGridProps {
 }
 
 const NO_LPN = 0xffffffff;
-const BASE_BAND = 16; // role band height above each block (times textScale)
-const BASE_LABEL = 14; // pbn label below each block (times textScale)
 
-/**
- * Choose blocks per row so cells are as large as possible in the given box. With
- * `group` > 1 (RFTL's primary/replacement/buffer triples) rows hold whole groups.
- */
-export function gridLayout(blocks: number, ppb: number, width: number, height: number, group = 1, scale = 1) {
-  const BAND = BASE_BAND * scale;
-  const LABEL = BASE_LABEL * scale;
-  let best = { cols: blocks, rows: 1, cell: 0, cellW: 0 };
-  for (let cols = 1; cols <= blocks; cols++) {
-    if (group > 1 && cols % group !== 0 && cols !== blocks) continue;
-    const rows = Math.ceil(blocks / cols);
-    const cellW = width / cols;
-    const cellH = (height - rows * (BAND + LABEL)) / rows / ppb;
-    const cell = Math.min(cellW * 0.6, cellH);
-    if (cell > best.cell) best = { cols, rows, cell, cellW };
-  }
-  return best;
-}
+export { gridLayout } from './deviceLayout';
 
 export function DeviceGrid(props: DeviceGridProps) {
   const {
@@ -86,34 +63,16 @@ export function DeviceGrid(props: DeviceGridProps) {
   } = props;
   const svgRef = useRef<SVGSVGElement>(null);
   const ts = props.textScale ?? 1;
-  const BAND = BASE_BAND * ts;
-  const LABEL = BASE_LABEL * ts;
   const fxRef = useRef<SVGGElement>(null);
   const groups = useMemo(() => blockGroups(blockRoles, owners), [blockRoles, owners]);
   const groupMiddle = useMemo(() => new Map(groups.map((g) => [g.first + 1, g.owner])), [groups]);
   const groupSize = props.groupOf ?? (groups.length > 0 ? 3 : 1);
 
-  const layout = useMemo(() => {
-    const { cols, rows } = gridLayout(blocks, ppb, width, height, groupSize, ts);
-    const x = scaleBand<number>()
-      .domain(Array.from({ length: cols }, (_, i) => i))
-      .range([0, width])
-      .paddingInner(0.12)
-      .paddingOuter(0.04);
-    const rowH = height / rows;
-    const y = scaleBand<number>()
-      .domain(Array.from({ length: ppb }, (_, i) => i))
-      .range([BAND, rowH - LABEL])
-      .paddingInner(ppb > 16 ? 0 : 0.08);
-    return { cols, rows, x, y, rowH };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [blocks, ppb, width, height, groupSize, ts]);
-
-  const bw = layout.x.bandwidth();
-  const ph = layout.y.bandwidth();
-  const blockX = (b: number) => layout.x(b % layout.cols) ?? 0;
-  const blockY = (b: number) => Math.floor(b / layout.cols) * layout.rowH;
-  const cellXY = (b: number, p: number) => ({ x: blockX(b), y: blockY(b) + (layout.y(p) ?? 0) });
+  const layout = useMemo(
+    () => deviceLayout(blocks, ppb, width, height, groupSize, ts),
+    [blocks, ppb, width, height, groupSize, ts],
+  );
+  const { bw, ph, blockX, blockY, BAND, LABEL } = layout;
 
   // Per-page delay of the fill change: a programmed page fills when its slot plays, an
   // erased block turns clean when its erase plays.
@@ -127,8 +86,7 @@ export function DeviceGrid(props: DeviceGridProps) {
       else if (e.kind === 'erase') for (let p = 0; p < ppb; p++) d.set(e.pbn * ppb + p, (e.slot + 0.3) * slotMs);
     }
     return d;
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [props.planId, slotMs, ppb]);
+  }, [props.plan, slotMs, ppb]);
 
   // D3 owns the page fills: animate them from whatever they were to the new state.
   useEffect(() => {
@@ -186,134 +144,7 @@ export function DeviceGrid(props: DeviceGridProps) {
       svg.dataset.fx = 'idle';
       return;
     }
-    const css = getComputedStyle(svg);
-    const validFill = pageStyle(1).fill;
-    const ends: Promise<void>[] = [];
-    const track = (t: { end(): Promise<void> }) => ends.push(t.end());
-    for (const e of plan) {
-      const t0 = e.slot * slotMs;
-      if (e.kind === 'program' || e.kind === 'copy') {
-        const to = e.kind === 'copy' ? e.to : e;
-        const { x, y } = cellXY(to.pbn, to.page);
-        const start = e.kind === 'copy' ? t0 + slotMs * 0.6 : t0;
-        const r = fx
-          .append('rect')
-          .attr('class', 'fx-fill')
-          .attr('x', x)
-          .attr('y', y + ph)
-          .attr('width', bw)
-          .attr('height', 0)
-          .style('fill', validFill);
-        track(
-          r
-            .transition()
-            .delay(start)
-            .duration(slotMs * 0.4)
-            .attr('y', y)
-            .attr('height', Math.max(ph, 1))
-            .transition()
-            .duration(slotMs * 0.3)
-            .style('opacity', 0)
-            .remove(),
-        );
-      }
-      if (e.kind === 'copy') {
-        const a = cellXY(e.from.pbn, e.from.page);
-        const b = cellXY(e.to.pbn, e.to.page);
-        const tok = fx
-          .append('g')
-          .attr('class', 'fx-token')
-          .attr('transform', `translate(${a.x + bw / 2},${a.y + ph / 2})`)
-          .style('opacity', 0);
-        tok.append('circle').attr('r', Math.max(5, Math.min(11, ph / 2)));
-        if (ph >= 12) tok.append('text').attr('dy', '0.35em').attr('text-anchor', 'middle').text(String(e.lpn));
-        track(
-          tok
-            .transition()
-            .delay(t0)
-            .duration(slotMs * 0.1)
-            .style('opacity', 1)
-            .transition()
-            .duration(slotMs * 0.6)
-            .attr('transform', `translate(${b.x + bw / 2},${b.y + ph / 2})`)
-            .transition()
-            .duration(slotMs * 0.2)
-            .style('opacity', 0)
-            .remove(),
-        );
-      }
-      if (e.kind === 'read') {
-        const { x, y } = cellXY(e.pbn, e.page);
-        const ring = fx
-          .append('rect')
-          .attr('class', 'fx-read')
-          .attr('x', x - 2)
-          .attr('y', y - 2)
-          .attr('width', bw + 4)
-          .attr('height', ph + 4)
-          .attr('rx', 3)
-          .style('opacity', 0);
-        track(
-          ring
-            .transition()
-            .delay(t0)
-            .duration(slotMs * 0.3)
-            .style('opacity', 1)
-            .transition()
-            .duration(slotMs * 0.5)
-            .style('opacity', 0)
-            .remove(),
-        );
-      }
-      if (e.kind === 'erase') {
-        const x = blockX(e.pbn);
-        const y = blockY(e.pbn) + BAND;
-        const flash = fx
-          .append('rect')
-          .attr('class', 'fx-erase')
-          .attr('x', x - 3)
-          .attr('y', y - 3)
-          .attr('width', bw + 6)
-          .attr('height', Math.max(0, layout.rowH - BAND - LABEL + 6))
-          .attr('rx', 4)
-          .style('opacity', 0);
-        track(
-          flash
-            .transition()
-            .delay(t0)
-            .duration(slotMs * 0.25)
-            .style('opacity', 0.9)
-            .transition()
-            .duration(slotMs * 0.75)
-            .style('opacity', 0)
-            .remove(),
-        );
-      }
-      if (e.kind === 'role') {
-        const x = blockX(e.pbn);
-        const y = blockY(e.pbn);
-        const from = roleStyle(e.from).color;
-        const m = /^var\((--[\w-]+)\)$/.exec(from);
-        const band = fx
-          .append('rect')
-          .attr('class', 'fx-role')
-          .attr('x', x)
-          .attr('y', y + 2)
-          .attr('width', bw)
-          .attr('height', BAND - 4)
-          .attr('rx', 2)
-          .style('fill', m ? css.getPropertyValue(m[1]).trim() : from);
-        track(
-          band
-            .transition()
-            .delay(t0)
-            .duration(slotMs)
-            .attr('width', 0)
-            .attr('x', x + bw / 2)
-            .remove(),
-        );
-      }
-    }
+    const ends = playEffects(fx, plan, slotMs, layout, getComputedStyle(svg));
     svg.dataset.fx = 'running';
     const kinds: Record<string, number> = {};
     for (const e of plan) kinds[e.kind] = (kinds[e.kind] ?? 0) + 1;
@@ -331,8 +162,8 @@ export function DeviceGrid(props: DeviceGridProps) {
     return () => {
       cancelled = true;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [props.planId, layout]);
+    // The plan is new exactly when planId is (ChipView keeps both in one ref).
+  }, [props.plan, slotMs, layout]);
 
   const hi = lastEvent && lastEvent.pbn != null ? lastEvent : null;
   const showText = ph >= 13 * ts && bw >= 22 * ts;

@@ -4,7 +4,7 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { RunLog } from '../sim/protocol';
 import { MARKER_KINDS, adjacentMarker, binMarkers, markerKind } from './markers';
-import { useSize } from './useSize';
+import { useSize } from '../ui/useSize';
 
 export interface TimelineProps {
   step: number;

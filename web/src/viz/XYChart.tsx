@@ -41,7 +41,7 @@ export function XYChart(p: XYChartProps) {
         : p.series,
     [p.series, p.xLog],
   );
-  const all = series.flatMap((s) => s.points);
+  const all = useMemo(() => series.flatMap((s) => s.points), [series]);
   const dropped = p.series.reduce((n, s) => n + s.points.length, 0) - all.length;
   const hasData = all.length > 0;
 
@@ -73,8 +73,7 @@ export function XYChart(p: XYChartProps) {
       if (distinct > innerW / 2) barW = 1.5;
     }
     return { x, y, barW };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [series, innerW, innerH, p.xLog, p.yMax]);
+  }, [all, series, innerW, innerH, p.xLog, p.yMax]);
 
   useEffect(() => {
     if (!xAxisRef.current || !yAxisRef.current) return;

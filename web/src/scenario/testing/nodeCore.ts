@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as pkg from '../../sim/pkg/ftlscope_wasm.js';
-import { setCoreFns } from '../core';
+import { setCoreFns } from '../loadCore';
 
 let done = false;
 

@@ -9,8 +9,8 @@ import type {
   TraceProgress,
   TraceResultMap,
   WasmTraceParser,
-} from './types';
-import { coreScenario, isUploadWorkload } from './types';
+} from './traceTypes';
+import { coreScenario, isUploadWorkload } from './traceTypes';
 
 interface Upload {
   file: Blob;

@@ -16,7 +16,7 @@ let loading: Promise<SessionCtor | null> | null = null;
 export function coreSessionCtor(): Promise<SessionCtor | null> {
   if (ctor) return Promise.resolve(ctor);
   if (!loading) {
-    loading = import('../sim/pkg/ftlscope_wasm.js').then(
+    loading = import('./pkg/ftlscope_wasm.js').then(
       async (m) => {
         await m.default();
         ctor = m.Session as unknown as SessionCtor;

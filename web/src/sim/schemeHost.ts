@@ -1,8 +1,8 @@
 // Worker side of the scheme panels: response-time timeline (binned here, so a long run
 // never ships megabytes to the page) and the latency histogram.
-import type { AssociativitySeries, LatencyHistogram, SchemeData, TimelineSession } from './types';
-import type { WasmSession } from '../sim/protocol';
-import { binTimeline } from './types';
+import type { AssociativitySeries, LatencyHistogram, SchemeData, TimelineSession } from './schemeTypes';
+import type { WasmSession } from './protocol';
+import { binTimeline } from './schemeTypes';
 
 /** Timelines are recorded for runs up to this many requests (8 bytes per request in wasm). */
 export const TIMELINE_MAX_REQUESTS = 4_000_000;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SCHEMES, defaultParams, defaultScenario, type Scenario } from '../scenario/model';
 import { loadNodeCore } from '../scenario/testing/nodeCore';
 import { coreError, fitChip } from './schemeFit';
-import { PATTERN_CONSTRUCTS } from './patternHelp';
+import { PATTERN_CONSTRUCTS } from '../app/patternHelp';
 
 const core = loadNodeCore();
 const C = core.Session as unknown as new (json: string) => { free(): void };

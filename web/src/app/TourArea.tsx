@@ -1,0 +1,93 @@
+// Above the chip: the first visit's welcome, the tour being followed, and the
+// "What happens next?" prediction panel.
+import { Welcome } from '../classroom/Welcome';
+import { PredictPanel } from '../tour/PredictPanel';
+import { canPredict } from '../tour/predict';
+import { TourPanel } from '../tour/TourPanel';
+import { INTRO_TOUR_ID, tourById, type Tour } from '../tour/tours';
+import type { Classroom } from './useClassroom';
+import type { Sim } from './useSimulation';
+import type { TourPlayer } from './useTourPlayer';
+
+export function TourArea({
+  sim,
+  player,
+  classroom,
+  tours,
+  onStartTour,
+  onReveal,
+}: {
+  sim: Sim;
+  player: TourPlayer;
+  classroom: Classroom;
+  tours: Tour[];
+  onStartTour: (id: string) => void;
+  /** pause and step the next request (revealed op by op when the chip animates) */
+  onReveal: () => void;
+}) {
+  const { loaded } = sim.state;
+  const snap = loaded?.snapshot;
+  const info = loaded?.info;
+  const { tourAt } = player;
+  const tour = tourAt ? tourById(tourAt.id) : undefined;
+  const { score } = classroom;
+  return (
+    <>
+      {classroom.welcome && !tourAt && (
+        <Welcome
+          canTour={tours.some((t) => t.id === INTRO_TOUR_ID)}
+          onClose={() => classroom.setWelcome(false)}
+          onTour={() => {
+            classroom.setWelcome(false);
+            onStartTour(INTRO_TOUR_ID);
+          }}
+        />
+      )}
+      {tour && tourAt && (
+        <TourPanel
+          tour={tour}
+          index={tourAt.index}
+          busy={player.busy}
+          playing={player.playing}
+          snapshot={snap}
+          onGo={(i) => {
+            player.stop();
+            void player.start(tour.id, i);
+          }}
+          onPlay={(i) => void player.playTo(tour.id, i)}
+          onStop={player.stop}
+          onExit={() => {
+            player.stop();
+            player.setTourAt(null);
+          }}
+          predict={
+            loaded && info && canPredict(loaded.scenario)
+              ? {
+                  scenario: loaded.scenario,
+                  blocks: info.chip.blocks,
+                  ppb: info.chip.pages_per_block,
+                  onReveal,
+                }
+              : undefined
+          }
+          score={score.tour === tour.id ? score : undefined}
+          onScored={(right, asked) => classroom.addScore(tour.id, right, asked)}
+          onPrint={() => classroom.setPrinting(tour.id)}
+        />
+      )}
+      {classroom.predictOpen && loaded && info && snap && (
+        <PredictPanel
+          scenario={loaded.scenario}
+          step={snap.step}
+          opCursor={snap.opCursor}
+          total={snap.total}
+          blocks={info.chip.blocks}
+          ppb={info.chip.pages_per_block}
+          questions={['kind', 'victim', 'copies']}
+          onReveal={onReveal}
+          onClose={() => classroom.setPredictOpen(false)}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,159 @@
+// The address bar and the app's state: open what the hash says (a shared state, a tour,
+// or the default) once the worker and the core's catalog are there and on every
+// hashchange; keep the hash following the state so a reload opens exactly here.
+import { useCallback, useEffect, useEffectEvent, useRef, type Dispatch, type SetStateAction } from 'react';
+import type { LinkNoticeState } from '../scenario/LinkNotices';
+import { DEFAULT_PRESET } from '../scenario/presets';
+import { decodeHash, encodeHash, type CompareSpec, type ShareState } from '../scenario/share';
+import { tourById } from '../tour/tours';
+import { scenarioFromUrl } from '../viz/urlScenario';
+import { EMBED } from './embed';
+import type { Theme } from './theme';
+import type { Presentation } from './usePresentation';
+import { SPEEDS, type Sim } from './useSimulation';
+import type { TourPlayer } from './useTourPlayer';
+
+export interface HashRouteDeps {
+  sim: Sim;
+  /** the worker and the core's catalog are there (or the catalog failed: open anyway) */
+  ready: boolean;
+  tour: TourPlayer;
+  presentation: Presentation;
+  theme: Theme;
+  toggleTheme: () => void;
+  compare: CompareSpec | null;
+  setCompare: Dispatch<SetStateAction<CompareSpec | null>>;
+  notices: LinkNoticeState;
+  setNotices: Dispatch<SetStateAction<LinkNoticeState>>;
+  /** a first visit (no link, not embedded): show the welcome */
+  onFirstVisit: () => void;
+}
+
+export function useHashRoute({
+  sim,
+  ready,
+  tour,
+  presentation,
+  theme,
+  toggleTheme,
+  compare,
+  setCompare,
+  notices,
+  setNotices,
+  onFirstVisit,
+}: HashRouteDeps) {
+  const { load, setSpeed } = sim;
+  const { loaded, speed } = sim.state;
+  const { tourAt, setTourAt, start: startTour } = tour;
+  const { present, setPresent } = presentation;
+  const latest = useRef({ loaded, theme, speedId: speed.id });
+  latest.current = { loaded, theme, speedId: speed.id };
+
+  const applyView = useCallback(
+    (state: ShareState) => {
+      if (state.view.theme && state.view.theme !== latest.current.theme) toggleTheme();
+      const t = state.view.tour && tourById(state.view.tour.id);
+      setTourAt(t ? { id: t.id, index: Math.min(state.view.tour!.index, t.stops.length - 1) } : null);
+      setPresent(!!state.view.present);
+      setCompare(state.compare ?? null);
+      if (state.view.speed && SPEEDS.some((x) => x.id === state.view.speed)) setSpeed(state.view.speed);
+    },
+    [toggleTheme, setTourAt, setPresent, setCompare, setSpeed],
+  );
+
+  /** Open what the address bar's hash says: a shared state, a tour, or the default. */
+  const openFromHash = useCallback(
+    async (hash: string) => {
+      const fromUrl = scenarioFromUrl();
+      if (fromUrl && !hash) {
+        setNotices({});
+        if (await load(fromUrl.scenario, 0, { step: fromUrl.at, op: 0 })) return;
+      }
+      const d = decodeHash(hash);
+      if (d.kind === 'tour') {
+        setNotices({});
+        if (await startTour(d.id)) return;
+      } else if (d.kind === 'state') {
+        setNotices({ notice: d.notice });
+        if (d.missingTrace) {
+          // The trace is not in the link: show the default and offer to keep the rest.
+          setNotices({ missingTrace: { name: d.missingTrace, state: d.state } });
+        } else {
+          applyView(d.state);
+          if (await load(d.state.scenario, 0, d.state.at)) return;
+          setNotices({
+            error:
+              'The scenario in this link could not be started (see the message above); showing the default scenario instead.',
+          });
+        }
+      } else if (d.kind === 'error') {
+        setNotices({ error: `${d.message} Showing the default scenario instead.` });
+      }
+      setTourAt(null);
+      // A first visit (no link): the short default at request 0, with the welcome.
+      if (!hash && !fromUrl && !EMBED) onFirstVisit();
+      await load(DEFAULT_PRESET.scenario, DEFAULT_PRESET.openAt);
+    },
+    [applyView, startTour, load, setNotices, setTourAt, onFirstVisit],
+  );
+
+  // Open on the link's state, or the default scenario part-way through, once (when ready).
+  const openInitial = useEffectEvent(() => void openFromHash(location.hash));
+  useEffect(() => {
+    if (ready) openInitial();
+  }, [ready]);
+  useEffect(() => {
+    const onHash = () => void openFromHash(location.hash);
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, [openFromHash]);
+
+  const shareState = useCallback((): ShareState | null => {
+    const cur = latest.current.loaded;
+    if (!cur) return null;
+    const state: ShareState = {
+      scenario: cur.scenario,
+      at: { step: cur.snapshot.step, op: cur.snapshot.opCursor },
+      view: {
+        theme: latest.current.theme,
+        speed: latest.current.speedId,
+        ...(tourAt ? { tour: tourAt } : {}),
+        ...(present ? { present: true } : {}),
+      },
+    };
+    if (compare) state.compare = compare;
+    return state;
+  }, [tourAt, present, compare]);
+
+  // The address bar follows the state (debounced; replaceState fires no hashchange). Not
+  // while a link's trace is missing: the link must survive until the user decides.
+  const snapStep = loaded?.snapshot.step;
+  const snapOp = loaded?.snapshot.opCursor;
+  const missingTrace = !!notices.missingTrace;
+  useEffect(() => {
+    if (!loaded || missingTrace) return;
+    const timer = setTimeout(() => {
+      const state = shareState();
+      if (!state) return;
+      const hash = `#${encodeHash(state)}`;
+      if (location.hash !== hash) history.replaceState(null, '', hash);
+    }, 400);
+    return () => clearTimeout(timer);
+  }, [loaded, snapStep, snapOp, theme, speed.id, shareState, missingTrace]);
+
+  /** Open a shared state (from the share menu's file or link). */
+  const openState = useCallback(
+    (state: ShareState, missing?: string) => {
+      if (missing) {
+        setNotices({ missingTrace: { name: missing, state } });
+        return;
+      }
+      setNotices({});
+      applyView(state);
+      void load(state.scenario, 0, state.at);
+    },
+    [applyView, load, setNotices],
+  );
+
+  return { applyView, shareState, openState };
+}
