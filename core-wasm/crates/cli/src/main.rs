@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use ftl_sim::ftl::{SchemeParams, SCHEMES};
+use ftl_sim::ftl::SchemeParams;
 use ftl_sim::metrics::Metrics;
 use ftl_sim::nand::PRESET_NAMES;
 use ftl_sim::scenario::{ChipSpec, Scenario};
@@ -1050,8 +1050,8 @@ fn main() -> ExitCode {
         },
         Cmd::List => {
             println!("schemes:");
-            for (name, what) in SCHEMES {
-                println!("  {name:8} {what}");
+            for e in ftl_sim::ftl::REGISTRY {
+                println!("  {:8} {}", e.id, e.description);
             }
             println!("chips: {}", PRESET_NAMES.join(", "));
             println!("generators (--gen KIND:key=value,...):");

@@ -17,13 +17,27 @@
 
 use std::collections::VecDeque;
 
-use super::{BlockRole, Ftl, SchemeParams, Table};
+use super::registry::{self, Builder, ParamSpec, SchemeEntry, Value};
+use super::{BlockRole, Cleaning, Ftl, SchemeParams, Table};
 use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, Pbn, Ppn, NONE};
 
 /// Free blocks kept beyond data and log blocks: a full merge takes one free block
 /// before it erases the data block and the log block.
 pub const SPARE_BLOCKS: u32 = 1;
 pub const DEFAULT_LOG_BLOCKS: u32 = 4;
+
+/// The registry's BAST entry (ftl::REGISTRY).
+pub const ENTRY: SchemeEntry = SchemeEntry {
+    id: "bast",
+    label: "BAST",
+    short_label: "BAST",
+    description: "BAST: one log block dedicated to each logical block (block-associative sector translation)",
+    params: &[ParamSpec { default: Value::Fixed(DEFAULT_LOG_BLOCKS as f64), ..registry::LOG_BLOCKS }],
+    cleaning: Cleaning::Merges,
+    panels: &[],
+    build: Builder::Geometry(|p, g| Ok(Box::new(BastFtl::new(g, p)?))),
+    recover: |flash, p| Ok(Box::new(super::scan_recovery::recover_bast(flash, p)?)),
+};
 
 /// Spare-area tags of BAST's programs (recovery reads them; see ftl/scan_recovery.rs).
 pub(crate) mod tag {
@@ -92,7 +106,7 @@ pub struct BastFtl {
 impl BastFtl {
     pub fn new(g: &Geometry, params: &SchemeParams) -> Result<BastFtl, String> {
         let log_blocks = params.log_blocks.unwrap_or(DEFAULT_LOG_BLOCKS);
-        if log_blocks < 1 {
+        if (log_blocks as f64) < ENTRY.params[0].min.resolve(g) {
             return Err("BAST needs at least 1 log block".into());
         }
         if g.blocks < log_blocks + SPARE_BLOCKS + 1 {

@@ -11,7 +11,8 @@
 
 use std::collections::VecDeque;
 
-use super::{BlockRole, Ftl, SchemeParams, Table};
+use super::registry::{self, Builder, ParamSpec, SchemeEntry, Value};
+use super::{BlockRole, Cleaning, Ftl, SchemeParams, Table};
 use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, Pbn, Ppn, NONE};
 
 /// Free blocks kept beyond data and log blocks: a merge into a new block (a RW victim's
@@ -20,6 +21,34 @@ use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, P
 pub const SPARE_BLOCKS: u32 = 1;
 /// Default number of log blocks (section 3.7's examples use four).
 pub const DEFAULT_LOG_BLOCKS: u32 = 4;
+
+/// FAST's log blocks: 1 SW and at least 1 RW (FastCheck and fast-ltlog read the same).
+pub const LOG_BLOCKS: ParamSpec =
+    ParamSpec { min: Value::Fixed(2.0), default: Value::Fixed(DEFAULT_LOG_BLOCKS as f64), ..registry::LOG_BLOCKS };
+
+/// The registry's FAST entry (ftl::REGISTRY).
+pub const ENTRY: SchemeEntry = SchemeEntry {
+    id: "fast",
+    label: "FAST",
+    short_label: "FAST",
+    description: "FAST: one SW log block plus fully-associative RW log blocks, eager merge",
+    params: &[LOG_BLOCKS],
+    cleaning: Cleaning::Merges,
+    panels: &[],
+    build: Builder::Geometry(|p, g| Ok(Box::new(FastFtl::new(g, p, false)?))),
+    recover: |flash, p| Ok(Box::new(super::scan_recovery::recover_fast(flash, p, false)?)),
+};
+
+/// The registry's O-FAST entry (ftl::REGISTRY).
+pub const OFAST_ENTRY: SchemeEntry = SchemeEntry {
+    id: "ofast",
+    label: "O-FAST (lazy merge)",
+    short_label: "O-FAST",
+    description: "O-FAST: FAST with lazy merge (skips merges whose sectors have newer copies)",
+    build: Builder::Geometry(|p, g| Ok(Box::new(FastFtl::new(g, p, true)?))),
+    recover: |flash, p| Ok(Box::new(super::scan_recovery::recover_fast(flash, p, true)?)),
+    ..ENTRY
+};
 
 /// A RW sector-mapping entry marked invalid (−1 in the paper, 3.4): its logical block
 /// was merged, so its data block holds the up-to-date copy.
@@ -139,7 +168,7 @@ impl FastFtl {
         fixed: &[Pbn],
     ) -> Result<FastFtl, String> {
         let log_blocks = params.log_blocks.unwrap_or(DEFAULT_LOG_BLOCKS);
-        if log_blocks < 2 {
+        if (log_blocks as f64) < LOG_BLOCKS.min.resolve(g) {
             return Err(format!("FAST needs at least 2 log blocks: 1 SW and at least 1 RW (got {log_blocks})"));
         }
         if g.blocks < log_blocks + SPARE_BLOCKS + reserved + 1 {

@@ -25,8 +25,9 @@ use std::collections::VecDeque;
 use serde::Serialize;
 
 use super::fast::{self, FastFtl, MERGED};
+use super::registry::{self, Builder, ParamSpec, SchemeEntry, Value};
 use super::scan_recovery::{rebuild_fast, Blk, ExtRw};
-use super::{BlockRole, SchemeParams, Table};
+use super::{BlockRole, Cleaning, SchemeParams, Table};
 use crate::nand::{Cause, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
 
 /// The map directory's fixed blocks (3.2: "the map directory uses some fixed physical blocks").
@@ -45,6 +46,39 @@ mod mtag {
 /// many times N_pmap (flushes after every merge write part-full pages; this bounds the log
 /// area and the pages recovery reads).
 pub const LT_PAGES_PER_DUMP: u32 = 4;
+
+/// The registry's FastCheck entry (ftl::REGISTRY).
+pub const ENTRY: SchemeEntry = SchemeEntry {
+    id: "fastcheck",
+    label: "FastCheck (FAST + checkpoints)",
+    short_label: "FastCheck",
+    description: "FastCheck: FAST with map directory, map blocks, log-region checkpoints and MSN-checked recovery",
+    params: &[fast::LOG_BLOCKS, registry::CHECKPOINT_LPNS],
+    cleaning: Cleaning::Merges,
+    panels: &[],
+    build: Builder::Geometry(|p, g| Ok(Box::new(build(g, p, Mode::FastCheck)?))),
+    recover: |flash, p| Ok(Box::new(recover(flash, p, Mode::FastCheck)?)),
+};
+
+/// The registry's fast-ltlog entry (ftl::REGISTRY).
+pub const LTLOG_ENTRY: SchemeEntry = SchemeEntry {
+    id: "fast-ltlog",
+    label: "FAST + LTFTL-style log",
+    short_label: "FAST+LTlog",
+    description:
+        "FAST with LTFTL-style recovery logging (mapping log records, page-map dumps), as FastCheck 6.2 compares",
+    params: &[
+        fast::LOG_BLOCKS,
+        ParamSpec {
+            help: "records per log page; core default",
+            default: Value::Chip(|g| (g.page_bytes / 16).max(1) as f64, "page size / 16 B"),
+            ..registry::CHECKPOINT_LPNS
+        },
+    ],
+    build: Builder::Geometry(|p, g| Ok(Box::new(build(g, p, Mode::LtLog)?))),
+    recover: |flash, p| Ok(Box::new(recover(flash, p, Mode::LtLog)?)),
+    ..ENTRY
+};
 
 /// A merge record in the LTFTL-style log: every RW entry of `lbn` became −1.
 const REC_MERGE: u32 = u32::MAX - 2;

@@ -23,7 +23,8 @@
 use std::collections::VecDeque;
 
 use super::nftl::logical_blocks;
-use super::{BlockRole, Ftl, SchemeParams, Table};
+use super::registry::{self, Builder, PanelKind, SchemeEntry};
+use super::{BlockRole, Cleaning, Ftl, SchemeParams, Table};
 use crate::nand::{
     Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, Timing, NONE,
 };
@@ -102,6 +103,19 @@ pub struct Gftl {
 const TAG_DATA: u8 = 0;
 const TAG_BUFFER: u8 = 1;
 const TAG_GC: u8 = 2;
+
+/// The registry's GFTL entry (ftl::REGISTRY).
+pub const ENTRY: SchemeEntry = SchemeEntry {
+    id: "gftl",
+    label: "GFTL",
+    short_label: "GFTL",
+    description: "GFTL as the RFTL paper describes it: buffer blocks, central GC queue, partial block cleaning",
+    params: &[registry::UTILISATION],
+    cleaning: Cleaning::Gc,
+    panels: &[PanelKind::ResponseTimes, PanelKind::GftlBound],
+    build: Builder::Chip(|p, c| Ok(Box::new(Gftl::new(&c.geometry, &c.timing, p)?))),
+    recover: |flash, p| Ok(Box::new(Gftl::recover(flash, p)?)),
+};
 
 impl Gftl {
     pub fn new(g: &Geometry, t: &Timing, params: &SchemeParams) -> Result<Gftl, String> {

@@ -22,7 +22,8 @@
 use serde_json::json;
 
 use super::ram::MapGeometry;
-use super::{BlockRole, Ftl, SchemeParams, Table};
+use super::registry::{self, Builder, PanelKind, ParamSpec, SchemeEntry, Value};
+use super::{BlockRole, Cleaning, Ftl, SchemeParams, Table};
 use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
 
 /// RI of a page that holds nothing (erased, or skipped by a fill).
@@ -163,15 +164,51 @@ pub fn default_log_blocks(blocks: u32) -> u32 {
     (blocks / 8).max(2)
 }
 
+const PARAMS: [ParamSpec; 4] = [
+    ParamSpec {
+        default: Value::Chip(|g| default_log_blocks(g.blocks) as f64, "max(2, blocks / 8)"),
+        ..registry::LOG_BLOCKS
+    },
+    ParamSpec { default: Value::Fixed(DEFAULT_K as f64), ..registry::K },
+    registry::SWITCH_MAX,
+    registry::FILL_MAX,
+];
+
+/// The registry's KRAFT entry (ftl::REGISTRY).
+pub const ENTRY: SchemeEntry = SchemeEntry {
+    id: "kraft",
+    label: "KRAFT",
+    short_label: "KRAFT",
+    description: "KRAFT: K-associative log blocks kept serial, relative addressing (Kang et al.)",
+    params: &PARAMS,
+    cleaning: Cleaning::Merges,
+    panels: &[PanelKind::KraftLogBlocks, PanelKind::KraftRam],
+    build: Builder::Geometry(|p, g| Ok(Box::new(Kraft::new(g, p, Variant::Kraft)?))),
+    recover: |flash, p| Ok(Box::new(Kraft::recover(flash, p, Variant::Kraft)?)),
+};
+
+/// The registry's KAST entry (ftl::REGISTRY).
+pub const KAST_ENTRY: SchemeEntry = SchemeEntry {
+    id: "kast",
+    label: "KAST (K-associative)",
+    short_label: "KAST",
+    description: "KAST-style K-associative log blocks (KRAFT without seriality maintenance)",
+    params: &[PARAMS[0], PARAMS[1]],
+    panels: &[PanelKind::KraftLogBlocks, PanelKind::KraftRamAsFast],
+    build: Builder::Geometry(|p, g| Ok(Box::new(Kraft::new(g, p, Variant::Kast)?))),
+    recover: |flash, p| Ok(Box::new(Kraft::recover(flash, p, Variant::Kast)?)),
+    ..ENTRY
+};
+
 impl Kraft {
     pub fn new(g: &Geometry, params: &SchemeParams, variant: Variant) -> Result<Kraft, String> {
         let n = g.pages_per_block;
         let m = params.log_blocks.unwrap_or_else(|| default_log_blocks(g.blocks));
         let k = params.k.unwrap_or(DEFAULT_K);
-        if m == 0 {
+        if (m as f64) < PARAMS[0].min.resolve(g) {
             return Err("KRAFT/KAST need at least 1 log block".into());
         }
-        if k == 0 {
+        if (k as f64) < PARAMS[1].min.resolve(g) {
             return Err("associativity K must be at least 1".into());
         }
         if n > u16::MAX as u32 {

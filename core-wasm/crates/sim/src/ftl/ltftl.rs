@@ -28,7 +28,8 @@
 
 use std::collections::VecDeque;
 
-use super::{BlockRole, Ftl, PageState, SchemeParams, Table};
+use super::registry::{self, Builder, PanelKind, ParamSpec, SchemeEntry, Value};
+use super::{BlockRole, Cleaning, Ftl, PageState, SchemeParams, Table};
 use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
 
 /// Spare-area tags of the page kinds LTFTL writes.
@@ -53,6 +54,36 @@ pub const DEFAULT_OP: f64 = 0.25;
 /// for the first GC after recovery.
 const RESERVED_BLOCKS: u32 = 4;
 const MIN_FREE: usize = 3;
+
+/// Default size of the log section: twice the blocks that hold one log threshold of
+/// records, at least 2.
+pub fn default_log_blocks(g: &Geometry) -> u32 {
+    let per_log_page = (g.page_bytes / ENTRY_BYTES).max(1);
+    let threshold_blocks = div_ceil(div_ceil(g.pages(), per_log_page), g.pages_per_block);
+    (2 * threshold_blocks).max(2)
+}
+
+/// The registry's LTFTL entry (ftl::REGISTRY).
+pub const ENTRY: SchemeEntry = SchemeEntry {
+    id: "ltftl",
+    label: "LTFTL (time shift)",
+    short_label: "LTFTL",
+    description: "LTFTL: page mapping with time shift (freeze / unfreeze / revert) and power-loss roll-back",
+    params: &[
+        ParamSpec { default: Value::Fixed(DEFAULT_OP), ..registry::OP },
+        ParamSpec {
+            label: "Log-section blocks",
+            min: Value::Fixed(2.0),
+            default: Value::Chip(|g| default_log_blocks(g) as f64, "twice the blocks of one log threshold, at least 2"),
+            ..registry::LOG_BLOCKS
+        },
+    ],
+    cleaning: Cleaning::Gc,
+    panels: &[PanelKind::FrozenStates],
+    build: Builder::Geometry(|p, g| Ok(Box::new(LtFtl::new(g, p)?))),
+    // Back to the latest write (the app offers rebooting to the latest frozen state).
+    recover: |flash, p| Ok(Box::new(LtFtl::recover(flash, p, false)?)),
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Section {
@@ -202,7 +233,7 @@ fn div_ceil(a: u32, b: u32) -> u32 {
 impl LtFtl {
     pub fn new(g: &Geometry, params: &SchemeParams) -> Result<LtFtl, String> {
         let op = params.op.unwrap_or(DEFAULT_OP);
-        if !(0.0..1.0).contains(&op) {
+        if ENTRY.params[0].check(op, g).is_err() {
             return Err(format!("over-provisioning ratio must be in [0, 1) (got {op})"));
         }
         if g.page_bytes < ENTRY_BYTES {
@@ -212,10 +243,8 @@ impl LtFtl {
         let pages = g.pages();
         let map_pages = div_ceil(pages, g.page_bytes / 4);
         let slot_blocks = div_ceil(map_pages, ppb);
-        let per_log_page = g.page_bytes / ENTRY_BYTES;
-        let threshold_blocks = div_ceil(div_ceil(pages, per_log_page), ppb);
-        let log_blocks = params.log_blocks.unwrap_or((2 * threshold_blocks).max(2));
-        if log_blocks < 2 {
+        let log_blocks = params.log_blocks.unwrap_or_else(|| default_log_blocks(g));
+        if (log_blocks as f64) < ENTRY.params[1].min.resolve(g) {
             return Err("ltftl needs at least 2 log-section blocks".into());
         }
         let fixed = 2 + 2 * slot_blocks + log_blocks;

@@ -21,7 +21,8 @@
 //! `flash.read_oob` of that page. Only the latest copy of each sub-table is kept — the
 //! older copies are still on the chip, but nothing ever reads them (docs/schemes/rftl.md).
 
-use super::{BlockRole, Ftl, SchemeParams, Table};
+use super::registry::{self, Builder, PanelKind, SchemeEntry};
+use super::{BlockRole, Cleaning, Ftl, SchemeParams, Table};
 use crate::nand::{
     Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, Timing, NONE,
 };
@@ -36,6 +37,19 @@ const TAG_COMPACT: u8 = 3;
 
 /// Bytes one OOB sub-table entry takes (which of the three blocks + page offset).
 const ENTRY_BYTES: u32 = 2;
+
+/// The registry's RFTL entry (ftl::REGISTRY).
+pub const ENTRY: SchemeEntry = SchemeEntry {
+    id: "rftl",
+    label: "RFTL (real-time)",
+    short_label: "RFTL",
+    description: "RFTL: primary / replacement / buffer blocks, OOB sub-tables, distributed partial GC (real-time)",
+    params: &[registry::UTILISATION],
+    cleaning: Cleaning::Gc,
+    panels: &[PanelKind::ResponseTimes, PanelKind::RftlBlockMap],
+    build: Builder::Chip(|p, c| Ok(Box::new(Rftl::new(&c.geometry, &c.timing, p)?))),
+    recover: |flash, p| Ok(Box::new(Rftl::recover(flash, p)?)),
+};
 
 /// The constants of sections 4.4–4.5 for one chip.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -173,7 +187,7 @@ impl Rftl {
     pub fn new(g: &Geometry, t: &Timing, params: &SchemeParams) -> Result<Rftl, String> {
         let p = RftlParams::new(g, t)?;
         let u = params.utilisation.unwrap_or(1.0);
-        if !(u > 0.0 && u <= 1.0) {
+        if registry::UTILISATION.check(u, g).is_err() {
             return Err(format!("utilisation must be in (0, 1] (got {u})"));
         }
         let max_lbs = g.blocks / 3;
