@@ -16,6 +16,7 @@ use super::{BlockRole, Cleaning, Ftl, SchemeParams, Table};
 use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, Pbn, Ppn, NONE};
 
 mod merge;
+pub(crate) mod recovery;
 
 /// Free blocks kept beyond data and log blocks: a merge into a new block (a RW victim's
 /// merge per logical block, the case 2.3 merge) needs one free block before it can
@@ -38,7 +39,7 @@ pub const ENTRY: SchemeEntry = SchemeEntry {
     cleaning: Cleaning::Merges,
     panels: &[],
     build: Builder::Geometry(|p, g| Ok(Box::new(FastFtl::new(g, p, false)?))),
-    recover: |flash, p| Ok(Box::new(super::scan_recovery::recover_fast(flash, p, false)?)),
+    recover: |flash, p| Ok(Box::new(recovery::recover_fast(flash, p, false)?)),
 };
 
 /// The registry's O-FAST entry (ftl::REGISTRY).
@@ -48,7 +49,7 @@ pub const OFAST_ENTRY: SchemeEntry = SchemeEntry {
     short_label: "O-FAST",
     description: "O-FAST: FAST with lazy merge (skips merges whose sectors have newer copies)",
     build: Builder::Geometry(|p, g| Ok(Box::new(FastFtl::new(g, p, true)?))),
-    recover: |flash, p| Ok(Box::new(super::scan_recovery::recover_fast(flash, p, true)?)),
+    recover: |flash, p| Ok(Box::new(recovery::recover_fast(flash, p, true)?)),
     ..ENTRY
 };
 
@@ -68,13 +69,13 @@ pub(crate) mod tag {
     pub const RW: u8 = 3;
     /// A page written by a merge (copy, or the host sector of cases 2.2 / 2.3).
     pub const MERGE: u8 = 4;
-    pub const ROLE: u8 = 0x0f;
+    pub const ROLE: u8 = crate::ftl::scan_recovery::tag::ROLE;
     /// The last program of a merge: the destination is complete, so its sources may be
     /// gone (a merge destination without it is incomplete and recovery undoes it).
-    pub const LAST: u8 = 0x10;
+    pub const LAST: u8 = crate::ftl::scan_recovery::tag::LAST;
     /// On the last page of a merge that retires the SW log block (case 2.3, recovery
     /// merges): the older SW log block of that logical block is garbage.
-    pub const RETIRE_SW: u8 = 0x20;
+    pub const RETIRE_SW: u8 = crate::ftl::scan_recovery::tag::RETIRE_SW;
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -108,6 +109,30 @@ pub(crate) struct CaseCounts {
     lazy_skips: u64,
     /// RW victims replaced with no merge at all (every entry −1 or lazily skipped).
     victims_without_merge: u64,
+}
+
+/// Crash-recovery logging hooked into FAST's merges and log writes (FastCheck, or FAST
+/// with LTFTL-style logging: ftl/fastcheck). FAST calls it and never names what
+/// implements it, so the dependency goes one way.
+pub trait RecoveryLogging: Send {
+    fn name(&self) -> &'static str;
+    /// The role of a block of the metadata area, None for FAST's own blocks.
+    fn block_role(&self, pbn: Pbn) -> Option<BlockRole>;
+    fn metrics(&self) -> serde_json::Value;
+    fn tables(&self, ftl: &FastFtl, flash: &Flash) -> Vec<Table>;
+    /// The end of a merge of `lbn` (`merged_out` pages left a log block).
+    fn after_merge(&mut self, flash: &mut Flash, ftl: &mut FastFtl, lbn: u32, merged_out: u32) -> FlashResult<()>;
+    /// A new RW log block `pbn` replaced the victim.
+    fn after_rw_alloc(&mut self, flash: &mut Flash, ftl: &mut FastFtl, pbn: Pbn) -> FlashResult<()>;
+    /// A host page went to RW log block `pbn`.
+    fn after_rw_write(&mut self, flash: &mut Flash, ftl: &mut FastFtl, pbn: Pbn) -> FlashResult<()>;
+    fn box_clone(&self) -> Box<dyn RecoveryLogging>;
+}
+
+impl Clone for Box<dyn RecoveryLogging> {
+    fn clone(&self) -> Self {
+        self.box_clone()
+    }
 }
 
 #[derive(Clone)]
@@ -145,7 +170,7 @@ pub struct FastFtl {
     pub(crate) bmt_msn: Vec<u32>,
     /// Crash-recovery logging (FastCheck, or LTFTL-style logging on FAST); None for the
     /// plain schemes, which recover by scanning spare areas (ftl/scan_recovery.rs).
-    pub(crate) meta: Option<Box<super::fastcheck::MetaLog>>,
+    pub(crate) meta: Option<Box<dyn RecoveryLogging>>,
     /// The RW victim being replaced (popped from `rw`, not yet erased), for the map page.
     pub(crate) victim: Option<Pbn>,
     /// With crash-recovery logging: the lbns whose `bmt` / `bmt_msn` entry changed since

@@ -24,9 +24,10 @@ use std::collections::VecDeque;
 
 use serde::Serialize;
 
-use super::fast::{self, FastFtl, MERGED};
+use super::fast::recovery::{rebuild_fast, ExtRw};
+use super::fast::{self, FastFtl, RecoveryLogging, MERGED};
 use super::registry::{self, Builder, ParamSpec, SchemeEntry, Value};
-use super::scan_recovery::{rebuild_fast, Blk, ExtRw};
+use super::scan_recovery::Blk;
 use super::{BlockRole, Cleaning, SchemeParams, Table};
 use crate::nand::{Cause, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
 
@@ -175,6 +176,14 @@ pub struct MetaLog {
 
 /// FastCheck or LTFTL-style logging on FAST.
 pub fn build(g: &Geometry, params: &SchemeParams, mode: Mode) -> Result<FastFtl, String> {
+    let (mut ftl, m) = layout(g, params, mode)?;
+    ftl.meta = Some(Box::new(m));
+    Ok(ftl)
+}
+
+/// FAST with the metadata area reserved, and its logging (not yet hooked in: recovery
+/// fills it from the chip first).
+fn layout(g: &Geometry, params: &SchemeParams, mode: Mode) -> Result<(FastFtl, MetaLog), String> {
     let log_blocks = params.log_blocks.unwrap_or(fast::DEFAULT_LOG_BLOCKS);
     let rw_cap = log_blocks.saturating_sub(1).max(1);
     let ppb = g.pages_per_block;
@@ -185,7 +194,7 @@ pub fn build(g: &Geometry, params: &SchemeParams, mode: Mode) -> Result<FastFtl,
     };
     let reserved = DIR_BLOCKS.len() as u32 + 2 + area_max;
     let mut ftl = FastFtl::with_layout(g, params, false, reserved, &DIR_BLOCKS)?;
-    ftl.meta = Some(Box::new(MetaLog {
+    let m = MetaLog {
         mode,
         ppb,
         dir: (DIR_BLOCKS[0], 0),
@@ -211,9 +220,38 @@ pub fn build(g: &Geometry, params: &SchemeParams, mode: Mode) -> Result<FastFtl,
         spare_idx: u64::MAX,
         snap_idx: 0,
         dirty_hist: [Vec::new(), Vec::new()],
-    }));
+    };
     ftl.track_map = true;
-    Ok(ftl)
+    Ok((ftl, m))
+}
+
+/// FAST calls FastCheck (or LTFTL-style logging) through this hook only, so FAST does not
+/// depend on it (docs/architecture.md, "How to add a scheme").
+impl RecoveryLogging for MetaLog {
+    fn name(&self) -> &'static str {
+        MetaLog::name(self)
+    }
+    fn block_role(&self, pbn: Pbn) -> Option<BlockRole> {
+        MetaLog::block_role(self, pbn)
+    }
+    fn metrics(&self) -> serde_json::Value {
+        MetaLog::metrics(self)
+    }
+    fn tables(&self, ftl: &FastFtl, flash: &Flash) -> Vec<Table> {
+        MetaLog::tables(self, ftl, flash)
+    }
+    fn after_merge(&mut self, flash: &mut Flash, ftl: &mut FastFtl, lbn: u32, merged_out: u32) -> FlashResult<()> {
+        MetaLog::after_merge(self, flash, ftl, lbn, merged_out)
+    }
+    fn after_rw_alloc(&mut self, flash: &mut Flash, ftl: &mut FastFtl, pbn: Pbn) -> FlashResult<()> {
+        MetaLog::after_rw_alloc(self, flash, ftl, pbn)
+    }
+    fn after_rw_write(&mut self, flash: &mut Flash, ftl: &mut FastFtl, pbn: Pbn) -> FlashResult<()> {
+        MetaLog::after_rw_write(self, flash, ftl, pbn)
+    }
+    fn box_clone(&self) -> Box<dyn RecoveryLogging> {
+        Box::new(self.clone())
+    }
 }
 
 /// (log blocks per region, regions, LTFTL records per page, pages of the page map).

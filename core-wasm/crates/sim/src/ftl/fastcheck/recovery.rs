@@ -45,8 +45,7 @@ pub(super) fn newest_meta(
 pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashResult<FastFtl> {
     let g = *flash.geometry();
     let n = g.pages_per_block;
-    let mut ftl = build(&g, params, mode).map_err(FlashError::Violation)?;
-    let mut m = ftl.meta.take().unwrap();
+    let (mut ftl, mut m) = layout(&g, params, mode).map_err(FlashError::Violation)?;
     let mut st = RecoveryStats::default();
     // The program clock (MSN) to go on from: the highest sequence number recovery reads
     // anywhere on the chip — map directory, map, checkpoint / log pages included — so MSNs
@@ -445,7 +444,7 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
         m.log_map(flash, &mut ftl)?;
     }
     m.last_recovery = st;
-    ftl.meta = Some(m);
+    ftl.meta = Some(Box::new(m));
     Ok(ftl)
 }
 
