@@ -58,6 +58,8 @@ pub struct ParamSpec {
     pub step: f64,
     pub integer: bool,
     pub default: Value,
+    /// Why a scheme narrows the shared range, appended to the range message ("" if none).
+    pub why: &'static str,
 }
 
 impl ParamSpec {
@@ -69,7 +71,8 @@ impl ParamSpec {
         if v.is_finite() && above && below {
             return Ok(());
         }
-        Err(format!("{} must be in {} (got {v})", self.what, self.range_text(g)))
+        let why = if self.why.is_empty() { String::new() } else { format!(": {}", self.why) };
+        Err(format!("{} must be in {} (got {v}){why}", self.what, self.range_text(g)))
     }
 
     /// "[0, 1)", "(0, 1]", "[1, 15] (fewer than the chip's blocks)".
@@ -169,6 +172,7 @@ pub const OP: ParamSpec = ParamSpec {
     step: 0.05,
     integer: false,
     default: Value::Fixed(0.25),
+    why: "",
 };
 
 /// Log blocks: fewer than the chip's blocks (this rules out overflow in each scheme's
@@ -186,6 +190,7 @@ pub const LOG_BLOCKS: ParamSpec = ParamSpec {
     step: 1.0,
     integer: true,
     default: Value::Fixed(4.0),
+    why: "",
 };
 
 /// K = log blocks is full associativity and K > N is clamped to N slots (KRAFT); beyond
@@ -202,6 +207,7 @@ pub const K: ParamSpec = ParamSpec {
     step: 1.0,
     integer: true,
     default: Value::Fixed(8.0),
+    why: "",
 };
 
 /// A threshold on a page count: 0 = never, >= N = always; every u32 is meaningful.
@@ -217,6 +223,7 @@ pub const SWITCH_MAX: ParamSpec = ParamSpec {
     step: 1.0,
     integer: true,
     default: Value::Chip(|g| (g.pages_per_block / 2) as f64, "N/2"),
+    why: "",
 };
 
 pub const FILL_MAX: ParamSpec = ParamSpec {
@@ -240,6 +247,7 @@ pub const UTILISATION: ParamSpec = ParamSpec {
     step: 0.05,
     integer: false,
     default: Value::Fixed(1.0),
+    why: "",
 };
 
 pub const CHECKPOINT_LPNS: ParamSpec = ParamSpec {
@@ -254,6 +262,7 @@ pub const CHECKPOINT_LPNS: ParamSpec = ParamSpec {
     step: 1.0,
     integer: true,
     default: Value::Chip(|g| (g.page_bytes / 4).max(1) as f64, "page size / 4 B"),
+    why: "",
 };
 
 #[cfg(test)]
