@@ -2,6 +2,10 @@
 // every scheme, the picker's label, description, parameters, ranges, defaults, cleaning
 // and panels are the catalog's, and every default the form leaves to the core is one the
 // core resolves (scheme_defaults) inside the range it accepts.
+/// <reference types="node" />
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadNodeCore } from './testing/nodeCore';
 import { CHIPS, SCHEMES, defaultParams, formParamSpec, schemeSpec, type CatalogJson } from './model';
@@ -75,5 +79,41 @@ describe('the web’s scheme forms are the core’s catalog', () => {
         }
       }
     expect(() => core.scheme_defaults('no-such-scheme', '{"preset":"classroom"}')).toThrow(/unknown scheme/);
+  });
+});
+
+describe('no scheme id in web/src outside tours, presets, tests and fixtures', () => {
+  it('names schemes only through the catalog', () => {
+    const root = fileURLToPath(new URL('..', import.meta.url));
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const f of readdirSync(dir)) {
+        const path = join(dir, f);
+        if (statSync(path).isDirectory()) walk(path);
+        else if (/\.(ts|tsx)$/.test(f)) files.push(relative(root, path).replace(/\\/g, '/'));
+      }
+    };
+    walk(root);
+    // Data, not code: tours, presets, the papers' claims (scenarios of the papers' runs),
+    // tests and their fakes, the generated wasm bindings.
+    const exempt = /(^tour\/tours\.ts$|presets\.ts$|^papers\/claims\.ts$|\.test\.tsx?$|\/testing\/|^sim\/pkg\/)/;
+    // Not scheme ids: the chip preset named like FastCheck, CSS classes; and the scenario
+    // the app opens on (its default preset).
+    const allowed = [/ChipPreset = /, /id: 'fastcheck',\s*$/, /cls: '/, /^\s*scheme: 'page',\s*$/];
+    const ids = catalog.schemes.map((s) => s.id.replace(/[-]/g, '\\-')).join('|');
+    const found: string[] = [];
+    for (const f of files.filter((x) => !exempt.test(x)))
+      readFileSync(join(root, f), 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          if (new RegExp(`'(${ids})'`).test(line) && !allowed.some((a) => a.test(line)))
+            found.push(`${f}:${i + 1}: ${line.trim()}`);
+        });
+    expect(found).toEqual([]);
+    // The one allowed default scenario stays the one in model.ts.
+    const opening = files.filter(
+      (f) => !exempt.test(f) && /^\s*scheme: 'page',\s*$/m.test(readFileSync(join(root, f), 'utf8')),
+    );
+    expect(opening).toEqual(['scenario/model.ts']);
   });
 });

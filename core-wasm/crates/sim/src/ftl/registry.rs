@@ -72,18 +72,27 @@ impl ParamSpec {
             return Ok(());
         }
         let why = if self.why.is_empty() { String::new() } else { format!(": {}", self.why) };
-        Err(format!("{} must be in {} (got {v}){why}", self.what, self.range_text(g)))
+        let range = self.range_text(g);
+        let be = if range.starts_with(['[', '(']) { "be in" } else { "be" };
+        Err(format!("{} must {be} {range} (got {v}){why}", self.what))
     }
 
-    /// "[0, 1)", "(0, 1]", "[1, 15] (fewer than the chip's blocks)".
+    /// "[0, 1)", "(0, 1]"; with a bound derived from the chip, "at least 1 and at most 15
+    /// (fewer than the chip's blocks)".
     pub fn range_text(&self, g: &Geometry) -> String {
         let (lo, hi) = (self.min.resolve(g), self.max.resolve(g));
         let rule = [self.min.rule(), self.max.rule()].into_iter().flatten().collect::<Vec<_>>().join("; ");
+        if rule.is_empty() {
+            return format!(
+                "{}{lo}, {hi}{}",
+                if self.min_exclusive { "(" } else { "[" },
+                if self.max_exclusive { ")" } else { "]" }
+            );
+        }
         format!(
-            "{}{lo}, {hi}{}{}",
-            if self.min_exclusive { "(" } else { "[" },
-            if self.max_exclusive { ")" } else { "]" },
-            if rule.is_empty() { String::new() } else { format!(" ({rule})") }
+            "{} {lo} and {} {hi} ({rule})",
+            if self.min_exclusive { "more than" } else { "at least" },
+            if self.max_exclusive { "less than" } else { "at most" }
         )
     }
 }
@@ -358,5 +367,37 @@ mod tests {
                 // page, whose own default differs (page size / 16 B).
             }
         }
+    }
+
+    /// docs/architecture.md's "How to add a scheme" shows every field of an entry and the
+    /// registry line, and each entry is one line of ftl::REGISTRY in ftl/mod.rs.
+    #[test]
+    fn the_how_to_add_a_scheme_section_stays_true() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../..");
+        let doc = std::fs::read_to_string(format!("{root}/docs/architecture.md")).unwrap();
+        let at = doc.find("### How to add a scheme").expect("the section exists");
+        let section = &doc[at..at + doc[at + 4..].find("\n#").map_or(doc.len() - at, |n| n + 4)];
+        let e = &REGISTRY[0];
+        let SchemeEntry {
+            id: _,
+            label: _,
+            short_label: _,
+            description: _,
+            params: _,
+            cleaning: _,
+            panels: _,
+            build: _,
+            recover: _,
+        } = **e;
+        for field in
+            ["id:", "label:", "short_label:", "description:", "params:", "cleaning:", "panels:", "build:", "recover:"]
+        {
+            assert!(section.contains(field), "the example entry lacks `{field}`");
+        }
+        assert!(section.contains("ftl::REGISTRY") && section.contains("&<scheme>::ENTRY,"));
+        let mod_rs = std::fs::read_to_string(format!("{root}/core-wasm/crates/sim/src/ftl/mod.rs")).unwrap();
+        let lines =
+            mod_rs.lines().filter(|l| l.trim_start().starts_with('&') && l.trim_end().ends_with("ENTRY,")).count();
+        assert_eq!(lines, REGISTRY.len(), "one line per entry in ftl::REGISTRY");
     }
 }
