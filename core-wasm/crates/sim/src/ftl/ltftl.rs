@@ -72,8 +72,8 @@ pub const ENTRY: SchemeEntry = SchemeEntry {
     params: &[
         ParamSpec { default: Value::Fixed(DEFAULT_OP), ..registry::OP },
         ParamSpec {
-            label: "Log-section blocks",
             min: Value::Fixed(2.0),
+            why: "ltftl needs at least 2 log-section blocks",
             default: Value::Chip(|g| default_log_blocks(g) as f64, "twice the blocks of one log threshold, at least 2"),
             ..registry::LOG_BLOCKS
         },

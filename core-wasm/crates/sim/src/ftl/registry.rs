@@ -58,6 +58,8 @@ pub struct ParamSpec {
     pub step: f64,
     pub integer: bool,
     pub default: Value,
+    /// Why a scheme narrows the shared range, appended to the range message ("" if none).
+    pub why: &'static str,
 }
 
 impl ParamSpec {
@@ -69,18 +71,28 @@ impl ParamSpec {
         if v.is_finite() && above && below {
             return Ok(());
         }
-        Err(format!("{} must be in {} (got {v})", self.what, self.range_text(g)))
+        let why = if self.why.is_empty() { String::new() } else { format!(": {}", self.why) };
+        let range = self.range_text(g);
+        let be = if range.starts_with(['[', '(']) { "be in" } else { "be" };
+        Err(format!("{} must {be} {range} (got {v}){why}", self.what))
     }
 
-    /// "[0, 1)", "(0, 1]", "[1, 15] (fewer than the chip's blocks)".
+    /// "[0, 1)", "(0, 1]"; with a bound derived from the chip, "at least 1 and at most 15
+    /// (fewer than the chip's blocks)".
     pub fn range_text(&self, g: &Geometry) -> String {
         let (lo, hi) = (self.min.resolve(g), self.max.resolve(g));
         let rule = [self.min.rule(), self.max.rule()].into_iter().flatten().collect::<Vec<_>>().join("; ");
+        if rule.is_empty() {
+            return format!(
+                "{}{lo}, {hi}{}",
+                if self.min_exclusive { "(" } else { "[" },
+                if self.max_exclusive { ")" } else { "]" }
+            );
+        }
         format!(
-            "{}{lo}, {hi}{}{}",
-            if self.min_exclusive { "(" } else { "[" },
-            if self.max_exclusive { ")" } else { "]" },
-            if rule.is_empty() { String::new() } else { format!(" ({rule})") }
+            "{} {lo} and {} {hi} ({rule})",
+            if self.min_exclusive { "more than" } else { "at least" },
+            if self.max_exclusive { "less than" } else { "at most" }
         )
     }
 }
@@ -169,6 +181,7 @@ pub const OP: ParamSpec = ParamSpec {
     step: 0.05,
     integer: false,
     default: Value::Fixed(0.25),
+    why: "",
 };
 
 /// Log blocks: fewer than the chip's blocks (this rules out overflow in each scheme's
@@ -186,6 +199,7 @@ pub const LOG_BLOCKS: ParamSpec = ParamSpec {
     step: 1.0,
     integer: true,
     default: Value::Fixed(4.0),
+    why: "",
 };
 
 /// K = log blocks is full associativity and K > N is clamped to N slots (KRAFT); beyond
@@ -202,6 +216,7 @@ pub const K: ParamSpec = ParamSpec {
     step: 1.0,
     integer: true,
     default: Value::Fixed(8.0),
+    why: "",
 };
 
 /// A threshold on a page count: 0 = never, >= N = always; every u32 is meaningful.
@@ -217,6 +232,7 @@ pub const SWITCH_MAX: ParamSpec = ParamSpec {
     step: 1.0,
     integer: true,
     default: Value::Chip(|g| (g.pages_per_block / 2) as f64, "N/2"),
+    why: "",
 };
 
 pub const FILL_MAX: ParamSpec = ParamSpec {
@@ -240,6 +256,7 @@ pub const UTILISATION: ParamSpec = ParamSpec {
     step: 0.05,
     integer: false,
     default: Value::Fixed(1.0),
+    why: "",
 };
 
 pub const CHECKPOINT_LPNS: ParamSpec = ParamSpec {
@@ -254,6 +271,7 @@ pub const CHECKPOINT_LPNS: ParamSpec = ParamSpec {
     step: 1.0,
     integer: true,
     default: Value::Chip(|g| (g.page_bytes / 4).max(1) as f64, "page size / 4 B"),
+    why: "",
 };
 
 #[cfg(test)]
@@ -349,5 +367,37 @@ mod tests {
                 // page, whose own default differs (page size / 16 B).
             }
         }
+    }
+
+    /// docs/architecture.md's "How to add a scheme" shows every field of an entry and the
+    /// registry line, and each entry is one line of ftl::REGISTRY in ftl/mod.rs.
+    #[test]
+    fn the_how_to_add_a_scheme_section_stays_true() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../..");
+        let doc = std::fs::read_to_string(format!("{root}/docs/architecture.md")).unwrap();
+        let at = doc.find("### How to add a scheme").expect("the section exists");
+        let section = &doc[at..at + doc[at + 4..].find("\n#").map_or(doc.len() - at, |n| n + 4)];
+        let e = &REGISTRY[0];
+        let SchemeEntry {
+            id: _,
+            label: _,
+            short_label: _,
+            description: _,
+            params: _,
+            cleaning: _,
+            panels: _,
+            build: _,
+            recover: _,
+        } = **e;
+        for field in
+            ["id:", "label:", "short_label:", "description:", "params:", "cleaning:", "panels:", "build:", "recover:"]
+        {
+            assert!(section.contains(field), "the example entry lacks `{field}`");
+        }
+        assert!(section.contains("ftl::REGISTRY") && section.contains("&<scheme>::ENTRY,"));
+        let mod_rs = std::fs::read_to_string(format!("{root}/core-wasm/crates/sim/src/ftl/mod.rs")).unwrap();
+        let lines =
+            mod_rs.lines().filter(|l| l.trim_start().starts_with('&') && l.trim_end().ends_with("ENTRY,")).count();
+        assert_eq!(lines, REGISTRY.len(), "one line per entry in ftl::REGISTRY");
     }
 }

@@ -26,8 +26,12 @@ pub const SPARE_BLOCKS: u32 = 1;
 pub const DEFAULT_LOG_BLOCKS: u32 = 4;
 
 /// FAST's log blocks: 1 SW and at least 1 RW (FastCheck and fast-ltlog read the same).
-pub const LOG_BLOCKS: ParamSpec =
-    ParamSpec { min: Value::Fixed(2.0), default: Value::Fixed(DEFAULT_LOG_BLOCKS as f64), ..registry::LOG_BLOCKS };
+pub const LOG_BLOCKS: ParamSpec = ParamSpec {
+    min: Value::Fixed(2.0),
+    default: Value::Fixed(DEFAULT_LOG_BLOCKS as f64),
+    why: "FAST needs at least 2 log blocks: 1 SW and at least 1 RW",
+    ..registry::LOG_BLOCKS
+};
 
 /// The registry's FAST entry (ftl::REGISTRY).
 pub const ENTRY: SchemeEntry = SchemeEntry {
