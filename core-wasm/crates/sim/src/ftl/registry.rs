@@ -121,9 +121,12 @@ pub enum PanelKind {
 /// chip's timing too (their parameters derive from it).
 #[derive(Clone, Copy)]
 pub enum Builder {
-    Geometry(fn(&SchemeParams, &Geometry) -> Result<Box<dyn Ftl>, String>),
-    Chip(fn(&SchemeParams, &Chip) -> Result<Box<dyn Ftl>, String>),
+    Geometry(fn(&SchemeParams, &Geometry) -> Built),
+    Chip(fn(&SchemeParams, &Chip) -> Built),
 }
+
+/// A scheme built, or why not.
+pub type Built = Result<Box<dyn Ftl>, String>;
 
 /// A scheme, as its file declares it.
 #[derive(Clone, Copy)]
