@@ -4,6 +4,7 @@
 import { useMemo, useRef, useState } from 'react';
 import type { SimClient } from '../sim/client';
 import { describePrecondition, schemeSpec, type Scenario } from '../scenario/model';
+import { COMPARE_DEFAULTS } from '../scenario/presets';
 import { download, fileStem, pageBackground, svgToPng, svgToString } from '../export/export';
 import { resolvedConfig } from '../export/config';
 import { LineChart } from './LineChart';
@@ -11,7 +12,7 @@ import { RUN_COLORS, metricAt } from './compare';
 import { planRuns, runOne, type PlanResult } from './runner';
 import {
   SWEEP_METRICS,
-  SWEEP_PARAMS,
+  sweepParams,
   parseValues,
   sweepCsv,
   sweepParam,
@@ -34,7 +35,7 @@ export function SweepPanel({
   const [param, setParam] = useState('log_blocks');
   const [valuesText, setValuesText] = useState(sweepParam('log_blocks').defaults);
   const available = useMemo(() => sweepSchemes(param), [param]);
-  const [schemes, setSchemes] = useState<string[]>(['fast']);
+  const [schemes, setSchemes] = useState<string[]>(COMPARE_DEFAULTS.sweepSchemes);
   const chosen = schemes.filter((s) => available.includes(s));
   const parsed = parseValues(valuesText);
   const [rows, setRows] = useState<SweepRow[] | null>(null);
@@ -145,7 +146,7 @@ export function SweepPanel({
             }}
             data-testid="sweep-param"
           >
-            {SWEEP_PARAMS.map((p) => (
+            {sweepParams().map((p) => (
               <option key={p.key} value={p.key}>
                 {p.label}
               </option>

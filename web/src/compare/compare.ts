@@ -1,5 +1,6 @@
 // Compare: the pure part — which runs, their labels, the metrics table and its best values.
-import { chipSpec, defaultParams, schemeSpec, type Scenario, type SchemeParams } from '../scenario/model';
+import { SCHEMES, chipSpec, defaultParams, schemeSpec, type Scenario, type SchemeParams } from '../scenario/model';
+import { COMPARE_DEFAULTS } from '../scenario/presets';
 import type { Plan } from '../sim/protocol';
 import type { CompareSpec } from '../scenario/share';
 
@@ -43,9 +44,11 @@ export function logBlockCounts(blocks: number): number[] {
 export function defaultRuns(base: Scenario): Run[] {
   if (schemeSpec(base.scheme)?.params.some((p) => p.key === 'log_blocks'))
     return logBlockSweep(base.scheme, base.params, logBlockCounts(chipBlocks(base)));
-  const other = base.scheme === 'page' ? 'fast' : 'page';
+  // The catalog's first scheme is the baseline (the core's ftl::REGISTRY order).
+  const baseline = SCHEMES[0]?.id;
+  const other = base.scheme === baseline ? COMPARE_DEFAULTS.besideBaseline : baseline;
   const runs: Run[] = [{ scheme: base.scheme, params: { ...base.params } }];
-  if (schemeSpec(other)) runs.push({ scheme: other, params: defaultParams(other) });
+  if (other && schemeSpec(other)) runs.push({ scheme: other, params: defaultParams(other) });
   return runs;
 }
 

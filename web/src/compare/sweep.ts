@@ -1,6 +1,6 @@
 // Sweeps: one parameter over a list of values, for several schemes, on one workload
 // (FAST paper Figure 10: erases against the number of log blocks, in one click).
-import { SCHEMES, chipSpec, schemeSpec, type Scenario } from '../scenario/model';
+import { SCHEMES, chipSpec, paramSpec, schemeSpec, type ParamSpec, type Scenario } from '../scenario/model';
 import { toCsv } from '../export/export';
 import type { Metrics } from '../sim/protocol';
 import { chipBlocks, metricAt } from './compare';
@@ -13,16 +13,52 @@ export interface SweepParam {
   defaults: string;
 }
 
-export const SWEEP_PARAMS: SweepParam[] = [
-  { key: 'log_blocks', label: 'Log blocks', defaults: '4, 8, 16, 32' },
-  { key: 'k', label: 'Associativity K', defaults: '1, 2, 4, 8' },
-  { key: 'op', label: 'Over-provisioning', defaults: '0.05, 0.1, 0.2, 0.3' },
-  { key: 'utilisation', label: 'Utilisation', defaults: '0.5, 0.7, 0.9' },
+/** The values a sweep of a parameter starts with (others: from the catalog's range). */
+const SWEEP_VALUES: Record<string, string> = {
+  log_blocks: '4, 8, 16, 32',
+  k: '1, 2, 4, 8',
+  op: '0.05, 0.1, 0.2, 0.3',
+  utilisation: '0.5, 0.7, 0.9',
+};
+
+const CHIP_AXES: SweepParam[] = [
   { key: 'pages_per_block', label: 'Pages per block', chip: true, defaults: '4, 8, 16, 32' },
 ];
 
+/** Four values on the parameter's grid from its range (integers: powers of two). */
+function valuesFromSpec(p: ParamSpec): string {
+  if (p.integer) return [1, 2, 4, 8].filter((v) => v >= p.min && v <= p.max).join(', ');
+  const step = typeof p.step === 'number' ? p.step : 0.1;
+  const lo = Math.max(p.min, step);
+  const span = Math.min(p.max, 1) - lo;
+  return [0, 1, 2, 3]
+    .map((i) => Math.round((lo + (span * i) / 3) / step) * step)
+    .map((v) => +v.toFixed(6))
+    .join(', ');
+}
+
+/** The axes a sweep offers: every parameter the catalog's schemes read (the parameter axes
+ * in the order the picker meets them, log blocks first), then the chip's. */
+export function sweepParams(): SweepParam[] {
+  const keys: string[] = [];
+  for (const s of SCHEMES) for (const p of s.params) if (!keys.includes(p.key)) keys.push(p.key);
+  const order = Object.keys(SWEEP_VALUES);
+  keys.sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99));
+  const scheme = keys.map((key) => {
+    const spec = paramSpec(key);
+    return { key, label: spec.label, defaults: SWEEP_VALUES[key] ?? valuesFromSpec(spec) };
+  });
+  return [...scheme, ...CHIP_AXES];
+}
+
 export function sweepParam(key: string): SweepParam {
-  return SWEEP_PARAMS.find((p) => p.key === key) ?? SWEEP_PARAMS[0];
+  return (
+    sweepParams().find((p) => p.key === key) ?? {
+      key,
+      label: paramSpec(key).label,
+      defaults: SWEEP_VALUES[key] ?? '',
+    }
+  );
 }
 
 /** The schemes that have the parameter (every scheme for a chip parameter). */

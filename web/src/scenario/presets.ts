@@ -2,6 +2,12 @@
 // one or more per scheme (and guided tours built on them).
 import { defaultScenario, defaultWorkload, type Scenario } from './model';
 
+/**
+ * Compare's and sweep's starting choices: the second run beside the baseline scheme
+ * (the catalog's first) is FAST, and a sweep starts on FAST (FAST Figure 10).
+ */
+export const COMPARE_DEFAULTS = { besideBaseline: 'fast', sweepSchemes: ['fast'] };
+
 export interface Preset {
   id: string;
   label: string;

@@ -128,7 +128,16 @@ function get(m: Metrics, path: string): number | undefined {
   return typeof cur === 'number' ? cur : undefined;
 }
 
-export function RamPanel({ metrics, table, scheme }: { metrics: Metrics; table: ViewTable | null; scheme: string }) {
+/** `asFast`: the name of a scheme whose own RAM is accounted as FAST's (KAST), or null. */
+export function RamPanel({
+  metrics,
+  table,
+  asFast,
+}: {
+  metrics: Metrics;
+  table: ViewTable | null;
+  asFast: string | null;
+}) {
   const fast = get(metrics, 'scheme_metrics.ram.fast_bytes');
   const kraft = get(metrics, 'scheme_metrics.ram.kraft_bytes');
   const affords = get(metrics, 'scheme_metrics.ram.kraft_log_blocks_for_fast_ram');
@@ -153,8 +162,8 @@ export function RamPanel({ metrics, table, scheme }: { metrics: Metrics; table: 
         ))}
       </div>
       <p className="hint">
-        Log-block maps for {m} log blocks{scheme === 'kast' ? ' (KAST is accounted as FAST)' : ''}. With FAST’s RAM for{' '}
-        {m}, KRAFT affords <strong data-testid="ram-affords">{affords}</strong> log blocks.
+        Log-block maps for {m} log blocks{asFast ? ` (${asFast} is accounted as FAST)` : ''}. With FAST’s RAM for {m},
+        KRAFT affords <strong data-testid="ram-affords">{affords}</strong> log blocks.
       </p>
       {table && (
         <details>

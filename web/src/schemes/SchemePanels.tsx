@@ -9,20 +9,20 @@ import { LatencyHistogram } from './LatencyHistogram';
 import { AssociativityChart, LogStrip, RamPanel, RelativeAddressing } from './KraftPanels';
 import { ResponseTimeline, fmtUs, type Bound } from './ResponseTimeline';
 import {
-  KRAFT_LIKE,
-  RFTL_LIKE,
   gftlBound,
+  kraftLike,
   kraftLogBlocks,
   ramTable,
   relativeTables,
   rftlBound,
   rftlGroups,
+  rftlLike,
   type RftlGroup,
 } from './tables';
 import { useSchemeData } from './useSchemeData';
 import { LtftlPanels } from './LtftlPanels';
 import { CrashPanel } from './CrashPanel';
-import type { Scenario } from '../scenario/model';
+import { hasPanel, schemeSpec, type Scenario } from '../scenario/model';
 import './register';
 import './schemes.css';
 
@@ -49,7 +49,8 @@ function useAssociativity(client: SimClient | null, sid: number | null, enabled:
 export function boundsFor(info: SessionInfo): Bound[] {
   const t = info.chip.timing;
   const out: Bound[] = [{ label: 'RFTL L(p)', us: rftlBound(t) }];
-  if (info.scheme === 'gftl') out.push({ label: 'GFTL L(p)', us: gftlBound(t, info.chip.pages_per_block) });
+  if (hasPanel(info.scheme, 'gftl_bound'))
+    out.push({ label: 'GFTL L(p)', us: gftlBound(t, info.chip.pages_per_block) });
   return out;
 }
 
@@ -75,11 +76,11 @@ export interface SchemeViewProps {
 
 /** Under the device view: RFTL-like response times, KRAFT-like log blocks. */
 export function SchemeStrip({ client, sid, info, snapshot, width, selectedLog, onSelectLog }: SchemeViewProps) {
-  const rftlLike = RFTL_LIKE.has(info.scheme);
+  const realTime = rftlLike(info.scheme);
   const chartWidth = Math.max(200, Math.floor(width));
-  const data = useSchemeData(client, sid, snapshot.step, Math.max(50, chartWidth - 60), rftlLike);
-  const assoc = useAssociativity(client, sid, KRAFT_LIKE.has(info.scheme));
-  if (rftlLike) {
+  const data = useSchemeData(client, sid, snapshot.step, Math.max(50, chartWidth - 60), realTime);
+  const assoc = useAssociativity(client, sid, kraftLike(info.scheme));
+  if (realTime) {
     return (
       <section className="scheme-strip" aria-labelledby="rt-h" data-testid="scheme-strip">
         <div className="strip-head">
@@ -100,7 +101,7 @@ export function SchemeStrip({ client, sid, info, snapshot, width, selectedLog, o
       </section>
     );
   }
-  if (KRAFT_LIKE.has(info.scheme)) {
+  if (kraftLike(info.scheme)) {
     const logs = kraftLogBlocks(snapshot.view.tables);
     if (!logs) return null;
     return (
@@ -158,12 +159,12 @@ function SchemeSpecificPanels({
   onLoad,
   onSeek,
 }: SchemeViewProps) {
-  const rftlLike = RFTL_LIKE.has(info.scheme);
-  const data = useSchemeData(client, sid, snapshot.step, 10, rftlLike);
+  const realTime = rftlLike(info.scheme);
+  const data = useSchemeData(client, sid, snapshot.step, 10, realTime);
   const tables = snapshot.view.tables;
-  const rel = KRAFT_LIKE.has(info.scheme) ? relativeTables(tables) : [];
-  if (rftlLike) {
-    const groups = info.scheme === 'rftl' ? rftlGroups(tables) : null;
+  const rel = kraftLike(info.scheme) ? relativeTables(tables) : [];
+  if (realTime) {
+    const groups = hasPanel(info.scheme, 'rftl_block_map') ? rftlGroups(tables) : null;
     const active = groups?.filter((g) => g.gc) ?? [];
     return (
       <>
@@ -187,12 +188,12 @@ function SchemeSpecificPanels({
       </>
     );
   }
-  if (info.scheme === 'ltftl' && sid !== null && scenario && onLoad && onSeek) {
+  if (hasPanel(info.scheme, 'frozen_states') && sid !== null && scenario && onLoad && onSeek) {
     return (
       <LtftlPanels client={client} sid={sid} scenario={scenario} snapshot={snapshot} onLoad={onLoad} onSeek={onSeek} />
     );
   }
-  if (KRAFT_LIKE.has(info.scheme)) {
+  if (kraftLike(info.scheme)) {
     const slot = selectedLog !== null && rel.some((t) => t.slot === selectedLog) ? selectedLog : (rel[0]?.slot ?? null);
     return (
       <>
@@ -201,7 +202,13 @@ function SchemeSpecificPanels({
           table={rel.find((t) => t.slot === slot) ?? null}
           pagesPerBlock={info.chip.pages_per_block}
         />
-        <RamPanel metrics={snapshot.metrics} table={ramTable(tables)} scheme={info.scheme} />
+        <RamPanel
+          metrics={snapshot.metrics}
+          table={ramTable(tables)}
+          asFast={
+            hasPanel(info.scheme, 'kraft_ram_as_fast') ? (schemeSpec(info.scheme)?.shortLabel ?? info.scheme) : null
+          }
+        />
       </>
     );
   }

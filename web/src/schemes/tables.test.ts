@@ -13,6 +13,10 @@ import { binTimeline } from './types';
 import { histBins } from './LatencyHistogram';
 import { chipPagesAfterFit, lineErrorText } from '../trace/TraceUpload';
 import { coreScenario, isUploadWorkload } from '../trace/types';
+import { loadNodeCore } from '../scenario/testing/nodeCore';
+
+// Which tables a scheme's panels draw comes from the catalog's panel kinds (the real core).
+loadNodeCore();
 
 // Shapes as the core prints them (probed from the wasm build; docs/schemes/*.md).
 const kraft: ViewTable[] = [

@@ -1,10 +1,13 @@
 // Reading the scheme panels' data out of the core's view() tables (docs/schemes/*.md,
 // "What the app should show"). Titles are matched by their stable prefixes.
 import type { ViewTable } from '../sim/protocol';
+import { hasPanel } from '../scenario/model';
 import { LTFTL_TABLES } from './timeShift';
 
-export const RFTL_LIKE = new Set(['rftl', 'gftl', 'nftl']);
-export const KRAFT_LIKE = new Set(['kraft', 'kast']);
+/** Real-time schemes: response times per request and their histogram (panel kind). */
+export const rftlLike = (scheme: string) => hasPanel(scheme, 'response_times');
+/** K-associative log blocks: the log strip, relative addressing, mapping RAM (panel kind). */
+export const kraftLike = (scheme: string) => hasPanel(scheme, 'kraft_log_blocks');
 
 const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 
@@ -144,9 +147,9 @@ export function ramTable(tables: ViewTable[]): ViewTable | null {
 
 /** Tables the scheme panels draw themselves (the generic table list leaves them out). */
 export function tablesShownElsewhere(scheme: string, tables: ViewTable[]): ViewTable[] {
-  if (scheme === 'rftl')
+  if (hasPanel(scheme, 'rftl_block_map'))
     return tables.filter((t) => !t.title.startsWith('Block map (RAM): primary / replacement / buffer'));
-  if (KRAFT_LIKE.has(scheme)) {
+  if (kraftLike(scheme)) {
     return tables.filter(
       (t) =>
         !t.title.startsWith('Log blocks (K = ') &&
@@ -154,7 +157,7 @@ export function tablesShownElsewhere(scheme: string, tables: ViewTable[]): ViewT
         !t.title.startsWith('Mapping RAM by the KRAFT'),
     );
   }
-  if (scheme === 'ltftl') return tables.filter((t) => !LTFTL_TABLES.some((p) => t.title.startsWith(p)));
+  if (hasPanel(scheme, 'frozen_states')) return tables.filter((t) => !LTFTL_TABLES.some((p) => t.title.startsWith(p)));
   return tables;
 }
 

@@ -1,7 +1,7 @@
 // "What happens next?": the questions are data; the answers come from the core
 // (Session.predict_next runs the next request on a copy of the state and classifies what it
 // did), so a question can never disagree with what the chip then shows.
-import type { Scenario } from '../scenario/model';
+import { schemeCleaning, type Scenario } from '../scenario/model';
 
 /** The core's classification of the next request (core-wasm/crates/wasm/src/lib.rs predict_next). */
 export interface Prediction {
@@ -37,9 +37,6 @@ export interface PredictQuestion {
   answer: (p: Prediction) => string;
 }
 
-/** Schemes that clean up with merges of log blocks (the rest run garbage collection). */
-const MERGING = new Set(['bast', 'fast', 'ofast', 'kraft', 'kast', 'fastcheck', 'fast-ltlog']);
-
 export const KIND_LABEL: Record<Prediction['kind'], string> = {
   none: 'Nothing extra: just the request itself',
   gc: 'Garbage collection (copy valid pages out, erase a block)',
@@ -53,7 +50,10 @@ export const QUESTIONS: Record<PredictKind, PredictQuestion> = {
     id: 'kind',
     prompt: 'What will the next request make the FTL do?',
     choices: ({ scheme }) =>
-      (MERGING.has(scheme) ? (['none', 'switch', 'partial', 'full'] as const) : (['none', 'gc'] as const)).map((k) => ({
+      (schemeCleaning(scheme) === 'merges'
+        ? (['none', 'switch', 'partial', 'full'] as const)
+        : (['none', 'gc'] as const)
+      ).map((k) => ({
         value: k,
         label: KIND_LABEL[k],
       })),

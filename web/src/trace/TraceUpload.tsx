@@ -3,7 +3,16 @@
 // Parsing is the core's (Rust, in the worker); the file never leaves the browser.
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { SimClient } from '../sim/client';
-import { CHIPS, MAX_PAGES, SCHEMES, chipSpec, defaultParams, type ChipPreset, type Scenario } from '../scenario/model';
+import {
+  CHIPS,
+  MAX_PAGES,
+  SCHEMES,
+  chipSpec,
+  defaultParams,
+  defaultScenario,
+  type ChipPreset,
+  type Scenario,
+} from '../scenario/model';
 import type { Moment, ShareState } from '../scenario/share';
 import { AddressPlot } from './AddressPlot';
 import { MappingEditor } from './MappingEditor';
@@ -264,8 +273,8 @@ function TraceDialog({ client, file, current, reopen, onClose, onRun }: DialogPr
   const [preview, setPreview] = useState<TracePreview | null>(null);
   const [digest, setDigest] = useState<string | null>(null);
   const refused = was ? mismatch(was, file.size, digest) : null;
-  const [scheme, setScheme] = useState(current?.scheme ?? 'page');
-  const [params, setParams] = useState(current?.params ?? defaultParams('page'));
+  const [scheme, setScheme] = useState(current?.scheme ?? defaultScenario().scheme);
+  const [params, setParams] = useState(current?.params ?? defaultParams(defaultScenario().scheme));
   const [preset, setPreset] = useState<ChipPreset>(current?.chip.preset ?? 'classroom');
   const [blocks, setBlocks] = useState<number>(
     current?.chip.blocks ?? chipSpec(current?.chip.preset ?? 'classroom')?.blocks ?? 16,

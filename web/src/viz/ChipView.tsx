@@ -2,6 +2,7 @@
 // zoom and a minimap for large ones; a hover line and a legend of what is present.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { SessionInfo, Snapshot } from '../sim/protocol';
+import { hasPanel } from '../scenario/model';
 import { CanvasGrid } from './CanvasGrid';
 import { hoverText, presentCodes, type Hovered } from './chipInfo';
 import { chipState } from './chipState';
@@ -104,7 +105,7 @@ export function ChipView({ info, snap, transitionMs, budgetMs, theme, textScale 
             lastEvent={lastEvent}
             transitionMs={transitionMs}
             textScale={textScale}
-            groupOf={info.scheme === 'rftl' ? 3 : 1}
+            groupOf={hasPanel(info.scheme, 'rftl_block_map') ? 3 : 1}
             plan={planRef.current.plan}
             planId={planRef.current.id}
             slotMs={planRef.current.slotMs}

@@ -155,64 +155,26 @@ impl Scenario {
     // is parsed there, and the parsers sit below the scenario (no module cycle).
 }
 
-/// See `Scenario::validate`.
+/// See `Scenario::validate`. The ranges are the registry's (`ftl::ParamSpec`).
 pub fn check_params(scheme: &str, p: &SchemeParams, g: &crate::nand::Geometry) -> Result<(), String> {
-    if !ftl::SCHEMES.iter().any(|s| s.0 == scheme) {
+    let Some(entry) = ftl::entry(scheme) else {
         return Err(format!(
             "unknown scheme '{scheme}' (known: {})",
-            ftl::SCHEMES.iter().map(|s| s.0).collect::<Vec<_>>().join(", ")
+            ftl::REGISTRY.iter().map(|e| e.id).collect::<Vec<_>>().join(", ")
         ));
-    }
-    let reads = ftl::scheme_params(scheme);
-    let given: [(&str, bool); 7] = [
-        ("op", p.op.is_some()),
-        ("log_blocks", p.log_blocks.is_some()),
-        ("k", p.k.is_some()),
-        ("switch_max", p.switch_max.is_some()),
-        ("fill_max", p.fill_max.is_some()),
-        ("utilisation", p.utilisation.is_some()),
-        ("checkpoint_lpns", p.checkpoint_lpns.is_some()),
-    ];
-    for (name, set) in given {
-        if set && !reads.contains(&name) {
+    };
+    for name in SchemeParams::KEYS {
+        if p.get(name).is_some() && !entry.reads(name) {
+            let reads = ftl::scheme_params(scheme);
             return Err(format!(
                 "scheme '{scheme}' does not read '{name}'; its parameters: {}",
                 if reads.is_empty() { "none".to_string() } else { reads.join(", ") }
             ));
         }
     }
-    let (blocks, ppb) = (g.blocks as u64, g.pages_per_block as u64);
-    if let Some(op) = p.op {
-        if !(op.is_finite() && (0.0..1.0).contains(&op)) {
-            return Err(format!("op (over-provisioning ratio) must be in [0, 1) (got {op})"));
-        }
-    }
-    if let Some(u) = p.utilisation {
-        if !(u.is_finite() && u > 0.0 && u <= 1.0) {
-            return Err(format!("utilisation must be in (0, 1] (got {u})"));
-        }
-    }
-    if let Some(n) = p.log_blocks {
-        // Fewer than the chip's blocks: this rules out overflow in each scheme's own check
-        // of its exact minimum (log + spare + data blocks), which then gives the message.
-        if n == 0 || n as u64 >= blocks {
-            return Err(format!("log_blocks must be in 1..{blocks} (fewer than the chip's {blocks} blocks) (got {n})"));
-        }
-    }
-    if let Some(k) = p.k {
-        // K = log blocks is full associativity and K > N is clamped to N slots (KRAFT);
-        // beyond the chip's blocks it means nothing.
-        if k == 0 || k as u64 > blocks {
-            return Err(format!(
-                "k (associativity) must be at least 1 and at most the chip's {blocks} blocks (got {k})"
-            ));
-        }
-    }
-    // switch_max and fill_max are thresholds on a page count: 0 = never, >= N = always;
-    // every u32 is meaningful.
-    if let Some(c) = p.checkpoint_lpns {
-        if c == 0 || c as u64 > blocks * ppb {
-            return Err(format!("checkpoint_lpns must be in 1..={} (the chip's pages) (got {c})", blocks * ppb));
+    for spec in entry.params {
+        if let Some(v) = p.get(spec.key) {
+            spec.check(v, g)?;
         }
     }
     Ok(())
@@ -226,7 +188,7 @@ pub fn info_json(scenario: &Scenario, sim: &Simulator) -> String {
     let us = |ns: u64| ns as f64 / 1000.0;
     serde_json::json!({
         "scheme": s.ftl.name(),
-        "scheme_label": ftl::SCHEMES.iter().find(|x| x.0 == s.ftl.name()).map(|x| x.1).unwrap_or(""),
+        "scheme_label": ftl::entry(s.ftl.name()).map_or("", |e| e.description),
         "chip": {
             "name": c.name,
             "blocks": c.geometry.blocks,
@@ -236,7 +198,7 @@ pub fn info_json(scenario: &Scenario, sim: &Simulator) -> String {
             "timing": {"read_us": us(t.read_ns), "read_oob_us": us(t.read_oob_ns), "program_us": us(t.program_ns), "erase_us": us(t.erase_ns)},
         },
         "logical_pages": s.ftl.logical_pages(),
-        "log_blocks_used": log_blocks_used(&scenario.scheme, &scenario.params, c.geometry.blocks),
+        "log_blocks_used": log_blocks_used(&scenario.scheme, &scenario.params, &c.geometry),
         "workload_space": scenario.run.workload_space.map(|w| w.logical_pages),
         "precondition": scenario.run.precondition.as_ref().map(|p| serde_json::json!({
             "fill": p.fill, "random_writes": p.random_writes, "seed": p.seed,
@@ -250,18 +212,11 @@ pub fn info_json(scenario: &Scenario, sim: &Simulator) -> String {
 }
 
 /// The number of log blocks a hybrid scheme runs with: the parameter, or the scheme's
-/// default (exports state it; None for schemes without log blocks or whose default
-/// depends on more than the chip).
-pub fn log_blocks_used(scheme: &str, params: &SchemeParams, blocks: u32) -> Option<u32> {
-    if !ftl::scheme_params(scheme).contains(&"log_blocks") {
-        return None;
-    }
-    params.log_blocks.or(match scheme {
-        "bast" => Some(ftl::bast::DEFAULT_LOG_BLOCKS),
-        "fast" | "ofast" | "fastcheck" | "fast-ltlog" => Some(ftl::fast::DEFAULT_LOG_BLOCKS),
-        "kraft" | "kast" => Some(ftl::kraft::default_log_blocks(blocks)),
-        _ => None,
-    })
+/// default on this chip (the registry's; exports state it; None for schemes without log
+/// blocks).
+pub fn log_blocks_used(scheme: &str, params: &SchemeParams, g: &crate::nand::Geometry) -> Option<u32> {
+    let spec = ftl::entry(scheme)?.param("log_blocks")?;
+    Some(params.log_blocks.unwrap_or_else(|| spec.default.resolve(g) as u32))
 }
 
 #[cfg(test)]

@@ -365,20 +365,47 @@ pub fn trace_catalog() -> String {
     .to_string()
 }
 
-/// Schemes, chip presets, the parameters each scheme reads and the workload generators:
-/// `{schemes: [{id, label, params: [...], cleaning: "gc"|"merges"}], chips: [...], generators:
-/// [{kind, description}]}`.
+fn param_spec_json(p: &ftl_sim::ftl::ParamSpec) -> serde_json::Value {
+    serde_json::json!({
+        "key": p.key,
+        "label": p.label,
+        "help": p.help,
+        // null: derived from the chip (the rule says how; scheme_defaults resolves it).
+        "min": p.min.fixed(),
+        "min_rule": p.min.rule(),
+        "min_exclusive": p.min_exclusive,
+        "max": p.max.fixed(),
+        "max_rule": p.max.rule(),
+        "max_exclusive": p.max_exclusive,
+        "step": p.step,
+        "integer": p.integer,
+        "default": p.default.fixed(),
+        "default_rule": p.default.rule(),
+    })
+}
+
+/// The scheme registry (ftl_sim::ftl::REGISTRY), chip presets and the workload generators:
+/// `{schemes: [{id, label, name, short_label, description, params: [key], param_specs:
+/// [{key, label, help, min, min_rule, min_exclusive, max, max_rule, max_exclusive, step,
+/// integer, default, default_rule}], cleaning: "gc"|"merges", panels: [kind]}], chips: [...],
+/// generators: [{kind, description}]}`. `label` is the one-line description (as before
+/// `description` existed); `name` is the picker's. docs/session-api.md.
 #[wasm_bindgen]
 pub fn catalog() -> String {
-    let schemes: Vec<_> = ftl_sim::ftl::SCHEMES
+    let schemes: Vec<_> = ftl_sim::ftl::REGISTRY
         .iter()
-        .map(|(id, label)| {
+        .map(|e| {
             serde_json::json!({
-                "id": id,
-                "label": label,
-                "params": ftl_sim::ftl::scheme_params(id),
+                "id": e.id,
+                "label": e.description,
+                "name": e.label,
+                "short_label": e.short_label,
+                "description": e.description,
+                "params": e.params.iter().map(|p| p.key).collect::<Vec<_>>(),
+                "param_specs": e.params.iter().map(param_spec_json).collect::<Vec<_>>(),
                 // "gc" or "merges": which cleaning counter the scheme uses (the app hides GC runs for merges).
-                "cleaning": ftl_sim::ftl::scheme_cleaning(id),
+                "cleaning": e.cleaning,
+                "panels": e.panels,
             })
         })
         .collect();
@@ -387,6 +414,26 @@ pub fn catalog() -> String {
         .map(|(kind, what)| serde_json::json!({"kind": kind, "description": what}))
         .collect();
     serde_json::json!({"schemes": schemes, "chips": ftl_sim::nand::PRESET_NAMES, "generators": generators}).to_string()
+}
+
+/// A scheme's parameters resolved on a chip (`chip_json`: a scenario's `chip`, `{preset,
+/// blocks?, pages_per_block?}`): `{key: {min, max, default}}`, the numbers the core uses
+/// when the parameter is left out and the range `Scenario::validate` accepts.
+#[wasm_bindgen]
+pub fn scheme_defaults(scheme: &str, chip_json: &str) -> Result<String, JsError> {
+    let entry = ftl_sim::ftl::entry(scheme).ok_or_else(|| js_err(format!("unknown scheme '{scheme}'")))?;
+    let spec: ftl_sim::scenario::ChipSpec =
+        serde_json::from_str(chip_json).map_err(|e| js_err(format!("invalid chip: {e}")))?;
+    let g = spec.chip().map_err(js_err)?.geometry;
+    let out: serde_json::Map<String, serde_json::Value> = entry
+        .params
+        .iter()
+        .map(|p| {
+            let v = serde_json::json!({"min": p.min.resolve(&g), "max": p.max.resolve(&g), "default": p.default.resolve(&g)});
+            (p.key.to_string(), v)
+        })
+        .collect();
+    Ok(serde_json::Value::Object(out).to_string())
 }
 
 /// Checks a pattern-language text: `{ok: true, requests: n}` or

@@ -2,15 +2,15 @@
 
 use std::process::ExitCode;
 
-use ftl_sim::ftl::SCHEMES;
+use ftl_sim::ftl::REGISTRY;
 use ftl_sim::nand::PRESET_NAMES;
 use ftl_sim::trace::gen::GENERATORS;
 use ftl_sim::trace::parse::FORMATS;
 
 pub(crate) fn execute() -> ExitCode {
     println!("schemes:");
-    for (name, what) in SCHEMES {
-        println!("  {name:8} {what}");
+    for e in REGISTRY {
+        println!("  {:8} {}", e.id, e.description);
     }
     println!("chips: {}", PRESET_NAMES.join(", "));
     println!("generators (--gen KIND:key=value,...):");

@@ -17,13 +17,28 @@
 
 use std::collections::VecDeque;
 
-use super::{BlockRole, Ftl, SchemeParams, Table};
-use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, Pbn, Ppn, NONE};
+use super::registry::{self, Builder, ParamSpec, SchemeEntry, Value};
+use super::scan_recovery::{max_seq, newest, scan_all, Blk};
+use super::{BlockRole, Cleaning, Ftl, SchemeParams, Table};
+use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
 
 /// Free blocks kept beyond data and log blocks: a full merge takes one free block
 /// before it erases the data block and the log block.
 pub const SPARE_BLOCKS: u32 = 1;
 pub const DEFAULT_LOG_BLOCKS: u32 = 4;
+
+/// The registry's BAST entry (ftl::REGISTRY).
+pub const ENTRY: SchemeEntry = SchemeEntry {
+    id: "bast",
+    label: "BAST",
+    short_label: "BAST",
+    description: "BAST: one log block dedicated to each logical block (block-associative sector translation)",
+    params: &[ParamSpec { default: Value::Fixed(DEFAULT_LOG_BLOCKS as f64), ..registry::LOG_BLOCKS }],
+    cleaning: Cleaning::Merges,
+    panels: &[],
+    build: Builder::Geometry(|p, g| Ok(Box::new(BastFtl::new(g, p)?))),
+    recover: |flash, p| Ok(Box::new(recover_bast(flash, p)?)),
+};
 
 /// Spare-area tags of BAST's programs (recovery reads them; see ftl/scan_recovery.rs).
 pub(crate) mod tag {
@@ -92,7 +107,7 @@ pub struct BastFtl {
 impl BastFtl {
     pub fn new(g: &Geometry, params: &SchemeParams) -> Result<BastFtl, String> {
         let log_blocks = params.log_blocks.unwrap_or(DEFAULT_LOG_BLOCKS);
-        if log_blocks < 1 {
+        if (log_blocks as f64) < ENTRY.params[0].min.resolve(g) {
             return Err("BAST needs at least 1 log block".into());
         }
         if g.blocks < log_blocks + SPARE_BLOCKS + 1 {
@@ -406,4 +421,133 @@ impl Ftl for BastFtl {
             },
         ]
     }
+}
+
+// ---- BAST -----------------------------------------------------------------------------
+
+/// BAST: scan every spare area, then rebuild. Per logical block the blocks holding its
+/// sectors, oldest first: a merge destination without LAST is undone; the newest complete
+/// data block (in place or merged) makes every older block garbage; of what is left the
+/// newest log-born block is the log block if an older block exists (the data block: a
+/// switched log block or the merged one), else it is the data block (its switch
+/// completed). The round-robin cursor restarts at slot 0 (RAM state, not on the chip).
+// Offsets index both the block's pages and the scan: an index loop reads clearest.
+#[allow(clippy::needless_range_loop)]
+pub fn recover_bast(flash: &mut Flash, params: &SchemeParams) -> FlashResult<BastFtl> {
+    let g = *flash.geometry();
+    let n = g.pages_per_block;
+    let mut ftl = BastFtl::new(&g, params).map_err(FlashError::Violation)?;
+    flash.note("recovery", || {
+        format!("recovery: read the spare area (LPN, sequence number, tag) of all {} pages", g.pages())
+    });
+    let scans = scan_all(flash)?;
+    let mut blks: Vec<Blk> = scans.into_iter().enumerate().map(|(i, p)| Blk::new(i as Pbn, p, n, tag::MERGE)).collect();
+    ftl.seq = max_seq(&blks);
+    ftl.free.clear();
+    for i in 0..blks.len() {
+        let b = &blks[i];
+        let undo = b.readable() && b.role == tag::MERGE && !b.last;
+        if b.programmed && (!b.readable() || undo) {
+            let pbn = b.pbn;
+            flash.note("recovery", || {
+                format!("block {pbn}: torn pages only, or a merge destination without its last copy → erased")
+            });
+            flash.erase(pbn, Cause::Recovery)?;
+            blks[i].empty();
+        }
+    }
+    let mut groups: Vec<Vec<usize>> = vec![Vec::new(); ftl.data_blocks as usize];
+    for (i, b) in blks.iter().enumerate() {
+        if b.readable() {
+            groups[b.lbn as usize].push(i);
+        }
+    }
+    let mut logs: Vec<(u32, LogBlock)> = Vec::new();
+    for lbn in 0..ftl.data_blocks {
+        let mut group = std::mem::take(&mut groups[lbn as usize]);
+        if group.is_empty() {
+            continue;
+        }
+        group.sort_by_key(|&i| blks[i].birth);
+        let base = group.iter().rposition(|&i| blks[i].role != tag::LOG).unwrap_or(0);
+        let mut garbage: Vec<usize> = group[..base].to_vec();
+        let rest = &group[base..];
+        let (mut d, mut log) = if rest.len() == 1 {
+            (Some(rest[0]), None)
+        } else {
+            garbage.extend_from_slice(&rest[..rest.len() - 2]);
+            (Some(rest[rest.len() - 2]), Some(rest[rest.len() - 1]))
+        };
+        if d.is_some_and(|i| blks[i].torn) {
+            let todo: Vec<(u32, Ppn)> =
+                (0..n).filter_map(|o| newest(&blks, &group, lbn * n + o, n).map(|(_, p)| (o, p))).collect();
+            let dst = (0..blks.len() as Pbn)
+                .find(|&p| {
+                    !blks[p as usize].programmed
+                        && flash.block_pages(p).iter().all(|x| x.is_erased())
+                        && ftl.usage[p as usize] == Use::Free
+                })
+                .ok_or_else(|| FlashError::Violation("recovery found no free block for a merge".into()))?;
+            flash.note("merge_redo", || {
+                format!("LBN {lbn}: its data block holds a torn page → merged into free block {dst}, old blocks erased")
+            });
+            for (j, &(o, src)) in todo.iter().enumerate() {
+                let p = flash.read(src, Cause::Recovery)?;
+                let t = tag::MERGE | if j + 1 == todo.len() { tag::LAST } else { 0 };
+                ftl.program(flash, dst * n + o, p.lpn, p.version, Cause::Recovery, t)?;
+            }
+            ftl.usage[dst as usize] = Use::Data;
+            ftl.owner[dst as usize] = lbn;
+            ftl.bmt[lbn as usize] = dst;
+            garbage = group.clone();
+            d = None;
+            log = None;
+        }
+        for &gi in &garbage {
+            flash.erase(blks[gi].pbn, Cause::Recovery)?;
+            blks[gi].empty();
+        }
+        if let Some(di) = d {
+            let b = &blks[di];
+            ftl.bmt[lbn as usize] = b.pbn;
+            ftl.usage[b.pbn as usize] = Use::Data;
+            ftl.owner[b.pbn as usize] = lbn;
+        }
+        if let Some(li) = log {
+            let b = &blks[li];
+            let lsns: Vec<Lpn> = b.pages[..b.fill() as usize]
+                .iter()
+                .map(|p| if p.kind == PageKind::Data { p.lpn } else { NONE })
+                .collect();
+            ftl.usage[b.pbn as usize] = Use::Log;
+            ftl.owner[b.pbn as usize] = lbn;
+            logs.push((b.birth, LogBlock { pbn: b.pbn, lbn, lsns }));
+        }
+    }
+    if logs.len() > ftl.slots.len() {
+        return Err(FlashError::Violation(format!(
+            "recovery found {} log blocks, more than {}",
+            logs.len(),
+            ftl.slots.len()
+        )));
+    }
+    logs.sort_by_key(|l| l.0);
+    for (slot, (_, l)) in logs.into_iter().enumerate() {
+        ftl.slot_of[l.lbn as usize] = slot as u32;
+        ftl.slots[slot] = Some(l);
+    }
+    for pbn in 0..blks.len() as Pbn {
+        let base = (pbn * n) as usize;
+        for off in 0..n as usize {
+            ftl.written[base + off] = !flash.peek(pbn * n + off as u32).is_erased();
+        }
+        if ftl.usage[pbn as usize] == Use::Free {
+            if flash.block_pages(pbn).iter().any(|p| !p.is_erased()) {
+                flash.erase(pbn, Cause::Recovery)?;
+                ftl.written[base..base + n as usize].fill(false);
+            }
+            ftl.free.push_back(pbn);
+        }
+    }
+    Ok(ftl)
 }

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::nand::{Chip, Flash, FlashResult, Geometry, Lpn, PageKind, Pbn, Ppn};
+pub use registry::{Builder, PanelKind, ParamSpec, SchemeEntry, Value};
 
 pub mod bast;
 pub mod fast;
@@ -14,6 +15,7 @@ pub mod ltftl;
 pub mod nftl;
 pub mod page;
 pub mod ram;
+pub mod registry;
 pub mod rftl;
 pub mod scan_recovery;
 
@@ -86,6 +88,26 @@ pub struct SchemeParams {
     /// (default page size / 4 B; FastCheck Figure 8 also runs it twice as fast). For
     /// `fast-ltlog`: records per log page P_ltftl (default page size / 16 B).
     pub checkpoint_lpns: Option<u32>,
+}
+
+impl SchemeParams {
+    /// Every parameter's key, as the registry's `ParamSpec::key` names it.
+    pub const KEYS: [&'static str; 7] =
+        ["op", "log_blocks", "k", "switch_max", "fill_max", "utilisation", "checkpoint_lpns"];
+
+    /// A parameter by key, as a number (None: not set, or not a parameter).
+    pub fn get(&self, key: &str) -> Option<f64> {
+        match key {
+            "op" => self.op,
+            "log_blocks" => self.log_blocks.map(f64::from),
+            "k" => self.k.map(f64::from),
+            "switch_max" => self.switch_max.map(f64::from),
+            "fill_max" => self.fill_max.map(f64::from),
+            "utilisation" => self.utilisation,
+            "checkpoint_lpns" => self.checkpoint_lpns.map(f64::from),
+            _ => None,
+        }
+    }
 }
 
 /// Clone into a box: keyframes snapshot the scheme with the chip.
@@ -194,37 +216,44 @@ pub fn copy_of_located<F: Ftl + ?Sized>(ftl: &F, flash: &Flash, ppn: Ppn) -> boo
             .is_some_and(|q| q != ppn && flash.peek(q).kind == PageKind::Data && flash.peek(q).version == p.version)
 }
 
-/// Schemes that exist, with a one-line description for the UI and `ftl --help`.
-pub const SCHEMES: &[(&str, &str)] = &[
-    ("page", "Page mapping with greedy garbage collection (the baseline)"),
-    ("bast", "BAST: one log block dedicated to each logical block (block-associative sector translation)"),
-    ("fast", "FAST: one SW log block plus fully-associative RW log blocks, eager merge"),
-    ("ofast", "O-FAST: FAST with lazy merge (skips merges whose sectors have newer copies)"),
-    ("fastcheck", "FastCheck: FAST with map directory, map blocks, log-region checkpoints and MSN-checked recovery"),
-    (
-        "fast-ltlog",
-        "FAST with LTFTL-style recovery logging (mapping log records, page-map dumps), as FastCheck 6.2 compares",
-    ),
-    ("rftl", "RFTL: primary / replacement / buffer blocks, OOB sub-tables, distributed partial GC (real-time)"),
-    ("gftl", "GFTL as the RFTL paper describes it: buffer blocks, central GC queue, partial block cleaning"),
-    ("nftl", "NFTL: block mapping with a replacement block; merge when both are full"),
-    ("kraft", "KRAFT: K-associative log blocks kept serial, relative addressing (Kang et al.)"),
-    ("kast", "KAST-style K-associative log blocks (KRAFT without seriality maintenance)"),
-    ("ltftl", "LTFTL: page mapping with time shift (freeze / unfreeze / revert) and power-loss roll-back"),
+/// Every scheme, one line each: each file declares its own entry (docs/architecture.md,
+/// "How to add a scheme"). The order is the pickers' order; the first is the baseline.
+pub const REGISTRY: &[&SchemeEntry] = &[
+    &page::ENTRY,
+    &bast::ENTRY,
+    &fast::ENTRY,
+    &fast::OFAST_ENTRY,
+    &fastcheck::ENTRY,
+    &fastcheck::LTLOG_ENTRY,
+    &rftl::ENTRY,
+    &gftl::ENTRY,
+    &nftl::ENTRY,
+    &kraft::ENTRY,
+    &kraft::KAST_ENTRY,
+    &ltftl::ENTRY,
 ];
 
-/// The parameters each scheme reads (the app's form shows just these).
-pub fn scheme_params(scheme: &str) -> &'static [&'static str] {
-    match scheme {
-        "page" => &["op"],
-        "bast" | "fast" | "ofast" => &["log_blocks"],
-        "fastcheck" | "fast-ltlog" => &["log_blocks", "checkpoint_lpns"],
-        "kraft" => &["log_blocks", "k", "switch_max", "fill_max"],
-        "kast" => &["log_blocks", "k"],
-        "rftl" | "gftl" | "nftl" => &["utilisation"],
-        "ltftl" => &["op", "log_blocks"],
-        _ => &[],
+/// The registry's entry of a scheme id.
+pub fn entry(scheme: &str) -> Option<&'static SchemeEntry> {
+    REGISTRY.iter().copied().find(|e| e.id == scheme)
+}
+
+/// (id, one-line description) of every scheme of the registry, for the UI and `ftl --help`.
+pub const SCHEMES: &[(&str, &str)] = &{
+    let mut out = [("", ""); REGISTRY.len()];
+    let mut i = 0;
+    while i < REGISTRY.len() {
+        out[i] = (REGISTRY[i].id, REGISTRY[i].description);
+        i += 1;
     }
+    out
+};
+
+/// The parameters a scheme reads (the app's form shows just these), from the registry.
+pub fn scheme_params(scheme: &str) -> &'static [&'static str] {
+    static KEYS: std::sync::OnceLock<Vec<Vec<&'static str>>> = std::sync::OnceLock::new();
+    let keys = KEYS.get_or_init(|| REGISTRY.iter().map(|e| e.params.iter().map(|p| p.key).collect()).collect());
+    REGISTRY.iter().position(|e| e.id == scheme).map_or(&[], |i| &keys[i])
 }
 
 /// How a scheme reclaims space, which names the counter its cleaning shows under
@@ -240,23 +269,23 @@ pub enum Cleaning {
     Merges,
 }
 
-/// The cleaning of a scheme of `SCHEMES` (the wasm catalog's `cleaning`). One rule: a
+/// The cleaning of a scheme of the registry (the wasm catalog's `cleaning`). One rule: a
 /// scheme whose cleaning merges block-mapped blocks (a log or replacement block with its
 /// data block) reports merges; one that collects victim blocks (GFTL's partial block
 /// cleaning and RFTL's distributed GC included, as their paper names them) reports GC runs.
 pub fn scheme_cleaning(scheme: &str) -> Cleaning {
-    match scheme {
-        "bast" | "fast" | "ofast" | "fastcheck" | "fast-ltlog" | "kraft" | "kast" | "nftl" => Cleaning::Merges,
-        _ => Cleaning::Gc,
-    }
+    entry(scheme).map_or(Cleaning::Gc, |e| e.cleaning)
+}
+
+fn unknown(scheme: &str) -> String {
+    format!("unknown scheme '{scheme}' (known: {})", REGISTRY.iter().map(|e| e.id).collect::<Vec<_>>().join(", "))
 }
 
 /// Builds a scheme on a chip: like `build`, but schemes whose parameters depend on the
 /// chip's timing (RFTL's β, k, j; GFTL's step size) get it. Scenarios use this.
 pub fn build_on_chip(scheme: &str, params: &SchemeParams, chip: &Chip) -> Result<Box<dyn Ftl>, String> {
-    match scheme {
-        "rftl" => Ok(Box::new(rftl::Rftl::new(&chip.geometry, &chip.timing, params)?)),
-        "gftl" => Ok(Box::new(gftl::Gftl::new(&chip.geometry, &chip.timing, params)?)),
+    match entry(scheme).map(|e| e.build) {
+        Some(Builder::Chip(build)) => build(params, chip),
         _ => build(scheme, params, &chip.geometry),
     }
 }
@@ -264,41 +293,17 @@ pub fn build_on_chip(scheme: &str, params: &SchemeParams, chip: &Chip) -> Result
 /// Rebuilds a scheme from the chip alone after a power cut (RAM is lost). The outer
 /// error is a power loss during recovery; the inner one a scheme that cannot recover.
 pub fn recover(scheme: &str, params: &SchemeParams, flash: &mut Flash) -> FlashResult<Result<Box<dyn Ftl>, String>> {
-    Ok(Ok(match scheme {
-        "page" => Box::new(page::PageFtl::recover(flash, params)?),
-        "bast" => Box::new(scan_recovery::recover_bast(flash, params)?),
-        "fast" => Box::new(scan_recovery::recover_fast(flash, params, false)?),
-        "ofast" => Box::new(scan_recovery::recover_fast(flash, params, true)?),
-        "fastcheck" => Box::new(fastcheck::recover(flash, params, fastcheck::Mode::FastCheck)?),
-        "fast-ltlog" => Box::new(fastcheck::recover(flash, params, fastcheck::Mode::LtLog)?),
-        "nftl" => Box::new(nftl::Nftl::recover(flash, params)?),
-        "gftl" => Box::new(gftl::Gftl::recover(flash, params)?),
-        "rftl" => Box::new(rftl::Rftl::recover(flash, params)?),
-        "kraft" => Box::new(kraft::Kraft::recover(flash, params, kraft::Variant::Kraft)?),
-        "kast" => Box::new(kraft::Kraft::recover(flash, params, kraft::Variant::Kast)?),
-        // Back to the latest write (the app offers rebooting to the latest frozen state).
-        "ltftl" => Box::new(ltftl::LtFtl::recover(flash, params, false)?),
-        other => return Ok(Err(format!("scheme '{other}' has no recovery yet"))),
-    }))
+    match entry(scheme) {
+        Some(e) => Ok(Ok((e.recover)(flash, params)?)),
+        None => Ok(Err(format!("scheme '{scheme}' has no recovery yet"))),
+    }
 }
 
 /// Builds a scheme on a chip geometry.
 pub fn build(scheme: &str, params: &SchemeParams, geometry: &Geometry) -> Result<Box<dyn Ftl>, String> {
-    match scheme {
-        "page" => Ok(Box::new(page::PageFtl::new(geometry, params)?)),
-        "bast" => Ok(Box::new(bast::BastFtl::new(geometry, params)?)),
-        "fast" => Ok(Box::new(fast::FastFtl::new(geometry, params, false)?)),
-        "ofast" => Ok(Box::new(fast::FastFtl::new(geometry, params, true)?)),
-        "fastcheck" => Ok(Box::new(fastcheck::build(geometry, params, fastcheck::Mode::FastCheck)?)),
-        "fast-ltlog" => Ok(Box::new(fastcheck::build(geometry, params, fastcheck::Mode::LtLog)?)),
-        "nftl" => Ok(Box::new(nftl::Nftl::new(geometry, params)?)),
-        "rftl" | "gftl" => Err(format!("scheme '{scheme}' needs the chip's timing: use ftl::build_on_chip")),
-        "kraft" => Ok(Box::new(kraft::Kraft::new(geometry, params, kraft::Variant::Kraft)?)),
-        "kast" => Ok(Box::new(kraft::Kraft::new(geometry, params, kraft::Variant::Kast)?)),
-        "ltftl" => Ok(Box::new(ltftl::LtFtl::new(geometry, params)?)),
-        other => Err(format!(
-            "unknown scheme '{other}' (known: {})",
-            SCHEMES.iter().map(|s| s.0).collect::<Vec<_>>().join(", ")
-        )),
+    match entry(scheme).map(|e| e.build) {
+        Some(Builder::Geometry(build)) => build(params, geometry),
+        Some(Builder::Chip(_)) => Err(format!("scheme '{scheme}' needs the chip's timing: use ftl::build_on_chip")),
+        None => Err(unknown(scheme)),
     }
 }

@@ -13,7 +13,8 @@
 
 use std::collections::VecDeque;
 
-use super::{BlockRole, Ftl, SchemeParams, Table};
+use super::registry::{self, Builder, PanelKind, SchemeEntry};
+use super::{BlockRole, Cleaning, Ftl, SchemeParams, Table};
 use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,11 +53,24 @@ pub struct Nftl {
 const TAG_DATA: u8 = 0;
 const TAG_REPL: u8 = 1;
 
+/// The registry's NFTL entry (ftl::REGISTRY).
+pub const ENTRY: SchemeEntry = SchemeEntry {
+    id: "nftl",
+    label: "NFTL",
+    short_label: "NFTL",
+    description: "NFTL: block mapping with a replacement block; merge when both are full",
+    params: &[registry::UTILISATION],
+    cleaning: Cleaning::Merges,
+    panels: &[PanelKind::ResponseTimes],
+    build: Builder::Geometry(|p, g| Ok(Box::new(Nftl::new(g, p)?))),
+    recover: |flash, p| Ok(Box::new(Nftl::recover(flash, p)?)),
+};
+
 /// Logical blocks a chip exports at a utilisation: the RFTL capacity ⌊blocks/3⌋ times
 /// the utilisation, so RFTL, GFTL and NFTL on one chip serve the same logical space.
 pub fn logical_blocks(g: &Geometry, params: &SchemeParams) -> Result<u32, String> {
     let u = params.utilisation.unwrap_or(1.0);
-    if !(u > 0.0 && u <= 1.0) {
+    if registry::UTILISATION.check(u, g).is_err() {
         return Err(format!("utilisation must be in (0, 1] (got {u})"));
     }
     let max = g.blocks / 3;

@@ -6,7 +6,8 @@
 use std::collections::VecDeque;
 
 use super::greedy::ValidBuckets;
-use super::{BlockRole, Ftl, SchemeParams, Table};
+use super::registry::{self, Builder, ParamSpec, SchemeEntry, Value};
+use super::{BlockRole, Cleaning, Ftl, SchemeParams, Table};
 use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
 
 /// Blocks the scheme always keeps out of logical space: the write frontier, the GC
@@ -15,6 +16,19 @@ const RESERVED_BLOCKS: u32 = 3;
 /// Spare-area tag of GC copies, so recovery can tell the GC frontier from the host one.
 const TAG_GC: u8 = 1;
 pub const DEFAULT_OP: f64 = 0.25;
+
+/// The registry's page-mapping entry (ftl::REGISTRY).
+pub const ENTRY: SchemeEntry = SchemeEntry {
+    id: "page",
+    label: "Page mapping (greedy GC)",
+    short_label: "Page",
+    description: "Page mapping with greedy garbage collection (the baseline)",
+    params: &[ParamSpec { default: Value::Fixed(DEFAULT_OP), ..registry::OP }],
+    cleaning: Cleaning::Gc,
+    panels: &[],
+    build: Builder::Geometry(|p, g| Ok(Box::new(PageFtl::new(g, p)?))),
+    recover: |flash, p| Ok(Box::new(PageFtl::recover(flash, p)?)),
+};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum BlockUse {
@@ -50,7 +64,7 @@ pub struct PageFtl {
 impl PageFtl {
     pub fn new(g: &Geometry, params: &SchemeParams) -> Result<PageFtl, String> {
         let op = params.op.unwrap_or(DEFAULT_OP);
-        if !(0.0..1.0).contains(&op) {
+        if ENTRY.params[0].check(op, g).is_err() {
             return Err(format!("over-provisioning ratio must be in [0, 1) (got {op})"));
         }
         if g.blocks < RESERVED_BLOCKS + 1 {

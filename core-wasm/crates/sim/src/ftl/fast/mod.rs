@@ -11,8 +11,12 @@
 
 use std::collections::VecDeque;
 
-use super::{BlockRole, Ftl, SchemeParams, Table};
+use super::registry::{self, Builder, ParamSpec, SchemeEntry, Value};
+use super::{BlockRole, Cleaning, Ftl, SchemeParams, Table};
 use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, Pbn, Ppn, NONE};
+
+mod merge;
+pub(crate) mod recovery;
 
 /// Free blocks kept beyond data and log blocks: a merge into a new block (a RW victim's
 /// merge per logical block, the case 2.3 merge) needs one free block before it can
@@ -20,6 +24,38 @@ use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, P
 pub const SPARE_BLOCKS: u32 = 1;
 /// Default number of log blocks (section 3.7's examples use four).
 pub const DEFAULT_LOG_BLOCKS: u32 = 4;
+
+/// FAST's log blocks: 1 SW and at least 1 RW (FastCheck and fast-ltlog read the same).
+pub const LOG_BLOCKS: ParamSpec = ParamSpec {
+    min: Value::Fixed(2.0),
+    default: Value::Fixed(DEFAULT_LOG_BLOCKS as f64),
+    why: "FAST needs at least 2 log blocks: 1 SW and at least 1 RW",
+    ..registry::LOG_BLOCKS
+};
+
+/// The registry's FAST entry (ftl::REGISTRY).
+pub const ENTRY: SchemeEntry = SchemeEntry {
+    id: "fast",
+    label: "FAST",
+    short_label: "FAST",
+    description: "FAST: one SW log block plus fully-associative RW log blocks, eager merge",
+    params: &[LOG_BLOCKS],
+    cleaning: Cleaning::Merges,
+    panels: &[],
+    build: Builder::Geometry(|p, g| Ok(Box::new(FastFtl::new(g, p, false)?))),
+    recover: |flash, p| Ok(Box::new(recovery::recover_fast(flash, p, false)?)),
+};
+
+/// The registry's O-FAST entry (ftl::REGISTRY).
+pub const OFAST_ENTRY: SchemeEntry = SchemeEntry {
+    id: "ofast",
+    label: "O-FAST (lazy merge)",
+    short_label: "O-FAST",
+    description: "O-FAST: FAST with lazy merge (skips merges whose sectors have newer copies)",
+    build: Builder::Geometry(|p, g| Ok(Box::new(FastFtl::new(g, p, true)?))),
+    recover: |flash, p| Ok(Box::new(recovery::recover_fast(flash, p, true)?)),
+    ..ENTRY
+};
 
 /// A RW sector-mapping entry marked invalid (−1 in the paper, 3.4): its logical block
 /// was merged, so its data block holds the up-to-date copy.
@@ -37,13 +73,13 @@ pub(crate) mod tag {
     pub const RW: u8 = 3;
     /// A page written by a merge (copy, or the host sector of cases 2.2 / 2.3).
     pub const MERGE: u8 = 4;
-    pub const ROLE: u8 = 0x0f;
+    pub const ROLE: u8 = crate::ftl::scan_recovery::tag::ROLE;
     /// The last program of a merge: the destination is complete, so its sources may be
     /// gone (a merge destination without it is incomplete and recovery undoes it).
-    pub const LAST: u8 = 0x10;
+    pub const LAST: u8 = crate::ftl::scan_recovery::tag::LAST;
     /// On the last page of a merge that retires the SW log block (case 2.3, recovery
     /// merges): the older SW log block of that logical block is garbage.
-    pub const RETIRE_SW: u8 = 0x20;
+    pub const RETIRE_SW: u8 = crate::ftl::scan_recovery::tag::RETIRE_SW;
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -77,6 +113,30 @@ pub(crate) struct CaseCounts {
     lazy_skips: u64,
     /// RW victims replaced with no merge at all (every entry −1 or lazily skipped).
     victims_without_merge: u64,
+}
+
+/// Crash-recovery logging hooked into FAST's merges and log writes (FastCheck, or FAST
+/// with LTFTL-style logging: ftl/fastcheck). FAST calls it and never names what
+/// implements it, so the dependency goes one way.
+pub trait RecoveryLogging: Send {
+    fn name(&self) -> &'static str;
+    /// The role of a block of the metadata area, None for FAST's own blocks.
+    fn block_role(&self, pbn: Pbn) -> Option<BlockRole>;
+    fn metrics(&self) -> serde_json::Value;
+    fn tables(&self, ftl: &FastFtl, flash: &Flash) -> Vec<Table>;
+    /// The end of a merge of `lbn` (`merged_out` pages left a log block).
+    fn after_merge(&mut self, flash: &mut Flash, ftl: &mut FastFtl, lbn: u32, merged_out: u32) -> FlashResult<()>;
+    /// A new RW log block `pbn` replaced the victim.
+    fn after_rw_alloc(&mut self, flash: &mut Flash, ftl: &mut FastFtl, pbn: Pbn) -> FlashResult<()>;
+    /// A host page went to RW log block `pbn`.
+    fn after_rw_write(&mut self, flash: &mut Flash, ftl: &mut FastFtl, pbn: Pbn) -> FlashResult<()>;
+    fn box_clone(&self) -> Box<dyn RecoveryLogging>;
+}
+
+impl Clone for Box<dyn RecoveryLogging> {
+    fn clone(&self) -> Self {
+        self.box_clone()
+    }
 }
 
 #[derive(Clone)]
@@ -114,7 +174,7 @@ pub struct FastFtl {
     pub(crate) bmt_msn: Vec<u32>,
     /// Crash-recovery logging (FastCheck, or LTFTL-style logging on FAST); None for the
     /// plain schemes, which recover by scanning spare areas (ftl/scan_recovery.rs).
-    pub(crate) meta: Option<Box<super::fastcheck::MetaLog>>,
+    pub(crate) meta: Option<Box<dyn RecoveryLogging>>,
     /// The RW victim being replaced (popped from `rw`, not yet erased), for the map page.
     pub(crate) victim: Option<Pbn>,
     /// With crash-recovery logging: the lbns whose `bmt` / `bmt_msn` entry changed since
@@ -139,7 +199,7 @@ impl FastFtl {
         fixed: &[Pbn],
     ) -> Result<FastFtl, String> {
         let log_blocks = params.log_blocks.unwrap_or(DEFAULT_LOG_BLOCKS);
-        if log_blocks < 2 {
+        if (log_blocks as f64) < LOG_BLOCKS.min.resolve(g) {
             return Err(format!("FAST needs at least 2 log blocks: 1 SW and at least 1 RW (got {log_blocks})"));
         }
         if g.blocks < log_blocks + SPARE_BLOCKS + reserved + 1 {
@@ -290,212 +350,6 @@ impl FastFtl {
         k
     }
 
-    /// A log block is replaced: counted at the first operation of the merge (or erase)
-    /// that retires it (Flash::count_at_next_op).
-    fn record_replacement(flash: &mut Flash, written: u32, ppb: u32) {
-        flash.count_at_next_op(Count::LogReplacement(written as f64 / ppb as f64));
-    }
-
-    /// Merges `lbn` into a new block from the free list (3.4 "merge operation in the RW
-    /// log blocks"): the up-to-date copy of every sector is copied in, the new block
-    /// becomes the data block and the old data block is erased. Every RW sector of `lbn` becomes −1.
-    fn merge_into_new(&mut self, flash: &mut Flash, lbn: u32, cause: Cause) -> FlashResult<Pbn> {
-        let n = self.ppb;
-        let dst = self.take_free(Use::Data, lbn)?;
-        let srcs: Vec<Option<Ppn>> = (0..n).map(|off| self.locate(lbn * n + off)).collect();
-        let old = self.bmt[lbn as usize];
-        flash.note("merge", || {
-            format!(
-                "merge of LBN {lbn}: {} up-to-date sectors copied into free block {dst}, which becomes its data block; old data block {} erased; LBN {lbn}'s RW sectors marked −1",
-                srcs.iter().flatten().count(),
-                if old == NONE { "-".to_string() } else { old.to_string() }
-            )
-        });
-        let last = srcs.iter().rposition(|s| s.is_some());
-        for (off, src) in srcs.iter().enumerate() {
-            if let Some(src) = *src {
-                let t = tag::MERGE | if Some(off) == last { tag::LAST } else { 0 };
-                self.copy(flash, src, dst * n + off as u32, cause, t)?;
-            }
-        }
-        self.bmt[lbn as usize] = dst;
-        self.map_changed(lbn);
-        let k = self.invalidate_rw(lbn);
-        self.merged(flash, lbn, k)?;
-        if old != NONE {
-            self.erase(flash, old, cause)?;
-        }
-        Ok(dst)
-    }
-
-    /// Ends the SW log block's life: a switch if it holds all sectors of its owner in
-    /// order, else the partial merge of 3.4 / Fig. 7a (copy only the missing sectors into
-    /// it, exchange it with the data block, erase the data block). `host` is a sector
-    /// written at its offset during the partial merge (case 2.2).
-    fn retire_sw(&mut self, flash: &mut Flash, host: Option<(Lpn, u32)>) -> FlashResult<()> {
-        let Some(sw) = self.sw.take() else { return Ok(()) };
-        let n = self.ppb;
-        Self::record_replacement(flash, sw.next, n);
-        let old = self.bmt[sw.lbn as usize];
-        if sw.next == n {
-            // Switch: the SW log block becomes the data block (3.4, first bullet).
-            self.bmt[sw.lbn as usize] = sw.pbn;
-            self.map_changed(sw.lbn);
-            self.usage[sw.pbn as usize] = Use::Data;
-            let k = self.invalidate_rw(sw.lbn);
-            // Counted at the switch's erase (FastCheck logs the block map before it).
-            flash.count_at_next_op(Count::SwitchMerge);
-            flash.note("switch", || {
-                format!("switch: SW log block {} holds LBN {} in order and becomes its data block; old data block {old} erased (1 erase, no copy)", sw.pbn, sw.lbn)
-            });
-            self.merged(flash, sw.lbn, k)?;
-            if old != NONE {
-                self.erase(flash, old, Cause::Switch)?;
-            }
-            return Ok(());
-        }
-        let srcs: Vec<Option<Ppn>> = (sw.next..n)
-            .map(|off| {
-                let lsn = sw.lbn * n + off;
-                if host.is_some_and(|h| h.0 == lsn) {
-                    None
-                } else {
-                    self.latest_outside_sw(lsn)
-                }
-            })
-            .collect();
-        flash.note("partial_merge", || {
-            format!(
-                "partial merge (Fig. 7a): SW log block {} holds {} of LBN {}'s {n} sectors; {} copied in{}; it becomes the data block, old data block {old} erased (1 erase)",
-                sw.pbn,
-                sw.next,
-                sw.lbn,
-                sectors(srcs.iter().flatten().count(), "missing sector"),
-                if host.is_some() { " and the new sector written at its offset" } else { "" }
-            )
-        });
-        // Counted at its first copy (a host sector programmed before it does not take the
-        // count), or at the erase if nothing is copied.
-        flash.count_at_next_op(Count::PartialMerge);
-        let writes =
-            |i: usize, s: &Option<Ppn>| s.is_some() || host.is_some_and(|h| h.0 == sw.lbn * n + sw.next + i as u32);
-        let last = srcs.iter().enumerate().rposition(|(i, s)| writes(i, s));
-        for (i, src) in srcs.iter().enumerate() {
-            let off = sw.next + i as u32;
-            let lsn = sw.lbn * n + off;
-            let to = sw.pbn * n + off;
-            let t = tag::MERGE | if Some(i) == last { tag::LAST } else { 0 };
-            if let Some((h, version)) = host.filter(|h| h.0 == lsn) {
-                self.program(flash, to, h, version, Cause::Host, t)?;
-            } else if let Some(src) = *src {
-                self.copy(flash, src, to, Cause::PartialMerge, t)?;
-            }
-        }
-        self.bmt[sw.lbn as usize] = sw.pbn;
-        self.map_changed(sw.lbn);
-        self.usage[sw.pbn as usize] = Use::Data;
-        let k = self.invalidate_rw(sw.lbn);
-        self.merged(flash, sw.lbn, k)?;
-        if old != NONE {
-            self.erase(flash, old, Cause::PartialMerge)?;
-        }
-        Ok(())
-    }
-
-    /// Fig. 6 lines 21–25: the RW log blocks are full; the first of the list is the
-    /// victim. FAST merges every logical block with a sector in it (eager merge); O-FAST
-    /// skips a logical block whose sectors in the victim all have newer copies in
-    /// non-victim log blocks (lazy merge, 3.6). Then the victim is erased.
-    /// Returns the victim, already erased unless crash-recovery logging defers its erase
-    /// until the replacement block is logged in the block map.
-    fn replace_rw_victim(&mut self, flash: &mut Flash) -> FlashResult<Pbn> {
-        let victim = self.rw.pop_front().expect("RW log list is full");
-        self.victim = Some(victim);
-        let n = self.ppb;
-        let base = victim * n;
-        let mut lbns: Vec<u32> = Vec::new();
-        let mut merged_marks = 0;
-        for off in 0..n {
-            let lsn = self.smt[(base + off) as usize];
-            if lsn == MERGED {
-                merged_marks += 1;
-            } else if lsn != NONE && !lbns.contains(&(lsn / n)) {
-                lbns.push(lsn / n);
-            }
-        }
-        let mut merge: Vec<u32> = Vec::new();
-        let mut skip: Vec<u32> = Vec::new();
-        for &lbn in &lbns {
-            if self.lazy && self.victim_sectors_superseded(victim, lbn) {
-                skip.push(lbn);
-            } else {
-                merge.push(lbn);
-            }
-        }
-        let lazy = self.lazy;
-        flash.note("victim", || {
-            let mut s = format!("RW log full: victim log block {victim} (round robin: the first of the RW list)");
-            if lbns.is_empty() {
-                s += &format!(" holds only −1 sectors ({merged_marks}) → no merge, only its erase");
-            } else {
-                s = format!("RW log full: victim log block {victim} holds sectors of LBN {}", join_and(&lbns));
-                if merged_marks > 0 {
-                    s += &format!(" and {merged_marks} −1 sector{}", if merged_marks == 1 { "" } else { "s" });
-                }
-                s += &format!(" → {} (round robin: the first of the RW list)", count_merges(merge.len()));
-                if lazy && !skip.is_empty() {
-                    s += &format!("; O-FAST lazy merge skips LBN {}: newer copies of all its victim sectors are in other log blocks", join_and(&skip));
-                }
-            }
-            s
-        });
-        // The replacement counts at the victim's first operation (its first merge's first
-        // copy, or its erase), the victim with it, each merge at its own first copy.
-        Self::record_replacement(flash, n, n);
-        if !merge.is_empty() {
-            flash.count_at_next_op(Count::FullMergeVictim);
-        } else {
-            self.cases.victims_without_merge += 1;
-        }
-        for &lbn in &merge {
-            flash.count_at_next_op(Count::FullMerge);
-            self.merge_into_new(flash, lbn, Cause::FullMerge)?;
-        }
-        self.cases.lazy_skips += skip.len() as u64;
-        // Entries left in the victim belong to skipped logical blocks: drop them from
-        // the indexes (their newer copies live elsewhere).
-        for off in 0..n {
-            let ppn = base + off;
-            let lsn = self.smt[ppn as usize];
-            if lsn != NONE && lsn != MERGED {
-                self.rw_of_lbn[(lsn / n) as usize].retain(|&p| p != ppn);
-                if self.rw_latest[lsn as usize] == ppn {
-                    self.rw_latest[lsn as usize] = NONE;
-                }
-            }
-        }
-        if self.meta.is_none() {
-            self.erase(flash, victim, Cause::FullMerge)?;
-            self.victim = None;
-        }
-        Ok(victim)
-    }
-
-    /// O-FAST's test (3.6): does every sector of `lbn` in the victim have a newer copy
-    /// in a non-victim log block (a later RW log block or the SW log block)?
-    fn victim_sectors_superseded(&self, victim: Pbn, lbn: u32) -> bool {
-        let n = self.ppb;
-        (0..n).all(|off| {
-            let lsn = self.smt[(victim * n + off) as usize];
-            if lsn == NONE || lsn == MERGED || lsn / n != lbn {
-                return true;
-            }
-            let in_sw = self.sw.is_some_and(|s| s.lbn == lbn && lsn % n < s.next);
-            let r = self.rw_latest[lsn as usize];
-            in_sw || (r != NONE && r / n != victim)
-        })
-    }
-
     /// Case 3: append to the RW log blocks, replacing a victim when they are full.
     fn write_rw(&mut self, flash: &mut Flash, lsn: Lpn, version: u32) -> FlashResult<()> {
         let n = self.ppb;
@@ -605,57 +459,6 @@ impl FastFtl {
                 self.write_rw(flash, lsn, version)
             }
         }
-    }
-
-    /// Case 2.3's merge: the SW log block (already detached from `self.sw`) and the
-    /// data block are merged into a free block holding the new sector; both are erased.
-    fn merge_into_new_with_sw(&mut self, flash: &mut Flash, sw: SwLog, lsn: Lpn, version: u32) -> FlashResult<()> {
-        let n = self.ppb;
-        let dst = self.take_free(Use::Data, sw.lbn)?;
-        let srcs: Vec<Option<Ppn>> = (0..n)
-            .map(|off| {
-                let l = sw.lbn * n + off;
-                if l == lsn {
-                    None
-                } else if off < sw.next {
-                    Some(sw.pbn * n + off)
-                } else {
-                    self.latest_outside_sw(l)
-                }
-            })
-            .collect();
-        let old = self.bmt[sw.lbn as usize];
-        flash.note("merge", || {
-            format!(
-                "merge of LBN {}: {} copied into free block {dst} with S{lsn}; SW log block {} and old data block {old} erased (2 erases)",
-                sw.lbn,
-                sectors(srcs.iter().flatten().count(), "sector"),
-                sw.pbn
-            )
-        });
-        // Counted at the first copy's read.
-        flash.count_at_next_op(Count::FullMerge);
-        flash.count_at_next_op(Count::FullMergeVictim);
-        let host_off = (lsn % n) as usize;
-        let last = srcs.iter().enumerate().rposition(|(i, s)| s.is_some() || i == host_off);
-        for (off, src) in srcs.iter().enumerate() {
-            let to = dst * n + off as u32;
-            let t = tag::MERGE | if Some(off) == last { tag::LAST | tag::RETIRE_SW } else { 0 };
-            if sw.lbn * n + off as u32 == lsn {
-                self.program(flash, to, lsn, version, Cause::Host, t)?;
-            } else if let Some(src) = *src {
-                self.copy(flash, src, to, Cause::FullMerge, t)?;
-            }
-        }
-        self.bmt[sw.lbn as usize] = dst;
-        self.map_changed(sw.lbn);
-        let k = self.invalidate_rw(sw.lbn);
-        self.merged(flash, sw.lbn, k)?;
-        if old != NONE {
-            self.erase(flash, old, Cause::FullMerge)?;
-        }
-        self.erase(flash, sw.pbn, Cause::FullMerge)?;
-        Ok(())
     }
 }
 

@@ -22,8 +22,13 @@
 use serde_json::json;
 
 use super::ram::MapGeometry;
-use super::{BlockRole, Ftl, SchemeParams, Table};
+use super::registry::{self, Builder, PanelKind, ParamSpec, SchemeEntry, Value};
+use super::{BlockRole, Cleaning, Ftl, SchemeParams, Table};
 use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
+
+mod panels;
+
+mod recovery;
 
 /// RI of a page that holds nothing (erased, or skipped by a fill).
 const NO_RI: u16 = u16::MAX;
@@ -163,15 +168,51 @@ pub fn default_log_blocks(blocks: u32) -> u32 {
     (blocks / 8).max(2)
 }
 
+const PARAMS: [ParamSpec; 4] = [
+    ParamSpec {
+        default: Value::Chip(|g| default_log_blocks(g.blocks) as f64, "max(2, blocks / 8)"),
+        ..registry::LOG_BLOCKS
+    },
+    ParamSpec { default: Value::Fixed(DEFAULT_K as f64), ..registry::K },
+    registry::SWITCH_MAX,
+    registry::FILL_MAX,
+];
+
+/// The registry's KRAFT entry (ftl::REGISTRY).
+pub const ENTRY: SchemeEntry = SchemeEntry {
+    id: "kraft",
+    label: "KRAFT",
+    short_label: "KRAFT",
+    description: "KRAFT: K-associative log blocks kept serial, relative addressing (Kang et al.)",
+    params: &PARAMS,
+    cleaning: Cleaning::Merges,
+    panels: &[PanelKind::KraftLogBlocks, PanelKind::KraftRam],
+    build: Builder::Geometry(|p, g| Ok(Box::new(Kraft::new(g, p, Variant::Kraft)?))),
+    recover: |flash, p| Ok(Box::new(Kraft::recover(flash, p, Variant::Kraft)?)),
+};
+
+/// The registry's KAST entry (ftl::REGISTRY).
+pub const KAST_ENTRY: SchemeEntry = SchemeEntry {
+    id: "kast",
+    label: "KAST (K-associative)",
+    short_label: "KAST",
+    description: "KAST-style K-associative log blocks (KRAFT without seriality maintenance)",
+    params: &[PARAMS[0], PARAMS[1]],
+    panels: &[PanelKind::KraftLogBlocks, PanelKind::KraftRamAsFast],
+    build: Builder::Geometry(|p, g| Ok(Box::new(Kraft::new(g, p, Variant::Kast)?))),
+    recover: |flash, p| Ok(Box::new(Kraft::recover(flash, p, Variant::Kast)?)),
+    ..ENTRY
+};
+
 impl Kraft {
     pub fn new(g: &Geometry, params: &SchemeParams, variant: Variant) -> Result<Kraft, String> {
         let n = g.pages_per_block;
         let m = params.log_blocks.unwrap_or_else(|| default_log_blocks(g.blocks));
         let k = params.k.unwrap_or(DEFAULT_K);
-        if m == 0 {
+        if (m as f64) < PARAMS[0].min.resolve(g) {
             return Err("KRAFT/KAST need at least 1 log block".into());
         }
-        if k == 0 {
+        if (k as f64) < PARAMS[1].min.resolve(g) {
             return Err("associativity K must be at least 1".into());
         }
         if n > u16::MAX as u32 {
@@ -228,203 +269,6 @@ impl Kraft {
             let n = self.ppb;
             self.unreadable.retain(|&q| q / n != pbn);
         }
-    }
-
-    /// Rebuilds KRAFT / KAST from the chip alone (the paper gives no recovery protocol:
-    /// a spare-area scan, docs/schemes/recovery.md). Every page's OOB is read (LPN,
-    /// sequence number, tag); per LPN the readable copy with the highest sequence number
-    /// is live; torn pages are skipped. Then, until nothing changes:
-    /// - a logical block whose newest live page is a full-merge copy while other live pages
-    ///   of it lie elsewhere had its merge cut before the old data block's erase (the
-    ///   commit): the merge's new block is erased (its pages are copies of pages that are
-    ///   still readable), the merge runs again when needed;
-    /// - then a block with only torn pages or no live page is erased (an interrupted
-    ///   erase, a merged data block whose erase was cut, an emptied log block).
-    ///
-    /// Each logical block's live pages then lie in at most two blocks: the oldest one
-    /// whose pages all sit at their own offsets is its data block, the other its log
-    /// block (a block cut in a switch is thus still the log, or already the data block
-    /// once the old data block is gone). Log tables hold only live pages; a log is serial
-    /// iff it holds one logical block, every page at its offset, none torn or stale.
-    pub fn recover(flash: &mut Flash, params: &SchemeParams, variant: Variant) -> FlashResult<Kraft> {
-        Kraft::recover_inner(flash, params, variant, true)
-    }
-
-    /// Test hook: recovery without the undo of uncommitted full merges, to show that the
-    /// crash sweep catches a broken recovery.
-    #[doc(hidden)]
-    pub fn debug_recover_without_merge_undo(
-        flash: &mut Flash,
-        params: &SchemeParams,
-        variant: Variant,
-    ) -> FlashResult<Kraft> {
-        Kraft::recover_inner(flash, params, variant, false)
-    }
-
-    fn recover_inner(
-        flash: &mut Flash,
-        params: &SchemeParams,
-        variant: Variant,
-        undo_merges: bool,
-    ) -> FlashResult<Kraft> {
-        let g = *flash.geometry();
-        let n = g.pages_per_block;
-        let mut k = Kraft::new(&g, params, variant).map_err(FlashError::Violation)?;
-        let m = k.logs.len();
-        let bad = |s: String| FlashError::Violation(format!("KRAFT recovery: {s}"));
-        let lp = k.logical_blocks * n;
-        // Per block: readable pages (offset, lpn, seq, tag), pages used, torn offsets.
-        let mut pages: Vec<Vec<(u32, Lpn, u32, u8)>> = vec![Vec::new(); g.blocks as usize];
-        let mut used = vec![0u32; g.blocks as usize];
-        let mut torn: Vec<Vec<u32>> = vec![Vec::new(); g.blocks as usize];
-        for pbn in 0..g.blocks {
-            for o in 0..n {
-                let p = flash.read_oob(pbn * n + o, Cause::Recovery)?;
-                match p.kind {
-                    PageKind::Erased => continue,
-                    PageKind::Data if p.lpn < lp => pages[pbn as usize].push((o, p.lpn, p.seq, p.tag)),
-                    _ => torn[pbn as usize].push(o),
-                }
-                used[pbn as usize] = o + 1;
-            }
-        }
-        let mut best: Vec<(u32, Ppn)>;
-        loop {
-            best = vec![(0, NONE); lp as usize];
-            for (pbn, ps) in pages.iter().enumerate() {
-                for &(o, lpn, seq, _) in ps {
-                    if seq >= best[lpn as usize].0 {
-                        best[lpn as usize] = (seq, pbn as u32 * n + o);
-                    }
-                }
-            }
-            let live_in = |pbn: usize, best: &Vec<(u32, Ppn)>| {
-                pages[pbn].iter().filter(|&&(o, lpn, _, _)| best[lpn as usize].1 == pbn as u32 * n + o).count()
-            };
-            // Uncommitted full merges first (their sources may look stale until the merge's
-            // new block is gone): the newest live page of a logical block is a merge copy
-            // while some of its live pages are in another block.
-            let mut erase: Vec<Pbn> = Vec::new();
-            if undo_merges {
-                for lbn in 0..k.logical_blocks {
-                    let mine = &best[(lbn * n) as usize..((lbn + 1) * n) as usize];
-                    let Some(&(_, newest)) = mine.iter().filter(|e| e.1 != NONE).max_by_key(|e| e.0) else {
-                        continue;
-                    };
-                    let (b, o) = (newest / n, newest % n);
-                    let tag = pages[b as usize].iter().find(|e| e.0 == o).map(|e| e.3);
-                    if tag == Some(TAG_MERGE) && mine.iter().any(|e| e.1 != NONE && e.1 / n != b) {
-                        erase.push(b);
-                    }
-                }
-            }
-            if erase.is_empty() {
-                erase = (0..g.blocks).filter(|&b| used[b as usize] > 0 && live_in(b as usize, &best) == 0).collect();
-            }
-            if erase.is_empty() {
-                break;
-            }
-            erase.sort_unstable();
-            erase.dedup();
-            flash.note("recovery", || format!("KRAFT recovery: blocks erased (uncommitted full-merge blocks, or blocks with no live page): {erase:?}"));
-            for &b in &erase {
-                flash.erase(b, Cause::Recovery)?;
-                pages[b as usize].clear();
-                torn[b as usize].clear();
-                used[b as usize] = 0;
-            }
-        }
-        k.seq = pages.iter().flatten().map(|e| e.2).max().unwrap_or(0);
-        k.clock = k.seq as u64;
-        let is_live = |pbn: u32, o: u32, lpn: Lpn| best[lpn as usize].1 == pbn * n + o;
-        let epoch = |pbn: u32| pages[pbn as usize].iter().map(|e| e.2).min().unwrap_or(0);
-        let home_shaped = |pbn: u32, lbn: u32| pages[pbn as usize].iter().all(|&(o, lpn, _, _)| lpn == lbn * n + o);
-        // Blocks holding live pages of each logical block.
-        let mut holders: Vec<Vec<Pbn>> = vec![Vec::new(); k.logical_blocks as usize];
-        for pbn in 0..g.blocks {
-            for &(o, lpn, _, _) in &pages[pbn as usize] {
-                let h = &mut holders[(lpn / n) as usize];
-                if is_live(pbn, o, lpn) && !h.contains(&pbn) {
-                    h.push(pbn);
-                }
-            }
-        }
-        let mut log_blocks: Vec<Pbn> = Vec::new();
-        let mut log_of_lbn: Vec<Pbn> = vec![NONE; k.logical_blocks as usize];
-        for lbn in 0..k.logical_blocks {
-            let h = &mut holders[lbn as usize];
-            h.sort_by_key(|&b| epoch(b));
-            let data = h.iter().copied().find(|&b| home_shaped(b, lbn));
-            let logs: Vec<Pbn> = h.iter().copied().filter(|&b| Some(b) != data).collect();
-            if logs.len() > 1 {
-                return Err(bad(format!("logical block {lbn} has live pages in {} log blocks", logs.len())));
-            }
-            if let Some(d) = data {
-                k.data[lbn as usize] = d;
-                k.usage[d as usize] = Use::Data(lbn);
-                k.unreadable.extend(torn[d as usize].iter().map(|&o| d * n + o));
-            }
-            if let Some(&l) = logs.first() {
-                log_of_lbn[lbn as usize] = l;
-                if !log_blocks.contains(&l) {
-                    log_blocks.push(l);
-                }
-            }
-        }
-        if log_blocks.len() > m {
-            return Err(bad(format!("{} log blocks hold live pages, more than M = {m}", log_blocks.len())));
-        }
-        log_blocks.sort_by_key(|&b| epoch(b));
-        k.usage.iter_mut().for_each(|u| {
-            if let Use::Log(_) = u {
-                *u = Use::Free
-            }
-        });
-        k.log_of.iter_mut().for_each(|x| *x = NONE);
-        for (i, &b) in log_blocks.iter().enumerate() {
-            let mut log = LogBlock::new(b, n);
-            let mut ps = pages[b as usize].clone();
-            ps.sort_by_key(|e| e.0);
-            for &(o, lpn, seq, _) in &ps {
-                let lbn = lpn / n;
-                if !is_live(b, o, lpn) || log_of_lbn[lbn as usize] != b {
-                    continue;
-                }
-                let ri = match log.lbns.iter().position(|&x| x == lbn) {
-                    Some(r) => r,
-                    None => {
-                        log.lbns.push(lbn);
-                        log.lbns.len() - 1
-                    }
-                };
-                log.ri[o as usize] = ri as u16;
-                log.rlsn[o as usize] = (lpn % n) as u16;
-                log.last_used = log.last_used.max(seq as u64);
-                k.log_of[lbn as usize] = i as u32;
-            }
-            if log.lbns.len() as u32 > k.k {
-                return Err(bad(format!(
-                    "log block {b} holds {} logical blocks, more than K = {}",
-                    log.lbns.len(),
-                    k.k
-                )));
-            }
-            log.top = used[b as usize];
-            log.serial = log.lbns.len() == 1
-                && torn[b as usize].is_empty()
-                && ps.iter().all(|&(o, lpn, _, _)| is_live(b, o, lpn) && lpn % n == o);
-            k.usage[b as usize] = Use::Log(i as u32);
-            k.logs[i] = log;
-        }
-        let mut free: std::collections::VecDeque<Pbn> =
-            (0..g.blocks).filter(|&b| k.usage[b as usize] == Use::Free).collect();
-        for i in log_blocks.len()..m {
-            let b = free.pop_front().ok_or_else(|| bad("no free block for an empty log slot".into()))?;
-            k.usage[b as usize] = Use::Log(i as u32);
-            k.logs[i] = LogBlock::new(b, n);
-        }
-        k.free = free;
-        Ok(k)
     }
 
     pub fn variant(&self) -> Variant {
@@ -916,140 +760,8 @@ impl Ftl for Kraft {
     }
 
     fn tables(&self, _flash: &Flash) -> Vec<Table> {
-        let n = self.ppb;
-        let mut out = Vec::new();
-        out.push(Table {
-            title: format!("Log blocks (K = {}, {} log blocks)", self.k, self.logs.len()),
-            columns: ["log", "pbn", "associativity", "LBN[0..K)", "serial", "top", "last used"]
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
-            rows: self
-                .logs
-                .iter()
-                .enumerate()
-                .map(|(i, l)| {
-                    vec![
-                        i.to_string(),
-                        l.pbn.to_string(),
-                        l.associativity().to_string(),
-                        if l.is_free() {
-                            "free".into()
-                        } else {
-                            l.lbns.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ")
-                        },
-                        if l.is_free() {
-                            "-".into()
-                        } else if l.serial {
-                            "yes".into()
-                        } else {
-                            "no".into()
-                        },
-                        l.top.to_string(),
-                        l.last_used.to_string(),
-                    ]
-                })
-                .collect(),
-        });
-        // Figure 2/3: the relative-addressing table of each used log block, with the
-        // worked computation LSN = LBN[RI[PSN]]·N + RLSN[PSN].
-        for (i, l) in self.logs.iter().enumerate().filter(|(_, l)| !l.is_free()).take(16) {
-            let rows = (0..l.top)
-                .map(|p| {
-                    let psn = l.pbn * n + p;
-                    match l.lsn(p, n) {
-                        None => {
-                            vec![psn.to_string(), p.to_string(), "-".into(), "-".into(), "-".into(), "(skipped)".into()]
-                        }
-                        Some(lsn) => {
-                            let ri = l.ri[p as usize];
-                            let lbn = l.lbns[ri as usize];
-                            let r = l.rlsn[p as usize];
-                            vec![
-                                psn.to_string(),
-                                p.to_string(),
-                                ri.to_string(),
-                                lbn.to_string(),
-                                r.to_string(),
-                                format!("{lbn}·{n} + {r} = {lsn}"),
-                            ]
-                        }
-                    }
-                })
-                .collect();
-            out.push(Table {
-                title: format!(
-                    "Relative addressing, log block {i} (pbn {}): LBN[] = [{}]",
-                    l.pbn,
-                    l.lbns.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
-                ),
-                columns: ["PSN", "page", "RI", "LBN[RI]", "RLSN", "LSN = LBN[RI]·N + RLSN"]
-                    .iter()
-                    .map(|s| s.to_string())
-                    .collect(),
-                rows,
-            });
-        }
-        out.push(Table {
-            title: format!("Block map (data blocks){}", if self.data.len() > 256 { " — first 256 LBNs" } else { "" }),
-            columns: vec!["lbn".into(), "data pbn".into(), "log".into()],
-            rows: (0..self.logical_blocks.min(256))
-                .map(|lbn| {
-                    vec![
-                        lbn.to_string(),
-                        self.data_block(lbn).map(|p| p.to_string()).unwrap_or("-".into()),
-                        self.associated_log(lbn).map(|l| l.to_string()).unwrap_or("-".into()),
-                    ]
-                })
-                .collect(),
-        });
-        let g = self.map_geometry();
-        let c = g.compare(self.logs.len() as u64, self.table_k());
-        out.push(Table {
-            title: "Mapping RAM by the KRAFT paper's bit widths (2-B)".into(),
-            columns: vec!["".into(), "FAST / KAST".into(), "KRAFT".into()],
-            rows: vec![
-                vec![
-                    "bits per log block".into(),
-                    format!("{} (PBN {} + {}×LSN {})", c.fast_log_bits_per_block, c.pbn_bits, n, c.lsn_bits),
-                    format!(
-                        "{} (PBN {} + {}×LBN {} + {}×(RI {} + RLSN {}))",
-                        c.kraft_log_bits_per_block,
-                        c.pbn_bits,
-                        self.table_k(),
-                        c.lbn_bits,
-                        n,
-                        c.ri_bits,
-                        c.rlsn_bits
-                    ),
-                ],
-                vec![
-                    format!("RAM with {} log blocks (bytes)", c.fast_log_blocks),
-                    c.fast_bytes.to_string(),
-                    c.kraft_bytes_same_log_blocks.to_string(),
-                ],
-                vec![
-                    "log blocks within FAST's RAM".into(),
-                    c.fast_log_blocks.to_string(),
-                    c.kraft_log_blocks.to_string(),
-                ],
-            ],
-        });
-        out
+        self.panel_tables(_flash)
     }
 }
 
-impl Kraft {
-    /// K as the RAM table needs it: a log block of N pages never holds more than N
-    /// logical blocks, so slots beyond N would be unused.
-    fn table_k(&self) -> u32 {
-        self.k.min(self.ppb)
-    }
-    fn map_geometry(&self) -> MapGeometry {
-        MapGeometry {
-            physical_blocks: self.blocks as u64,
-            logical_blocks: self.logical_blocks as u64,
-            pages_per_block: self.ppb as u64,
-        }
-    }
-}
+impl Kraft {}

@@ -21,10 +21,13 @@
 //! `flash.read_oob` of that page. Only the latest copy of each sub-table is kept — the
 //! older copies are still on the chip, but nothing ever reads them (docs/schemes/rftl.md).
 
-use super::{BlockRole, Ftl, SchemeParams, Table};
+use super::registry::{self, Builder, PanelKind, SchemeEntry};
+use super::{BlockRole, Cleaning, Ftl, SchemeParams, Table};
 use crate::nand::{
     Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, Timing, NONE,
 };
+
+mod recovery;
 
 /// Index of a block's role inside a logical block's triple.
 const PRIMARY: usize = 0;
@@ -36,6 +39,19 @@ const TAG_COMPACT: u8 = 3;
 
 /// Bytes one OOB sub-table entry takes (which of the three blocks + page offset).
 const ENTRY_BYTES: u32 = 2;
+
+/// The registry's RFTL entry (ftl::REGISTRY).
+pub const ENTRY: SchemeEntry = SchemeEntry {
+    id: "rftl",
+    label: "RFTL (real-time)",
+    short_label: "RFTL",
+    description: "RFTL: primary / replacement / buffer blocks, OOB sub-tables, distributed partial GC (real-time)",
+    params: &[registry::UTILISATION],
+    cleaning: Cleaning::Gc,
+    panels: &[PanelKind::ResponseTimes, PanelKind::RftlBlockMap],
+    build: Builder::Chip(|p, c| Ok(Box::new(Rftl::new(&c.geometry, &c.timing, p)?))),
+    recover: |flash, p| Ok(Box::new(Rftl::recover(flash, p)?)),
+};
 
 /// The constants of sections 4.4–4.5 for one chip.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -173,7 +189,7 @@ impl Rftl {
     pub fn new(g: &Geometry, t: &Timing, params: &SchemeParams) -> Result<Rftl, String> {
         let p = RftlParams::new(g, t)?;
         let u = params.utilisation.unwrap_or(1.0);
-        if !(u > 0.0 && u <= 1.0) {
+        if registry::UTILISATION.check(u, g).is_err() {
             return Err(format!("utilisation must be in (0, 1] (got {u})"));
         }
         let max_lbs = g.blocks / 3;
@@ -512,186 +528,6 @@ impl Rftl {
             }
         }
         Ok(())
-    }
-
-    /// Rebuilds RFTL from the chip alone after a power cut. The paper leaves recovery to a
-    /// scan of the flash media (section 4.1: the sub-tables are in the OOB areas, RAM holds
-    /// only their indices); we read the OOB of every page of every triple: its LPN, its
-    /// sequence number and the role its block had when the page was programmed
-    /// (docs/schemes/recovery.md). Per LPN the readable copy with the highest sequence
-    /// number wins (a torn page fails its checksum and is skipped); per sub-table the page
-    /// written last for it holds the current sub-table (every program writes the updated
-    /// sub-table), so its index is restored and its OOB table is the group's live mapping.
-    ///
-    /// A GC in progress at the cut is not resumed step by step: recovery (not a real-time
-    /// operation) finishes or undoes it at once, so the recovered triple is always in a
-    /// no-GC state that satisfies Theorem 4.1. A block's *epoch* is its oldest page (the
-    /// first program after its last erase) and its *first role* that page's tag. Rules,
-    /// applied until none fits: (1) a compaction block (below) that is newest beside two
-    /// other used blocks had not committed: erase it; beside one, it had: erase the other.
-    /// (2) Two blocks that began as primary/replacement: the newer is the destination of a
-    /// primary GC whose victim is still readable (its erase had not begun): its pages are
-    /// copies, erase it. (3) Two blocks that began as buffers: a replacement GC (the older
-    /// is its victim): copy the victim's live pages into the buffer, erase the victim.
-    /// (4) A primary, a buffer with fewer than k free pages and an empty block: a GC had
-    /// begun (or a circular shift had just happened) — *compaction*: copy every live page of
-    /// the logical block into the empty block (tag COMPACT), erase the other two.
-    pub fn recover(flash: &mut Flash, params: &SchemeParams) -> FlashResult<Rftl> {
-        let g = *flash.geometry();
-        let t = *flash.timing();
-        let mut f = Rftl::new(&g, &t, params).map_err(FlashError::Violation)?;
-        let ppb = f.ppb;
-        let n = f.lbs.len() as u32;
-        let bad = |m: String| FlashError::Violation(format!("RFTL recovery: {m}"));
-        #[derive(Clone, Copy, Default)]
-        struct B {
-            used: u32,
-            readable: u32,
-            epoch: u32,
-            first_role: u8,
-        }
-        for l in 0..n {
-            let pbn = |i: usize| 3 * l + i as u32;
-            let range = (l * ppb) as usize..((l + 1) * ppb) as usize;
-            let mut rounds = 0;
-            let (roles, info, latest) = loop {
-                rounds += 1;
-                if rounds > 8 {
-                    return Err(bad(format!("logical block {l} does not settle")));
-                }
-                let mut info = [B::default(); 3];
-                let mut latest = vec![(0u32, NONE); f.p.n_sub as usize];
-                let mut best = vec![0u32; ppb as usize];
-                f.loc[range.clone()].fill(NONE);
-                for (i, b) in info.iter_mut().enumerate() {
-                    for o in 0..ppb {
-                        let q = pbn(i) * ppb + o;
-                        let p = flash.read_oob(q, Cause::Recovery)?;
-                        match p.kind {
-                            PageKind::Erased => continue,
-                            PageKind::Data if p.lpn / ppb == l => {
-                                if b.readable == 0 || p.seq < b.epoch {
-                                    b.epoch = p.seq;
-                                    b.first_role = p.tag;
-                                }
-                                b.readable += 1;
-                                f.seq = f.seq.max(p.seq);
-                                let bo = (p.lpn % ppb) as usize;
-                                if p.seq >= best[bo] {
-                                    best[bo] = p.seq;
-                                    f.loc[p.lpn as usize] = q;
-                                }
-                                let grp = bo / f.p.alpha as usize;
-                                if p.seq >= latest[grp].0 {
-                                    latest[grp] = (p.seq, q);
-                                }
-                            }
-                            _ => {}
-                        }
-                        b.used = o + 1;
-                    }
-                    if b.used > 0 && b.readable == 0 {
-                        // Only torn pages: an interrupted erase or first program.
-                        flash.erase(pbn(i), Cause::Recovery)?;
-                        *b = B::default();
-                    }
-                }
-                let used: Vec<usize> = (0..3).filter(|&i| info[i].readable > 0).collect();
-                let empty: Vec<usize> = (0..3).filter(|&i| info[i].readable == 0).collect();
-                // Rule 1: compaction.
-                if let Some(&c) = used.iter().max_by_key(|&&i| info[i].epoch) {
-                    if info[c].first_role == TAG_COMPACT && used.len() > 1 {
-                        let victim = if used.len() == 3 { c } else { *used.iter().find(|&&i| i != c).unwrap() };
-                        flash.note("recovery", || {
-                            format!("logical block {l}: a compaction was cut — block {} erased", pbn(victim))
-                        });
-                        flash.erase(pbn(victim), Cause::Recovery)?;
-                        continue;
-                    }
-                }
-                let mut pr: Vec<usize> = used.iter().copied().filter(|&i| info[i].first_role != BUFFER as u8).collect();
-                let mut bu: Vec<usize> = used.iter().copied().filter(|&i| info[i].first_role == BUFFER as u8).collect();
-                pr.sort_by_key(|&i| info[i].epoch);
-                bu.sort_by_key(|&i| info[i].epoch);
-                match (pr.len(), bu.len()) {
-                    (2, _) => {
-                        // Rule 2: an uncommitted primary GC's destination.
-                        flash.note("recovery", || format!("logical block {l}: a primary GC was cut before its victim's erase — its destination block {} is erased", pbn(pr[1])));
-                        flash.erase(pbn(pr[1]), Cause::Recovery)?;
-                        continue;
-                    }
-                    (1, 2) => {
-                        // Rule 3: finish the replacement GC.
-                        let (r, b) = (bu[0], bu[1]);
-                        flash.note("recovery", || format!("logical block {l}: a replacement GC was cut — recovery copies block {}'s live pages to buffer block {} and erases it", pbn(r), pbn(b)));
-                        let mut next = info[b].used;
-                        for bo in range.clone() {
-                            let q = f.loc[bo];
-                            if q != NONE && q / ppb == pbn(r) {
-                                if next >= ppb {
-                                    return Err(bad(format!(
-                                        "logical block {l}: no room to finish the replacement GC"
-                                    )));
-                                }
-                                let d = flash.read(q, Cause::Recovery)?;
-                                f.seq += 1;
-                                let page = Page::stamped(d.lpn, d.version, f.seq, BUFFER as u8);
-                                flash.program(pbn(b) * ppb + next, page, Cause::Recovery)?;
-                                next += 1;
-                            }
-                        }
-                        flash.erase(pbn(r), Cause::Recovery)?;
-                        continue;
-                    }
-                    (1, 1) if ppb - info[bu[0]].used < f.p.k => {
-                        // Rule 4: compaction into the empty block.
-                        let e = empty[0];
-                        flash.note("recovery", || format!("logical block {l}: a GC had begun (or a circular shift had just happened) — compaction of its live pages into block {}", pbn(e)));
-                        let mut next = 0;
-                        for bo in range.clone() {
-                            let q = f.loc[bo];
-                            if q != NONE {
-                                let d = flash.read(q, Cause::Recovery)?;
-                                f.seq += 1;
-                                let page = Page::stamped(d.lpn, d.version, f.seq, TAG_COMPACT);
-                                flash.program(pbn(e) * ppb + next, page, Cause::Recovery)?;
-                                next += 1;
-                            }
-                        }
-                        let (p, x) = (pr[0], bu[0]);
-                        flash.erase(pbn(x), Cause::Recovery)?;
-                        flash.erase(pbn(p), Cause::Recovery)?;
-                        continue;
-                    }
-                    (0, 0) => break ([0, 1, 2], info, latest),
-                    (1, 1) => break ([pr[0], empty[0], bu[0]], info, latest),
-                    (1, 0) => break ([pr[0], empty[0], empty[1]], info, latest),
-                    _ => {
-                        return Err(bad(format!(
-                            "logical block {l}: {} primary-like and {} buffer-like blocks",
-                            pr.len(),
-                            bu.len()
-                        )))
-                    }
-                }
-            };
-            let lb = &mut f.lbs[l as usize];
-            lb.blocks = [pbn(roles[0]), pbn(roles[1]), pbn(roles[2])];
-            lb.next = [info[roles[0]].used, info[roles[1]].used, info[roles[2]].used];
-            lb.gc = None;
-            for (grp, &(_, q)) in latest.iter().enumerate() {
-                if q == NONE {
-                    continue;
-                }
-                lb.sub_index[grp] = q;
-                let lo = l * ppb + grp as u32 * f.p.alpha;
-                let table: Vec<Ppn> =
-                    (lo..lo + f.p.alpha).map(|x| if x < (l + 1) * ppb { f.loc[x as usize] } else { NONE }).collect();
-                f.oob[q as usize] = Some(table.into_boxed_slice());
-            }
-            f.refresh_owner(l);
-        }
-        Ok(f)
     }
 
     pub fn gc_progress(&self, lbn: u32) -> Option<(GcKind, u32, u32)> {

@@ -1,0 +1,333 @@
+//! FAST and O-FAST rebuilt from the chip alone after a power cut: a scan of every spare area
+//! (LPN, sequence number, tag), then the rebuild FastCheck's recovery shares (its RW log
+//! blocks restored from checkpoints instead of a scan). See ftl/scan_recovery.rs.
+#![allow(clippy::needless_range_loop)]
+
+use super::*;
+use crate::ftl::scan_recovery::{max_seq, newest, scan_all, Blk};
+use crate::nand::PageKind;
+
+// ---- FAST / O-FAST ------------------------------------------------------------------
+
+/// FAST and O-FAST: scan every spare area, then rebuild.
+pub(crate) fn recover_fast(flash: &mut Flash, params: &SchemeParams, lazy: bool) -> FlashResult<FastFtl> {
+    let g = *flash.geometry();
+    let mut ftl = FastFtl::new(&g, params, lazy).map_err(FlashError::Violation)?;
+    flash.note("recovery", || {
+        format!("recovery: read the spare area (LPN, sequence number, tag) of all {} pages", g.pages())
+    });
+    let scans = scan_all(flash)?;
+    let blks: Vec<Blk> =
+        scans.into_iter().enumerate().map(|(i, p)| Blk::new(i as Pbn, p, g.pages_per_block, tag::MERGE)).collect();
+    rebuild_fast(flash, &mut ftl, blks, &[], None)?;
+    Ok(ftl)
+}
+
+/// The RW log blocks as FastCheck / LTFTL-style logging restores them (from checkpoints or
+/// log records, and the restoration scan), instead of a scan of every spare area.
+pub(crate) struct ExtRw {
+    /// RW log blocks in list order (the map page's order), oldest first.
+    pub order: Vec<Pbn>,
+    /// Per block, per page: `Data` with the LPN for an entry valid after the consistency
+    /// check (seq: the program clock, or an upper bound for checkpointed pages), `Torn`
+    /// for a −1 or unreadable entry, `Erased` for an empty page.
+    pub pages: Vec<Vec<Page>>,
+    /// The block map of the newest map page: a logical block whose data block recovery
+    /// finds different (the merge cut before its map page) has no valid RW entry left.
+    pub map_bmt: Vec<Pbn>,
+}
+
+/// Rebuilds a FAST state from block summaries (see the module comment). Blocks listed in
+/// `skip` are not the scheme's (FastCheck's metadata blocks) and are left alone.
+/// Returns the logical blocks whose data block recovery created or completed.
+pub(crate) fn rebuild_fast(
+    flash: &mut Flash,
+    ftl: &mut FastFtl,
+    mut blks: Vec<Blk>,
+    skip: &[Pbn],
+    ext: Option<&ExtRw>,
+) -> FlashResult<Vec<u32>> {
+    let n = ftl.ppb;
+    let nb = blks.len();
+    ftl.seq = ftl.seq.max(max_seq(&blks));
+    let mut skip: Vec<Pbn> = skip.to_vec();
+    if let Some(e) = ext {
+        for (i, &pbn) in e.order.iter().enumerate() {
+            blks[pbn as usize] = Blk::new(pbn, e.pages[i].clone(), n, tag::MERGE);
+            blks[pbn as usize].role = tag::RW;
+            skip.push(pbn);
+        }
+    }
+    let skip = &skip[..];
+    for u in ftl.usage.iter_mut() {
+        *u = Use::Free;
+    }
+    ftl.owner.fill(NONE);
+    ftl.free.clear();
+    let is_skip = |p: Pbn| skip.contains(&p);
+
+    // 1. Garbage (only torn pages: a first program or an erase cut) and interrupted merge
+    // destinations (no LAST page): erased. Their contents exist elsewhere.
+    for i in 0..nb {
+        let b = &blks[i];
+        if is_skip(b.pbn) || !b.programmed {
+            continue;
+        }
+        let undo = b.readable() && b.role == tag::MERGE && !b.last;
+        let stray_rw = ext.is_some() && b.readable() && b.role == tag::RW;
+        if !b.readable() || undo || stray_rw {
+            let pbn = b.pbn;
+            flash.note("recovery", || {
+                if undo {
+                    format!("block {pbn}: a merge destination without its last copy → the merge was interrupted; erased (its sources are intact)")
+                } else {
+                    format!("block {pbn}: only torn pages (a program or erase cut by the power loss) → erased")
+                }
+            });
+            flash.erase(pbn, Cause::Recovery)?;
+            blks[i].empty();
+        }
+    }
+
+    // 2. Non-RW blocks by logical block; S* = the newest SW-born block.
+    let mut groups: Vec<Vec<usize>> = vec![Vec::new(); ftl.data_blocks as usize];
+    let mut rw: Vec<usize> = Vec::new();
+    let mut s_star: Option<usize> = None;
+    if let Some(e) = ext {
+        rw = e.order.iter().map(|&p| p as usize).collect();
+    }
+    for (i, b) in blks.iter().enumerate() {
+        if is_skip(b.pbn) || !b.readable() {
+            continue;
+        }
+        if b.role == tag::RW {
+            rw.push(i);
+        } else {
+            groups[b.lbn as usize].push(i);
+            if b.role == tag::SW && s_star.is_none_or(|s| b.birth > blks[s].birth) {
+                s_star = Some(i);
+            }
+        }
+    }
+    if ext.is_none() {
+        rw.sort_by_key(|&i| blks[i].birth);
+    }
+    let rw_of = |blks: &[Blk], lbn: u32| -> Vec<usize> {
+        rw.iter()
+            .copied()
+            .filter(|&i| blks[i].pages.iter().any(|p| p.kind == PageKind::Data && p.lpn / n == lbn))
+            .collect()
+    };
+
+    // 3. Per logical block: the data block, the SW log block, redo / recovery merges.
+    let mut birth_d = vec![u32::MAX; ftl.data_blocks as usize];
+    let mut rebuilt = Vec::new();
+    for lbn in 0..ftl.data_blocks {
+        let mut group = std::mem::take(&mut groups[lbn as usize]);
+        if group.is_empty() {
+            continue;
+        }
+        group.sort_by_key(|&i| blks[i].birth);
+        let s_here = s_star.filter(|&s| blks[s].lbn == lbn);
+        let mut garbage: Vec<usize> = Vec::new();
+        let mut keep_sw: Option<usize> = None;
+        let mut need_merge = false;
+        let mut data_ish: Vec<usize> =
+            group.iter().copied().filter(|&i| Some(i) != s_here || blks[i].has_merge).collect();
+        if let Some(s) = s_here.filter(|&s| !blks[s].has_merge) {
+            let sb = &blks[s];
+            let retired = garbage_retired(&blks, &group, s);
+            let k = sb.pages.iter().take_while(|p| p.kind == PageKind::Data).count();
+            let prefix = sb.pages[k..].iter().all(|p| p.is_erased());
+            if retired {
+                garbage.push(s);
+            } else if sb.torn || !prefix {
+                need_merge = true;
+                garbage.push(s);
+            } else if !data_ish.is_empty() {
+                keep_sw = Some(s);
+            } else {
+                data_ish.push(s);
+            }
+        }
+        // The newest by last program: the block an interrupted operation was writing (a
+        // partial merge into an SW log block born before the current data block, as after
+        // a RW merge of the SW owner) is newer than the blocks it copies from.
+        data_ish.sort_by_key(|&i| blks[i].newest);
+        let mut d = data_ish.last().copied();
+        if let Some(di) = d {
+            garbage.extend(data_ish[..data_ish.len() - 1].iter().copied());
+            let db = &blks[di];
+            if db.torn {
+                need_merge = true;
+            } else if db.role == tag::SW && db.has_merge && !db.last {
+                // Redo of an interrupted partial merge (Fig. 7a): copy the missing sectors
+                // (newest copy in the old data block or the RW log blocks) into it.
+                let mut srcs = data_ish[..data_ish.len() - 1].to_vec();
+                srcs.extend(rw_of(&blks, lbn));
+                let todo: Vec<(u32, Ppn)> = (0..n)
+                    .filter(|&o| db.pages[o as usize].is_erased())
+                    .filter_map(|o| newest(&blks, &srcs, lbn * n + o, n).map(|(_, p)| (o, p)))
+                    .collect();
+                let pbn = db.pbn;
+                rebuilt.push(lbn);
+                flash.note("merge_redo", || {
+                    format!("LBN {lbn}: the partial merge into SW log block {pbn} was interrupted → redone: {} missing sector{} copied in", todo.len(), if todo.len() == 1 { "" } else { "s" })
+                });
+                for (j, &(o, src)) in todo.iter().enumerate() {
+                    let t = tag::MERGE | if j + 1 == todo.len() { tag::LAST } else { 0 };
+                    ftl.copy(flash, src, pbn * n + o, Cause::Recovery, t)?;
+                }
+            }
+        }
+        if need_merge {
+            // A block that must stay in use holds a torn page: merge the logical block into
+            // a free block (newest copy of every sector), then drop the old blocks.
+            let mut srcs = group.clone();
+            srcs.extend(rw_of(&blks, lbn));
+            // The SW log block's sectors (not yet retired: no merge page) are the newest (no
+            // RW write to its owner while it owns it); otherwise the newest copy by sequence number.
+            let sw_src = s_here.filter(|&s| !blks[s].has_merge && !garbage_retired(&blks, &group, s));
+            // With checkpointed log pages (FastCheck, LTFTL-style) the RW copies carry order
+            // keys, not clocks: the data block an interrupted operation was writing (the map
+            // page does not name it yet) is newer than every copy valid for the map's block.
+            let d_new = d.filter(|&di| {
+                ext.is_some_and(|e| e.map_bmt[lbn as usize] != NONE && e.map_bmt[lbn as usize] != blks[di].pbn)
+            });
+            let todo: Vec<(u32, Ppn)> = (0..n)
+                .filter_map(|o| {
+                    for x in [d_new, sw_src].into_iter().flatten() {
+                        if blks[x].pages[o as usize].kind == PageKind::Data {
+                            return Some((o, blks[x].pbn * n + o));
+                        }
+                    }
+                    newest(&blks, &srcs, lbn * n + o, n).map(|(_, p)| (o, p))
+                })
+                .collect();
+            let dst = take_erased(flash, ftl, &blks, skip)?;
+            flash.note("merge_redo", || {
+                format!("LBN {lbn}: a block in use holds a torn page → merged into free block {dst} ({} sectors), old blocks erased", todo.len())
+            });
+            let first_seq = ftl.seq + 1;
+            for (j, &(o, src)) in todo.iter().enumerate() {
+                let t = tag::MERGE | if j + 1 == todo.len() { tag::LAST | tag::RETIRE_SW } else { 0 };
+                ftl.copy(flash, src, dst * n + o, Cause::Recovery, t)?;
+            }
+            garbage = group.clone();
+            keep_sw = None;
+            d = None;
+            ftl.bmt[lbn as usize] = dst;
+            ftl.usage[dst as usize] = Use::Data;
+            ftl.owner[dst as usize] = lbn;
+            birth_d[lbn as usize] = first_seq;
+            rebuilt.push(lbn);
+        }
+        for &gi in &garbage {
+            if blks[gi].programmed {
+                flash.erase(blks[gi].pbn, Cause::Recovery)?;
+                blks[gi].empty();
+            }
+        }
+        if let Some(di) = d {
+            let b = &blks[di];
+            ftl.bmt[lbn as usize] = b.pbn;
+            ftl.usage[b.pbn as usize] = Use::Data;
+            ftl.owner[b.pbn as usize] = lbn;
+            birth_d[lbn as usize] = b.birth;
+            for off in 0..n {
+                let ppn = b.pbn * n + off;
+                ftl.written[ppn as usize] = flash.peek(ppn).kind != PageKind::Erased;
+            }
+        }
+        if let Some(si) = keep_sw {
+            let b = &blks[si];
+            let next = b.pages.iter().take_while(|p| p.kind == PageKind::Data).count() as u32;
+            ftl.sw = Some(SwLog { pbn: b.pbn, lbn, next });
+            ftl.usage[b.pbn as usize] = Use::Sw;
+            ftl.owner[b.pbn as usize] = lbn;
+            for off in 0..next {
+                ftl.written[(b.pbn * n + off) as usize] = true;
+            }
+        }
+    }
+
+    // 4. The RW log blocks, oldest first (round robin: the front is the next victim); a
+    // page is valid iff it is newer than its logical block's data block (equation 1).
+    if rw.len() as u32 > ftl.log_blocks - 1 {
+        return Err(FlashError::Violation(format!(
+            "recovery found {} RW log blocks, more than {}",
+            rw.len(),
+            ftl.log_blocks - 1
+        )));
+    }
+    let mut latest_seq = vec![0u32; (ftl.data_blocks * n) as usize];
+    for &i in &rw {
+        let b = &blks[i];
+        ftl.rw.push_back(b.pbn);
+        ftl.usage[b.pbn as usize] = Use::Rw;
+        ftl.rw_fill = b.fill();
+        for (off, p) in b.pages.iter().enumerate() {
+            let ppn = b.pbn * n + off as u32;
+            if p.is_erased() {
+                continue;
+            }
+            ftl.written[ppn as usize] = true;
+            let lbn = p.lpn / n;
+            let valid = match ext {
+                None => p.kind == PageKind::Data && ftl.bmt[lbn as usize] != NONE && p.seq > birth_d[lbn as usize],
+                Some(e) => {
+                    let m = if p.kind == PageKind::Data { e.map_bmt[lbn as usize] } else { NONE };
+                    p.kind == PageKind::Data
+                        && ftl.bmt[lbn as usize] != NONE
+                        && !rebuilt.contains(&lbn)
+                        && (m == NONE || m == ftl.bmt[lbn as usize])
+                }
+            };
+            if valid {
+                ftl.smt[ppn as usize] = p.lpn;
+                ftl.rw_of_lbn[lbn as usize].push(ppn);
+                if p.seq > latest_seq[p.lpn as usize] {
+                    latest_seq[p.lpn as usize] = p.seq;
+                    ftl.rw_latest[p.lpn as usize] = ppn;
+                }
+            } else {
+                ftl.smt[ppn as usize] = MERGED;
+            }
+        }
+    }
+    for pbn in 0..nb as Pbn {
+        if ftl.usage[pbn as usize] == Use::Free && !is_skip(pbn) {
+            if flash.block_pages(pbn).iter().any(|p| !p.is_erased()) {
+                flash.erase(pbn, Cause::Recovery)?;
+            }
+            ftl.free.push_back(pbn);
+        }
+    }
+    let (nrw, sw) = (ftl.rw.len(), ftl.sw);
+    flash.note("recovery", || {
+        format!(
+            "recovered: {} data blocks, {nrw} RW log blocks, SW log block {}",
+            ftl.bmt.iter().filter(|&&b| b != NONE).count(),
+            sw.map(|s| format!("{} (LBN {}, {} sectors)", s.pbn, s.lbn, s.next)).unwrap_or_else(|| "none".into())
+        )
+    });
+    Ok(rebuilt)
+}
+
+/// Whether the SW-born block `s` is garbage: a newer complete merge of its logical block
+/// retired it (case 2.3, or a recovery merge).
+pub(super) fn garbage_retired(blks: &[Blk], group: &[usize], s: usize) -> bool {
+    group.iter().any(|&j| blks[j].role == tag::MERGE && blks[j].retire && blks[j].birth > blks[s].birth)
+}
+
+/// An erased block nobody uses, for a recovery merge.
+pub(super) fn take_erased(flash: &Flash, ftl: &FastFtl, blks: &[Blk], skip: &[Pbn]) -> FlashResult<Pbn> {
+    (0..blks.len() as Pbn)
+        .find(|&p| {
+            !skip.contains(&p)
+                && !blks[p as usize].programmed
+                && ftl.usage[p as usize] == Use::Free
+                && flash.block_pages(p).iter().all(|x| x.is_erased())
+        })
+        .ok_or_else(|| FlashError::Violation("recovery found no free block for a merge".into()))
+}
