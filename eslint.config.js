@@ -23,7 +23,6 @@ const LONG_FILES = {
   // Data: the papers' claims beside our figures (each claim checked by papers.wasm.test.ts).
   'web/src/papers/claims.ts': 'claims data',
   // Issue 30, registry helper's files (split with the scheme registry, not here):
-  'web/src/scenario/model.ts': 'scheme lists and parameter specs move to the core registry (issue 30)',
   'web/src/trace/TraceUpload.tsx': 'the shared scheme/chip picker is split out with the registry (issue 30)',
 };
 
