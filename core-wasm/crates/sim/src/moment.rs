@@ -54,11 +54,10 @@ impl Display {
     pub fn during(base: &Display, before: &State, now: &State, ops: &[Event]) -> Display {
         let ppb = now.flash.ppb();
         let mut states = base.states.clone();
-        // Blocks erased and not programmed since, and blocks programmed since their erase
-        // (or since the request began).
-        let mut blank: HashSet<Pbn> = HashSet::new();
-        let mut filled: HashSet<Pbn> = HashSet::new();
+        // Blocks erased by these operations, and blocks programmed since their last erase
+        // (or since the request began): erased and not filled is blank.
         let mut erased: HashSet<Pbn> = HashSet::new();
+        let mut filled: HashSet<Pbn> = HashSet::new();
         let mut last_read: Option<(Ppn, u32, u32)> = None;
         for e in ops {
             let Event::Op { kind, ppn, pbn, lpn, cause, content: kind_of, version } = *e else { continue };
@@ -72,12 +71,10 @@ impl Display {
                     for p in pbn * ppb..(pbn + 1) * ppb {
                         states[p as usize] = PageState::Erased;
                     }
-                    blank.insert(pbn);
                     erased.insert(pbn);
                     filled.remove(&pbn);
                 }
                 OpKind::Program => {
-                    blank.remove(&pbn);
                     filled.insert(pbn);
                     if kind_of != PageKind::Data {
                         states[ppn as usize] =
@@ -129,14 +126,11 @@ impl Display {
         let mut owners = Vec::with_capacity(blocks as usize);
         for b in 0..blocks {
             let i = b as usize;
-            if blank.contains(&b) {
-                roles.push(BlockRole::Free);
-                owners.push(Vec::new());
-                continue;
-            }
             let empty = now.flash.block_pages(b).iter().all(|p| p.is_erased());
-            if empty && base.roles[i] == BlockRole::Free {
-                // Allocated in RAM, not opened yet: the role comes with its first program.
+            let blank = erased.contains(&b) && !filled.contains(&b);
+            if blank || (empty && base.roles[i] == BlockRole::Free) {
+                // Erased, or allocated in RAM and not opened yet: the role comes with the
+                // block's first program.
                 roles.push(BlockRole::Free);
                 owners.push(Vec::new());
                 continue;
