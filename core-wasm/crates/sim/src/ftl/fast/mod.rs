@@ -562,10 +562,6 @@ impl Ftl for FastFtl {
         Some(self.owner[pbn as usize]).filter(|&o| o != NONE)
     }
 
-    /// A simple accounting (ftl/ram.rs will hold the KRAFT paper's bit widths): the
-    /// block-mapping table at 4 bytes per logical block, the SW part (owner and last
-    /// lsn, 4 bytes each), 4 bytes per RW log page entry (3.2: "each entry ... can be
-    /// stored in 4 bytes") and 4 bytes per RW log block in the list.
     /// The KRAFT paper's accounting of FAST's map (ftl/ram.rs): a block map entry per
     /// logical block plus a page-mapped table for every log block.
     fn ram_bytes(&self) -> u64 {
