@@ -12,4 +12,5 @@ pub mod runlog;
 pub mod scenario;
 pub mod sim;
 pub mod stepper;
+pub mod timing;
 pub mod trace;

@@ -7,6 +7,7 @@ use crate::ftl::Ftl;
 use crate::metrics::{HostCounters, Metrics};
 use crate::nand::{Flash, FlashError, Lpn, PageKind};
 use crate::oracle::Oracle;
+use crate::timing::Schedule;
 use crate::trace::Request;
 
 impl Clone for Box<dyn Ftl> {
@@ -160,6 +161,8 @@ pub struct Simulator {
     timeline: Option<Vec<RequestTime>>,
     /// Markers and sampled counts for the timeline and charts.
     pub log: crate::runlog::RunLog,
+    /// Which page requests form one host request, and when each arrives (timing.rs).
+    schedule: Schedule,
 }
 
 impl Simulator {
@@ -171,6 +174,7 @@ impl Simulator {
     /// As `new`, with the step-0 state already built (a large chip is built once, not twice).
     pub fn with_state(state: State, fresh: Fresh, requests: Vec<Request>) -> Simulator {
         let log = crate::runlog::RunLog::new(requests.len());
+        let schedule = Schedule::per_page(requests.len());
         let mut sim = Simulator {
             state,
             requests,
@@ -182,6 +186,7 @@ impl Simulator {
             error: None,
             timeline: None,
             log,
+            schedule,
         };
         sim.set_keyframe_budget(KEYFRAME_BUDGET);
         sim
@@ -230,6 +235,22 @@ impl Simulator {
     }
     pub fn next_request(&self) -> Option<Request> {
         self.requests.get(self.state.pos).copied()
+    }
+    /// Groups the page requests into host requests with arrival times (a parsed trace's
+    /// records, `RawTrace::schedule`). Refused when it does not cover the requests.
+    pub fn set_schedule(&mut self, schedule: Schedule) -> Result<(), String> {
+        if schedule.pages() != self.requests.len() {
+            return Err(format!(
+                "the schedule covers {} page requests, the run has {}",
+                schedule.pages(),
+                self.requests.len()
+            ));
+        }
+        self.schedule = schedule;
+        Ok(())
+    }
+    pub fn schedule(&self) -> &Schedule {
+        &self.schedule
     }
     pub fn keyframe_interval(&self) -> usize {
         self.interval

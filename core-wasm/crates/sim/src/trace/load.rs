@@ -108,7 +108,10 @@ pub fn build_with_raw(scenario: &Scenario, raw: &RawTrace, fit: Fit) -> Result<(
         ));
     }
     let fresh = sc.factory(&first);
-    Ok((Simulator::with_state(first, fresh, reqs), summary))
+    let mut sim = Simulator::with_state(first, fresh, reqs);
+    // One host request per trace record, with its arrival time (timing.rs).
+    sim.set_schedule(raw.schedule())?;
+    Ok((sim, summary))
 }
 
 /// Smallest block count (at least the chip's) whose scheme exports `need` logical pages.

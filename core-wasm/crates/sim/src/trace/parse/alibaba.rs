@@ -1,7 +1,7 @@
 //! Alibaba block traces as SNIA IOTTA ships them.
 
-use super::helpers::{clip, fields, is_digits, is_number, is_rw, need, parse_num, parse_u64, LineResult, Rec};
-use super::{Cx, Entry, Format, LineReader, LineView, TraceFormat};
+use super::helpers::{clip, fields, is_digits, is_number, is_rw, need, parse_time, parse_u64, LineResult, Rec};
+use super::{Cx, Entry, Format, LineReader, LineView, TimeUnit, TraceFormat};
 
 pub(super) const ENTRY: Entry = Entry {
     format: Format::Alibaba,
@@ -15,6 +15,10 @@ pub(super) const ENTRY: Entry = Entry {
 struct AlibabaFormat;
 
 impl TraceFormat for AlibabaFormat {
+    /// Alibaba block traces: microseconds.
+    fn time_unit(&self) -> Option<TimeUnit> {
+        Some(TimeUnit::Us)
+    }
     fn detect(&self, v: &LineView) -> bool {
         let Some(f) = &v.delimited else { return false };
         // device_id,opcode,offset,length,timestamp
@@ -50,7 +54,7 @@ impl LineReader for Alibaba {
         };
         let offset = parse_u64(f[2].0, f[2].1, "the offset in bytes")?;
         let bytes = parse_u64(f[3].0, f[3].1, "the length in bytes")?;
-        parse_num(f[4].0, f[4].1, "the timestamp")?;
-        Ok(Some(Rec { write, offset, bytes, device: Some(f[0].1) }))
+        let time = parse_time(f[4].0, f[4].1, "the timestamp")?;
+        Ok(Some(Rec { write, offset, bytes, device: Some(f[0].1), time: Some(time) }))
     }
 }

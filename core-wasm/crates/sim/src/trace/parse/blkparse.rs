@@ -1,7 +1,7 @@
 //! blkparse's default text output (blktrace).
 
-use super::helpers::{clip, fields, need, parse_num, parse_u64, LineResult, Rec};
-use super::{Cx, Entry, Format, LineReader, LineView, TraceFormat};
+use super::helpers::{clip, fields, need, parse_time, parse_u64, LineResult, Rec};
+use super::{Cx, Entry, Format, LineReader, LineView, TimeUnit, TraceFormat};
 
 pub(super) const ENTRY: Entry = Entry {
     format: Format::Blkparse,
@@ -15,6 +15,10 @@ pub(super) const ENTRY: Entry = Entry {
 struct BlkparseFormat;
 
 impl TraceFormat for BlkparseFormat {
+    /// blkparse: seconds.
+    fn time_unit(&self) -> Option<TimeUnit> {
+        Some(TimeUnit::S)
+    }
     fn detect(&self, v: &LineView) -> bool {
         is_blk_dev(v.ws[0].1) && v.ws.len() >= 6
     }
@@ -50,7 +54,7 @@ impl LineReader for Blkparse {
         need(&f, 6, line.len(), "dev cpu seq time pid action")?;
         parse_u64(f[1].0, f[1].1, "the CPU number")?;
         parse_u64(f[2].0, f[2].1, "the sequence number")?;
-        parse_num(f[3].0, f[3].1, "the time stamp")?;
+        let time = parse_time(f[3].0, f[3].1, "the time stamp")?;
         parse_u64(f[4].0, f[4].1, "the process id")?;
         if f[5].1 != cx.opts.blkparse_action.trim() {
             cx.out.ignored.other_action += 1;
@@ -81,7 +85,7 @@ impl LineReader for Blkparse {
             return Err((f[8].0, format!("expected '+' between sector and count, found '{}'", clip(f[8].1))));
         }
         let bytes = cx.sectors(f[9].0, f[9].1, "the sector count")?;
-        Ok(Some(Rec { write, offset, bytes, device: Some(first) }))
+        Ok(Some(Rec { write, offset, bytes, device: Some(first), time: Some(time) }))
     }
 }
 

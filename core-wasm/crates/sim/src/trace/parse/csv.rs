@@ -4,10 +4,10 @@
 use std::collections::BTreeMap;
 
 use super::helpers::{
-    clip, csv_delim, fields, is_digits, is_number, need, parse_num, parse_u64, LineResult, Rec, MAX_FIELDS,
+    clip, csv_delim, fields, is_digits, is_number, need, parse_time, parse_u64, LineResult, Rec, MAX_FIELDS,
 };
 use super::options::{ColumnRef, Unit};
-use super::{Cx, Entry, Format, LineReader, LineView, TraceFormat};
+use super::{Cx, Entry, Format, LineReader, LineView, TimeUnit, TraceFormat};
 
 pub(super) const ENTRY: Entry = Entry {
     format: Format::Csv,
@@ -21,6 +21,10 @@ pub(super) const ENTRY: Entry = Entry {
 struct CsvFormat;
 
 impl TraceFormat for CsvFormat {
+    /// CSV: seconds unless time_unit says otherwise.
+    fn time_unit(&self) -> Option<TimeUnit> {
+        Some(TimeUnit::S)
+    }
     /// A delimited line whose first field is not a number: a header.
     fn detect(&self, v: &LineView) -> bool {
         v.delimited.as_ref().is_some_and(|f| !is_number(f[0].1))
@@ -239,10 +243,11 @@ impl LineReader for Csv {
                 .ok_or_else(|| (f[i].0, "size too large".to_string()))?,
             None => cx.opts.page_bytes.max(1) as u64,
         };
-        if let Some(i) = c.time {
-            parse_num(f[i].0, f[i].1, "the time")?;
-        }
-        Ok(Some(Rec { write, offset, bytes, device: c.device.map(|i| f[i].1) }))
+        let time = match c.time {
+            Some(i) => Some(parse_time(f[i].0, f[i].1, "the time")?),
+            None => None,
+        };
+        Ok(Some(Rec { write, offset, bytes, device: c.device.map(|i| f[i].1), time }))
     }
 }
 

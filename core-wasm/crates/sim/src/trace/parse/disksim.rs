@@ -1,7 +1,7 @@
 //! The DiskSim / MQSim ASCII trace format.
 
-use super::helpers::{clip, fields, is_number, need, parse_num, parse_u64, LineResult, Rec};
-use super::{Cx, Entry, Format, LineReader, LineView, TraceFormat};
+use super::helpers::{clip, fields, is_number, need, parse_time, parse_u64, LineResult, Rec};
+use super::{Cx, Entry, Format, LineReader, LineView, TimeUnit, TraceFormat};
 
 pub(super) const ENTRY: Entry = Entry {
     format: Format::Disksim,
@@ -15,6 +15,10 @@ pub(super) const ENTRY: Entry = Entry {
 struct DisksimFormat;
 
 impl TraceFormat for DisksimFormat {
+    /// DiskSim: milliseconds (MQSim's traces use nanoseconds: time_unit ns).
+    fn time_unit(&self) -> Option<TimeUnit> {
+        Some(TimeUnit::Ms)
+    }
     fn detect(&self, v: &LineView) -> bool {
         v.delimited.is_none() && v.ws.len() >= 5 && v.ws[..5].iter().all(|f| is_number(f.1))
     }
@@ -31,7 +35,7 @@ impl LineReader for Disksim {
     fn read<'a>(&mut self, line: &'a str, cx: &mut Cx<'_>) -> LineResult<'a> {
         let f = fields(line, None);
         need(&f, 5, line.len(), "arrival_time device lba size_in_sectors type")?;
-        parse_num(f[0].0, f[0].1, "the arrival time")?;
+        let time = parse_time(f[0].0, f[0].1, "the arrival time")?;
         parse_u64(f[1].0, f[1].1, "the device number")?;
         let offset = cx.sectors(f[2].0, f[2].1, "the LBA in sectors")?;
         let bytes = cx.sectors(f[3].0, f[3].1, "the size in sectors")?;
@@ -43,6 +47,6 @@ impl LineReader for Disksim {
         if let Some(x) = f.get(5) {
             return Err((x.0, format!("expected the end of the line after 5 fields, found '{}'", clip(x.1))));
         }
-        Ok(Some(Rec { write, offset, bytes, device: Some(f[1].1) }))
+        Ok(Some(Rec { write, offset, bytes, device: Some(f[1].1), time: Some(time) }))
     }
 }

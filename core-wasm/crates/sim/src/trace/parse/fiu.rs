@@ -1,7 +1,7 @@
 //! The FIU traces (SNIA IOTTA "FIU IODedup").
 
-use super::helpers::{clip, fields, is_digits, is_number, is_rw, need, parse_num, parse_u64, LineResult, Rec};
-use super::{Cx, Entry, Format, LineReader, LineView, TraceFormat};
+use super::helpers::{clip, fields, is_digits, is_number, is_rw, need, parse_time, parse_u64, LineResult, Rec};
+use super::{Cx, Entry, Format, LineReader, LineView, TimeUnit, TraceFormat};
 
 pub(super) const ENTRY: Entry = Entry {
     format: Format::Fiu,
@@ -15,6 +15,10 @@ pub(super) const ENTRY: Entry = Entry {
 struct FiuFormat;
 
 impl TraceFormat for FiuFormat {
+    /// FIU: nanoseconds.
+    fn time_unit(&self) -> Option<TimeUnit> {
+        Some(TimeUnit::Ns)
+    }
     fn detect(&self, v: &LineView) -> bool {
         let ws = &v.ws;
         // ts pid process lba size op major minor md5
@@ -41,7 +45,7 @@ impl LineReader for Fiu {
     fn read<'a>(&mut self, line: &'a str, cx: &mut Cx<'_>) -> LineResult<'a> {
         let f = fields(line, None);
         need(&f, 8, line.len(), "ts pid process lba size op major minor [md5]")?;
-        parse_num(f[0].0, f[0].1, "the timestamp")?;
+        let time = parse_time(f[0].0, f[0].1, "the timestamp")?;
         parse_u64(f[1].0, f[1].1, "the process id")?;
         let offset = cx.sectors(f[3].0, f[3].1, "the LBA in sectors")?;
         let bytes = cx.sectors(f[4].0, f[4].1, "the size in sectors")?;
@@ -54,6 +58,6 @@ impl LineReader for Fiu {
         parse_u64(f[7].0, f[7].1, "the minor device number")?;
         // "major minor" as one device name without an allocation: the slice between them.
         let dev = &line[f[6].0 - 1..f[7].0 - 1 + f[7].1.len()];
-        Ok(Some(Rec { write, offset, bytes, device: Some(dev) }))
+        Ok(Some(Rec { write, offset, bytes, device: Some(dev), time: Some(time) }))
     }
 }

@@ -155,6 +155,33 @@ pub(crate) fn parse_num(col: usize, s: &str, what: &str) -> Result<(), (usize, S
     }
 }
 
+/// A timestamp (any decimal number) in the trace's unit, as billionths of the unit,
+/// exactly for plain decimals (an MSR FILETIME has 18 digits: an f64 would round it
+/// by tens of ticks, more than the gap between two requests).
+pub(crate) fn parse_time(col: usize, s: &str, what: &str) -> Result<i128, (usize, String)> {
+    parse_num(col, s, what)?;
+    let (neg, body) = match s.as_bytes().first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    };
+    let (int, frac) = body.split_once('.').unwrap_or((body, ""));
+    let digits = |t: &str| !t.is_empty() && t.len() <= 30 && t.bytes().all(|c| c.is_ascii_digit());
+    let v = if (digits(int) || int.is_empty()) && (frac.is_empty() || frac.bytes().all(|c| c.is_ascii_digit())) {
+        let whole: i128 = if int.is_empty() { 0 } else { int.parse().unwrap_or(0) };
+        let mut f9: i128 = 0;
+        for c in frac.bytes().chain(std::iter::repeat(b'0')).take(9) {
+            f9 = f9 * 10 + (c - b'0') as i128;
+        }
+        whole * 1_000_000_000 + f9
+    } else {
+        // Exponent notation and other float forms: as f64.
+        let f: f64 = body.parse().map_err(|_| (col, format!("expected {what} (a number), found '{}'", clip(s))))?;
+        (f * 1e9) as i128
+    };
+    Ok(if neg { -v } else { v })
+}
+
 pub(crate) fn clip(s: &str) -> String {
     let mut out: String = s.chars().take(40).collect();
     if s.chars().count() > 40 {
@@ -163,17 +190,19 @@ pub(crate) fn clip(s: &str) -> String {
     out
 }
 
-/// One record: operation, byte offset, byte length, device.
+/// One record: operation, byte offset, byte length, device, and its timestamp in
+/// billionths of the format's time unit (`TraceFormat::time_unit`) when it has one.
 pub(crate) struct Rec<'a> {
     pub(crate) write: bool,
     pub(crate) offset: u64,
     pub(crate) bytes: u64,
     pub(crate) device: Option<&'a str>,
+    pub(crate) time: Option<i128>,
 }
 
-/// What a binary record reads as: `(write, first page, last page)`, None to skip it, or
-/// an error `(column, message)`.
-pub(crate) type RecordResult = Result<Option<(bool, u64, u64)>, (usize, String)>;
+/// What a binary record reads as: `(write, first page, last page, time)`, None to skip
+/// it, or an error `(column, message)`.
+pub(crate) type RecordResult = Result<Option<(bool, u64, u64, Option<i128>)>, (usize, String)>;
 
 pub(crate) type LineResult<'a> = Result<Option<Rec<'a>>, (usize, String)>;
 

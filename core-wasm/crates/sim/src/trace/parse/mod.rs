@@ -31,7 +31,7 @@ mod preview;
 mod raw;
 mod umass;
 
-pub use options::{ColumnRef, Mapping, TraceOptions, Unit, ROLES};
+pub use options::{ColumnRef, Mapping, TimeUnit, TraceOptions, Unit, ROLES};
 pub use parser::{parse_bytes, TraceParser};
 pub use preview::{preview, Preview};
 pub(crate) use raw::{unpack, K_FREEZE, K_READ, K_REVERT, K_UNFREEZE, K_WRITE};
@@ -131,6 +131,10 @@ pub(crate) trait TraceFormat: Sync {
     }
     fn body(&self) -> Body {
         Body::Lines
+    }
+    /// Unit of the records' timestamps (`Rec::time`); None: the format has none.
+    fn time_unit(&self) -> Option<TimeUnit> {
+        None
     }
     /// Fields are separated by a delimiter (`,` `\t` `;`), not whitespace (for the preview).
     fn delimited(&self) -> bool {

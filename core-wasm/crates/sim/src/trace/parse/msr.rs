@@ -1,7 +1,7 @@
 //! The MSR Cambridge trace format (SNIA IOTTA).
 
-use super::helpers::{clip, fields, is_number, need, parse_num, parse_u64, LineResult, Rec};
-use super::{Cx, Entry, Format, LineReader, LineView, TraceFormat};
+use super::helpers::{clip, fields, is_number, need, parse_num, parse_time, parse_u64, LineResult, Rec};
+use super::{Cx, Entry, Format, LineReader, LineView, TimeUnit, TraceFormat};
 
 pub(super) const ENTRY: Entry = Entry {
     format: Format::Msr,
@@ -15,6 +15,10 @@ pub(super) const ENTRY: Entry = Entry {
 struct MsrFormat;
 
 impl TraceFormat for MsrFormat {
+    /// MSR Cambridge: Windows FILETIME, 100 ns ticks.
+    fn time_unit(&self) -> Option<TimeUnit> {
+        Some(TimeUnit::Filetime)
+    }
     fn detect(&self, v: &LineView) -> bool {
         let Some(f) = &v.delimited else { return false };
         is_number(f[0].1) && f.len() >= 7 && matches!(f[3].1.to_ascii_lowercase().as_str(), "read" | "write")
@@ -35,7 +39,7 @@ impl LineReader for Msr {
     fn read<'a>(&mut self, line: &'a str, _cx: &mut Cx<'_>) -> LineResult<'a> {
         let f = fields(line, Some(b','));
         need(&f, 7, line.len(), "Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime")?;
-        parse_num(f[0].0, f[0].1, "the timestamp")?;
+        let time = parse_time(f[0].0, f[0].1, "the timestamp")?;
         if f[1].1.is_empty() {
             return Err((f[1].0, "expected a hostname, found nothing".into()));
         }
@@ -50,6 +54,6 @@ impl LineReader for Msr {
         let offset = parse_u64(f[4].0, f[4].1, "the offset in bytes")?;
         let bytes = parse_u64(f[5].0, f[5].1, "the size in bytes")?;
         parse_num(f[6].0, f[6].1, "the response time")?;
-        Ok(Some(Rec { write, offset, bytes, device: Some(f[2].1) }))
+        Ok(Some(Rec { write, offset, bytes, device: Some(f[2].1), time: Some(time) }))
     }
 }

@@ -25,6 +25,51 @@ impl Unit {
     }
 }
 
+/// Unit of a trace's timestamps (each format has its own, docs/traces.md; `time_unit`
+/// overrides it, e.g. `ns` for MQSim's variant of the DiskSim format).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeUnit {
+    S,
+    Ms,
+    Us,
+    Ns,
+    /// Windows FILETIME ticks of 100 ns (MSR Cambridge).
+    Filetime,
+}
+
+impl TimeUnit {
+    /// Nanoseconds per unit.
+    pub fn ns(self) -> f64 {
+        match self {
+            TimeUnit::S => 1e9,
+            TimeUnit::Ms => 1e6,
+            TimeUnit::Us => 1e3,
+            TimeUnit::Ns => 1.0,
+            TimeUnit::Filetime => 100.0,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            TimeUnit::S => "s",
+            TimeUnit::Ms => "ms",
+            TimeUnit::Us => "us",
+            TimeUnit::Ns => "ns",
+            TimeUnit::Filetime => "filetime",
+        }
+    }
+    pub fn from_word(w: &str) -> Result<TimeUnit, String> {
+        match w.trim().to_ascii_lowercase().as_str() {
+            "s" | "sec" | "seconds" => Ok(TimeUnit::S),
+            "ms" | "milliseconds" => Ok(TimeUnit::Ms),
+            "us" | "µs" | "microseconds" => Ok(TimeUnit::Us),
+            "ns" | "nanoseconds" => Ok(TimeUnit::Ns),
+            "filetime" | "100ns" => Ok(TimeUnit::Filetime),
+            o => Err(format!("unknown time unit '{o}': expected s, ms, us, ns or filetime")),
+        }
+    }
+}
+
 /// Which column holds a role: a header name (case-insensitive) or a 1-based column
 /// number (for files without a header), and the unit of its numbers.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -138,6 +183,8 @@ pub struct TraceOptions {
     pub limit: u64,
     /// CSV: the user's column and op-value mapping (empty: guessed from the header).
     pub mapping: Mapping,
+    /// Unit of the timestamps; None: the format's own (docs/traces.md).
+    pub time_unit: Option<TimeUnit>,
 }
 
 impl Default for TraceOptions {
@@ -154,6 +201,7 @@ impl Default for TraceOptions {
             csv_size_unit: None,
             limit: MAX_REQUESTS,
             mapping: Mapping::default(),
+            time_unit: None,
         }
     }
 }

@@ -6,7 +6,7 @@
 
 use super::helpers::RecordResult;
 use super::raw::VALUE_MASK;
-use super::{Body, Cx, Entry, Format, TraceFormat};
+use super::{Body, Cx, Entry, Format, TimeUnit, TraceFormat};
 
 pub(super) const ENTRY: Entry = Entry {
     format: Format::OracleGeneral,
@@ -29,6 +29,10 @@ impl TraceFormat for OracleGeneral {
     fn body(&self) -> Body {
         Body::Records(ORACLE_RECORD)
     }
+    /// libCacheSim's `time`: whole seconds.
+    fn time_unit(&self) -> Option<TimeUnit> {
+        Some(TimeUnit::S)
+    }
     fn read_record(&self, r: &[u8], cx: &mut Cx<'_>) -> RecordResult {
         let obj = u64::from_le_bytes(r[4..12].try_into().unwrap());
         let size = u32::from_le_bytes(r[12..16].try_into().unwrap()) as u64;
@@ -40,7 +44,8 @@ impl TraceFormat for OracleGeneral {
             return Err((5, format!("object id {obj} is beyond 2^61 pages (hashed ids cannot be pages)")));
         }
         let pages = size.div_ceil(cx.opts.page_bytes.max(1) as u64);
-        Ok(Some((true, obj, obj.saturating_add(pages - 1))))
+        let time = u32::from_le_bytes(r[0..4].try_into().unwrap()) as i128 * 1_000_000_000;
+        Ok(Some((true, obj, obj.saturating_add(pages - 1), Some(time))))
     }
 }
 

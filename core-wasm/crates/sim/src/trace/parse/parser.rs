@@ -191,6 +191,7 @@ impl TraceParser {
             self.finish_whole_text();
         }
         self.flush_device();
+        self.out.time_unit = self.opts.time_unit.or_else(|| self.out.format.and_then(|f| registry(f).imp.time_unit()));
         let err = |me: &TraceParser, message: String| TraceError {
             message,
             errors: me.out.errors.clone(),
@@ -394,7 +395,7 @@ impl TraceParser {
             let mut cx = Cx { opts: &self.opts, out: &mut self.out, fatal: &mut self.fatal };
             match imp.read_record(r, &mut cx) {
                 Ok(None) => {}
-                Ok(Some((write, first, last))) => self.record_pages(write, first, last, None),
+                Ok(Some((write, first, last, time))) => self.record_pages(write, first, last, time),
                 Err((col, m)) => {
                     self.bad(col, m);
                     if self.failed() {
@@ -480,7 +481,7 @@ impl TraceParser {
         match r {
             Err((col, m)) => self.bad(col, m),
             Ok(None) => {}
-            Ok(Some(rec)) => self.record(rec.write, rec.offset, rec.bytes, rec.device),
+            Ok(Some(rec)) => self.record(rec.write, rec.offset, rec.bytes, rec.device, rec.time),
         }
     }
 
@@ -490,7 +491,7 @@ impl TraceParser {
         }
     }
 
-    fn record(&mut self, write: bool, offset: u64, bytes: u64, device: Option<&str>) {
+    fn record(&mut self, write: bool, offset: u64, bytes: u64, device: Option<&str>, time: Option<i128>) {
         if let Some(d) = device {
             // Names of up to 7 bytes compare as one u64 (device numbers are short).
             let key = if d.len() < 8 { d.bytes().fold(d.len() as u64, |k, c| k << 8 | c as u64) } else { u64::MAX };
@@ -519,7 +520,7 @@ impl TraceParser {
                 return;
             }
         };
-        self.record_pages(write, first, last, None);
+        self.record_pages(write, first, last, time);
     }
 
     /// How the detected (or chosen) format reads its input.
@@ -527,8 +528,8 @@ impl TraceParser {
         self.out.format.map(|f| registry(f).imp.body())
     }
 
-    /// Pages `first..=last`, after the device filter and zero sizes.
-    fn record_pages(&mut self, write: bool, first: u64, last: u64, _device: Option<&str>) {
+    /// Pages `first..=last` (one host request), after the device filter and zero sizes.
+    fn record_pages(&mut self, write: bool, first: u64, last: u64, time: Option<i128>) {
         if last > VALUE_MASK {
             self.bad(1, format!("page {last} is beyond 2^61 pages"));
             return;
@@ -547,6 +548,7 @@ impl TraceParser {
             self.out.record_reads += 1;
         }
         let kind = if write { K_WRITE } else { K_READ };
+        self.out.mark_start(time);
         self.out.packed.extend((first..=last).map(|p| pack(kind, p)));
     }
 
@@ -588,6 +590,7 @@ impl TraceParser {
                         continue;
                     }
                     self.out.records += 1;
+                    self.out.mark_start(None);
                     self.out.packed.push(p);
                 }
             }

@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::Format;
+use super::{Format, TimeUnit};
+use crate::timing::Schedule;
 use crate::trace::ParseError;
 
 /// Records the parser saw but did not turn into requests, by reason (never silent).
@@ -105,10 +106,56 @@ pub struct RawTrace {
     /// CSV: how the columns were read (role -> column name or number, unit), so the
     /// app and `ftl trace` can show what was guessed.
     pub csv_columns: Vec<(String, String)>,
+    /// Unit of `times` (the format's, or `TraceOptions::time_unit`); None: no timestamps.
+    pub time_unit: Option<TimeUnit>,
     pub(crate) packed: Vec<u64>,
+    /// Bit i set: page request i begins a host request (a record; one record of n pages
+    /// is one request of n pages, with one response time).
+    pub(crate) starts: Vec<u64>,
+    /// The timestamp of each kept record, in `time_unit`, after the first record's
+    /// (relative, so an f64 keeps the precision), while every record had one.
+    pub(crate) times: Vec<f64>,
+    /// The first record's timestamp in billionths of `time_unit`.
+    pub(crate) time0: Option<i128>,
+    /// Kept records without a timestamp (the trace then runs untimed).
+    pub(crate) untimed: u64,
 }
 
 impl RawTrace {
+    /// The next page request begins a host request (a record) with this timestamp.
+    pub(crate) fn mark_start(&mut self, time: Option<i128>) {
+        let i = self.packed.len();
+        if i / 64 >= self.starts.len() {
+            self.starts.resize(i / 64 + 1, 0);
+        }
+        self.starts[i / 64] |= 1 << (i % 64);
+        match time {
+            Some(t) if self.untimed == 0 => {
+                let t0 = *self.time0.get_or_insert(t);
+                self.times.push((t - t0) as f64 * 1e-9);
+            }
+            _ => {
+                self.untimed += 1;
+                self.times = Vec::new();
+            }
+        }
+    }
+    /// Host requests (records), each a run of page requests.
+    pub fn host_requests(&self) -> u64 {
+        self.starts.iter().map(|w| w.count_ones() as u64).sum()
+    }
+    /// Which page requests begin a host request, and each host request's arrival in ns
+    /// after the first one's (None when the trace has no timestamps). A timestamp before
+    /// the first record's counts as 0 (requests are served in trace order anyway).
+    pub fn schedule(&self) -> Schedule {
+        let arrivals = match self.time_unit {
+            Some(u) if self.untimed == 0 && !self.times.is_empty() => {
+                Some(self.times.iter().map(|&t| (t * u.ns()).max(0.0).round() as u64).collect())
+            }
+            _ => None,
+        };
+        Schedule::new(self.starts.clone(), self.packed.len(), arrivals)
+    }
     /// Page requests (after splitting).
     pub fn len(&self) -> usize {
         self.packed.len()

@@ -1,7 +1,7 @@
 //! The UMass / SPC trace format (the Storage Performance Council's ASCII traces).
 
-use super::helpers::{clip, fields, is_number, need, parse_num, parse_u64, LineResult, Rec};
-use super::{Cx, Entry, Format, LineReader, LineView, TraceFormat};
+use super::helpers::{clip, fields, is_number, need, parse_time, parse_u64, LineResult, Rec};
+use super::{Cx, Entry, Format, LineReader, LineView, TimeUnit, TraceFormat};
 
 pub(super) const ENTRY: Entry = Entry {
     format: Format::Umass,
@@ -15,6 +15,10 @@ pub(super) const ENTRY: Entry = Entry {
 struct UmassFormat;
 
 impl TraceFormat for UmassFormat {
+    /// SPC: seconds.
+    fn time_unit(&self) -> Option<TimeUnit> {
+        Some(TimeUnit::S)
+    }
     fn detect(&self, v: &LineView) -> bool {
         let Some(f) = &v.delimited else { return false };
         is_number(f[0].1) && f.len() >= 5 && matches!(f[3].1.to_ascii_lowercase().as_str(), "r" | "w")
@@ -43,7 +47,7 @@ impl LineReader for Umass {
             "r" | "R" => false,
             o => return Err((f[3].0, format!("expected the opcode r or w, found '{}'", clip(o)))),
         };
-        parse_num(f[4].0, f[4].1, "the timestamp")?;
-        Ok(Some(Rec { write, offset, bytes, device: Some(f[0].1) }))
+        let time = parse_time(f[4].0, f[4].1, "the timestamp")?;
+        Ok(Some(Rec { write, offset, bytes, device: Some(f[0].1), time: Some(time) }))
     }
 }
