@@ -21,7 +21,7 @@
 //! the request, or is the destination being filled), and a block keeps the logical blocks
 //! it served until it is erased (a multi-LBN merge drops them at its victim's erase).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::ftl::{BlockRole, PageState};
 use crate::nand::{Cause, Event, OpKind, PageKind, Pbn, Ppn};
@@ -40,131 +40,220 @@ impl Display {
     /// A consistent moment: the scheme's own view.
     pub fn of(s: &State) -> Display {
         let pages = s.flash.geometry().pages();
-        let blocks = s.flash.blocks();
-        Display {
-            states: (0..pages).map(|p| s.ftl.page_state(&s.flash, p)).collect(),
-            roles: (0..blocks).map(|b| s.ftl.block_role(b)).collect(),
-            owners: (0..blocks).map(|b| s.ftl.block_owners_all(b)).collect(),
-        }
+        let (roles, owners) = blocks_of(s);
+        Display { states: (0..pages).map(|p| s.ftl.page_state(&s.flash, p)).collect(), roles, owners }
     }
 
     /// The moment after `ops` (the operations revealed of a request or recovery) from the
     /// moment `base` shows, which is the display of `before`; `now` is the state paused
     /// (or cut) after them.
     pub fn during(base: &Display, before: &State, now: &State, ops: &[Event]) -> Display {
-        let ppb = now.flash.ppb();
         let mut states = base.states.clone();
-        // Blocks erased by these operations, and blocks programmed since their last erase
-        // (or since the request began): erased and not filled is blank.
-        let mut erased: HashSet<Pbn> = HashSet::new();
-        let mut filled: HashSet<Pbn> = HashSet::new();
-        let mut last_read: Option<(Ppn, u32, u32)> = None;
-        for e in ops {
-            let Event::Op { kind, ppn, pbn, lpn, cause, content: kind_of, version } = *e else { continue };
-            match kind {
-                OpKind::Read | OpKind::ReadOob => {
-                    if kind_of == PageKind::Data {
-                        last_read = Some((ppn, lpn, version));
-                    }
-                }
-                OpKind::Erase => {
-                    for p in pbn * ppb..(pbn + 1) * ppb {
-                        states[p as usize] = PageState::Erased;
-                    }
-                    erased.insert(pbn);
-                    filled.remove(&pbn);
-                }
-                OpKind::Program => {
-                    filled.insert(pbn);
-                    if kind_of != PageKind::Data {
-                        states[ppn as usize] =
-                            if kind_of == PageKind::Meta { PageState::Metadata } else { PageState::Invalid };
-                        continue;
-                    }
-                    let state = if cause == Cause::Host {
-                        // The write in flight: valid beside the acknowledged copy, which
-                        // turns invalid when the write completes (or stays valid if a cut
-                        // loses the write).
-                        PageState::Valid
-                    } else {
-                        // A copy: as valid as its source; a source shown invalid may be a
-                        // duplicate of the newest version (recovery copies whichever it
-                        // finds), and no read revealed means a program from RAM.
-                        let src = match last_read {
-                            Some((src, l, v)) if l == lpn && v == version => Some(states[src as usize]),
-                            _ => None,
-                        };
-                        match src {
-                            Some(st @ (PageState::Valid | PageState::Retractable)) => st,
-                            _ => {
-                                let newest = before.ftl.locate(lpn).map_or(0, |p| before.flash.peek(p).version);
-                                if version >= newest {
-                                    PageState::Valid
-                                } else {
-                                    PageState::Invalid
-                                }
-                            }
-                        }
-                    };
-                    states[ppn as usize] = state;
-                }
-            }
-        }
+        let (erased, filled) = fold(&mut states, before, now.flash.ppb(), ops);
         // What the chip holds always wins over the derivation (a torn page is unreadable).
         for (p, page) in now.flash.pages().iter().enumerate() {
-            let st = &mut states[p];
-            match page.kind {
-                PageKind::Erased => *st = PageState::Erased,
-                PageKind::Torn => *st = PageState::Invalid,
-                PageKind::Meta if !matches!(*st, PageState::Metadata | PageState::Invalid) => *st = PageState::Metadata,
-                _ => {}
-            }
+            states[p] = chip_wins(states[p], page.kind);
         }
-
-        let blocks = now.flash.blocks();
-        let mut roles = Vec::with_capacity(blocks as usize);
-        let mut owners = Vec::with_capacity(blocks as usize);
-        for b in 0..blocks {
-            let i = b as usize;
-            let empty = now.flash.block_pages(b).iter().all(|p| p.is_erased());
-            let blank = erased.contains(&b) && !filled.contains(&b);
-            if blank || (empty && base.roles[i] == BlockRole::Free) {
-                // Erased, or allocated in RAM and not opened yet: the role comes with the
-                // block's first program.
-                roles.push(BlockRole::Free);
-                owners.push(Vec::new());
-                continue;
-            }
-            let mut role = now.ftl.block_role(b);
-            let mut own = now.ftl.block_owners_all(b);
-            if role == BlockRole::Free && !empty {
-                // Pages are there: the block is not free before it is erased.
-                role = if base.roles[i] != BlockRole::Free {
-                    base.roles[i]
-                } else if filled.contains(&b) {
-                    BlockRole::GcDestination
-                } else if now.flash.block_pages(b).iter().any(|p| p.kind == PageKind::Meta) {
-                    BlockRole::Metadata
-                } else {
-                    BlockRole::Free
-                };
-            }
-            if role != BlockRole::Free && role == base.roles[i] && !erased.contains(&b) {
-                // Served logical blocks are dropped at the erase, not when RAM forgets them.
-                for &l in &base.owners[i] {
-                    if !own.contains(&l) {
-                        own.push(l);
-                    }
-                }
-            }
-            roles.push(role);
-            owners.push(own);
-        }
+        let (roles, owners) = blocks_during(&base.roles, &base.owners, now, &erased, &filled);
         Display { states, roles, owners }
     }
 
     /// The first logical block each block serves, -1 for none (`Session.block_owners`).
     pub fn first_owners(&self) -> Vec<i32> {
         self.owners.iter().map(|o| o.first().map_or(-1, |&l| l as i32)).collect()
+    }
+}
+
+/// Block roles and owners of a consistent moment (the block half of `Display::of`).
+pub fn blocks_of(s: &State) -> (Vec<BlockRole>, Vec<Vec<u32>>) {
+    let blocks = s.flash.blocks();
+    ((0..blocks).map(|b| s.ftl.block_role(b)).collect(), (0..blocks).map(|b| s.ftl.block_owners_all(b)).collect())
+}
+
+/// Page states a fold over operations reads and writes: the whole chip's (`Display::during`)
+/// or only the pages the operations touch, over a base read on demand (`Sparse`).
+trait Pages {
+    fn get(&self, p: Ppn) -> PageState;
+    fn set(&mut self, p: Ppn, st: PageState);
+}
+
+impl Pages for Vec<PageState> {
+    fn get(&self, p: Ppn) -> PageState {
+        self[p as usize]
+    }
+    fn set(&mut self, p: Ppn, st: PageState) {
+        self[p as usize] = st;
+    }
+}
+
+/// The fold's changes over a base display read page by page (the scheme's view before the
+/// request): a moment inside a request without a pass over the whole chip (issue 26).
+struct Sparse<'a> {
+    base: &'a dyn Fn(Ppn) -> PageState,
+    changed: HashMap<Ppn, PageState>,
+}
+
+impl Pages for Sparse<'_> {
+    fn get(&self, p: Ppn) -> PageState {
+        self.changed.get(&p).copied().unwrap_or_else(|| (self.base)(p))
+    }
+    fn set(&mut self, p: Ppn, st: PageState) {
+        self.changed.insert(p, st);
+    }
+}
+
+/// A torn, erased or metadata page on the chip reads so whatever the derivation says.
+fn chip_wins(st: PageState, kind: PageKind) -> PageState {
+    match kind {
+        PageKind::Erased => PageState::Erased,
+        PageKind::Torn => PageState::Invalid,
+        PageKind::Meta if !matches!(st, PageState::Metadata | PageState::Invalid) => PageState::Metadata,
+        _ => st,
+    }
+}
+
+/// Applies the revealed operations to page states as a chip applies them (the rules at the
+/// top of this file); returns the blocks erased by them and those programmed since.
+fn fold(states: &mut impl Pages, before: &State, ppb: u32, ops: &[Event]) -> (HashSet<Pbn>, HashSet<Pbn>) {
+    // Blocks erased by these operations, and blocks programmed since their last erase
+    // (or since the request began): erased and not filled is blank.
+    let mut erased: HashSet<Pbn> = HashSet::new();
+    let mut filled: HashSet<Pbn> = HashSet::new();
+    let mut last_read: Option<(Ppn, u32, u32)> = None;
+    for e in ops {
+        let Event::Op { kind, ppn, pbn, lpn, cause, content: kind_of, version } = *e else { continue };
+        match kind {
+            OpKind::Read | OpKind::ReadOob => {
+                if kind_of == PageKind::Data {
+                    last_read = Some((ppn, lpn, version));
+                }
+            }
+            OpKind::Erase => {
+                for p in pbn * ppb..(pbn + 1) * ppb {
+                    states.set(p, PageState::Erased);
+                }
+                erased.insert(pbn);
+                filled.remove(&pbn);
+            }
+            OpKind::Program => {
+                filled.insert(pbn);
+                if kind_of != PageKind::Data {
+                    states.set(ppn, if kind_of == PageKind::Meta { PageState::Metadata } else { PageState::Invalid });
+                    continue;
+                }
+                let state = if cause == Cause::Host {
+                    // The write in flight: valid beside the acknowledged copy, which
+                    // turns invalid when the write completes (or stays valid if a cut
+                    // loses the write).
+                    PageState::Valid
+                } else {
+                    // A copy: as valid as its source; a source shown invalid may be a
+                    // duplicate of the newest version (recovery copies whichever it
+                    // finds), and no read revealed means a program from RAM.
+                    let src = match last_read {
+                        Some((src, l, v)) if l == lpn && v == version => Some(states.get(src)),
+                        _ => None,
+                    };
+                    match src {
+                        Some(st @ (PageState::Valid | PageState::Retractable)) => st,
+                        _ => {
+                            let newest = before.ftl.locate(lpn).map_or(0, |p| before.flash.peek(p).version);
+                            if version >= newest {
+                                PageState::Valid
+                            } else {
+                                PageState::Invalid
+                            }
+                        }
+                    }
+                };
+                states.set(ppn, state);
+            }
+        }
+    }
+    (erased, filled)
+}
+
+/// Roles and owners inside a request (or recovery): the paused RAM's, with the rules at
+/// the top of this file; `base_*` are those of the moment before it.
+fn blocks_during(
+    base_roles: &[BlockRole],
+    base_owners: &[Vec<u32>],
+    now: &State,
+    erased: &HashSet<Pbn>,
+    filled: &HashSet<Pbn>,
+) -> (Vec<BlockRole>, Vec<Vec<u32>>) {
+    let blocks = now.flash.blocks();
+    let mut roles = Vec::with_capacity(blocks as usize);
+    let mut owners = Vec::with_capacity(blocks as usize);
+    for b in 0..blocks {
+        let i = b as usize;
+        let empty = now.flash.block_pages(b).iter().all(|p| p.is_erased());
+        let blank = erased.contains(&b) && !filled.contains(&b);
+        if blank || (empty && base_roles[i] == BlockRole::Free) {
+            // Erased, or allocated in RAM and not opened yet: the role comes with the
+            // block's first program.
+            roles.push(BlockRole::Free);
+            owners.push(Vec::new());
+            continue;
+        }
+        let mut role = now.ftl.block_role(b);
+        let mut own = now.ftl.block_owners_all(b);
+        if role == BlockRole::Free && !empty {
+            // Pages are there: the block is not free before it is erased.
+            role = if base_roles[i] != BlockRole::Free {
+                base_roles[i]
+            } else if filled.contains(&b) {
+                BlockRole::GcDestination
+            } else if now.flash.block_pages(b).iter().any(|p| p.kind == PageKind::Meta) {
+                BlockRole::Metadata
+            } else {
+                BlockRole::Free
+            };
+        }
+        if role != BlockRole::Free && role == base_roles[i] && !erased.contains(&b) {
+            // Served logical blocks are dropped at the erase, not when RAM forgets them.
+            for &l in &base_owners[i] {
+                if !own.contains(&l) {
+                    own.push(l);
+                }
+            }
+        }
+        roles.push(role);
+        owners.push(own);
+    }
+    (roles, owners)
+}
+
+/// A moment inside a request read page by page (`Display::during` without the pass over
+/// every page): `base(p)` is the display before the request, `ops` the operations revealed.
+/// Equal to `Display::during(..).states[p]` for every page (tests/delta.rs).
+pub struct DuringPages<'a> {
+    now: &'a State,
+    changed: HashMap<Ppn, PageState>,
+    base: &'a dyn Fn(Ppn) -> PageState,
+    /// Roles and owners of the moment (all blocks: cheap beside the pages).
+    pub roles: Vec<BlockRole>,
+    pub owners: Vec<Vec<u32>>,
+}
+
+impl<'a> DuringPages<'a> {
+    pub fn new(
+        base: &'a dyn Fn(Ppn) -> PageState,
+        base_roles: &[BlockRole],
+        base_owners: &[Vec<u32>],
+        before: &State,
+        now: &'a State,
+        ops: &[Event],
+    ) -> DuringPages<'a> {
+        let mut sp = Sparse { base, changed: HashMap::new() };
+        let (erased, filled) = fold(&mut sp, before, now.flash.ppb(), ops);
+        let (roles, owners) = blocks_during(base_roles, base_owners, now, &erased, &filled);
+        DuringPages { now, changed: sp.changed, base, roles, owners }
+    }
+
+    /// The state page `p` shows at this moment.
+    pub fn state(&self, p: Ppn) -> PageState {
+        let st = self.changed.get(&p).copied().unwrap_or_else(|| (self.base)(p));
+        chip_wins(st, self.now.flash.peek(p).kind)
     }
 }

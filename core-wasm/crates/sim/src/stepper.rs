@@ -12,11 +12,14 @@ use std::cell::OnceCell;
 
 use crate::crash::{CrashOutcome, Recover};
 use crate::moment::Display;
-use crate::nand::{Event, FlashError};
+use crate::nand::{Event, FlashError, Pbn};
 use crate::sim::{Simulator, State};
 use crate::trace::Request;
 
+mod delta;
 mod view;
+pub use delta::Delta;
+use delta::Track;
 use view::request_words;
 pub use view::EventView;
 
@@ -79,6 +82,10 @@ pub struct Stepper {
     /// (src/moment.rs); computed on first read, dropped when the moment changes.
     base: OnceCell<Display>,
     shown: OnceCell<Display>,
+    /// What the app was last sent, for snapshots by change (stepper/delta.rs).
+    track: Track,
+    /// The blocks the request in play touches (None: pages anywhere, a time shift).
+    req_blocks: Option<Vec<Pbn>>,
 }
 
 /// The state right after a recovery, with the recovery and the cut it recovered from:
@@ -111,6 +118,8 @@ impl Stepper {
             roots: Vec::new(),
             base: OnceCell::new(),
             shown: OnceCell::new(),
+            track: Track::default(),
+            req_blocks: Some(Vec::new()),
         }
     }
 
@@ -156,10 +165,18 @@ impl Stepper {
         self.leave_recovery();
         self.paused = None;
         let before = keep_before.then(|| self.sim.state.clone());
+        // The copy a write replaces (its block changes with no operation on it).
+        let old = match req {
+            Request::Write { lpn } | Request::Read { lpn } => self.sim.state.ftl.locate(lpn),
+            _ => None,
+        };
         self.sim.state.flash.set_recording(true);
         let r = self.sim.step();
         self.events = self.sim.state.flash.take_events();
         self.sim.state.flash.set_recording(false);
+        if r.is_err() {
+            self.track.need_full();
+        }
         r?;
         self.before = before;
         self.base = OnceCell::new();
@@ -169,6 +186,8 @@ impl Stepper {
         self.cursor = 0;
         self.k = 0;
         self.in_request = true;
+        self.note_request(req, old);
+        self.mark_request();
         Ok(true)
     }
 
@@ -238,8 +257,10 @@ impl Stepper {
     pub fn step_op(&mut self) -> Result<bool, String> {
         self.shown = OnceCell::new();
         self.check_power()?;
+        self.mark_request();
         if self.in_request {
             self.reveal_to(self.k + 1);
+            self.mark_request();
             return Ok(true);
         }
         if !self.begin(true)? {
@@ -253,10 +274,12 @@ impl Stepper {
     pub fn step_request(&mut self) -> Result<bool, String> {
         self.shown = OnceCell::new();
         self.check_power()?;
+        self.mark_request();
         if !self.in_request && !self.begin(false)? {
             return Ok(false);
         }
         self.reveal_to(self.n);
+        self.mark_request();
         Ok(true)
     }
 
@@ -266,6 +289,7 @@ impl Stepper {
         self.check_power()?;
         self.leave_recovery();
         self.forget_request();
+        self.track.need_full();
         self.sim.run(n)
     }
 
@@ -282,6 +306,7 @@ impl Stepper {
         self.recovery_events = false;
         self.base = OnceCell::new();
         self.shown = OnceCell::new();
+        self.req_blocks = Some(Vec::new());
     }
 
     fn check_power(&self) -> Result<(), String> {
@@ -295,7 +320,17 @@ impl Stepper {
     /// it). On a branch (after a recovery) it replays from the branch's recovered states,
     /// so the branch is kept; seeking before the first cut returns to the recorded run.
     pub fn seek(&mut self, step: usize) -> Result<(), String> {
+        self.track.need_full();
+        self.seek_to(step)
+    }
+
+    /// `seek` for back_op: the request re-run is the one the app was shown (its blocks
+    /// are marked), so the next delta follows.
+    fn seek_to(&mut self, step: usize) -> Result<(), String> {
         self.shown = OnceCell::new();
+        if !self.roots.is_empty() {
+            self.track.need_full();
+        }
         if let Some(off) = self.power.take() {
             self.sim.state = off.before;
         }
@@ -334,6 +369,13 @@ impl Stepper {
     /// recovery being revealed, back to its previous operation, then to the power cut.
     pub fn back_op(&mut self) -> Result<bool, String> {
         self.shown = OnceCell::new();
+        self.mark_request();
+        let r = self.back_op_inner();
+        self.mark_request();
+        r
+    }
+
+    fn back_op_inner(&mut self) -> Result<bool, String> {
         if self.rec.is_some() {
             if self.k > 1 {
                 self.reveal_to(self.k - 1);
@@ -391,7 +433,8 @@ impl Stepper {
                 return Ok(false);
             }
             let pos = self.sim.pos() - 1;
-            self.seek(pos)?;
+            self.mark_request();
+            self.seek_to(pos)?;
             self.begin(true)?;
         }
         if self.n <= 1 {
@@ -413,6 +456,7 @@ impl Stepper {
 
     /// Back from the start of a recovery being revealed to the power cut it recovers from.
     fn undo_recovery(&mut self) {
+        self.track.need_full();
         let Some(rec) = self.rec.take() else { return };
         self.sim.state = rec.cut;
         self.roots.pop();
@@ -432,6 +476,7 @@ impl Stepper {
     /// stays on its own branch.
     pub fn power_cut(&mut self) -> Result<(), String> {
         self.shown = OnceCell::new();
+        self.track.need_full();
         if self.power.is_some() {
             return Err("power is already off".into());
         }
@@ -488,6 +533,7 @@ impl Stepper {
     /// interrupted one (which was not acknowledged), on a branch of the recorded run.
     pub fn recover(&mut self) -> Result<(), String> {
         self.shown = OnceCell::new();
+        self.track.need_full();
         let Some(off) = self.power.take() else { return Err("power is on".into()) };
         let Some(rec) = self.recoverer.clone() else {
             self.power = Some(off);

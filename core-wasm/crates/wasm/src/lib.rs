@@ -96,6 +96,12 @@ impl Session {
     pub fn block_owners(&self) -> Vec<i32> {
         self.stepper.block_owners()
     }
+    /// What changed since the last call (snapshots by change, docs/session-api.md): the
+    /// pages and blocks the moves since touched, as the moment shows them; `full()` asks
+    /// for the whole moment instead (read it with the getters above).
+    pub fn take_delta(&mut self) -> Delta {
+        Delta(self.stepper.take_delta())
+    }
     /// Every getter reads the state at this moment: (request, flash operation) exact
     /// (docs/architecture.md, "Op-exact moments").
     pub fn metrics(&self) -> String {
@@ -274,6 +280,49 @@ impl Session {
             "reads": reads,
         })
         .to_string())
+    }
+}
+
+/// The change since the last `take_delta` (ftl_sim::stepper::Delta): parallel arrays of
+/// pages (index, state, LPN) and of blocks (index, role, first owner, erase count).
+#[wasm_bindgen]
+pub struct Delta(ftl_sim::stepper::Delta);
+
+#[wasm_bindgen]
+impl Delta {
+    /// Read the whole moment instead: the arrays are empty.
+    pub fn full(&self) -> bool {
+        self.0.full
+    }
+    pub fn pages(&self) -> Vec<u32> {
+        self.0.pages.clone()
+    }
+    pub fn page_states(&self) -> Vec<u8> {
+        self.0.states.clone()
+    }
+    pub fn page_lpns(&self) -> Vec<u32> {
+        self.0.lpns.clone()
+    }
+    pub fn blocks(&self) -> Vec<u32> {
+        self.0.blocks.clone()
+    }
+    pub fn block_roles(&self) -> Vec<u8> {
+        self.0.roles.clone()
+    }
+    pub fn block_owners(&self) -> Vec<i32> {
+        self.0.owners.clone()
+    }
+    pub fn block_erase_counts(&self) -> Vec<u32> {
+        self.0.erase_counts.clone()
+    }
+    /// Blocks of the delta serving several logical blocks: JSON `{pbn: [lbn, ...]}` (as
+    /// `Session.block_owner_sets`); a delta block absent here serves at most one.
+    pub fn owner_sets(&self) -> String {
+        let out: serde_json::Map<_, _> = (self.0.blocks.iter().zip(&self.0.owner_sets))
+            .filter(|(_, o)| o.len() > 1)
+            .map(|(b, o)| (b.to_string(), serde_json::json!(o)))
+            .collect();
+        serde_json::Value::Object(out).to_string()
     }
 }
 
