@@ -316,16 +316,28 @@ impl Stepper {
         Ok(())
     }
 
-    /// The state after `step` requests. Seeking leaves a power cut (to the state before
-    /// it). On a branch (after a recovery) it replays from the branch's recovered states,
-    /// so the branch is kept; seeking before the first cut returns to the recorded run.
+    /// The state after `step` requests, shown as stepping shows it: the last request's
+    /// operations, notes and narration (so Back, a link or a scenario file opening at a
+    /// request boundary reads like the moment reached by Step; issue 25). Right after a
+    /// recovery the moment is the recovered state (`seek_to`), as stepping leaves it.
     pub fn seek(&mut self, step: usize) -> Result<(), String> {
         self.track.need_full();
-        self.seek_to(step)
+        let step = step.min(self.sim.total());
+        if step == 0 || self.roots.iter().any(|r| r.state.pos >= step) {
+            return self.seek_to(step);
+        }
+        self.seek_to(step - 1)?;
+        if self.begin(false)? {
+            self.reveal_to(self.n);
+        }
+        Ok(())
     }
 
-    /// `seek` for back_op: the request re-run is the one the app was shown (its blocks
-    /// are marked), so the next delta follows.
+    /// The state after `step` requests with no request shown. Seeking leaves a power cut
+    /// (to the state before it). On a branch (after a recovery) it replays from the
+    /// branch's recovered states, so the branch is kept; seeking before the first cut
+    /// returns to the recorded run. For back_op: the request re-run is the one the app
+    /// was shown (its blocks are marked), so the next delta follows.
     fn seek_to(&mut self, step: usize) -> Result<(), String> {
         self.shown = OnceCell::new();
         if !self.roots.is_empty() {
@@ -357,8 +369,12 @@ impl Stepper {
     /// (scrubbing, markers, the event list's "jump to this moment", tour stops).
     pub fn goto(&mut self, step: usize, ops: usize) -> Result<(), String> {
         self.shown = OnceCell::new();
-        self.seek(step)?;
-        if ops == 0 || !self.begin(true)? {
+        if ops == 0 {
+            return self.seek(step);
+        }
+        self.track.need_full();
+        self.seek_to(step)?;
+        if !self.begin(true)? {
             return Ok(());
         }
         self.reveal_to(ops);
@@ -447,11 +463,17 @@ impl Stepper {
     }
 
     /// The state before the request in progress: between requests again.
+    /// The request before it is shown complete, as Step leaves it (`seek`).
     fn restore_before(&mut self) {
         if let Some(b) = self.before.take() {
             self.sim.state = b;
         }
         self.forget_request();
+        let pos = self.sim.pos();
+        if pos > 0 && !self.roots.iter().any(|r| r.state.pos >= pos) {
+            // On failure the moment stays as restored, without the request's events.
+            let _ = self.seek(pos);
+        }
     }
 
     /// Back from the start of a recovery being revealed to the power cut it recovers from.

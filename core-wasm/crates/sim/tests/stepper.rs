@@ -85,9 +85,10 @@ fn seek_and_run_leave_no_stale_events() {
     s.step_op().unwrap();
     assert!(!s.events().is_empty());
     s.seek(5).unwrap();
-    assert!(s.events().is_empty());
+    // Request 5 (w4) is shown complete, as stepping to it shows it: its events, not stale ones.
     assert_eq!((s.step(), s.op_cursor(), s.op_count()), (5, 0, 0));
-    assert!(s.narration().contains("request 5"), "{}", s.narration());
+    assert!(s.narration().contains("Write lpn 4"), "{}", s.narration());
+    assert!(!s.events().is_empty());
     s.step_op().unwrap();
     s.run(3).unwrap();
     assert!(s.events().is_empty());
@@ -360,4 +361,33 @@ fn back_after_a_recovery_retraces_it_and_the_cut() {
     s.step_request().unwrap();
     assert_eq!(s.verdict_json(), verdict);
     assert_eq!(s.step(), r + 1);
+}
+
+/// What the moment shows in words: the narration and the last request's events.
+fn shown(s: &Stepper) -> (usize, usize, String, Vec<String>) {
+    (s.step(), s.op_cursor(), s.narration(), s.events().into_iter().map(|e| e.text).collect())
+}
+
+#[test]
+fn a_moment_reached_by_seek_goto_or_back_reads_as_the_one_reached_by_stepping() {
+    // Issue 25: after Back, a link or a scenario file, not "At request 19" and no operations.
+    let text = "(w0-19)x2 (w3 w7 w1 w15 w2 w9 w11 w0 w4 w13 w17 w5)x3 r8 r19";
+    let mut stepped = stepper(text);
+    let mut by_step = vec![shown(&stepped)];
+    while stepped.step_request().unwrap() {
+        by_step.push(shown(&stepped));
+    }
+    let mut s = stepper(text);
+    for (i, want) in by_step.iter().enumerate().rev() {
+        s.seek(i).unwrap();
+        assert_eq!(&shown(&s), want, "seek({i})");
+        s.goto(i, 0).unwrap();
+        assert_eq!(&shown(&s), want, "goto({i}, 0)");
+    }
+    // Back from the first operation of a request lands on the previous request, complete.
+    for i in [1usize, 7, 30, 45] {
+        s.goto(i, 1).unwrap();
+        s.back_op().unwrap();
+        assert_eq!(&shown(&s), &by_step[i], "back from ({i}, 1)");
+    }
 }
