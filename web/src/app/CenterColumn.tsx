@@ -76,6 +76,8 @@ export function CenterColumn(p: CenterColumnProps) {
         onSeek={seek}
         onJump={seek}
         log={runLog.log}
+        powerOff={snap ? !snap.powered : false}
+        cutRequests={snap?.cutRequests}
       />
       <TourArea
         sim={sim}

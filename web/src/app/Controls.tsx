@@ -20,11 +20,19 @@ export interface ControlsProps {
   /** jump to just before a marked request */
   onJump?: (step: number) => void;
   log?: RunLog | null;
+  /** the power is off (a cut not yet recovered): Step and Play cannot act */
+  powerOff?: boolean;
+  /** requests interrupted by the power cuts recovered from (the counter names them) */
+  cutRequests?: { index: number; survived: boolean }[];
 }
+
+const OFF_REASON = 'The power is off: press Recover in the Power panel, or scrub the timeline to leave the cut.';
 
 export function Controls(p: ControlsProps) {
   const atStart = p.step === 0 && p.opCursor === 0;
   const atEnd = p.step >= p.total && p.opCount === 0;
+  const off = p.powerOff === true;
+  const why = off ? { title: OFF_REASON, 'aria-describedby': 'controls-why' } : null;
 
   return (
     <div className="controls" role="toolbar" aria-label="Playback">
@@ -33,7 +41,7 @@ export function Controls(p: ControlsProps) {
           type="button"
           onClick={p.onBack}
           disabled={p.disabled || atStart}
-          title="Step back one flash operation (←)"
+          title={off ? 'Back to the moment of the cut, with the power on (←)' : 'Step back one flash operation (←)'}
           data-testid="btn-back"
         >
           <span aria-hidden="true">◀︎ </span>Back
@@ -41,8 +49,9 @@ export function Controls(p: ControlsProps) {
         <button
           type="button"
           onClick={p.onStepOp}
-          disabled={p.disabled || atEnd}
+          disabled={p.disabled || atEnd || off}
           title="Reveal the next flash operation (→)"
+          {...why}
           data-testid="btn-step-op"
         >
           Step op<span aria-hidden="true"> ▶︎</span>
@@ -50,8 +59,9 @@ export function Controls(p: ControlsProps) {
         <button
           type="button"
           onClick={p.onStepRequest}
-          disabled={p.disabled || atEnd}
+          disabled={p.disabled || atEnd || off}
           title="Finish the current request, or run the next one"
+          {...why}
           data-testid="btn-step-request"
         >
           Step request
@@ -60,9 +70,10 @@ export function Controls(p: ControlsProps) {
           type="button"
           className="primary play"
           onClick={p.onTogglePlay}
-          disabled={p.disabled}
+          disabled={p.disabled || off}
           aria-pressed={p.playing}
           title="Play or pause (Space)"
+          {...why}
           data-testid="btn-play"
         >
           {p.playing ? 'Pause' : atEnd ? 'Replay' : 'Play'}
@@ -78,6 +89,11 @@ export function Controls(p: ControlsProps) {
           </select>
         </label>
       </div>
+      {off && (
+        <p className="controls-why" id="controls-why" data-testid="controls-why">
+          {OFF_REASON}
+        </p>
+      )}
       <Timeline
         step={p.step}
         total={p.total}
@@ -87,6 +103,7 @@ export function Controls(p: ControlsProps) {
         log={p.log ?? null}
         onSeek={p.onSeek}
         onJump={p.onJump ?? p.onSeek}
+        cutRequests={p.cutRequests}
       />
     </div>
   );

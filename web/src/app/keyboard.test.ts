@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isTypingTarget } from './keyboard';
+import { isTypingTarget, spacePresses } from './keyboard';
 
 function el(matches: boolean, editable = false) {
   return { isContentEditable: editable, closest: () => (matches ? {} : null) } as unknown as EventTarget;
@@ -12,7 +12,7 @@ function tag(name: string, type?: string) {
     getAttribute: (a: string) => (a === 'type' ? (type ?? null) : null),
     closest(sel: string) {
       const parts = sel.split(',').map((x) => x.trim());
-      return parts.includes(name) ? this : null;
+      return parts.includes(name) || (type !== undefined && parts.includes(`${name}[type=${type}]`)) ? this : null;
     },
   } as unknown as EventTarget;
 }
@@ -42,5 +42,15 @@ describe('isTypingTarget', () => {
     expect(isTypingTarget(el(false))).toBe(false);
     expect(isTypingTarget(null)).toBe(false);
     expect(isTypingTarget({} as EventTarget)).toBe(false);
+  });
+});
+
+describe('spacePresses: Space presses a focused button, not Play (issue 25)', () => {
+  it('buttons, tabs and checkboxes take Space; a select and the page do not', () => {
+    expect(spacePresses(tag('button'))).toBe(true);
+    expect(spacePresses(tag('input', 'checkbox'))).toBe(true);
+    expect(spacePresses(tag('select'))).toBe(false);
+    expect(spacePresses(tag('div'))).toBe(false);
+    expect(spacePresses(null)).toBe(false);
   });
 });

@@ -40,11 +40,25 @@ export function isTypingTarget(target: EventTarget | null): boolean {
 }
 
 /**
+ * True when Space belongs to the focused control: a button (or tab, link, summary, checkbox,
+ * radio) is pressed by Space, as everywhere else on the web (issue 25). A select is not:
+ * there Space still plays (its arrows would otherwise change, say, the speed).
+ */
+export function spacePresses(target: EventTarget | null): boolean {
+  if (!target || typeof (target as Element).closest !== 'function') return false;
+  return (
+    (target as Element).closest(
+      'button, a[href], summary, input[type=checkbox], input[type=radio], [role=button], [role=tab], [role=switch], [role=checkbox], [role=menuitem]',
+    ) !== null
+  );
+}
+
+/**
  * Space: play/pause; ←/→: step back/forward one flash operation. Ignored while focus
  * is in a text field (and with modifier keys, or when a widget handled the key itself,
  * as the scrubber does), so typing never steps. Every press counts: each one queues its
  * command (useSimulation serialises them), none is dropped while another is in flight.
- * Space on a focused button or select plays/pauses too; Enter still activates a button.
+ * Space on a focused button presses that button (spacePresses); on a select it plays/pauses.
  */
 export function useShortcuts(shortcuts: Shortcuts) {
   const ref = useRef(shortcuts);
@@ -54,6 +68,7 @@ export function useShortcuts(shortcuts: Shortcuts) {
       if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
       if (isTypingTarget(e.target)) return;
       if (e.key === ' ' || e.code === 'Space') {
+        if (spacePresses(e.target)) return;
         e.preventDefault();
         if (!e.repeat) ref.current.togglePlay();
       } else if (e.key === 'ArrowRight') {

@@ -8,12 +8,15 @@ import type { Sim } from './useSimulation';
 export function usePlaybackKeys(sim: Sim, comparing: boolean) {
   const { togglePlay, pause, stepOp, backOp, finishReveal, exec, applyResult } = sim;
   const { revealing, playing, loaded } = sim.state;
+  // While the power is off only Recover (or Back, or a seek) can act; Step and Play are
+  // disabled with the reason (Controls), and their keys do nothing.
+  const off = loaded ? !loaded.snapshot.powered : false;
   useShortcuts({
     togglePlay: () => {
-      if (!comparing) togglePlay();
+      if (!comparing && !off) togglePlay();
     },
     stepForward: () => {
-      if (comparing) return;
+      if (comparing || off) return;
       pause();
       void stepOp();
     },

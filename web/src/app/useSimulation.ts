@@ -263,7 +263,13 @@ export function useSimulation(client: SimClient | null) {
   }, [withSession, endReveal]);
   const recover = useCallback(() => {
     endReveal(true);
-    return withSession((c, sid) => c.request('recover', { sid }));
+    // Power is back: an error that came from the power being off ("recover first") no
+    // longer holds, so its banner goes with it.
+    return withSession(async (c, sid) => {
+      const r = await c.request('recover', { sid });
+      setError(null);
+      return r;
+    });
   }, [withSession, endReveal]);
 
   // Scrubbing: keep at most one seek in flight and always land on the latest value.

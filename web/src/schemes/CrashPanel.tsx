@@ -145,7 +145,7 @@ export function CrashPanel({ scenario }: { scenario: Scenario }) {
       )}
       {report && v && (
         <div className="crash-report" data-testid="crash-report">
-          <p className={v.ok ? 'verdict ok' : 'verdict bad'} data-testid="crash-verdict">
+          <p className={v.ok ? 'recovery-verdict ok' : 'recovery-verdict bad'} data-testid="crash-verdict">
             {v.ok ? '✔ ' : '✘ '}
             {v.text}
           </p>

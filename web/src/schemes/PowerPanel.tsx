@@ -132,7 +132,10 @@ export function PowerPanel({ client, sid, snapshot, onCut, onRecover, onFinish }
           </button>
         </div>
       )}
-      {verdict && <VerdictView v={verdict} onClose={() => setVerdict(null)} />}
+      {/* Always in the page, so screen readers announce the verdict when it appears. */}
+      <div aria-live="polite" data-testid="power-live">
+        {verdict && <VerdictView v={verdict} onClose={() => setVerdict(null)} />}
+      </div>
       {error && (
         <p className="alert" role="alert" data-testid="power-error">
           {error}
@@ -149,7 +152,7 @@ function count(n: number, what: string) {
 function VerdictView({ v, onClose }: { v: Verdict; onClose: () => void }) {
   return (
     <div data-testid="power-verdict">
-      <p className={v.ok ? 'verdict ok' : 'verdict bad'}>
+      <p className={v.ok ? 'recovery-verdict ok' : 'recovery-verdict bad'}>
         {v.ok
           ? '✔ Recovered: no acknowledged write lost, no wrong data, no torn page mapped.'
           : `✘ ${count(v.lost, 'acknowledged write')} lost, ${v.wrong} wrong, ${count(v.torn_mapped, 'torn page')} mapped.`}

@@ -78,6 +78,13 @@ export function summarise(states: Uint8Array, blocks: number, cells: number): Ui
   return out;
 }
 
+function cutRequests(s: WasmSession): Snapshot['cutRequests'] {
+  const flat = s.cut_requests ? s.cut_requests() : [];
+  const out: NonNullable<Snapshot['cutRequests']> = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) out.push({ index: flat[i], survived: flat[i + 1] === 1 });
+  return out;
+}
+
 export function takeSnapshot(s: WasmSession, lean = false): Snapshot {
   const pageStates = s.page_states();
   const skipLpns = lean && pageStates.length > LEAN_PAGES;
@@ -100,6 +107,7 @@ export function takeSnapshot(s: WasmSession, lean = false): Snapshot {
     powered: s.powered ? s.powered() : true,
     recovering: s.recovering ? s.recovering() : false,
     victims: s.victims ? Array.from(s.victims()) : [],
+    cutRequests: cutRequests(s),
   };
 }
 

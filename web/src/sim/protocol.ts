@@ -45,6 +45,8 @@ export interface WasmSession {
   victims?(): Uint32Array;
   recover?(): void;
   verdict?(): string;
+  /** requests interrupted by the cuts recovered from: flat [index, survived 0/1, ...] */
+  cut_requests?(): Uint32Array;
   /** the state after `step` requests and `ops` flash operations of the next one */
   goto?(step: number, ops: number): void;
   /** cumulative counts sampled over the run (docs/session-api.md) */
@@ -125,6 +127,8 @@ export interface Snapshot {
   powered: boolean;
   /** a recovery's flash operations are being revealed */
   recovering: boolean;
+  /** requests (0-based) interrupted by the power cuts recovered from, before this moment */
+  cutRequests?: { index: number; survived: boolean }[];
   /** blocks the merge or GC under way will erase (its victims), while it runs */
   victims?: number[];
   /**

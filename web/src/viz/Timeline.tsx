@@ -16,6 +16,8 @@ export interface TimelineProps {
   onSeek: (step: number) => void;
   /** jump to a marker's request: the state just before it runs */
   onJump: (step: number) => void;
+  /** requests interrupted by the power cuts recovered from (Snapshot.cutRequests) */
+  cutRequests?: { index: number; survived: boolean }[];
 }
 
 const INSET = 8; // the native range thumb's half width: markers line up with the thumb
@@ -33,6 +35,8 @@ export function Timeline(p: TimelineProps) {
     }
   }, [p.step]);
   const shown = dragValue ?? p.step;
+  // Recovery counts the interrupted request as done: say what became of it.
+  const cut = p.cutRequests?.length ? p.cutRequests[p.cutRequests.length - 1] : null;
   const ask = (v: number) => {
     const c = Math.max(0, Math.min(p.total, v));
     pending.current = c;
@@ -173,6 +177,12 @@ export function Timeline(p: TimelineProps) {
               {' '}
               · op {p.opCursor}/{p.opCount}
             </>
+          )}
+          {cut && (
+            <span className="counter-cut" data-testid="counter-cut" data-request={cut.index + 1}>
+              {' '}
+              · request {cut.index + 1} {cut.survived ? 'survived the cut' : 'lost in the cut'}
+            </span>
           )}
         </span>
       </div>

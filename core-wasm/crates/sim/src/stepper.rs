@@ -636,6 +636,22 @@ impl Stepper {
         Ok(())
     }
 
+    /// The requests interrupted by the power cuts this branch recovered from, before the
+    /// moment shown: (request index, whether its write survived the cut). Recovery counts
+    /// the interrupted request as done (the run goes on after it, `recover`), so the step
+    /// counter says what became of it.
+    pub fn cut_requests(&self) -> Vec<(usize, bool)> {
+        let step = self.step();
+        self.roots
+            .iter()
+            .filter(|r| r.rec.off.req.is_some() && r.rec.off.before.pos < step)
+            .map(|r| {
+                let survived = r.verdict.as_ref().and_then(|v| v["in_flight_survived"].as_bool()).unwrap_or(false);
+                (r.rec.off.before.pos, survived)
+            })
+            .collect()
+    }
+
     /// The last recovery's verdict as JSON (null before any).
     pub fn verdict_json(&self) -> String {
         self.verdict.clone().unwrap_or(serde_json::Value::Null).to_string()

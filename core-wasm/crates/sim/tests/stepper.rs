@@ -340,6 +340,9 @@ fn back_after_a_recovery_retraces_it_and_the_cut() {
     assert!(!s.recovering() && s.powered());
     assert_eq!(s.step(), r + 1);
     let verdict = s.verdict_json();
+    // The counter's data: request r (0-based) was interrupted, and what became of it.
+    let survived = serde_json::from_str::<serde_json::Value>(&verdict).unwrap()["in_flight_survived"] == true;
+    assert_eq!(s.cut_requests(), vec![(r, survived)]);
     // Back: the recovery's operations in reverse.
     for want in (1..rec_ops).rev() {
         s.back_op().unwrap();
@@ -361,6 +364,10 @@ fn back_after_a_recovery_retraces_it_and_the_cut() {
     s.step_request().unwrap();
     assert_eq!(s.verdict_json(), verdict);
     assert_eq!(s.step(), r + 1);
+    s.step_request().unwrap();
+    assert_eq!(s.cut_requests(), vec![(r, survived)], "still said after the run goes on");
+    s.seek(r).unwrap();
+    assert!(s.cut_requests().is_empty(), "before the cut, on the recorded run");
 }
 
 /// What the moment shows in words: the narration and the last request's events.

@@ -196,6 +196,11 @@ impl Session {
     pub fn recover(&mut self) -> Result<(), JsError> {
         self.stepper.recover().map_err(js_err)
     }
+    /// Requests interrupted by the power cuts recovered from, before the moment shown:
+    /// flat [request index, survived (0/1), ...] (Stepper::cut_requests).
+    pub fn cut_requests(&self) -> Vec<u32> {
+        self.stepper.cut_requests().into_iter().flat_map(|(i, ok)| [i as u32, u32::from(ok)]).collect()
+    }
     /// The last recovery's verdict (JSON, null before any).
     pub fn verdict(&self) -> String {
         self.stepper.verdict_json()
