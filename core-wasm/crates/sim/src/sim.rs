@@ -7,7 +7,7 @@ use crate::ftl::Ftl;
 use crate::metrics::{HostCounters, Metrics};
 use crate::nand::{Flash, FlashError, Lpn, PageKind};
 use crate::oracle::Oracle;
-use crate::timing::Schedule;
+use crate::timing::{Clock, HostTime, Kind, Schedule, TimingConfig};
 use crate::trace::Request;
 
 impl Clone for Box<dyn Ftl> {
@@ -27,12 +27,14 @@ pub struct State {
     pub next_version: u32,
     /// Requests completed.
     pub pos: usize,
+    /// Host requests in time (timing.rs): the chip's clock and the response times.
+    pub clock: Clock,
 }
 
 impl State {
     pub fn new(flash: Flash, ftl: Box<dyn Ftl>) -> State {
         let oracle = Oracle::new(ftl.logical_pages());
-        State { flash, ftl, oracle, host: HostCounters::default(), next_version: 1, pos: 0 }
+        State { flash, ftl, oracle, host: HostCounters::default(), next_version: 1, pos: 0, clock: Clock::default() }
     }
 
     /// Runs one host request. A flash error (power loss, NAND violation) leaves the
@@ -111,7 +113,9 @@ impl State {
     }
 
     pub fn metrics(&self) -> Metrics {
-        Metrics::collect(&self.flash, self.ftl.as_ref(), &self.host)
+        let mut m = Metrics::collect(&self.flash, self.ftl.as_ref(), &self.host);
+        m.timing = self.clock.summary();
+        m
     }
 }
 
@@ -163,6 +167,11 @@ pub struct Simulator {
     pub log: crate::runlog::RunLog,
     /// Which page requests form one host request, and when each arrives (timing.rs).
     schedule: Schedule,
+    timing: TimingConfig,
+    /// Open model: each host request's arrival, ns (from the schedule or the rate).
+    arrivals: Option<Vec<u64>>,
+    /// Host requests in time, by host request index, when recording (`record_timeline`).
+    host_timeline: Option<Vec<HostTime>>,
 }
 
 impl Simulator {
@@ -187,6 +196,9 @@ impl Simulator {
             timeline: None,
             log,
             schedule,
+            timing: TimingConfig::default(),
+            arrivals: None,
+            host_timeline: None,
         };
         sim.set_keyframe_budget(KEYFRAME_BUDGET);
         sim
@@ -247,10 +259,70 @@ impl Simulator {
             ));
         }
         self.schedule = schedule;
+        if self.timing.model != crate::timing::Model::Closed {
+            let t = self.timing.clone();
+            self.set_timing(t)?;
+        }
         Ok(())
     }
     pub fn schedule(&self) -> &Schedule {
         &self.schedule
+    }
+    /// Chooses the timing model (timing.rs). Arrivals come from the schedule's times or
+    /// the config's rate; an open model without either is refused. Requests already
+    /// run are replayed under the new model.
+    pub fn set_timing(&mut self, cfg: TimingConfig) -> Result<(), String> {
+        let mut rng = crate::trace::rng::SplitMix64::new(cfg.seed);
+        let arrivals = cfg.arrivals(self.schedule.requests(), self.schedule.arrivals(), || rng.unit())?;
+        self.arrivals = arrivals;
+        self.timing = cfg;
+        let pos = self.state.pos;
+        self.keyframes.clear();
+        self.state = (self.fresh)();
+        self.state.clock.config = self.timing.clone();
+        if let Some(t) = &mut self.host_timeline {
+            t.clear();
+        }
+        if pos > 0 {
+            self.seek(pos)?;
+        }
+        Ok(())
+    }
+    pub fn timing(&self) -> &TimingConfig {
+        &self.timing
+    }
+    /// Each host request's arrival in the open model (None: closed).
+    pub fn arrivals(&self) -> Option<&[u64]> {
+        self.arrivals.as_deref()
+    }
+    /// Host requests in time, by host request index (when recording).
+    pub fn host_timeline(&self) -> Option<&[HostTime]> {
+        self.host_timeline.as_deref()
+    }
+
+    /// The clock after page request `self.state.pos - 1` ran `req` in `service_ns`, of
+    /// which `gc_ns` GC / merge work.
+    fn tick(&mut self, req: Request, service_ns: u64, gc_ns: u64) {
+        let i = self.state.pos - 1;
+        let begins = self.schedule.begins(i);
+        let clock = &mut self.state.clock;
+        let arrival =
+            if begins { self.arrivals.as_ref().and_then(|a| a.get(clock.begun() as usize).copied()) } else { None };
+        let kind = match req {
+            Request::Read { .. } => Kind::Read,
+            Request::Write { .. } => Kind::Write,
+            _ => Kind::Other,
+        };
+        let done = clock.page(i as u64, begins, self.schedule.ends(i), arrival, kind, service_ns, gc_ns);
+        if let (Some(h), Some(tl)) = (done, &mut self.host_timeline) {
+            let k = h.index as usize;
+            if k >= tl.len() {
+                tl.resize(k, HostTime::default());
+                tl.push(h);
+            } else {
+                tl[k] = h;
+            }
+        }
     }
     pub fn keyframe_interval(&self) -> usize {
         self.interval
@@ -265,8 +337,10 @@ impl Simulator {
     pub fn record_timeline(&mut self, on: bool) {
         if !on {
             self.timeline = None;
+            self.host_timeline = None;
         } else if self.timeline.is_none() {
             self.timeline = Some(Vec::new());
+            self.host_timeline = Some(Vec::new());
         }
     }
     /// Response times of the requests run so far (when recording), by request index;
@@ -294,6 +368,10 @@ impl Simulator {
         let wrong0 = self.state.host.wrong_reads;
         match self.state.exec(req) {
             Ok(()) => {
+                let f = &self.state.flash;
+                let service = f.elapsed_ns - t0;
+                let gc = service - (f.time_ns(crate::nand::Cause::Host) - h0);
+                self.tick(req, service, gc);
                 let s = &self.state;
                 if logging {
                     let mut extra = 0;
@@ -345,12 +423,18 @@ impl Simulator {
     fn run_fast(&mut self, n: usize) -> Result<usize, String> {
         let start = self.state.pos;
         let end = start.saturating_add(n).min(self.requests.len());
-        for &req in &self.requests[start..end] {
+        for i in start..end {
+            let req = self.requests[i];
+            let f = &self.state.flash;
+            let (t0, h0) = (f.elapsed_ns, f.time_ns(crate::nand::Cause::Host));
             if let Err(e) = self.state.exec(req) {
                 let msg = format!("request {} ({req:?}) failed: {e}", self.state.pos + 1);
                 self.error = Some(msg.clone());
                 return Err(msg);
             }
+            let f = &self.state.flash;
+            let service = f.elapsed_ns - t0;
+            self.tick(req, service, service - (f.time_ns(crate::nand::Cause::Host) - h0));
         }
         Ok(end - start)
     }
@@ -365,7 +449,11 @@ impl Simulator {
             let base = self.keyframes.iter().rev().find(|k| k.pos <= step);
             self.state = match base {
                 Some(k) => k.clone(),
-                None => (self.fresh)(),
+                None => {
+                    let mut s = (self.fresh)();
+                    s.clock.config = self.timing.clone();
+                    s
+                }
             };
         } else if let Some(k) = self.keyframes.iter().rev().find(|k| k.pos <= step && k.pos > self.state.pos) {
             self.state = k.clone();

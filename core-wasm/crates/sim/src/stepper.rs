@@ -600,6 +600,7 @@ impl Stepper {
             host: off.before.host.clone(),
             next_version: off.before.next_version + u32::from(off.req.is_some()),
             pos,
+            clock: off.before.clock.clone(),
         };
         let cut = std::mem::replace(&mut self.sim.state, recovered);
         self.sim.truncate_keyframes(off.before.pos);

@@ -1,6 +1,281 @@
 //! Host requests in time: which page requests form one host request (a trace record
-//! of several pages is one request with one response time) and when each arrives.
-//! Depends on nothing else in the crate (the trace parser and the simulator use it).
+//! of several pages is one request with one response time), when each arrives, and the
+//! timing model that turns the chip's operation times into response times.
+//!
+//! Closed model: each request starts when the previous one ends (the papers' tables:
+//! response = the request's own operations plus the GC / merge work scheduled with it,
+//! RFTL section 5.1). Open model: requests arrive at the trace's timestamps (× a time
+//! scale) or at a rate; one chip serves the operations in request order, so response =
+//! completion − arrival, and a read that arrives while a merge runs waits for the rest
+//! of it (RFTL section 3: "the time cost from the request issued from file system to
+//! the finishing time"). The papers do not queue; the choice is docs/timing.md's.
+//! Depends on metrics only (the trace parser and the simulator use it).
+
+use serde::{Deserialize, Serialize};
+
+use crate::metrics::{KindTiming, TimingMetrics};
+
+/// Which timing model a run uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Model {
+    #[default]
+    Closed,
+    Open,
+}
+
+impl Model {
+    pub fn name(self) -> &'static str {
+        match self {
+            Model::Closed => "closed",
+            Model::Open => "open",
+        }
+    }
+    pub fn from_name(s: &str) -> Result<Model, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "closed" => Ok(Model::Closed),
+            "open" => Ok(Model::Open),
+            o => Err(format!("unknown timing model '{o}': expected closed or open")),
+        }
+    }
+}
+
+/// How arrivals are spaced when made at a rate.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Spacing {
+    /// Every 1/rate seconds.
+    #[default]
+    Fixed,
+    /// Exponential gaps of mean 1/rate (a Poisson process), from `seed`.
+    Poisson,
+}
+
+/// A run's timing model (`--timing`, `--time-scale`, `--rate`; the scenario's `timing`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TimingConfig {
+    pub model: Model,
+    /// Open, trace times: every gap between arrivals × this (0.5 = twice as fast).
+    pub time_scale: f64,
+    /// Open: host requests per second, instead of the trace's times (a generated
+    /// workload has none, so it needs one).
+    pub rate: Option<f64>,
+    pub spacing: Spacing,
+    pub seed: u64,
+}
+
+impl Default for TimingConfig {
+    fn default() -> Self {
+        TimingConfig { model: Model::Closed, time_scale: 1.0, rate: None, spacing: Spacing::Fixed, seed: 1 }
+    }
+}
+
+impl TimingConfig {
+    pub fn check(&self) -> Result<(), String> {
+        if !(self.time_scale.is_finite() && self.time_scale > 0.0) {
+            return Err(format!("time scale must be a positive number, got {}", self.time_scale));
+        }
+        if let Some(r) = self.rate {
+            if !(r.is_finite() && r > 0.0) {
+                return Err(format!("arrival rate must be a positive number of requests per second, got {r}"));
+            }
+        }
+        Ok(())
+    }
+    /// Where open arrivals come from (for the outputs).
+    pub fn arrivals_name(&self) -> &'static str {
+        match (self.model, self.rate, self.spacing) {
+            (Model::Closed, _, _) => "",
+            (Model::Open, None, _) => "trace",
+            (Model::Open, Some(_), Spacing::Fixed) => "fixed",
+            (Model::Open, Some(_), Spacing::Poisson) => "poisson",
+        }
+    }
+    /// The arrival of each of `requests` host requests in the open model, ns from the
+    /// first; `trace` the schedule's times; `unit` draws uniform [0, 1) (Poisson gaps).
+    pub fn arrivals(
+        &self,
+        requests: usize,
+        trace: Option<&[u64]>,
+        mut unit: impl FnMut() -> f64,
+    ) -> Result<Option<Vec<u64>>, String> {
+        self.check()?;
+        if self.model == Model::Closed {
+            return Ok(None);
+        }
+        if let Some(rate) = self.rate {
+            let gap = 1e9 / rate;
+            let mut t = 0.0f64;
+            let mut out = Vec::with_capacity(requests);
+            for k in 0..requests {
+                if k > 0 {
+                    t += match self.spacing {
+                        Spacing::Fixed => gap,
+                        // Inverse CDF of the exponential; 1 − u is in (0, 1].
+                        Spacing::Poisson => -gap * (1.0 - unit()).ln(),
+                    };
+                }
+                out.push(t.round() as u64);
+            }
+            return Ok(Some(out));
+        }
+        match trace {
+            Some(a) => Ok(Some(a.iter().map(|&t| (t as f64 * self.time_scale).round() as u64).collect())),
+            None => {
+                Err("the open timing model needs arrival times: a trace with timestamps, or an arrival rate (--rate)"
+                    .into())
+            }
+        }
+    }
+}
+
+/// Host request kinds timed apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    Read,
+    Write,
+    /// Freeze / unfreeze / revert (time-shifting schemes): timed, not summarised.
+    Other,
+}
+
+/// One host request in time (ns on the run's clock: the first arrival is 0).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct HostTime {
+    /// Host request index and its first page request.
+    pub index: u64,
+    pub first_page: u64,
+    pub pages: u32,
+    pub arrival_ns: u64,
+    pub start_ns: u64,
+    pub done_ns: u64,
+    /// The part of the service that was GC / merge work (not the host's own operations).
+    pub gc_ns: u64,
+}
+
+impl HostTime {
+    pub fn wait_ns(&self) -> u64 {
+        self.start_ns - self.arrival_ns
+    }
+    pub fn service_ns(&self) -> u64 {
+        self.done_ns - self.start_ns
+    }
+    pub fn response_ns(&self) -> u64 {
+        self.done_ns - self.arrival_ns
+    }
+}
+
+/// The chip's clock and the host request being served: part of the simulator's state
+/// (cloned with keyframes, so a seek replays it exactly).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Clock {
+    /// The run's timing model (the simulator sets it; named in the metrics).
+    pub config: TimingConfig,
+    /// When the chip finishes the work it has been given.
+    free_at: u64,
+    /// Host requests begun.
+    begun: u64,
+    /// The host request in service (between its first and last page request).
+    cur: Option<(HostTime, Kind)>,
+    /// When the latest request that carried GC / merge work finished.
+    gc_done: Option<u64>,
+    pub read: KindTiming,
+    pub write: KindTiming,
+    /// Time-shift requests (freeze, unfreeze, revert).
+    pub other: u64,
+}
+
+impl Clock {
+    /// When the chip is next free (the run's clock after the requests given so far).
+    pub fn free_at(&self) -> u64 {
+        self.free_at
+    }
+    /// Host requests begun.
+    pub fn begun(&self) -> u64 {
+        self.begun
+    }
+    /// The host request in service, if one is part-way (multi-page requests).
+    pub fn current(&self) -> Option<HostTime> {
+        self.cur.map(|c| c.0)
+    }
+
+    /// Page request `page` ran, taking `service_ns` of chip time, `gc_ns` of it GC /
+    /// merge work. `begins`: it starts a host request arriving at `arrival` (None in the
+    /// closed model: when the chip is free). `ends`: it finishes that host request, whose
+    /// record is returned.
+    #[allow(clippy::too_many_arguments)]
+    pub fn page(
+        &mut self,
+        page: u64,
+        begins: bool,
+        ends: bool,
+        arrival: Option<u64>,
+        kind: Kind,
+        service_ns: u64,
+        gc_ns: u64,
+    ) -> Option<HostTime> {
+        if begins || self.cur.is_none() {
+            let arrival = arrival.unwrap_or(self.free_at);
+            let start = arrival.max(self.free_at);
+            let h = HostTime {
+                index: self.begun,
+                first_page: page,
+                pages: 0,
+                arrival_ns: arrival,
+                start_ns: start,
+                done_ns: start,
+                gc_ns: 0,
+            };
+            self.begun += 1;
+            self.cur = Some((h, kind));
+        }
+        let (h, kind) = self.cur.as_mut().expect("a host request in service");
+        h.pages += 1;
+        h.done_ns += service_ns;
+        h.gc_ns += gc_ns;
+        self.free_at = h.done_ns;
+        if !ends {
+            return None;
+        }
+        let (h, kind) = (*h, *kind);
+        self.cur = None;
+        // Delayed by GC: some request that finished while this one waited, (arrival,
+        // start], carried GC / merge work; the latest such finish is `gc_done`.
+        let by_gc = h.wait_ns() > 0 && self.gc_done.is_some_and(|g| g > h.arrival_ns);
+        if h.gc_ns > 0 {
+            self.gc_done = Some(h.done_ns);
+        }
+        let k = match kind {
+            Kind::Read => &mut self.read,
+            Kind::Write => &mut self.write,
+            Kind::Other => {
+                self.other += 1;
+                return Some(h);
+            }
+        };
+        k.response.record(h.response_ns());
+        k.wait.record(h.wait_ns());
+        k.service.record(h.service_ns());
+        k.pages += h.pages as u64;
+        k.waited += (h.wait_ns() > 0) as u64;
+        k.delayed_by_gc += by_gc as u64;
+        Some(h)
+    }
+
+    pub fn summary(&self) -> TimingMetrics {
+        let cfg = &self.config;
+        TimingMetrics {
+            model: cfg.model.name(),
+            arrivals: cfg.arrivals_name(),
+            time_scale: cfg.time_scale,
+            rate_per_s: if cfg.model == Model::Open { cfg.rate } else { None },
+            requests: self.read.response.len() + self.write.response.len() + self.other,
+            read: self.read.summary(),
+            write: self.write.summary(),
+        }
+    }
+}
 
 /// The host requests of a run: runs of consecutive page requests, and each host
 /// request's arrival time in ns after the first one's, when the workload has times.

@@ -1,0 +1,239 @@
+//! The request-level timing model (timing.rs, docs/timing.md): closed and open
+//! arrivals, requests of several pages, reads that wait behind a merge, and the RFTL
+//! paper's bounds (Table 2) under open arrivals.
+
+mod common;
+
+use std::sync::Arc;
+
+use common::scenario;
+use ftl_sim::ftl::SchemeParams;
+use ftl_sim::metrics::Metrics;
+use ftl_sim::scenario::{ChipSpec, Scenario};
+use ftl_sim::sim::{RunMode, Simulator};
+use ftl_sim::timing::{HostTime, Model, Spacing, TimingConfig};
+use ftl_sim::trace::fit::Fit;
+use ftl_sim::trace::gen::Workload;
+use ftl_sim::trace::load;
+use ftl_sim::trace::parse::{parse_bytes, TimeUnit, TraceOptions};
+use ftl_sim::trace::rng::SplitMix64;
+use ftl_sim::trace::Request;
+
+const US: u64 = 1000;
+
+fn open() -> TimingConfig {
+    TimingConfig { model: Model::Open, ..Default::default() }
+}
+
+/// BAST with one log block on the classroom chip (4 pages per block; read 15 us,
+/// program 200 us, erase 2000 us) running a DiskSim-layout trace whose times are us.
+fn bast_trace(text: &str, timing: Option<TimingConfig>) -> Simulator {
+    let sc = scenario(
+        "bast",
+        SchemeParams { log_blocks: Some(1), ..Default::default() },
+        16,
+        4,
+        Workload::Sequential { n: 1 },
+    );
+    let opts = TraceOptions { page_bytes: 512, time_unit: Some(TimeUnit::Us), ..TraceOptions::default() };
+    let raw = parse_bytes(text.as_bytes(), opts).unwrap();
+    let (mut sim, _) = load::build_with_raw(&sc, &raw, Fit::None).unwrap();
+    sim.record_timeline(true);
+    if let Some(t) = timing {
+        sim.set_timing(t).unwrap();
+    }
+    sim.run(sim.total()).unwrap();
+    assert_eq!(sim.state.host.wrong_reads, 0);
+    sim
+}
+
+/// `time_us device lba sectors type` (type 0 write, 1 read; 512-byte sectors = pages).
+const HAND: &str = "\
+0 0 0 4 0
+100 0 0 1 0
+5000 0 4 1 0
+6000 0 4 1 0
+7000 0 1 1 1
+10900 0 2 1 1
+20000 0 3 1 1
+";
+
+fn times(sim: &Simulator) -> Vec<(u64, u64, u64, u64)> {
+    sim.host_timeline()
+        .unwrap()
+        .iter()
+        .map(|h: &HostTime| (h.arrival_ns / US, h.start_ns / US, h.done_ns / US, h.gc_ns / US))
+        .collect()
+}
+
+/// Every response time of a hand-made trace, computed by hand. Costs: a program 200 us,
+/// a read 15 us; BAST's full merge of LBN 0 (section 2.2: lpn 0 from the log block, lpns
+/// 1-3 from the data block copied to a free block, then both erased) is
+/// 4 × (15 + 200) + 2 × 2000 = 4,860 us, done before the write that needs the log block.
+#[test]
+fn open_model_response_times_equal_a_hand_computation() {
+    let sim = bast_trace(HAND, Some(open()));
+    let want = vec![
+        // (arrival, start, done, gc) in us.
+        // One record of 4 pages: one request, 4 programs.
+        (0, 0, 800, 0),
+        // Arrives while the first is served: waits 700 us.
+        (100, 800, 1000, 0),
+        // LBN 1's first write, the chip idle.
+        (5000, 5000, 5200, 0),
+        // lpn 4 again: LBN 1 needs the one log block → full merge of LBN 0 (4,860 us,
+        // 6,000..10,860), then its program (10,860..11,060).
+        (6000, 6000, 11060, 4860),
+        // A read arriving mid-merge (at 7,000) waits the merge's remaining 3,860 us and
+        // the write's program (200 us) it was scheduled with: 4,060 us, then 15 us.
+        (7000, 11060, 11075, 0),
+        // Arrives during that program (after the merge): waits behind the write and the
+        // read before it.
+        (10900, 11075, 11090, 0),
+        // The chip idle again.
+        (20000, 20000, 20015, 0),
+    ];
+    assert_eq!(times(&sim), want);
+    let h = sim.host_timeline().unwrap();
+    assert_eq!(h[4].wait_ns(), (10860 - 7000) * US + 200 * US, "the merge's remaining time, then the write's program");
+    let m = sim.state.metrics();
+    assert_eq!((m.timing.model, m.timing.arrivals), ("open", "trace"));
+    // Multi-page requests count once: 4 write requests of 7 pages, 3 reads.
+    assert_eq!((m.timing.write.requests, m.timing.write.pages, m.timing.read.requests), (4, 7, 3));
+    assert_eq!((m.host_writes, m.host_reads), (7, 3), "page-level counts stay");
+    let r = &m.timing.read;
+    assert_eq!(r.response_us.max, 4075.0);
+    assert_eq!(r.response_us.p50, 190.0, "nearest rank of 15, 190, 4,075 us");
+    assert_eq!((r.waited, r.delayed_by_gc), (2, 2));
+    assert!((r.delayed_by_gc_share - 2.0 / 3.0).abs() < 1e-12);
+    assert_eq!(r.wait_us.max, 4060.0);
+    assert_eq!(r.service_us.max, 15.0);
+    let w = &m.timing.write;
+    assert_eq!((w.response_us.max, w.response_us.p50, w.waited, w.delayed_by_gc), (5060.0, 800.0, 1, 0));
+    assert_eq!(w.response_us.mean, (800.0 + 900.0 + 200.0 + 5060.0) / 4.0);
+}
+
+/// Closed model: each request starts when the previous one ends, so no request waits
+/// and the response is the service; the page-level figures are today's, equal with or
+/// without the open model (which changes only `timing`).
+#[test]
+fn closed_model_keeps_todays_figures() {
+    let closed = bast_trace(HAND, None);
+    let m = closed.state.metrics();
+    assert_eq!((m.timing.model, m.timing.arrivals), ("closed", ""));
+    let mut t = 0;
+    for (h, (a, s, d, _)) in closed.host_timeline().unwrap().iter().zip(times(&closed)) {
+        assert_eq!((a, s), (t, t), "request {} arrives when the previous ends", h.index);
+        t = d;
+    }
+    assert_eq!(t * US, closed.state.flash.elapsed_ns, "the clock is the sum of operation times");
+    assert_eq!((m.timing.read.waited, m.timing.write.waited), (0, 0));
+    // Page-level latency: reads 15 us each; writes 200 us but one of 5,060.
+    assert_eq!((m.latency_us.read.worst, m.latency_us.read.mean), (15.0, 15.0));
+    assert_eq!(m.latency_us.write.worst, 5060.0);
+    assert_eq!(m.latency_us.write.count, 7);
+    // The 4-page record is one request of 800 us.
+    assert_eq!(m.timing.write.service_us.max, 5060.0);
+    assert_eq!(m.timing.write.response_us.p50, 200.0);
+    assert_eq!(closed.host_timeline().unwrap()[0].response_ns(), 800 * US);
+    let strip = |m: &Metrics| {
+        let mut v = serde_json::to_value(m).unwrap();
+        v.as_object_mut().unwrap().remove("timing");
+        v
+    };
+    let opened = bast_trace(HAND, Some(open())).state.metrics();
+    assert_eq!(strip(&m), strip(&opened), "the timing model changes no other figure");
+    // Switching back to closed replays to the same figures.
+    let mut sim = bast_trace(HAND, Some(open()));
+    sim.set_timing(TimingConfig::default()).unwrap();
+    assert_eq!(sim.state.metrics(), m);
+}
+
+/// Time scale multiplies the gaps; a seek replays the clock exactly; the player and
+/// the full-speed path agree.
+#[test]
+fn time_scale_seek_and_full_speed_agree() {
+    let mut half = bast_trace(HAND, Some(TimingConfig { time_scale: 0.5, ..open() }));
+    assert_eq!(half.host_timeline().unwrap()[6].arrival_ns, 10_000 * US);
+    let end = half.state.metrics();
+    assert_eq!(end.timing.time_scale, 0.5);
+    half.seek(3).unwrap();
+    half.seek(half.total()).unwrap();
+    assert_eq!(half.state.metrics(), end);
+    let mut fast = bast_trace(HAND, None);
+    fast.set_mode(RunMode::FullSpeed);
+    fast.record_timeline(false);
+    fast.set_timing(TimingConfig { time_scale: 0.5, ..open() }).unwrap();
+    fast.run(fast.total()).unwrap();
+    assert_eq!(fast.state.metrics(), end);
+}
+
+#[test]
+fn open_needs_times_or_a_rate_and_rates_space_arrivals() {
+    let sc = scenario("page", SchemeParams::default(), 16, 4, Workload::Sequential { n: 20 });
+    let mut sim = sc.build().unwrap();
+    let e = sim.set_timing(open()).unwrap_err();
+    assert!(e.contains("arrival rate"), "{e}");
+    sim.set_timing(TimingConfig { rate: Some(1000.0), ..open() }).unwrap();
+    assert_eq!(&sim.arrivals().unwrap()[..3], &[0, 1_000_000, 2_000_000]);
+    sim.set_timing(TimingConfig { rate: Some(1000.0), spacing: Spacing::Poisson, seed: 7, ..open() }).unwrap();
+    let a = sim.arrivals().unwrap().to_vec();
+    assert!(a.windows(2).all(|w| w[0] <= w[1]) && a[19] > 0);
+    sim.run(20).unwrap();
+    assert_eq!(sim.state.metrics().timing.arrivals, "poisson");
+    assert!(TimingConfig { rate: Some(-1.0), ..open() }.check().is_err());
+    assert!(TimingConfig { time_scale: 0.0, ..open() }.check().is_err());
+}
+
+/// Every LPN written once, then `n` random requests, 30 % reads (as tests/rftl.rs).
+fn rftl_run(scheme: &str, n: usize, timing: TimingConfig) -> Simulator {
+    let sc = Scenario {
+        scheme: scheme.into(),
+        params: SchemeParams { utilisation: Some(1.0), ..Default::default() },
+        chip: ChipSpec { preset: "rftl-large".into(), blocks: Some(150), pages_per_block: None },
+        workload: Workload::Sequential { n: 1 },
+        run: Default::default(),
+    };
+    let first = sc.fresh().unwrap();
+    let space = first.ftl.logical_pages();
+    let mut reqs: Vec<Request> = (0..space).map(|lpn| Request::Write { lpn }).collect();
+    let mut rng = SplitMix64::new(9);
+    for _ in 0..n {
+        let lpn = rng.below(space as u64) as u32;
+        reqs.push(if rng.unit() < 0.3 { Request::Read { lpn } } else { Request::Write { lpn } });
+    }
+    let me = sc.clone();
+    let mut sim = Simulator::new(Arc::new(move || me.fresh().unwrap()), reqs);
+    sim.set_mode(RunMode::FullSpeed);
+    sim.set_timing(timing).unwrap();
+    sim.run(sim.total()).unwrap();
+    assert_eq!(sim.state.host.wrong_reads, 0);
+    sim
+}
+
+/// RFTL section 3: requests arrive at most once per period p and each is served within
+/// L(p) = max{T_er + U(e_w), U(e_r)} = 2,325 us on the large-block chip (Table 2), so
+/// with arrivals every 2,325 us no request ever waits and every response stays within
+/// the bound. GFTL's service can reach T_er + T_rdpg + π T_rdoob = 2,825 us and NFTL's
+/// merges take two erases: at the same arrivals, requests arriving during their GC
+/// queue, and responses exceed the schemes' own worst service bounds (Table 5's order).
+#[test]
+fn rftl_bound_holds_under_open_arrivals_and_gftl_nftl_exceed_theirs() {
+    let period_us = 2325.0;
+    let at = |scheme| {
+        rftl_run(scheme, 20_000, TimingConfig { rate: Some(1e6 / period_us), ..open() }).state.metrics().timing
+    };
+    let r = at("rftl");
+    assert_eq!(r.model, "open");
+    assert_eq!(r.write.response_us.max, 2325.0, "RFTL's worst write response is its bound, L(p)");
+    assert_eq!(r.read.response_us.max, 50.0);
+    assert_eq!((r.read.waited, r.write.waited), (0, 0), "nothing waits: every service is within the period");
+    let g = at("gftl");
+    let gftl_bound = 2000.0 + 25.0 + 32.0 * 25.0;
+    assert!(g.read.delayed_by_gc + g.write.delayed_by_gc > 0);
+    assert!(g.read.response_us.max.max(g.write.response_us.max) > gftl_bound, "GFTL: {g:?}");
+    let n = at("nftl");
+    let nftl_bound = 25.0 + 32.0 * 25.0 + 31.0 * 325.0 + 300.0 + 2.0 * 2000.0;
+    assert!(n.read.delayed_by_gc > 0);
+    assert!(n.read.response_us.max.max(n.write.response_us.max) > nftl_bound, "NFTL: {n:?}");
+}
