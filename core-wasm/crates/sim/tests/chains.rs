@@ -278,3 +278,15 @@ fn paired_pages_are_reported_as_losses() {
     let r = run_chain("page", SchemeParams::default(), 24, 8, &o);
     assert!(r.acked_writes_lost > 0, "{r:?}");
 }
+
+/// Issue 29: page mapping on 4-page blocks got stuck after chained cuts (a cut inside a GC
+/// that had taken the last free block left no free block and a torn page in the GC
+/// destination; "page mapping ran out of free blocks" at the next GC). These seeds stopped
+/// within 10,000 cuts before recovery undid such a GC.
+#[test]
+fn page_chains_on_4_page_blocks_keep_taking_writes() {
+    for (blocks, seed) in [(8, 19), (10, 8), (12, 17), (16, 17)] {
+        let r = run_chain("page", SchemeParams::default(), blocks, 4, &ChainOptions::new(10_000, seed));
+        assert_clean(&r, 10_000);
+    }
+}

@@ -38,6 +38,14 @@ enum BlockUse {
     Used,
 }
 
+/// A copy recovery saw of an LPN, older than the one it maps.
+#[derive(Clone, Copy)]
+struct Older {
+    seq: u32,
+    ppn: Ppn,
+    version: u32,
+}
+
 #[derive(Clone, Copy)]
 struct Frontier {
     pbn: Pbn,
@@ -108,6 +116,10 @@ impl PageFtl {
         });
         let mut ftl = PageFtl::new(&g, params).map_err(FlashError::Violation)?;
         let mut best_seq = vec![0u32; ftl.logical_pages as usize];
+        let mut best_version = vec![0u32; ftl.logical_pages as usize];
+        // The next-newest readable copy of every LPN: the source of a GC copy, while the
+        // GC that made it has not erased its victim yet.
+        let mut older = vec![Older { seq: 0, ppn: NONE, version: 0 }; ftl.logical_pages as usize];
         // Partly written blocks: (role known from the last readable page's tag, frontier).
         let mut partial: Vec<(Option<bool>, Frontier)> = Vec::new();
         ftl.free.clear();
@@ -125,9 +137,16 @@ impl PageFtl {
                     PageKind::Data if p.lpn < ftl.logical_pages => {
                         is_gc = Some(p.tag == TAG_GC);
                         ftl.seq = ftl.seq.max(p.seq);
-                        if p.seq > best_seq[p.lpn as usize] {
-                            best_seq[p.lpn as usize] = p.seq;
-                            ftl.l2p[p.lpn as usize] = ppn;
+                        let l = p.lpn as usize;
+                        if p.seq > best_seq[l] {
+                            if ftl.l2p[l] != NONE {
+                                older[l] = Older { seq: best_seq[l], ppn: ftl.l2p[l], version: best_version[l] };
+                            }
+                            best_seq[l] = p.seq;
+                            best_version[l] = p.version;
+                            ftl.l2p[l] = ppn;
+                        } else if p.seq > older[l].seq || older[l].ppn == NONE {
+                            older[l] = Older { seq: p.seq, ppn, version: p.version };
                         }
                     }
                     _ => {}
@@ -165,7 +184,99 @@ impl PageFtl {
         for &ppn in ftl.l2p.iter().filter(|&&p| p != NONE) {
             ftl.valid.incr(ppn / ftl.ppb);
         }
+        ftl.restore_reserve(flash, &older)?;
         Ok(ftl)
+    }
+
+    /// Gives back the free block a cut-free run always has between requests (issue 29).
+    /// A cut inside a GC that had taken the last free block for its destination, before
+    /// the victim's erase, leaves no free block, and the torn page it left in the
+    /// destination takes a place the GC had counted on: the next GC would find no block
+    /// for its copies ("ran out of free blocks"), the device would take no more writes.
+    /// So recovery finishes the job: greedy GC (the block with the fewest valid pages,
+    /// whatever the interrupted victim was) into the room left in the two frontiers, until
+    /// one block is free. A cut GC's victim still fits (it needs at most `ppb - 1` copies,
+    /// less those already made, in a destination opened for them); recovery's own copies
+    /// are data pages with newer sequence numbers, so a cut inside it is recovered the same
+    /// way. Stops, leaving the device as scanned, when no candidate fits the room.
+    fn restore_reserve(&mut self, flash: &mut Flash, older: &[Older]) -> FlashResult<()> {
+        if self.free.is_empty() {
+            self.undo_gc(flash, older)?;
+        }
+        let ppb = self.ppb;
+        let room = move |f: Option<Frontier>| f.map_or(0, |f| ppb - f.next);
+        while self.free.is_empty() {
+            let Some(victim) = self.valid.min() else { break };
+            let need = self.valid.valid(victim);
+            if need > room(self.gc_frontier) + room(self.frontier) {
+                break;
+            }
+            flash.note("recovery", || {
+                format!("no free block left: recovery cleans block {victim} ({need} valid pages) into the frontiers")
+            });
+            for off in 0..self.ppb {
+                let src = victim * self.ppb + off;
+                let p = *flash.peek(src);
+                if p.kind != PageKind::Data || p.lpn >= self.logical_pages || self.l2p[p.lpn as usize] != src {
+                    continue;
+                }
+                let into_gc = room(self.gc_frontier) > 0;
+                let f = if into_gc { self.gc_frontier.as_mut() } else { self.frontier.as_mut() }.expect("room checked");
+                let dst = f.pbn * self.ppb + f.next;
+                f.next += 1;
+                let data = flash.read(src, Cause::Recovery)?;
+                let seq = self.next_seq();
+                flash.program(dst, Page::stamped(data.lpn, data.version, seq, TAG_GC), Cause::Recovery)?;
+                self.remap(data.lpn, dst);
+            }
+            flash.erase(victim, Cause::Recovery)?;
+            self.valid.remove(victim);
+            self.usage[victim as usize] = BlockUse::Free;
+            self.free.push_back(victim);
+        }
+        Ok(())
+    }
+
+    /// Undoes the GC a cut interrupted after it had opened its destination on the last free
+    /// block: when every live page of the GC frontier is a copy whose source (the next
+    /// newest copy, same version, in another block) is still readable, the frontier is
+    /// erased and the map points back at the sources, which is the chip as it was before
+    /// that GC began: the next request runs it again from the free block it had. Undoing
+    /// costs no page (an erase cut short leaves only torn pages, undone again), where
+    /// finishing would lose a page to every torn program a cut leaves on the way. (The
+    /// version compare stands for a real FTL's "the copy's spare area names its source's
+    /// sequence number".)
+    fn undo_gc(&mut self, flash: &mut Flash, older: &[Older]) -> FlashResult<()> {
+        let Some(f) = self.gc_frontier else { return Ok(()) };
+        let live: Vec<Lpn> = (0..f.next)
+            .map(|off| f.pbn * self.ppb + off)
+            .filter_map(|ppn| {
+                let p = flash.peek(ppn);
+                (p.kind == PageKind::Data && p.lpn < self.logical_pages && self.l2p[p.lpn as usize] == ppn)
+                    .then_some(p.lpn)
+            })
+            .collect();
+        let undoable = live.iter().all(|&l| {
+            let o = older[l as usize];
+            o.ppn != NONE && o.ppn / self.ppb != f.pbn && o.version == flash.peek(self.l2p[l as usize]).version
+        });
+        if !undoable {
+            return Ok(());
+        }
+        flash.note("recovery", || {
+            format!(
+                "no free block left: the GC destination {} holds only copies whose sources are intact; recovery erases it (the GC runs again later)",
+                f.pbn
+            )
+        });
+        flash.erase(f.pbn, Cause::Recovery)?;
+        for &l in &live {
+            self.remap(l, older[l as usize].ppn);
+        }
+        self.gc_frontier = None;
+        self.usage[f.pbn as usize] = BlockUse::Free;
+        self.free.push_back(f.pbn);
+        Ok(())
     }
 
     /// A full block: it becomes a GC candidate.
