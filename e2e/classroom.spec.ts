@@ -173,7 +173,8 @@ test('a prediction answered right at a tour stop, one answered wrong on demand, 
   await predict.getByTestId('predict-victim').selectOption('3');
   await predict.getByTestId('predict-copies').selectOption('4');
   await page.screenshot({ path: `${SHOTS}/predict-asked.png` });
-  await predict.getByTestId('predict-check').click();
+  // The Check button sits in the tour panel's footer, beside Next (issue 25).
+  await panel.getByTestId('predict-check').click();
   for (const q of ['kind', 'victim', 'copies'])
     await expect(predict.getByTestId(`predict-result-${q}`)).toHaveAttribute('data-right', 'true');
   await expect(predict.getByTestId('predict-reason')).toContainText('erases blocks 3, 2 and copies 4 pages');

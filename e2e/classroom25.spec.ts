@@ -74,3 +74,58 @@ test('power cut: Step and Play disabled with the reason, no stale banner after r
   await page.screenshot({ path: `${SHOTS}/power-recovered.png` });
   expect(problems).toEqual([]);
 });
+
+/** The element at the centre of `testId` is that element (nothing covers it, no scrolling needed). */
+async function inViewAndOnTop(page: Page, testId: string) {
+  return page.getByTestId(testId).evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+    return r.top >= 0 && r.bottom <= innerHeight && r.right <= innerWidth && !!hit && el.contains(hit);
+  });
+}
+
+for (const c of [
+  { name: 'app 1366×768, intro stop 4', vp: [1366, 768], path: '/#tour=intro-ftl', stops: 3, present: false },
+  {
+    name: 'app 1366×768, FastCheck stop 5',
+    vp: [1366, 768],
+    path: '/#tour=fastcheck-power-cut',
+    stops: 4,
+    present: false,
+  },
+  {
+    name: 'presentation 1024×768, FAST merges stop 3',
+    vp: [1024, 768],
+    path: '/#tour=fast-merges',
+    stops: 2,
+    present: true,
+  },
+  { name: 'embed 800×500, intro stop 4', vp: [800, 500], path: '/?embed=1#tour=intro-ftl', stops: 3, present: false },
+]) {
+  test(`tour buttons stay in view without scrolling: ${c.name}`, async ({ page }) => {
+    const problems = watch(page);
+    await page.setViewportSize({ width: c.vp[0], height: c.vp[1] });
+    await page.goto(c.path);
+    const panel = page.getByTestId('tour-panel');
+    await expect(panel).toHaveAttribute('data-stop', '0');
+    if (c.present) {
+      await page.getByTestId('present-toggle').click();
+      await expect(page.locator('.app.presenting')).toBeVisible();
+    }
+    for (let i = 1; i <= c.stops; i++) {
+      await expect(page.getByTestId('tour-next')).toBeEnabled();
+      expect(await inViewAndOnTop(page, 'tour-next'), `stop ${i}: Next in view`).toBe(true);
+      // A real click at its place on screen: no scrolling first.
+      const b = (await page.getByTestId('tour-next').boundingBox())!;
+      await page.mouse.click(b.x + b.width / 2, b.y + b.height / 2);
+      await expect(panel).toHaveAttribute('data-stop', String(i));
+    }
+    await expect(page.getByTestId('tour-next')).toBeEnabled();
+    for (const id of ['tour-next', 'tour-prev', 'marker-prev']) expect(await inViewAndOnTop(page, id), id).toBe(true);
+    if (await panel.getByTestId('predict').count())
+      expect(await inViewAndOnTop(page, 'predict-check'), 'predict-check').toBe(true);
+    expect(await page.evaluate(() => scrollY)).toBe(0);
+    await page.screenshot({ path: `${SHOTS}/tour-${c.name.replace(/[^a-z0-9]+/gi, '-')}.png` });
+    expect(problems).toEqual([]);
+  });
+}

@@ -1,7 +1,8 @@
 // "What happens next?": pick an answer for each question, then Check: the core runs the
 // next request on a copy (Session.predict_next), says right or wrong with the reason, and
 // the request is then revealed on the chip.
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 import type { Scenario } from '../scenario/model';
 import { coreSessionCtor } from '../sim/schemeFit';
 import { QUESTIONS, canPredict, explain, predictWith, rightValue, type Prediction, type PredictKind } from './predict';
@@ -19,6 +20,11 @@ export interface PredictPanelProps {
   /** each question checked: right or not */
   onScored?: (right: number, asked: number) => void;
   onClose?: () => void;
+  /**
+   * Where the buttons go (the tour panel's footer, which never scrolls away); by default
+   * the panel's own footer, under its questions (which scroll when they do not fit).
+   */
+  buttonsIn?: HTMLElement | null;
 }
 
 interface Checked {
@@ -61,122 +67,140 @@ export function PredictPanel(p: PredictPanelProps) {
     }
   };
 
+  const formId = `${baseId}-form`;
+  let buttons: ReactNode = null;
+  if (ok && checked) {
+    buttons = (
+      <button
+        type="button"
+        onClick={() => {
+          setChecked(null);
+          setAnswers({});
+          setAskedAt(p.step);
+        }}
+        data-testid="predict-again"
+        disabled={p.step >= p.total}
+      >
+        Predict the next request
+      </button>
+    );
+  } else if (ok && between) {
+    buttons = (
+      <button
+        type="submit"
+        form={formId}
+        className="primary"
+        disabled={p.questions.some((q) => !answers[q])}
+        data-testid="predict-check"
+      >
+        Check, then show it
+      </button>
+    );
+  }
+  const footer = (buttons || p.onClose) && (
+    <div className="predict-buttons">
+      {buttons}
+      {p.onClose && (
+        <button type="button" onClick={p.onClose}>
+          Close
+        </button>
+      )}
+    </div>
+  );
+
   return (
     <section className="predict" aria-labelledby={`${baseId}-h`} data-testid="predict">
       <h3 id={`${baseId}-h`}>What happens next?</h3>
-      {!ok ? (
-        <p className="muted">Predictions need the workload itself; an uploaded trace is not kept on the page.</p>
-      ) : checked ? (
-        <>
-          <ul className="predict-results">
+      <div className="predict-body">
+        {!ok ? (
+          <p className="muted">Predictions need the workload itself; an uploaded trace is not kept on the page.</p>
+        ) : checked ? (
+          <>
+            <ul className="predict-results">
+              {p.questions.map((q) => {
+                const good = answers[q] === checked.right[q];
+                const label =
+                  QUESTIONS[q].choices(ctx).find((c) => c.value === checked.right[q])?.label ?? checked.right[q];
+                return (
+                  <li
+                    key={q}
+                    className={good ? 'predict-right' : 'predict-wrong'}
+                    data-testid={`predict-result-${q}`}
+                    data-right={good}
+                  >
+                    <strong>{good ? '✓ Right' : '✗ Not quite'}</strong> — {QUESTIONS[q].prompt}{' '}
+                    {good ? label : `The answer: ${label}.`}
+                  </li>
+                );
+              })}
+            </ul>
+            <p className="predict-reason" data-testid="predict-reason">
+              <strong>Why:</strong> {explain(checked.prediction)} It is now shown on the chip.
+            </p>
+          </>
+        ) : !between ? (
+          <p className="muted" data-testid="predict-wait">
+            {p.step >= p.total
+              ? 'The workload is finished.'
+              : 'Finish this request first (Step request), then predict the next one.'}
+          </p>
+        ) : (
+          <form
+            id={formId}
+            onSubmit={(e) => {
+              e.preventDefault();
+              void check();
+            }}
+          >
             {p.questions.map((q) => {
-              const good = answers[q] === checked.right[q];
-              const label =
-                QUESTIONS[q].choices(ctx).find((c) => c.value === checked.right[q])?.label ?? checked.right[q];
-              return (
-                <li
-                  key={q}
-                  className={good ? 'predict-right' : 'predict-wrong'}
-                  data-testid={`predict-result-${q}`}
-                  data-right={good}
-                >
-                  <strong>{good ? '✓ Right' : '✗ Not quite'}</strong> — {QUESTIONS[q].prompt}{' '}
-                  {good ? label : `The answer: ${label}.`}
-                </li>
+              const Q = QUESTIONS[q];
+              const choices = Q.choices(ctx);
+              const id = `${baseId}-${q}`;
+              return choices.length <= 5 ? (
+                <fieldset key={q} className="predict-q">
+                  <legend>{Q.prompt}</legend>
+                  {choices.map((c) => (
+                    <label key={c.value}>
+                      <input
+                        type="radio"
+                        name={id}
+                        value={c.value}
+                        checked={answers[q] === c.value}
+                        onChange={() => setAnswers((a) => ({ ...a, [q]: c.value }))}
+                        data-testid={`predict-${q}-${c.value}`}
+                      />{' '}
+                      {c.label}
+                    </label>
+                  ))}
+                </fieldset>
+              ) : (
+                <div key={q} className="predict-q field">
+                  <label htmlFor={id}>{Q.prompt}</label>
+                  <select
+                    id={id}
+                    value={answers[q] ?? ''}
+                    onChange={(e) => setAnswers((a) => ({ ...a, [q]: e.target.value }))}
+                    data-testid={`predict-${q}`}
+                  >
+                    <option value="">Choose…</option>
+                    {choices.map((c) => (
+                      <option key={c.value} value={c.value}>
+                        {c.label}
+                      </option>
+                    ))}
+                  </select>
+                </div>
               );
             })}
-          </ul>
-          <p className="predict-reason" data-testid="predict-reason">
-            <strong>Why:</strong> {explain(checked.prediction)} It is now shown on the chip.
+          </form>
+        )}
+        {error && (
+          <p className="form-errors" role="alert">
+            {error}
           </p>
-          <button
-            type="button"
-            onClick={() => {
-              setChecked(null);
-              setAnswers({});
-              setAskedAt(p.step);
-            }}
-            data-testid="predict-again"
-            disabled={p.step >= p.total}
-          >
-            Predict the next request
-          </button>
-        </>
-      ) : !between ? (
-        <p className="muted" data-testid="predict-wait">
-          {p.step >= p.total
-            ? 'The workload is finished.'
-            : 'Finish this request first (Step request), then predict the next one.'}
-        </p>
-      ) : (
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            void check();
-          }}
-        >
-          {p.questions.map((q) => {
-            const Q = QUESTIONS[q];
-            const choices = Q.choices(ctx);
-            const id = `${baseId}-${q}`;
-            return choices.length <= 5 ? (
-              <fieldset key={q} className="predict-q">
-                <legend>{Q.prompt}</legend>
-                {choices.map((c) => (
-                  <label key={c.value}>
-                    <input
-                      type="radio"
-                      name={id}
-                      value={c.value}
-                      checked={answers[q] === c.value}
-                      onChange={() => setAnswers((a) => ({ ...a, [q]: c.value }))}
-                      data-testid={`predict-${q}-${c.value}`}
-                    />{' '}
-                    {c.label}
-                  </label>
-                ))}
-              </fieldset>
-            ) : (
-              <div key={q} className="predict-q field">
-                <label htmlFor={id}>{Q.prompt}</label>
-                <select
-                  id={id}
-                  value={answers[q] ?? ''}
-                  onChange={(e) => setAnswers((a) => ({ ...a, [q]: e.target.value }))}
-                  data-testid={`predict-${q}`}
-                >
-                  <option value="">Choose…</option>
-                  {choices.map((c) => (
-                    <option key={c.value} value={c.value}>
-                      {c.label}
-                    </option>
-                  ))}
-                </select>
-              </div>
-            );
-          })}
-          <div className="predict-buttons">
-            <button
-              type="submit"
-              className="primary"
-              disabled={p.questions.some((q) => !answers[q])}
-              data-testid="predict-check"
-            >
-              Check, then show it
-            </button>
-            {p.onClose && (
-              <button type="button" onClick={p.onClose}>
-                Close
-              </button>
-            )}
-          </div>
-        </form>
-      )}
-      {error && (
-        <p className="form-errors" role="alert">
-          {error}
-        </p>
-      )}
+        )}
+      </div>
+      {footer && (p.buttonsIn ? createPortal(footer, p.buttonsIn) : footer)}
     </section>
   );
 }

@@ -1,7 +1,7 @@
 // The running tour: where we are, the narration, the quiz, and Prev / Next
 // (PageUp / PageDown, as presenter clickers send). Highlights are drawn on the
 // device view by marking its blocks (g.block[data-block]) with a class.
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Snapshot } from '../sim/protocol';
 import { roleStyle } from '../viz/palette';
 import type { Highlight, Tour } from './tours';
@@ -102,15 +102,17 @@ export function TourPanel({
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  // A new stop is read from its title (the panel scrolls when a stop says more).
-  const panel = useRef<HTMLElement>(null);
+  // A new stop is read from its title (the body scrolls when a stop says more; the
+  // buttons under it never scroll away: issue 25).
+  const body = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (panel.current) panel.current.scrollTop = 0;
+    if (body.current) body.current.scrollTop = 0;
   }, [tour.id, index]);
+  // The prediction's Check button sits in the footer, beside Next.
+  const [slot, setSlot] = useState<HTMLElement | null>(null);
 
   return (
     <section
-      ref={panel}
       className="tour-panel"
       aria-labelledby="tour-h"
       data-testid="tour-panel"
@@ -123,94 +125,100 @@ export function TourPanel({
           {index + 1} / {tour.stops.length}
         </span>
       </div>
-      <h3 className="tour-title">{stop.title}</h3>
-      {prevQuiz && (
-        <p className="tour-answer" data-testid="tour-answer">
-          <strong>Answer:</strong> {prevQuiz.answer}
+      <div className="tour-body" ref={body} data-testid="tour-body">
+        <h3 className="tour-title">{stop.title}</h3>
+        {prevQuiz && (
+          <p className="tour-answer" data-testid="tour-answer">
+            <strong>Answer:</strong> {prevQuiz.answer}
+          </p>
+        )}
+        <p className="tour-text" aria-live="polite">
+          <WithGlossary text={stop.text} />
         </p>
-      )}
-      <p className="tour-text" aria-live="polite">
-        <WithGlossary text={stop.text} />
-      </p>
-      {stop.quiz && (
-        <p className="tour-quiz" data-testid="tour-quiz">
-          <strong>Quiz:</strong> {stop.quiz.question}{' '}
-          {!passed && <span className="muted">(Step it yourself with → or Step request, or press Next.)</span>}
-        </p>
-      )}
-      {stop.quiz && passed && (
-        <p className="tour-answer" data-testid="tour-answer-stepped">
-          <strong>Answer:</strong> {stop.quiz.answer}
-        </p>
-      )}
-      {stop.predict && predict && snapshot && snapshot.step >= stop.at.step && snapshot.step <= stop.at.step + 1 && (
-        <PredictPanel
-          key={`${tour.id}-${index}`}
-          scenario={predict.scenario}
-          step={snapshot.step}
-          opCursor={snapshot.opCursor}
-          total={snapshot.total}
-          blocks={predict.blocks}
-          ppb={predict.ppb}
-          questions={stop.predict}
-          onReveal={predict.onReveal}
-          onScored={onScored}
-        />
-      )}
-      {last && score && score.asked > 0 && (
-        <p className="tour-score" data-testid="tour-score">
-          <strong>Your predictions:</strong> {score.right} of {score.asked} right.
-        </p>
-      )}
-      <div className="tour-buttons">
-        <button
-          type="button"
-          onClick={() => onGo(index - 1)}
-          disabled={busy || index === 0}
-          data-testid="tour-prev"
-          title="Previous stop (PageUp)"
-        >
-          ◀︎ Previous
-        </button>
-        {!last &&
-          (playing ? (
-            <button type="button" onClick={onStop} data-testid="tour-stop">
-              ■ Stop
-            </button>
-          ) : (
-            <button
-              type="button"
-              onClick={() => onPlay(index + 1)}
-              disabled={busy}
-              data-testid="tour-play"
-              title="Play the flash operations up to the next stop, and pause there"
-            >
-              Play to next stop
-            </button>
-          ))}
-        <button
-          type="button"
-          className="primary"
-          onClick={() => (last ? onExit() : onGo(index + 1))}
-          disabled={busy}
-          data-testid="tour-next"
-          title="Next stop (PageDown)"
-        >
-          {last ? 'Finish tour' : 'Next ▶︎'}
-        </button>
-        <button type="button" onClick={onExit} data-testid="tour-exit">
-          Leave tour
-        </button>
-        {onPrint && (
+        {stop.quiz && (
+          <p className="tour-quiz" data-testid="tour-quiz">
+            <strong>Quiz:</strong> {stop.quiz.question}{' '}
+            {!passed && <span className="muted">(Step it yourself with → or Step request, or press Next.)</span>}
+          </p>
+        )}
+        {stop.quiz && passed && (
+          <p className="tour-answer" data-testid="tour-answer-stepped">
+            <strong>Answer:</strong> {stop.quiz.answer}
+          </p>
+        )}
+        {stop.predict && predict && snapshot && snapshot.step >= stop.at.step && snapshot.step <= stop.at.step + 1 && (
+          <PredictPanel
+            key={`${tour.id}-${index}`}
+            scenario={predict.scenario}
+            step={snapshot.step}
+            opCursor={snapshot.opCursor}
+            total={snapshot.total}
+            blocks={predict.blocks}
+            ppb={predict.ppb}
+            questions={stop.predict}
+            onReveal={predict.onReveal}
+            onScored={onScored}
+            buttonsIn={slot}
+          />
+        )}
+        {last && score && score.asked > 0 && (
+          <p className="tour-score" data-testid="tour-score">
+            <strong>Your predictions:</strong> {score.right} of {score.asked} right.
+          </p>
+        )}
+      </div>
+      <div className="tour-foot">
+        <span className="tour-predict-slot" ref={setSlot} />
+        <div className="tour-buttons">
           <button
             type="button"
-            onClick={onPrint}
-            data-testid="tour-print"
-            title="The whole tour on paper: one stop a page, with the chip at that stop"
+            onClick={() => onGo(index - 1)}
+            disabled={busy || index === 0}
+            data-testid="tour-prev"
+            title="Previous stop (PageUp)"
           >
-            Print tour
+            ◀︎ Previous
           </button>
-        )}
+          {!last &&
+            (playing ? (
+              <button type="button" onClick={onStop} data-testid="tour-stop">
+                ■ Stop
+              </button>
+            ) : (
+              <button
+                type="button"
+                onClick={() => onPlay(index + 1)}
+                disabled={busy}
+                data-testid="tour-play"
+                title="Play the flash operations up to the next stop, and pause there"
+              >
+                Play to next stop
+              </button>
+            ))}
+          <button
+            type="button"
+            className="primary"
+            onClick={() => (last ? onExit() : onGo(index + 1))}
+            disabled={busy}
+            data-testid="tour-next"
+            title="Next stop (PageDown)"
+          >
+            {last ? 'Finish tour' : 'Next ▶︎'}
+          </button>
+          <button type="button" onClick={onExit} data-testid="tour-exit">
+            Leave tour
+          </button>
+          {onPrint && (
+            <button
+              type="button"
+              onClick={onPrint}
+              data-testid="tour-print"
+              title="The whole tour on paper: one stop a page, with the chip at that stop"
+            >
+              Print tour
+            </button>
+          )}
+        </div>
       </div>
     </section>
   );
