@@ -68,10 +68,10 @@ test('six schemes on a 16,384 x 128 chip with 200,000 requests: one workload and
   await page.getByTestId('compare-run').click();
   await expect(page.getByTestId('compare-table')).toBeVisible({ timeout: 240_000 });
   const resultsMs = Date.now() - t0;
-  // One workload and one chip, stated: the chip and the smallest logical space.
+  // The plan, stated: the chip and each run's own workload space.
   const head = page.getByTestId('compare-workload');
-  await expect(head).toContainText('One chip for every run: fastcheck 16,384 blocks × 128 pages');
-  await expect(head).toContainText('logical space of the workload');
+  await expect(head).toContainText('Chip fastcheck 16,384 blocks × 128 pages');
+  await expect(head).toContainText("workload in each run's own logical space");
   await expect(page.getByTestId('compare-errors')).toHaveCount(0);
   // Every run did the same host work.
   const writes = await page.getByTestId('compare-row-write_p99').locator('td').count();
@@ -165,9 +165,7 @@ test("the compare view's default runs on the default chip, and a sweep reproduce
   await page.getByTestId('compare-run').click();
   await expect(page.getByTestId('compare-table')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('compare-errors')).toHaveCount(0);
-  await expect(page.getByTestId('compare-workload')).toContainText(
-    'One chip for every run: classroom 16 blocks × 4 pages',
-  );
+  await expect(page.getByTestId('compare-workload')).toContainText('Chip classroom 16 blocks × 4 pages');
 
   // FAST Figure 10: erases against log blocks, uniform random writes, one workload.
   const fig10 = {
@@ -207,7 +205,7 @@ test("the compare view's default runs on the default chip, and a sweep reproduce
   const fastErases = rows.filter((r) => r.scheme === 'fast').map((r) => r.erases);
   expect(fastErases).toHaveLength(4);
   for (let i = 1; i < fastErases.length; i++) expect(fastErases[i]).toBeLessThan(fastErases[i - 1]);
-  await expect(page.getByTestId('sweep-plan')).toContainText('One chip for every run: classroom 128 blocks × 8 pages');
+  await expect(page.getByTestId('sweep-plan')).toContainText('Chip classroom 128 blocks × 8 pages');
   await expect(page.locator('[data-testid=sweep-chart] circle')).toHaveCount(8);
   await expect(page.getByTestId('sweep-chart')).toContainText('Block erases against log blocks');
   await page.getByTestId('sweep').scrollIntoViewIfNeeded();
@@ -215,7 +213,7 @@ test("the compare view's default runs on the default chip, and a sweep reproduce
   const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('sweep-csv').click()]);
   const text = (await import('node:fs')).readFileSync((await csv.path())!, 'utf8');
   expect(text.split('\r\n')[0]).toMatch(
-    /^scheme,log_blocks,blocks,pages_per_block,logical_pages,chip_preset,workload,workload_logical_pages,precondition,plan,erases,write_amplification/,
+    /^scheme,log_blocks,blocks,pages_per_block,logical_pages,workload_pages,request_hash,chip_preset,workload,workload_space_given,precondition,plan,erases,write_amplification/,
   );
   expect(text.split('\r\n').filter(Boolean)).toHaveLength(9);
   expect(problems).toEqual([]);

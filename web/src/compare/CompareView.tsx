@@ -1,5 +1,6 @@
-// Compare: two to six schemes (or parameter sets) on one workload and one chip, decided
-// once for all runs (the core's plan_runs: trace::fit::plan). Runs all of them to the
+// Compare: two to six schemes (or parameter sets) on one workload, each run planned from
+// itself alone (the core's plan_runs: trace::plan::plan; a workload space given makes one
+// request list for all). Runs all of them to the
 // end in the worker (progress, cancel), then shows a metrics table with the best value
 // in each row marked (latency percentiles included), cumulative counts and latency CDFs
 // overlaid, and the device views side by side (canvas above 4,096 pages), stepped
@@ -31,6 +32,7 @@ import {
 } from './compare';
 import { planRuns, runOne, type PlanResult } from './runner';
 import { PreconditionField } from './PreconditionField';
+import { WorkloadSpaceField } from './WorkloadSpaceField';
 import { CompareGrids } from './CompareGrids';
 import { CompareResults } from './CompareResults';
 import { planSummary } from './planSummary';
@@ -90,11 +92,11 @@ export function CompareView({ client, base: given, spec, theme, onSpec, onClose,
     setThumbs([]);
     setShownGrids(0);
     setProgress(0);
-    setStatus('Deciding one chip and one workload for every run…');
+    setStatus('Planning each run…');
     const scenarios = runs.map((r) => runScenario(base, r));
     let plan: PlanResult;
     try {
-      plan = await planRuns(client, base, scenarios);
+      plan = await planRuns(client, base, scenarios, spec.space ?? 0);
     } catch (e) {
       setProgress(null);
       setStatus(`Cannot compare: ${(e as Error).message}`);
@@ -109,7 +111,7 @@ export function CompareView({ client, base: given, spec, theme, onSpec, onClose,
       const label = runLabel(run);
       const p = plan.planned[i];
       if ('error' in p) {
-        out.push({ label, error: `cannot hold the comparison's workload: ${p.error}`, total: 0 });
+        out.push({ label, error: `cannot run: ${p.error}`, total: 0 });
         continue;
       }
       try {
@@ -228,7 +230,7 @@ export function CompareView({ client, base: given, spec, theme, onSpec, onClose,
         <p className="muted" data-testid="compare-workload">
           {planned
             ? planSummary(planned, base)
-            : `Workload: ${describeScenario(base).split(' · ').slice(2).join(' · ')}. One chip and one workload space are decided for all runs when you run them.`}
+            : `Workload: ${describeScenario(base).split(' · ').slice(2).join(' · ')}. Each run's chip and workload space are decided from that run alone when you run them.`}
           {' · '}
           {describePrecondition(precondition)}
         </p>
@@ -313,6 +315,16 @@ export function CompareView({ client, base: given, spec, theme, onSpec, onClose,
           )}
         </div>
         <PreconditionField value={precondition} onChange={(p) => onSpec({ ...spec, runs, precondition: p ?? null })} />
+        <WorkloadSpaceField
+          value={spec.space}
+          onChange={(space) => {
+            const next: CompareSpec = { ...spec, runs };
+            if (space === undefined) delete next.space;
+            else next.space = space;
+            onSpec(next);
+          }}
+          testid="compare-space"
+        />
       </fieldset>
 
       <div className="compare-go">

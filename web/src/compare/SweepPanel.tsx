@@ -1,6 +1,7 @@
-// A sweep in the app: one parameter over a list of values, for several schemes, on one
-// workload and one chip decided once (the core's plan_runs); erases, write amplification,
-// mean and worst write latency plotted against the parameter (FAST Figure 10 in one click).
+// A sweep in the app: one parameter over a list of values, for several schemes; each point
+// planned from itself alone (the core's plan_runs), so a point equals the same run alone and
+// the same sweep in another order; erases, write amplification, mean, p99, p99.9 and worst
+// write latency plotted against the parameter (FAST Figure 10 in one click).
 import { useMemo, useRef, useState } from 'react';
 import type { SimClient } from '../sim/client';
 import { describePrecondition, schemeSpec, type Scenario } from '../scenario/model';
@@ -8,7 +9,7 @@ import { COMPARE_DEFAULTS } from '../scenario/presets';
 import { download, fileStem, pageBackground, svgToPng, svgToString } from '../export/export';
 import { resolvedConfig } from '../export/config';
 import { LineChart } from './LineChart';
-import { RUN_COLORS, metricAt } from './compare';
+import { RUN_COLORS, latencyStats, metricAt } from './compare';
 import { planRuns, runOne, type PlanResult } from './runner';
 import {
   SWEEP_METRICS,
@@ -18,9 +19,11 @@ import {
   sweepParam,
   sweepPoints,
   sweepSchemes,
+  rowValue,
   type SweepRow,
 } from './sweep';
 import { planSummary } from './CompareView';
+import { WorkloadSpaceField } from './WorkloadSpaceField';
 
 export function SweepPanel({
   client,
@@ -33,6 +36,7 @@ export function SweepPanel({
   theme: string;
 }) {
   const [param, setParam] = useState('log_blocks');
+  const [space, setSpace] = useState<number | undefined>(undefined);
   const [valuesText, setValuesText] = useState(sweepParam('log_blocks').defaults);
   const available = useMemo(() => sweepSchemes(param), [param]);
   const [schemes, setSchemes] = useState<string[]>(COMPARE_DEFAULTS.sweepSchemes);
@@ -60,7 +64,7 @@ export function SweepPanel({
     setRows(null);
     setPlan(null);
     setProgress(0);
-    setStatus('Deciding one chip and one workload for every point…');
+    setStatus('Planning each point alone…');
     const points = sweepPoints(base, chosen, param, parsed.values);
     let p: PlanResult;
     try {
@@ -68,6 +72,7 @@ export function SweepPanel({
         client,
         base,
         points.map((x) => x.scenario),
+        space ?? 0,
       );
     } catch (e) {
       setProgress(null);
@@ -86,6 +91,7 @@ export function SweepPanel({
         blocks: pr?.blocks,
         pages_per_block: pr?.pages_per_block,
         logical_pages: pr?.logical_pages ?? undefined,
+        workload_pages: pr?.workload_pages ?? undefined,
       };
       if ('error' in planned) {
         row.error = planned.error;
@@ -100,6 +106,8 @@ export function SweepPanel({
             progress: (done, total) => setProgress((i + done / Math.max(1, total)) / points.length),
           });
           row.metrics = o.metrics;
+          row.request_hash = o.info?.request_hash;
+          if (o.latency) row.lat = { write: latencyStats(o.latency.write), read: latencyStats(o.latency.read) };
         } catch (e) {
           row.error = (e as Error).message;
         }
@@ -120,13 +128,13 @@ export function SweepPanel({
     color: RUN_COLORS[i % RUN_COLORS.length],
     points: (rows ?? [])
       .filter((r) => r.scheme === scheme && r.metrics)
-      .map((r) => ({ x: r.value, y: metricAt(r.metrics, m.path) ?? 0 })),
+      .map((r) => ({ x: r.value, y: rowValue(r, m.path) ?? 0 })),
   }));
   const stem = fileStem('ftlscope-sweep', param, base.chip.preset, base.workload.kind);
   const context = () => ({
     chip_preset: base.chip.preset,
     workload: JSON.stringify(resolvedConfig({ scenario: base }).workload),
-    workload_logical_pages: plan?.plan.logical_pages ?? '',
+    workload_space_given: plan?.plan.space ?? '',
     precondition: describePrecondition(base.precondition),
     plan: plan?.plan.note ?? '',
   });
@@ -176,6 +184,7 @@ export function SweepPanel({
             </label>
           ))}
         </span>
+        <WorkloadSpaceField value={space} onChange={setSpace} testid="sweep-space" />
         {progress === null ? (
           <button
             type="button"
@@ -235,6 +244,8 @@ export function SweepPanel({
                 <th scope="col">{label}</th>
                 <th scope="col">Chip</th>
                 <th scope="col">Own logical space</th>
+                <th scope="col">Workload space</th>
+                <th scope="col">Request list</th>
                 {SWEEP_METRICS.map((x) => (
                   <th scope="col" key={x.key}>
                     {x.title}
@@ -255,13 +266,17 @@ export function SweepPanel({
                   <td>{r.value}</td>
                   <td>{r.blocks ? `${r.blocks.toLocaleString('en-US')} × ${r.pages_per_block}` : '—'}</td>
                   <td>{r.logical_pages?.toLocaleString('en-US') ?? '—'}</td>
+                  <td>{r.workload_pages?.toLocaleString('en-US') ?? '—'}</td>
+                  <td>
+                    <code title="FNV-1a 64 hash of the request list">{r.request_hash?.slice(0, 8) ?? '—'}</code>
+                  </td>
                   {r.error ? (
                     <td colSpan={SWEEP_METRICS.length} className="form-errors">
                       cannot run: {r.error}
                     </td>
                   ) : (
                     SWEEP_METRICS.map((x) => {
-                      const v = metricAt(r.metrics, x.path);
+                      const v = rowValue(r, x.path);
                       return (
                         <td key={x.key}>
                           {v === undefined ? '—' : v.toLocaleString('en-US', { maximumFractionDigits: 2 })}

@@ -56,21 +56,21 @@ export function logBlockSweep(scheme: string, params: SchemeParams, counts = [4,
   return counts.map((n) => ({ scheme, params: { ...params, log_blocks: n } }));
 }
 
-/** A planned run: its scenario on the common chip and workload space, or why it cannot run. */
+/** A planned run: its scenario on its chip and workload space, or why it cannot run. */
 export type Planned =
   { scenario: Scenario & { workload_space: { logical_pages: number; pages_per_block: number } } } | { error: string };
 
-/** The page-side mirror of trace::fit::Plan::apply (core-wasm/crates/sim/src/trace/fit.rs). */
+/** The page-side mirror of trace::plan::PlanRun::apply (core-wasm/crates/sim/src/trace/plan.rs). */
 export function applyPlan(scenarios: Scenario[], plan: Plan): Planned[] {
   return scenarios.map((s, i) => {
     const r = plan.runs[i];
     if (!r) return { error: 'not planned' };
-    if (r.error) return { error: r.error };
+    if (r.error || r.workload_pages === null) return { error: r.error ?? 'not planned' };
     return {
       scenario: {
         ...s,
         chip: { ...s.chip, blocks: r.blocks, pages_per_block: r.pages_per_block },
-        workload_space: { logical_pages: plan.logical_pages, pages_per_block: plan.pages_per_block },
+        workload_space: { logical_pages: r.workload_pages, pages_per_block: r.pages_per_block },
       },
     };
   });

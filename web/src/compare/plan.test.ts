@@ -1,39 +1,49 @@
-// One workload and one chip for every run of a comparison and of a sweep (issue 16),
-// checked on the real core: the planned scenarios build Sessions whose request lists
-// (as pattern text) and chips are identical, although the configurations' own logical
-// spaces differ.
+// Each run of a comparison and of a sweep planned from itself alone (issue 27), checked on
+// the real core: a planned run builds the same Session as the run alone, the set in another
+// order gives the same runs, a workload space given makes one request list for all, and
+// every scheme (RFTL and GFTL included) takes part.
 import { describe, expect, it } from 'vitest';
 import { loadNodeCore } from '../scenario/testing/nodeCore';
-import type { Scenario } from '../scenario/model';
+import { SCHEMES, type Scenario } from '../scenario/model';
 import type { Plan, SessionInfo } from '../sim/protocol';
 import { applyPlan, cdfPoints, latencyStats, percentile, planInput, runScenario, type Run } from './compare';
 import { parseValues, sweepPoints } from './sweep';
 
 const core = loadNodeCore();
 
-function plan(scenarios: Scenario[], fit = 'none', need = 0): Plan {
-  return JSON.parse(core.plan_runs(JSON.stringify(scenarios.map(planInput)), fit, need)) as Plan;
+function plan(scenarios: Scenario[], fit = 'none', need = 0, space = 0): Plan {
+  return JSON.parse(core.plan_runs(JSON.stringify(scenarios.map(planInput)), fit, need, space)) as Plan;
 }
 
-/** FNV-1a of a string. */
-function hash(s: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
-  return h.toString(16);
-}
-
-function built(s: Scenario) {
+/** A Session run to the end: its request hash, chip and erases. */
+function outcome(s: Scenario) {
   const session = new core.Session(JSON.stringify(s));
   try {
     const info = JSON.parse(session.info()) as SessionInfo;
-    return { info, requests: hash(session.workload_pattern(0, info.total_requests)), total: info.total_requests };
+    session.run(info.total_requests);
+    const m = JSON.parse(session.metrics()) as { erases: number; page_programs: number };
+    return {
+      hash: info.request_hash,
+      chip: `${info.chip.blocks}x${info.chip.pages_per_block}`,
+      erases: m.erases,
+      programs: m.page_programs,
+    };
   } finally {
     session.free();
   }
 }
 
-function own(s: Scenario): number {
-  return built(s).info.logical_pages;
+function planned(scenarios: Scenario[], space = 0, fit = 'none', need = 0) {
+  return applyPlan(scenarios, plan(scenarios, fit, need, space)).map((x) => ('error' in x ? x : outcome(x.scenario)));
+}
+
+/** Planned in the set, in reverse order, and alone: the same outcome for every run. */
+function expectAloneAndInAnyOrder(scenarios: Scenario[], space = 0, fit = 'none', need = 0) {
+  const rows = planned(scenarios, space, fit, need);
+  const back = planned([...scenarios].reverse(), space, fit, need).reverse();
+  expect(back).toEqual(rows);
+  scenarios.forEach((s, i) => expect(planned([s], space, fit, need)[0]).toEqual(rows[i]));
+  return rows;
 }
 
 const base: Scenario = {
@@ -50,43 +60,48 @@ const runs: Run[] = [
   { scheme: 'kraft', params: {} },
 ];
 
-function expectOneWorkload(scenarios: Scenario[], p: Plan, sameChip = true) {
-  const planned = applyPlan(scenarios, p);
-  const b = planned.map((x) => {
-    if ('error' in x) throw new Error(x.error);
-    return built(x.scenario);
-  });
-  expect(new Set(b.map((x) => x.requests)).size).toBe(1);
-  expect(b[0].total).toBeGreaterThan(0);
-  if (sameChip) expect(new Set(b.map((x) => `${x.info.chip.blocks}x${x.info.chip.pages_per_block}`)).size).toBe(1);
-  return b;
-}
-
-describe('compare and sweep: one workload and one chip', () => {
-  it('gives every run of a comparison the same request list and chip', () => {
+describe('compare and sweep: each run planned alone', () => {
+  it('gives each run of a comparison what it gets alone, in any order', () => {
     const scenarios = runs.map((r) => runScenario(base, r));
-    const spaces = scenarios.map(own);
-    expect(Math.min(...spaces)).toBeLessThan(Math.max(...spaces));
-    // Unplanned, the runs would get different workloads (each its own space).
-    expect(new Set(scenarios.map((s) => built(s).requests)).size).toBeGreaterThan(1);
-    const p = plan(scenarios);
-    expect(p.logical_pages).toBe(Math.min(...spaces));
-    expect(p.one_chip).toBe(true);
-    expectOneWorkload(scenarios, p);
+    const rows = expectAloneAndInAnyOrder(scenarios);
+    // Unplanned, a run is the same as planned (its own space).
+    scenarios.forEach((s, i) => expect(outcome(s)).toEqual(rows[i]));
   });
 
-  it('gives every point of a sweep the same request list, pages per block included', () => {
-    const pts = sweepPoints(base, ['fast', 'bast'], 'log_blocks', [4, 8, 16]).map((x) => x.scenario);
-    expectOneWorkload(pts, plan(pts));
-    // Pages per block: the chip keeps its capacity, only the block size changes.
-    const ppb = sweepPoints(base, ['page'], 'pages_per_block', [4, 8, 16]).map((x) => x.scenario);
-    const p = plan(ppb);
-    expect(p.one_chip).toBe(false);
-    const b = expectOneWorkload(ppb, p, false);
-    expect(b.map((x) => x.info.chip.blocks * x.info.chip.pages_per_block)).toEqual([256, 256, 256]);
+  it('gives every run one request list when a workload space is given', () => {
+    const scenarios = runs.map((r) => runScenario(base, r));
+    const own = plan(scenarios).runs.map((r) => r.workload_pages ?? 0);
+    expect(Math.min(...own)).toBeLessThan(Math.max(...own));
+    const rows = expectAloneAndInAnyOrder(scenarios, Math.min(...own));
+    const hashes = rows.map((r) => ('hash' in r ? r.hash : r.error));
+    expect(new Set(hashes).size).toBe(1);
+    // A space larger than one run's own: that run alone fails, named.
+    const p = plan(scenarios, 'none', 0, own[0] + 1);
+    expect(p.runs[0].error).toMatch(/cannot hold the workload/);
+    expect(p.runs[1].error).toBeNull();
   });
 
-  it('folds a trace once for all runs, and scales one chip for all', () => {
+  it('runs every scheme of the catalog, the real-time ones on the chip with its timing', () => {
+    const all = SCHEMES.map((s) =>
+      runScenario({ ...base, chip: { preset: 'rftl-large' as const } }, { scheme: s.id, params: {} }),
+    );
+    const rows = expectAloneAndInAnyOrder(all);
+    rows.forEach((r, i) => expect(r, all[i].scheme).not.toHaveProperty('error'));
+  });
+
+  it('gives a sweep the same points in any order, pages per block included', () => {
+    expectAloneAndInAnyOrder(sweepPoints(base, ['fast', 'bast'], 'log_blocks', [4, 8, 16]).map((x) => x.scenario));
+    const up = sweepPoints(base, ['fast'], 'pages_per_block', [4, 8, 16]).map((x) => x.scenario);
+    const down = sweepPoints(base, ['fast'], 'pages_per_block', [16, 8, 4]).map((x) => x.scenario);
+    expect(planned(down).reverse()).toEqual(planned(up));
+    const util = sweepPoints(base, ['nftl', 'rftl', 'gftl'], 'utilisation', [0.5, 0.9]).map((x) => ({
+      ...x.scenario,
+      chip: { preset: 'rftl-large' as const },
+    }));
+    expect(expectAloneAndInAnyOrder(util).every((r) => !('error' in r))).toBe(true);
+  });
+
+  it('folds and scales a trace per run', () => {
     const lines = ['op,lpn'];
     for (let i = 0; i < 600; i++) lines.push(`${i % 7 === 3 ? 'r' : 'w'},${(i * 7919) % 3000}`);
     const trace = (fit: string): Scenario => ({
@@ -95,14 +110,20 @@ describe('compare and sweep: one workload and one chip', () => {
       workload: { kind: 'trace', text: lines.join('\n'), fit } as unknown as Scenario['workload'],
     });
     const small = runs.map((r) => (r.scheme === 'fast' ? { ...r, params: { log_blocks: 4 } } : r));
-    const fold = small.map((r) => runScenario(trace('fold'), r));
-    expectOneWorkload(fold, plan(fold, 'fold', 3000));
-    const scale = small.map((r) => runScenario(trace('scale'), r));
-    const p = plan(scale, 'scale', 3000);
-    expect(p.one_chip).toBe(true);
-    expect(p.logical_pages).toBeGreaterThanOrEqual(3000);
-    const b = expectOneWorkload(scale, p);
-    expect(b[0].info.chip.blocks).toBeGreaterThan(16);
+    expectAloneAndInAnyOrder(
+      small.map((r) => runScenario(trace('fold'), r)),
+      0,
+      'fold',
+      3000,
+    );
+    const scaled = expectAloneAndInAnyOrder(
+      small.map((r) => runScenario(trace('scale'), r)),
+      0,
+      'scale',
+      3000,
+    );
+    // Addresses unchanged: one request list, each chip grown for its own scheme.
+    expect(new Set(scaled.map((r) => ('hash' in r ? r.hash : r.error))).size).toBe(1);
   });
 
   it('reports a configuration that cannot run, never another workload', () => {

@@ -1,5 +1,5 @@
-// Running a comparison or sweep: decide one chip and one workload space for every run
-// (the core's plan_runs, trace::fit::plan), then run each to the end in the worker.
+// Running a comparison or sweep: decide each run's chip and workload space from that run
+// alone (the core's plan_runs, trace::plan::plan), then run each to the end in the worker.
 import type { SimClient } from '../sim/client';
 import type { LatencyHistogram, Metrics, Plan, SeriesPoint, SessionInfo, Thumb } from '../sim/protocol';
 import type { Scenario } from '../scenario/model';
@@ -12,12 +12,18 @@ export interface PlanResult {
   /** the trace fit ('none' for generated workloads) and the pages a trace needs unchanged */
   fit: string;
   need: number;
-  /** the trace fitted into the common space (upload only): footprint and what the fit did */
+  /** the trace fitted into the first runnable run's space (upload only): footprint and what the fit did */
   trace?: TraceSummary;
 }
 
-/** Decides the chip and workload space of every run, once. Throws when no run can run. */
-export async function planRuns(client: SimClient, base: Scenario, scenarios: Scenario[]): Promise<PlanResult> {
+/** Decides the chip and workload space of every run, each alone (`space` > 0: that space for
+ * every run). Throws when no run can run. */
+export async function planRuns(
+  client: SimClient,
+  base: Scenario,
+  scenarios: Scenario[],
+  space = 0,
+): Promise<PlanResult> {
   const w = base.workload;
   let fit = 'none';
   let need = 0;
@@ -32,7 +38,7 @@ export async function planRuns(client: SimClient, base: Scenario, scenarios: Sce
       if (probe.ok) need = probe.summary.needed_logical_pages;
     }
   }
-  const plan = await client.plan(scenarios.map(planInput), fit, need);
+  const plan = await client.plan(scenarios.map(planInput), fit, need, space);
   const planned = applyPlan(scenarios, plan);
   let trace: TraceSummary | undefined;
   const first = planned.find((p): p is Extract<Planned, { scenario: unknown }> => 'scenario' in p);

@@ -3,7 +3,7 @@
 import { SCHEMES, chipSpec, paramSpec, schemeSpec, type ParamSpec, type Scenario } from '../scenario/model';
 import { toCsv } from '../export/export';
 import type { Metrics } from '../sim/protocol';
-import { chipBlocks, metricAt } from './compare';
+import { chipBlocks, latencyStats, metricAt } from './compare';
 
 export interface SweepParam {
   key: string;
@@ -119,14 +119,29 @@ export interface SweepRow {
   blocks?: number;
   pages_per_block?: number;
   logical_pages?: number;
+  /** the space the point's workload was generated or fitted in */
+  workload_pages?: number;
+  /** the request list's hash (equal hashes: equal requests) */
+  request_hash?: string;
   metrics?: Metrics;
+  /** latency percentiles from the exact histograms (µs) */
+  lat?: { write: LatencyStats; read: LatencyStats };
   error?: string;
+}
+
+type LatencyStats = ReturnType<typeof latencyStats>;
+
+/** A figure of a row by path: the metrics, or `lat.write.p99` etc. */
+export function rowValue(r: SweepRow, path: string): number | undefined {
+  return metricAt(path.startsWith('lat.') ? { lat: r.lat } : r.metrics, path);
 }
 
 export const SWEEP_METRICS: { key: string; title: string; y: string; path: string; scale?: number }[] = [
   { key: 'erases', title: 'Block erases', y: 'erases (count)', path: 'erases' },
   { key: 'wa', title: 'Write amplification', y: 'page programs ÷ host writes', path: 'write_amplification' },
   { key: 'mean', title: 'Mean write latency', y: 'write latency, mean (µs)', path: 'latency_us.write.mean' },
+  { key: 'p99', title: 'Write latency p99', y: 'write latency, p99 (µs)', path: 'lat.write.p99' },
+  { key: 'p999', title: 'Write latency p99.9', y: 'write latency, p99.9 (µs)', path: 'lat.write.p999' },
   { key: 'worst', title: 'Worst write latency', y: 'write latency, max (µs)', path: 'latency_us.write.worst' },
 ];
 
@@ -138,6 +153,8 @@ export function sweepCsv(key: string, rows: SweepRow[], context: Record<string, 
     'blocks',
     'pages_per_block',
     'logical_pages',
+    'workload_pages',
+    'request_hash',
     ...Object.keys(context),
     ...SWEEP_METRICS.map((m) => m.path),
     'error',
@@ -150,8 +167,10 @@ export function sweepCsv(key: string, rows: SweepRow[], context: Record<string, 
       r.blocks ?? '',
       r.pages_per_block ?? '',
       r.logical_pages ?? '',
+      r.workload_pages ?? '',
+      r.request_hash ?? '',
       ...Object.values(context),
-      ...SWEEP_METRICS.map((m) => metricAt(r.metrics, m.path) ?? ''),
+      ...SWEEP_METRICS.map((m) => rowValue(r, m.path) ?? ''),
       r.error ?? '',
     ]),
   ]);

@@ -35,6 +35,8 @@ export interface CompareSpec {
   runs: { scheme: string; params: Scenario['params'] }[];
   /** preconditioning for every run; null = none (overrides the scenario's), absent = the scenario's */
   precondition?: Precondition | null;
+  /** the workload space for every run (pages); absent = each run's own (docs/compare.md) */
+  space?: number;
 }
 
 export interface ShareState {
@@ -128,6 +130,7 @@ function compareFrom(raw: unknown): CompareSpec | undefined {
     .map((r) => ({ scheme: r.scheme as string, params: (isObject(r.params) ? r.params : {}) as Scenario['params'] }));
   if (!runs.length) return undefined;
   const spec: CompareSpec = { runs };
+  if (typeof raw.space === 'number' && Number.isInteger(raw.space) && raw.space >= 1) spec.space = raw.space;
   if (raw.precondition === null) spec.precondition = null;
   else if (raw.precondition !== undefined) {
     try {

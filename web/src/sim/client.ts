@@ -135,9 +135,10 @@ export class SimClient {
   runAhead(sid: number, count: number): Promise<RunAheadResult> {
     return this.request('run_ahead', { sid, count });
   }
-  /** compare / sweep: one chip and workload space for every run (the core's plan_runs) */
-  plan(runs: unknown[], fit: string, need: number): Promise<Plan> {
-    return this.request('plan', { runs, fit, need });
+  /** compare / sweep: each run's chip and workload space, planned alone (the core's plan_runs);
+   * `space` > 0: that workload space for every run (one request list across runs) */
+  plan(runs: unknown[], fit: string, need: number, space = 0): Promise<Plan> {
+    return this.request('plan', { runs, fit, need, space });
   }
   /** compare: the grid of a run at `step` (no events, tables or LPNs) */
   thumb(sid: number, step: number, cells?: number): Promise<Thumb> {

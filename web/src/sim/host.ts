@@ -135,8 +135,8 @@ export class SessionHost {
   constructor(
     private readonly getSessionClass: () => Promise<SessionConstructor>,
     getTraceCore: () => Promise<TraceCore> = () => Promise.reject(new Error('trace parsing is not available')),
-    /** the core's plan_runs (compare / sweep: one chip and workload for all runs) */
-    private readonly getPlan: () => Promise<(runs: string, fit: string, need: number) => string> = () =>
+    /** the core's plan_runs (compare / sweep: each run's chip and workload space, planned alone) */
+    private readonly getPlan: () => Promise<(runs: string, fit: string, need: number, space: number) => string> = () =>
       Promise.reject(new Error('this build of the core cannot plan a comparison')),
   ) {
     this.traces = new TraceHost(getTraceCore);
@@ -293,7 +293,7 @@ export class SessionHost {
       }
       case 'plan': {
         const plan = await this.getPlan();
-        return parseJson<Plan>(plan(JSON.stringify(cmd.runs), cmd.fit, cmd.need), 'plan');
+        return parseJson<Plan>(plan(JSON.stringify(cmd.runs), cmd.fit, cmd.need, cmd.space ?? 0), 'plan');
       }
       case 'thumb': {
         const s = this.session(cmd.sid);

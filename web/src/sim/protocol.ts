@@ -74,10 +74,12 @@ export interface SessionInfo {
   chip: ChipInfo;
   logical_pages: number;
   total_requests: number;
+  /** FNV-1a 64 of the request list (trace::request_hash): equal hashes, equal requests */
+  request_hash?: string;
   params: Record<string, unknown>;
   /** hybrid schemes: the log blocks the run uses (the parameter or the scheme's default) */
   log_blocks_used?: number | null;
-  /** a comparison's common workload space, when set */
+  /** the space the workload was generated or fitted in (a comparison's run), when set */
   workload_space?: number | null;
   precondition?: { fill: boolean; random_writes: number; seed: number; writes: number } | null;
 }
@@ -190,7 +192,7 @@ export type Command =
   /** run up to `count` requests at full speed (no snapshot): "run to end" in chunks */
   | { type: 'run_ahead'; sid: number; count: number }
   /** compare / sweep (web/src/compare): one chip and workload space for every run */
-  | { type: 'plan'; runs: unknown[]; fit: string; need: number }
+  | { type: 'plan'; runs: unknown[]; fit: string; need: number; space?: number }
   /** compare: go to `step` and return only what a thumbnail grid draws (no events, tables, LPNs) */
   | { type: 'thumb'; sid: number; step: number; cells?: number }
   /** the latency histogram of the current state (the moment shown) */
@@ -232,13 +234,20 @@ export interface ResultMap extends TraceResultMap, SchemeResultMap {
   latency: LatencyHistogram;
 }
 
-/** trace::fit::Plan (core-wasm/crates/sim/src/trace/fit.rs). */
+/** trace::plan::Plan (core-wasm/crates/sim/src/trace/plan.rs): each run planned alone. */
 export interface Plan {
-  logical_pages: number;
-  pages_per_block: number;
   fit: string;
-  one_chip: boolean;
-  runs: { blocks: number; pages_per_block: number; logical_pages: number | null; error: string | null }[];
+  /** the workload space given for every run (null: each run's own) */
+  space: number | null;
+  runs: {
+    blocks: number;
+    pages_per_block: number;
+    /** the scheme's own logical space on the run's chip */
+    logical_pages: number | null;
+    /** the space the run's workload is generated or fitted in */
+    workload_pages: number | null;
+    error: string | null;
+  }[];
   note: string;
 }
 

@@ -11,7 +11,7 @@ mod commands;
 mod output;
 mod setup;
 
-use commands::{bench, crash_sweep, export, list, ram, run, sweep, trace};
+use commands::{bench, crash_sweep, export, list, merge, ram, run, sweep, trace};
 
 #[derive(Parser)]
 #[command(name = "ftl", version, about = "Simulate NAND flash translation layers (ftlscope)")]
@@ -24,9 +24,13 @@ struct Cli {
 enum Cmd {
     /// Run one scheme on one workload and print its metrics.
     Run(run::RunArgs),
-    /// Run several schemes and log-block counts on one workload (FAST paper Figure 10):
-    /// erases, merges by kind and elapsed time per scheme and log-block count.
+    /// Run every combination of schemes, chips, traces and parameter lists (FAST paper
+    /// Figure 10): each row as `ftl run` of its configuration, in a table, CSV or JSON
+    /// lines; `--shard I/N` and `--list-jobs` scale it out.
     Sweep(sweep::SweepArgs),
+    /// Gather the JSON lines of a sharded sweep into one, in row order (JSON lines, CSV or
+    /// the table).
+    Merge(merge::MergeArgs),
     /// Cut power at chosen flash-operation boundaries, recover from the chip alone,
     /// verify against the reference model.
     CrashSweep(crash_sweep::CrashArgs),
@@ -49,6 +53,7 @@ fn main() -> ExitCode {
     match Cli::parse().cmd {
         Cmd::Run(a) => run::execute(a),
         Cmd::Sweep(a) => sweep::execute(a),
+        Cmd::Merge(a) => merge::execute(a),
         Cmd::CrashSweep(a) => crash_sweep::execute(a),
         Cmd::Bench(a) => bench::execute(a),
         Cmd::List => list::execute(),

@@ -13,6 +13,9 @@ pub(crate) const EXIT_USAGE: u8 = 2;
 /// Exit code: the run finished but a read disagreed with the reference model, or a
 /// crash point was not recovered correctly.
 pub(crate) const EXIT_FAILED_CHECK: u8 = 3;
+/// Exit code: `ftl sweep` / `ftl merge` ran, but some rows could not run (each is named
+/// on stderr and in its row's `error`), or `merge` found rows missing or twice.
+pub(crate) const EXIT_ROWS_FAILED: u8 = 4;
 
 /// Prints `error: {e}` on stderr and gives exit code 2.
 pub(crate) fn fail(e: impl std::fmt::Display) -> ExitCode {
@@ -137,5 +140,219 @@ pub(crate) fn print_chain_report(r: &ChainReport) {
     failures(&r.first_failures);
     if let Some(s) = &r.stopped {
         println!("  STOPPED: {s}");
+    }
+}
+
+/// The CSV columns of `ftl sweep --csv` and `ftl merge --csv` (docs/cli.md): the row's
+/// setup, then its figures; one column per scheme parameter (defaults resolved, empty
+/// when the scheme does not read it).
+pub(crate) const SWEEP_CSV: &[&str] = &[
+    "row",
+    "scheme",
+    "chip",
+    "blocks",
+    "pages_per_block",
+    "page_bytes",
+    "op",
+    "log_blocks",
+    "k",
+    "switch_max",
+    "fill_max",
+    "utilisation",
+    "checkpoint_lpns",
+    "trace",
+    "trace_bytes",
+    "trace_sha256",
+    "fit",
+    "precondition",
+    "logical_pages",
+    "workload_pages",
+    "requests",
+    "request_hash",
+    "host_writes",
+    "erases",
+    "write_amplification",
+    "switch_merges",
+    "partial_merges",
+    "full_merges",
+    "full_merge_victims",
+    "page_reads",
+    "page_programs",
+    "elapsed_s",
+    "write_latency_mean_us",
+    "write_latency_p99_us",
+    "write_latency_p99_9_us",
+    "write_latency_worst_us",
+    "read_latency_mean_us",
+    "read_latency_p99_us",
+    "read_latency_p99_9_us",
+    "log_utilisation",
+    "wrong_reads",
+    "error",
+];
+
+/// The CSV columns `--recovery` adds.
+pub(crate) const RECOVERY_CSV: &[&str] =
+    &["map_pages", "log_pages", "recovery_pages_read", "recovery_mapping_pages_read"];
+
+/// One CSV line of a row given as its JSON (`Row::to_json` plus `row`).
+pub(crate) fn csv_line(v: &serde_json::Value, with_rec: bool) -> String {
+    use serde_json::Value;
+    let cell = |x: &Value| -> String {
+        match x {
+            Value::Null => String::new(),
+            Value::String(s) if s.contains([',', '"', '\n']) => format!("\"{}\"", s.replace('"', "\"\"")),
+            Value::String(s) => s.clone(),
+            Value::Number(n) => n.to_string(),
+            other => other.to_string(),
+        }
+    };
+    let st = &v["setup"];
+    let m = |p: &str| p.split('.').fold(v, |x, k| &x[k]).clone();
+    let f = |x: Value, d: usize| x.as_f64().map(|n| Value::String(format!("{n:.d$}"))).unwrap_or(Value::Null);
+    let mut cells: Vec<Value> = vec![
+        v["row"].clone(),
+        v["scheme"].clone(),
+        st["chip"]["preset"].clone(),
+        st["chip"]["blocks"].clone(),
+        st["chip"]["pages_per_block"].clone(),
+        st["chip"]["page_bytes"].clone(),
+    ];
+    for key in ftl_sim::ftl::SchemeParams::KEYS {
+        cells.push(st["params"][key].clone());
+    }
+    cells.extend([
+        st["trace"]["name"].clone(),
+        st["trace"]["bytes"].clone(),
+        st["trace"]["sha256"].clone(),
+        if st["trace"].is_null() { Value::Null } else { st["fit"].clone() },
+        if st["precondition"].is_null() {
+            Value::String("none".into())
+        } else {
+            Value::String(st["precondition"].to_string())
+        },
+        st["logical_pages"].clone(),
+        st["workload_space"].clone(),
+        st["requests"].clone(),
+        st["request_hash"].clone(),
+        m("host_writes"),
+        m("erases"),
+        f(m("write_amplification"), 4),
+        m("merges.switch"),
+        m("merges.partial"),
+        m("merges.full"),
+        m("merges.full_victims"),
+        m("page_reads"),
+        m("page_programs"),
+        m("elapsed_us").as_f64().map(|u| Value::String(format!("{:.6}", u / 1e6))).unwrap_or(Value::Null),
+        f(m("latency_us.write.mean"), 3),
+        f(m("latency_tail_us.write.p99"), 3),
+        f(m("latency_tail_us.write.p99_9"), 3),
+        f(m("latency_us.write.worst"), 3),
+        f(m("latency_us.read.mean"), 3),
+        f(m("latency_tail_us.read.p99"), 3),
+        f(m("latency_tail_us.read.p99_9"), 3),
+        f(m("log_utilisation"), 4),
+        m("wrong_reads"),
+        v["error"].clone(),
+    ]);
+    if with_rec {
+        let r = &v["recovery"];
+        cells.extend([
+            r["map_pages"].clone(),
+            r["log_pages"].clone(),
+            r["pages_read"].clone(),
+            r["mapping_pages_read"].clone(),
+        ]);
+    }
+    cells.iter().map(cell).collect::<Vec<_>>().join(",")
+}
+
+/// The CSV header line.
+pub(crate) fn csv_header(with_rec: bool) -> String {
+    let mut h = SWEEP_CSV.join(",");
+    if with_rec {
+        h.push(',');
+        h.push_str(&RECOVERY_CSV.join(","));
+    }
+    h
+}
+
+/// The sweep as a table in words: the configuration, its space and request-list hash,
+/// then the figures (p99 and p99.9 of the write latency among them).
+pub(crate) fn print_table(rows: &[serde_json::Value], with_rec: bool) {
+    println!(
+        "{:>4} {:30} {:>13} {:>9} {:>9} {:>16} {:>10} {:>7} {:>8} {:>8} {:>8} {:>11} {:>10} {:>10} {:>8}{}",
+        "row",
+        "configuration",
+        "chip",
+        "logical",
+        "space",
+        "request hash",
+        "erases",
+        "WA",
+        "switch",
+        "partial",
+        "full",
+        "elapsed (s)",
+        "w p99 us",
+        "w p99.9 us",
+        "log util",
+        if with_rec { "  map pages  log pages  rec. read  rec. mapping" } else { "" }
+    );
+    for v in rows {
+        let st = &v["setup"];
+        let mut conf = v["scheme"].as_str().unwrap_or("").to_string();
+        if let Some(o) = st["params_given"].as_object() {
+            for (k, x) in o {
+                conf.push_str(&format!(" {k}={x}"));
+            }
+        }
+        let chip = format!("{}x{}", st["chip"]["blocks"], st["chip"]["pages_per_block"]);
+        let n = |x: &serde_json::Value| x.as_u64().map(|n| n.to_string()).unwrap_or_else(|| "-".into());
+        if !v["error"].is_null() {
+            println!(
+                "{:>4} {:30} {:>13} {:>9} {:>9} cannot run: {}",
+                n(&v["row"]),
+                conf,
+                chip,
+                n(&st["logical_pages"]),
+                n(&st["workload_space"]),
+                v["error"].as_str().unwrap_or("")
+            );
+            continue;
+        }
+        let f = |x: &serde_json::Value| x.as_f64().unwrap_or(0.0);
+        let rc = if with_rec {
+            let r = &v["recovery"];
+            format!(
+                " {:>10} {:>10} {:>10} {:>13}",
+                n(&r["map_pages"]),
+                n(&r["log_pages"]),
+                n(&r["pages_read"]),
+                n(&r["mapping_pages_read"])
+            )
+        } else {
+            String::new()
+        };
+        println!(
+            "{:>4} {:30} {:>13} {:>9} {:>9} {:>16} {:>10} {:>7.3} {:>8} {:>8} {:>8} {:>11.3} {:>10.1} {:>10.1} {:>8}{}",
+            n(&v["row"]),
+            conf,
+            chip,
+            n(&st["logical_pages"]),
+            n(&st["workload_space"]),
+            st["request_hash"].as_str().unwrap_or("-"),
+            n(&v["erases"]),
+            f(&v["write_amplification"]),
+            n(&v["merges"]["switch"]),
+            n(&v["merges"]["partial"]),
+            n(&v["merges"]["full"]),
+            f(&v["elapsed_us"]) / 1e6,
+            f(&v["latency_tail_us"]["write"]["p99"]),
+            f(&v["latency_tail_us"]["write"]["p99_9"]),
+            v["log_utilisation"].as_f64().map(|u| format!("{:.1}%", u * 100.0)).unwrap_or_else(|| "-".into()),
+            rc
+        );
     }
 }

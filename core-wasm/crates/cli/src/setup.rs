@@ -15,38 +15,39 @@ use ftl_sim::trace::parse::{Format, RawTrace, TraceParser};
 /// Chip, scheme parameters and workload: shared by the commands that run a scenario.
 #[derive(Args)]
 pub(crate) struct Setup {
-    /// Chip preset.
-    #[arg(long, default_value = "classroom")]
-    pub(crate) chip: String,
-    /// Override the preset's number of blocks.
-    #[arg(long)]
-    pub(crate) blocks: Option<u32>,
-    /// Override the preset's pages per block.
-    #[arg(long)]
-    pub(crate) pages_per_block: Option<u32>,
+    /// Chip preset (`sweep`: a comma-separated list, e.g. `fast2007,fastcheck`).
+    #[arg(long, value_delimiter = ',', default_value = "classroom")]
+    pub(crate) chip: Vec<String>,
+    /// Override the preset's number of blocks (`sweep`: a list).
+    #[arg(long, value_delimiter = ',')]
+    pub(crate) blocks: Vec<u32>,
+    /// Override the preset's pages per block (`sweep`: a list).
+    #[arg(long, value_delimiter = ',')]
+    pub(crate) pages_per_block: Vec<u32>,
     /// Over-provisioning ratio (page mapping; LTFTL: spare share of its data section).
-    #[arg(long, allow_negative_numbers = true)]
-    pub(crate) op: Option<f64>,
+    /// Every scheme parameter takes a comma-separated list in `sweep`, one value in `run`.
+    #[arg(long, value_delimiter = ',', allow_negative_numbers = true)]
+    pub(crate) op: Vec<f64>,
     /// Number of log blocks (hybrid schemes; LTFTL: blocks of its log section). `sweep` takes a comma-separated list
     /// (`--log-blocks 4,8,16,32,64`); `run` takes one value.
     #[arg(long, value_delimiter = ',')]
     pub(crate) log_blocks: Vec<u32>,
     /// Associativity K (KAST, KRAFT).
-    #[arg(long)]
-    pub(crate) k: Option<u32>,
+    #[arg(long, value_delimiter = ',')]
+    pub(crate) k: Vec<u32>,
     /// KRAFT: largest v_page for which an early switch counts as low cost (default N/2).
-    #[arg(long)]
-    pub(crate) switch_max: Option<u32>,
+    #[arg(long, value_delimiter = ',')]
+    pub(crate) switch_max: Vec<u32>,
     /// KRAFT: largest number of pages a fill may copy (default max(1, N/4)).
-    #[arg(long)]
-    pub(crate) fill_max: Option<u32>,
+    #[arg(long, value_delimiter = ',')]
+    pub(crate) fill_max: Vec<u32>,
     /// RFTL / GFTL / NFTL: share of the logical blocks in use, in (0, 1].
-    #[arg(long, allow_negative_numbers = true)]
-    pub(crate) utilisation: Option<f64>,
+    #[arg(long, value_delimiter = ',', allow_negative_numbers = true)]
+    pub(crate) utilisation: Vec<f64>,
     /// FastCheck: LPNs per log region (checkpoint period P_fastcheck; default page size / 4 B).
     /// fast-ltlog: records per log page (P_ltftl; default page size / 16 B).
-    #[arg(long)]
-    pub(crate) checkpoint_lpns: Option<u32>,
+    #[arg(long, value_delimiter = ',')]
+    pub(crate) checkpoint_lpns: Vec<u32>,
     /// Generated workload, e.g. `uniform:n=10000,seed=1,read_ratio=0.2`,
     /// `hotcold:n=5000,seed=2,hot_fraction=0.2,hot_ratio=0.8`, `sequential:n=1000`.
     #[arg(long, conflicts_with_all = ["pattern", "trace"])]
@@ -58,8 +59,9 @@ pub(crate) struct Setup {
     /// Alibaba/SNIA block CSV, FIU, libCacheSim oracleGeneral binary, CSV with a header
     /// (or --column mappings), or the inline pattern language; gzip or zstd compressed
     /// files are read as they are (docs/traces.md).
-    #[arg(long)]
-    pub(crate) trace: Option<std::path::PathBuf>,
+    /// `sweep`: several files, comma-separated or the flag repeated.
+    #[arg(long, value_delimiter = ',')]
+    pub(crate) trace: Vec<std::path::PathBuf>,
     /// Trace format (default: auto-detect): umass, msr, blkparse, disksim, csv, pattern,
     /// alibaba, fiu, oracle_general.
     #[arg(long, requires = "trace")]
@@ -94,57 +96,185 @@ pub(crate) struct Setup {
     /// count only what runs after it.
     #[arg(long)]
     pub(crate) precondition: Option<String>,
-    /// The trace file once parsed.
+    /// The logical space the workload is generated or fitted in, in pages (default: the
+    /// scheme's own space on the chip). Give the same N to every run of a comparison for
+    /// one request list across runs; a run whose scheme exports fewer pages fails alone.
+    #[arg(long)]
+    pub(crate) space: Option<u32>,
+    /// The last trace file parsed (a sweep parses each file once: rows are trace-major).
     #[arg(skip)]
-    pub(crate) parsed: std::cell::OnceCell<RawTrace>,
+    pub(crate) parsed: std::cell::RefCell<Option<Parsed>>,
 }
 
+/// A trace file as parsed for one page size, and what identifies the file.
+pub(crate) struct Parsed {
+    pub(crate) page_bytes: u32,
+    pub(crate) raw: std::rc::Rc<RawTrace>,
+    pub(crate) file: TraceFile,
+}
+
+/// What identifies a trace file in every output: name, path, size and SHA-256.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub(crate) struct TraceFile {
+    pub(crate) name: String,
+    pub(crate) path: std::path::PathBuf,
+    pub(crate) bytes: u64,
+    pub(crate) sha256: String,
+}
+
+/// One configuration of a run or a sweep row: scheme, chip and the parameter values
+/// given (None: the scheme's default on the chip), and the trace file (if any).
+#[derive(Clone, Debug)]
+pub(crate) struct Point {
+    pub(crate) scheme: String,
+    pub(crate) chip: ChipSpec,
+    pub(crate) params: SchemeParams,
+    pub(crate) trace: Option<std::path::PathBuf>,
+}
+
+/// The parameter lists of a sweep, by `SchemeParams` key.
+type Lists = [(&'static str, Vec<f64>); 7];
+
 impl Setup {
-    pub(crate) fn scenario(&self, scheme: &str) -> Result<Scenario, String> {
-        if self.log_blocks.len() > 1 {
-            return Err("give one --log-blocks value (use `ftl sweep` for several)".into());
-        }
-        self.scenario_with(scheme, self.log_blocks.first().copied(), false)
+    fn lists(&self) -> Lists {
+        let u = |v: &[u32]| v.iter().map(|&x| x as f64).collect::<Vec<f64>>();
+        [
+            ("op", self.op.clone()),
+            ("log_blocks", u(&self.log_blocks)),
+            ("k", u(&self.k)),
+            ("switch_max", u(&self.switch_max)),
+            ("fill_max", u(&self.fill_max)),
+            ("utilisation", self.utilisation.clone()),
+            ("checkpoint_lpns", u(&self.checkpoint_lpns)),
+        ]
     }
 
-    /// `shared`: the flags are shared by several schemes (`sweep`): each scheme gets the
-    /// parameters it reads (sweep() refuses a flag no scheme of the sweep reads).
-    pub(crate) fn scenario_with(
-        &self,
-        scheme: &str,
-        log_blocks: Option<u32>,
-        shared: bool,
-    ) -> Result<Scenario, String> {
-        let workload = if let Some(g) = &self.gen {
-            parse_gen(g)?
+    /// The one configuration of a single run (`run`, `trace`, `export`, `crash-sweep`):
+    /// every list must hold at most one value.
+    pub(crate) fn point(&self, scheme: &str) -> Result<Point, String> {
+        let chip_lists =
+            [("chip", self.chip.len()), ("blocks", self.blocks.len()), ("pages-per-block", self.pages_per_block.len())];
+        let lists = self.lists();
+        let many = chip_lists
+            .iter()
+            .map(|&(n, l)| (n.to_string(), l))
+            .chain(lists.iter().map(|(n, v)| (n.replace('_', "-"), v.len())))
+            .chain([("trace".to_string(), self.trace.len())])
+            .find(|(_, l)| *l > 1);
+        if let Some((name, _)) = many {
+            return Err(format!("give one --{name} value (use `ftl sweep` for several)"));
+        }
+        let mut params = SchemeParams::default();
+        for (key, v) in &lists {
+            if let Some(&x) = v.first() {
+                params.set(key, x);
+            }
+        }
+        Ok(Point {
+            scheme: scheme.to_string(),
+            chip: ChipSpec {
+                preset: self.chip.first().cloned().unwrap_or_else(|| "classroom".into()),
+                blocks: self.blocks.first().copied(),
+                pages_per_block: self.pages_per_block.first().copied(),
+            },
+            params,
+            trace: self.trace.first().cloned(),
+        })
+    }
+
+    /// Every configuration of a sweep, in a fixed order that depends on the flags alone:
+    /// trace, chip, blocks, pages per block, scheme, then each parameter list the scheme
+    /// reads (a scheme that does not read a parameter gets one row for it). Each list
+    /// must be read by at least one scheme.
+    pub(crate) fn points(&self, schemes: &[String]) -> Result<Vec<Point>, String> {
+        let lists = self.lists();
+        for (name, v) in &lists {
+            if !v.is_empty() && !schemes.iter().any(|x| ftl_sim::ftl::scheme_params(x).contains(name)) {
+                return Err(format!("none of the schemes {} reads '{name}'", schemes.join(", ")));
+            }
+        }
+        let opt = |v: &[u32]| -> Vec<Option<u32>> {
+            if v.is_empty() {
+                vec![None]
+            } else {
+                v.iter().map(|&x| Some(x)).collect()
+            }
+        };
+        let traces: Vec<Option<std::path::PathBuf>> =
+            if self.trace.is_empty() { vec![None] } else { self.trace.iter().cloned().map(Some).collect() };
+        let mut out = Vec::new();
+        for trace in &traces {
+            for preset in &self.chip {
+                for blocks in opt(&self.blocks) {
+                    for ppb in opt(&self.pages_per_block) {
+                        for scheme in schemes {
+                            let reads = ftl_sim::ftl::scheme_params(scheme);
+                            let mut sets = vec![SchemeParams::default()];
+                            for (key, v) in &lists {
+                                if v.is_empty() || !reads.contains(key) {
+                                    continue;
+                                }
+                                sets = sets
+                                    .iter()
+                                    .flat_map(|p| {
+                                        v.iter().map(move |&x| {
+                                            let mut q = p.clone();
+                                            q.set(key, x);
+                                            q
+                                        })
+                                    })
+                                    .collect();
+                            }
+                            for params in sets {
+                                out.push(Point {
+                                    scheme: scheme.clone(),
+                                    chip: ChipSpec { preset: preset.clone(), blocks, pages_per_block: ppb },
+                                    params,
+                                    trace: trace.clone(),
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The workload the flags give (a trace file's text is streamed by `sim_for`).
+    pub(crate) fn workload(&self) -> Result<Workload, String> {
+        if let Some(g) = &self.gen {
+            parse_gen(g)
         } else if let Some(p) = &self.pattern {
-            Workload::Pattern { text: p.clone() }
-        } else if self.trace.is_some() {
-            // The text is streamed from the file by `build`, not held in the scenario.
-            Workload::Trace {
+            Ok(Workload::Pattern { text: p.clone() })
+        } else if !self.trace.is_empty() {
+            Ok(Workload::Trace {
                 text: String::new(),
                 format: self.format.as_deref().map(Format::from_name).transpose()?,
                 fit: self.fit.as_deref().map(Fit::from_name).transpose()?.unwrap_or_default(),
                 device: self.device.clone(),
                 skip_bad_lines: self.skip_bad_lines,
                 blkparse_action: self.blkparse_action.clone(),
-            }
+            })
         } else {
-            return Err("give a workload: --gen KIND:key=value,..., --pattern \"w0 w4\" or --trace FILE".into());
-        };
-        let mut scenario = Scenario {
-            scheme: scheme.to_string(),
-            params: SchemeParams {
-                op: self.op,
-                log_blocks,
-                k: self.k,
-                switch_max: self.switch_max,
-                fill_max: self.fill_max,
-                utilisation: self.utilisation,
-                checkpoint_lpns: self.checkpoint_lpns,
-            },
-            chip: ChipSpec { preset: self.chip.clone(), blocks: self.blocks, pages_per_block: self.pages_per_block },
-            workload,
+            Err("give a workload: --gen KIND:key=value,..., --pattern \"w0 w4\" or --trace FILE".into())
+        }
+    }
+
+    /// The scenario of a single run.
+    pub(crate) fn scenario(&self, scheme: &str) -> Result<Scenario, String> {
+        self.scenario_for(&self.point(scheme)?)
+    }
+
+    /// The scenario of one configuration: its workload, preconditioning; parameters the
+    /// scheme does not read and out-of-range numbers are refused here, before a trace is
+    /// parsed (the core's check, which the app gets too).
+    pub(crate) fn scenario_for(&self, p: &Point) -> Result<Scenario, String> {
+        let scenario = Scenario {
+            scheme: p.scheme.clone(),
+            params: p.params.clone(),
+            chip: p.chip.clone(),
+            workload: self.workload()?,
             run: ftl_sim::scenario::RunOptions {
                 workload_space: None,
                 precondition: self
@@ -155,28 +285,6 @@ impl Setup {
                     .flatten(),
             },
         };
-        if shared {
-            let reads = ftl_sim::ftl::scheme_params(scheme);
-            let p = &mut scenario.params;
-            for (name, v) in [("op", &mut p.op), ("utilisation", &mut p.utilisation)] {
-                if !reads.contains(&name) {
-                    *v = None;
-                }
-            }
-            for (name, v) in [
-                ("log_blocks", &mut p.log_blocks),
-                ("k", &mut p.k),
-                ("switch_max", &mut p.switch_max),
-                ("fill_max", &mut p.fill_max),
-                ("checkpoint_lpns", &mut p.checkpoint_lpns),
-            ] {
-                if !reads.contains(&name) {
-                    *v = None;
-                }
-            }
-        }
-        // Parameters the scheme does not read, and out-of-range numbers, are refused here,
-        // before a trace is parsed (the core's check, which the app gets too).
         scenario.validate()?;
         Ok(scenario)
     }
@@ -205,26 +313,52 @@ impl Setup {
     /// The simulator, and the trace summary when the workload is a trace file.
     pub(crate) fn build(&self, scheme: &str) -> Result<(Simulator, Option<TraceSummary>), String> {
         let scenario = self.scenario(scheme)?;
-        self.sim_for(&scenario)
+        self.sim_for(&scenario, self.trace.first().map(|p| p.as_path()))
     }
 
     /// The simulator for a scenario of this setup; a trace file is streamed and parsed
-    /// once (cached for `sweep`'s several schemes) and fitted per scheme.
-    pub(crate) fn sim_for(&self, scenario: &Scenario) -> Result<(Simulator, Option<TraceSummary>), String> {
-        let Some(path) = &self.trace else {
+    /// once per page size (cached while a sweep's rows use it) and fitted per scheme.
+    pub(crate) fn sim_for(
+        &self,
+        scenario: &Scenario,
+        trace: Option<&std::path::Path>,
+    ) -> Result<(Simulator, Option<TraceSummary>), String> {
+        let Some(path) = trace else {
             return Ok((scenario.build()?, None));
         };
         let (_, fit) = load::options_for(scenario)?;
-        if self.parsed.get().is_none() {
-            let (raw, _) = self.parse_trace(scenario, path)?;
-            let _ = self.parsed.set(raw);
-        }
-        let raw = self.parsed.get().expect("parsed above");
-        let (sim, summary) = load::build_with_raw(scenario, raw, fit)?;
+        let (raw, _) = self.parsed_trace(scenario, path)?;
+        let (sim, summary) = load::build_with_raw(scenario, &raw, fit)?;
         Ok((sim, Some(summary)))
     }
 
-    pub(crate) fn parse_trace(&self, scenario: &Scenario, path: &std::path::Path) -> Result<(RawTrace, Fit), String> {
+    /// The trace file parsed for the scenario's page size (the last one is kept).
+    pub(crate) fn parsed_trace(
+        &self,
+        scenario: &Scenario,
+        path: &std::path::Path,
+    ) -> Result<(std::rc::Rc<RawTrace>, TraceFile), String> {
+        let page_bytes = scenario.chip.chip()?.geometry.page_bytes;
+        if let Some(p) = &*self.parsed.borrow() {
+            if p.page_bytes == page_bytes && p.file.path == path {
+                return Ok((p.raw.clone(), p.file.clone()));
+            }
+        }
+        // Drop the previous trace before parsing the next (one in memory at a time).
+        *self.parsed.borrow_mut() = None;
+        let (raw, _, file) = self.parse_trace(scenario, path)?;
+        let raw = std::rc::Rc::new(raw);
+        *self.parsed.borrow_mut() = Some(Parsed { page_bytes, raw: raw.clone(), file: file.clone() });
+        Ok((raw, file))
+    }
+
+    /// Streams and parses a trace file, hashing it (SHA-256 of the file as stored).
+    pub(crate) fn parse_trace(
+        &self,
+        scenario: &Scenario,
+        path: &std::path::Path,
+    ) -> Result<(RawTrace, Fit, TraceFile), String> {
+        use sha2::Digest;
         let (mut opts, fit) = load::options_for(scenario)?;
         for c in &self.columns {
             opts.mapping.set_column(c)?;
@@ -233,14 +367,20 @@ impl Setup {
         opts.mapping.read_ops = self.read_ops.clone();
         let mut file = std::fs::File::open(path).map_err(|e| format!("cannot read trace {}: {e}", path.display()))?;
         let mut parser = TraceParser::new(opts);
+        let mut sha = sha2::Sha256::new();
+        let mut bytes = 0u64;
         let mut buf = vec![0u8; 1 << 20];
         loop {
             let n = file.read(&mut buf).map_err(|e| format!("cannot read trace {}: {e}", path.display()))?;
+            sha.update(&buf[..n]);
+            bytes += n as u64;
             if n == 0 || parser.feed(&buf[..n]).failed {
                 break;
             }
         }
         let raw = parser.finish().map_err(|e| format!("trace {}: {e}", path.display()))?;
-        Ok((raw, fit))
+        let sha256 = sha.finalize().iter().map(|b| format!("{b:02x}")).collect();
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        Ok((raw, fit, TraceFile { name, path: path.to_path_buf(), bytes, sha256 }))
     }
 }

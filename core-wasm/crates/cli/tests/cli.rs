@@ -112,12 +112,16 @@ fn sweep_csv_has_the_documented_columns_and_one_row_per_configuration() {
     let mut lines = out.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
     for col in [
+        "row",
         "scheme",
+        "chip",
         "log_blocks",
         "blocks",
         "pages_per_block",
         "logical_pages",
         "workload_pages",
+        "request_hash",
+        "precondition",
         "host_writes",
         "erases",
         "write_amplification",
@@ -129,6 +133,8 @@ fn sweep_csv_has_the_documented_columns_and_one_row_per_configuration() {
         "page_programs",
         "elapsed_s",
         "write_latency_mean_us",
+        "write_latency_p99_us",
+        "write_latency_p99_9_us",
         "write_latency_worst_us",
         "log_utilisation",
         "wrong_reads",
@@ -138,9 +144,229 @@ fn sweep_csv_has_the_documented_columns_and_one_row_per_configuration() {
     }
     let rows: Vec<&str> = lines.collect();
     assert_eq!(rows.len(), 4, "{out}");
-    assert!(rows[0].starts_with("bast,2,") && rows[3].starts_with("fast,4,"), "{out}");
-    // What every row shares goes to stderr: the same workload for every row.
-    assert!(stderr(&o).contains("identical for every row"), "{}", stderr(&o));
+    assert!(rows[0].starts_with("0,bast,classroom,") && rows[3].starts_with("3,fast,classroom,"), "{out}");
+    let lb = header.iter().position(|c| *c == "log_blocks").unwrap();
+    assert_eq!(rows.iter().map(|r| r.split(',').nth(lb).unwrap()).collect::<Vec<_>>(), ["2", "4", "2", "4"]);
+    assert!(stderr(&o).contains("4 of 4 rows ran"), "{}", stderr(&o));
+}
+
+/// The JSON lines of a sweep, keyed by configuration (scheme and the parameters given),
+/// without the row index.
+fn rows_by_config(args: &[&str]) -> std::collections::BTreeMap<String, Value> {
+    let o = ftl(args);
+    assert_eq!(code(&o), 0, "ftl {args:?}: {}", stderr(&o));
+    stdout(&o)
+        .lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap();
+            let key = format!("{} {} {}", v["scheme"], v["setup"]["params_given"], v["setup"]["chip"]);
+            let o = v.as_object_mut().unwrap();
+            o.remove("row");
+            o.remove("rows");
+            (key, v)
+        })
+        .collect()
+}
+
+#[test]
+fn sweep_rows_are_identical_in_any_order_and_alone() {
+    let w = "uniform:n=4000,seed=3,read_ratio=0.2";
+    let a = rows_by_config(&[
+        "sweep",
+        "--schemes",
+        "page,bast,fast",
+        "--log-blocks",
+        "2,4",
+        "--op",
+        "0.1,0.3",
+        "--gen",
+        w,
+        "--json",
+    ]);
+    let b = rows_by_config(&[
+        "sweep",
+        "--schemes",
+        "fast,page,bast",
+        "--log-blocks",
+        "4,2",
+        "--op",
+        "0.3,0.1",
+        "--gen",
+        w,
+        "--json",
+    ]);
+    assert_eq!(a.len(), 6, "page × 2 OP, bast and fast × 2 log-block counts");
+    assert_eq!(a, b);
+    // Each row equals `ftl run` of its configuration alone (the sweep's own --list-jobs line).
+    let o = ftl(&[
+        "sweep",
+        "--schemes",
+        "page,bast,fast",
+        "--log-blocks",
+        "2,4",
+        "--op",
+        "0.1,0.3",
+        "--gen",
+        w,
+        "--list-jobs",
+    ]);
+    let jobs = stdout(&o);
+    assert_eq!(jobs.lines().count(), 6);
+    for job in jobs.lines() {
+        let args: Vec<&str> = job.split(' ').skip(1).collect();
+        let alone = json(&args);
+        let key = format!("{} {} {}", alone["scheme"], alone["setup"]["params_given"], alone["setup"]["chip"]);
+        let row = &a[&key];
+        for f in
+            ["erases", "page_programs", "write_amplification", "latency_us", "latency_tail_us", "setup", "scenario"]
+        {
+            assert_eq!(alone[f], row[f], "{job}: {f}");
+        }
+    }
+}
+
+#[test]
+fn a_sweep_sharded_three_ways_and_merged_equals_the_whole() {
+    let args = [
+        "sweep",
+        "--schemes",
+        "page,bast,fast,kraft",
+        "--log-blocks",
+        "2,4",
+        "--gen",
+        "uniform:n=3000,seed=5",
+        "--json",
+    ];
+    let whole = ftl(&args);
+    assert_eq!(code(&whole), 0, "{}", stderr(&whole));
+    let dir = std::env::temp_dir().join(format!("ftl-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut files = Vec::new();
+    for i in 1..=3 {
+        let shard = format!("{i}/3");
+        let mut a = args.to_vec();
+        a.extend(["--shard", &shard]);
+        let o = ftl(&a);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        let f = dir.join(format!("shard{i}.jsonl"));
+        std::fs::write(&f, &o.stdout).unwrap();
+        files.push(f);
+    }
+    // Shards given in another order: merge sorts by row.
+    let f: Vec<&str> = files.iter().rev().map(|p| p.to_str().unwrap()).collect();
+    let merged = ftl(&[&["merge"][..], &f].concat());
+    assert_eq!(code(&merged), 0, "{}", stderr(&merged));
+    assert_eq!(stdout(&merged), stdout(&whole));
+    // CSV of the merge equals the CSV of the sweep.
+    let csv = ftl(&[&["merge", "--csv"][..], &f].concat());
+    let mut a = args.to_vec();
+    a.pop();
+    a.push("--csv");
+    assert_eq!(stdout(&csv), stdout(&ftl(&a)));
+    // A shard missing is named, exit 4.
+    let part = ftl(&["merge", f[0], f[1]]);
+    assert_eq!(code(&part), 4);
+    assert!(stderr(&part).contains("rows missing"), "{}", stderr(&part));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_row_that_cannot_run_fails_alone_and_the_exit_code_says_so() {
+    // 16 blocks: BAST and FAST with 15 log blocks have no room for a spare and a data block.
+    let o = ftl(&["sweep", "--schemes", "bast,fast", "--log-blocks", "2,15", "--gen", "uniform:n=500", "--json"]);
+    assert_eq!(code(&o), 4, "{}", stderr(&o));
+    let rows: Vec<Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rows.len(), 4);
+    assert!(rows[0]["error"].is_null() && rows[0]["erases"].is_u64());
+    assert!(rows[1]["error"].is_string(), "{}", rows[1]);
+    assert!(stderr(&o).contains("row 1 (bast log_blocks=15 on classroom) cannot run"), "{}", stderr(&o));
+    // A space larger than a scheme exports: that row alone fails.
+    // (classroom: page mapping exports 48 pages, BAST with 4 log blocks 44.)
+    let o = ftl(&["sweep", "--schemes", "page,bast", "--gen", "uniform:n=200", "--space", "46", "--csv"]);
+    assert_eq!(code(&o), 4, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.lines().nth(1).unwrap().contains(",48,46,200,"), "{out}");
+    assert!(out.lines().nth(2).unwrap().contains("cannot hold the workload"), "{out}");
+    assert!(out.lines().nth(2).unwrap().starts_with("1,bast,classroom,16,4,512,,4,"), "{out}");
+}
+
+#[test]
+fn every_scheme_takes_part_in_a_sweep() {
+    let schemes: Vec<&str> = ftl_sim::ftl::SCHEMES.iter().map(|(id, _)| *id).collect();
+    let schemes = schemes.join(",");
+    let o = ftl(&[
+        "sweep",
+        "--schemes",
+        &schemes,
+        "--chip",
+        "fastcheck",
+        "--blocks",
+        "1024",
+        "--gen",
+        "uniform:n=3000,seed=1",
+        "--json",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let rows: Vec<Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rows.len(), schemes.split(',').count());
+    for r in &rows {
+        assert!(r["error"].is_null(), "{}", r);
+        assert_eq!(r["wrong_reads"], 0);
+    }
+}
+
+#[test]
+fn run_json_carries_its_whole_setup_and_runs_again_from_it() {
+    let v = json(&[
+        "run",
+        "--scheme",
+        "kraft",
+        "--chip",
+        "fast2007",
+        "--blocks",
+        "256",
+        "--trace",
+        "traces/hotcold.msr.csv",
+        "--fit",
+        "fold",
+        "--precondition",
+        "fill",
+        "--json",
+    ]);
+    assert_fields(
+        &v,
+        &[
+            "setup.chip.blocks",
+            "setup.chip.pages_per_block",
+            "setup.chip.page_bytes",
+            "setup.params.log_blocks",
+            "setup.params.k",
+            "setup.params.switch_max",
+            "setup.params.fill_max",
+            "setup.logical_pages",
+            "setup.workload_space",
+            "setup.fit",
+            "setup.precondition",
+            "setup.trace.name",
+            "setup.trace.bytes",
+            "setup.trace.sha256",
+            "setup.requests",
+            "setup.request_hash",
+            "latency_tail_us.write.p99_9",
+            "scenario",
+        ],
+        "run --json setup",
+    );
+    assert_eq!(v["setup"]["trace"]["sha256"].as_str().unwrap().len(), 64);
+    assert_eq!(v["setup"]["fit"], "fold");
+    // Given back: the row as a scenario file runs the same requests to the same figures.
+    let f = std::env::temp_dir().join(format!("ftl-row-{}.json", std::process::id()));
+    std::fs::write(&f, v.to_string()).unwrap();
+    let again = json(&["run", "--scenario", f.to_str().unwrap(), "--json"]);
+    std::fs::remove_file(&f).ok();
+    for k in ["erases", "page_programs", "latency_us", "setup"] {
+        assert_eq!(again[k], v[k], "{k}");
+    }
 }
 
 #[test]
@@ -351,6 +577,9 @@ fn bad_usage_and_bad_input_exit_2_with_a_message() {
         (&["run", "--scheme", "page", "--gen", "uniform:n=x"], "must be a number"),
         (&["run", "--scheme", "page", "--trace", "no/such/file"], "cannot read trace"),
         (&["sweep", "--schemes", "page", "--log-blocks", "4", "--gen", "uniform:n=10"], "reads 'log_blocks'"),
+        (&["sweep", "--schemes", "page", "--gen", "uniform:n=10", "--shard", "4/3"], "expected I/N"),
+        (&["run", "--scheme", "bast", "--log-blocks", "2,4", "--gen", "uniform:n=10"], "give one --log-blocks value"),
+        (&["merge", "no/such/file"], "cannot read"),
         (&["crash-sweep", "--scheme", "page", "--gen", "uniform:n=200"], "choose the cut points"),
         (&["crash-sweep", "--scheme", "page", "--chain", "5", "--gen", "uniform:n=10"], "makes its own workload"),
         (&["trace", "--scheme", "page"], "give the trace with --trace FILE"),

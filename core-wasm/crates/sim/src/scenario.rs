@@ -205,6 +205,7 @@ pub fn info_json(scenario: &Scenario, sim: &Simulator) -> String {
             "writes": p.writes(s.ftl.logical_pages()),
         })),
         "total_requests": sim.total(),
+        "request_hash": crate::trace::request_hash(sim.requests()),
         "params": scenario.params,
         "keyframe_interval": sim.keyframe_interval(),
     })

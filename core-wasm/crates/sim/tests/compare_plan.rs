@@ -1,31 +1,23 @@
-//! One workload and one chip for every run of a comparison or sweep (issue 16), and
-//! preconditioning (src/precondition.rs).
+//! The chip and workload space of each run of a comparison or sweep, planned from that
+//! run alone (issue 27; issue 16 for the shared-space case), and preconditioning
+//! (src/precondition.rs).
 
 mod common;
 
 use common::{run_checked, scenario};
 use ftl_sim::ftl::SchemeParams;
 use ftl_sim::precondition::Precondition;
-use ftl_sim::scenario::Scenario;
+use ftl_sim::scenario::{ChipSpec, Scenario};
 use ftl_sim::sim::Simulator;
 use ftl_sim::trace::fit::Fit;
 use ftl_sim::trace::gen::Workload;
 use ftl_sim::trace::load;
 use ftl_sim::trace::parse::{parse_bytes, RawTrace, TraceOptions};
-use ftl_sim::trace::plan::plan;
-use ftl_sim::trace::Request;
+use ftl_sim::trace::plan::{plan, plan_one};
+use ftl_sim::trace::{request_hash, Request};
 
 fn lb(n: u32) -> SchemeParams {
     SchemeParams { log_blocks: Some(n), ..Default::default() }
-}
-
-/// FNV-1a of the request list.
-fn hash(reqs: &[Request]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in format!("{reqs:?}").bytes() {
-        h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
-    }
-    h
 }
 
 /// The configurations of a comparison: their own logical spaces differ on one chip.
@@ -43,40 +35,124 @@ fn own_spaces(scs: &[Scenario]) -> Vec<u32> {
     scs.iter().map(|s| s.fresh().unwrap().ftl.logical_pages()).collect()
 }
 
-/// Builds every planned run and checks: same request list (hash), same geometry.
-fn assert_one_workload(sims: &[Simulator]) -> (u64, u32, u32) {
-    let first = &sims[0];
-    let (h, b, p) = (hash(first.requests()), first.state.flash.blocks(), first.state.flash.ppb());
-    for s in sims {
-        assert_eq!(hash(s.requests()), h, "{}: another workload", s.state.ftl.name());
-        assert_eq!(s.requests(), first.requests());
-        assert_eq!((s.state.flash.blocks(), s.state.flash.ppb()), (b, p), "{}: another chip", s.state.ftl.name());
+/// Runs to the end: (request-list hash, chip blocks, erases, page programs).
+fn outcome(mut sim: Simulator) -> (String, u32, u64, u64) {
+    let n = sim.total();
+    sim.run(n).unwrap();
+    let m = sim.state.metrics();
+    assert_eq!(m.wrong_reads, 0);
+    (request_hash(sim.requests()), sim.state.flash.blocks(), m.erases, m.page_programs)
+}
+
+/// Every run's outcome when planned in this order.
+fn planned(
+    scs: &[Scenario],
+    fit: Fit,
+    space: Option<u32>,
+    raw: Option<&RawTrace>,
+) -> Vec<Option<(String, u32, u64, u64)>> {
+    let need = raw.and_then(|r| r.max_page()).map(|m| m + 1);
+    let p = plan(scs, fit, need, space).unwrap();
+    p.apply(scs)
+        .into_iter()
+        .map(|s| {
+            let s = s.ok()?;
+            Some(outcome(match raw {
+                Some(raw) => load::build_with_raw(&s, raw, fit).unwrap().0,
+                None => s.build().unwrap(),
+            }))
+        })
+        .collect()
+}
+
+/// A run planned in a set equals the same run planned alone, and the set planned in
+/// reverse order gives the same rows.
+fn assert_alone_and_in_any_order(scs: &[Scenario], fit: Fit, space: Option<u32>, raw: Option<&RawTrace>) {
+    let rows = planned(scs, fit, space, raw);
+    let rev: Vec<Scenario> = scs.iter().rev().cloned().collect();
+    let mut back = planned(&rev, fit, space, raw);
+    back.reverse();
+    assert_eq!(rows, back, "the rows depend on the order of the set");
+    for (sc, row) in scs.iter().zip(&rows) {
+        let need = raw.and_then(|r| r.max_page()).map(|m| m + 1);
+        if plan_one(sc, fit, need, space).error.is_some() {
+            assert!(row.is_none());
+            continue;
+        }
+        let alone = planned(std::slice::from_ref(sc), fit, space, raw);
+        assert_eq!(&alone[0], row, "{} {:?}: the row differs from the run alone", sc.scheme, sc.params);
     }
-    (h, b, p)
+    // Without a space, a single run needs no plan at all: the row is `ftl run`'s.
+    if space.is_none() {
+        for (sc, row) in scs.iter().zip(&rows) {
+            let Some(row) = row else { continue };
+            let sim = match raw {
+                Some(raw) => load::build_with_raw(sc, raw, fit).unwrap().0,
+                None => sc.build().unwrap(),
+            };
+            assert_eq!(&outcome(sim), row, "{}: unplanned", sc.scheme);
+        }
+    }
 }
 
 #[test]
-fn generated_workload_is_the_same_for_every_run() {
+fn each_run_is_planned_alone_and_equals_the_run_alone() {
     let scs = configs(64, 4, Workload::Uniform { n: 3000, seed: 5, read_ratio: 0.2 });
     let spaces = own_spaces(&scs);
     assert!(spaces.iter().min() < spaces.iter().max(), "the configurations' spaces should differ: {spaces:?}");
-    let p = plan(&scs, Fit::None, None).unwrap();
-    assert_eq!(p.logical_pages, *spaces.iter().min().unwrap());
-    assert!(p.one_chip && p.note.contains("64 blocks × 4 pages"), "{}", p.note);
-    let mut sims: Vec<Simulator> = p.apply(&scs).into_iter().map(|s| s.unwrap().build().unwrap()).collect();
-    assert_one_workload(&sims);
-    assert!(sims[0].requests().iter().all(|r| r.lpn().unwrap() < p.logical_pages));
+    let p = plan(&scs, Fit::None, None, None).unwrap();
+    assert_eq!(p.runs.iter().map(|r| r.workload_pages.unwrap()).collect::<Vec<_>>(), spaces);
+    assert_alone_and_in_any_order(&scs, Fit::None, None, None);
+}
+
+#[test]
+fn a_given_space_gives_every_run_one_request_list() {
+    let scs = configs(64, 4, Workload::Uniform { n: 3000, seed: 5, read_ratio: 0.2 });
+    let smallest = *own_spaces(&scs).iter().min().unwrap();
+    let rows = planned(&scs, Fit::None, Some(smallest), None);
+    let hashes: Vec<&String> = rows.iter().map(|r| &r.as_ref().unwrap().0).collect();
+    assert!(hashes.iter().all(|h| *h == hashes[0]), "{hashes:?}");
+    assert_alone_and_in_any_order(&scs, Fit::None, Some(smallest), None);
+    let mut sims: Vec<Simulator> = plan(&scs, Fit::None, None, Some(smallest))
+        .unwrap()
+        .apply(&scs)
+        .into_iter()
+        .map(|s| s.unwrap().build().unwrap())
+        .collect();
     for s in &mut sims {
+        assert!(s.requests().iter().all(|r| r.lpn().unwrap() < smallest));
         run_checked(s, 1000);
     }
 }
 
+#[test]
+fn real_time_schemes_take_part_built_on_the_chip_with_its_timing() {
+    let w = Workload::Uniform { n: 2000, seed: 2, read_ratio: 0.3 };
+    let mut scs: Vec<Scenario> =
+        ["page", "bast", "fast", "kraft", "kast", "nftl", "ltftl", "rftl", "gftl", "fastcheck"]
+            .iter()
+            .map(|s| scenario(s, SchemeParams::default(), 0, 0, w.clone()))
+            .collect();
+    for s in &mut scs {
+        s.chip = ChipSpec { preset: "rftl-large".into(), blocks: None, pages_per_block: None };
+    }
+    let p = plan(&scs, Fit::None, None, None).unwrap();
+    for (s, r) in scs.iter().zip(&p.runs) {
+        assert_eq!(r.error, None, "{}", s.scheme);
+    }
+    assert_alone_and_in_any_order(&scs, Fit::None, None, None);
+}
+
 fn trace(pages: &[u64]) -> RawTrace {
+    trace_in(pages, 512)
+}
+
+fn trace_in(pages: &[u64], page_bytes: u32) -> RawTrace {
     let mut text = String::from("op,lpn\n");
     for (i, p) in pages.iter().enumerate() {
         text.push_str(&format!("{},{p}\n", if i % 5 == 4 { "r" } else { "w" }));
     }
-    parse_bytes(text.as_bytes(), TraceOptions { page_bytes: 512, ..TraceOptions::default() }).unwrap()
+    parse_bytes(text.as_bytes(), TraceOptions { page_bytes, ..TraceOptions::default() }).unwrap()
 }
 
 fn trace_scenarios(blocks: u32, fit: Fit) -> Vec<Scenario> {
@@ -95,12 +171,6 @@ fn trace_scenarios(blocks: u32, fit: Fit) -> Vec<Scenario> {
     scs
 }
 
-fn sims_for(scs: &[Scenario], raw: &RawTrace, fit: Fit) -> Vec<(Simulator, ftl_sim::trace::fit::TraceSummary)> {
-    let need = raw.max_page().map(|m| m + 1);
-    let p = plan(scs, fit, need).unwrap();
-    p.apply(scs).into_iter().map(|s| load::build_with_raw(&s.unwrap(), raw, fit).unwrap()).collect()
-}
-
 /// A trace whose pages go beyond every configuration's space, with a spread that fold
 /// would fold differently in different spaces.
 fn wide_pages() -> Vec<u64> {
@@ -114,90 +184,90 @@ fn wide_pages() -> Vec<u64> {
 }
 
 #[test]
-fn fold_is_decided_once_and_says_what_it_merged() {
+fn fold_compact_and_scale_are_decided_per_run() {
     let raw = trace(&wide_pages());
-    let scs = trace_scenarios(64, Fit::Fold);
-    let spaces = own_spaces(&scs);
-    assert!(spaces.iter().min() < spaces.iter().max());
-    // Folding each configuration into its own space would give different workloads.
-    let own: Vec<u64> =
-        scs.iter().map(|s| hash(load::build_with_raw(s, &raw, Fit::Fold).unwrap().0.requests())).collect();
-    assert!(own.iter().any(|&h| h != own[0]), "the test trace should fold differently per space");
-    let mut sims = sims_for(&scs, &raw, Fit::Fold);
-    let s = &sims[0].1;
-    assert!(s.fitted_footprint_pages < s.footprint_pages);
-    assert!(
-        s.fit_note
-            .contains(&format!("fold merged {} distinct pages into {}", s.footprint_pages, s.fitted_footprint_pages)),
-        "{}",
-        s.fit_note
-    );
-    let ss: Vec<Simulator> = sims.drain(..).map(|(sim, _)| sim).collect();
-    assert_one_workload(&ss);
-}
-
-#[test]
-fn compact_is_decided_once() {
+    for fit in [Fit::Fold, Fit::Scale] {
+        assert_alone_and_in_any_order(&trace_scenarios(64, fit), fit, None, Some(&raw));
+    }
     // 40 touched blocks of 4 pages, spread far apart: fits every space compacted.
     let pages: Vec<u64> = (0..3000u64).map(|i| (i * 7 % 40) * 400 + i % 4).collect();
-    let raw = trace(&pages);
-    let scs = trace_scenarios(64, Fit::Compact);
-    let sims: Vec<Simulator> = sims_for(&scs, &raw, Fit::Compact).into_iter().map(|(s, _)| s).collect();
-    assert_one_workload(&sims);
+    let compact = trace(&pages);
+    assert_alone_and_in_any_order(&trace_scenarios(64, Fit::Compact), Fit::Compact, None, Some(&compact));
+    // Folded into one given space, every run replays the same requests.
+    let scs = trace_scenarios(64, Fit::Fold);
+    let smallest = *own_spaces(&scs).iter().min().unwrap();
+    let rows = planned(&scs, Fit::Fold, Some(smallest), Some(&raw));
+    assert!(rows.iter().all(|r| r.as_ref().unwrap().0 == rows[0].as_ref().unwrap().0));
+    // Scale: the addresses are unchanged, each chip grown for its own scheme.
+    let rows = planned(&trace_scenarios(16, Fit::Scale), Fit::Scale, None, Some(&raw));
+    assert!(rows.iter().all(|r| r.as_ref().unwrap().0 == rows[0].as_ref().unwrap().0));
+    assert!(rows.iter().all(|r| r.as_ref().unwrap().1 > 16));
 }
 
 #[test]
-fn scale_grows_one_chip_for_all() {
-    let raw = trace(&wide_pages());
-    let scs = trace_scenarios(16, Fit::Scale);
-    // Scaled one by one, the schemes would get different chips.
-    let chips: Vec<u32> =
-        scs.iter().map(|s| load::build_with_raw(s, &raw, Fit::Scale).unwrap().0.state.flash.blocks()).collect();
-    assert!(chips.iter().any(|&b| b != chips[0]), "{chips:?}");
-    let sims: Vec<Simulator> = sims_for(&scs, &raw, Fit::Scale).into_iter().map(|(s, _)| s).collect();
-    let (_, blocks, _) = assert_one_workload(&sims);
-    assert_eq!(blocks, *chips.iter().max().unwrap(), "one chip, the largest any run needs");
-    // Addresses unchanged.
-    let space = ftl_sim::trace::fit::Space { logical_pages: 1 << 20, pages_per_block: 4 };
-    let want: Vec<Request> = raw.fit(Some(space), Fit::None).unwrap().0;
-    assert_eq!(want, sims[0].requests());
-    assert_eq!(sims[0].requests().iter().filter_map(|r| r.lpn()).max().map(|m| m as u64), raw.max_page());
+fn scale_sees_the_real_time_schemes_real_space() {
+    // RFTL keeps a primary, a replacement and a buffer block per logical block: scaling
+    // must build it on the chip (with its timing) to see what it exports.
+    let raw = trace_in(&wide_pages(), 2048);
+    let mut sc = trace_scenarios(16, Fit::Scale).remove(0);
+    sc.scheme = "rftl".into();
+    sc.params = SchemeParams::default();
+    sc.chip = ChipSpec { preset: "rftl-large".into(), blocks: Some(16), pages_per_block: None };
+    let r = plan_one(&sc, Fit::Scale, raw.max_page().map(|m| m + 1), None);
+    assert_eq!(r.error, None);
+    assert!(r.logical_pages.unwrap() as u64 > raw.max_page().unwrap());
+    let (sim, _) = load::build_with_raw(&sc, &raw, Fit::Scale).unwrap();
+    assert_eq!(sim.state.flash.blocks(), r.blocks, "the same chip as the run alone");
 }
 
 #[test]
-fn a_configuration_that_cannot_hold_the_workload_is_reported() {
-    let mut scs = configs(64, 4, Workload::Uniform { n: 100, seed: 1, read_ratio: 0.0 });
+fn a_configuration_that_cannot_hold_the_workload_fails_alone_named() {
+    let w = Workload::Uniform { n: 100, seed: 1, read_ratio: 0.0 };
+    let mut scs = configs(64, 4, w.clone());
     // BAST with more log blocks than the chip: cannot be built.
-    scs.push(scenario("bast", lb(80), 64, 4, Workload::Uniform { n: 100, seed: 1, read_ratio: 0.0 }));
-    let p = plan(&scs, Fit::None, None).unwrap();
+    scs.push(scenario("bast", lb(80), 64, 4, w));
+    let p = plan(&scs, Fit::None, None, None).unwrap();
     let applied = p.apply(&scs);
     assert!(applied[..5].iter().all(|r| r.is_ok()));
     assert!(applied[5].is_err() && p.runs[5].error.is_some());
-    // A run given a space larger than its own is refused, never given another workload.
-    let mut big = applied[0].clone().unwrap();
+    assert_eq!(p.runnable(), 5);
+    // A space larger than one run's own: that run alone is refused, the others run it.
+    let page_space = own_spaces(&scs[..1])[0];
+    let p = plan(&scs[..2], Fit::None, None, Some(page_space + 1)).unwrap();
+    let e = p.runs[0].error.as_deref().unwrap();
+    assert!(e.contains("cannot hold the workload"), "{e}");
+    assert_eq!(p.runs[1].error, None);
+    // A trace that needs more than a run's space, unchanged: that run is named.
+    let raw = trace(&[10, 20, 5000]);
+    let r = plan_one(&trace_scenarios(64, Fit::None)[0], Fit::None, raw.max_page().map(|m| m + 1), None);
+    assert!(r.error.as_deref().unwrap().contains("--fit fold, compact or scale"), "{:?}", r.error);
+    // A run given a space larger than its own is refused at build time too.
+    let mut big = plan(&scs[..1], Fit::None, None, None).unwrap().apply(&scs[..1]).remove(0).unwrap();
     big.run.workload_space.as_mut().unwrap().logical_pages = 10_000;
     let e = big.build().err().expect("too large a space must fail");
     assert!(e.contains("cannot hold the workload"), "{e}");
 }
 
 #[test]
-fn sweep_of_log_blocks_shares_one_workload_and_fast_erases_fall() {
+fn sweep_of_log_blocks_in_one_space_and_fast_erases_fall() {
     // FAST paper Figure 10's shape: on uniform random writes, FAST erases fewer blocks
-    // as it gets more log blocks (same workload, same chip for every point).
+    // as it gets more log blocks (one workload space given, the same chip for every point).
     let w = Workload::Uniform { n: 20_000, seed: 3, read_ratio: 0.0 };
     let scs: Vec<Scenario> = [4, 8, 16, 32].iter().map(|&n| scenario("fast", lb(n), 128, 8, w.clone())).collect();
-    let p = plan(&scs, Fit::None, None).unwrap();
-    let mut sims: Vec<Simulator> = p.apply(&scs).into_iter().map(|s| s.unwrap().build().unwrap()).collect();
-    assert_one_workload(&sims);
-    let erases: Vec<u64> = sims
-        .iter_mut()
-        .map(|s| {
-            let n = s.total();
-            s.run(n).unwrap();
-            s.state.metrics().erases
-        })
-        .collect();
+    let space = *own_spaces(&scs).iter().min().unwrap();
+    let rows = planned(&scs, Fit::None, Some(space), None);
+    let erases: Vec<u64> = rows.iter().map(|r| r.as_ref().unwrap().2).collect();
+    assert!(rows.iter().all(|r| r.as_ref().unwrap().0 == rows[0].as_ref().unwrap().0));
     assert!(erases.windows(2).all(|w| w[0] > w[1]), "FAST erases should fall as log blocks grow: {erases:?}");
+}
+
+#[test]
+fn the_request_hash_names_the_request_list() {
+    let a = [Request::Write { lpn: 1 }, Request::Read { lpn: 1 }];
+    let b = [Request::Read { lpn: 1 }, Request::Write { lpn: 1 }];
+    assert_ne!(request_hash(&a), request_hash(&b));
+    assert_eq!(request_hash(&a), request_hash(&a.clone()));
+    assert_eq!(request_hash(&[]).len(), 16);
 }
 
 #[test]

@@ -530,12 +530,13 @@ pub fn crash_sweep(scenario_json: &str, options_json: &str, progress: &js_sys::F
     Ok(serde_json::to_string(&report).unwrap_or_default())
 }
 
-/// One workload and one chip for every run of a comparison or sweep (ftl_sim::trace::plan::plan,
-/// issue 16): `scenarios_json` = a JSON array of scenarios (their workloads are not read),
-/// `fit` = the trace's fit ("" or "none" for a generated workload), `need` = the trace's highest
-/// page + 1 (0: no trace). Returns the Plan as JSON (the page applies it to each run's scenario).
+/// The chip and workload space of every run of a comparison or sweep (ftl_sim::trace::plan::plan,
+/// issue 27: each run planned from itself alone): `scenarios_json` = a JSON array of scenarios
+/// (their workloads are not read), `fit` = the trace's fit ("" or "none" for a generated
+/// workload), `need` = the trace's highest page + 1 (0: no trace), `space` = the workload space
+/// given for every run (0: each run's own). Returns the Plan as JSON (the page applies it).
 #[wasm_bindgen]
-pub fn plan_runs(scenarios_json: &str, fit: &str, need: f64) -> Result<String, JsError> {
+pub fn plan_runs(scenarios_json: &str, fit: &str, need: f64, space: f64) -> Result<String, JsError> {
     let raw: Vec<serde_json::Value> =
         serde_json::from_str(scenarios_json).map_err(|e| js_err(format!("invalid runs: {e}")))?;
     let scenarios = raw
@@ -547,6 +548,7 @@ pub fn plan_runs(scenarios_json: &str, fit: &str, need: f64) -> Result<String, J
         .collect::<Result<Vec<_>, _>>()?;
     let fit = Fit::from_name(fit).map_err(js_err)?;
     let need = (need >= 1.0).then_some(need as u64);
-    let plan = ftl_sim::trace::plan::plan(&scenarios, fit, need).map_err(js_err)?;
+    let space = (space >= 1.0).then_some(space.min(u32::MAX as f64) as u32);
+    let plan = ftl_sim::trace::plan::plan(&scenarios, fit, need, space).map_err(js_err)?;
     Ok(serde_json::to_string(&plan).unwrap_or_default())
 }

@@ -4,8 +4,7 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use ftl_sim::ftl::SchemeParams;
-use ftl_sim::scenario::{ChipSpec, Scenario};
+use ftl_sim::scenario::Scenario;
 use ftl_sim::trace::gen::Workload;
 
 use crate::output::{fail, print_chain_report, print_json, print_sweep_report, EXIT_FAILED_CHECK};
@@ -83,7 +82,7 @@ fn crash_sweep(a: &CrashArgs) -> Result<ftl_sim::crash::SweepReport, String> {
         _ => return Err("choose the cut points: --all, --every N or --random N [--seed X]".into()),
     };
     let scenario = a.setup.scenario(&a.scheme)?;
-    let (sim, _) = a.setup.sim_for(&scenario)?;
+    let (sim, _) = a.setup.sim_for(&scenario, a.setup.trace.first().map(|p| p.as_path()))?;
     let recut = (!a.no_recut).then_some(a.seed);
     let mut last = std::time::Instant::now();
     let report = sweep(&sim.state, sim.requests(), &scenario.recoverer(), points, recut, |done, total| {
@@ -100,24 +99,14 @@ fn crash_chain(a: &CrashArgs, n: u64) -> ExitCode {
     use ftl_sim::crash::{chain, ChainOptions};
     let run = || -> Result<ftl_sim::crash::ChainReport, String> {
         let st = &a.setup;
-        if st.gen.is_some() || st.pattern.is_some() || st.trace.is_some() {
+        if st.gen.is_some() || st.pattern.is_some() || !st.trace.is_empty() {
             return Err("a chain makes its own workload from --seed: drop --gen / --pattern / --trace".into());
         }
-        if st.log_blocks.len() > 1 {
-            return Err("give one --log-blocks value".into());
-        }
+        let point = st.point(&a.scheme)?;
         let scenario = Scenario {
             scheme: a.scheme.clone(),
-            params: SchemeParams {
-                op: st.op,
-                log_blocks: st.log_blocks.first().copied(),
-                k: st.k,
-                switch_max: st.switch_max,
-                fill_max: st.fill_max,
-                utilisation: st.utilisation,
-                checkpoint_lpns: st.checkpoint_lpns,
-            },
-            chip: ChipSpec { preset: st.chip.clone(), blocks: st.blocks, pages_per_block: st.pages_per_block },
+            params: point.params,
+            chip: point.chip,
             workload: Workload::Pattern { text: String::new() },
             run: Default::default(),
         };

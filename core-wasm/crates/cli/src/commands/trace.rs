@@ -29,7 +29,7 @@ fn cpu_seconds() -> f64 {
 }
 
 pub(crate) fn execute(args: TraceArgs) -> ExitCode {
-    if args.setup.trace.is_none() {
+    if args.setup.trace.is_empty() {
         return fail("give the trace with --trace FILE");
     }
     match summary(&args) {
@@ -45,10 +45,10 @@ pub(crate) fn execute(args: TraceArgs) -> ExitCode {
 /// reason in `warnings`, when the fit fails).
 fn summary(args: &TraceArgs) -> Result<serde_json::Value, String> {
     let scenario = args.setup.scenario(&args.scheme)?;
-    let path = args.setup.trace.as_ref().expect("checked");
+    let path = args.setup.trace.first().expect("checked");
     let t0 = std::time::Instant::now();
     let c0 = cpu_seconds();
-    let (raw, fit) = args.setup.parse_trace(&scenario, path)?;
+    let (raw, fit, _) = args.setup.parse_trace(&scenario, path)?;
     let parse_s = t0.elapsed().as_secs_f64();
     let c1 = cpu_seconds();
     let s = match load::build_with_raw(&scenario, &raw, fit) {

@@ -108,6 +108,23 @@ impl SchemeParams {
             _ => None,
         }
     }
+
+    /// Sets a parameter by key (integer parameters take `v` rounded down); false for an
+    /// unknown key.
+    pub fn set(&mut self, key: &str, v: f64) -> bool {
+        let u = v as u32;
+        match key {
+            "op" => self.op = Some(v),
+            "log_blocks" => self.log_blocks = Some(u),
+            "k" => self.k = Some(u),
+            "switch_max" => self.switch_max = Some(u),
+            "fill_max" => self.fill_max = Some(u),
+            "utilisation" => self.utilisation = Some(v),
+            "checkpoint_lpns" => self.checkpoint_lpns = Some(u),
+            _ => return false,
+        }
+        true
+    }
 }
 
 /// Clone into a box: keyframes snapshot the scheme with the chip.

@@ -157,6 +157,13 @@ impl SchemeEntry {
     }
 }
 
+/// Every parameter a scheme reads, with its value on this chip: the one given, or the
+/// scheme's default resolved (what every output states beside a run, issue 27).
+pub fn resolved_params(scheme: &str, params: &SchemeParams, g: &Geometry) -> Vec<(&'static str, f64)> {
+    let Some(e) = super::entry(scheme) else { return Vec::new() };
+    e.params.iter().map(|spec| (spec.key, params.get(spec.key).unwrap_or_else(|| spec.default.resolve(g)))).collect()
+}
+
 // Building blocks the scheme files share (each takes them as they are or overrides a field).
 
 fn blocks_minus_one(g: &Geometry) -> f64 {

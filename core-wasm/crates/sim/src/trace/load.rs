@@ -2,7 +2,7 @@
 //! parsed separately (the browser worker streams it in chunks) plus a scenario.
 
 use crate::ftl;
-use crate::nand::Geometry;
+use crate::nand::{Chip, Geometry};
 use crate::scenario::Scenario;
 use crate::sim::Simulator;
 
@@ -69,7 +69,7 @@ pub fn build_with_raw(scenario: &Scenario, raw: &RawTrace, fit: Fit) -> Result<(
     // A comparison's runs share one chip and space decided once (plan::plan): no scaling here.
     if fit == Fit::Scale && sc.run.workload_space.is_none() {
         if let Some(max) = raw.max_page() {
-            let blocks = blocks_needed(&sc, chip.geometry, max + 1)?;
+            let blocks = blocks_needed(&sc, &chip, max + 1)?;
             if blocks != chip.geometry.blocks {
                 scaled_note = Some(format!(
                     "scaled the chip from {} to {} blocks so the scheme exports at least {} logical pages; no request changed",
@@ -115,11 +115,15 @@ pub fn build_with_raw(scenario: &Scenario, raw: &RawTrace, fit: Fit) -> Result<(
 }
 
 /// Smallest block count (at least the chip's) whose scheme exports `need` logical pages.
-pub(crate) fn blocks_needed(sc: &Scenario, g: Geometry, need: u64) -> Result<u32, String> {
+/// Built on the chip with its timing (`ftl::build_on_chip`): RFTL and GFTL derive their
+/// parameters from it, and RFTL's exported space is what scaling must see.
+pub(crate) fn blocks_needed(sc: &Scenario, chip: &Chip, need: u64) -> Result<u32, String> {
+    let g = chip.geometry;
     let exports = |blocks: u32| -> Option<u64> {
-        let g = Geometry { blocks, ..g };
-        g.validate().ok()?;
-        ftl::build(&sc.scheme, &sc.params, &g).ok().map(|f| f.logical_pages() as u64)
+        let mut c = chip.clone();
+        c.geometry = Geometry { blocks, ..g };
+        c.geometry.validate().ok()?;
+        ftl::build_on_chip(&sc.scheme, &sc.params, &c).ok().map(|f| f.logical_pages() as u64)
     };
     if exports(g.blocks).is_some_and(|n| n >= need) {
         return Ok(g.blocks);

@@ -61,3 +61,25 @@ impl std::fmt::Display for ParseError {
         write!(f, "line {}, column {}: {}", self.line, self.column, self.message)
     }
 }
+
+/// The request-list hash every output prints (`ftl run --json`, sweep rows, the app's
+/// compare): FNV-1a 64 over one tag byte and the little-endian u32 operand of each
+/// request, as 16 hex digits. Two runs with the same hash replayed the same requests.
+pub fn request_hash(reqs: &[Request]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |b: u8| h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+    for r in reqs {
+        let (tag, v) = match *r {
+            Request::Read { lpn } => (0u8, lpn),
+            Request::Write { lpn } => (1, lpn),
+            Request::Freeze => (2, 0),
+            Request::Unfreeze { state } => (3, state),
+            Request::Revert { state } => (4, state),
+        };
+        eat(tag);
+        for b in v.to_le_bytes() {
+            eat(b);
+        }
+    }
+    format!("{h:016x}")
+}

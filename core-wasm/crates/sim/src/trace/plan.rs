@@ -1,151 +1,161 @@
-//! One workload and one chip for every run of a comparison or sweep (issue 16): `plan`
-//! decides them once from the runs' scenarios. Above `scenario` and `fit` (it needs
-//! both), so `fit` stays free of scenarios.
+//! The chip and workload space of each run of a comparison or sweep (issues 16, 27):
+//! `plan` decides them for every configuration from that configuration and the workload
+//! alone, never from the other members of the set, so that a row of a sweep, the same
+//! configuration run alone (`ftl run`) and the same row in another order give identical
+//! figures. One workload for every run is had by giving the space (`space`, `ftl
+//! --space N`, the app's "Workload space" field): then every configuration that can
+//! hold it gets the same request list, and one that cannot fails alone, named. Above
+//! `scenario` and `fit` (it needs both), so `fit` stays free of scenarios.
 
 use serde::Serialize;
 
 use super::fit::Fit;
 use super::load::blocks_needed;
 use crate::ftl;
-use crate::nand::Geometry;
+use crate::nand::Chip;
 use crate::scenario::{Scenario, WorkloadSpace};
 
 /// One run of a comparison or sweep, as `plan` decided it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PlanRun {
-    /// The chip the run gets.
+    /// The chip the run gets (grown by `scale` when the trace needs it).
     pub blocks: u32,
     pub pages_per_block: u32,
     /// The scheme's own logical space on that chip (None when it cannot be built).
     pub logical_pages: Option<u32>,
-    /// Why this configuration cannot run the comparison's workload.
+    /// The logical space the run's workload is generated or fitted in: the space given,
+    /// or the scheme's own (None when the run cannot run).
+    pub workload_pages: Option<u32>,
+    /// Why this configuration cannot run the workload.
     pub error: Option<String>,
 }
 
-/// One workload and one chip for every run of a comparison or sweep (issue 16): decided
-/// once, so that no run gets another workload. Fold, compact and the synthetic
-/// generators use the smallest logical space of the runs (every run can hold it); scale
-/// grows one chip for all, the largest any run needs.
+/// The chip and workload space of every run of a comparison or sweep.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Plan {
-    /// The logical space every run's workload is generated or fitted in.
-    pub logical_pages: u32,
-    /// The unit compact renumbers in (the first runnable configuration's).
-    pub pages_per_block: u32,
     pub fit: Fit,
-    /// Every runnable configuration has the same geometry (false only when the runs
-    /// differ in pages per block).
-    pub one_chip: bool,
+    /// The workload space given for every run (None: each run's own space).
+    pub space: Option<u32>,
     pub runs: Vec<PlanRun>,
     /// One sentence for the UI, exports and `ftl sweep`.
     pub note: String,
 }
 
 impl Plan {
-    /// `scenarios` with the plan applied (chip and common space); a run that cannot
+    /// `scenarios` with the plan applied (chip and workload space); a run that cannot
     /// hold the workload keeps its error.
     pub fn apply(&self, scenarios: &[Scenario]) -> Vec<Result<Scenario, String>> {
-        scenarios
-            .iter()
-            .zip(&self.runs)
-            .map(|(sc, r)| match &r.error {
-                Some(e) => Err(e.clone()),
-                None => {
-                    let mut sc = sc.clone();
-                    sc.chip.blocks = Some(r.blocks);
-                    sc.chip.pages_per_block = Some(r.pages_per_block);
-                    sc.run.workload_space = Some(WorkloadSpace {
-                        logical_pages: self.logical_pages,
-                        pages_per_block: self.pages_per_block,
-                    });
-                    Ok(sc)
-                }
-            })
-            .collect()
+        scenarios.iter().zip(&self.runs).map(|(sc, r)| r.apply(sc)).collect()
+    }
+
+    /// How many runs can run.
+    pub fn runnable(&self) -> usize {
+        self.runs.iter().filter(|r| r.error.is_none()).count()
     }
 }
 
-/// Decides the chip and the workload space of every run of a comparison or sweep.
+impl PlanRun {
+    /// `sc` on this run's chip with its workload space, or the run's error.
+    pub fn apply(&self, sc: &Scenario) -> Result<Scenario, String> {
+        if let Some(e) = &self.error {
+            return Err(e.clone());
+        }
+        let mut sc = sc.clone();
+        sc.chip.blocks = Some(self.blocks);
+        sc.chip.pages_per_block = Some(self.pages_per_block);
+        sc.run.workload_space = self
+            .workload_pages
+            .map(|logical_pages| WorkloadSpace { logical_pages, pages_per_block: self.pages_per_block });
+        Ok(sc)
+    }
+}
+
+/// Decides one configuration's chip and workload space from itself and the workload.
 /// `need`: for a trace, the logical pages that hold it unchanged (highest page + 1);
-/// `fit`: the trace's fit (ignored for generated workloads).
-pub fn plan(scenarios: &[Scenario], fit: Fit, need: Option<u64>) -> Result<Plan, String> {
-    let mut runs: Vec<PlanRun> = Vec::with_capacity(scenarios.len());
-    for sc in scenarios {
-        let mut run = PlanRun { blocks: 0, pages_per_block: 0, logical_pages: None, error: None };
-        match sc.chip.chip() {
-            Ok(chip) => {
-                let g = chip.geometry;
-                run.blocks = g.blocks;
-                run.pages_per_block = g.pages_per_block;
-                if fit == Fit::Scale {
-                    if let Some(n) = need {
-                        match blocks_needed(sc, g, n) {
-                            Ok(b) => run.blocks = b,
-                            Err(e) => run.error = Some(e),
-                        }
-                    }
-                }
-            }
-            Err(e) => run.error = Some(e),
+/// `fit`: the trace's fit (ignored for generated workloads); `space`: the workload space
+/// given (None: the scheme's own). A configuration that cannot hold the workload gets an
+/// error that names why (never another workload).
+pub fn plan_one(sc: &Scenario, fit: Fit, need: Option<u64>, space: Option<u32>) -> PlanRun {
+    let mut run = PlanRun { blocks: 0, pages_per_block: 0, logical_pages: None, workload_pages: None, error: None };
+    let chip = match sc.chip.chip() {
+        Ok(c) => c,
+        Err(e) => {
+            run.error = Some(e);
+            return run;
         }
-        runs.push(run);
-    }
-    // Scale: one chip per page size, the largest any run needs.
-    if fit == Fit::Scale {
-        for i in 0..runs.len() {
-            let ppb = runs[i].pages_per_block;
-            let most = runs.iter().filter(|r| r.error.is_none() && r.pages_per_block == ppb).map(|r| r.blocks).max();
-            if let Some(b) = most {
-                runs[i].blocks = runs[i].blocks.max(b);
+    };
+    run.blocks = chip.geometry.blocks;
+    run.pages_per_block = chip.geometry.pages_per_block;
+    // The pages the run's scheme must export: the trace unchanged (none, scale) and the
+    // space given.
+    let unchanged = matches!(fit, Fit::None | Fit::Scale).then_some(need).flatten();
+    let must = unchanged.unwrap_or(0).max(space.unwrap_or(0) as u64);
+    if fit == Fit::Scale && must > 0 {
+        match blocks_needed(sc, &chip, must) {
+            Ok(b) => run.blocks = b,
+            Err(e) => {
+                run.error = Some(e);
+                return run;
             }
         }
     }
-    for (sc, run) in scenarios.iter().zip(runs.iter_mut()) {
-        if run.error.is_some() {
-            continue;
+    let mut chip: Chip = chip;
+    chip.geometry.blocks = run.blocks;
+    let own = match chip.geometry.validate().and_then(|_| ftl::build_on_chip(&sc.scheme, &sc.params, &chip)) {
+        Ok(f) => f.logical_pages(),
+        Err(e) => {
+            run.error = Some(e);
+            return run;
         }
-        let g = Geometry { blocks: run.blocks, pages_per_block: run.pages_per_block, ..sc.chip.chip()?.geometry };
-        match g.validate().and_then(|_| ftl::build(&sc.scheme, &sc.params, &g)) {
-            Ok(f) => run.logical_pages = Some(f.logical_pages()),
-            Err(e) => run.error = Some(e),
+    };
+    run.logical_pages = Some(own);
+    if let Some(s) = space {
+        if s == 0 {
+            run.error = Some("the workload space must be at least 1 page".into());
+            return run;
+        }
+        if s > own {
+            run.error = Some(format!(
+                "exports {own} logical pages, fewer than the workload space of {s} pages: it cannot hold the workload"
+            ));
+            return run;
         }
     }
-    let ok: Vec<&PlanRun> = runs.iter().filter(|r| r.error.is_none()).collect();
-    let Some(first) = ok.first() else {
+    let ws = space.unwrap_or(own);
+    if let Some(n) = unchanged {
+        if (ws as u64) < n {
+            run.error = Some(format!(
+                "{} {ws} logical pages; the trace needs {n} unchanged: choose --fit fold, compact or scale",
+                if space.is_some() { "the workload space has" } else { "exports" }
+            ));
+            return run;
+        }
+    }
+    run.workload_pages = Some(ws);
+    run
+}
+
+/// Decides the chip and workload space of every run, each from itself alone
+/// (`plan_one`); `Err` only when no run can run.
+pub fn plan(scenarios: &[Scenario], fit: Fit, need: Option<u64>, space: Option<u32>) -> Result<Plan, String> {
+    let runs: Vec<PlanRun> = scenarios.iter().map(|sc| plan_one(sc, fit, need, space)).collect();
+    if !runs.iter().any(|r| r.error.is_none()) {
         let why = runs.iter().filter_map(|r| r.error.as_deref()).next().unwrap_or("no runs");
         return Err(format!("no configuration can run: {why}"));
-    };
-    let logical_pages = ok.iter().filter_map(|r| r.logical_pages).min().unwrap_or(0);
-    let pages_per_block = first.pages_per_block;
-    let one_chip = ok.iter().all(|r| r.blocks == first.blocks && r.pages_per_block == first.pages_per_block);
-    if let (Fit::None | Fit::Scale, Some(n)) = (fit, need) {
-        if (logical_pages as u64) < n {
-            // Every run whose space is too small is reported (scale could not grow it).
-            for r in runs.iter_mut().filter(|r| r.error.is_none()) {
-                if (r.logical_pages.unwrap_or(0) as u64) < n {
-                    r.error = Some(format!(
-                        "exports {} logical pages; the trace needs {n} unchanged: choose fold, compact or scale",
-                        r.logical_pages.unwrap_or(0)
-                    ));
-                }
-            }
-            return Err(format!(
-                "the trace needs {n} logical pages unchanged but the smallest space of the runs has {logical_pages}: choose fold, compact or scale"
-            ));
-        }
     }
-    let chip = if one_chip {
-        format!("one chip for every run: {} blocks × {} pages", first.blocks, first.pages_per_block)
-    } else {
-        "chips differ only in pages per block (the swept parameter)".to_string()
+    let where_ = match space {
+        Some(s) => format!("the workload space given, {s} logical pages, for every run"),
+        None => "each run's own logical space (give a workload space for one request list across runs)".into(),
     };
     let how = match (fit, need) {
-        (Fit::Scale, Some(_)) => "scaled once for all runs, addresses unchanged",
-        (Fit::Fold, Some(_)) => "trace folded once into the smallest logical space of the runs",
-        (Fit::Compact, Some(_)) => "trace compacted once into the smallest logical space of the runs",
-        (_, Some(_)) => "trace addresses unchanged",
-        (_, None) => "workload generated once in the smallest logical space of the runs",
+        (Fit::Scale, Some(_)) => {
+            format!("trace addresses unchanged, each chip scaled until its scheme holds them; {where_}")
+        }
+        (Fit::Fold, Some(_)) => format!("trace folded into {where_}"),
+        (Fit::Compact, Some(_)) => format!("trace compacted into {where_}"),
+        (_, Some(_)) => format!("trace addresses unchanged; {where_}"),
+        (_, None) => format!("workload generated in {where_}"),
     };
-    let note = format!("{chip}; {how}: {logical_pages} logical pages");
-    Ok(Plan { logical_pages, pages_per_block, fit, one_chip, runs, note })
+    let note = format!("each run is planned alone (never from the other runs): {how}");
+    Ok(Plan { fit, space, runs, note })
 }

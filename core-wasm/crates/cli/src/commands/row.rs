@@ -1,0 +1,326 @@
+//! One configuration run to the end: what `ftl run` prints and what each `ftl sweep` row
+//! is. Both go through `run_point`, so a sweep row and the same configuration run alone
+//! are the same computation (issue 27): the chip and workload space come from the
+//! configuration and the workload alone (`trace::plan::plan_one`), never from the other
+//! rows. The JSON of a row carries its whole setup (docs/cli.md, "What a result records").
+
+use ftl_sim::metrics::Metrics;
+use ftl_sim::scenario::Scenario;
+use ftl_sim::sim::{RunMode, Simulator};
+use ftl_sim::trace::fit::{Fit, TraceSummary};
+use ftl_sim::trace::load;
+use ftl_sim::trace::plan::{plan_one, PlanRun};
+use serde_json::{json, Value};
+
+use crate::setup::{Point, Setup, TraceFile};
+
+/// How a configuration is run.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct RowOptions {
+    /// The workload space given (`--space`); None: the scheme's own.
+    pub(crate) space: Option<u32>,
+    /// Cut power and recover at `recovery_samples` points (FastCheck Figures 7, 8).
+    pub(crate) recovery: bool,
+    pub(crate) recovery_samples: usize,
+    /// Record every request's response time (`ftl run --timeline`).
+    pub(crate) timeline: bool,
+    /// Keep the simulator in the row (for the timeline).
+    pub(crate) keep: bool,
+}
+
+/// Metadata writes of the run and the cost of one recovery at its end.
+pub(crate) struct RecoveryCost {
+    pub(crate) map_pages: u64,
+    pub(crate) log_pages: u64,
+    /// Every page and spare-area read of the recovery.
+    pub(crate) pages_read: u64,
+    /// Those restoring the log-page-mapping table (FastCheck equations 5-6: checkpoints or
+    /// dump + log records, and the restoration scan); the whole scan for scan-based schemes.
+    pub(crate) mapping_pages_read: u64,
+}
+
+/// Nearest-rank percentiles of the exact latency histograms, in µs.
+#[derive(Clone, Copy, Default, serde::Serialize)]
+pub(crate) struct Tail {
+    pub(crate) p99: f64,
+    pub(crate) p99_9: f64,
+}
+
+/// One configuration and its outcome.
+pub(crate) struct Row {
+    pub(crate) point: Point,
+    /// The scenario as run (chip and workload space applied): `ftl run --scenario` takes it.
+    pub(crate) scenario: Option<Scenario>,
+    pub(crate) plan: Option<PlanRun>,
+    pub(crate) fit: Fit,
+    pub(crate) trace: Option<TraceFile>,
+    pub(crate) summary: Option<TraceSummary>,
+    pub(crate) requests: u64,
+    pub(crate) request_hash: Option<String>,
+    pub(crate) metrics: Option<Metrics>,
+    pub(crate) read_tail: Tail,
+    pub(crate) write_tail: Tail,
+    pub(crate) rec: Option<RecoveryCost>,
+    pub(crate) error: Option<String>,
+    pub(crate) sim: Option<Simulator>,
+}
+
+impl Row {
+    fn new(point: &Point) -> Row {
+        Row {
+            point: point.clone(),
+            scenario: None,
+            plan: None,
+            fit: Fit::None,
+            trace: None,
+            summary: None,
+            requests: 0,
+            request_hash: None,
+            metrics: None,
+            read_tail: Tail::default(),
+            write_tail: Tail::default(),
+            rec: None,
+            error: None,
+            sim: None,
+        }
+    }
+}
+
+/// Runs one configuration; a configuration that cannot run keeps its error (named by the
+/// caller), never another workload.
+pub(crate) fn run_point(setup: &Setup, point: &Point, o: &RowOptions) -> Row {
+    let mut row = Row::new(point);
+    if let Err(e) = fill(setup, point, o, &mut row) {
+        row.error = Some(e);
+    }
+    row
+}
+
+/// Runs a scenario given whole (`ftl run --scenario FILE`): its chip and workload space as
+/// recorded, a trace from `trace`.
+pub(crate) fn run_scenario(setup: &Setup, sc: Scenario, trace: Option<&std::path::Path>, o: &RowOptions) -> Row {
+    let point = Point {
+        scheme: sc.scheme.clone(),
+        chip: sc.chip.clone(),
+        params: sc.params.clone(),
+        trace: trace.map(|p| p.to_path_buf()),
+    };
+    let mut row = Row::new(&point);
+    let go = || -> Result<(), String> {
+        sc.validate()?;
+        let (fit, raw) = parse(setup, &sc, trace, &mut row)?;
+        let ws = sc.run.workload_space.map(|w| w.logical_pages);
+        let need = raw.as_ref().and_then(|r| r.max_page()).map(|m| m + 1);
+        // The recorded chip (scaled, if it was) and space are planned again: the same plan.
+        let plan = plan_one(&sc, fit, need, ws);
+        finish(sc, raw, fit, plan, o, &mut row)
+    };
+    if let Err(e) = go() {
+        row.error = Some(e);
+    }
+    row
+}
+
+type Raw = Option<std::rc::Rc<ftl_sim::trace::parse::RawTrace>>;
+
+fn parse(setup: &Setup, sc: &Scenario, trace: Option<&std::path::Path>, row: &mut Row) -> Result<(Fit, Raw), String> {
+    match trace {
+        Some(path) => {
+            let (_, fit) = load::options_for(sc)?;
+            let (raw, file) = setup.parsed_trace(sc, path)?;
+            row.trace = Some(file);
+            Ok((fit, Some(raw)))
+        }
+        None if matches!(sc.workload, ftl_sim::trace::gen::Workload::Trace { .. }) => {
+            Err("the scenario's workload is a trace: give the file with --trace FILE".into())
+        }
+        None => Ok((Fit::None, None)),
+    }
+}
+
+fn fill(setup: &Setup, point: &Point, o: &RowOptions, row: &mut Row) -> Result<(), String> {
+    let sc = setup.scenario_for(point)?;
+    let (fit, raw) = parse(setup, &sc, point.trace.as_deref(), row)?;
+    let need = raw.as_ref().and_then(|r| r.max_page()).map(|m| m + 1);
+    let plan = plan_one(&sc, fit, need, o.space);
+    finish(sc, raw, fit, plan, o, row)
+}
+
+fn finish(sc: Scenario, raw: Raw, fit: Fit, plan: PlanRun, o: &RowOptions, row: &mut Row) -> Result<(), String> {
+    row.fit = fit;
+    row.plan = Some(plan.clone());
+    let planned = plan.apply(&sc)?;
+    row.scenario = Some(planned.clone());
+    let mut sim = match &raw {
+        Some(raw) => {
+            let (sim, summary) = load::build_with_raw(&planned, raw, fit)?;
+            row.summary = Some(summary);
+            sim
+        }
+        None => planned.build()?,
+    };
+    row.requests = sim.total() as u64;
+    row.request_hash = Some(ftl_sim::trace::request_hash(sim.requests()));
+    // Nothing seeks here: no keyframes, no run log, metrics by counters.
+    sim.set_mode(RunMode::FullSpeed);
+    sim.record_timeline(o.timeline);
+    let total = sim.total();
+    let k = if o.recovery { o.recovery_samples.max(1) } else { 1 };
+    let mut samples = Vec::new();
+    for i in 1..=k {
+        let upto = total * i / k;
+        sim.run(upto - sim.pos())?;
+        if o.recovery {
+            samples.push(recovery_cost(&planned, &sim)?);
+        }
+    }
+    row.rec = (!samples.is_empty()).then(|| {
+        let n = samples.len() as u64;
+        let last = samples.last().expect("not empty");
+        RecoveryCost {
+            map_pages: last.map_pages,
+            log_pages: last.log_pages,
+            pages_read: samples.iter().map(|c| c.pages_read).sum::<u64>() / n,
+            mapping_pages_read: samples.iter().map(|c| c.mapping_pages_read).sum::<u64>() / n,
+        }
+    });
+    let tail = |h: &ftl_sim::metrics::LatencyHist| {
+        let us = |p: f64| h.percentile(p).map(|ns| ns as f64 / 1000.0).unwrap_or(0.0);
+        Tail { p99: us(99.0), p99_9: us(99.9) }
+    };
+    row.read_tail = tail(&sim.state.host.read_latency);
+    row.write_tail = tail(&sim.state.host.write_latency);
+    row.metrics = Some(sim.state.metrics());
+    if o.keep {
+        row.sim = Some(sim);
+    }
+    Ok(())
+}
+
+fn recovery_cost(scenario: &Scenario, sim: &Simulator) -> Result<RecoveryCost, String> {
+    use ftl_sim::nand::{Cause, OpKind};
+    let f = &sim.state.flash;
+    let mut flash = f.clone();
+    let reads =
+        |f: &ftl_sim::nand::Flash| f.count(OpKind::Read, Cause::Recovery) + f.count(OpKind::ReadOob, Cause::Recovery);
+    let r0 = reads(&flash);
+    let ftl = ftl_sim::ftl::recover(&scenario.scheme, &scenario.params, &mut flash)
+        .map_err(|e| format!("recovery failed: {e}"))??;
+    let pages_read = reads(&flash) - r0;
+    let lr = &ftl.scheme_metrics()["recovery_logging"]["last_recovery"];
+    let mapping = if lr.is_null() {
+        pages_read
+    } else {
+        lr["checkpoints"].as_u64().unwrap_or(0) + lr["restoration"].as_u64().unwrap_or(0)
+    };
+    Ok(RecoveryCost {
+        map_pages: f.count(OpKind::Program, Cause::Map),
+        log_pages: f.count(OpKind::Program, Cause::Log),
+        pages_read,
+        mapping_pages_read: mapping,
+    })
+}
+
+/// "bast log_blocks=8 on fast2007 16384x32": names a configuration in messages.
+pub(crate) fn describe(p: &Point) -> String {
+    let mut s = p.scheme.clone();
+    for key in ftl_sim::ftl::SchemeParams::KEYS {
+        if let Some(v) = p.params.get(key) {
+            s.push_str(&format!(" {key}={v}"));
+        }
+    }
+    s.push_str(&format!(" on {}", p.chip.preset));
+    if p.chip.blocks.is_some() || p.chip.pages_per_block.is_some() {
+        let d = |v: Option<u32>| v.map(|n| n.to_string()).unwrap_or_else(|| "·".into());
+        s.push_str(&format!(" {}x{}", d(p.chip.blocks), d(p.chip.pages_per_block)));
+    }
+    if let Some(t) = &p.trace {
+        s.push_str(&format!(" with {}", t.display()));
+    }
+    s
+}
+
+/// A parameter's value as JSON: integers as integers (log_blocks 16, not 16.0).
+fn num(key: &str, v: f64) -> Value {
+    let real = matches!(key, "op" | "utilisation");
+    if !real && v.fract() == 0.0 && v >= 0.0 {
+        json!(v as u64)
+    } else {
+        json!(v)
+    }
+}
+
+impl Row {
+    /// The row's whole setup: chip, every parameter (defaults resolved), logical space,
+    /// workload space, fit, preconditioning, trace file, request count and hash.
+    pub(crate) fn setup_json(&self, setup: &Setup) -> Value {
+        let sc = self.scenario.as_ref();
+        // A row that could not run states the chip it was given.
+        let chip = sc.map_or(&self.point.chip, |s| &s.chip).chip().ok();
+        let params: serde_json::Map<String, Value> = match &chip {
+            Some(c) => ftl_sim::ftl::registry::resolved_params(&self.point.scheme, &self.point.params, &c.geometry)
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), num(k, v)))
+                .collect(),
+            None => Default::default(),
+        };
+        let given: serde_json::Map<String, Value> = ftl_sim::ftl::SchemeParams::KEYS
+            .iter()
+            .filter_map(|k| self.point.params.get(k).map(|v| (k.to_string(), num(k, v))))
+            .collect();
+        let t = chip.as_ref().map(|c| c.timing);
+        let us = |ns: u64| ns as f64 / 1000.0;
+        json!({
+            "chip": chip.as_ref().map(|c| json!({
+                "preset": self.point.chip.preset,
+                "name": c.name,
+                "blocks": c.geometry.blocks,
+                "pages_per_block": c.geometry.pages_per_block,
+                "page_bytes": c.geometry.page_bytes,
+                "spare_bytes": c.geometry.spare_bytes,
+                "timing_us": t.map(|t| json!({"read": us(t.read_ns), "read_oob": us(t.read_oob_ns), "program": us(t.program_ns), "erase": us(t.erase_ns)})),
+            })),
+            "params": params,
+            "params_given": given,
+            "logical_pages": self.plan.as_ref().and_then(|p| p.logical_pages),
+            "workload_space": self.plan.as_ref().and_then(|p| p.workload_pages),
+            "space_given": setup.space,
+            "workload": sc.map(|s| &s.workload),
+            "fit": self.fit,
+            "fit_note": self.summary.as_ref().map(|s| &s.fit_note),
+            "precondition": sc.and_then(|s| s.run.precondition.as_ref()),
+            "trace": self.trace.as_ref().map(|f| json!({
+                "name": f.name, "path": f.path, "bytes": f.bytes, "sha256": f.sha256,
+                "format": self.summary.as_ref().and_then(|s| s.format.map(|f| f.name())),
+                "columns": setup.columns, "write_ops": setup.write_ops, "read_ops": setup.read_ops,
+            })),
+            "requests": self.requests,
+            "request_hash": self.request_hash,
+        })
+    }
+
+    /// The row as one JSON object: the metrics' stable fields at the top level (as
+    /// `ftl run --json` always printed them), then `latency_tail_us`, `setup`,
+    /// `scenario` (give it back with `ftl run --scenario`), `recovery` and `error`.
+    pub(crate) fn to_json(&self, setup: &Setup) -> Value {
+        let mut v = match &self.metrics {
+            Some(m) => serde_json::to_value(m).expect("metrics serialise"),
+            None => json!({"scheme": self.point.scheme}),
+        };
+        let o = v.as_object_mut().expect("an object");
+        if self.metrics.is_some() {
+            o.insert("latency_tail_us".into(), json!({"read": self.read_tail, "write": self.write_tail}));
+        }
+        o.insert("setup".into(), self.setup_json(setup));
+        o.insert("scenario".into(), json!(self.scenario));
+        o.insert(
+            "recovery".into(),
+            json!(self.rec.as_ref().map(|c| json!({
+                "map_pages": c.map_pages, "log_pages": c.log_pages,
+                "pages_read": c.pages_read, "mapping_pages_read": c.mapping_pages_read,
+            }))),
+        );
+        o.insert("error".into(), json!(self.error));
+        v
+    }
+}
