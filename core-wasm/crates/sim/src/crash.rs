@@ -17,6 +17,7 @@ use crate::sim::State;
 use crate::trace::Request;
 
 mod chain;
+pub mod judge;
 pub use chain::{chain, ChainOptions, ChainReport, CutAt, CutVerdict};
 
 /// Rebuilds the scheme from the chip alone.

@@ -10,7 +10,7 @@
 
 use std::cell::OnceCell;
 
-use crate::crash::{CrashOutcome, Recover};
+use crate::crash::Recover;
 use crate::moment::Display;
 use crate::nand::{Event, FlashError, Pbn};
 use crate::sim::{Simulator, State};
@@ -577,26 +577,18 @@ impl Stepper {
         };
         let events = flash.take_events();
         flash.set_recording(false);
-        let in_flight = match off.req {
-            Some(Request::Write { lpn }) => Some((lpn, off.before.next_version)),
-            _ => None,
-        };
-        let mut v: CrashOutcome = crate::crash::verify(ftl.as_ref(), &flash, &off.before.oracle, in_flight);
-        let mut oracle = off.before.oracle.clone();
-        let mut survived = false;
-        if let Some((lpn, ver)) = in_flight {
-            if ftl.locate(lpn).is_some_and(|p| flash.peek(p).version == ver) {
-                oracle.ack(lpn, ver);
-                survived = true;
-            }
-        }
+        // The request in flight went one way or the other, as the chip shows: the reference
+        // model follows (a write that survived, an LTFTL revert that completed: time shift
+        // is all or nothing), as in the chain of cuts (crash/judge.rs).
+        let done = crate::crash::judge::completed(&off.before, off.req);
+        let j = crate::crash::judge::judge(&off.before, &done, off.req, ftl.as_ref(), &flash);
+        let survived = j.took_effect;
         let ops = events.iter().filter(|e| matches!(e, Event::Op { .. })).count();
-        v.recovery_ops = ops as u64;
         let pos = off.before.pos + usize::from(off.req.is_some());
         let recovered = State {
             flash,
             ftl,
-            oracle,
+            oracle: j.oracle.clone(),
             host: off.before.host.clone(),
             next_version: off.before.next_version + u32::from(off.req.is_some()),
             pos,
@@ -608,11 +600,12 @@ impl Stepper {
         self.branch_from = Some(prev_branch.map_or(off.before.pos, |b| b.min(off.before.pos)));
         self.roots.retain(|r| r.state.pos < pos);
         self.verdict = Some(serde_json::json!({
-            "ok": v.ok(),
-            "lost": v.lost,
-            "wrong": v.wrong,
-            "torn_mapped": v.torn_mapped,
-            "recovery_ops": v.recovery_ops,
+            "ok": j.ok(),
+            "lost": j.lost,
+            "wrong": j.wrong,
+            "torn_mapped": j.torn_mapped,
+            "frozen_damaged": j.frozen_damaged,
+            "recovery_ops": ops,
             "in_flight": off.req.map(request_words),
             "in_flight_survived": survived,
         }));

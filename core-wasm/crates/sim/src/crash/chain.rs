@@ -3,10 +3,10 @@
 
 use serde::Serialize;
 
-use super::{summary, verify, Recover, Summary};
-use crate::ftl::Ftl;
+use super::judge::{judge, sync_frozen, version_of, versions};
+use super::{summary, Recover, Summary};
 use crate::metrics::LatencyHist;
-use crate::nand::{Cause, Flash, FlashError, PageKind};
+use crate::nand::{Cause, FlashError};
 use crate::sim::State;
 use crate::trace::Request;
 
@@ -128,48 +128,6 @@ pub struct ChainReport {
     pub stopped: Option<String>,
 }
 
-fn versions(ftl: &dyn Ftl, flash: &Flash) -> (Vec<u32>, u64) {
-    let mut torn = 0;
-    let v = (0..ftl.logical_pages()).map(|l| version_of(ftl.locate(l), l, flash, &mut torn)).collect();
-    (v, torn)
-}
-
-fn version_of(ppn: Option<u32>, lpn: u32, flash: &Flash, torn: &mut u64) -> u32 {
-    match ppn {
-        None => 0,
-        Some(p) => {
-            let pg = flash.peek(p);
-            match pg.kind {
-                PageKind::Data if pg.lpn == lpn => pg.version,
-                PageKind::Erased => 0,
-                PageKind::Torn => {
-                    *torn += 1;
-                    u32::MAX
-                }
-                _ => u32::MAX,
-            }
-        }
-    }
-}
-
-/// Frozen states of `oracle` the recovered scheme lost or changed (a revert to the state
-/// would not give exactly its pages).
-fn frozen_damage(ftl: &dyn Ftl, flash: &Flash, oracle: &crate::oracle::Oracle) -> u64 {
-    let mut bad = 0;
-    for id in oracle.frozen_ids() {
-        let want = oracle.frozen(id).unwrap();
-        let ok = ftl.frozen_image(id).is_some_and(|img| {
-            let mut torn = 0;
-            img.iter().enumerate().all(|(l, &p)| {
-                let p = (p != crate::nand::NONE).then_some(p);
-                version_of(p, l as u32, flash, &mut torn) == want[l]
-            })
-        });
-        bad += !ok as u64;
-    }
-    bad
-}
-
 fn next_request(rng: &mut crate::trace::rng::SplitMix64, s: &State, o: &ChainOptions) -> Request {
     let lp = s.ftl.logical_pages().max(1) as u64;
     if o.time_shift && rng.unit() < 0.08 {
@@ -188,13 +146,6 @@ fn next_request(rng: &mut crate::trace::rng::SplitMix64, s: &State, o: &ChainOpt
     } else {
         Request::Write { lpn }
     }
-}
-
-/// Keeps the reference model's frozen states in step with the scheme's after an
-/// acknowledged request (a revert drops the later states; LTFTL may release old ones).
-fn sync_frozen(s: &mut State) {
-    let ids = s.ftl.frozen_states();
-    s.oracle.retain_frozen(&ids);
 }
 
 fn is_merge(c: Cause) -> bool {
@@ -434,45 +385,14 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
                 v.error = Some("recovery is not idempotent: a cut during recovery changed its result".into());
             }
         }
-        // Which way the request in flight went: the recovered state must equal the state
-        // before it or the state after it (a write may also be judged LPN by LPN).
+        // Which way the request in flight went (crash/judge.rs).
         let ids = ftl.frozen_states();
-        let data_before = before.oracle.latest() == got.as_slice();
-        let data_done = done.oracle.latest() == got.as_slice();
-        let ids_done = done.oracle.frozen_ids() == ids;
-        let mut oracle = before.oracle.clone();
-        if (data_done && !data_before) || (data_done && ids_done && done.oracle != before.oracle) {
-            // Done, whole (a revert is atomic; a freeze / unfreeze shows in the states).
-            v.took_effect = true;
-            oracle = done.oracle.clone();
-        } else if !data_before {
-            // Judge against the state before; an interrupted write may have survived.
-            let in_flight = match v.in_flight {
-                Some(Request::Write { lpn }) => Some((lpn, before.next_version)),
-                _ => None,
-            };
-            let d = verify(ftl.as_ref(), &s.flash, &oracle, in_flight);
-            v.lost = d.lost;
-            v.wrong = d.wrong;
-            if let Some((lpn, ver)) = in_flight {
-                if got[lpn as usize] == ver {
-                    v.took_effect = true;
-                    oracle.ack(lpn, ver);
-                }
-            }
-        }
-        if !v.took_effect && !matches!(v.in_flight, Some(Request::Revert { .. })) {
-            // A write or freeze in flight may have released old frozen states for space
-            // before the cut (LTFTL releases the oldest, and persists that first): a state
-            // the finished request would not have kept may be gone.
-            let keep: Vec<u32> = oracle
-                .frozen_ids()
-                .into_iter()
-                .filter(|i| ids.contains(i) || done.oracle.frozen_ids().contains(i))
-                .collect();
-            oracle.retain_frozen(&keep);
-        }
-        v.frozen_damaged = frozen_damage(ftl.as_ref(), &s.flash, &oracle);
+        let j = judge(&before, &done, v.in_flight, ftl.as_ref(), &s.flash);
+        v.took_effect = j.took_effect;
+        v.lost = j.lost;
+        v.wrong = j.wrong;
+        v.frozen_damaged = j.frozen_damaged;
+        let mut oracle = j.oracle;
         if trace_this {
             for t in ftl.tables(&s.flash) {
                 eprintln!("  {}: {:?}", t.title, t.rows);
