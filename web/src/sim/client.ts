@@ -17,7 +17,7 @@ import type {
   LatencyHistogram,
 } from './protocol';
 import type { Scenario } from '../scenario/model';
-import { LEAN_PAGES, PatchBase } from './patch';
+import { ChipBase, LEAN_PAGES, PatchBase } from './patch';
 
 /** The part of the Worker interface the client uses. */
 export interface WorkerEventLike {
@@ -57,6 +57,7 @@ export class SimClient {
   private pending = new Map<number, Pending>();
   private closed: Error | null = null;
   private pages = new PatchBase();
+  private chips = new ChipBase();
 
   constructor(private readonly worker: WorkerLike) {
     worker.addEventListener('message', (ev) => this.onMessage(ev.data as Response));
@@ -99,7 +100,10 @@ export class SimClient {
     return this.request('create', { scenario });
   }
   dispose(sid: number): Promise<null> {
-    return this.request('dispose', { sid }).finally(() => this.pages.forget(sid));
+    return this.request('dispose', { sid }).finally(() => {
+      this.pages.forget(sid);
+      this.chips.forget(sid);
+    });
   }
   snapshot(sid: number): Promise<Snapshot> {
     return this.request('snapshot', { sid });
@@ -172,11 +176,23 @@ export class SimClient {
     const snap = r.snapshot ?? (r.pageStates instanceof Uint8Array ? (r as unknown as Snapshot) : undefined);
     const sid = typeof r.sid === 'number' && r.snapshot ? r.sid : p?.sid;
     if (!snap || typeof snap !== 'object' || sid === undefined) return;
-    if (snap.pagePatch) {
+    if (snap.chipDelta) {
+      // Snapshots by change (issue 26): the worker sent what the move changed.
+      const d = snap.chipDelta;
+      delete snap.chipDelta;
+      const from = this.chips.current(sid);
+      const next = this.chips.apply(sid, d);
+      if (!next || !from) return;
+      Object.assign(snap, next);
+      if (!next.ownerSets) delete snap.ownerSets;
+      snap.changed = { blocks: d.blocks, from: from.pageStates };
+      this.pages.full(sid, next.pageStates);
+    } else if (snap.pagePatch) {
       snap.pageStates = this.pages.apply(sid, snap.pagePatch);
       delete snap.pagePatch;
     } else if (snap.pageStates instanceof Uint8Array && snap.pageStates.length > LEAN_PAGES) {
       this.pages.full(sid, snap.pageStates);
+      this.chips.full(sid, snap);
     }
   }
 

@@ -1,7 +1,8 @@
 // The worker-side logic, independent of the Worker global so it can be unit tested
 // with a fake Session: it owns the Sessions and answers one Request with one Response.
-import { LEAN_PAGES, diffStates } from './patch';
+import { LEAN_PAGES, diffStates, readDelta } from './patch';
 import type {
+  ChipDelta,
   Command,
   CreateResult,
   LatencyHistogram,
@@ -85,9 +86,13 @@ function cutRequests(s: WasmSession): Snapshot['cutRequests'] {
   return out;
 }
 
-export function takeSnapshot(s: WasmSession, lean = false): Snapshot {
-  const pageStates = s.page_states();
-  const skipLpns = lean && pageStates.length > LEAN_PAGES;
+/**
+ * The moment shown; `lean` leaves page LPNs out on huge chips (playback), `delta` carries
+ * a change instead of the chip's arrays (which are then empty: sim/patch.ts rebuilds them).
+ */
+export function takeSnapshot(s: WasmSession, lean = false, delta?: ChipDelta): Snapshot {
+  const pageStates = delta ? new Uint8Array(0) : s.page_states();
+  const skipLpns = delta || (lean && pageStates.length > LEAN_PAGES);
   const view = parseJson<{ tables?: Snapshot['view']['tables'] }>(s.view(), 'view');
   return {
     step: s.step(),
@@ -96,10 +101,10 @@ export function takeSnapshot(s: WasmSession, lean = false): Snapshot {
     opCount: s.op_count(),
     pageStates,
     pageLpns: skipLpns ? new Uint32Array(0) : s.page_lpns(),
-    blockRoles: s.block_roles(),
-    eraseCounts: s.block_erase_counts(),
-    owners: s.block_owners(),
-    ...ownerSets(s),
+    blockRoles: delta ? new Uint8Array(0) : s.block_roles(),
+    eraseCounts: delta ? new Uint32Array(0) : s.block_erase_counts(),
+    owners: delta ? new Int32Array(0) : s.block_owners(),
+    ...(delta ? { chipDelta: delta } : ownerSets(s)),
     metrics: parseJson(s.metrics(), 'metrics'),
     events: parseJson(s.events(), 'events'),
     narration: s.narration(),
@@ -128,6 +133,8 @@ export class SessionHost {
   private sessions = new Map<number, WasmSession>();
   /** Huge chips: the page states last sent per Session (the base of the next patch). */
   private sentStates = new Map<number, Uint8Array>();
+  /** Huge chips whose page holds the whole chip as last sent: op steps send deltas. */
+  private synced = new Set<number>();
   private nextSid = 1;
   /** uploaded traces and their parsers (web/src/trace) */
   readonly traces: TraceHost;
@@ -168,12 +175,34 @@ export class SessionHost {
   }
 
   private stepped(s: WasmSession, moved: boolean, sid?: number): StepResult {
-    return { moved, snapshot: this.remember(sid, takeSnapshot(s)) };
+    return { moved, snapshot: this.changeOrFull(s, sid) };
   }
 
-  /** A full snapshot of a huge chip: keep a copy of its page states as the next base. */
-  private remember(sid: number | undefined, snap: Snapshot): Snapshot {
-    if (sid !== undefined && snap.pageStates.length > LEAN_PAGES) this.sentStates.set(sid, snap.pageStates.slice());
+  /**
+   * Huge chips the page holds whole: only what the move changed (the core's delta,
+   * issue 26); otherwise, or when the core lost track (a seek, a run), the whole moment.
+   */
+  private changeOrFull(s: WasmSession, sid: number | undefined, lean = false): Snapshot {
+    if (sid !== undefined && this.synced.has(sid)) {
+      const d = readDelta(s);
+      if (d) return takeSnapshot(s, lean, d);
+      return this.remember(sid, takeSnapshot(s), s, true);
+    }
+    return this.remember(sid, takeSnapshot(s), s);
+  }
+
+  /**
+   * A full snapshot of a huge chip: keep a copy of its page states as the next base, and
+   * make it the base of the core's next delta (`tracked`: the core just did).
+   */
+  private remember(sid: number | undefined, snap: Snapshot, s?: WasmSession, tracked = false): Snapshot {
+    if (sid !== undefined && snap.pageStates.length > LEAN_PAGES) {
+      this.sentStates.set(sid, snap.pageStates.slice());
+      if (s?.take_delta && snap.pageLpns.length === snap.pageStates.length) {
+        if (!tracked) s.take_delta().free?.();
+        this.synced.add(sid);
+      }
+    }
     return snap;
   }
 
@@ -182,6 +211,7 @@ export class SessionHost {
     if (snap.pageStates.length <= LEAN_PAGES) return snap;
     const prev = this.sentStates.get(sid);
     const patch = prev ? diffStates(prev, snap.pageStates) : null;
+    this.synced.delete(sid); // playback snapshots leave LPNs out
     if (!patch) return this.remember(sid, snap);
     this.sentStates.set(sid, snap.pageStates);
     return { ...snap, pageStates: new Uint8Array(0), pagePatch: patch };
@@ -201,7 +231,7 @@ export class SessionHost {
           startTimeline(s as TimelineSession, info.total_requests);
           const sid = this.nextSid++;
           this.sessions.set(sid, s);
-          const result: CreateResult = { sid, info, snapshot: this.remember(sid, takeSnapshot(s)) };
+          const result: CreateResult = { sid, info, snapshot: this.remember(sid, takeSnapshot(s), s) };
           return result;
         } catch (e) {
           s.free?.();
@@ -212,10 +242,13 @@ export class SessionHost {
         this.sessions.get(cmd.sid)?.free?.();
         this.sessions.delete(cmd.sid);
         this.sentStates.delete(cmd.sid);
+        this.synced.delete(cmd.sid);
         return null;
       }
-      case 'snapshot':
-        return this.remember(cmd.sid, takeSnapshot(this.session(cmd.sid)));
+      case 'snapshot': {
+        const s = this.session(cmd.sid);
+        return this.remember(cmd.sid, takeSnapshot(s), s);
+      }
       case 'step_op': {
         const s = this.session(cmd.sid);
         return this.stepped(s, s.step_op(), cmd.sid);
@@ -252,7 +285,8 @@ export class SessionHost {
           if (count > 1) moved = s.run(count - 1) > 0 || moved;
           moved = s.step_request() || moved;
         }
-        return { moved, snapshot: this.patched(cmd.sid, takeSnapshot(s, true)) };
+        const d = this.synced.has(cmd.sid) ? readDelta(s) : null;
+        return { moved, snapshot: d ? takeSnapshot(s, true, d) : this.patched(cmd.sid, takeSnapshot(s, true)) };
       }
       case 'goto': {
         const s = this.session(cmd.sid);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PatchBase, diffStates } from './patch';
+import { ChipBase, PatchBase, diffStates } from './patch';
 
 describe('page-state patches', () => {
   it('lists the changed pages, or gives up when too many changed', () => {
@@ -28,6 +28,37 @@ describe('page-state patches', () => {
     expect(s3).toBe(s1);
     base.forget(1);
     expect(base.apply(1, { idx: Uint32Array.from([0]), val: Uint8Array.from([1]) }).length).toBe(0);
+  });
+
+  it('applies a core delta (pages, blocks, owner sets) to a copy of the last arrays', () => {
+    const chips = new ChipBase();
+    const full = {
+      pageStates: new Uint8Array([1, 1, 0, 0]),
+      pageLpns: new Uint32Array([5, 6, 0xffffffff, 0xffffffff]),
+      blockRoles: new Uint8Array([1, 0]),
+      eraseCounts: new Uint32Array([0, 3]),
+      owners: new Int32Array([0, -1]),
+      ownerSets: { '0': [0, 2] },
+    };
+    expect(chips.apply(2, { pages: new Uint32Array(0) } as never)).toBeNull();
+    chips.full(2, full);
+    const next = chips.apply(2, {
+      pages: Uint32Array.from([0, 2]),
+      states: Uint8Array.from([2, 1]),
+      lpns: Uint32Array.from([5, 5]),
+      blocks: Uint32Array.from([0, 1]),
+      roles: Uint8Array.from([1, 2]),
+      owners: Int32Array.from([0, -1]),
+      eraseCounts: Uint32Array.from([0, 4]),
+      ownerSets: {},
+    })!;
+    expect([...next.pageStates]).toEqual([2, 1, 1, 0]);
+    expect([...next.pageLpns]).toEqual([5, 6, 5, 0xffffffff]);
+    expect([...next.blockRoles]).toEqual([1, 2]);
+    expect([...next.eraseCounts]).toEqual([0, 4]);
+    expect(next.ownerSets).toBeUndefined();
+    expect(next.pageStates).not.toBe(full.pageStates);
+    expect([...full.pageStates]).toEqual([1, 1, 0, 0]); // the snapshot already shown is untouched
   });
 });
 

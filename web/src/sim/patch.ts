@@ -1,6 +1,7 @@
 // Page-state patches for huge chips: during playback the worker sends only the pages that
 // changed (a 2 M-page chip changes a few hundred per snapshot), and the page rebuilds the
 // array in one of two buffers it alternates between, so playing allocates nothing big.
+import type { ChipDelta, WasmSession } from './protocol';
 
 /**
  * Chips with more pages than this leave page LPNs out of playback snapshots (an empty
@@ -59,5 +60,94 @@ export class PatchBase {
   forget(sid: number): void {
     this.last.delete(sid);
     this.spare.delete(sid);
+  }
+}
+
+/** The chip's arrays as a snapshot carries them. */
+export interface ChipArrays {
+  pageStates: Uint8Array;
+  pageLpns: Uint32Array;
+  blockRoles: Uint8Array;
+  eraseCounts: Uint32Array;
+  owners: Int32Array;
+  ownerSets?: Record<string, number[]>;
+}
+
+/**
+ * The client side of snapshots by change (issue 26): the last full arrays per Session,
+ * and deltas applied to a copy of them (a new identity each time: a snapshot already
+ * handed to React is never changed under it).
+ */
+export class ChipBase {
+  private last = new Map<number, ChipArrays>();
+
+  /** Remember a full snapshot's arrays (the base of the next delta). */
+  full(sid: number, chip: ChipArrays): void {
+    this.last.set(sid, {
+      pageStates: chip.pageStates,
+      pageLpns: chip.pageLpns,
+      blockRoles: chip.blockRoles,
+      eraseCounts: chip.eraseCounts,
+      owners: chip.owners,
+      ownerSets: chip.ownerSets,
+    });
+  }
+
+  current(sid: number): ChipArrays | undefined {
+    return this.last.get(sid);
+  }
+
+  /** The arrays with the delta applied; null when there is no base to apply it to. */
+  apply(sid: number, d: ChipDelta): ChipArrays | null {
+    const cur = this.last.get(sid);
+    if (!cur || cur.pageLpns.length !== cur.pageStates.length) return null;
+    const next: ChipArrays = {
+      pageStates: cur.pageStates.slice(),
+      pageLpns: cur.pageLpns.slice(),
+      blockRoles: cur.blockRoles.slice(),
+      eraseCounts: cur.eraseCounts.slice(),
+      owners: cur.owners.slice(),
+    };
+    for (let j = 0; j < d.pages.length; j++) {
+      next.pageStates[d.pages[j]] = d.states[j];
+      next.pageLpns[d.pages[j]] = d.lpns[j];
+    }
+    const sets = { ...(cur.ownerSets ?? {}) };
+    for (let j = 0; j < d.blocks.length; j++) {
+      const b = d.blocks[j];
+      next.blockRoles[b] = d.roles[j];
+      next.owners[b] = d.owners[j];
+      next.eraseCounts[b] = d.eraseCounts[j];
+      delete sets[String(b)];
+    }
+    Object.assign(sets, d.ownerSets);
+    if (Object.keys(sets).length > 0) next.ownerSets = sets;
+    this.last.set(sid, next);
+    return next;
+  }
+
+  forget(sid: number): void {
+    this.last.delete(sid);
+  }
+}
+
+/** The change since the last delta, or null when the whole moment must be read. */
+export function readDelta(s: WasmSession): ChipDelta | null {
+  if (!s.take_delta) return null;
+  const d = s.take_delta();
+  try {
+    if (d.full()) return null;
+    return {
+      pages: d.pages(),
+      states: d.page_states(),
+      lpns: d.page_lpns(),
+      blocks: d.blocks(),
+      roles: d.block_roles(),
+      owners: d.block_owners(),
+      eraseCounts: d.block_erase_counts(),
+      ownerSets: JSON.parse(d.owner_sets()) as Record<string, number[]>,
+    };
+  } finally {
+    d.free?.();
   }
 }

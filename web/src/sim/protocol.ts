@@ -49,12 +49,41 @@ export interface WasmSession {
   cut_requests?(): Uint32Array;
   /** the state after `step` requests and `ops` flash operations of the next one */
   goto?(step: number, ops: number): void;
+  /** what changed since the last call (snapshots by change, docs/session-api.md) */
+  take_delta?(): WasmDelta;
   /** cumulative counts sampled over the run (docs/session-api.md) */
   series?(): string;
   markers?(): Uint32Array;
   log_upto?(): number;
   latency_histogram?(): string;
   free?(): void;
+}
+
+/** Session.take_delta(): the pages and blocks the moves since the last call touched. */
+export interface WasmDelta {
+  full(): boolean;
+  pages(): Uint32Array;
+  page_states(): Uint8Array;
+  page_lpns(): Uint32Array;
+  blocks(): Uint32Array;
+  block_roles(): Uint8Array;
+  block_owners(): Int32Array;
+  block_erase_counts(): Uint32Array;
+  owner_sets(): string;
+  free?(): void;
+}
+
+/** A delta on the wire (parallel arrays: pages, then blocks), applied by the client (sim/patch.ts). */
+export interface ChipDelta {
+  pages: Uint32Array;
+  states: Uint8Array;
+  lpns: Uint32Array;
+  blocks: Uint32Array;
+  roles: Uint8Array;
+  owners: Int32Array;
+  eraseCounts: Uint32Array;
+  /** the delta's blocks that serve several logical blocks */
+  ownerSets: Record<string, number[]>;
 }
 
 export type SessionConstructor = new (scenarioJson: string) => WasmSession;
@@ -139,6 +168,16 @@ export interface Snapshot {
    * and removes this field (sim/patch.ts).
    */
   pagePatch?: { idx: Uint32Array; val: Uint8Array };
+  /**
+   * Wire only (huge chips, op steps): what the move changed, with the chip's arrays left
+   * empty; the client applies it to its copy and removes this field (sim/patch.ts).
+   */
+  chipDelta?: ChipDelta;
+  /**
+   * Set by the client when the arrays were rebuilt from a delta: the blocks it changed and
+   * the page states it was applied to, so a grid showing those redraws only these blocks.
+   */
+  changed?: { blocks: Uint32Array; from: Uint8Array };
 }
 
 /** One sample of Session.series(): cumulative counts after `step` requests. */

@@ -41,6 +41,10 @@ function transferablesOf(res: Response): Transferable[] {
   if (!snap) return [];
   const t = snapshotTransferables(snap);
   if (snap.pagePatch) t.push(snap.pagePatch.idx.buffer as ArrayBuffer, snap.pagePatch.val.buffer as ArrayBuffer);
+  const d = snap.chipDelta;
+  if (d)
+    for (const a of [d.pages, d.states, d.lpns, d.blocks, d.roles, d.owners, d.eraseCounts])
+      t.push(a.buffer as ArrayBuffer);
   return t;
 }
 

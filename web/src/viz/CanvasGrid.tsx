@@ -17,6 +17,7 @@ import {
   zoomText,
   type Colors,
 } from './canvasDraw';
+import { installProbe, paintDelta } from './canvasDelta';
 import type { Hovered } from './chipInfo';
 import type { ChipState } from './chipState';
 
@@ -51,6 +52,9 @@ export function CanvasGrid(props: CanvasGridProps) {
   const propsRef = useRef(props);
   propsRef.current = props;
   const zoomLabel = useRef<HTMLSpanElement>(null);
+  /** The page states the overview image shows whole, and what was received and drawn. */
+  const shown = useRef<Uint8Array | null>(null);
+  const counts = useRef({ received: 0, drawn: 0, byChange: 0 });
 
   const layout = useMemo(() => canvasLayout(blocks, ppb, width, height), [blocks, ppb, width, height]);
   const fitK = Math.min(width / layout.imgW, height / layout.imgH);
@@ -134,6 +138,7 @@ export function CanvasGrid(props: CanvasGridProps) {
         sw.scanned = 0;
       }
     }
+    if (sw.left === 0 && !dirty.current) shown.current = p.pageStates;
     return sw.left > 0;
   }, [layout, colors, ppb]);
 
@@ -154,6 +159,7 @@ export function CanvasGrid(props: CanvasGridProps) {
     }
     drawnOnce.current = true;
     drawnAt.current = performance.now();
+    if (!dirty.current && sweep.current.left === 0) counts.current.drawn = counts.current.received;
     const canvas = canvasRef.current;
     const img = imageRef.current;
     if (!canvas || !img) return;
@@ -193,9 +199,30 @@ export function CanvasGrid(props: CanvasGridProps) {
   }, [draw]);
 
   useEffect(() => {
+    counts.current.received++;
+    // An op step's delta (issue 26): repaint only its blocks when the image shows the
+    // arrays it was applied to; anything else sweeps the whole image again.
+    const p = propsRef.current;
+    const idle = !dirty.current && sweep.current.left === 0;
+    if (
+      idle &&
+      p.changed?.from === shown.current &&
+      paintDelta(imageRef.current, dataRef.current, layout, ppb, p, colors, presentKey)
+    ) {
+      shown.current = p.pageStates;
+      counts.current.byChange++;
+      schedule();
+      return;
+    }
     dirty.current = true;
     schedule();
-  }, [props.pageStates, props.blockRoles, layout, colors, schedule]);
+  }, [props.pageStates, props.blockRoles, layout, ppb, colors, schedule]);
+
+  useEffect(() => {
+    const idle = () => frame.current == null && !dirty.current && sweep.current.left === 0;
+    const get = () => ({ data: dataRef.current, layout, ppb, chip: propsRef.current, packed: packedColors(colors()) });
+    installProbe(canvasRef.current, get, () => ({ ...counts.current, idle: idle() }));
+  }, [layout, ppb, colors]);
 
   useEffect(() => {
     schedule();

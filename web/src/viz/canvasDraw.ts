@@ -122,6 +122,35 @@ export function paintRow(
   }
 }
 
+/**
+ * Paint one block's column of the overview image (its role pixel and its pages), as
+ * `paintRow` paints it: the change-only redraw of an op step (issue 26).
+ */
+export function paintBlock(
+  px: Uint32Array,
+  b: number,
+  W: number,
+  ppb: number,
+  chip: Pick<ChipArrays, 'pageStates' | 'blockRoles'>,
+  colors: ReturnType<typeof packedColors>,
+  seenS: Uint8Array,
+  seenR: Uint8Array,
+) {
+  const { pageC, roleC } = colors;
+  const r = Math.floor(b / W);
+  const c = b - r * W;
+  let o = r * (ppb + 1) * W + c;
+  const role = chip.blockRoles[b];
+  seenR[role] = 1;
+  px[o] = roleC[role];
+  for (let pg = 0, i = b * ppb; pg < ppb; pg++, i++) {
+    o += W;
+    const st = chip.pageStates[i];
+    seenS[st] = 1;
+    px[o] = pageC[st];
+  }
+}
+
 /** Page-level detail (cells, hatching, LPNs) for the visible blocks only. */
 export function drawDetail(
   ctx: CanvasRenderingContext2D,

@@ -9,6 +9,8 @@ export interface ChipState {
   owners: Int32Array;
   /** every owner of a block that has several (KRAFT/KAST shared log blocks) */
   ownerSets?: Record<string, number[]>;
+  /** the blocks changed since the arrays `from` (a delta, sim/patch.ts): redraw only these */
+  changed?: { blocks: Uint32Array; from: Uint8Array };
 }
 
 /** The grid props of anything that carries the chip's arrays (and nothing else of it). */
@@ -20,5 +22,6 @@ export function chipState(s: ChipState): ChipState {
     eraseCounts: s.eraseCounts,
     owners: s.owners,
     ownerSets: s.ownerSets,
+    changed: s.changed,
   };
 }
