@@ -322,6 +322,12 @@ impl Stepper {
     /// recovery the moment is the recovered state (`seek_to`), as stepping leaves it.
     pub fn seek(&mut self, step: usize) -> Result<(), String> {
         self.track.need_full();
+        self.seek_shown(step)
+    }
+
+    /// `seek` without asking the app for a full snapshot: for restore_before, whose move
+    /// the request blocks marked cover (stepper/delta.rs).
+    fn seek_shown(&mut self, step: usize) -> Result<(), String> {
         let step = step.min(self.sim.total());
         if step == 0 || self.roots.iter().any(|r| r.state.pos >= step) {
             return self.seek_to(step);
@@ -472,7 +478,7 @@ impl Stepper {
         let pos = self.sim.pos();
         if pos > 0 && !self.roots.iter().any(|r| r.state.pos >= pos) {
             // On failure the moment stays as restored, without the request's events.
-            let _ = self.seek(pos);
+            let _ = self.seek_shown(pos);
         }
     }
 
