@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 mod commands;
 mod output;
 mod setup;
+mod timing;
 
 use commands::{bench, crash_sweep, export, list, merge, ram, run, sweep, trace};
 

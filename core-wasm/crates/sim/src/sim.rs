@@ -260,7 +260,7 @@ impl Simulator {
         }
         self.schedule = schedule;
         if self.timing.model != crate::timing::Model::Closed {
-            let t = self.timing.clone();
+            let t = self.timing;
             self.set_timing(t)?;
         }
         Ok(())
@@ -273,20 +273,22 @@ impl Simulator {
     /// run are replayed under the new model.
     pub fn set_timing(&mut self, cfg: TimingConfig) -> Result<(), String> {
         let mut rng = crate::trace::rng::SplitMix64::new(cfg.seed);
-        let arrivals = cfg.arrivals(self.schedule.requests(), self.schedule.arrivals(), || rng.unit())?;
+        let arrivals = cfg.arrivals(&self.schedule, || rng.unit())?;
         self.arrivals = arrivals;
         self.timing = cfg;
-        let pos = self.state.pos;
-        self.keyframes.clear();
-        self.state = (self.fresh)();
-        self.state.clock.config = self.timing.clone();
         if let Some(t) = &mut self.host_timeline {
             t.clear();
         }
-        if pos > 0 {
-            self.seek(pos)?;
+        let pos = self.state.pos;
+        if pos == 0 {
+            // Nothing ran: the state stands (a large or preconditioned chip is not rebuilt).
+            self.state.clock = Clock::new(self.timing);
+            return Ok(());
         }
-        Ok(())
+        self.keyframes.clear();
+        self.state = (self.fresh)();
+        self.state.clock.config = self.timing;
+        self.seek(pos)
     }
     pub fn timing(&self) -> &TimingConfig {
         &self.timing
@@ -451,7 +453,7 @@ impl Simulator {
                 Some(k) => k.clone(),
                 None => {
                     let mut s = (self.fresh)();
-                    s.clock.config = self.timing.clone();
+                    s.clock.config = self.timing;
                     s
                 }
             };

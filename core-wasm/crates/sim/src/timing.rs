@@ -15,6 +15,51 @@ use serde::{Deserialize, Serialize};
 
 use crate::metrics::{KindTiming, TimingMetrics};
 
+/// Unit of a trace's timestamps (each format has its own, docs/traces.md; `time_unit`
+/// overrides it, e.g. `ns` for MQSim's variant of the DiskSim format).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeUnit {
+    S,
+    Ms,
+    Us,
+    Ns,
+    /// Windows FILETIME ticks of 100 ns (MSR Cambridge).
+    Filetime,
+}
+
+impl TimeUnit {
+    /// Nanoseconds per unit.
+    pub fn ns(self) -> f64 {
+        match self {
+            TimeUnit::S => 1e9,
+            TimeUnit::Ms => 1e6,
+            TimeUnit::Us => 1e3,
+            TimeUnit::Ns => 1.0,
+            TimeUnit::Filetime => 100.0,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            TimeUnit::S => "s",
+            TimeUnit::Ms => "ms",
+            TimeUnit::Us => "us",
+            TimeUnit::Ns => "ns",
+            TimeUnit::Filetime => "filetime",
+        }
+    }
+    pub fn from_word(w: &str) -> Result<TimeUnit, String> {
+        match w.trim().to_ascii_lowercase().as_str() {
+            "s" | "sec" | "seconds" => Ok(TimeUnit::S),
+            "ms" | "milliseconds" => Ok(TimeUnit::Ms),
+            "us" | "µs" | "microseconds" => Ok(TimeUnit::Us),
+            "ns" | "nanoseconds" => Ok(TimeUnit::Ns),
+            "filetime" | "100ns" => Ok(TimeUnit::Filetime),
+            o => Err(format!("unknown time unit '{o}': expected s, ms, us, ns or filetime")),
+        }
+    }
+}
+
 /// Which timing model a run uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -52,7 +97,7 @@ pub enum Spacing {
 }
 
 /// A run's timing model (`--timing`, `--time-scale`, `--rate`; the scenario's `timing`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct TimingConfig {
     pub model: Model,
@@ -63,11 +108,21 @@ pub struct TimingConfig {
     pub rate: Option<f64>,
     pub spacing: Spacing,
     pub seed: u64,
+    /// The unit of the trace's timestamps, instead of the one they were read in
+    /// (`--time-unit`; MQSim's DiskSim-layout traces are in ns).
+    pub time_unit: Option<TimeUnit>,
 }
 
 impl Default for TimingConfig {
     fn default() -> Self {
-        TimingConfig { model: Model::Closed, time_scale: 1.0, rate: None, spacing: Spacing::Fixed, seed: 1 }
+        TimingConfig {
+            model: Model::Closed,
+            time_scale: 1.0,
+            rate: None,
+            spacing: Spacing::Fixed,
+            seed: 1,
+            time_unit: None,
+        }
     }
 }
 
@@ -92,14 +147,10 @@ impl TimingConfig {
             (Model::Open, Some(_), Spacing::Poisson) => "poisson",
         }
     }
-    /// The arrival of each of `requests` host requests in the open model, ns from the
-    /// first; `trace` the schedule's times; `unit` draws uniform [0, 1) (Poisson gaps).
-    pub fn arrivals(
-        &self,
-        requests: usize,
-        trace: Option<&[u64]>,
-        mut unit: impl FnMut() -> f64,
-    ) -> Result<Option<Vec<u64>>, String> {
+    /// The arrival of each of the schedule's host requests in the open model, ns from the
+    /// first; `unit` draws uniform [0, 1) (Poisson gaps).
+    pub fn arrivals(&self, schedule: &Schedule, mut unit: impl FnMut() -> f64) -> Result<Option<Vec<u64>>, String> {
+        let requests = schedule.requests();
         self.check()?;
         if self.model == Model::Closed {
             return Ok(None);
@@ -120,8 +171,13 @@ impl TimingConfig {
             }
             return Ok(Some(out));
         }
-        match trace {
-            Some(a) => Ok(Some(a.iter().map(|&t| (t as f64 * self.time_scale).round() as u64).collect())),
+        // Read in one unit, meant in another: rescale (e.g. ms read, ns meant: × 10^-6).
+        let k = match (self.time_unit, schedule.unit()) {
+            (Some(want), Some(read)) => want.ns() / read.ns(),
+            _ => 1.0,
+        } * self.time_scale;
+        match schedule.arrivals() {
+            Some(a) => Ok(Some(a.iter().map(|&t| (t as f64 * k).round() as u64).collect())),
             None => {
                 Err("the open timing model needs arrival times: a trace with timestamps, or an arrival rate (--rate)"
                     .into())
@@ -187,6 +243,10 @@ pub struct Clock {
 }
 
 impl Clock {
+    /// A clock at 0 with nothing served, for the model `config`.
+    pub fn new(config: TimingConfig) -> Clock {
+        Clock { config, ..Clock::default() }
+    }
     /// When the chip is next free (the run's clock after the requests given so far).
     pub fn free_at(&self) -> u64 {
         self.free_at
@@ -288,6 +348,8 @@ pub struct Schedule {
     /// One per host request, in order (None: the workload has no timestamps).
     arrivals: Option<Vec<u64>>,
     requests: usize,
+    /// The unit the trace's times were read in (`TimingConfig::time_unit` rescales them).
+    unit: Option<TimeUnit>,
 }
 
 impl Schedule {
@@ -305,12 +367,20 @@ impl Schedule {
         }
         let requests = starts.iter().map(|w| w.count_ones() as usize).sum();
         let arrivals = arrivals.filter(|a| a.len() == requests);
-        Schedule { starts, pages, arrivals, requests }
+        Schedule { starts, pages, arrivals, requests, unit: None }
+    }
+    /// The unit the arrivals were read in.
+    pub fn with_unit(mut self, unit: Option<TimeUnit>) -> Schedule {
+        self.unit = unit;
+        self
+    }
+    pub fn unit(&self) -> Option<TimeUnit> {
+        self.unit
     }
     /// Every page request a host request of its own, no times (generated workloads,
     /// the pattern language).
     pub fn per_page(pages: usize) -> Schedule {
-        Schedule { starts: Vec::new(), pages, arrivals: None, requests: pages }
+        Schedule { starts: Vec::new(), pages, arrivals: None, requests: pages, unit: None }
     }
     /// Page requests.
     pub fn pages(&self) -> usize {

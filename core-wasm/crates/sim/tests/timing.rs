@@ -237,3 +237,19 @@ fn rftl_bound_holds_under_open_arrivals_and_gftl_nftl_exceed_theirs() {
     assert!(n.read.delayed_by_gc > 0);
     assert!(n.read.response_us.max.max(n.write.response_us.max) > nftl_bound, "NFTL: {n:?}");
 }
+
+/// A trace read in one unit and meant in another is rescaled by the run's `time_unit`
+/// (MQSim writes the DiskSim layout in ns; the parser reads DiskSim's ms).
+#[test]
+fn time_unit_rescales_a_trace_read_in_another_unit() {
+    let sc = scenario("page", SchemeParams::default(), 16, 4, Workload::Sequential { n: 1 });
+    let raw = parse_bytes(b"1000 0 0 1 0\n1500 0 1 1 0\n", TraceOptions { page_bytes: 512, ..TraceOptions::default() })
+        .unwrap();
+    let (mut sim, _) = load::build_with_raw(&sc, &raw, Fit::None).unwrap();
+    sim.set_timing(open()).unwrap();
+    assert_eq!(sim.arrivals(), Some(&[0, 500_000_000][..]), "read as DiskSim's ms");
+    sim.set_timing(TimingConfig { time_unit: Some(TimeUnit::Ns), ..open() }).unwrap();
+    assert_eq!(sim.arrivals(), Some(&[0, 500][..]), "meant as ns");
+    sim.set_timing(TimingConfig { time_unit: Some(TimeUnit::Us), time_scale: 2.0, ..open() }).unwrap();
+    assert_eq!(sim.arrivals(), Some(&[0, 1_000_000][..]));
+}

@@ -26,6 +26,8 @@ pub(crate) struct RowOptions {
     pub(crate) timeline: bool,
     /// Keep the simulator in the row (for the timeline).
     pub(crate) keep: bool,
+    /// The timing model (docs/timing.md); None: closed.
+    pub(crate) timing: Option<ftl_sim::timing::TimingConfig>,
 }
 
 /// Metadata writes of the run and the cost of one recovery at its end.
@@ -164,6 +166,9 @@ fn finish(sc: Scenario, raw: Raw, fit: Fit, plan: PlanRun, o: &RowOptions, row: 
     // Nothing seeks here: no keyframes, no run log, metrics by counters.
     sim.set_mode(RunMode::FullSpeed);
     sim.record_timeline(o.timeline);
+    if let Some(t) = &o.timing {
+        sim.set_timing(*t)?;
+    }
     let total = sim.total();
     let k = if o.recovery { o.recovery_samples.max(1) } else { 1 };
     let mut samples = Vec::new();

@@ -10,6 +10,7 @@ use ftl_sim::scenario::Scenario;
 use super::row::{run_point, run_scenario, Row, RowOptions};
 use crate::output::{fail, print_human, print_json, print_trace_summary, EXIT_FAILED_CHECK};
 use crate::setup::Setup;
+use crate::timing::{print_timing, TimingArgs};
 
 #[derive(Args)]
 pub(crate) struct RunArgs {
@@ -31,6 +32,8 @@ pub(crate) struct RunArgs {
     /// (`request,op,lpn,total_us,gc_us`; gc_us = GC / merge work carried by the request).
     #[arg(long)]
     pub(crate) timeline: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub(crate) timing: TimingArgs,
 }
 
 pub(crate) fn execute(args: RunArgs) -> ExitCode {
@@ -50,6 +53,7 @@ pub(crate) fn execute(args: RunArgs) -> ExitCode {
     } else {
         print_human(m);
         print_setup(&row);
+        print_timing(&m.timing);
     }
     if m.wrong_reads > 0 {
         eprintln!("error: {} reads disagreed with the reference model", m.wrong_reads);
@@ -78,8 +82,13 @@ fn fit_name(row: &Row) -> String {
 }
 
 fn run(args: &RunArgs) -> Result<Row, String> {
-    let opts =
-        RowOptions { space: args.setup.space, timeline: args.timeline.is_some(), keep: true, ..Default::default() };
+    let opts = RowOptions {
+        space: args.setup.space,
+        timeline: args.timeline.is_some() || args.timing.request_timeline.is_some(),
+        keep: true,
+        timing: args.timing.option()?,
+        ..Default::default()
+    };
     let mut row = match &args.scenario {
         Some(file) => {
             let (sc, trace, hash) = read_scenario(file)?;
@@ -119,6 +128,9 @@ fn run(args: &RunArgs) -> Result<Row, String> {
             let _ = writeln!(out, "{},{op},{lpn},{},{}", i + 1, t.total_ns as f64 / 1000.0, t.gc_ns as f64 / 1000.0);
         }
         std::fs::write(path, out).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    if let Some(sim) = &row.sim {
+        args.timing.write_request_timeline(sim)?;
     }
     row.sim = None;
     Ok(row)

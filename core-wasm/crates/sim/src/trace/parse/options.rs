@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::Format;
+pub use crate::timing::TimeUnit;
 use crate::trace::MAX_REQUESTS;
 
 /// Unit of a CSV address or size column.
@@ -21,51 +22,6 @@ impl Unit {
             "s" | "sector" | "sectors" | "512" | "512b" => Some(Unit::Sectors),
             "p" | "page" | "pages" => Some(Unit::Pages),
             _ => None,
-        }
-    }
-}
-
-/// Unit of a trace's timestamps (each format has its own, docs/traces.md; `time_unit`
-/// overrides it, e.g. `ns` for MQSim's variant of the DiskSim format).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TimeUnit {
-    S,
-    Ms,
-    Us,
-    Ns,
-    /// Windows FILETIME ticks of 100 ns (MSR Cambridge).
-    Filetime,
-}
-
-impl TimeUnit {
-    /// Nanoseconds per unit.
-    pub fn ns(self) -> f64 {
-        match self {
-            TimeUnit::S => 1e9,
-            TimeUnit::Ms => 1e6,
-            TimeUnit::Us => 1e3,
-            TimeUnit::Ns => 1.0,
-            TimeUnit::Filetime => 100.0,
-        }
-    }
-    pub fn name(self) -> &'static str {
-        match self {
-            TimeUnit::S => "s",
-            TimeUnit::Ms => "ms",
-            TimeUnit::Us => "us",
-            TimeUnit::Ns => "ns",
-            TimeUnit::Filetime => "filetime",
-        }
-    }
-    pub fn from_word(w: &str) -> Result<TimeUnit, String> {
-        match w.trim().to_ascii_lowercase().as_str() {
-            "s" | "sec" | "seconds" => Ok(TimeUnit::S),
-            "ms" | "milliseconds" => Ok(TimeUnit::Ms),
-            "us" | "µs" | "microseconds" => Ok(TimeUnit::Us),
-            "ns" | "nanoseconds" => Ok(TimeUnit::Ns),
-            "filetime" | "100ns" => Ok(TimeUnit::Filetime),
-            o => Err(format!("unknown time unit '{o}': expected s, ms, us, ns or filetime")),
         }
     }
 }

@@ -154,7 +154,7 @@ impl RawTrace {
             }
             _ => None,
         };
-        Schedule::new(self.starts.clone(), self.packed.len(), arrivals)
+        Schedule::new(self.starts.clone(), self.packed.len(), arrivals).with_unit(self.time_unit)
     }
     /// Page requests (after splitting).
     pub fn len(&self) -> usize {
