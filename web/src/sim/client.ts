@@ -186,7 +186,6 @@ export class SimClient {
       Object.assign(snap, next);
       if (!next.ownerSets) delete snap.ownerSets;
       snap.changed = { blocks: d.blocks, from: from.pageStates };
-      this.pages.full(sid, next.pageStates);
     } else if (snap.pagePatch) {
       snap.pageStates = this.pages.apply(sid, snap.pagePatch);
       delete snap.pagePatch;

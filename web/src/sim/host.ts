@@ -185,6 +185,8 @@ export class SessionHost {
   private changeOrFull(s: WasmSession, sid: number | undefined, lean = false): Snapshot {
     if (sid !== undefined && this.synced.has(sid)) {
       const d = readDelta(s);
+      // The page's arrays move on from deltas: a playback patch must start from a full snapshot.
+      if (d) this.sentStates.delete(sid);
       if (d) return takeSnapshot(s, lean, d);
       return this.remember(sid, takeSnapshot(s), s, true);
     }
@@ -286,6 +288,7 @@ export class SessionHost {
           moved = s.step_request() || moved;
         }
         const d = this.synced.has(cmd.sid) ? readDelta(s) : null;
+        if (d) this.sentStates.delete(cmd.sid);
         return { moved, snapshot: d ? takeSnapshot(s, true, d) : this.patched(cmd.sid, takeSnapshot(s, true)) };
       }
       case 'goto': {

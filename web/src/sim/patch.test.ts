@@ -58,7 +58,26 @@ describe('page-state patches', () => {
     expect([...next.eraseCounts]).toEqual([0, 4]);
     expect(next.ownerSets).toBeUndefined();
     expect(next.pageStates).not.toBe(full.pageStates);
-    expect([...full.pageStates]).toEqual([1, 1, 0, 0]); // the snapshot already shown is untouched
+    expect([...full.pageStates]).toEqual([1, 1, 0, 0]); // the states already shown are untouched
+    // the next delta goes into the other set, brought up to date first
+    const one = (p: number, st: number) => ({
+      pages: Uint32Array.from([p]),
+      states: Uint8Array.from([st]),
+      lpns: Uint32Array.from([7]),
+      blocks: new Uint32Array(0),
+      roles: new Uint8Array(0),
+      owners: new Int32Array(0),
+      eraseCounts: new Uint32Array(0),
+      ownerSets: {},
+    });
+    const n2 = chips.apply(2, one(3, 4))!;
+    expect(n2.pageStates).toBe(full.pageStates);
+    expect([...n2.pageStates]).toEqual([2, 1, 1, 4]);
+    expect([...n2.blockRoles]).toEqual([1, 2]);
+    const n3 = chips.apply(2, one(1, 0))!;
+    expect(n3.pageStates).toBe(next.pageStates);
+    expect([...n3.pageStates]).toEqual([2, 0, 1, 4]);
+    expect([...n3.pageLpns]).toEqual([5, 7, 5, 7]);
   });
 });
 

@@ -74,60 +74,72 @@ export interface ChipArrays {
 }
 
 /**
- * The client side of snapshots by change (issue 26): the last full arrays per Session,
- * and deltas applied to a copy of them (a new identity each time: a snapshot already
- * handed to React is never changed under it).
+ * The client side of snapshots by change (issue 26): the arrays per Session, rebuilt from
+ * each delta into one of two sets it alternates between (the spare is brought up to date
+ * by replaying the delta it missed), so a step copies nothing big and each result is a new
+ * identity. As with PatchBase, the arrays of the snapshot before last are reused; the
+ * page LPNs are one array updated in place.
  */
 export class ChipBase {
-  private last = new Map<number, ChipArrays>();
+  private last = new Map<number, { cur: ChipArrays; spare: ChipArrays | null; missed: ChipDelta | null }>();
 
   /** Remember a full snapshot's arrays (the base of the next delta). */
   full(sid: number, chip: ChipArrays): void {
-    this.last.set(sid, {
+    const cur = {
       pageStates: chip.pageStates,
       pageLpns: chip.pageLpns,
       blockRoles: chip.blockRoles,
       eraseCounts: chip.eraseCounts,
       owners: chip.owners,
       ownerSets: chip.ownerSets,
-    });
+    };
+    this.last.set(sid, { cur, spare: null, missed: null });
   }
 
   current(sid: number): ChipArrays | undefined {
-    return this.last.get(sid);
+    return this.last.get(sid)?.cur;
   }
 
   /** The arrays with the delta applied; null when there is no base to apply it to. */
   apply(sid: number, d: ChipDelta): ChipArrays | null {
-    const cur = this.last.get(sid);
-    if (!cur || cur.pageLpns.length !== cur.pageStates.length) return null;
-    const next: ChipArrays = {
-      pageStates: cur.pageStates.slice(),
-      pageLpns: cur.pageLpns.slice(),
-      blockRoles: cur.blockRoles.slice(),
-      eraseCounts: cur.eraseCounts.slice(),
-      owners: cur.owners.slice(),
-    };
-    for (let j = 0; j < d.pages.length; j++) {
-      next.pageStates[d.pages[j]] = d.states[j];
-      next.pageLpns[d.pages[j]] = d.lpns[j];
-    }
+    const e = this.last.get(sid);
+    if (!e || e.cur.pageLpns.length !== e.cur.pageStates.length) return null;
+    const { cur } = e;
+    let next = e.spare;
+    if (next && e.missed) applyTo(next, e.missed);
+    else
+      next = {
+        pageStates: cur.pageStates.slice(),
+        // LPNs change in place (16 MB on a 4 M-page chip: no copy; nothing keys on their identity).
+        pageLpns: cur.pageLpns,
+        blockRoles: cur.blockRoles.slice(),
+        eraseCounts: cur.eraseCounts.slice(),
+        owners: cur.owners.slice(),
+      };
+    applyTo(next, d);
     const sets = { ...(cur.ownerSets ?? {}) };
-    for (let j = 0; j < d.blocks.length; j++) {
-      const b = d.blocks[j];
-      next.blockRoles[b] = d.roles[j];
-      next.owners[b] = d.owners[j];
-      next.eraseCounts[b] = d.eraseCounts[j];
-      delete sets[String(b)];
-    }
+    for (const b of d.blocks) delete sets[String(b)];
     Object.assign(sets, d.ownerSets);
-    if (Object.keys(sets).length > 0) next.ownerSets = sets;
-    this.last.set(sid, next);
+    next = { ...next, ownerSets: Object.keys(sets).length > 0 ? sets : undefined };
+    this.last.set(sid, { cur: next, spare: cur, missed: d });
     return next;
   }
 
   forget(sid: number): void {
     this.last.delete(sid);
+  }
+}
+
+function applyTo(a: ChipArrays, d: ChipDelta): void {
+  for (let j = 0; j < d.pages.length; j++) {
+    a.pageStates[d.pages[j]] = d.states[j];
+    a.pageLpns[d.pages[j]] = d.lpns[j];
+  }
+  for (let j = 0; j < d.blocks.length; j++) {
+    const b = d.blocks[j];
+    a.blockRoles[b] = d.roles[j];
+    a.owners[b] = d.owners[j];
+    a.eraseCounts[b] = d.eraseCounts[j];
   }
 }
 
