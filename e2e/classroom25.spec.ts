@@ -129,3 +129,111 @@ for (const c of [
     expect(problems).toEqual([]);
   });
 }
+
+/** Page numbers, band LBNs and erase counts on the chip, and their smallest font size. */
+async function chipMarks(page: Page) {
+  return page.getByTestId('device-grid').evaluate((g) => {
+    const size = (e: Element) => parseFloat(getComputedStyle(e).fontSize);
+    const lpn = Array.from(g.querySelectorAll('text.lpn'));
+    const lbn = Array.from(g.querySelectorAll('text.role-text')).filter((e) => / L\d/.test(e.textContent ?? ''));
+    const erase = Array.from(g.querySelectorAll('text.pbn')).filter((e) => /· e\d/.test(e.textContent ?? ''));
+    const all = [...lpn, ...lbn, ...erase];
+    return { lpn: lpn.length, lbn: lbn.length, erase: erase.length, min: all.length ? Math.min(...all.map(size)) : 0 };
+  });
+}
+
+/** Every visible text of the app smaller than 18 px (presentation mode's floor). */
+async function smallTexts(page: Page) {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    const walker = document.createTreeWalker(document.querySelector('.app')!, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n.parentElement!;
+      if (!n.textContent?.trim() || el.closest('title, option')) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) continue;
+      const fs = parseFloat(getComputedStyle(el).fontSize);
+      if (fs < 18) out.push(`${fs} px: ${n.textContent.trim().slice(0, 40)}`);
+    }
+    return out;
+  });
+}
+
+for (const vp of [
+  { width: 1024, height: 768 },
+  { width: 1366, height: 768 },
+]) {
+  test(`presentation ${vp.width}×${vp.height}, FAST merges tour, A+ to the largest step: page numbers, band LBNs and erase counts stay, ≥ 18 px`, async ({
+    page,
+  }) => {
+    const problems = watch(page);
+    await page.setViewportSize(vp);
+    await page.goto('/#tour=fast-merges');
+    const panel = page.getByTestId('tour-panel');
+    await expect(panel).toHaveAttribute('data-stop', '0');
+    await page.getByTestId('tour-next').click();
+    await expect(panel).toHaveAttribute('data-stop', '1');
+    await page.getByTestId('present-toggle').click();
+    await expect(page.locator('.app.presenting')).toBeVisible();
+    const zoomIn = page.locator('.present-tools [data-testid=zoom-in]');
+    for (let stepNo = 0; ; stepNo++) {
+      const scale = await page.getByTestId('present-scale').textContent();
+      await expect
+        .poll(async () => {
+          const m = await chipMarks(page);
+          return m.lpn >= 17 && m.lbn >= 3 && m.erase === 16 && m.min >= 18;
+        }, `${scale}: marks`)
+        .toBe(true);
+      expect(await smallTexts(page), `${scale}: texts under 18 px`).toEqual([]);
+      expect(await inViewAndOnTop(page, 'tour-next'), `${scale}: Next in view`).toBe(true);
+      await page.screenshot({ path: `${SHOTS}/present-${vp.width}-${stepNo}.png` });
+      if (await zoomIn.isDisabled()) break;
+      await zoomIn.click();
+      await expect(page.getByTestId('present-scale')).not.toHaveText(scale ?? '');
+    }
+    expect(problems).toEqual([]);
+  });
+}
+
+test('presentation, canvas view (8,192 pages): zoomed in, its page numbers and band text are at least 18 px, and so are its zoom controls', async ({
+  page,
+}) => {
+  const problems = watch(page);
+  await page.setViewportSize({ width: 1366, height: 768 });
+  // Every text the chip's canvas draws, with its font.
+  await page.addInitScript(() => {
+    const w = window as unknown as { __texts: [string, string][] };
+    w.__texts = [];
+    const fill = CanvasRenderingContext2D.prototype.fillText;
+    CanvasRenderingContext2D.prototype.fillText = function (text, x, y, max) {
+      if (this.canvas.getAttribute('data-testid') === 'device-canvas') w.__texts.push([String(text), this.font]);
+      return fill.call(this, text, x, y, max);
+    };
+  });
+  const scenario = {
+    scheme: 'fast',
+    params: {},
+    chip: { preset: 'classroom', blocks: 512, pages_per_block: 16 },
+    workload: { kind: 'uniform', n: 3000, seed: 1, read_ratio: 0 },
+  };
+  await page.goto(url(scenario, 1500));
+  await expect(page.getByTestId('device-canvas')).toBeVisible();
+  await expect.poll(async () => (await counter(page)).step).toBe(1500);
+  await page.getByTestId('present-toggle').click();
+  await expect(page.locator('.app.presenting')).toBeVisible();
+  const tools = page.locator('.canvas-tools');
+  for (const el of await tools.locator('button, .zoom-level, label').all())
+    expect(await el.evaluate((e) => parseFloat(getComputedStyle(e).fontSize))).toBeGreaterThanOrEqual(18);
+  const drawn = () => page.evaluate(() => (window as unknown as { __texts: [string, string][] }).__texts);
+  for (let i = 0; i < 6; i++) {
+    await page.evaluate(() => ((window as unknown as { __texts: [string, string][] }).__texts = []));
+    await tools.getByTestId('zoom-in').click();
+    await expect.poll(async () => (await page.getByTestId('zoom-level').textContent()) ?? '').toMatch(/px\/page/);
+    for (const [text, font] of await drawn())
+      expect(parseFloat(font), `"${text}" drawn at ${font}`).toBeGreaterThanOrEqual(18);
+  }
+  // Zoomed in all the way: page numbers are drawn.
+  await expect.poll(async () => (await drawn()).filter(([t]) => /^\d+$/.test(t)).length).toBeGreaterThan(10);
+  await page.screenshot({ path: `${SHOTS}/present-canvas.png` });
+  expect(problems).toEqual([]);
+});

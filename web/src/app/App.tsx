@@ -2,6 +2,7 @@
 // address bar, classroom) and the columns. Behaviour lives in the hooks and components.
 import { useCallback, useMemo, useState } from 'react';
 import { CompareScreen } from '../compare/CompareScreen';
+import { DEFAULT_PRESENT_SCALE } from '../classroom/PresentTools';
 import { PrintTour } from '../classroom/PrintTour';
 import type { LinkNoticeState } from '../scenario/LinkNotices';
 import { hasScheme } from '../scenario/model';
@@ -64,7 +65,13 @@ export function App() {
 
   return (
     <div
-      className={['app', present && 'presenting', present && presentation.sideOpen && 'side-open', EMBED && 'embed']
+      className={[
+        'app',
+        present && 'presenting',
+        present && presentation.scale > DEFAULT_PRESENT_SCALE && 'present-large',
+        present && presentation.sideOpen && 'side-open',
+        EMBED && 'embed',
+      ]
         .filter(Boolean)
         .join(' ')}
       data-present={present}

@@ -31,6 +31,8 @@ export interface CanvasGridProps extends ChipState {
   onHover?: (h: Hovered | null) => void;
   /** the page states and block roles present (found while drawing, for the legend) */
   onPresent?: (p: { states: number[]; roles: number[] }) => void;
+  /** presentation mode: the marks drawn this many times larger (canvasDraw.drawDetail) */
+  textScale?: number;
 }
 
 export { canvasLayout, packColor } from './canvasDraw';
@@ -226,7 +228,7 @@ export function CanvasGrid(props: CanvasGridProps) {
 
   useEffect(() => {
     schedule();
-  }, [props.lastEvent, width, height, schedule]);
+  }, [props.lastEvent, width, height, props.textScale, schedule]);
 
   // Follow: when zoomed in and the last operation is out of view, bring it to the centre.
   const [follow, setFollow] = useState(true);

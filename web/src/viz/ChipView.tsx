@@ -7,6 +7,7 @@ import { CanvasGrid } from './CanvasGrid';
 import { hoverText, presentCodes, type Hovered } from './chipInfo';
 import { chipState } from './chipState';
 import { DeviceGrid } from './DeviceGrid';
+import { heightForMarks } from './deviceLayout';
 import { newEvents, planEffects, slotCount, type Effect, type Position } from './effects';
 import { Legend } from './Legend';
 import { useSize } from '../ui/useSize';
@@ -79,11 +80,22 @@ export function ChipView({ info, snap, transitionMs, budgetMs, theme, textScale 
     owners: snap.owners,
   };
   const hover = hovered && hovered.block < blocks ? hoverText(hovered, arrays) : null;
-  const gridH = height;
+  // Presentation keeps every mark the legend names: when the box is too low for them,
+  // the chip is drawn as tall as they need and its area scrolls (issue 25).
+  const groupOf = hasPanel(info.scheme, 'rftl_block_map') ? 3 : 1;
+  const keepMarks = !large && (textScale ?? 1) > 1;
+  const needH = keepMarks && width > 0 ? heightForMarks(blocks, ppb, width, groupOf, textScale ?? 1) : 0;
+  const gridH = Math.max(height, needH);
 
   return (
     <div className="chip-view">
-      <div className="chip-area" ref={areaRef}>
+      <div
+        className={gridH > height ? 'chip-area scrolls' : 'chip-area'}
+        ref={areaRef}
+        data-testid="chip-area"
+        tabIndex={gridH > height ? 0 : undefined}
+        aria-label={gridH > height ? 'The chip (scrolls)' : undefined}
+      >
         {width <= 0 || height <= 0 ? null : large ? (
           <CanvasGrid
             blocks={blocks}
@@ -95,6 +107,7 @@ export function ChipView({ info, snap, transitionMs, budgetMs, theme, textScale 
             theme={theme}
             onHover={setHovered}
             onPresent={setCanvasPresent}
+            textScale={textScale}
           />
         ) : (
           <DeviceGrid
@@ -105,7 +118,8 @@ export function ChipView({ info, snap, transitionMs, budgetMs, theme, textScale 
             lastEvent={lastEvent}
             transitionMs={transitionMs}
             textScale={textScale}
-            groupOf={hasPanel(info.scheme, 'rftl_block_map') ? 3 : 1}
+            groupOf={groupOf}
+            keepMarks={keepMarks}
             plan={planRef.current.plan}
             planId={planRef.current.id}
             slotMs={planRef.current.slotMs}

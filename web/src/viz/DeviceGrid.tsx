@@ -11,7 +11,7 @@ import { bandLabel, bandTextColor, pageMark, pageStyle, roleStyle } from './pale
 import type { Effect } from './effects';
 import { blockGroups, hoverText, type Hovered } from './chipInfo';
 import type { ChipState } from './chipState';
-import { deviceLayout } from './deviceLayout';
+import { MARK_MIN, deviceLayout } from './deviceLayout';
 import { playEffects } from './deviceFx';
 
 export interface DeviceGridProps extends ChipState {
@@ -42,6 +42,11 @@ export interface DeviceGridProps extends ChipState {
    * depends on the chip and the space only. Default: 3 when the blocks form such groups.
    */
   groupOf?: number;
+  /**
+   * Presentation: never so many blocks to a row that a block is too narrow for its marks
+   * (block number and erase count, the band's LBN); ChipView gives the height they need.
+   */
+  keepMarks?: boolean;
 }
 
 const NO_LPN = 0xffffffff;
@@ -68,9 +73,10 @@ export function DeviceGrid(props: DeviceGridProps) {
   const groupMiddle = useMemo(() => new Map(groups.map((g) => [g.first + 1, g.owner])), [groups]);
   const groupSize = props.groupOf ?? (groups.length > 0 ? 3 : 1);
 
+  const minBw = props.keepMarks ? MARK_MIN.blockWidth * ts : 0;
   const layout = useMemo(
-    () => deviceLayout(blocks, ppb, width, height, groupSize, ts),
-    [blocks, ppb, width, height, groupSize, ts],
+    () => deviceLayout(blocks, ppb, width, height, groupSize, ts, minBw),
+    [blocks, ppb, width, height, groupSize, ts, minBw],
   );
   const { bw, ph, blockX, blockY, BAND, LABEL } = layout;
 
@@ -166,7 +172,7 @@ export function DeviceGrid(props: DeviceGridProps) {
   }, [props.plan, slotMs, layout]);
 
   const hi = lastEvent && lastEvent.pbn != null ? lastEvent : null;
-  const showText = ph >= 13 * ts && bw >= 22 * ts;
+  const showText = ph >= MARK_MIN.pageHeight * ts && bw >= MARK_MIN.pageWidth * ts;
   const showBandText = bw >= 26 * ts;
 
   const groupEls = groups.map(({ first, owner }) => {

@@ -82,6 +82,8 @@ export interface ChipArrays {
   blockRoles: Uint8Array;
   owners: Int32Array;
   ownerSets?: Record<string, number[]>;
+  /** presentation: marks this many times larger, and drawn only when that large (issue 25) */
+  textScale?: number;
 }
 
 /**
@@ -172,7 +174,12 @@ export function drawDetail(
   ctx.fillStyle = col.bg;
   ctx.fillRect(0, 0, box.width, box.height);
   const gap = Math.max(1, k * 0.12);
-  ctx.font = `${Math.min(12, k * 0.45)}px system-ui, sans-serif`;
+  // Marks grow with presentation's text scale; there a mark too small to read at this
+  // zoom is left out (zoom in to see it), never drawn under 9 px × the scale (18 px).
+  const ts = p.textScale ?? 1;
+  const fontPx = Math.min(12 * ts, k * 0.45);
+  const marks = ts <= 1 || fontPx >= 9 * ts;
+  ctx.font = `${fontPx}px system-ui, sans-serif`;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
   const paths: Path2D[] = [];
@@ -187,9 +194,11 @@ export function drawDetail(
       const role = roleStyle(p.blockRoles[b]);
       ctx.fillStyle = col.role[p.blockRoles[b]] ?? '#000';
       ctx.fillRect(bx, by + gap / 2, k - gap, k - gap);
-      if (k >= TEXT_K * 1.6) {
+      if (k >= TEXT_K * 1.6 && marks) {
         ctx.fillStyle = bandTextColor({ ...role, color: col.role[p.blockRoles[b]] ?? '#000' });
-        ctx.fillText(bandLabel(role, p.owners[b], k, p.ownerSets?.[b]), bx + (k - gap) / 2, by + k / 2, k - gap);
+        // room in 9-px characters (bandLabel's unit) at this font
+        const room = ts > 1 ? (k * 9) / fontPx : k;
+        ctx.fillText(bandLabel(role, p.owners[b], room, p.ownerSets?.[b]), bx + (k - gap) / 2, by + k / 2, k - gap);
       }
       const pStart = Math.max(0, Math.floor(y0 - r * rowH - 1));
       const pEnd = Math.min(ppb, Math.ceil(y1 - r * rowH));
@@ -203,7 +212,7 @@ export function drawDetail(
           hatch.moveTo(bx, py + k - gap);
           hatch.lineTo(bx + k - gap, py);
         }
-        if (k >= TEXT_K && i < p.pageLpns.length && (p.pageLpns[i] !== NO_LPN || st === 4))
+        if (k >= TEXT_K && marks && i < p.pageLpns.length && (p.pageLpns[i] !== NO_LPN || st === 4))
           texts.push([pageMark(st, p.pageLpns[i]), bx + (k - gap) / 2, py + (k - gap) / 2, st]);
       }
     }

@@ -101,11 +101,19 @@ export const OWNED_ROLES = new Set([1, 3, 4, 5, 6, 7, 8, 13]);
  * the band has room (`LOG L0,2…`).
  */
 export function bandLabel(role: BlockRoleStyle, owner: number, room: number, all?: number[]): string {
-  if (owner < 0 || room < 44 || !OWNED_ROLES.has(role.id)) return role.short;
-  if (!all || all.length < 2) return `${role.short} L${owner}`;
-  const fit = Math.max(1, Math.floor((room - 44) / 14) + 1);
-  return `${role.short} L${all.slice(0, fit).join(',')}${all.length > fit ? '…' : ''}`;
+  if (owner < 0 || !OWNED_ROLES.has(role.id)) return role.short;
+  // Only what fits the band whole: never a clipped "ATA L14" (issue 25).
+  const fits = (s: string) => s.length * BAND_CHAR_W <= room;
+  const owners = all && all.length > 1 ? all : [owner];
+  for (let n = owners.length; n >= 1; n--) {
+    const s = `${role.short} L${owners.slice(0, n).join(',')}${n < owners.length ? '…' : ''}`;
+    if (fits(s)) return s;
+  }
+  return role.short;
 }
+
+/** Width of one band character at text scale 1 (9 px bold, 0.04em spacing; styles.css). */
+export const BAND_CHAR_W = 6.6;
 
 /** What a page shows: its LPN, or `M` for a metadata page (map, checkpoint, log entries). */
 export function pageMark(state: number, lpn: number): string {

@@ -5,7 +5,7 @@ import { cdf, countValues, validPerBlock } from './Charts';
 import { groupEvents, newEvents, planEffects } from './effects';
 import { jumpTarget } from './EventList';
 import { adjacentMarker, binMarkers, markerKind } from './markers';
-import { BLOCK_ROLES, bandLabel, bandTextColor, luminance } from './palette';
+import { BAND_CHAR_W, BLOCK_ROLES, bandLabel, bandTextColor, luminance } from './palette';
 import { canvasLayout, packColor } from './CanvasGrid';
 
 const merge: SimEvent[] = [
@@ -136,6 +136,18 @@ describe('palette', () => {
     expect(bandLabel(BLOCK_ROLES[0], 3, 60)).toBe('FREE');
     expect(bandLabel(BLOCK_ROLES[5], 3, 30)).toBe('LOG');
     expect(bandLabel(BLOCK_ROLES[1], -1, 60)).toBe('DATA');
+  });
+
+  it('never clips the band text: the LBN only when the whole label fits (issue 25, "ATA L14")', () => {
+    // a 32-block chip at 1366 px: about 50 px a block
+    expect(bandLabel(BLOCK_ROLES[1], 14, 50)).toBe('DATA');
+    expect(bandLabel(BLOCK_ROLES[1], 14, 60)).toBe('DATA L14');
+    expect(bandLabel(BLOCK_ROLES[5], 0, 64, [0, 2, 5])).toBe('LOG L0,2…');
+    for (const room of [30, 44, 50, 60, 90])
+      for (const lbn of [0, 14, 123])
+        expect(bandLabel(BLOCK_ROLES[1], lbn, room).length * BAND_CHAR_W).toBeLessThanOrEqual(
+          Math.max(room, 4 * BAND_CHAR_W),
+        );
   });
 
   it('gives every role enough text contrast on its band', () => {
