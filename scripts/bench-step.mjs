@@ -45,12 +45,35 @@ const getters = () => {
   s.view();
   s.victims();
 };
+// What the worker reads after a step on a big chip since issue 26: the core's delta (what
+// the step changed) and the small getters, instead of the whole chip.
+const deltaGetters = () => {
+  const d = s.take_delta();
+  if (!d.full()) {
+    d.pages();
+    d.page_states();
+    d.page_lpns();
+    d.blocks();
+    d.block_roles();
+    d.block_owners();
+    d.block_erase_counts();
+    d.owner_sets();
+  }
+  d.free();
+  s.metrics();
+  s.events();
+  s.narration();
+  s.view();
+  s.victims();
+};
 // Step op by op; times split into the first op of a request (runs it whole, keeps the
 // state before it) and the later ones (re-run from the kept state, paused after k ops).
 const first = [];
 const inner = [];
 const back = [];
 const withGetters = [];
+const withDelta = [];
+const backDelta = [];
 let multi = 0;
 for (let i = 0; i < steps; i++) {
   t = performance.now();
@@ -59,13 +82,24 @@ for (let i = 0; i < steps; i++) {
   (s.op_cursor() <= 1 ? first : inner).push(dt);
   if (s.op_count() > 1) multi++;
   t = performance.now();
-  getters();
-  withGetters.push(dt + performance.now() - t);
+  if (i % 2 === 0) {
+    getters();
+    withGetters.push(dt + performance.now() - t);
+    s.take_delta().free(); // the next delta starts from the moment just read whole
+  } else {
+    deltaGetters();
+    withDelta.push(dt + performance.now() - t);
+  }
   if (i % 5 === 4) {
     t = performance.now();
     s.back_op();
-    back.push(performance.now() - t);
+    const db = performance.now() - t;
+    back.push(db);
+    t = performance.now();
+    deltaGetters();
+    backDelta.push(db + performance.now() - t);
     s.step_op();
+    deltaGetters();
   }
 }
 console.log(
@@ -81,6 +115,8 @@ console.log(
     later_op_ms_median: med(inner),
     back_op_ms_median: med(back),
     step_op_plus_snapshot_getters_ms_median: med(withGetters),
+    step_op_plus_delta_ms_median: med(withDelta),
+    back_op_plus_delta_ms_median: med(backDelta),
     wasm_memory_mb: Math.round(wasm.memory.buffer.byteLength / 2 ** 20),
   }),
 );

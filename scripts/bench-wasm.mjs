@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Times one scenario in the same .wasm the app ships, in this Node process (so its
 // memory peak is the scenario's own). Used by scripts/bench.mjs; prints one JSON line.
-//   node scripts/bench-wasm.mjs '<scenario json>' [runs] [--seek K]
+//   node scripts/bench-wasm.mjs '<scenario json>' [runs] [--seek K] [--full-speed]
+// --full-speed: Session.set_full_speed(true) first (no keyframes, no run log: the loop
+// `ftl bench` times natively), to compare wasm and native on the same path.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +17,8 @@ const wasm = initSync({ module: readFileSync(join(PKG, 'ftlscope_wasm_bg.wasm'))
 
 const [json, runsArg, ...rest] = process.argv.slice(2);
 const runs = Number(runsArg ?? 3);
-const seeks = rest[0] === '--seek' ? Number(rest[1]) : 0;
+const seeks = rest.includes('--seek') ? Number(rest[rest.indexOf('--seek') + 1]) : 0;
+const fullSpeed = rest.includes('--full-speed');
 
 const secs = [];
 let requests = 0;
@@ -24,6 +27,7 @@ let seekMs = [];
 for (let i = 0; i < runs; i++) {
   const s = new Session(json);
   requests = s.total();
+  if (fullSpeed) s.set_full_speed(true);
   const t0 = performance.now();
   // run() takes a u32 count; a run is at most 20 M requests.
   s.run(requests);

@@ -9,12 +9,14 @@
 //     app's .wasm in Node (scripts/bench-wasm.mjs, Session.run as "Run to end" does):
 //     host requests/s, flash operations/s as a secondary column, wasm / native.
 //  3. Seek on a 1,000,000-request run and the 8 GB chip's wasm memory.
+//  4. One op step on a 65,536 x 64 chip in Chromium, key press to drawn change
+//     (scripts/bench-step-browser.mjs, Playwright on the production build).
 //
 // Every figure is compared with the committed baseline (docs/bench-baseline.json) and the
 // ratios printed. docs/performance.md gets the table between its bench markers (sections
 // after them, written by hand, are kept).
 //
-//   node scripts/bench.mjs [--quick] [--schemes page,fast] [--runs N] [--no-write] [--no-build]
+//   node scripts/bench.mjs [--quick] [--schemes page,fast] [--runs N] [--no-write] [--no-build] [--no-browser]
 //                          [--ftl PATH] [--pkg DIR] [--before-ftl PATH --before-pkg DIR]
 //                          [--save-baseline] [--baseline FILE]
 // --ftl / --pkg time another build; --before-ftl / --before-pkg measure a second build in
@@ -160,12 +162,19 @@ function measure(scheme, ftl, pkg) {
     );
     row.wasm_req_s = w.requests_per_s;
     row.wasm_mb = w.wasm_memory_bytes / 2 ** 20;
+    // The same loop as `ftl bench` (no keyframes, no run log): wasm against native on one path.
+    const fs = JSON.parse(
+      run('node', ['scripts/bench-wasm.mjs', scenario, String(RUNS), '--full-speed'], {
+        env: { ...process.env, FTLSCOPE_PKG: pkg },
+      }),
+    );
+    row.wasm_fast_req_s = fs.requests_per_s;
   } catch (e) {
     console.log(`[bench] ${scheme} / wasm: ${e.message}`);
   }
   const f = f2;
   console.log(
-    `${scheme.padEnd(10)} ${ftl === FTL ? 'now   ' : 'before'} uniform trace ${f(row.uniform_s)} s ${f(row.uniform_rss_mb, 0)} MB  hotcold trace ${f(row.hotcold_s)} s ${f(row.hotcold_rss_mb, 0)} MB  loop ${f(row.loop_req_s / 1e6)} M req/s ${f(row.loop_ops_s / 1e6, 1)} M ops/s  wasm ${f(row.wasm_req_s / 1e6)} M req/s`,
+    `${scheme.padEnd(10)} ${ftl === FTL ? 'now   ' : 'before'} uniform trace ${f(row.uniform_s)} s ${f(row.uniform_rss_mb, 0)} MB  hotcold trace ${f(row.hotcold_s)} s ${f(row.hotcold_rss_mb, 0)} MB  loop ${f(row.loop_req_s / 1e6)} M req/s ${f(row.loop_ops_s / 1e6, 1)} M ops/s  wasm ${f(row.wasm_req_s / 1e6)} M req/s (full-speed path ${f(row.wasm_fast_req_s / 1e6)}, ${f(row.wasm_fast_req_s / row.loop_req_s)}x native)`,
   );
   return row;
 }
@@ -205,6 +214,28 @@ if (!only) {
   console.log(
     `[bench] 8 GB fastcheck chip (2 M pages), page mapping: wasm memory ${(big.wasm_memory_bytes / 2 ** 20).toFixed(1)} MB, ${(big.requests_per_s / 1e6).toFixed(2)} M req/s`,
   );
+}
+
+// ---- 4. one op step on a big chip in Chromium (issue 26) -----------------------------------
+// Key press to the canvas drawn with the new moment, forward and back, on the production
+// build (scripts/bench-step-browser.mjs drives it with Playwright).
+let browserStep = null;
+const STEP_ARGS = ['page', '65536', '64', quick ? '1000000' : '5000000', quick ? '20' : '40'];
+if (!only && !args.includes('--no-browser')) {
+  try {
+    if (!args.includes('--no-build')) run('npx', ['vite', 'build', '--logLevel', 'error'], { stdio: 'inherit' });
+    browserStep = JSON.parse(
+      run('node', ['scripts/bench-step-browser.mjs', ...STEP_ARGS])
+        .trim()
+        .split('\n')
+        .pop(),
+    );
+    console.log(
+      `[bench] op step on 65,536 x 64 in Chromium: key press to drawn change median ${browserStep.step_drawn_ms_median} ms (max ${browserStep.step_drawn_ms_max}), back ${browserStep.back_drawn_ms_median} ms, ${browserStep.long_tasks_over_50ms} long tasks > 50 ms (longest ${browserStep.longest_task_ms} ms)`,
+    );
+  } catch (e) {
+    console.log(`[bench] browser step: ${e.message}`);
+  }
 }
 
 // ---- baseline ---------------------------------------------------------------------------
@@ -257,11 +288,11 @@ if (write) {
   const f = (x, d = 2) => (x == null || Number.isNaN(x) ? '-' : x.toFixed(d));
   const b = (s, k) => (comparable ? base.rows[s]?.[k] : null);
   const head =
-    '| scheme | uniform trace: s (before) | M req/s | peak RSS MB (before) | B / page | hot/cold trace: s (before) | M req/s | loop M req/s (before) | loop M flash ops/s | wasm M req/s (before) | wasm / native |\n' +
-    '|---|---|---|---|---|---|---|---|---|---|---|';
+    '| scheme | uniform trace: s (before) | M req/s | peak RSS MB (before) | B / page | hot/cold trace: s (before) | M req/s | loop M req/s (before) | loop M flash ops/s | wasm M req/s (before) | wasm / native | wasm full-speed M req/s | full-speed wasm / native |\n' +
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|';
   const lines = schemes.map((s) => {
     const r = rows[s];
-    return `| ${s} | ${f(r.uniform_s)} (${f(b(s, 'uniform_s'))}) | ${f(r.uniform_req_s / 1e6)} | ${f(r.uniform_rss_mb, 0)} (${f(b(s, 'uniform_rss_mb'), 0)}) | ${f((r.uniform_rss_mb * 2 ** 20) / PAGES, 0)} | ${f(r.hotcold_s)} (${f(b(s, 'hotcold_s'))}) | ${f(r.hotcold_req_s / 1e6)} | ${f(r.loop_req_s / 1e6)} (${f(b(s, 'loop_req_s') / 1e6)}) | ${f(r.loop_ops_s / 1e6, 1)} | ${f(r.wasm_req_s / 1e6)} (${f(b(s, 'wasm_req_s') / 1e6)}) | ${f(r.wasm_req_s / r.loop_req_s)} |`;
+    return `| ${s} | ${f(r.uniform_s)} (${f(b(s, 'uniform_s'))}) | ${f(r.uniform_req_s / 1e6)} | ${f(r.uniform_rss_mb, 0)} (${f(b(s, 'uniform_rss_mb'), 0)}) | ${f((r.uniform_rss_mb * 2 ** 20) / PAGES, 0)} | ${f(r.hotcold_s)} (${f(b(s, 'hotcold_s'))}) | ${f(r.hotcold_req_s / 1e6)} | ${f(r.loop_req_s / 1e6)} (${f(b(s, 'loop_req_s') / 1e6)}) | ${f(r.loop_ops_s / 1e6, 1)} | ${f(r.wasm_req_s / 1e6)} (${f(b(s, 'wasm_req_s') / 1e6)}) | ${f(r.wasm_req_s / r.loop_req_s)} | ${f(r.wasm_fast_req_s / 1e6)} | ${f(r.wasm_fast_req_s / r.loop_req_s)} |`;
   });
   const table = `<!-- bench:start (written by scripts/bench.mjs; edit outside the markers) -->
 Measured by \`npm run bench\` (scripts/bench.mjs) on ${date}: ${machine}; ${load}
@@ -291,7 +322,16 @@ ${
 - The FastCheck 8 GB chip (16,384 blocks × 128 pages = 2 M pages of 4 KB), page mapping,
   ${N_LOOP.toLocaleString('en')} writes in wasm: ${f(big.wasm_memory_bytes / 2 ** 20, 1)} MB of wasm memory, ${f(big.requests_per_s / 1e6)} M req/s.`
     : ''
-}
+}${
+    browserStep
+      ? `
+- One op step on a ${browserStep.chip} chip in Chromium (page mapping after ${browserStep.warm_requests.toLocaleString('en')} requests;
+  \`node scripts/bench-step-browser.mjs ${STEP_ARGS.join(' ')}\`, production build, Playwright): key press to the
+  canvas drawn with the new moment, median ${f(browserStep.step_drawn_ms_median, 1)} ms (max ${f(browserStep.step_drawn_ms_max, 1)}), to the step
+  counter ${f(browserStep.step_counter_ms_median, 1)} ms; step back ${f(browserStep.back_drawn_ms_median, 1)} ms (max ${f(browserStep.back_drawn_ms_max, 1)}); ${browserStep.drawn_by_change} of ${browserStep.steps}
+  steps drawn by change only; ${browserStep.long_tasks_over_50ms} long tasks over 50 ms (longest ${f(browserStep.longest_task_ms, 0)} ms). Target (issue 26): < 50 ms, none over 50 ms.`
+      : ''
+  }
 <!-- bench:end -->`;
   const path = join(ROOT, 'docs', 'performance.md');
   const old = existsSync(path) ? readFileSync(path, 'utf8') : '# Performance\n';

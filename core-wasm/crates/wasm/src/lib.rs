@@ -71,6 +71,12 @@ impl Session {
     pub fn run(&mut self, n: u32) -> Result<u32, JsError> {
         self.stepper.run(n as usize).map(|d| d as u32).map_err(js_err)
     }
+    /// The full-speed path (`RunMode::FullSpeed`: no keyframes, no run log) for `run`, or
+    /// back to the player (keyframes are then made again as the run passes; issue 26).
+    pub fn set_full_speed(&mut self, on: bool) {
+        use ftl_sim::sim::RunMode;
+        self.stepper.sim.set_mode(if on { RunMode::FullSpeed } else { RunMode::Player });
+    }
     pub fn seek(&mut self, step: u32) -> Result<(), JsError> {
         self.stepper.seek(step as usize).map_err(js_err)
     }
