@@ -71,6 +71,8 @@ export interface TraceProgress {
   bad_lines: number;
   format: string | null;
   failed: boolean;
+  /** The request limit was reached: the rest of the file is not read (call finish). */
+  done?: boolean;
 }
 
 export interface LineError {

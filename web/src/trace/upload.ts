@@ -50,7 +50,7 @@ export async function parseUpload(
       if (signal?.aborted) throw new Cancelled();
       progress = await client.request('trace_feed', { pid, offset, length: chunkBytes });
       onProgress(Math.min(1, (offset + chunkBytes) / file.size), progress);
-      if (progress.failed) break;
+      if (progress.failed || progress.done) break;
     }
     if (signal?.aborted) throw new Cancelled();
     const result = await client.request('trace_finish', { pid });

@@ -50,7 +50,25 @@ enum Cmd {
     Ram(ram::RamArgs),
 }
 
+/// A closed pipe (`ftl list | head -1`) ends the process quietly, as it does `cat`:
+/// Rust ignores SIGPIPE, so without this every `println!` after the reader left would
+/// panic ("failed printing to stdout: Broken pipe").
+#[cfg(unix)]
+fn quiet_on_closed_pipe() {
+    extern "C" {
+        fn signal(signum: i32, handler: usize) -> usize;
+    }
+    const SIGPIPE: i32 = 13; // the same on Linux and macOS
+    const SIG_DFL: usize = 0;
+    // SAFETY: restores the default disposition of one signal before any thread starts.
+    unsafe {
+        signal(SIGPIPE, SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    #[cfg(unix)]
+    quiet_on_closed_pipe();
     match Cli::parse().cmd {
         Cmd::Run(a) => run::execute(a),
         Cmd::Sweep(a) => sweep::execute(a),

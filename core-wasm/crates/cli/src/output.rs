@@ -109,12 +109,15 @@ pub(crate) fn print_sweep_report(r: &SweepReport) {
 
 /// `ftl crash-sweep --chain N` in words.
 pub(crate) fn print_chain_report(r: &ChainReport) {
+    // requests_run (the JSON's) counts the requests that ran uncut; each cut is one more.
     println!(
-        "crash chain of {} (seed {}): {} cuts over {} requests",
+        "crash chain of {} (seed {}): {} cuts over {} requests ({} ran uncut, {} cut in flight)",
         r.scheme,
         r.seed,
         r.cuts,
-        r.requests_run + r.cuts
+        r.requests_run + r.cuts,
+        r.requests_run,
+        r.cuts
     );
     row(
         "cuts at",

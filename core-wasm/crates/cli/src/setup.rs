@@ -300,11 +300,16 @@ fn parse_gen(spec: &str) -> Result<Workload, String> {
         let num: serde_json::Value = if let Ok(i) = v.parse::<u64>() {
             i.into()
         } else if let Ok(f) = v.parse::<f64>() {
+            if !f.is_finite() {
+                return Err(format!("--gen: value of '{k}' must be a finite number, got '{v}'"));
+            }
             f.into()
         } else {
             return Err(format!("--gen: value of '{k}' must be a number, got '{v}'"));
         };
-        obj.insert(k.into(), num);
+        if obj.insert(k.into(), num).is_some() {
+            return Err(format!("--gen '{spec}': '{k}' is given twice"));
+        }
     }
     serde_json::from_value(serde_json::Value::Object(obj)).map_err(|e| format!("--gen '{spec}': {e}"))
 }
@@ -369,13 +374,23 @@ impl Setup {
         let mut parser = TraceParser::new(opts);
         let mut sha = sha2::Sha256::new();
         let mut bytes = 0u64;
+        let mut parsing = true;
         let mut buf = vec![0u8; 1 << 20];
         loop {
             let n = file.read(&mut buf).map_err(|e| format!("cannot read trace {}: {e}", path.display()))?;
+            if n == 0 {
+                break;
+            }
             sha.update(&buf[..n]);
             bytes += n as u64;
-            if n == 0 || parser.feed(&buf[..n]).failed {
-                break;
+            if parsing {
+                // Failed: stop; the request limit reached: the parser reads no more,
+                // the rest of the file is only hashed.
+                let p = parser.feed(&buf[..n]);
+                if p.failed {
+                    break;
+                }
+                parsing = !p.done;
             }
         }
         let raw = parser.finish().map_err(|e| format!("trace {}: {e}", path.display()))?;

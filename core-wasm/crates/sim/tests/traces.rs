@@ -323,9 +323,14 @@ fn limit_keeps_a_prefix_and_says_so() {
     // 3 records of 2, 3 and 1 pages; a limit of 4 keeps the first only.
     let text = "op,lpn,pages\nw,0,2\nw,10,3\nw,20,1\n";
     let r = parse_bytes(text.as_bytes(), TraceOptions { limit: 4, ..opts(512) }).unwrap();
-    assert_eq!((r.len(), r.records, r.ignored.beyond_limit), (2, 1, 2));
+    // Reading stops at the record that does not fit (line 3): the rest is not read.
+    assert_eq!((r.len(), r.records, r.ignored.beyond_limit, r.stopped_at_line), (2, 1, 1, Some(3)));
     let s = r.summary(4);
-    assert!(s.warnings.iter().any(|w| w.contains("truncated: 2 records")), "{:?}", s.warnings);
+    assert!(
+        s.warnings.iter().any(|w| w.contains("truncated at the request limit") && w.contains("line 3")),
+        "{:?}",
+        s.warnings
+    );
 }
 
 #[test]

@@ -73,11 +73,20 @@ pub(crate) fn execute(a: CrashArgs) -> ExitCode {
     }
 }
 
+/// Random cut points are held in memory (8 bytes each) and each one is a recovery.
+const MAX_RANDOM_POINTS: u64 = 10_000_000;
+
 fn crash_sweep(a: &CrashArgs) -> Result<ftl_sim::crash::SweepReport, String> {
     use ftl_sim::crash::{sweep, Points};
     let points = match (a.all, a.every, a.random) {
         (true, _, _) => Points::All,
+        (_, Some(0), _) => return Err("--every 0: give a step of at least 1".into()),
         (_, Some(n), _) => Points::Every(n),
+        (_, _, Some(n)) if n > MAX_RANDOM_POINTS => {
+            return Err(format!(
+                "--random {n}: at most {MAX_RANDOM_POINTS} cut points (--all cuts after every operation of the run)"
+            ))
+        }
         (_, _, Some(n)) => Points::Random { n, seed: a.seed },
         _ => return Err("choose the cut points: --all, --every N or --random N [--seed X]".into()),
     };
@@ -101,6 +110,9 @@ fn crash_chain(a: &CrashArgs, n: u64) -> ExitCode {
         let st = &a.setup;
         if st.gen.is_some() || st.pattern.is_some() || !st.trace.is_empty() {
             return Err("a chain makes its own workload from --seed: drop --gen / --pattern / --trace".into());
+        }
+        if st.precondition.is_some() {
+            return Err("a chain starts from an empty chip and makes its own workload: drop --precondition".into());
         }
         let point = st.point(&a.scheme)?;
         let scenario = Scenario {

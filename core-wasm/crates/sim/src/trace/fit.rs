@@ -333,10 +333,9 @@ impl RawTrace {
                 self.devices.len()
             ));
         }
-        if self.ignored.beyond_limit > 0 {
+        if let Some(line) = self.stopped_at_line {
             warnings.push(format!(
-                "truncated: {} records after the first {} page requests were not kept",
-                self.ignored.beyond_limit,
+                "truncated at the request limit: the first {} page requests were kept; reading stopped at line {line} (record {line} of a binary file), which did not fit, and the rest of the file was not read",
                 self.packed.len()
             ));
         }

@@ -247,8 +247,11 @@ impl Workload {
             Workload::Camera { n, seed, file_pages, fat_fraction, fat_writes } => {
                 let n = check_n(n)?;
                 check_ratio("fat_fraction", fat_fraction)?;
-                if file_pages == 0 {
-                    return Err("file_pages must be at least 1".into());
+                if file_pages == 0 || file_pages > MAX_REQUESTS {
+                    return Err(format!("file_pages must be in 1..={MAX_REQUESTS} (got {file_pages})"));
+                }
+                if fat_writes > MAX_REQUESTS {
+                    return Err(format!("fat_writes must be at most {MAX_REQUESTS} (got {fat_writes})"));
                 }
                 Ok(camera(n, seed, space, file_pages, fat_fraction, fat_writes))
             }
@@ -265,6 +268,9 @@ impl Workload {
                 check_ratio("meta_fraction", meta_fraction)?;
                 if files == 0 || file_pages == 0 {
                     return Err("files and file_pages must be at least 1".into());
+                }
+                if files > MAX_REQUESTS || file_pages > MAX_REQUESTS {
+                    return Err(format!("files and file_pages must be at most {MAX_REQUESTS}"));
                 }
                 if space < 2 {
                     return Err("postmark needs at least 2 logical pages".into());
@@ -305,12 +311,13 @@ fn camera(n: usize, seed: u64, space: u64, file_pages: u64, fat_fraction: f64, f
     let mut cursor = 0u64;
     while out.len() < n {
         let size = (file_pages / 2 + rng.below(file_pages + 1)).max(1);
-        for _ in 0..size {
+        // Never more than the n requests asked for (a photo may be larger than n).
+        for _ in 0..size.min((n - out.len()) as u64) {
             let lpn = if data == 0 { rng.below(space) } else { fat + cursor % data };
             cursor += 1;
             out.push(Request::Write { lpn: lpn as u32 });
         }
-        for _ in 0..fat_writes {
+        for _ in 0..fat_writes.min((n - out.len()) as u64) {
             out.push(Request::Write { lpn: rng.below(fat) as u32 });
         }
     }

@@ -125,6 +125,16 @@ pub(crate) fn blocks_needed(sc: &Scenario, chip: &Chip, need: u64) -> Result<u32
         c.geometry.validate().ok()?;
         ftl::build_on_chip(&sc.scheme, &sc.params, &c).ok().map(|f| f.logical_pages() as u64)
     };
+    // No scheme exports more logical pages than the chip has: a trace addressing more
+    // than the largest chip's pages is refused before any chip is built.
+    let largest = ((1u64 << 26) / g.pages_per_block.max(1) as u64) as u32;
+    if need > 1 << 26 {
+        return Err(format!(
+            "scaling: the trace needs {need} logical pages, more than the largest chip has ({largest} blocks of {} pages, {} pages); choose fold or compact",
+            g.pages_per_block,
+            1u64 << 26
+        ));
+    }
     if exports(g.blocks).is_some_and(|n| n >= need) {
         return Ok(g.blocks);
     }

@@ -6,12 +6,24 @@
 use super::MAX_REQUESTS;
 use super::{ParseError, Request};
 
+/// Groups nested deeper than this are refused (the parser keeps one small frame per
+/// open group on the heap, never on the call stack, so depth costs no recursion).
+pub const MAX_DEPTH: usize = 100_000;
+
 pub fn parse(text: &str) -> Result<Vec<Request>, ParseError> {
+    parse_with(text, MAX_REQUESTS, |r| r)
+}
+
+/// Parses `text` into `T`s made by `make` (the trace parser stores packed u64s), at
+/// most `limit` of them. No recursion: open groups are a stack of start offsets into
+/// the output, and `(...)xN` repeats the group's output in place, so the work is
+/// proportional to the output (`()x4000000000` and 25,000 nested `( )x1` cost nothing).
+pub fn parse_with<T: Copy>(text: &str, limit: u64, make: impl Fn(Request) -> T) -> Result<Vec<T>, ParseError> {
     let mut p = Parser { s: text.as_bytes(), i: 0, line: 1, col: 1 };
-    let out = p.items(0)?;
+    let out = p.items(limit, &make)?;
     p.skip_space();
     if p.i < p.s.len() {
-        return Err(p.err(format!("unexpected '{}'", p.s[p.i] as char)));
+        return Err(p.err(format!("unexpected '{}'", p.here())));
     }
     Ok(out)
 }
@@ -26,6 +38,12 @@ struct Parser<'a> {
 impl Parser<'_> {
     fn err(&self, message: String) -> ParseError {
         ParseError { line: self.line, column: self.col, message }
+    }
+    /// The character at the cursor (for messages: a multi-byte one whole).
+    fn here(&self) -> char {
+        let rest = &self.s[self.i..self.s.len().min(self.i + 4)];
+        let n = (1..=rest.len()).find(|&n| std::str::from_utf8(&rest[..n]).is_ok()).unwrap_or(1);
+        std::str::from_utf8(&rest[..n]).ok().and_then(|s| s.chars().next()).unwrap_or('\u{fffd}')
     }
     fn peek(&self) -> Option<u8> {
         self.s.get(self.i).copied()
@@ -78,44 +96,70 @@ impl Parser<'_> {
         String::from_utf8_lossy(&self.s[start..self.i]).to_ascii_lowercase()
     }
 
-    fn items(&mut self, depth: usize) -> Result<Vec<Request>, ParseError> {
-        let mut out = Vec::new();
+    fn items<T: Copy>(&mut self, limit: u64, make: &impl Fn(Request) -> T) -> Result<Vec<T>, ParseError> {
+        let mut out: Vec<T> = Vec::new();
+        // Open groups: where each one's output starts, and where its '(' is.
+        let mut open: Vec<(usize, usize, usize)> = Vec::new();
         loop {
             self.skip_space();
             match self.peek() {
-                None => return Ok(out),
-                Some(b')') => {
-                    if depth == 0 {
-                        return Err(self.err("')' without a matching '('".into()));
+                None => {
+                    if let Some(&(_, line, column)) = open.last() {
+                        return Err(ParseError { line, column, message: "'(' is never closed".into() });
                     }
                     return Ok(out);
                 }
-                Some(b'(') => {
-                    let (line, col) = (self.line, self.col);
-                    self.bump();
-                    let body = self.items(depth + 1)?;
-                    self.skip_space();
-                    if self.peek() != Some(b')') {
-                        return Err(ParseError { line, column: col, message: "'(' is never closed".into() });
-                    }
+                Some(b')') => {
+                    let Some((start, _, _)) = open.pop() else {
+                        return Err(self.err("')' without a matching '('".into()));
+                    };
                     self.bump();
                     if !matches!(self.peek(), Some(b'x' | b'X' | b'*')) {
                         return Err(self.err("expected 'x' and a repeat count after ')', as in (w0 w1)x3".into()));
                     }
                     self.bump();
+                    let (line, col) = (self.line, self.col);
                     let times = self.number("a repeat count")?;
-                    self.push_repeated(&mut out, &body, times)?;
+                    let body = (out.len() - start) as u64;
+                    if times == 0 {
+                        out.truncate(start);
+                        continue;
+                    }
+                    if start as u64 + body.saturating_mul(times) > limit {
+                        return Err(ParseError {
+                            line,
+                            column: col,
+                            message: format!("pattern expands to more than {limit} requests"),
+                        });
+                    }
+                    for _ in 1..times {
+                        out.extend_from_within(start..start + body as usize);
+                    }
+                }
+                Some(b'(') => {
+                    if open.len() >= MAX_DEPTH {
+                        return Err(self.err(format!("groups nested more than {MAX_DEPTH} deep")));
+                    }
+                    open.push((out.len(), self.line, self.col));
+                    self.bump();
                 }
                 Some(c) if c.is_ascii_alphabetic() => {
                     let (line, col) = (self.line, self.col);
                     let w = self.word();
                     let at = |message: String| ParseError { line, column: col, message };
+                    let one = |out: &mut Vec<T>, r: Request| -> Result<(), ParseError> {
+                        if out.len() as u64 >= limit {
+                            return Err(at(format!("pattern expands to more than {limit} requests")));
+                        }
+                        out.push(make(r));
+                        Ok(())
+                    };
                     match w.as_str() {
-                        "freeze" => out.push(Request::Freeze),
+                        "freeze" => one(&mut out, Request::Freeze)?,
                         "unfreeze" | "revert" => {
                             self.skip_space();
                             let state = self.number("a state id")? as u32;
-                            out.push(if w == "revert" { Request::Revert { state } } else { Request::Unfreeze { state } });
+                            one(&mut out, if w == "revert" { Request::Revert { state } } else { Request::Unfreeze { state } })?;
                         }
                         "w" | "s" | "r" => {
                             let lo = self.number("a page number")?;
@@ -129,35 +173,35 @@ impl Parser<'_> {
                             } else {
                                 lo
                             };
-                            if out.len() as u64 + (hi - lo + 1) > MAX_REQUESTS {
-                                return Err(at(format!("pattern expands to more than {MAX_REQUESTS} requests")));
+                            if out.len() as u64 + (hi - lo + 1) > limit {
+                                return Err(at(format!("pattern expands to more than {limit} requests")));
                             }
                             for lpn in lo..=hi {
                                 let lpn = lpn as u32;
-                                out.push(if w == "r" { Request::Read { lpn } } else { Request::Write { lpn } });
+                                out.push(make(if w == "r" { Request::Read { lpn } } else { Request::Write { lpn } }));
                             }
                         }
                         _ => {
                             return Err(at(format!(
-                                "unknown item '{w}': expected w<page>, r<page>, S<sector>, (...)x<n>, freeze, unfreeze <id> or revert <id>"
+                                "unknown item '{}': expected w<page>, r<page>, S<sector>, (...)x<n>, freeze, unfreeze <id> or revert <id>",
+                                clip(&w)
                             )))
                         }
                     }
                 }
-                Some(c) => return Err(self.err(format!("unexpected '{}'", c as char))),
+                Some(_) => return Err(self.err(format!("unexpected '{}'", self.here()))),
             }
         }
     }
+}
 
-    fn push_repeated(&self, out: &mut Vec<Request>, body: &[Request], times: u64) -> Result<(), ParseError> {
-        if out.len() as u64 + body.len() as u64 * times > MAX_REQUESTS {
-            return Err(self.err(format!("pattern expands to more than {MAX_REQUESTS} requests")));
-        }
-        for _ in 0..times {
-            out.extend_from_slice(body);
-        }
-        Ok(())
+/// At most 40 characters of a word, for messages.
+fn clip(w: &str) -> String {
+    let mut s: String = w.chars().take(40).collect();
+    if w.chars().count() > 40 {
+        s.push('…');
     }
+    s
 }
 
 #[cfg(test)]
@@ -195,5 +239,23 @@ mod tests {
         assert!(parse("w9-3").unwrap_err().message.contains("backwards"));
         assert!(parse("(w0)x5000000000").unwrap_err().message.contains("too large"));
         assert!(parse("((w0 w1)x100000)x1000").unwrap_err().message.contains("more than"));
+        assert!(parse("w0 (w1").unwrap_err().message.contains("never closed"));
+        assert_eq!(parse("w0 é").unwrap_err().message, "unexpected 'é'");
+    }
+
+    #[test]
+    fn deep_nesting_is_not_recursion() {
+        // Issue 29: 25,000 nested groups overflowed the stack (native abort, wasm RangeError).
+        let d = 25_000;
+        let text = format!("{}w0{}", "(".repeat(d), ")x1".repeat(d));
+        assert_eq!(parse(&text).unwrap(), vec![w(0)]);
+        let text = format!("{}w0{}", "(w1 ".repeat(d), ")x1".repeat(d));
+        assert_eq!(parse(&text).unwrap().len(), d + 1);
+        let e = parse(&"(".repeat(MAX_DEPTH + 1)).unwrap_err();
+        assert!(e.message.contains("nested more than 100000 deep"), "{}", e.message);
+        assert_eq!(parse("()x5000000000").unwrap_err().message, "a repeat count '5000000000' is too large");
+        assert_eq!(parse("()x4000000 w1").unwrap(), vec![w(1)]);
+        assert_eq!(parse("(w1)x0 w2").unwrap(), vec![w(2)]);
+        assert_eq!(parse_with("(w1 w2)x3", 5, |r| r).unwrap_err().message, "pattern expands to more than 5 requests");
     }
 }

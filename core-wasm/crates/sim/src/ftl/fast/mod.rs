@@ -203,9 +203,12 @@ impl FastFtl {
             return Err(format!("FAST needs at least 2 log blocks: 1 SW and at least 1 RW (got {log_blocks})"));
         }
         if g.blocks < log_blocks + SPARE_BLOCKS + reserved + 1 {
+            // The metadata area (FastCheck, fast-ltlog) counts in the limit named.
+            let meta = if reserved > 0 { format!(", {reserved} metadata") } else { String::new() };
             return Err(format!(
-                "FAST with {log_blocks} log blocks needs at least {} blocks ({log_blocks} log, {SPARE_BLOCKS} spare, 1 data)",
-                log_blocks + SPARE_BLOCKS + 1
+                "FAST with {log_blocks} log blocks needs at least {} blocks{} ({log_blocks} log, {SPARE_BLOCKS} spare{meta}, 1 data)",
+                log_blocks + SPARE_BLOCKS + reserved + 1,
+                if reserved > 0 { " here" } else { "" }
             ));
         }
         let data_blocks = g.blocks - log_blocks - SPARE_BLOCKS - reserved;

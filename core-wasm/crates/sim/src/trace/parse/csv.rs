@@ -50,6 +50,9 @@ struct CsvCols {
     time: Option<usize>,
     /// Fields a data line must have at least (the highest column used + 1).
     need: usize,
+    /// Fields of the first line (the header, or the first data line): a data line with
+    /// more is refused (a stray delimiter would shift every column after it).
+    width: usize,
     write_ops: Vec<String>,
     read_ops: Vec<String>,
 }
@@ -98,13 +101,18 @@ impl Csv {
             let name = r.column.trim();
             if numeric(r) {
                 let i: usize = name.parse().map_err(|_| format!("{role} column '{name}' is not a column number"))?;
-                if i == 0 || i > MAX_FIELDS {
-                    return Err(format!("{role} column {i}: columns are numbered 1 to {MAX_FIELDS}"));
-                }
-                if i > f.total {
+                if i == 0 || i > f.total {
                     return Err(format!(
-                        "{role} column {i}, but line {} has {} columns: {found}",
-                        cx.out.lines, f.total
+                        "{role} column {i}, but line {} has {} column{}: {found}",
+                        cx.out.lines,
+                        f.total,
+                        if f.total == 1 { "" } else { "s" }
+                    ));
+                }
+                if i > MAX_FIELDS {
+                    return Err(format!(
+                        "{role} column {i}: only the first {MAX_FIELDS} of the line's {} columns can be mapped",
+                        f.total
                     ));
                 }
                 return Ok(i - 1);
@@ -194,6 +202,7 @@ impl Csv {
             device,
             time,
             need,
+            width: f.total,
             write_ops: lower(&m.write_ops),
             read_ops: lower(&m.read_ops),
         });
@@ -216,6 +225,13 @@ impl LineReader for Csv {
         let c = self.cols.as_ref().expect("set up above");
         let f = fields(line, c.delim);
         need(&f, c.need, line.len(), "as many as the mapped columns")?;
+        if f.total > c.width {
+            let col = f.get(c.width).map(|x| x.0).unwrap_or(line.len() + 1);
+            return Err((
+                col,
+                format!("{} fields, but the first line has {}: an extra delimiter in the row?", f.total, c.width),
+            ));
+        }
         let (col, v) = f[c.op];
         let write = if c.write_ops.iter().any(|o| v.eq_ignore_ascii_case(o)) {
             true

@@ -144,8 +144,8 @@ pub(crate) trait TraceFormat: Sync {
     fn line_reader(&self) -> Option<Box<dyn LineReader>> {
         None
     }
-    /// `Body::WholeText`: the requests of the whole text.
-    fn parse_text(&self, _text: &str) -> Result<Vec<crate::trace::Request>, crate::trace::ParseError> {
+    /// `Body::WholeText`: the requests of the whole text, packed (`raw::pack`), at most `limit`.
+    fn parse_text(&self, _text: &str, _limit: u64) -> Result<Vec<u64>, crate::trace::ParseError> {
         Ok(Vec::new())
     }
     /// `Body::Records`: one record -> `(write, first page, last page)`, None to skip it.

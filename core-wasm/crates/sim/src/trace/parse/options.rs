@@ -75,7 +75,20 @@ impl Mapping {
             ("time", self.time.as_ref()),
         ]
     }
-    /// Applies one `ROLE=NAME[:UNIT]` (the CLI's `--column`).
+    /// Refuses a mapping that contradicts itself: an op value meaning both read and write.
+    pub fn check(&self) -> Result<(), String> {
+        for w in &self.write_ops {
+            if let Some(r) = self.read_ops.iter().find(|r| r.trim().eq_ignore_ascii_case(w.trim())) {
+                return Err(format!(
+                    "the op value '{}' is given as both read (--read-op) and write (--write-op)",
+                    r.trim()
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies one `ROLE=NAME[:UNIT]` (the CLI's `--column`); a role mapped twice is refused.
     pub fn set_column(&mut self, spec: &str) -> Result<(), String> {
         let (role, rest) = spec
             .split_once('=')
@@ -100,14 +113,18 @@ impl Mapping {
         if unit.is_some() && !matches!(role.as_str(), "address" | "size") {
             return Err(format!("--column '{spec}': only address and size take a unit"));
         }
-        match role.as_str() {
-            "op" => self.op = r,
-            "address" | "addr" | "lba" | "offset" => self.address = r,
-            "size" | "length" => self.size = r,
-            "device" | "dev" => self.device = r,
-            "time" | "timestamp" => self.time = r,
+        let (name, slot) = match role.as_str() {
+            "op" => ("op", &mut self.op),
+            "address" | "addr" | "lba" | "offset" => ("address", &mut self.address),
+            "size" | "length" => ("size", &mut self.size),
+            "device" | "dev" => ("device", &mut self.device),
+            "time" | "timestamp" => ("time", &mut self.time),
             _ => return Err(format!("--column '{spec}': unknown role '{role}': expected one of {}", ROLES.join(", "))),
+        };
+        if let Some(old) = slot {
+            return Err(format!("--column '{spec}': the {name} is already mapped to column '{}'", old.column));
         }
+        *slot = r;
         Ok(())
     }
 }

@@ -3,10 +3,10 @@
 //! page splitting and the request limit live here; what a line means is the format's
 //! (its `LineReader`, `parse_text` or `read_record`).
 
-use super::codec::{Codec, ZstdPush};
+use super::codec::{gzip_push, Codec, ZstdPush};
 use super::helpers::{clip, is_comment, line_col, parse_u64, trim};
 use super::options::{TraceOptions, Unit};
-use super::raw::{pack, Progress, RawTrace, TraceError, K_FREEZE, K_READ, K_REVERT, K_UNFREEZE, K_WRITE, VALUE_MASK};
+use super::raw::{pack, Progress, RawTrace, TraceError, K_READ, K_WRITE, VALUE_MASK};
 use super::{detect_line, registry, sniff_binary, Body, Format, LineReader, REGISTRY, SNIFF};
 use crate::trace::ParseError;
 
@@ -62,6 +62,11 @@ pub struct TraceParser {
     /// Records per device, the first 64 devices (a short list searched linearly: no
     /// map lookup or allocation per record); copied to `out.devices` at the end.
     dev_counts: Vec<(u64, String, u64)>,
+    /// The request limit was reached: the rest of the input is not read (a file that
+    /// expands to gigabytes costs no more than its first `limit` requests).
+    done: bool,
+    /// Page requests of the first record that did not fit under the limit.
+    over_limit_pages: u64,
 }
 
 impl TraceParser {
@@ -80,7 +85,14 @@ impl TraceParser {
             pattern_first_line: 0,
             meaningful_lines: 0,
             dev_counts: Vec::new(),
+            done: false,
+            over_limit_pages: 0,
         }
+    }
+
+    /// Nothing more will be read: failed, or the request limit was reached.
+    fn stopped(&self) -> bool {
+        self.done || self.failed()
     }
 
     fn failed(&self) -> bool {
@@ -96,22 +108,24 @@ impl TraceParser {
             bad_lines: self.out.bad_lines,
             format: self.out.format,
             failed: self.failed(),
+            done: self.done,
         }
     }
 
     /// Feeds the next chunk of the file (compressed or not). Returns progress
     /// (`bytes` counts the text after decompression).
     pub fn feed(&mut self, chunk: &[u8]) -> Progress {
-        if self.failed() {
+        if self.stopped() {
             return self.progress();
         }
         self.decode(chunk, false);
         self.progress()
     }
 
-    /// Decompression layer: sends text to `feed_text`.
+    /// Decompression layer: sends text to `feed_text`, piece by piece, and stops
+    /// decoding as soon as the parse has failed or is done (bounded memory whatever
+    /// the expanded size).
     fn decode(&mut self, chunk: &[u8], last: bool) {
-        use std::io::Write;
         if let Codec::Unknown(head) = &mut self.codec {
             head.extend_from_slice(chunk);
             if head.len() < 4 && !last {
@@ -129,40 +143,29 @@ impl TraceParser {
             };
             return self.decode(&head, last);
         }
-        if !matches!(self.codec, Codec::Plain) {
-            self.out.compressed_bytes += chunk.len() as u64;
+        if matches!(self.codec, Codec::Plain) {
+            return self.feed_text(chunk);
         }
-        let text = match &mut self.codec {
-            Codec::Unknown(_) => unreachable!(),
-            Codec::Plain => return self.feed_text(chunk),
-            Codec::Gzip(d) => {
-                let r = d.write_all(chunk).and_then(|_| if last { d.try_finish() } else { Ok(()) });
-                match r {
-                    Ok(()) => std::mem::take(d.get_mut()),
-                    Err(e) => {
-                        let text = std::mem::take(d.get_mut());
-                        self.feed_text(&text);
-                        return self.fail(format!("gzip: {e} (after {} compressed bytes)", self.out.compressed_bytes));
-                    }
-                }
-            }
-            Codec::Zstd(z) => {
-                let mut text = Vec::new();
-                let r = z.push(chunk, last, &mut text);
-                if let Err(e) = r {
-                    self.feed_text(&text);
-                    return self.fail(e);
-                }
-                text
-            }
+        self.out.compressed_bytes += chunk.len() as u64;
+        let compressed = self.out.compressed_bytes;
+        let mut codec = std::mem::replace(&mut self.codec, Codec::Plain);
+        let mut sink = |text: &[u8]| {
+            self.feed_text(text);
+            !self.stopped()
         };
-        if !text.is_empty() {
-            self.feed_text(&text);
+        let r = match &mut codec {
+            Codec::Gzip(d) => gzip_push(d, chunk, last, compressed, &mut sink),
+            Codec::Zstd(z) => z.push(chunk, last, &mut sink),
+            Codec::Unknown(_) | Codec::Plain => unreachable!("decided above"),
+        };
+        self.codec = codec;
+        if let Err(e) = r {
+            self.fail(e);
         }
     }
 
     fn feed_text(&mut self, chunk: &[u8]) {
-        if self.failed() {
+        if self.stopped() {
             return;
         }
         self.out.bytes += chunk.len() as u64;
@@ -178,13 +181,13 @@ impl TraceParser {
 
     /// Ends the input: the parsed trace, or why it could not be read.
     pub fn finish(mut self) -> Result<RawTrace, TraceError> {
-        if self.fatal.is_none() {
+        if !self.stopped() {
             self.decode(&[], true);
         }
         if !self.sniffed && self.fatal.is_none() {
             self.sniff();
         }
-        if self.fatal.is_none() {
+        if !self.stopped() {
             self.drain(true);
         }
         if self.fatal.is_none() && self.body() == Some(Body::WholeText) {
@@ -240,6 +243,14 @@ impl TraceParser {
             if ig.not_read_write > 0 {
                 why.push(format!("{} records neither read nor write", ig.not_read_write));
             }
+            if ig.beyond_limit > 0 {
+                why.push(format!(
+                    "the first record (line {}) spans {} page requests, more than the limit of {}",
+                    o.stopped_at_line.unwrap_or(0),
+                    self.over_limit_pages,
+                    self.opts.limit
+                ));
+            }
             let m = if why.is_empty() {
                 "the trace holds no requests (only blank or comment lines)".to_string()
             } else {
@@ -267,9 +278,35 @@ impl TraceParser {
             self.fail("the file is empty".into());
             return;
         }
+        if let Err(m) = self.opts.mapping.check() {
+            self.fail(m);
+            return;
+        }
+        let head = &self.carry[..self.carry.len().min(SNIFF)];
+        if head.iter().all(|&c| c == 0) {
+            self.fail(format!("the file starts with {} zero bytes: not a trace", head.len()));
+            return;
+        }
         if matches!(self.opts.format.map(|f| registry(f).imp.body()), Some(Body::Records(_))) {
             return;
         }
+        if head.starts_with(&[0xef, 0xbb, 0xbf]) {
+            // A UTF-8 byte-order mark (spreadsheets write one): not part of the first field.
+            self.carry.drain(..3);
+            return self.sniff_text();
+        }
+        if head.starts_with(&[0xff, 0xfe]) || head.starts_with(&[0xfe, 0xff]) || looks_utf16(head) {
+            self.fail(
+                "this is UTF-16 text; save it as UTF-8 (e.g. iconv -f UTF-16 -t UTF-8 FILE, or 'CSV UTF-8' in a spreadsheet)"
+                    .into(),
+            );
+            return;
+        }
+        self.sniff_text();
+    }
+
+    /// Binary check and format detection of a text file (its byte-order mark removed).
+    fn sniff_text(&mut self) {
         let head = &self.carry[..self.carry.len().min(SNIFF)];
         if let Some(i) = head.iter().position(|&c| c == 0) {
             if let Some(f) = self.opts.format.is_none().then(|| sniff_binary(head)).flatten() {
@@ -358,7 +395,7 @@ impl TraceParser {
                 None => self.line(&buf[start..nl]),
             }
             start = nl + 1;
-            if self.failed() {
+            if self.stopped() {
                 return;
             }
             if self.body() == Some(Body::WholeText) {
@@ -403,6 +440,9 @@ impl TraceParser {
                     }
                 }
             }
+            if self.done {
+                return;
+            }
         }
         let rest = &buf[whole..];
         if last && !rest.is_empty() {
@@ -410,7 +450,7 @@ impl TraceParser {
             self.fail(format!(
                 "the file ends with a partial record: {} bytes after {} whole {size}-byte records",
                 rest.len(),
-                whole / size
+                self.out.lines - 1
             ));
         } else {
             self.carry = rest.to_vec();
@@ -535,10 +575,15 @@ impl TraceParser {
             return;
         }
         let n = last - first + 1;
-        // Once a record does not fit under the limit, it and every later one are
-        // counted as beyond the limit (the kept trace is a prefix).
-        if self.out.ignored.beyond_limit > 0 || self.out.packed.len() as u64 + n > self.opts.limit {
-            self.out.ignored.beyond_limit += 1;
+        // The first record that does not fit under the limit ends the parse: the kept
+        // trace is a prefix, and the rest of the file is not read.
+        if self.done || self.out.packed.len() as u64 + n > self.opts.limit {
+            if !self.done {
+                self.out.ignored.beyond_limit += 1;
+                self.out.stopped_at_line = Some(self.out.lines);
+                self.over_limit_pages = n;
+                self.done = true;
+            }
             return;
         }
         self.out.records += 1;
@@ -568,41 +613,58 @@ impl TraceParser {
         };
         let skip = self.pattern_first_line;
         self.out.lines = (skip + text.lines().count()) as u64;
-        match imp.parse_text(&text) {
-            Ok(reqs) => {
-                for r in reqs {
-                    use crate::trace::Request::*;
-                    let p = match r {
-                        Read { lpn } => {
-                            self.out.record_reads += 1;
-                            pack(K_READ, lpn as u64)
-                        }
-                        Write { lpn } => {
-                            self.out.record_writes += 1;
-                            pack(K_WRITE, lpn as u64)
-                        }
-                        Freeze => pack(K_FREEZE, 0),
-                        Unfreeze { state } => pack(K_UNFREEZE, state as u64),
-                        Revert { state } => pack(K_REVERT, state as u64),
-                    };
-                    if self.out.packed.len() as u64 >= self.opts.limit {
-                        self.out.ignored.beyond_limit += 1;
-                        continue;
-                    }
-                    self.out.records += 1;
-                    self.out.mark_start(None);
-                    self.out.packed.push(p);
+        match imp.parse_text(&text, crate::trace::MAX_REQUESTS) {
+            Ok(mut packed) => {
+                drop(text);
+                // Requests past the limit are counted, not kept (as a line trace's are).
+                let keep = packed.len().min(self.opts.limit as usize);
+                if keep < packed.len() {
+                    // A pattern's records are its requests.
+                    self.out.ignored.beyond_limit += (packed.len() - keep) as u64;
+                    self.out.stopped_at_line = Some(keep as u64 + 1);
                 }
+                packed.truncate(keep);
+                for &p in &packed {
+                    match super::raw::unpack(p).0 {
+                        K_READ => self.out.record_reads += 1,
+                        K_WRITE => self.out.record_writes += 1,
+                        _ => {}
+                    }
+                }
+                self.out.records += keep as u64;
+                // Every request of a pattern is a host request of its own, untimed
+                // (as mark_start(None) per request, in one go).
+                let mut starts = vec![u64::MAX; keep / 64];
+                if keep % 64 > 0 {
+                    starts.push((1u64 << (keep % 64)) - 1);
+                }
+                self.out.starts = starts;
+                self.out.untimed += keep as u64;
+                self.out.times = Vec::new();
+                self.out.packed = packed;
             }
             Err(mut e) => {
-                // The pattern is one expression: a bad item cannot be skipped.
+                // The pattern is one expression: a bad item cannot be skipped, and its
+                // one error is the message.
                 e.line += skip;
                 self.out.bad_lines += 1;
+                self.fail(format!("the pattern could not be parsed: {e}"));
                 self.out.errors.push(e);
-                self.fail("the pattern could not be parsed".into());
             }
         }
     }
+}
+
+/// Text whose every other byte is zero (UTF-16 without a byte-order mark): at least
+/// 16 bytes, and the zeros all on even or all on odd offsets.
+fn looks_utf16(head: &[u8]) -> bool {
+    let n = head.len() & !1;
+    if n < 16 {
+        return false;
+    }
+    let zero_at = |parity: usize| head[..n].iter().skip(parity).step_by(2).all(|&c| c == 0);
+    let text_at = |parity: usize| head[..n].iter().skip(parity).step_by(2).all(|&c| c != 0 && c < 0x80);
+    (zero_at(1) && text_at(0)) || (zero_at(0) && text_at(1))
 }
 
 /// Parses a whole text (or bytes) at once.

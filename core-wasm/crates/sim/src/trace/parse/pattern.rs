@@ -1,6 +1,7 @@
 //! The inline pattern language (`w0 w4 r3 (w1 w2)x3`, trace/pattern.rs) as a trace
 //! format: the whole text is one expression.
 
+use super::raw::{pack, K_FREEZE, K_READ, K_REVERT, K_UNFREEZE, K_WRITE};
 use super::{Body, Entry, Format, LineView, TraceFormat};
 use crate::trace::{pattern, ParseError, Request};
 
@@ -22,8 +23,14 @@ impl TraceFormat for PatternFormat {
     fn body(&self) -> Body {
         Body::WholeText
     }
-    fn parse_text(&self, text: &str) -> Result<Vec<Request>, ParseError> {
-        pattern::parse(text)
+    fn parse_text(&self, text: &str, limit: u64) -> Result<Vec<u64>, ParseError> {
+        pattern::parse_with(text, limit, |r| match r {
+            Request::Read { lpn } => pack(K_READ, lpn as u64),
+            Request::Write { lpn } => pack(K_WRITE, lpn as u64),
+            Request::Freeze => pack(K_FREEZE, 0),
+            Request::Unfreeze { state } => pack(K_UNFREEZE, state as u64),
+            Request::Revert { state } => pack(K_REVERT, state as u64),
+        })
     }
 }
 

@@ -7,6 +7,9 @@ use super::csv::{guess_role, header_base};
 use super::helpers::{csv_delim, fields};
 use super::{detect_line, registry, sniff_binary, Format, SNIFF};
 
+/// At most this much decompressed text is looked at for a preview.
+const PREVIEW_TEXT: usize = 1 << 20;
+
 /// What the app's upload dialog shows before parsing: the first rows split into
 /// columns, whether the first row is a header, and the roles guessed for the columns.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -30,7 +33,7 @@ pub struct Preview {
 /// rows; `whole`: `head` is the whole file (else a cut-off last line is left out).
 pub fn preview(head: &[u8], rows: usize, whole: bool) -> Preview {
     let mut p = Preview::default();
-    let text: Vec<u8> = match decompress_head(head) {
+    let text: Vec<u8> = match decompress_head(head, PREVIEW_TEXT) {
         Ok((t, c)) => {
             p.compression = c;
             t

@@ -24,7 +24,8 @@ pub struct Ignored {
     pub blkparse_statistics: u64,
     /// Comment (`#`) lines.
     pub comments: u64,
-    /// Records after the request limit was reached.
+    /// The record that did not fit under the request limit (1 or 0: reading stops
+    /// there, `RawTrace::stopped_at_line`).
     pub beyond_limit: u64,
 }
 
@@ -38,6 +39,9 @@ pub struct Progress {
     pub bad_lines: u64,
     /// The format, once detected.
     pub format: Option<Format>,
+    /// The request limit was reached: the rest of the file is not read (stop feeding
+    /// and call `finish`; the trace kept is the prefix).
+    pub done: bool,
     /// Parsing cannot succeed any more (a fatal error, or too many bad lines without
     /// `skip_bad_lines`): stop feeding and call `finish` for the message.
     pub failed: bool,
@@ -54,6 +58,10 @@ pub struct TraceError {
 impl std::fmt::Display for TraceError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}", self.message)?;
+        // A message that already names its one error (the pattern's) says it once.
+        if self.errors.len() == 1 && self.bad_lines == 1 && self.message.ends_with(&self.errors[0].to_string()) {
+            return Ok(());
+        }
         for e in &self.errors {
             write!(f, "\n  {e}")?;
         }
@@ -108,6 +116,9 @@ pub struct RawTrace {
     pub csv_columns: Vec<(String, String)>,
     /// Unit of `times` (the format's, or `TraceOptions::time_unit`); None: no timestamps.
     pub time_unit: Option<TimeUnit>,
+    /// The line (record) at which reading stopped because the request limit was
+    /// reached; the rest of the file was not read.
+    pub stopped_at_line: Option<u64>,
     pub(crate) packed: Vec<u64>,
     /// Bit i set: page request i begins a host request (a record; one record of n pages
     /// is one request of n pages, with one response time).

@@ -1,0 +1,126 @@
+//! Bad input through the `ftl` binary (issue 29): exit code 2 and one clear line on
+//! stderr, never a panic, an abort or a stack overflow; a closed pipe ends quietly.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn ftl(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ftl")).args(args).output().expect("the ftl binary runs")
+}
+
+/// Exit 2, one line on stderr starting with "error:", containing `want`.
+fn refused(args: &[&str], want: &str) {
+    let o = ftl(args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "ftl {args:?}: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "ftl {args:?}: not one line: {err}");
+    assert!(err.starts_with("error: ") && err.contains(want), "ftl {args:?}: {err}");
+}
+
+fn temp(name: &str, bytes: &[u8]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("ftl-bad-input-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+#[test]
+fn deep_nesting_is_parsed_not_a_stack_overflow() {
+    let d = 25_000;
+    let pattern = format!("{}w0{}", "(".repeat(d), ")x1".repeat(d));
+    let o = ftl(&["run", "--scheme", "page", "--pattern", &pattern, "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let too_deep = "(".repeat(100_001);
+    let f = temp("deep.pattern", too_deep.as_bytes());
+    refused(&["run", "--scheme", "page", "--trace", f.to_str().unwrap()], "nested more than 100000 deep");
+}
+
+#[test]
+fn unbounded_parameters_are_refused_before_allocating() {
+    refused(&["run", "--scheme", "page", "--gen", "camera:n=10,seed=1,file_pages=1000000000"], "file_pages");
+    refused(&["run", "--scheme", "page", "--gen", "uniform:n=10,read_ratio=NaN"], "must be a finite number, got 'NaN'");
+    refused(&["run", "--scheme", "page", "--gen", "uniform:n=10,n=20"], "'n' is given twice");
+    refused(
+        &["crash-sweep", "--scheme", "page", "--gen", "uniform:n=10", "--random", "18446744073709551615"],
+        "at most 10000000 cut points",
+    );
+    refused(&["crash-sweep", "--scheme", "page", "--chain", "10", "--precondition", "fill"], "drop --precondition");
+    let f = temp("far.csv", b"op,lpn\nw,4503599627370496\n");
+    refused(
+        &["run", "--scheme", "page", "--trace", f.to_str().unwrap(), "--fit", "scale"],
+        "more than the largest chip",
+    );
+}
+
+#[test]
+fn messages_name_the_real_limit_and_columns() {
+    refused(
+        &["run", "--scheme", "fast-ltlog", "--blocks", "13", "--log-blocks", "4", "--gen", "uniform:n=10"],
+        "needs at least 15 blocks here (4 log, 1 spare, 9 metadata, 1 data)",
+    );
+    refused(
+        &["run", "--scheme", "fastcheck", "--blocks", "64", "--log-blocks", "62", "--gen", "uniform:n=10"],
+        "metadata",
+    );
+    let f = temp("four.csv", b"W,0,4096,1\n");
+    let p = f.to_str().unwrap();
+    refused(
+        &["run", "--scheme", "page", "--trace", p, "--column", "op=1", "--column", "address=999"],
+        "but line 1 has 4 columns",
+    );
+    refused(
+        &[
+            "run",
+            "--scheme",
+            "page",
+            "--trace",
+            p,
+            "--column",
+            "op=1",
+            "--column",
+            "address=2",
+            "--column",
+            "address=3",
+        ],
+        "already mapped",
+    );
+    refused(
+        &[
+            "run",
+            "--scheme",
+            "page",
+            "--trace",
+            p,
+            "--column",
+            "op=1",
+            "--column",
+            "address=2",
+            "--read-op",
+            "W",
+            "--write-op",
+            "W",
+        ],
+        "both read",
+    );
+    let f = temp("huge.spc", b"0,0,107374182400,w,0.0\n");
+    refused(&["run", "--scheme", "page", "--trace", f.to_str().unwrap()], "more than the limit of 20000000");
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    for args in [&["list"][..], &["export", "--scheme", "page", "--gen", "uniform:n=200000", "--to", "umass"][..]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ftl"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take()); // the reader leaves before the first line
+        let o = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!err.contains("panicked") && !err.contains("Broken pipe"), "ftl {args:?}: {err}");
+        assert_ne!(o.status.code(), Some(101), "ftl {args:?} panicked");
+    }
+    let _ = std::io::stdout().flush();
+}
