@@ -205,18 +205,11 @@ export function CanvasGrid(props: CanvasGridProps) {
     // An op step's delta (issue 26): repaint only its blocks when the image shows the
     // arrays it was applied to; anything else sweeps the whole image again.
     const p = propsRef.current;
-    const idle = !dirty.current && sweep.current.left === 0;
-    if (
-      idle &&
-      p.changed?.from === shown.current &&
-      paintDelta(imageRef.current, dataRef.current, layout, ppb, p, colors, presentKey)
-    ) {
+    const idle = !dirty.current && sweep.current.left === 0 && p.changed?.from === shown.current;
+    if (idle && paintDelta(imageRef.current, dataRef.current, layout, ppb, p, colors, presentKey)) {
       shown.current = p.pageStates;
       counts.current.byChange++;
-      schedule();
-      return;
-    }
-    dirty.current = true;
+    } else dirty.current = true;
     schedule();
   }, [props.pageStates, props.blockRoles, layout, ppb, colors, schedule]);
 
