@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Build the Rust core to WebAssembly and generate the JS bindings the web app imports:
 //   cargo build --release --target wasm32-unknown-unknown -p ftlscope-wasm   (in core-wasm/)
-//   wasm-bindgen --target web --out-dir web/src/sim/pkg <the .wasm>
+//   wasm-bindgen --target web --experimental-reset-state-function --out-dir web/src/sim/pkg <the .wasm>
 // Skipped when the outputs are newer than every file under core-wasm/crates and Cargo.lock.
 // `--force` rebuilds regardless.
 import { spawnSync } from 'node:child_process';
@@ -57,7 +57,13 @@ function newestMtime(path) {
 function upToDate() {
   if (![STAMP, ...OUTPUTS].every(existsSync)) return false;
   const oldestOutput = Math.min(...[STAMP, ...OUTPUTS].map((f) => statSync(f).mtimeMs));
-  const inputs = [join(CORE, 'crates'), join(CORE, 'Cargo.lock'), join(CORE, 'Cargo.toml')].filter(existsSync);
+  // This script too: a change of the bindgen flags rebuilds the bindings.
+  const inputs = [
+    join(CORE, 'crates'),
+    join(CORE, 'Cargo.lock'),
+    join(CORE, 'Cargo.toml'),
+    fileURLToPath(import.meta.url),
+  ].filter(existsSync);
   const newestInput = Math.max(...inputs.map(newestMtime));
   return oldestOutput > newestInput;
 }
@@ -71,6 +77,8 @@ if (!process.argv.includes('--force') && upToDate()) {
 }
 run('cargo', ['build', '--release', '--target', 'wasm32-unknown-unknown', '-p', 'ftlscope-wasm'], CORE);
 if (!existsSync(WASM)) fail(`cargo did not produce ${relative(ROOT, WASM)}.`);
-run('wasm-bindgen', ['--target', 'web', '--out-dir', OUT, WASM], ROOT);
+// --experimental-reset-state-function: __wbg_reset_state() re-instantiates the module
+// with a fresh memory, so the worker recovers from a trap (web/src/sim/revival.ts).
+run('wasm-bindgen', ['--target', 'web', '--experimental-reset-state-function', '--out-dir', OUT, WASM], ROOT);
 writeFileSync(STAMP, `${new Date().toISOString()}\n`);
 log(`wrote ${relative(ROOT, OUT)}`);

@@ -20,19 +20,12 @@ import type {
   WasmSession,
 } from './protocol';
 import { TRACE_COMMANDS, TraceHost } from './traceHost';
+import { Revival, errorMessage, isTrap } from './revival';
 import { isUploadWorkload, type TraceCommand, type TraceCore } from './traceTypes';
 import { associativitySeries, schemeData, startTimeline, workloadPattern } from './schemeHost';
 import type { TimelineSession } from './schemeTypes';
 
-export function errorMessage(e: unknown): string {
-  if (e instanceof Error) return e.message;
-  if (typeof e === 'string') return e;
-  try {
-    return JSON.stringify(e);
-  } catch {
-    return String(e);
-  }
-}
+export { errorMessage };
 
 function parseJson<T>(text: string, what: string): T {
   try {
@@ -138,6 +131,7 @@ export class SessionHost {
   private nextSid = 1;
   /** uploaded traces and their parsers (web/src/trace) */
   readonly traces: TraceHost;
+  private readonly revival: Revival;
 
   constructor(
     private readonly getSessionClass: () => Promise<SessionConstructor>,
@@ -145,23 +139,29 @@ export class SessionHost {
     /** the core's plan_runs (compare / sweep: each run's chip and workload space, planned alone) */
     private readonly getPlan: () => Promise<(runs: string, fit: string, need: number, space: number) => string> = () =>
       Promise.reject(new Error('this build of the core cannot plan a comparison')),
+    resetCore?: () => void,
   ) {
     this.traces = new TraceHost(getTraceCore);
+    this.revival = new Revival(getSessionClass, resetCore);
   }
 
   /** Answer one request; never throws. */
   async handle(req: Request): Promise<Response> {
     try {
       const result = await this.dispatch(req);
+      if ('sid' in req) this.revival.moved(req.sid, this.sessions.get(req.sid));
       return { id: req.id, ok: true, result };
     } catch (e) {
-      if (typeof WebAssembly !== 'undefined' && e instanceof WebAssembly.RuntimeError && 'sid' in req) {
-        // A Rust panic: this Session's state can no longer be trusted (or even borrowed).
-        this.sessions.delete(req.sid);
+      if (isTrap(e)) {
+        // A trap poisons the whole instance (revival.ts): restart it, rebuild the rest.
+        const then = await this.revival.revive(this.sessions, 'sid' in req ? req.sid : undefined, () => {
+          [this.sentStates, this.synced] = [new Map(), new Set()];
+          this.traces.reset();
+        });
         return {
           id: req.id,
           ok: false,
-          error: `The simulator crashed (${errorMessage(e)}); this is a bug in the core. Apply the scenario again to restart it.`,
+          error: `The simulator crashed (${errorMessage(e)}); this is a bug in the core. ${then}`,
         };
       }
       return { id: req.id, ok: false, error: errorMessage(e) };
@@ -233,6 +233,7 @@ export class SessionHost {
           startTimeline(s as TimelineSession, info.total_requests);
           const sid = this.nextSid++;
           this.sessions.set(sid, s);
+          this.revival.created(sid, upload ? null : cmd.scenario);
           const result: CreateResult = { sid, info, snapshot: this.remember(sid, takeSnapshot(s), s) };
           return result;
         } catch (e) {
@@ -243,6 +244,7 @@ export class SessionHost {
       case 'dispose': {
         this.sessions.get(cmd.sid)?.free?.();
         this.sessions.delete(cmd.sid);
+        this.revival.disposed(cmd.sid);
         this.sentStates.delete(cmd.sid);
         this.synced.delete(cmd.sid);
         return null;

@@ -34,6 +34,11 @@ export class TraceHost {
 
   constructor(private readonly getCore: () => Promise<TraceCore>) {}
 
+  /** The core was re-instantiated: every parser is gone with its memory. */
+  reset(): void {
+    this.uploads.clear();
+  }
+
   get open(): number {
     return this.uploads.size;
   }

@@ -1,6 +1,13 @@
 /// <reference lib="webworker" />
 // The simulation worker: hosts wasm Sessions so the page never blocks.
-import init, { Session, TraceParser, plan_runs, trace_catalog, trace_preview } from './pkg/ftlscope_wasm.js';
+import init, {
+  Session,
+  TraceParser,
+  __wbg_reset_state,
+  plan_runs,
+  trace_catalog,
+  trace_preview,
+} from './pkg/ftlscope_wasm.js';
 import { SessionHost, errorMessage, snapshotTransferables } from './host';
 import type { Request, Response, SessionConstructor, Snapshot } from './protocol';
 import type { TraceCore } from './traceTypes';
@@ -30,6 +37,9 @@ const host = new SessionHost(
       tracePreview: trace_preview,
     })),
   () => loadCore().then(() => plan_runs),
+  // After a trap: a fresh instance of the same module (scripts/build-wasm.mjs builds the
+  // bindings with --experimental-reset-state-function).
+  __wbg_reset_state,
 );
 
 function transferablesOf(res: Response): Transferable[] {
