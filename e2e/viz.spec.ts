@@ -144,7 +144,11 @@ test('run to end fills the charts, then returns to the same step', async ({ page
   expect(problems).toEqual([]);
 });
 
-test('a 64K-block chip plays on a canvas without a long task over 50 ms', async ({ page }) => {
+// Long tasks depend on the machine's load: asserted only with FTL_PERF=1 (npm run perf:canvas),
+// like compare.spec's time limits; the default run checks what the canvas shows while it plays.
+test('a 64K-block chip plays on a canvas, zooms and pans while playing (no long task over 50 ms with FTL_PERF=1)', async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   const problems = watch(page);
   const scenario = {
@@ -156,7 +160,6 @@ test('a 64K-block chip plays on a canvas without a long task over 50 ms', async 
   await page.goto(url(scenario));
   await expect(page.getByTestId('device-canvas')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('btn-step-op')).toBeEnabled();
-  await page.waitForTimeout(500);
   await page.evaluate(() => {
     const w = window as unknown as { __long: number[] };
     w.__long = [];
@@ -180,13 +183,15 @@ test('a 64K-block chip plays on a canvas without a long task over 50 ms', async 
   console.log('zoom end', await page.evaluate(() => Math.round(performance.now())));
   // centre on the top-left corner (where the first blocks fill) with the minimap
   await page.getByTestId('minimap').click({ position: { x: 3, y: 3 } });
-  await page.waitForTimeout(2000);
+  // let it play on at page zoom for a few hundred more requests
+  const zoomedAt = (await counter(page)).step;
+  await expect.poll(async () => (await counter(page)).step, { timeout: 30_000 }).toBeGreaterThan(zoomedAt + 300);
   await page.getByTestId('btn-play').click();
   const long = await page.evaluate(() => (window as unknown as { __long: number[] }).__long);
   console.log(
     `long tasks during play: ${JSON.stringify(long)} at ${JSON.stringify(await page.evaluate(() => (window as unknown as { __at: number[] }).__at))}`,
   );
-  expect(long.filter((d) => d > 50)).toEqual([]);
+  if (process.env.FTL_PERF === '1') expect(long.filter((d) => d > 50)).toEqual([]);
   // paused: the legend lists what the chip holds, hovering names a block and a page's LPN
   await expect(page.getByTestId('legend').locator('[data-state-key=valid]')).toBeVisible();
   await expect(page.getByTestId('legend').locator('[data-role-key=active]')).toBeVisible();
@@ -196,8 +201,9 @@ test('a 64K-block chip plays on a canvas without a long task over 50 ms', async 
   await expect(page.getByTestId('hover-line')).toContainText(/Block \d+ · /);
   await page.screenshot({ path: 'test-results/viz-64k-zoomed.png' });
   await canvas.focus();
+  const zoomed = (await page.getByTestId('zoom-level').textContent()) ?? '';
   await page.keyboard.press('0');
-  await page.waitForTimeout(300);
+  await expect(page.getByTestId('zoom-level')).not.toHaveText(zoomed);
   await page.screenshot({ path: 'test-results/viz-64k-overview.png' });
   expect(problems).toEqual([]);
 });
