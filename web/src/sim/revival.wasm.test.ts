@@ -1,7 +1,8 @@
 /// <reference types="node" />
 // A trap in the real wasm core (issue 29): the worker host re-instantiates the module
 // and rebuilds the other open Sessions at the request they had reached, so they keep
-// working; the Session that trapped is dropped with a message. The trap is raised by a
+// working; the Session that trapped is dropped with a message. Also: trace_hash (the
+// upload's SHA-256 slice by slice in the core). The trap is raised by a
 // stand-in method (the core no longer traps on any input we know of); the reset, the
 // rebuilt Sessions and the stale objects are the real module's.
 import { readFileSync } from 'node:fs';
@@ -88,5 +89,32 @@ describe('SessionHost after a trap in the wasm core', () => {
     __wbg_reset_state();
     expect(() => s.step()).toThrow(/stale object/);
     expect(new Session(JSON.stringify(scenario(1))).total()).toBe(500);
+  });
+});
+
+describe('trace_hash', () => {
+  it('hashes a file slice by slice to the SHA-256 of the whole', async () => {
+    const { createHash } = await import('node:crypto');
+    const { Sha256Stream, TraceParser, trace_catalog } = await import('./pkg/ftlscope_wasm.js');
+    const host = new SessionHost(
+      async () => Session as unknown as SessionConstructor,
+      async () => ({
+        TraceParser: TraceParser as never,
+        fromTrace: () => null,
+        traceCatalog: trace_catalog,
+        Sha256: Sha256Stream,
+      }),
+    );
+    const bytes = new Uint8Array(10_000_019).map((_, i) => (i * 7919) % 251);
+    const file = new Blob([bytes]);
+    let hex: unknown = null;
+    let requests = 0;
+    for (let offset = 0; hex === null; offset += 1 << 20, requests++) {
+      const r = await host.handle({ id: requests, type: 'trace_hash', file, offset, length: 1 << 20 });
+      if (!r.ok) throw new Error(r.error);
+      hex = r.result;
+    }
+    expect(requests).toBe(10);
+    expect(hex).toBe(createHash('sha256').update(bytes).digest('hex'));
   });
 });

@@ -30,6 +30,8 @@ function parse<T>(text: string): T {
 
 export class TraceHost {
   private uploads = new Map<number, Upload>();
+  /** SHA-256 in progress per file (`trace_hash`). */
+  private hashes = new WeakMap<Blob, InstanceType<NonNullable<TraceCore['Sha256']>>>();
   private nextPid = 1;
 
   constructor(private readonly getCore: () => Promise<TraceCore>) {}
@@ -37,6 +39,7 @@ export class TraceHost {
   /** The core was re-instantiated: every parser is gone with its memory. */
   reset(): void {
     this.uploads.clear();
+    this.hashes = new WeakMap();
   }
 
   get open(): number {
@@ -79,6 +82,25 @@ export class TraceHost {
       }
       case 'trace_catalog':
         return parse((await this.getCore()).traceCatalog());
+      case 'trace_hash': {
+        // One slice per request (the page drives the loop, so hashing interleaves with
+        // parsing) into the core's SHA-256: never the whole file in memory.
+        const core = await this.getCore();
+        if (!core.Sha256) throw new Error('this build has no SHA-256');
+        let h = this.hashes.get(cmd.file);
+        if (cmd.offset === 0 || !h) {
+          h?.free?.();
+          h = new core.Sha256();
+          this.hashes.set(cmd.file, h);
+        }
+        const end = cmd.offset + Math.max(1, Math.min(MAX_CHUNK, Math.floor(cmd.length)));
+        h.update(new Uint8Array(await cmd.file.slice(cmd.offset, end).arrayBuffer()));
+        if (end < cmd.file.size) return null;
+        this.hashes.delete(cmd.file);
+        const hex = h.hex();
+        h.free?.();
+        return hex;
+      }
       case 'trace_preview': {
         const core = await this.getCore();
         if (!core.tracePreview) throw new Error('this build has no trace preview');
@@ -108,4 +130,5 @@ export const TRACE_COMMANDS = new Set<string>([
   'trace_drop',
   'trace_catalog',
   'trace_preview',
+  'trace_hash',
 ]);

@@ -17,6 +17,8 @@ export interface TraceCore {
   traceCatalog(): string;
   /** `trace_preview(head, rows, whole)` */
   tracePreview?(head: Uint8Array, rows: number, whole: boolean): string;
+  /** The core's incremental SHA-256 (`Sha256Stream`). */
+  Sha256?: new () => { update(bytes: Uint8Array): void; hex(): string; free?(): void };
 }
 
 export type TraceFormat =
@@ -156,7 +158,8 @@ export type TraceCommand =
   | { type: 'trace_fit'; pid: number; scenario: unknown }
   | { type: 'trace_drop'; pid: number }
   | { type: 'trace_catalog' }
-  | { type: 'trace_preview'; file: Blob; rows: number };
+  | { type: 'trace_preview'; file: Blob; rows: number }
+  | { type: 'trace_hash'; file: Blob; offset: number; length: number };
 
 export interface TraceResultMap {
   trace_open: { pid: number; size: number };
@@ -166,6 +169,8 @@ export interface TraceResultMap {
   trace_drop: null;
   trace_catalog: TraceCatalog;
   trace_preview: TracePreview;
+  /** After the last slice: SHA-256 of the file, lower-case hex; before it, null. */
+  trace_hash: string | null;
 }
 
 export function isUploadWorkload(w: unknown): w is UploadWorkload {

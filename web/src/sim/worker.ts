@@ -2,6 +2,7 @@
 // The simulation worker: hosts wasm Sessions so the page never blocks.
 import init, {
   Session,
+  Sha256Stream,
   TraceParser,
   __wbg_reset_state,
   plan_runs,
@@ -35,6 +36,7 @@ const host = new SessionHost(
       fromTrace: (json, parser) => Session.from_trace(json, parser as TraceParser),
       traceCatalog: trace_catalog,
       tracePreview: trace_preview,
+      Sha256: Sha256Stream,
     })),
   () => loadCore().then(() => plan_runs),
   // After a trap: a fresh instance of the same module (scripts/build-wasm.mjs builds the

@@ -28,7 +28,7 @@ import type {
   TraceSummary,
   UploadWorkload,
 } from './types';
-import { Cancelled, PRESET_PAGE_BYTES, formatBytes, parseUpload } from './upload';
+import { Cancelled, PRESET_PAGE_BYTES, formatBytes, hashUpload, parseUpload } from './upload';
 import './trace.css';
 
 export interface TraceUploadProps {
@@ -45,12 +45,6 @@ export interface TraceUploadProps {
   reopen?: ShareState | null;
   /** the reopen ended (ran, refused and closed, or cancelled) */
   onReopenEnd?: () => void;
-}
-
-/** SHA-256 of a file, hex, computed here (the file never leaves the browser). */
-export async function sha256Hex(file: Blob): Promise<string> {
-  const d = await crypto.subtle.digest('SHA-256', await file.arrayBuffer());
-  return [...new Uint8Array(d)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 /** Why `file` is not the trace a link was made with, or null when it is. */
@@ -297,18 +291,19 @@ function TraceDialog({ client, file, current, reopen, onClose, onRun }: DialogPr
     dialogRef.current?.focus();
   }, [client, file]);
 
-  // The file's SHA-256, here in the page: links carry it so a reopened link can check
-  // that the file given again is the same one.
+  // The file's SHA-256, in the worker slice by slice (the file never leaves the browser
+  // and is never copied whole): links carry it so a reopened link can check that the
+  // file given again is the same one.
   useEffect(() => {
     let live = true;
-    sha256Hex(file).then(
+    hashUpload(client, file).then(
       (h) => live && setDigest(h),
       () => live && setDigest(''),
     );
     return () => {
       live = false;
     };
-  }, [file]);
+  }, [client, file]);
 
   const mappingJson = mapping ? JSON.stringify(mapping) : '';
 

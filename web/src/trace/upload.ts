@@ -61,6 +61,17 @@ export async function parseUpload(
   }
 }
 
+/**
+ * SHA-256 of `file`, hashed in the worker slice by slice: each slice is one request, so
+ * hashing interleaves with parsing, and the file is never copied whole.
+ */
+export async function hashUpload(client: SimClient, file: Blob, chunkBytes = CHUNK_BYTES): Promise<string> {
+  for (let offset = 0; ; offset += chunkBytes) {
+    const hex = await client.request('trace_hash', { file, offset, length: chunkBytes });
+    if (hex !== null) return hex;
+  }
+}
+
 export function formatBytes(n: number): string {
   if (n >= 1 << 30) return `${(n / (1 << 30)).toFixed(2)} GB`;
   if (n >= 1 << 20) return `${(n / (1 << 20)).toFixed(1)} MB`;

@@ -558,3 +558,27 @@ pub fn plan_runs(scenarios_json: &str, fit: &str, need: f64, space: f64) -> Resu
     let plan = ftl_sim::trace::plan::plan(&scenarios, fit, need, space).map_err(js_err)?;
     Ok(serde_json::to_string(&plan).unwrap_or_default())
 }
+
+/// SHA-256 of an uploaded file, fed in chunks as the worker reads it (the file is never
+/// copied whole: issue 26). `hex()` ends it.
+#[wasm_bindgen]
+pub struct Sha256Stream(sha2::Sha256);
+
+#[wasm_bindgen]
+impl Sha256Stream {
+    #[wasm_bindgen(constructor)]
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Sha256Stream {
+        use sha2::Digest;
+        Sha256Stream(sha2::Sha256::new())
+    }
+    pub fn update(&mut self, bytes: &[u8]) {
+        use sha2::Digest;
+        self.0.update(bytes);
+    }
+    /// The digest in lower-case hex (the hash starts again after it).
+    pub fn hex(&mut self) -> String {
+        use sha2::Digest;
+        self.0.finalize_reset().iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
