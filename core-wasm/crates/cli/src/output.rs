@@ -140,6 +140,18 @@ pub(crate) fn print_chain_report(r: &ChainReport) {
     row("frozen states damaged", r.frozen_damaged);
     row("errors", r.errors);
     row("recovery ops", dist(&r.recovery_ops));
+    if r.targets.iter().any(|t| t.offered > 0) {
+        let t: Vec<String> =
+            r.targets.iter().map(|t| format!("{} {}/{}", t.target.replace('_', " "), t.cut, t.offered)).collect();
+        row("targeted (cut/offered)", t.join(", "));
+    }
+    if !r.pools.is_empty() {
+        let p: Vec<String> =
+            r.pools.iter().map(|p| format!("{:?} {} ({} cut-free)", p.role, p.after_recovery, p.cut_free)).collect();
+        row("pools after recovery", p.join(", "));
+        row("pools beyond cut-free", r.pool_excess);
+    }
+    row("stuck", if r.stuck { "yes: a request failed without a cut" } else { "no" });
     failures(&r.first_failures);
     if let Some(s) = &r.stopped {
         println!("  STOPPED: {s}");

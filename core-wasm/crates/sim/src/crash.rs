@@ -17,6 +17,7 @@ use crate::sim::State;
 use crate::trace::Request;
 
 mod chain;
+pub mod health;
 pub mod judge;
 pub use chain::{chain, ChainOptions, ChainReport, CutAt, CutVerdict};
 

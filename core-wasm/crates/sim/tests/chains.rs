@@ -290,3 +290,97 @@ fn page_chains_on_4_page_blocks_keep_taking_writes() {
         assert_clean(&r, 10_000);
     }
 }
+
+/// Issue 29: a cut right after every checkpoint page (FastCheck) or dump page (fast-ltlog)
+/// skipped the compaction that follows it, and recovery never released the dead blocks:
+/// the checkpoint area grew (1 to 4 blocks on 24 x 8 in 22 cuts) until "the metadata area
+/// ran out of free blocks". Now the area stays within what a cut-free run uses.
+#[test]
+fn cuts_right_after_checkpoints_do_not_grow_the_checkpoint_area() {
+    use ftl_sim::ftl::{BlockRole, MetaKind};
+    use ftl_sim::nand::{Event, OpKind, PageKind};
+    use ftl_sim::trace::rng::SplitMix64;
+    use ftl_sim::trace::Request;
+    for (scheme, blocks, ppb, lb) in [("fastcheck", 24, 8, 4), ("fast-ltlog", 64, 16, 8)] {
+        let p = params(lb, 16);
+        let sc = scenario(scheme, p.clone(), blocks, ppb, Workload::Pattern { text: String::new() });
+        let fresh = sc.fresh().unwrap();
+        let lp = fresh.ftl.logical_pages() as u64;
+        let area = |s: &State| {
+            (0..s.flash.blocks())
+                .filter(|&b| matches!(s.ftl.block_role(b), BlockRole::Checkpoint | BlockRole::Metadata))
+                .count()
+        };
+        let mut g = SplitMix64::new(3);
+        let reqs: Vec<Request> = (0..3000).map(|_| Request::Write { lpn: g.below(lp) as u32 }).collect();
+        let mut s = fresh.clone();
+        let mut most = 0;
+        for &r in &reqs {
+            s.exec(r).unwrap();
+            most = most.max(area(&s));
+        }
+        let mut s = fresh.clone();
+        let (mut cuts, mut most_cut) = (0, 0);
+        for (i, &r) in reqs.iter().enumerate() {
+            let mut t = s.clone();
+            t.flash.set_recording(true);
+            t.exec(r).unwrap_or_else(|e| panic!("{scheme}: request {i} after {cuts} cuts: {e}"));
+            let ops: Vec<Event> = t.flash.take_events().into_iter().filter(|e| matches!(e, Event::Op { .. })).collect();
+            t.flash.set_recording(false);
+            let after_ckpt = ops.iter().position(|e| match *e {
+                Event::Op { kind: OpKind::Program, ppn, .. } => {
+                    let pg = t.flash.peek(ppn);
+                    pg.kind == PageKind::Meta && t.ftl.meta_kind(pg.tag) == Some(MetaKind::Checkpoint)
+                }
+                _ => false,
+            });
+            match after_ckpt {
+                Some(k) if k + 1 < ops.len() => {
+                    s.flash.set_power_budget(Some(k as u64 + 1));
+                    let res = s.exec(r);
+                    assert!(res.is_err(), "{scheme}: request {i}: budget {} of {} ops", k + 1, ops.len());
+                    s.flash.power_on();
+                    s.ftl = ftl::recover(scheme, &p, &mut s.flash).unwrap().unwrap();
+                    if let Some(q) = s.ftl.locate(r.lpn().unwrap()) {
+                        if s.flash.peek(q).version == s.next_version - 1 {
+                            s.oracle.ack(r.lpn().unwrap(), s.next_version - 1);
+                        }
+                    }
+                    let v = verify(s.ftl.as_ref(), &s.flash, &s.oracle, None);
+                    assert_eq!((v.lost, v.wrong), (0, 0), "{scheme}: cut {cuts}");
+                    cuts += 1;
+                    most_cut = most_cut.max(area(&s));
+                }
+                _ => s = t,
+            }
+        }
+        eprintln!("{scheme}: {cuts} cuts right after a checkpoint; area blocks at most {most_cut} (cut-free {most})");
+        assert!(cuts >= 20, "{scheme}: only {cuts} cuts");
+        assert!(most_cut <= most, "{scheme}: the checkpoint area grew to {most_cut} blocks (cut-free {most})");
+    }
+}
+
+/// The chain's health checks (issue 29): targeted cuts reach the metadata programs
+/// FastCheck and fast-ltlog write and their GC destinations, and the chain stays clean:
+/// no pool beyond its cut-free bound, never stuck. (Random and targeted chains rarely cut
+/// after two checkpoints in a row: `cuts_right_after_checkpoints_do_not_grow_the_checkpoint_area`
+/// is the test that fails on the leak.)
+#[test]
+fn targeted_chains_fastcheck_fast_ltlog() {
+    for (scheme, blocks, ppb, lb, seed) in [("fastcheck", 24, 8, 4, 2), ("fast-ltlog", 64, 16, 8, 2)] {
+        let mut o = ChainOptions::new(3000, seed);
+        o.targeted = true;
+        let r = run_chain(scheme, params(lb, 16), blocks, ppb, &o);
+        assert_clean(&r, 3000);
+        assert!(!r.stuck && r.pool_excess == 0, "{scheme}: {:?}", r.pools);
+        let cut = |name: &str| r.targets.iter().find(|t| t.target == name).map_or(0, |t| t.cut);
+        assert!(
+            cut("after_checkpoint") > 0 && cut("after_map_page") > 0 && cut("in_gc_destination") > 0,
+            "{:?}",
+            r.targets
+        );
+        if scheme == "fast-ltlog" {
+            assert!(cut("after_intent_log") > 0, "{:?}", r.targets);
+        }
+    }
+}

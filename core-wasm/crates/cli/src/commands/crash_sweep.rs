@@ -47,6 +47,14 @@ pub(crate) struct CrashArgs {
     /// Chain: also cut programs so early that the page reads as erased.
     #[arg(long, requires = "chain")]
     pub(crate) reads_erased: bool,
+    /// Chain: aim half the cuts right after each kind of metadata program (checkpoint, map
+    /// page, map directory, intent log), inside GC destinations and at the last free block.
+    #[arg(long, requires = "chain")]
+    pub(crate) targeted: bool,
+    /// Chain: requests of the cut-free run whose pools bound every recovered state's
+    /// (default 3 x the cuts, 2,000 to 100,000; 0: no pool check).
+    #[arg(long, requires = "chain")]
+    pub(crate) pool_baseline: Option<u64>,
     /// Chain: write every cut's verdict to this file, one JSON object a line.
     #[arg(long, requires = "chain")]
     pub(crate) verdicts: Option<std::path::PathBuf>,
@@ -128,6 +136,10 @@ fn crash_chain(a: &CrashArgs, n: u64) -> ExitCode {
         o.time_shift = a.time_shift;
         o.paired_pages = a.paired_pages;
         o.reads_erased = a.reads_erased;
+        o.targeted = a.targeted;
+        if let Some(b) = a.pool_baseline {
+            o.pool_baseline = b;
+        }
         if a.time_shift && !state.ftl.time_shift() {
             return Err(format!("scheme '{}' has no time shift", a.scheme));
         }

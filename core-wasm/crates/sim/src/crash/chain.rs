@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use super::health::{self, is_merge, next_request, PoolBound, TargetCount};
 use super::judge::{judge, sync_frozen, version_of, versions};
 use super::{summary, Recover, Summary};
 use crate::metrics::LatencyHist;
@@ -31,6 +32,12 @@ pub struct ChainOptions {
     /// page always among them).
     pub paired_pages: bool,
     pub reads_erased: bool,
+    /// Aim half the cuts at a target the request in flight offers (health::TARGETS: right
+    /// after each kind of metadata program, inside a GC destination, at the last free block).
+    pub targeted: bool,
+    /// Hold the pools every recovery leaves against a cut-free run of this many requests
+    /// of the same workload (0: no check).
+    pub pool_baseline: u64,
 }
 
 impl ChainOptions {
@@ -45,6 +52,8 @@ impl ChainOptions {
             max_recuts: 3,
             paired_pages: false,
             reads_erased: false,
+            targeted: false,
+            pool_baseline: (3 * cuts).clamp(2000, 100_000),
         }
     }
 }
@@ -88,11 +97,21 @@ pub struct CutVerdict {
     pub frozen_damaged: u64,
     pub recovery_ops: u64,
     pub error: Option<String>,
+    /// The target the cut was aimed at (`--targeted`).
+    pub target: Option<&'static str>,
+    /// A pool the recovered device has kept beyond its cut-free bound for
+    /// `health::LEAK_STREAK` recoveries in a row (it grows, or never comes back).
+    pub pools: Option<String>,
 }
 
 impl CutVerdict {
     pub fn ok(&self) -> bool {
-        self.lost == 0 && self.wrong == 0 && self.torn_mapped == 0 && self.frozen_damaged == 0 && self.error.is_none()
+        self.lost == 0
+            && self.wrong == 0
+            && self.torn_mapped == 0
+            && self.frozen_damaged == 0
+            && self.error.is_none()
+            && self.pools.is_none()
     }
 }
 
@@ -123,33 +142,19 @@ pub struct ChainReport {
     /// Share of all cut points (first cuts + recuts) that landed inside a recovery.
     pub share_inside_recovery: f64,
     pub recovery_ops: Summary,
+    /// Targeted cuts: per target, requests in flight that offered it and cuts aimed at it.
+    pub targets: Vec<TargetCount>,
+    /// Per pool: its bound in a cut-free run and its extreme over the recovered states.
+    pub pools: Vec<PoolBound>,
+    /// Recoveries that left a pool beyond its cut-free bound (a failure only when it lasts
+    /// `health::LEAK_STREAK` recoveries in a row: LTFTL's map section, say, takes a few
+    /// blocks more after early recoveries and gives them back).
+    pub pool_excess: u64,
+    /// A request failed without a cut (the device refused a write after a recovery).
+    pub stuck: bool,
     pub first_failures: Vec<String>,
     /// Set when the chain had to stop (a scheme error it cannot go on from).
     pub stopped: Option<String>,
-}
-
-fn next_request(rng: &mut crate::trace::rng::SplitMix64, s: &State, o: &ChainOptions) -> Request {
-    let lp = s.ftl.logical_pages().max(1) as u64;
-    if o.time_shift && rng.unit() < 0.08 {
-        let live = s.ftl.frozen_states();
-        let pick = rng.below(3);
-        if live.is_empty() || (pick == 0 && live.len() < 4) {
-            return Request::Freeze;
-        }
-        let id = live[rng.below(live.len() as u64) as usize];
-        return if pick == 1 { Request::Unfreeze { state: id } } else { Request::Revert { state: id } };
-    }
-    // Half uniform over the space, half in a hot eighth of it.
-    let lpn = if rng.unit() < 0.5 { rng.below(lp) } else { rng.below(lp.div_ceil(8)) } as u32;
-    if rng.unit() < o.read_ratio {
-        Request::Read { lpn }
-    } else {
-        Request::Write { lpn }
-    }
-}
-
-fn is_merge(c: Cause) -> bool {
-    matches!(c, Cause::Gc | Cause::Switch | Cause::PartialMerge | Cause::FullMerge | Cause::Fill | Cause::WearLevel)
 }
 
 /// One run that cuts power `o.cuts` times: at a random boundary (between requests, among a
@@ -169,12 +174,18 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
     // Diagnosis: FTL_CHAIN_TRACE=<cut> prints that cut's recoveries (notes, programs and
     // erases) and the LPNs and frozen states that disagree with the reference model.
     let trace_cut = std::env::var("FTL_CHAIN_TRACE").ok().and_then(|x| x.parse::<u64>().ok());
+    rep.targets = health::target_counts();
+    let bounds = (o.pool_baseline > 0).then(|| health::cut_free_bounds(fresh, o, o.pool_baseline)).flatten();
+    let mut seen = bounds.map(|_| health::pools(&s));
+    // Recoveries in a row that left a pool beyond its cut-free bound.
+    let mut streak = 0u64;
     'chain: while cut < o.cuts {
         // Requests without a cut.
         for _ in 0..rng.below(o.max_gap as u64 + 1) {
             let r = next_request(&mut rng, &s, o);
             if let Err(e) = s.exec(r) {
                 rep.stopped = Some(format!("request {} ({r:?}) failed without a cut: {e}", s.pos + 1));
+                rep.stuck = true;
                 break 'chain;
             }
             sync_frozen(&mut s);
@@ -195,14 +206,14 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
         done.flash.set_recording(true);
         if let Err(e) = done.exec(req) {
             rep.stopped = Some(format!("request {} ({req:?}) failed without a cut: {e}", s.pos + 1));
+            rep.stuck = true;
             break;
         }
         sync_frozen(&mut done);
-        let causes: Vec<Cause> = done
-            .flash
-            .take_events()
-            .into_iter()
-            .filter_map(|e| match e {
+        let events = done.flash.take_events();
+        let causes: Vec<Cause> = events
+            .iter()
+            .filter_map(|e| match *e {
                 crate::nand::Event::Op { cause, .. } => Some(cause),
                 _ => None,
             })
@@ -226,15 +237,28 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
             let idx: Vec<u64> = (0..causes.len() as u64).filter(|&i| f(causes[i as usize])).collect();
             (!idx.is_empty()).then(|| idx[rng.below(idx.len() as u64) as usize])
         };
-        let kind = rng.below(4);
+        let target = if o.targeted {
+            let offered = health::targets_of(&events, &s, &done);
+            let aim = rng.unit() < 0.5;
+            health::pick_target(&mut rng, &offered, &mut rep.targets, aim)
+        } else {
+            None
+        };
+        let kind = if target.is_some() { 1 } else { rng.below(4) };
         let cut_after = match kind {
+            _ if target.is_some() => target.unwrap().1,
             0 => 0,
             1 => rng.below(causes.len() as u64),
             2 => pick(&mut rng, &|c| is_merge(c)).unwrap_or_else(|| rng.below(causes.len() as u64)),
             _ => pick(&mut rng, &|c| matches!(c, Cause::Map | Cause::Log))
                 .unwrap_or_else(|| rng.below(causes.len() as u64)),
         };
-        let cause = causes[cut_after as usize];
+        // The operation cut (for a cut right after a program: that program).
+        let op = match target {
+            Some((health::Target::After(_), b)) => b - 1,
+            _ => cut_after,
+        };
+        let cause = causes[op as usize];
         let at = if kind == 0 {
             CutAt::Between
         } else if is_merge(cause) {
@@ -258,20 +282,29 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
             // Power fails before the request starts: nothing is in flight.
             done = s.clone();
         }
-        let before = s.clone();
+        let mut before = s.clone();
         s.flash.torn_model =
             crate::nand::TornModel { paired_pages: torn_model == "paired", reads_erased: torn_model == "erased" };
         s.flash.set_power_budget(Some(cut_after));
         let res = if kind == 0 { Err(FlashError::PowerLoss) } else { s.exec(req) };
         s.flash.torn_model = crate::nand::TornModel::default();
         s.flash.power_on();
+        // Aimed right after the request's last operation: the request completed and was
+        // acknowledged; the cut falls before the next one.
+        let completed = target.is_some() && res.is_ok();
+        if completed {
+            sync_frozen(&mut s);
+            rep.requests_run += 1;
+            before = s.clone();
+            done = s.clone();
+        }
         cut += 1;
         first_cuts += 1;
         let mut v = CutVerdict {
             cut,
             request: before.pos as u64,
-            in_flight: (kind != 0).then_some(req),
-            at,
+            in_flight: (kind != 0 && !completed).then_some(req),
+            at: if completed { CutAt::Between } else { at },
             op_cause: (at != CutAt::Between).then(|| cause.name()),
             right_after_recovery: since_recovery == 0,
             recuts: 0,
@@ -283,8 +316,10 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
             frozen_damaged: 0,
             recovery_ops: 0,
             error: None,
+            target: target.map(|t| t.0.name()),
+            pools: None,
         };
-        if res != Err(FlashError::PowerLoss) {
+        if res != Err(FlashError::PowerLoss) && !completed {
             v.error = Some(format!("the request did not stop at the cut: {res:?}"));
         }
         // Recovery, cut again inside it (at a point within its actual operations) by chance.
@@ -423,6 +458,26 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
         }
         s.oracle = oracle;
         s.ftl = ftl;
+        if let (Some(bound), Some(seen)) = (&bounds, &mut seen) {
+            // The pools the recovered device has, against a cut-free run (issue 29).
+            let p = health::pools(&s);
+            health::merge_bounds(seen, &p);
+            let bad = health::excess(bound, &p);
+            streak = if bad.is_empty() { 0 } else { streak + 1 };
+            rep.pool_excess += !bad.is_empty() as u64;
+            if streak >= health::LEAK_STREAK {
+                let d: Vec<String> = bad
+                    .iter()
+                    .map(|(r, c, x)| {
+                        format!(
+                            "{r:?} blocks {x} (cut-free {} {c})",
+                            if *r == crate::ftl::BlockRole::Free { "at least" } else { "at most" }
+                        )
+                    })
+                    .collect();
+                v.pools = Some(d.join(", "));
+            }
+        }
         record(&mut rep, &v);
         on_cut(&v);
         since_recovery = 0;
@@ -432,6 +487,13 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
         }
     }
     rep.cuts = cut;
+    if let (Some(bound), Some(seen)) = (&bounds, &seen) {
+        rep.pools = health::ALL_ROLES
+            .iter()
+            .filter(|&&r| r != crate::ftl::BlockRole::Data && (bound[r as usize] > 0 || seen[r as usize] > 0))
+            .map(|&r| health::PoolBound { role: r, cut_free: bound[r as usize], after_recovery: seen[r as usize] })
+            .collect();
+    }
     let all = first_cuts + rep.recut_points;
     rep.share_inside_recovery = if all == 0 { 0.0 } else { rep.recut_inside_recovery as f64 / all as f64 };
     rep.recovery_ops = summary(&rec_ops);
@@ -456,19 +518,21 @@ fn record(rep: &mut ChainReport, v: &CutVerdict) {
         rep.recovered_correctly += 1;
     } else if rep.first_failures.len() < 10 {
         rep.first_failures.push(format!(
-            "cut {} (after request {}, {:?} in flight, {:?}{}, {} recuts, {} model): lost {}, wrong {}, torn mapped {}, frozen damaged {}{}",
+            "cut {} (after request {}, {:?} in flight, {:?}{}{}, {} recuts, {} model): lost {}, wrong {}, torn mapped {}, frozen damaged {}{}{}",
             v.cut,
             v.request,
             v.in_flight,
             v.at,
             v.op_cause.map(|c| format!(" at a {c} op")).unwrap_or_default(),
+            v.target.map(|t| format!(", aimed {t}")).unwrap_or_default(),
             v.recuts,
             v.torn_model,
             v.lost,
             v.wrong,
             v.torn_mapped,
             v.frozen_damaged,
-            v.error.as_ref().map(|e| format!(", {e}")).unwrap_or_default()
+            v.error.as_ref().map(|e| format!(", {e}")).unwrap_or_default(),
+            v.pools.as_ref().map(|p| format!(", pools: {p}")).unwrap_or_default()
         ));
     }
 }

@@ -19,6 +19,21 @@ pub mod registry;
 pub mod rftl;
 pub mod scan_recovery;
 
+/// Kinds of metadata page (the cuts `crash::chain` aims right after each kind of program).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MetaKind {
+    /// A checkpoint of a table (FastCheck's log-region checkpoint, a dump of the
+    /// log-page-mapping table).
+    Checkpoint,
+    /// A page of the mapping table (FastCheck's map page, LTFTL's map dump).
+    MapPage,
+    /// Where the map is (FastCheck's map directory, LTFTL's metadata record).
+    MapDirectory,
+    /// A page of log records (LTFTL's intent log, fast-ltlog's record pages).
+    IntentLog,
+}
+
 /// Role of a physical block: the colour language of the device view.
 /// The numbers are the bytes of `Session.block_roles()` (docs/session-api.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -177,6 +192,11 @@ pub trait Ftl: FtlClone + Send {
     /// Panels for the UI.
     fn tables(&self, _flash: &Flash) -> Vec<Table> {
         Vec::new()
+    }
+
+    /// The kind of metadata page a program with spare-area `tag` writes (None: data).
+    fn meta_kind(&self, _tag: u8) -> Option<MetaKind> {
+        None
     }
 
     /// Whether the scheme supports time shift (freeze / unfreeze / revert; LTFTL).

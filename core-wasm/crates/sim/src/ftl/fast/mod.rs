@@ -131,6 +131,8 @@ pub trait RecoveryLogging: Send {
     /// A host page went to RW log block `pbn`.
     fn after_rw_write(&mut self, flash: &mut Flash, ftl: &mut FastFtl, pbn: Pbn) -> FlashResult<()>;
     fn box_clone(&self) -> Box<dyn RecoveryLogging>;
+    /// The kind of metadata page a spare-area tag marks (`Ftl::meta_kind`).
+    fn meta_kind(&self, tag: u8) -> Option<super::MetaKind>;
 }
 
 impl Clone for Box<dyn RecoveryLogging> {
@@ -487,6 +489,9 @@ fn count_merges(k: usize) -> String {
 }
 
 impl Ftl for FastFtl {
+    fn meta_kind(&self, tag: u8) -> Option<super::MetaKind> {
+        self.meta.as_ref().and_then(|m| m.meta_kind(tag))
+    }
     fn name(&self) -> &'static str {
         if let Some(m) = &self.meta {
             return m.name();

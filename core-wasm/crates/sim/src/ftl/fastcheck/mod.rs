@@ -252,6 +252,17 @@ impl RecoveryLogging for MetaLog {
     fn box_clone(&self) -> Box<dyn RecoveryLogging> {
         Box::new(self.clone())
     }
+    fn meta_kind(&self, tag: u8) -> Option<super::MetaKind> {
+        use super::MetaKind as K;
+        Some(match tag {
+            mtag::DIR => K::MapDirectory,
+            mtag::MAP => K::MapPage,
+            // A dump of the log-page-mapping table is what fast-ltlog has for a checkpoint.
+            mtag::CKPT | mtag::LTDUMP => K::Checkpoint,
+            mtag::LTLOG => K::IntentLog,
+            _ => return None,
+        })
+    }
 }
 
 /// (log blocks per region, regions, LTFTL records per page, pages of the page map).

@@ -443,6 +443,16 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
             .note("recovery", || "the recovered block map differs from the newest map page: a map page logs it".into());
         m.log_map(flash, &mut ftl)?;
     }
+    // Release the log-area blocks that hold no live page, as normal operation does right
+    // after each checkpoint / dump (issue 29). A cut right after a checkpoint page skips
+    // that compaction; without it here every such cut would leave one more dead block in
+    // the area the map page lists, until the metadata area ran out of free blocks. 4.2:
+    // when the checkpoint blocks change, "part of checkpoint blocks in the block-mapping
+    // table has to be updated" — `compact` logs the map page first, then erases, so a cut
+    // between them leaves a block no map page lists (erased as garbage by the next
+    // recovery) and a cut before the map page leaves the area as it was (compacted again).
+    // The half-written last block is reused: `area_next` is its fill (step 3).
+    m.compact(flash, &mut ftl)?;
     m.last_recovery = st;
     ftl.meta = Some(Box::new(m));
     Ok(ftl)

@@ -606,6 +606,12 @@ impl Ftl for LtFtl {
     fn name(&self) -> &'static str {
         "ltftl"
     }
+    fn meta_kind(&self, tag: u8) -> Option<super::MetaKind> {
+        use super::MetaKind as K;
+        [(TAG_META, K::MapDirectory), (TAG_MAP, K::MapPage), (TAG_LOG, K::IntentLog)]
+            .into_iter()
+            .find_map(|(t, k)| (t == tag).then_some(k))
+    }
     fn logical_pages(&self) -> u32 {
         self.logical_pages
     }

@@ -1,0 +1,217 @@
+//! Device health over a chain of cuts (issue 29): the cuts aimed at the places random
+//! points rarely hit, and the block pools a recovery leaves, held against a cut-free run.
+
+use serde::Serialize;
+
+use crate::ftl::{BlockRole, MetaKind};
+use crate::nand::{Cause, Event, OpKind};
+use crate::sim::State;
+use crate::trace::rng::SplitMix64;
+use crate::trace::Request;
+
+/// Where a targeted cut is aimed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Target {
+    /// Right after a metadata program of this kind (the page is whole, what follows it —
+    /// compaction, the map page naming it — is not done).
+    After(MetaKind),
+    /// A program into a GC or merge destination, torn.
+    InGcDestination,
+    /// A program into the last free block, torn.
+    LastFreeBlock,
+}
+
+pub const TARGETS: [Target; 6] = [
+    Target::After(MetaKind::Checkpoint),
+    Target::After(MetaKind::MapPage),
+    Target::After(MetaKind::MapDirectory),
+    Target::After(MetaKind::IntentLog),
+    Target::InGcDestination,
+    Target::LastFreeBlock,
+];
+
+impl Target {
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::After(MetaKind::Checkpoint) => "after_checkpoint",
+            Target::After(MetaKind::MapPage) => "after_map_page",
+            Target::After(MetaKind::MapDirectory) => "after_map_directory",
+            Target::After(MetaKind::IntentLog) => "after_intent_log",
+            Target::InGcDestination => "in_gc_destination",
+            Target::LastFreeBlock => "at_last_free_block",
+        }
+    }
+}
+
+/// How often each target was offered by a request in flight, and cut at.
+#[derive(Clone, Debug, Serialize)]
+pub struct TargetCount {
+    pub target: &'static str,
+    /// Requests in flight with at least one such operation.
+    pub offered: u64,
+    /// Cuts aimed at it.
+    pub cut: u64,
+}
+
+pub(crate) fn target_counts() -> Vec<TargetCount> {
+    TARGETS.iter().map(|t| TargetCount { target: t.name(), offered: 0, cut: 0 }).collect()
+}
+
+/// For every operation of a request (its events, run on a copy of `before` to the end as
+/// `done`), the power budget that hits each target: (target, budget) pairs.
+pub(crate) fn targets_of(events: &[Event], before: &State, done: &State) -> Vec<(Target, u64)> {
+    let mut out = Vec::new();
+    let roles = |s: &State, b| s.ftl.block_role(b);
+    let mut free_left = (0..before.flash.blocks()).filter(|&b| roles(before, b) == BlockRole::Free).count();
+    let mut opened: Vec<u32> = Vec::new();
+    let mut i = 0u64;
+    for e in events {
+        let Event::Op { kind, ppn, pbn, cause, .. } = *e else { continue };
+        if kind == OpKind::Program {
+            let page = done.flash.peek(ppn);
+            if let Some(k) = done.ftl.meta_kind(page.tag).filter(|_| page.kind == crate::nand::PageKind::Meta) {
+                out.push((Target::After(k), i + 1));
+            }
+            if is_merge(cause) {
+                out.push((Target::InGcDestination, i));
+            }
+            if roles(before, pbn) == BlockRole::Free && !opened.contains(&pbn) {
+                opened.push(pbn);
+                if free_left == 1 {
+                    out.push((Target::LastFreeBlock, i));
+                }
+                free_left = free_left.saturating_sub(1);
+            }
+        } else if kind == OpKind::Erase && roles(before, pbn) != BlockRole::Free {
+            free_left += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Counts what the request offers and, when `aim`, picks one target (uniformly among the
+/// kinds, then among its operations).
+pub(crate) fn pick_target(
+    rng: &mut SplitMix64,
+    offered: &[(Target, u64)],
+    counts: &mut [TargetCount],
+    aim: bool,
+) -> Option<(Target, u64)> {
+    let mut kinds: Vec<Target> = offered.iter().map(|x| x.0).collect();
+    kinds.sort();
+    kinds.dedup();
+    for k in &kinds {
+        counts[TARGETS.iter().position(|t| t == k).unwrap()].offered += 1;
+    }
+    if kinds.is_empty() || !aim {
+        return None;
+    }
+    let k = kinds[rng.below(kinds.len() as u64) as usize];
+    let at: Vec<u64> = offered.iter().filter(|x| x.0 == k).map(|x| x.1).collect();
+    counts[TARGETS.iter().position(|t| *t == k).unwrap()].cut += 1;
+    Some((k, at[rng.below(at.len() as u64) as usize]))
+}
+
+/// Recoveries in a row beyond a pool's cut-free bound that make a leak: a pool that grows
+/// without bound (the checkpoint area a cut right after each checkpoint left one block
+/// larger) stays beyond; a pool a recovery left a little larger for a while does not.
+pub const LEAK_STREAK: u64 = 100;
+
+/// Blocks per role (indexed by `BlockRole as usize`).
+pub(crate) fn pools(s: &State) -> [u32; 14] {
+    let mut n = [0u32; 14];
+    for b in 0..s.flash.blocks() {
+        n[s.ftl.block_role(b) as usize] += 1;
+    }
+    n
+}
+
+/// A pool's size after recoveries against a cut-free run of the same workload.
+#[derive(Clone, Debug, Serialize)]
+pub struct PoolBound {
+    pub role: BlockRole,
+    /// Cut-free run: the fewest (free blocks) or the most (every other role but data) blocks.
+    pub cut_free: u32,
+    /// The same over every recovered state of the chain.
+    pub after_recovery: u32,
+}
+
+/// The pools a recovery may not exceed: over a cut-free run of `requests` requests from
+/// `fresh` (the chain's own workload, another seed), the most blocks of every role but
+/// data and free, and the fewest free blocks.
+pub(crate) fn cut_free_bounds(fresh: &State, o: &super::ChainOptions, requests: u64) -> Option<[u32; 14]> {
+    let mut s = fresh.clone();
+    let mut rng = SplitMix64::new(o.seed ^ 0x5eed_c0de);
+    let mut b = pools(&s);
+    for _ in 0..requests {
+        let r = next_request(&mut rng, &s, o);
+        s.exec(r).ok()?;
+        super::judge::sync_frozen(&mut s);
+        merge_bounds(&mut b, &pools(&s));
+    }
+    Some(b)
+}
+
+pub(crate) fn merge_bounds(b: &mut [u32; 14], p: &[u32; 14]) {
+    for (r, (x, &y)) in b.iter_mut().zip(p).enumerate() {
+        *x = if r == BlockRole::Free as usize { (*x).min(y) } else { (*x).max(y) };
+    }
+}
+
+/// The pools of `p` outside `bound` (free blocks fewer, any other role but data more).
+pub(crate) fn excess(bound: &[u32; 14], p: &[u32; 14]) -> Vec<(BlockRole, u32, u32)> {
+    ALL_ROLES
+        .iter()
+        .filter(|&&r| r != BlockRole::Data)
+        .filter_map(|&r| {
+            let (c, x) = (bound[r as usize], p[r as usize]);
+            let bad = if r == BlockRole::Free { x < c } else { x > c };
+            bad.then_some((r, c, x))
+        })
+        .collect()
+}
+
+pub(crate) const ALL_ROLES: [BlockRole; 14] = [
+    BlockRole::Free,
+    BlockRole::Data,
+    BlockRole::Active,
+    BlockRole::SwLog,
+    BlockRole::RwLog,
+    BlockRole::Log,
+    BlockRole::Primary,
+    BlockRole::Replacement,
+    BlockRole::Buffer,
+    BlockRole::Metadata,
+    BlockRole::MapBlock,
+    BlockRole::Checkpoint,
+    BlockRole::MapDirectory,
+    BlockRole::GcDestination,
+];
+
+/// The chain's workload: half uniform over the logical space, half in a hot eighth of it;
+/// with time shift, 8 % freeze / unfreeze / revert.
+pub(crate) fn next_request(rng: &mut SplitMix64, s: &State, o: &super::ChainOptions) -> Request {
+    let lp = s.ftl.logical_pages().max(1) as u64;
+    if o.time_shift && rng.unit() < 0.08 {
+        let live = s.ftl.frozen_states();
+        let pick = rng.below(3);
+        if live.is_empty() || (pick == 0 && live.len() < 4) {
+            return Request::Freeze;
+        }
+        let id = live[rng.below(live.len() as u64) as usize];
+        return if pick == 1 { Request::Unfreeze { state: id } } else { Request::Revert { state: id } };
+    }
+    // Half uniform over the space, half in a hot eighth of it.
+    let lpn = if rng.unit() < 0.5 { rng.below(lp) } else { rng.below(lp.div_ceil(8)) } as u32;
+    if rng.unit() < o.read_ratio {
+        Request::Read { lpn }
+    } else {
+        Request::Write { lpn }
+    }
+}
+
+pub(crate) fn is_merge(c: Cause) -> bool {
+    matches!(c, Cause::Gc | Cause::Switch | Cause::PartialMerge | Cause::FullMerge | Cause::Fill | Cause::WearLevel)
+}
