@@ -283,6 +283,7 @@ impl Setup {
                     .map(ftl_sim::precondition::Precondition::parse)
                     .transpose()?
                     .flatten(),
+                timing: None,
             },
         };
         scenario.validate()?;

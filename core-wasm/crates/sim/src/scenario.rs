@@ -72,6 +72,9 @@ pub struct RunOptions {
     /// Fill the device before measuring (src/precondition.rs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub precondition: Option<Precondition>,
+    /// The timing model (timing.rs, docs/timing.md); None: closed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timing: Option<crate::timing::TimingConfig>,
 }
 
 impl Scenario {

@@ -119,6 +119,19 @@ impl State {
     }
 }
 
+/// The flash's cleaning counters (switch, partial, full merges, GC runs), to name the
+/// GC / merge work a request carried.
+fn cleanings(f: &Flash) -> [u64; 4] {
+    let c = &f.counters;
+    [c.full_merges, c.partial_merges, c.switch_merges, c.gc_runs]
+}
+
+/// What cleaning ran between two `cleanings` (the narration's "the full merge ...").
+fn cleaning_name(before: [u64; 4], after: [u64; 4]) -> &'static str {
+    const NAMES: [&str; 4] = ["full merge", "partial merge", "switch merge", "garbage collection"];
+    (0..4).find(|&i| after[i] > before[i]).map(|i| NAMES[i]).unwrap_or("GC work")
+}
+
 /// One request's response time (section 5.1 of the RFTL paper: its own flash operations
 /// plus the GC / merge work scheduled with it), in ns, saturating at u32::MAX.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -304,7 +317,11 @@ impl Simulator {
 
     /// The clock after page request `self.state.pos - 1` ran `req` in `service_ns`, of
     /// which `gc_ns` GC / merge work.
-    fn tick(&mut self, req: Request, service_ns: u64, gc_ns: u64) {
+    fn tick(&mut self, req: Request, service_ns: u64, gc_ns: u64, before: [u64; 4]) {
+        if gc_ns > 0 {
+            let what = cleaning_name(before, cleanings(&self.state.flash));
+            self.state.clock.note_gc(what);
+        }
         let i = self.state.pos - 1;
         let begins = self.schedule.begins(i);
         let clock = &mut self.state.clock;
@@ -368,12 +385,13 @@ impl Simulator {
         let logging = self.mode == RunMode::Player;
         let probe = crate::runlog::Probe::of(f);
         let wrong0 = self.state.host.wrong_reads;
+        let c0 = cleanings(f);
         match self.state.exec(req) {
             Ok(()) => {
                 let f = &self.state.flash;
                 let service = f.elapsed_ns - t0;
                 let gc = service - (f.time_ns(crate::nand::Cause::Host) - h0);
-                self.tick(req, service, gc);
+                self.tick(req, service, gc, c0);
                 let s = &self.state;
                 if logging {
                     let mut extra = 0;
@@ -428,7 +446,7 @@ impl Simulator {
         for i in start..end {
             let req = self.requests[i];
             let f = &self.state.flash;
-            let (t0, h0) = (f.elapsed_ns, f.time_ns(crate::nand::Cause::Host));
+            let (t0, h0, c0) = (f.elapsed_ns, f.time_ns(crate::nand::Cause::Host), cleanings(f));
             if let Err(e) = self.state.exec(req) {
                 let msg = format!("request {} ({req:?}) failed: {e}", self.state.pos + 1);
                 self.error = Some(msg.clone());
@@ -436,7 +454,7 @@ impl Simulator {
             }
             let f = &self.state.flash;
             let service = f.elapsed_ns - t0;
-            self.tick(req, service, service - (f.time_ns(crate::nand::Cause::Host) - h0));
+            self.tick(req, service, service - (f.time_ns(crate::nand::Cause::Host) - h0), c0);
         }
         Ok(end - start)
     }

@@ -17,9 +17,11 @@ use crate::sim::{Simulator, State};
 use crate::trace::Request;
 
 mod delta;
+mod queue;
 mod view;
 pub use delta::Delta;
 use delta::Track;
+pub use queue::{QueueItem, QueueView};
 use view::request_words;
 pub use view::EventView;
 

@@ -240,6 +240,23 @@ pub struct Clock {
     pub write: KindTiming,
     /// Time-shift requests (freeze, unfreeze, revert).
     pub other: u64,
+    /// What the GC / merge work of the request in service is (`note_gc`).
+    gc_what: Option<&'static str>,
+    /// The latest request that carried GC / merge work (for the narration).
+    pub last_gc: Option<GcNote>,
+    /// The latest request finished, and the GC it waited behind (if it waited behind one).
+    pub last_done: Option<(HostTime, Option<GcNote>)>,
+}
+
+/// A request that carried GC / merge work: what it was and when it finished.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct GcNote {
+    pub index: u64,
+    pub first_page: u64,
+    pub done_ns: u64,
+    pub gc_ns: u64,
+    /// "full merge", "partial merge", "switch merge", "garbage collection", ...
+    pub what: &'static str,
 }
 
 impl Clock {
@@ -258,6 +275,10 @@ impl Clock {
     /// The host request in service, if one is part-way (multi-page requests).
     pub fn current(&self) -> Option<HostTime> {
         self.cur.map(|c| c.0)
+    }
+    /// The page request about to be timed did GC / merge work of this kind.
+    pub fn note_gc(&mut self, what: &'static str) {
+        self.gc_what.get_or_insert(what);
     }
 
     /// Page request `page` ran, taking `service_ns` of chip time, `gc_ns` of it GC /
@@ -303,9 +324,15 @@ impl Clock {
         // Delayed by GC: some request that finished while this one waited, (arrival,
         // start], carried GC / merge work; the latest such finish is `gc_done`.
         let by_gc = h.wait_ns() > 0 && self.gc_done.is_some_and(|g| g > h.arrival_ns);
+        let behind = self.last_gc.filter(|g| h.wait_ns() > 0 && g.done_ns > h.arrival_ns);
+        self.last_done = Some((h, behind));
         if h.gc_ns > 0 {
             self.gc_done = Some(h.done_ns);
+            let what = self.gc_what.take().unwrap_or("GC work");
+            self.last_gc =
+                Some(GcNote { index: h.index, first_page: h.first_page, done_ns: h.done_ns, gc_ns: h.gc_ns, what });
         }
+        self.gc_what = None;
         let k = match kind {
             Kind::Read => &mut self.read,
             Kind::Write => &mut self.write,

@@ -253,3 +253,64 @@ fn time_unit_rescales_a_trace_read_in_another_unit() {
     sim.set_timing(TimingConfig { time_unit: Some(TimeUnit::Us), time_scale: 2.0, ..open() }).unwrap();
     assert_eq!(sim.arrivals(), Some(&[0, 1_000_000][..]));
 }
+
+/// Op-level stepping shows the queue: while BAST's full merge of LBN 0 runs, the read
+/// that arrived at 7,000 us waits; when the read starts, the narration's sentence says
+/// how long it waited and behind what.
+#[test]
+fn the_queue_at_each_operation_and_the_narration() {
+    use ftl_sim::stepper::Stepper;
+    let sc = scenario(
+        "bast",
+        SchemeParams { log_blocks: Some(1), ..Default::default() },
+        16,
+        4,
+        Workload::Sequential { n: 1 },
+    );
+    let opts = TraceOptions { page_bytes: 512, time_unit: Some(TimeUnit::Us), ..TraceOptions::default() };
+    let raw = parse_bytes(HAND.as_bytes(), opts).unwrap();
+    let mut sc = sc;
+    sc.run.timing = Some(open());
+    let (sim, _) = load::build_with_raw(&sc, &raw, Fit::None).unwrap();
+    let mut st = Stepper::new(sim);
+    // Requests 0-2 (pages 0-5) whole: the chip is idle at 5,200 us.
+    st.seek(6).unwrap();
+    let q = st.queue();
+    assert_eq!((q.model, q.now_us, q.waiting.len()), ("open", 5200.0, 0));
+    // Into the write of lpn 4 (page 6): the merge's operations, one at a time.
+    let mut seen_read_waiting = false;
+    while st.step_op().unwrap() && st.sim.pos() == 7 && st.op_cursor() < st.op_count() {
+        let q = st.queue();
+        let s = q
+            .serving
+            .as_ref()
+            .unwrap_or_else(|| panic!("{q:?} pos {} k {}/{}", st.sim.pos(), st.op_cursor(), st.op_count()));
+        assert_eq!((s.index, s.op, s.lpn, s.waited_us), (3, "w", Some(4), 0.0));
+        if q.now_us >= 7000.0 {
+            assert_eq!(q.waiting[0].index, 4);
+            assert_eq!((q.waiting[0].op, q.waiting[0].lpn), ("r", Some(1)));
+            assert_eq!(q.waiting[0].waited_us, q.now_us - 7000.0);
+            seen_read_waiting = true;
+        } else {
+            assert!(q.waiting.is_empty());
+        }
+        assert!(q.note.is_none());
+    }
+    assert!(seen_read_waiting, "the read arrives during the merge");
+    // The read's one operation: it waited 4,060 us behind the full merge.
+    st.step_op().unwrap();
+    let q = st.queue();
+    assert_eq!(q.serving.as_ref().unwrap().waited_us, 4060.0);
+    assert_eq!(
+        q.note.as_deref(),
+        Some("read of lpn 1 waits 4.1 ms behind the full merge that the write of lpn 4 triggered")
+    );
+    assert!(
+        st.narration()
+            .contains("\nRead of lpn 1 waits 4.1 ms behind the full merge that the write of lpn 4 triggered."),
+        "{}",
+        st.narration()
+    );
+    // The read of lpn 2 (arrived at 10,900) waits behind it.
+    assert_eq!(q.waiting.iter().map(|w| w.index).collect::<Vec<_>>(), vec![5]);
+}

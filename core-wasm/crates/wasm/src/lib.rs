@@ -140,7 +140,26 @@ impl Session {
         let h = &self.stepper.view().host;
         let pairs =
             |l: &ftl_sim::metrics::LatencyHist| l.buckets().map(|(ns, c)| (ns as f64 / 1000.0, c)).collect::<Vec<_>>();
-        serde_json::json!({ "read": pairs(&h.read_latency), "write": pairs(&h.write_latency) }).to_string()
+        // Host requests (a record of several pages once) by the run's timing model
+        // (docs/timing.md): response times, values kept to 5 significant digits.
+        let c = &self.stepper.view().clock;
+        let tpairs =
+            |t: &ftl_sim::metrics::TimeHist| t.buckets().map(|(ns, c)| (ns as f64 / 1000.0, c)).collect::<Vec<_>>();
+        serde_json::json!({
+            "read": pairs(&h.read_latency),
+            "write": pairs(&h.write_latency),
+            "requests": {
+                "model": c.config.model.name(),
+                "read": tpairs(&c.read.response),
+                "write": tpairs(&c.write.response),
+            },
+        })
+        .to_string()
+    }
+    /// The request queue at this moment (docs/timing.md): JSON `{model, now_us, serving,
+    /// waiting: [{index, op, lpn, pages, arrival_us, waited_us}], more, note}`.
+    pub fn queue(&self) -> String {
+        serde_json::to_string(&self.stepper.queue()).unwrap_or_default()
     }
     /// Records each request's response time from now on (RFTL Figure 8).
     pub fn record_timeline(&mut self, on: bool) {

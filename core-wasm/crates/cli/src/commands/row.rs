@@ -151,7 +151,11 @@ fn fill(setup: &Setup, point: &Point, o: &RowOptions, row: &mut Row) -> Result<(
 fn finish(sc: Scenario, raw: Raw, fit: Fit, plan: PlanRun, o: &RowOptions, row: &mut Row) -> Result<(), String> {
     row.fit = fit;
     row.plan = Some(plan.clone());
-    let planned = plan.apply(&sc)?;
+    let mut planned = plan.apply(&sc)?;
+    if o.timing.is_some() {
+        // In the scenario, so the row records it and `ftl run --scenario` replays it.
+        planned.run.timing = o.timing;
+    }
     row.scenario = Some(planned.clone());
     let mut sim = match &raw {
         Some(raw) => {
@@ -166,9 +170,6 @@ fn finish(sc: Scenario, raw: Raw, fit: Fit, plan: PlanRun, o: &RowOptions, row: 
     // Nothing seeks here: no keyframes, no run log, metrics by counters.
     sim.set_mode(RunMode::FullSpeed);
     sim.record_timeline(o.timeline);
-    if let Some(t) = &o.timing {
-        sim.set_timing(*t)?;
-    }
     let total = sim.total();
     let k = if o.recovery { o.recovery_samples.max(1) } else { 1 };
     let mut samples = Vec::new();

@@ -275,6 +275,11 @@ impl Stepper {
             return format!("{head}: about to start ({}).", plural(self.n, "flash operation", "flash operations"));
         }
         let done = if self.in_request { "" } else { " (done)" };
-        format!("{head} — op {k}/{}{done}: {}", self.n, self.last_step_lines())
+        let text = format!("{head} — op {k}/{}{done}: {}", self.n, self.last_step_lines());
+        // Open timing model: why the request started late (stepper/queue.rs).
+        match self.queue().note {
+            Some(n) if k == 1 || !self.in_request => format!("{text}\n{}{}.", n[..1].to_uppercase(), &n[1..]),
+            _ => text,
+        }
     }
 }

@@ -21,7 +21,11 @@ impl Scenario {
         let space = self.workload_pages(first.ftl.logical_pages())?;
         let reqs = self.requests(space, first.ftl.time_shift())?;
         let fresh = self.factory(&first);
-        Ok(Simulator::with_state(first, fresh, reqs))
+        let mut sim = Simulator::with_state(first, fresh, reqs);
+        if let Some(t) = self.run.timing {
+            sim.set_timing(t)?;
+        }
+        Ok(sim)
     }
 }
 
@@ -111,6 +115,9 @@ pub fn build_with_raw(scenario: &Scenario, raw: &RawTrace, fit: Fit) -> Result<(
     let mut sim = Simulator::with_state(first, fresh, reqs);
     // One host request per trace record, with its arrival time (timing.rs).
     sim.set_schedule(raw.schedule())?;
+    if let Some(t) = sc.run.timing {
+        sim.set_timing(t)?;
+    }
     Ok((sim, summary))
 }
 
