@@ -237,3 +237,37 @@ test('presentation, canvas view (8,192 pages): zoomed in, its page numbers and b
   await page.screenshot({ path: `${SHOTS}/present-canvas.png` });
   expect(problems).toEqual([]);
 });
+
+test('print tour: each printed stop has its own highlight, the one the live stop shows', async ({ page }) => {
+  const problems = watch(page);
+  await page.goto('/#tour=fast-merges');
+  const panel = page.getByTestId('tour-panel');
+  await expect(panel).toHaveAttribute('data-stop', '0');
+  const stops = Number(await panel.getAttribute('data-stops'));
+  const hi = (root: string) =>
+    page.evaluate(
+      (sel) =>
+        Array.from(document.querySelectorAll(`${sel} g.block.tour-hi`))
+          .map((g) => (g as SVGGElement).dataset.block)
+          .join(','),
+      root,
+    );
+  const live: string[] = [];
+  for (let i = 0; i < stops; i++) {
+    if (i > 0) {
+      await page.getByTestId('tour-next').click();
+      await expect(panel).toHaveAttribute('data-stop', String(i));
+    }
+    await expect(page.getByTestId('tour-next')).toBeEnabled();
+    await expect.poll(() => hi('.chip-area')).not.toBe('');
+    live.push(await hi('.chip-area'));
+  }
+  await page.getByTestId('tour-print').click();
+  const printed = page.getByTestId('print-stop');
+  await expect(printed).toHaveCount(stops);
+  await expect(page.locator('[data-testid=print-stop] [data-testid=device-grid]')).toHaveCount(stops);
+  for (let i = 0; i < stops; i++)
+    expect(await hi(`[data-testid=print-stop]:nth-of-type(${i + 1})`), `stop ${i + 1}`).toBe(live[i]);
+  expect(new Set(live).size).toBeGreaterThan(1);
+  expect(problems).toEqual([]);
+});
