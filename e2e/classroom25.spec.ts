@@ -271,3 +271,18 @@ test('print tour: each printed stop has its own highlight, the one the live stop
   expect(new Set(live).size).toBeGreaterThan(1);
   expect(problems).toEqual([]);
 });
+
+test('the embed code’s title names the scheme and the tour, not their ids', async ({ page }) => {
+  const problems = watch(page);
+  await page.goto('/#tour=bast-thrashing');
+  await expect(page.getByTestId('tour-panel')).toBeVisible();
+  const title = (await page.getByTestId('tour-panel').locator('#tour-h').textContent())!.replace(/^Tour · /, '');
+  await page.getByTestId('file-menu').click();
+  await page.getByTestId('copy-embed').click();
+  const snippet = await page.getByTestId('share-url').inputValue();
+  const t = /title="([^"]+)"/.exec(snippet)![1];
+  expect(t).toContain('BAST');
+  expect(t).toContain(title);
+  expect(t).not.toContain('bast-thrashing');
+  expect(problems).toEqual([]);
+});

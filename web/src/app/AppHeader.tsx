@@ -8,7 +8,7 @@ import { GlossaryButton } from '../classroom/Glossary';
 import { ShareMenu } from '../scenario/ShareMenu';
 import type { ShareState } from '../scenario/share';
 import { TourMenu } from '../tour/TourMenu';
-import type { Tour } from '../tour/tours';
+import { tourById, type Tour } from '../tour/tours';
 import { describeWithTrace } from '../trace/describe';
 import { TraceUpload } from '../trace/TraceUpload';
 import type { Theme } from './theme';
@@ -68,7 +68,12 @@ export function AppHeader(p: AppHeaderProps) {
         >
           Compare
         </button>
-        <ShareMenu current={p.shareState} onOpen={p.onOpenState} onError={p.onError} />
+        <ShareMenu
+          current={p.shareState}
+          onOpen={p.onOpenState}
+          onError={p.onError}
+          tourTitle={(id) => tourById(id)?.title}
+        />
         <ExportMenu metrics={snap?.metrics} scenario={loaded?.scenario} step={snap?.step ?? 0} info={info} />
         <GlossaryButton />
         {present && <PresentTools scale={scale} onScale={setScale} sideOpen={sideOpen} onSide={setSideOpen} />}

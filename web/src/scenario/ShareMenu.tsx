@@ -2,11 +2,14 @@
 import { useEffect, useRef, useState } from 'react';
 import { Menu } from '../ui/Menu';
 import { download, fileStem } from '../export/export';
+import { describeScenario } from './model';
 import { encodeHash, stateFromFile, stateToFile, type ShareState } from './share';
 
 export interface ShareMenuProps {
   /** the state to share now (null while nothing is loaded) */
   current: () => ShareState | null;
+  /** a tour's title by its id (the embed's title names it, not its id) */
+  tourTitle?: (id: string) => string | undefined;
   onOpen: (state: ShareState, missingTrace?: string) => void;
   onError: (message: string) => void;
 }
@@ -22,16 +25,22 @@ export function linkFor(state: ShareState): string {
  * An <iframe> snippet for a course page: this moment with `?embed=1` (only the chip, the
  * narration and the controls, sized to the frame; web/src/app/tools.css).
  */
-export function embedCode(state: ShareState, href = location.href): string {
+export function embedCode(
+  state: ShareState,
+  href = location.href,
+  tourTitle?: (id: string) => string | undefined,
+): string {
   const u = new URL(href);
   u.search = '?embed=1';
   u.hash = encodeHash(state);
-  const title = `ftlscope: ${state.scenario.scheme} on the ${state.scenario.chip.preset} chip${state.view.tour ? `, tour ${state.view.tour.id}` : ''}`;
+  // Names a reader knows (issue 25), not ids: "FAST · classroom 16×4 · ..., tour “Switch, ...”".
+  const tour = state.view.tour ? (tourTitle?.(state.view.tour.id) ?? state.view.tour.id) : null;
+  const title = `ftlscope: ${describeScenario(state.scenario)}${tour ? `, tour “${tour}”` : ''}`;
   const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
   return `<iframe src="${esc(u.href)}" width="960" height="600" title="${esc(title)}" style="border: 1px solid #ccc; max-width: 100%" loading="lazy"></iframe>`;
 }
 
-export function ShareMenu({ current, onOpen, onError }: ShareMenuProps) {
+export function ShareMenu({ current, onOpen, onError, tourTitle }: ShareMenuProps) {
   const [link, setLink] = useState<string | null>(null);
   const [status, setStatus] = useState('');
   const file = useRef<HTMLInputElement>(null);
@@ -107,7 +116,7 @@ export function ShareMenu({ current, onOpen, onError }: ShareMenuProps) {
                 const state = current();
                 close();
                 if (!state) return;
-                const code = embedCode(state);
+                const code = embedCode(state, location.href, tourTitle);
                 setLink(code);
                 navigator.clipboard.writeText(code).then(
                   () => setStatus('Embed code copied: paste it into your course page.'),
