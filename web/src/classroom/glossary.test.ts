@@ -33,3 +33,34 @@ describe('glossary', () => {
     expect(splitTerms('LBNX and switchover').every((p) => !p.entry)).toBe(true);
   });
 });
+
+describe('glossary covers what the app shows (issue 25)', () => {
+  it('has the structures, chip tags and metrics the issue names', () => {
+    for (const text of [
+      'map directory',
+      'map block',
+      'checkpoint block',
+      'dbMSN',
+      'lbMSN',
+      'retractable page',
+      'frozen state',
+      'revert',
+      'primary block',
+      'replacement block',
+      'buffer block',
+      'associativity K',
+      'relative addressing',
+      'victim',
+      'DEST',
+      'ACT',
+      'metadata page',
+      'erase count',
+      'Mapping RAM',
+      'write amplification',
+    ])
+      expect(
+        splitTerms(`(${text})`).some((p) => p.entry),
+        text,
+      ).toBe(true);
+  });
+});

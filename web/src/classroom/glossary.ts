@@ -93,6 +93,125 @@ export const GLOSSARY: GlossaryEntry[] = [
     definition:
       'How the Metrics panel counts cleaning. A merge or a GC run counts at its first flash operation — the moment it starts (a merge that begins with a read counts at that read, not at its last copy or its erase). Merge schemes (BAST, FAST, O-FAST, FastCheck, FAST + LTFTL-style log, KRAFT, KAST, NFTL) count merges, as switch / partial / full, and show no GC runs; GC schemes (page mapping, LTFTL, RFTL, GFTL) count GC runs.',
   },
+  // Issue 25: every structure, chip tag and metric the app shows (papers in /work/shared/papers).
+  {
+    id: 'map-directory',
+    term: 'Map directory',
+    patterns: ['map directory'],
+    definition:
+      'FastCheck §3.2: fixed blocks, read first at start-up, that say which physical blocks hold the map blocks. The chip tag DIR.',
+  },
+  {
+    id: 'map-block',
+    term: 'Map block',
+    patterns: ['map blocks', 'map block'],
+    definition:
+      'FastCheck §3.2: metadata blocks that keep the block-mapping table on flash; it is logged there whenever a merge changes it. The chip tag MAP.',
+  },
+  {
+    id: 'checkpoint-block',
+    term: 'Checkpoint block',
+    patterns: ['checkpoint blocks', 'checkpoint block'],
+    definition:
+      'FastCheck §3.2: blocks that periodically record the log-page-mapping table, so recovery reads it back instead of scanning every log page. The chip tag CKPT.',
+  },
+  {
+    id: 'msn',
+    term: 'dbMSN / lbMSN — merge sequence numbers',
+    patterns: ['dbMSN', 'lbMSN', 'MSN'],
+    definition:
+      'FastCheck §5.2: MSN counts the merges done. A log block keeps the MSN at its creation (lbMSN), a data block the MSN of the merge that made it (dbMSN); after a crash they tell which log pages were already merged.',
+  },
+  {
+    id: 'retractable',
+    term: 'Retractable page',
+    patterns: ['retractable pages', 'retractable page', 'retractable'],
+    definition:
+      'LTFTL §3.2: an invalid page that still belongs to a frozen state, so garbage collection must not reclaim it (a revert may need it back).',
+  },
+  {
+    id: 'frozen',
+    term: 'Frozen state (freeze / unfreeze)',
+    patterns: ['frozen states', 'frozen state', 'freeze', 'unfreeze'],
+    definition:
+      'LTFTL §3.3: freeze records the state of the whole flash at this moment (a state id); pages it needs become retractable. Unfreeze forgets a state: its retractable pages become plain invalid pages.',
+  },
+  {
+    id: 'revert',
+    term: 'Revert',
+    patterns: ['reverts', 'revert'],
+    definition:
+      'LTFTL §3.3: go back to a frozen state by undoing the intent-log entries written after it, newest first.',
+  },
+  {
+    id: 'rftl-blocks',
+    term: 'Primary, replacement and buffer block',
+    patterns: ['primary block', 'replacement block', 'buffer block'],
+    definition:
+      'RFTL §3: each logical block has three physical blocks: the primary serves writes, the buffer takes writes while the primary is being cleaned, the replacement receives the primary’s valid pages. Chip tags PRI, REP, BUF.',
+  },
+  {
+    id: 'associativity',
+    term: 'Associativity K',
+    patterns: ['associativity K', 'K-associative', 'associativity'],
+    definition:
+      'KRAFT §2: how many logical blocks one log block may hold pages of. BAST has 1, FAST’s RW log blocks any number; KRAFT and KAST bound it by K, which bounds a merge’s cost.',
+  },
+  {
+    id: 'relative-addressing',
+    term: 'Relative addressing',
+    patterns: ['relative addressing', 'Relative addressing'],
+    definition:
+      'KRAFT §2-B: a log block keeps a small table LBN[ ] of the logical blocks it serves; each page stores an index RI into it and its offset RLSN, so LSN = LBN[RI]·N + RLSN.',
+  },
+  {
+    id: 'victim',
+    term: 'Victim',
+    patterns: ['victims', 'victim'],
+    definition:
+      'The block a garbage collection or merge cleans: its valid pages are copied away and it is erased. Ringed on the chip while the clean-up runs.',
+  },
+  {
+    id: 'tag-dest',
+    term: 'DEST — GC or merge destination',
+    patterns: ['DEST'],
+    definition: 'The chip tag of the free block a merge or garbage collection copies valid pages into.',
+  },
+  {
+    id: 'tag-act',
+    term: 'ACT — active block (write frontier)',
+    patterns: ['ACT', 'write frontier'],
+    definition: 'The chip tag of the block a page-mapping FTL is filling with new writes.',
+  },
+  {
+    id: 'tag-m',
+    term: 'M — metadata page',
+    patterns: ['metadata pages', 'metadata page'],
+    definition:
+      'A page drawn with M holds the FTL’s own data (a map, a checkpoint, log entries), not a host’s logical page.',
+  },
+  {
+    id: 'erases-per-block',
+    term: 'Erases per block (wear)',
+    patterns: ['erase counts', 'erase count', 'Erases per block'],
+    definition:
+      'How often each block was erased (“e2” under a block): flash blocks wear out after a limited number of erases, so FTLs try to spread them (wear levelling).',
+  },
+  {
+    id: 'mapping-ram',
+    term: 'Mapping RAM',
+    patterns: ['Mapping RAM', 'mapping RAM'],
+    definition:
+      'The RAM the FTL’s mapping tables take. Page mapping needs an entry per page; block and hybrid mapping far fewer.',
+  },
+  {
+    id: 'latency',
+    term: 'Latency (flash time, response time)',
+    patterns: ['Flash time', 'response time', 'latency'],
+    definition:
+      'The time the chip is busy for a request (reads, programs, erases at the chip’s timings): a request that triggers a merge or GC waits for it.',
+  },
+
 ];
 
 export interface TextPart {
