@@ -211,7 +211,6 @@ export const GLOSSARY: GlossaryEntry[] = [
     definition:
       'The time the chip is busy for a request (reads, programs, erases at the chip’s timings): a request that triggers a merge or GC waits for it.',
   },
-
 ];
 
 export interface TextPart {

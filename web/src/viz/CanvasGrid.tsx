@@ -31,8 +31,6 @@ export interface CanvasGridProps extends ChipState {
   onHover?: (h: Hovered | null) => void;
   /** the page states and block roles present (found while drawing, for the legend) */
   onPresent?: (p: { states: number[]; roles: number[] }) => void;
-  /** presentation mode: the marks drawn this many times larger (canvasDraw.drawDetail) */
-  textScale?: number;
 }
 
 export { canvasLayout, packColor } from './canvasDraw';

@@ -11,6 +11,8 @@ export interface ChipState {
   ownerSets?: Record<string, number[]>;
   /** the blocks changed since the arrays `from` (a delta, sim/patch.ts): redraw only these */
   changed?: { blocks: Uint32Array; from: Uint8Array };
+  /** presentation mode: the chip's marks this many times larger (not taken by chipState()) */
+  textScale?: number;
 }
 
 /** The grid props of anything that carries the chip's arrays (and nothing else of it). */
