@@ -1,11 +1,11 @@
 // A comparison's results: the metrics table (best marked), its exports, and one chart
 // of every run over time.
 import { useState } from 'react';
-import type { Precondition, Scenario } from '../scenario/model';
+import { describePrecondition, describeScenario, type Precondition, type Scenario } from '../scenario/model';
 import { resolvedConfig } from '../export/config';
 import { download, fileStem, metricsCsv, pageBackground, svgToPng, svgToString } from '../export/export';
 import { useSize } from '../ui/useSize';
-import { METRIC_ROWS, RUN_COLORS, bestOf, cdfPoints, latencyStats, metricAt } from './compare';
+import { METRIC_ROWS, RUN_COLORS, bestOf, cdfPoints, latencyStats, metricAt, resolvedParamsText } from './compare';
 import { LineChart } from './LineChart';
 import { planSummary } from './planSummary';
 import { CHARTS, type ChartKey, type Result } from './results';
@@ -79,6 +79,26 @@ export function CompareResults({
               <th scope="row">Own logical space (pages)</th>
               {results.map((r, i) => (
                 <td key={i}>{r.info ? r.info.logical_pages.toLocaleString('en-US') : '—'}</td>
+              ))}
+            </tr>
+            <tr data-testid="compare-row-workload-space">
+              <th scope="row">Workload space (pages)</th>
+              {results.map((r, i) => (
+                <td key={i}>{r.info?.workload_space?.toLocaleString('en-US') ?? '—'}</td>
+              ))}
+            </tr>
+            <tr data-testid="compare-row-hash">
+              <th scope="row">Request list (hash)</th>
+              {results.map((r, i) => (
+                <td key={i}>
+                  <code>{r.info?.request_hash ?? '—'}</code>
+                </td>
+              ))}
+            </tr>
+            <tr data-testid="compare-row-params">
+              <th scope="row">Parameters (defaults resolved)</th>
+              {results.map((r, i) => (
+                <td key={i}>{resolvedParamsText(r.info?.params_resolved, r.scenario?.params ?? {})}</td>
               ))}
             </tr>
           </tbody>
@@ -211,6 +231,11 @@ export function CompareResults({
                 series={series}
                 xLog={cdf}
                 step={cdf}
+                caption={[
+                  ...(planned ? planSummary(planned, base).split(' · ') : []),
+                  describeScenario(base).split(' · ').slice(2).join(' · '),
+                  describePrecondition(precondition),
+                ]}
               />
             );
           })()}

@@ -33,6 +33,7 @@ import {
 import { planRuns, runOne, type PlanResult } from './runner';
 import { PreconditionField } from './PreconditionField';
 import { WorkloadSpaceField } from './WorkloadSpaceField';
+import { SameBudgetField } from './SameBudgetField';
 import { CompareGrids } from './CompareGrids';
 import { CompareResults } from './CompareResults';
 import { planSummary } from './planSummary';
@@ -315,6 +316,7 @@ export function CompareView({ client, base: given, spec, theme, onSpec, onClose,
           )}
         </div>
         <PreconditionField value={precondition} onChange={(p) => onSpec({ ...spec, runs, precondition: p ?? null })} />
+        <SameBudgetField runs={runs} onRuns={setRuns} />
         <WorkloadSpaceField
           value={spec.space}
           onChange={(space) => {

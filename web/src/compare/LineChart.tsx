@@ -22,7 +22,12 @@ export interface LineChartProps {
   step?: boolean;
   /** mark every point (few points: a sweep) */
   dots?: boolean;
+  /** lines under the plot saying what was run (chip, workload, space, fit, preconditioning):
+   * they travel with the PNG / SVG export (issue 27) */
+  caption?: string[];
 }
+
+const CAPTION_ROW = 14;
 
 const BASE = { top: 28, right: 26, bottom: 38, left: 64 };
 const LEGEND_ROW = 18;
@@ -40,6 +45,7 @@ export function LineChart({
   xLog,
   step,
   dots,
+  caption = [],
 }: LineChartProps) {
   const series = useMemo(
     () => (xLog ? given.map((s) => ({ ...s, points: s.points.filter((p) => p.x > 0) })) : given),
@@ -47,11 +53,11 @@ export function LineChart({
   );
   // The legend sits above the plot, one row per series, so it never covers a line.
   const M = { ...BASE, top: BASE.top + series.length * LEGEND_ROW + 4 };
-  const height = plotHeight + series.length * LEGEND_ROW;
+  const height = plotHeight + series.length * LEGEND_ROW + caption.length * CAPTION_ROW;
   const xAxis = useRef<SVGGElement>(null);
   const yAxis = useRef<SVGGElement>(null);
   const iw = Math.max(10, width - M.left - M.right);
-  const ih = Math.max(10, height - M.top - M.bottom);
+  const ih = Math.max(10, height - M.top - M.bottom - caption.length * CAPTION_ROW);
   const integerY = useMemo(() => series.every((s) => s.points.every((p) => Number.isInteger(p.y))), [series]);
   const { x, y } = useMemo(() => {
     const xMax = max(series, (s) => max(s.points, (p) => p.x)) ?? 1;
@@ -137,6 +143,15 @@ export function LineChart({
           {yLabel}
         </text>
       </g>
+      {caption.length > 0 && (
+        <g className="chart-caption" data-testid={testId ? `${testId}-caption` : undefined}>
+          {caption.map((c, i) => (
+            <text key={i} x={8} y={height - (caption.length - i) * CAPTION_ROW + 10} fontSize={10}>
+              {c}
+            </text>
+          ))}
+        </g>
+      )}
       <g className="chart-legend" transform={`translate(${M.left},${BASE.top - 4})`}>
         {series.map((s, i) => (
           <g key={s.label} transform={`translate(0,${i * LEGEND_ROW})`}>

@@ -4,7 +4,7 @@
 // write latency plotted against the parameter (FAST Figure 10 in one click).
 import { useMemo, useRef, useState } from 'react';
 import type { SimClient } from '../sim/client';
-import { describePrecondition, schemeSpec, type Scenario } from '../scenario/model';
+import { describePrecondition, describeScenario, schemeSpec, type Scenario } from '../scenario/model';
 import { COMPARE_DEFAULTS } from '../scenario/presets';
 import { download, fileStem, pageBackground, svgToPng, svgToString } from '../export/export';
 import { resolvedConfig } from '../export/config';
@@ -234,6 +234,15 @@ export function SweepPanel({
                 height={260}
                 series={series}
                 dots
+                caption={
+                  plan
+                    ? [
+                        ...planSummary(plan, base).split(' · '),
+                        describeScenario(base).split(' · ').slice(2).join(' · '),
+                        describePrecondition(base.precondition),
+                      ]
+                    : []
+                }
               />
             )}
           </div>

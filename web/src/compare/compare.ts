@@ -166,6 +166,21 @@ export function bestOf(values: (number | undefined)[]): Set<number> {
   return new Set(values.flatMap((v, i) => (v === lo ? [i] : [])));
 }
 
+/** "log blocks 4 (default), K 8 (default)": every parameter the run's scheme read, with the
+ * defaults resolved on its chip (the core's info.params_resolved) marked as such. */
+export function resolvedParamsText(resolved: Record<string, number> | undefined, given: SchemeParams): string {
+  if (!resolved) return '—';
+  const parts = Object.entries(resolved).map(([k, v]) => {
+    const label = paramLabel(k);
+    return given[k] === undefined ? `${label} ${v} (default)` : `${label} ${v}`;
+  });
+  return parts.length ? parts.join(', ') : 'none';
+}
+
+function paramLabel(key: string): string {
+  return key === 'log_blocks' ? 'log blocks' : key === 'utilisation' ? 'util.' : key === 'op' ? 'OP' : key;
+}
+
 /** Parameter fields a run may edit. */
 export function runParams(scheme: string) {
   return schemeSpec(scheme)?.params ?? [];

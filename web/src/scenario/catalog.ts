@@ -101,7 +101,7 @@ export interface CatalogJson {
     panels?: string[];
   }[];
   chips?: string[];
-  generators?: { kind: string; description: string }[];
+  generators?: { kind: string; description: string; defaults?: Record<string, number> }[];
 }
 
 /**
@@ -125,6 +125,12 @@ const round = (v: number) => Math.round(v * 1e9) / 1e9;
 const GENERATOR_HELP: Record<string, string> = {};
 export function generatorHelp(kind: string): string | undefined {
   return GENERATOR_HELP[kind];
+}
+
+/** Each generator's defaults as the core states them (one set for app and CLI, issue 27). */
+const GENERATOR_DEFAULTS: Record<string, Record<string, number>> = {};
+export function generatorDefaults(kind: string): Record<string, number> | undefined {
+  return GENERATOR_DEFAULTS[kind];
 }
 
 /**
@@ -165,7 +171,10 @@ export function applyCatalog(cat: CatalogJson): void {
     return spec;
   });
   SCHEMES.splice(0, SCHEMES.length, ...next);
-  for (const g of cat.generators ?? []) GENERATOR_HELP[g.kind] = g.description;
+  for (const g of cat.generators ?? []) {
+    GENERATOR_HELP[g.kind] = g.description;
+    if (g.defaults) GENERATOR_DEFAULTS[g.kind] = g.defaults;
+  }
 }
 
 export function hasScheme(id: string): boolean {

@@ -54,16 +54,17 @@ describe('the web’s scheme forms are the core’s catalog', () => {
     }
   });
 
-  it('the core’s defaults: K 8, KRAFT/KAST log blocks max(2, blocks / 8), LTFTL’s log section from the chip', () => {
+  it('the core’s defaults: K 8, one log-block budget (4) for every hybrid scheme, LTFTL’s log section from the chip', () => {
     const on = (scheme: string, chip: object) =>
       JSON.parse(core.scheme_defaults(scheme, JSON.stringify(chip))) as Record<
         string,
         { min: number; max: number; default: number }
       >;
-    expect(defaultParams('kraft')).toEqual({ k: 8 });
-    expect(defaultParams('kast')).toEqual({ k: 8 });
-    expect(on('kraft', { preset: 'classroom' }).log_blocks.default).toBe(2);
-    expect(on('kast', { preset: 'classroom', blocks: 64 }).log_blocks.default).toBe(8);
+    expect(defaultParams('kraft')).toEqual({ log_blocks: 4, k: 8 });
+    expect(defaultParams('kast')).toEqual({ log_blocks: 4, k: 8 });
+    for (const scheme of ['bast', 'fast', 'ofast', 'fastcheck', 'fast-ltlog', 'kraft', 'kast'])
+      for (const chip of CHIPS)
+        expect(on(scheme, { preset: chip.id, blocks: chip.suggestedBlocks }).log_blocks.default, scheme).toBe(4);
     expect(on('kraft', { preset: 'classroom', blocks: 64 }).switch_max.default).toBe(2);
     expect(schemeSpec('ltftl')!.params.map((p) => p.key)).toEqual(['op', 'log_blocks']);
     expect(on('ltftl', { preset: 'classroom' }).log_blocks.default).toBeGreaterThanOrEqual(2);

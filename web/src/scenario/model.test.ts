@@ -97,7 +97,7 @@ describe('scenario JSON', () => {
     const s = parseScenario('{"chip":{"preset":"classroom"},"workload":{"kind":"uniform","n":50}}');
     expect(s.scheme).toBe('page');
     expect(s.params.op).toBe(0.25);
-    expect(s.workload).toEqual({ kind: 'uniform', n: 50, seed: 1, read_ratio: 0.2 });
+    expect(s.workload).toEqual({ kind: 'uniform', n: 50, seed: 1, read_ratio: 0 });
   });
 
   it('explains what is wrong', () => {

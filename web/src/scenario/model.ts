@@ -4,7 +4,7 @@
 // (scenario/share.ts). The scheme list comes from the core's catalog() (scenario/core.ts).
 import { checkPattern, describePatternError } from './core';
 export * from './catalog';
-import { schemeSpec } from './catalog';
+import { generatorDefaults, schemeSpec } from './catalog';
 
 export type ChipPreset = 'classroom' | 'fast2007' | 'rftl-small' | 'rftl-large' | 'fastcheck';
 
@@ -185,18 +185,24 @@ export function defaultWorkload(kind: WorkloadKind, n = 400, seed = 1): Workload
 }
 
 function generatedWorkload(kind: Exclude<WorkloadKind, 'trace'>, n: number, seed: number): Workload {
+  // One set of defaults for app and CLI (issue 27): the core's serde defaults, as its
+  // catalog states them once loaded; before that, the same numbers written out here
+  // (core-wasm/crates/sim/src/trace/gen.rs): the uniform and hot/cold generators write
+  // only, as `ftl run --gen uniform:n=...` does.
+  const core = generatorDefaults(kind);
+  if (core) return { ...core, kind, n, ...('seed' in core ? { seed } : {}) } as Workload;
   switch (kind) {
     case 'sequential':
       return { kind, n };
     case 'uniform':
-      return { kind, n, seed, read_ratio: 0.2 };
+      return { kind, n, seed, read_ratio: 0 };
     case 'hotcold':
-      return { kind, n, seed, read_ratio: 0.1, hot_fraction: 0.2, hot_ratio: 0.8 };
+      return { kind, n, seed, read_ratio: 0, hot_fraction: 0.2, hot_ratio: 0.8 };
     case 'camera':
     case 'postmark':
       return { kind, n, seed };
     case 'oltp':
-      return { kind, n, seed, read_ratio: 0.5 };
+      return { kind, n, seed, read_ratio: 0.3 };
     case 'live':
       return { kind, n, seed, read_ratio: 0.3, block_pages: 32, live: 4 };
     case 'pattern':
@@ -216,7 +222,8 @@ export function defaultScenario(): Scenario {
     scheme: 'page',
     params: { op: 0.25 },
     chip: { preset: 'classroom', blocks: 16, pages_per_block: 4 },
-    workload: defaultWorkload('hotcold', 400, 1),
+    // Written out (not the generator's defaults): the opening scenario keeps its 10 % reads.
+    workload: { kind: 'hotcold', n: 400, seed: 1, read_ratio: 0.1, hot_fraction: 0.2, hot_ratio: 0.8 },
   };
 }
 

@@ -1,6 +1,6 @@
 // Named starting points offered in the scenario picker. Plain data: later issues add
 // one or more per scheme (and guided tours built on them).
-import { defaultScenario, defaultWorkload, type Scenario } from './model';
+import { defaultScenario, type Scenario } from './model';
 
 /**
  * Compare's and sweep's starting choices: the second run beside the baseline scheme
@@ -21,7 +21,10 @@ export const PRESETS: Preset[] = [
     // The first open: short, and at request 0, so the welcome's "Step op" starts at the start.
     id: 'hotcold-classroom',
     label: 'Hot/cold writes on a classroom chip (default)',
-    scenario: { ...defaultScenario(), workload: defaultWorkload('hotcold', 200, 1) },
+    scenario: {
+      ...defaultScenario(),
+      workload: { kind: 'hotcold', n: 200, seed: 1, read_ratio: 0.1, hot_fraction: 0.2, hot_ratio: 0.8 },
+    },
     openAt: 0,
   },
   {

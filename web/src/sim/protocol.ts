@@ -106,6 +106,8 @@ export interface SessionInfo {
   /** FNV-1a 64 of the request list (trace::request_hash): equal hashes, equal requests */
   request_hash?: string;
   params: Record<string, unknown>;
+  /** every parameter the scheme reads, with its value on this chip (given or the default) */
+  params_resolved?: Record<string, number>;
   /** hybrid schemes: the log blocks the run uses (the parameter or the scheme's default) */
   log_blocks_used?: number | null;
   /** the space the workload was generated or fitted in (a comparison's run), when set */

@@ -253,7 +253,15 @@ function parseMapping(json: unknown): Mapping | null {
 }
 
 function TraceDialog({ client, file, current, reopen, onClose, onRun }: DialogProps) {
-  const ids = { title: useId(), format: useId(), device: useId(), scheme: useId(), chip: useId(), blocks: useId() };
+  const ids = {
+    title: useId(),
+    format: useId(),
+    device: useId(),
+    scheme: useId(),
+    chip: useId(),
+    blocks: useId(),
+    ppb: useId(),
+  };
   // A reopened link's trace options (its workload); else none.
   const was =
     reopen && reopen.scenario.workload.kind === 'trace'
@@ -657,8 +665,10 @@ function TraceDialog({ client, file, current, reopen, onClose, onRun }: DialogPr
                     onChange={(e) => {
                       const c = chipSpec(e.target.value);
                       setPreset(e.target.value as ChipPreset);
+                      // The chip's own geometry (issue 27: a trace runs on the chip it names;
+                      // the single view's smaller suggestion is for stepping by hand).
                       if (c) {
-                        setBlocks(c.suggestedBlocks);
+                        setBlocks(c.blocks);
                         setPpb(c.pages_per_block);
                       }
                     }}
@@ -679,6 +689,17 @@ function TraceDialog({ client, file, current, reopen, onClose, onRun }: DialogPr
                     value={blocks}
                     data-testid="trace-blocks"
                     onChange={(e) => setBlocks(Math.max(2, Math.floor(Number(e.target.value) || 2)))}
+                  />
+                </div>
+                <div className="field narrow">
+                  <label htmlFor={ids.ppb}>Pages/block</label>
+                  <input
+                    id={ids.ppb}
+                    type="number"
+                    min={2}
+                    value={ppb}
+                    data-testid="trace-ppb"
+                    onChange={(e) => setPpb(Math.max(2, Math.floor(Number(e.target.value) || 2)))}
                   />
                 </div>
               </div>

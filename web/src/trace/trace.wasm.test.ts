@@ -50,7 +50,7 @@ describe.skipIf(!haveShared)(
       expect(s.devices.length).toBe(16);
       const none = JSON.parse(p.fit(scenario('none'))) as FitResult;
       expect(none.ok).toBe(false);
-      if (!none.ok) expect(none.message).toMatch(/choose fit fold, compact or scale/);
+      if (!none.ok) expect(none.message).toMatch(/choose a fit: fold, compact or scale/);
       const fit = JSON.parse(p.fit(scenario('compact'))) as FitResult;
       expect(fit.ok && fit.summary.fit_touched > 0).toBe(true);
       const sess = Session.from_trace(scenario('compact'), p);

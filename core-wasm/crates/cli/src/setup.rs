@@ -63,7 +63,7 @@ pub(crate) struct Setup {
     #[arg(long, value_delimiter = ',')]
     pub(crate) trace: Vec<std::path::PathBuf>,
     /// Trace format (default: auto-detect): umass, msr, blkparse, disksim, csv, pattern,
-    /// alibaba, fiu, oracle_general.
+    /// alibaba, fiu, oracle_general, vscsi, vscsi2, addresses.
     #[arg(long, requires = "trace")]
     pub(crate) format: Option<String>,
     /// Addresses beyond the logical space: fold (modulo), compact (renumber touched
@@ -85,6 +85,11 @@ pub(crate) struct Setup {
     /// header); UNIT bytes, sectors or pages. E.g. --column address=lbn:sectors.
     #[arg(long = "column", value_name = "ROLE=NAME[:UNIT]", requires = "trace")]
     pub(crate) columns: Vec<String>,
+    /// Unit of the ids of formats whose address has no unit of its own: oracleGeneral's
+    /// obj_id and the one-address-per-line reader (default pages). libCacheSim's
+    /// CloudPhysics sample: `--id-unit sectors` (its ids are the CSV's 512-byte lbn).
+    #[arg(long, value_name = "bytes|sectors|pages", requires = "trace")]
+    pub(crate) id_unit: Option<String>,
     /// CSV op value meaning write, repeatable, case-insensitive (e.g. 2a, W, 1).
     #[arg(long = "write-op", value_name = "VALUE", requires = "trace")]
     pub(crate) write_ops: Vec<String>,
@@ -371,6 +376,12 @@ impl Setup {
         }
         opts.mapping.write_ops = self.write_ops.clone();
         opts.mapping.read_ops = self.read_ops.clone();
+        if let Some(u) = &self.id_unit {
+            opts.id_unit = Some(
+                ftl_sim::trace::parse::Unit::from_word(u)
+                    .ok_or_else(|| format!("--id-unit '{u}': expected bytes, sectors or pages"))?,
+            );
+        }
         let mut file = std::fs::File::open(path).map_err(|e| format!("cannot read trace {}: {e}", path.display()))?;
         let mut parser = TraceParser::new(opts);
         let mut sha = sha2::Sha256::new();

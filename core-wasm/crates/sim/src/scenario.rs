@@ -210,6 +210,11 @@ pub fn info_json(scenario: &Scenario, sim: &Simulator) -> String {
         "total_requests": sim.total(),
         "request_hash": crate::trace::request_hash(sim.requests()),
         "params": scenario.params,
+        // Every parameter the scheme reads with its value on this chip (given or default):
+        // what the app shows beside each run (issue 27).
+        "params_resolved": ftl::registry::resolved_params(&scenario.scheme, &scenario.params, &c.geometry)
+            .into_iter()
+            .collect::<std::collections::BTreeMap<_, _>>(),
         "keyframe_interval": sim.keyframe_interval(),
     })
     .to_string()

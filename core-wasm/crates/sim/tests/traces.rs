@@ -403,7 +403,7 @@ fn trace_workload_runs_through_scenario_json() {
     // Without a fit, out-of-range addresses are an error naming the choices.
     let json = json_with(None);
     let e = Scenario::from_json(&json).unwrap().build().err().unwrap();
-    assert!(e.contains("choose fit fold, compact or scale"), "{e}");
+    assert!(e.contains("choose a fit: fold, compact or scale (`--fit`)"), "{e}");
 }
 
 #[test]

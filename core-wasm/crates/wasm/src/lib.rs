@@ -490,7 +490,20 @@ pub fn catalog() -> String {
         .collect();
     let generators: Vec<_> = ftl_sim::trace::gen::GENERATORS
         .iter()
-        .map(|(kind, what)| serde_json::json!({"kind": kind, "description": what}))
+        .map(|(kind, what)| {
+            // The generator's defaults (the serde defaults the CLI's --gen gets too): one set
+            // for app and CLI (issue 27). `n` has none; the app sets it.
+            let mut d =
+                serde_json::from_value::<ftl_sim::trace::gen::Workload>(serde_json::json!({"kind": kind, "n": 1}))
+                    .ok()
+                    .and_then(|w| serde_json::to_value(w).ok())
+                    .unwrap_or_default();
+            if let Some(o) = d.as_object_mut() {
+                o.remove("kind");
+                o.remove("n");
+            }
+            serde_json::json!({"kind": kind, "description": what, "defaults": d})
+        })
         .collect();
     serde_json::json!({"schemes": schemes, "chips": ftl_sim::nand::PRESET_NAMES, "generators": generators}).to_string()
 }

@@ -299,6 +299,7 @@ impl Row {
                 "name": f.name, "path": f.path, "bytes": f.bytes, "sha256": f.sha256,
                 "format": self.summary.as_ref().and_then(|s| s.format.map(|f| f.name())),
                 "columns": setup.columns, "write_ops": setup.write_ops, "read_ops": setup.read_ops,
+                "id_unit": setup.id_unit,
             })),
             "requests": self.requests,
             "request_hash": self.request_hash,

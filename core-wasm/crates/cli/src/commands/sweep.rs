@@ -158,9 +158,13 @@ pub(crate) fn job_line(s: &Setup, p: &Point) -> String {
     }
     if let Some(t) = &p.trace {
         flag("trace", t.display().to_string());
-        for (name, v) in
-            [("format", &s.format), ("fit", &s.fit), ("device", &s.device), ("blkparse-action", &s.blkparse_action)]
-        {
+        for (name, v) in [
+            ("format", &s.format),
+            ("fit", &s.fit),
+            ("device", &s.device),
+            ("blkparse-action", &s.blkparse_action),
+            ("id-unit", &s.id_unit),
+        ] {
             if let Some(v) = v {
                 flag(name, v.clone());
             }

@@ -25,7 +25,8 @@ use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, P
 /// Free blocks kept beyond data and log blocks: a full merge takes one free block
 /// before it erases the data block and the log block.
 pub const SPARE_BLOCKS: u32 = 1;
-pub const DEFAULT_LOG_BLOCKS: u32 = 4;
+/// The hybrid schemes' one default (registry::HYBRID_LOG_BLOCKS).
+pub const DEFAULT_LOG_BLOCKS: u32 = registry::HYBRID_LOG_BLOCKS;
 
 /// The registry's BAST entry (ftl::REGISTRY).
 pub const ENTRY: SchemeEntry = SchemeEntry {

@@ -194,9 +194,22 @@ pub const OP: ParamSpec = ParamSpec {
     why: "",
 };
 
+/// The one rule for the hybrid (log-block) schemes' defaults (issue 27): BAST, FAST and
+/// its variants (O-FAST, FastCheck, fast-ltlog), KRAFT and KAST all default to the same
+/// log-block budget, so that a comparison of defaults compares the schemes on one budget,
+/// as the KRAFT paper does (section 3: FAST, KAST and FFTL with 128 log blocks each; its
+/// "same RAM" comparison, KRAFT with twice as many, is `ftl ram` and the app's RAM
+/// panel). The count is the FAST paper's smallest configuration of Figure 10 (and section
+/// 3.7's examples): 4. LTFTL's log section is not a log-block budget (its own rule); NFTL
+/// has replacement blocks, not a parameter.
+pub const HYBRID_LOG_BLOCKS: u32 = 4;
+
+/// The hybrid schemes: those whose `log_blocks` default is `HYBRID_LOG_BLOCKS`.
+pub const HYBRID_SCHEMES: &[&str] = &["bast", "fast", "ofast", "fastcheck", "fast-ltlog", "kraft", "kast"];
+
 /// Log blocks: fewer than the chip's blocks (this rules out overflow in each scheme's
 /// own check of its exact minimum of log + spare + data blocks, which then gives the
-/// message). The default is each scheme's.
+/// message). The default is the hybrid rule (`HYBRID_LOG_BLOCKS`).
 pub const LOG_BLOCKS: ParamSpec = ParamSpec {
     key: "log_blocks",
     label: "Log blocks",
@@ -208,7 +221,7 @@ pub const LOG_BLOCKS: ParamSpec = ParamSpec {
     max_exclusive: false,
     step: 1.0,
     integer: true,
-    default: Value::Fixed(4.0),
+    default: Value::Fixed(HYBRID_LOG_BLOCKS as f64),
     why: "",
 };
 
@@ -331,6 +344,33 @@ mod tests {
             let mut flash = Flash::new(chip);
             let back = recover(e.id, &SchemeParams::default(), &mut flash).unwrap().unwrap();
             assert_eq!(back.name(), e.id, "the scheme recovered by entry '{}'", e.id);
+        }
+    }
+
+    /// One rule for the hybrid schemes' log blocks (issue 27): the same default on every chip.
+    #[test]
+    fn every_hybrid_scheme_defaults_to_the_same_log_block_budget() {
+        for e in REGISTRY {
+            let hybrid = HYBRID_SCHEMES.contains(&e.id);
+            let Some(p) = e.param("log_blocks") else {
+                assert!(!hybrid, "{} is listed as hybrid but reads no log_blocks", e.id);
+                continue;
+            };
+            for c in chips() {
+                let d = p.default.resolve(&c.geometry);
+                if hybrid {
+                    assert_eq!(d, HYBRID_LOG_BLOCKS as f64, "{} on {}", e.id, c.name);
+                    // The scheme's own default (no parameter given) is the registry's.
+                    let given = SchemeParams { log_blocks: Some(HYBRID_LOG_BLOCKS), ..Default::default() };
+                    if let (Ok(a), Ok(b)) =
+                        (build_on_chip(e.id, &SchemeParams::default(), &c), build_on_chip(e.id, &given, &c))
+                    {
+                        assert_eq!(a.logical_pages(), b.logical_pages(), "{} on {}", e.id, c.name);
+                    }
+                } else {
+                    assert_eq!(e.id, "ltftl", "only LTFTL's log section has its own rule, not {}", e.id);
+                }
+            }
         }
     }
 

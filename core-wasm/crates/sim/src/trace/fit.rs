@@ -169,7 +169,7 @@ impl RawTrace {
                     } else {
                         String::new()
                     };
-                    return Err(format!("{}{need}: choose fit fold, compact or scale", range_msg()));
+                    return Err(format!("{}{need}: choose a fit: fold, compact or scale (`--fit`)", range_msg()));
                 }
                 s.fit_note = if fit == Fit::Scale {
                     format!("every address fits the {lp}-page space; nothing changed")

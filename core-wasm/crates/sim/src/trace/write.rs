@@ -55,6 +55,18 @@ pub fn write_trace(reqs: &[Request], format: Format, page_bytes: u32) -> Result<
     if format == Format::Csv {
         s.push_str("op,offset (bytes),size (bytes)\n");
     }
+    if format == Format::Addresses {
+        // One page a line, writes only (the format has no reads).
+        for r in reqs {
+            match *r {
+                Request::Write { lpn } => {
+                    let _ = writeln!(s, "{lpn}");
+                }
+                _ => return Err("the addresses format holds writes only (one page a line)".into()),
+            }
+        }
+        return Ok(s);
+    }
     for (i, (w, start, n)) in runs(reqs)?.into_iter().enumerate() {
         let (off, bytes) = (start as u64 * pb, n as u64 * pb);
         let (sector, sectors) = (start as u64 * spp, n as u64 * spp);
@@ -93,6 +105,8 @@ pub fn write_trace(reqs: &[Request], format: Format, page_bytes: u32) -> Result<
             ),
             Format::Pattern => unreachable!(),
             Format::OracleGeneral => return Err("oracleGeneral is binary: use write_oracle_general".into()),
+            Format::Vscsi | Format::Vscsi2 => return Err("vscsi is binary and read only here".into()),
+            Format::Addresses => unreachable!(),
         };
     }
     Ok(s)

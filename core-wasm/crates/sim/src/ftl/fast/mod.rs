@@ -22,8 +22,9 @@ pub(crate) mod recovery;
 /// merge per logical block, the case 2.3 merge) needs one free block before it can
 /// erase the old ones; every other merge frees blocks before it takes one.
 pub const SPARE_BLOCKS: u32 = 1;
-/// Default number of log blocks (section 3.7's examples use four).
-pub const DEFAULT_LOG_BLOCKS: u32 = 4;
+/// Default number of log blocks: the hybrid schemes' one default
+/// (registry::HYBRID_LOG_BLOCKS; section 3.7's examples use four).
+pub const DEFAULT_LOG_BLOCKS: u32 = registry::HYBRID_LOG_BLOCKS;
 
 /// FAST's log blocks: 1 SW and at least 1 RW (FastCheck and fast-ltlog read the same).
 pub const LOG_BLOCKS: ParamSpec = ParamSpec {

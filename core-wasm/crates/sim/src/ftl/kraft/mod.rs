@@ -163,16 +163,13 @@ const TAG_MERGE: u8 = 2;
 
 pub const DEFAULT_K: u32 = 8;
 
-/// Default number of log blocks: an eighth of the chip, at least 2.
-pub fn default_log_blocks(blocks: u32) -> u32 {
-    (blocks / 8).max(2)
-}
+/// Default number of log blocks M: the hybrid schemes' one default
+/// (registry::HYBRID_LOG_BLOCKS), the same budget as BAST's and FAST's (issue 27; before,
+/// max(2, blocks / 8) gave KRAFT 512 times FAST's log blocks on the FastCheck chip).
+pub const DEFAULT_LOG_BLOCKS: u32 = registry::HYBRID_LOG_BLOCKS;
 
 const PARAMS: [ParamSpec; 4] = [
-    ParamSpec {
-        default: Value::Chip(|g| default_log_blocks(g.blocks) as f64, "max(2, blocks / 8)"),
-        ..registry::LOG_BLOCKS
-    },
+    registry::LOG_BLOCKS,
     ParamSpec { default: Value::Fixed(DEFAULT_K as f64), ..registry::K },
     registry::SWITCH_MAX,
     registry::FILL_MAX,
@@ -207,7 +204,7 @@ pub const KAST_ENTRY: SchemeEntry = SchemeEntry {
 impl Kraft {
     pub fn new(g: &Geometry, params: &SchemeParams, variant: Variant) -> Result<Kraft, String> {
         let n = g.pages_per_block;
-        let m = params.log_blocks.unwrap_or_else(|| default_log_blocks(g.blocks));
+        let m = params.log_blocks.unwrap_or(DEFAULT_LOG_BLOCKS);
         let k = params.k.unwrap_or(DEFAULT_K);
         if (m as f64) < PARAMS[0].min.resolve(g) {
             return Err("KRAFT/KAST need at least 1 log block".into());

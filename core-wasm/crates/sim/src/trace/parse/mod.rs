@@ -15,6 +15,7 @@
 
 use serde::{Deserialize, Serialize};
 
+mod addresses;
 mod alibaba;
 mod blkparse;
 mod codec;
@@ -30,6 +31,7 @@ mod pattern;
 mod preview;
 mod raw;
 mod umass;
+mod vscsi;
 
 pub use options::{ColumnRef, Mapping, TimeUnit, TraceOptions, Unit, ROLES};
 pub use parser::{parse_bytes, TraceParser};
@@ -54,6 +56,9 @@ pub enum Format {
     Alibaba,
     Fiu,
     OracleGeneral,
+    Vscsi,
+    Vscsi2,
+    Addresses,
 }
 
 /// Every format, in the order `ftl list`, `--help` and the app's catalog show them.
@@ -69,6 +74,9 @@ pub(crate) const REGISTRY: &[Entry] = &[
     alibaba::ENTRY,
     fiu::ENTRY,
     oracle_general::ENTRY,
+    vscsi::ENTRY_V2,
+    vscsi::ENTRY,
+    addresses::ENTRY,
 ];
 
 /// Every format with its name and one-line description (for the UI and `--help`),

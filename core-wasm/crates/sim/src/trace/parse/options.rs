@@ -158,6 +158,10 @@ pub struct TraceOptions {
     pub mapping: Mapping,
     /// Unit of the timestamps; None: the format's own (docs/traces.md).
     pub time_unit: Option<TimeUnit>,
+    /// Unit of the ids of formats whose address has no unit of its own: oracleGeneral's
+    /// `obj_id` and the one-address-per-line reader (default pages; libCacheSim's
+    /// CloudPhysics sample uses 512-byte sectors: `--id-unit sectors`).
+    pub id_unit: Option<Unit>,
 }
 
 impl Default for TraceOptions {
@@ -175,6 +179,7 @@ impl Default for TraceOptions {
             limit: MAX_REQUESTS,
             mapping: Mapping::default(),
             time_unit: None,
+            id_unit: None,
         }
     }
 }

@@ -1,8 +1,9 @@
 //! libCacheSim's oracleGeneral binary format: little-endian `u32 time, u64 obj_id,
 //! u32 obj_size, i64 next_access_vtime` (libCacheSim traceReader/customizedReader/
 //! oracle/oracleGeneralBin.h). The format has no operation: every record is a write of
-//! `obj_size` bytes at page `obj_id` (ids are pages; an object larger than a page spans
-//! the following pages). Records of size 0 are skipped, as libCacheSim does.
+//! `obj_size` bytes at page `obj_id` (ids are pages by default; an object larger than a
+//! page spans the following pages; `TraceOptions::id_unit` / `--id-unit sectors` reads the
+//! id as an address in that unit). Records of size 0 are skipped, as libCacheSim does.
 
 use super::helpers::RecordResult;
 use super::raw::VALUE_MASK;
@@ -43,8 +44,15 @@ impl TraceFormat for OracleGeneral {
         if obj > VALUE_MASK {
             return Err((5, format!("object id {obj} is beyond 2^61 pages (hashed ids cannot be pages)")));
         }
-        let pages = size.div_ceil(cx.opts.page_bytes.max(1) as u64);
         let time = u32::from_le_bytes(r[0..4].try_into().unwrap()) as i128 * 1_000_000_000;
+        let pb = cx.opts.page_bytes.max(1) as u64;
+        // `--id-unit sectors|bytes`: the id is an address in that unit (issue 27: the
+        // CloudPhysics sample's ids are its CSV's 512-byte `lbn`).
+        if let Some(u) = cx.opts.id_unit.filter(|&u| u != super::Unit::Pages) {
+            let start = obj.checked_mul(cx.unit_bytes(u)).ok_or((5, format!("object id {obj} is too large")))?;
+            return Ok(Some((true, start / pb, (start + size - 1) / pb, Some(time))));
+        }
+        let pages = size.div_ceil(pb);
         Ok(Some((true, obj, obj.saturating_add(pages - 1), Some(time))))
     }
 }

@@ -315,7 +315,7 @@ impl TraceParser {
                 return;
             }
             self.fail(format!(
-                "this looks like a binary file (a zero byte at offset {i}), not a text trace (libCacheSim's oracleGeneral binary is read when chosen as format oracle_general)"
+                "this looks like a binary file (a zero byte at offset {i}), not a text trace; libCacheSim's binaries are read as format oracle_general (`--format oracle_general`, its ids in pages unless `--id-unit sectors`), vscsi and vscsi2 are detected"
             ));
             return;
         }
