@@ -16,7 +16,7 @@ export function planSummary(p: PlanResult, base: Scenario): string {
       ? `workload space ${n(p.plan.space)} pages for every run (one request list)`
       : spaces.size === 1
         ? `workload in each run's own logical space (${n(ok[0]?.workload_pages ?? 0)} pages for all)`
-        : `workload in each run's own logical space (${[...spaces].map((s) => n(s ?? 0)).join(', ')} pages): request lists differ; give a workload space for one list`,
+        : `workload in each run's own logical space (${[...spaces].map((s) => n(s ?? 0)).join('; ')} pages): request lists differ; give a workload space for one list`,
   ];
   if (p.trace) {
     const fp = (p.trace as { fitted_footprint_pages?: number }).fitted_footprint_pages;

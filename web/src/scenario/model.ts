@@ -40,7 +40,7 @@ export type Workload =
   | { kind: 'pattern'; text: string }
   /** the core's application-like generators (src/trace/gen.rs); their other knobs keep the core's defaults */
   | { kind: 'camera'; n: number; seed: number }
-  | { kind: 'oltp'; n: number; seed: number; read_ratio: number }
+  | { kind: 'oltp'; n: number; seed: number; read_ratio: number; skew?: number }
   | { kind: 'postmark'; n: number; seed: number }
   /** live pages per logical block (RFTL Table 4; opened from links such as the Paper results page, not in the picker) */
   | { kind: 'live'; n: number; seed: number; read_ratio: number; block_pages: number; live: number }

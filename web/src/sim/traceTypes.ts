@@ -22,7 +22,18 @@ export interface TraceCore {
 }
 
 export type TraceFormat =
-  'umass' | 'msr' | 'blkparse' | 'disksim' | 'csv' | 'pattern' | 'alibaba' | 'fiu' | 'oracle_general';
+  | 'umass'
+  | 'msr'
+  | 'blkparse'
+  | 'disksim'
+  | 'csv'
+  | 'pattern'
+  | 'alibaba'
+  | 'fiu'
+  | 'oracle_general'
+  | 'vscsi'
+  | 'vscsi2'
+  | 'addresses';
 
 export type Unit = 'bytes' | 'sectors' | 'pages';
 export type Role = 'op' | 'address' | 'size' | 'device' | 'time';

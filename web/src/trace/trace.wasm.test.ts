@@ -127,6 +127,9 @@ describe('TraceParser errors and the worker host (real core)', () => {
       'alibaba',
       'fiu',
       'oracle_general',
+      'vscsi2',
+      'vscsi',
+      'addresses',
     ]);
     expect(cat.generators.some((g: { kind: string }) => g.kind === 'postmark')).toBe(true);
   });
