@@ -303,7 +303,14 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
             }
         }
         if known[pos].is_none() || mode == Mode::LtLog {
-            for o in from..n as usize {
+            // LTFTL-style: a page the log has no record of may lie before the last one it
+            // has (its record was in RAM at a cut, later pages' were flushed): every
+            // unknown page is read, not only those after the last known one (issue 29).
+            let start = if mode == Mode::LtLog { 0 } else { from };
+            for o in start..n as usize {
+                if ent[o] != NONE {
+                    continue;
+                }
                 let p = flash.read_oob(b * n + o as u32, Cause::Recovery)?;
                 if p.is_erased() {
                     break;
