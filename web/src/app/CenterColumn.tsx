@@ -1,5 +1,6 @@
 // The middle of the single view: controls, the tour, the narration, the chip or charts
 // tab, and the scheme strip under it.
+import { QueueStrip } from '../viz/QueueStrip';
 import { useMemo, useState } from 'react';
 import type { SimClient } from '../sim/client';
 import { SchemeStrip } from '../schemes/SchemePanels';
@@ -96,6 +97,7 @@ export function CenterColumn(p: CenterColumnProps) {
         powered={snap?.powered ?? true}
         recovering={snap?.recovering ?? false}
       />
+      <QueueStrip queue={snap?.queue} />
       <div className="view-bar">
         <div className="view-tabs" role="tablist" aria-label="View">
           {(['chip', 'charts'] as const).map((v) => (

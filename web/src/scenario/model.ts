@@ -2,6 +2,7 @@
 // the wasm `Session` constructor takes (docs/session-api.md), so it can be saved,
 // shared and replayed. View state (the step to open on) lives next to it in the app
 // (scenario/share.ts). The scheme list comes from the core's catalog() (scenario/core.ts).
+import { timingFrom, type TimingConfig } from './timing';
 import { checkPattern, describePatternError } from './core';
 export * from './catalog';
 import { generatorDefaults, schemeSpec } from './catalog';
@@ -82,6 +83,8 @@ export interface Scenario {
   workload: Workload;
   /** absent: a fresh (empty) chip */
   precondition?: Precondition;
+  /** absent: the closed timing model (docs/timing.md) */
+  timing?: TimingConfig;
 }
 
 /** The precondition of a parsed object, or undefined (throws on a malformed one). */
@@ -336,6 +339,8 @@ export function scenarioFromObject(
   const s: Scenario = { scheme, params, chip, workload: workload as unknown as Workload };
   const precondition = preconditionFrom(raw.precondition);
   if (precondition) s.precondition = precondition;
+  const timing = timingFrom(raw.timing);
+  if (timing) s.timing = timing;
   const errors = validateScenario(s).filter((e) => !(opts.allowMissingTrace && e.startsWith('the trace ')));
   if (errors.length) throw new Error(errors.join('; '));
   return s;

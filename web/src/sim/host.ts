@@ -7,6 +7,7 @@ import type {
   CreateResult,
   LatencyHistogram,
   Plan,
+  QueueView,
   RunAheadResult,
   Thumb,
   RunLog,
@@ -106,6 +107,7 @@ export function takeSnapshot(s: WasmSession, lean = false, delta?: ChipDelta): S
     recovering: s.recovering ? s.recovering() : false,
     victims: s.victims ? Array.from(s.victims()) : [],
     cutRequests: cutRequests(s),
+    queue: s.queue ? parseJson<QueueView>(s.queue(), 'queue') : undefined,
   };
 }
 

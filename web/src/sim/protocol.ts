@@ -56,6 +56,8 @@ export interface WasmSession {
   markers?(): Uint32Array;
   log_upto?(): number;
   latency_histogram?(): string;
+  /** the request queue at this moment (docs/timing.md): JSON QueueView */
+  queue?(): string;
   free?(): void;
 }
 
@@ -139,6 +141,26 @@ export interface SchemeViewData {
 /** Metrics JSON (docs/cli.md); read defensively, new fields are shown generically. */
 export type Metrics = Record<string, unknown>;
 
+/** One host request in the queue (core: stepper/queue.rs). */
+export interface QueueItem {
+  index: number;
+  op: 'r' | 'w' | 'state';
+  lpn: number | null;
+  pages: number;
+  arrival_us: number;
+  waited_us: number;
+}
+
+/** The request queue at a moment: served, waiting, and the narration's sentence. */
+export interface QueueView {
+  model: 'closed' | 'open';
+  now_us: number;
+  serving: QueueItem | null;
+  waiting: QueueItem[];
+  more: number;
+  note: string | null;
+}
+
 /** Everything the UI draws, captured after each command. */
 export interface Snapshot {
   step: number;
@@ -164,6 +186,8 @@ export interface Snapshot {
   cutRequests?: { index: number; survived: boolean }[];
   /** blocks the merge or GC under way will erase (its victims), while it runs */
   victims?: number[];
+  /** the request queue at this moment (Session.queue(); docs/timing.md) */
+  queue?: QueueView;
   /**
    * Wire only (huge chips, playback): the pages that changed since the last snapshot sent
    * for this Session, with `pageStates` left empty; the client rebuilds `pageStates`

@@ -16,8 +16,11 @@ export interface TimelineBins {
 }
 
 export interface LatencyHistogram {
+  /** per page request (the closed model's service times) */
   read: [number, number][];
   write: [number, number][];
+  /** per host request (a trace record once) by the run's timing model (docs/timing.md) */
+  requests?: { model: string; read: [number, number][]; write: [number, number][] };
 }
 
 export interface SchemeData {

@@ -6,6 +6,7 @@ import { OKABE_ITO } from './palette';
 import type { RunAhead } from './useRunLog';
 import { useSize } from '../ui/useSize';
 import { XYChart, type XYSeries } from './XYChart';
+import { TailChart, type TailSeries } from './TailChart';
 
 /** Sorted [value, count] pairs → cumulative percentage points (a CDF). */
 export function cdf(hist: [number, number][]): [number, number][] {
@@ -94,11 +95,14 @@ export function Charts({
       { name: 'Writes', kind: 'bar', color: OKABE_ITO.vermillion, points: l.write },
       { name: 'Reads', kind: 'bar', color: OKABE_ITO.blue, points: l.read },
     ].filter((s) => s.points.length > 0) as XYSeries[];
-    const c: XYSeries[] = [
-      { name: 'Writes', kind: 'step', color: OKABE_ITO.vermillion, points: cdf(l.write) },
-      { name: 'Reads', kind: 'step', color: OKABE_ITO.blue, points: cdf(l.read) },
-    ].filter((s) => s.points.length > 0) as XYSeries[];
-    return { hist, cdf: c };
+    // Host requests by the run's timing model when the core gives them (docs/timing.md).
+    const r = l.requests;
+    const tail: TailSeries[] = [
+      { name: 'Writes', color: OKABE_ITO.vermillion, hist: r?.write ?? l.write },
+      { name: 'Reads', color: OKABE_ITO.blue, hist: r?.read ?? l.read },
+    ];
+    const model = r ? `host requests, ${r.model} model` : 'page requests';
+    return { hist, tail, model };
   }, [log, current]);
 
   const wear = useMemo<XYSeries[]>(
@@ -186,17 +190,12 @@ export function Charts({
               xLog
               empty="No requests yet"
             />
-            <XYChart
-              id="latency-cdf"
-              title="Response-time CDF"
-              xLabel="response time (µs, log scale)"
-              yLabel="requests (% ≤ time)"
-              series={latency.cdf}
+            <TailChart
+              id="latency-tail"
+              title={`Response-time tail (${latency.model})`}
+              series={latency.tail}
               width={w}
               height={h}
-              xLog
-              yMax={100}
-              empty="No requests yet"
             />
             <XYChart
               id="wear"
