@@ -44,6 +44,7 @@ export type PanelKind =
   | 'gftl_bound'
   | 'rftl_block_map'
   | 'kraft_log_blocks'
+  | 'kraft_relative'
   | 'kraft_ram'
   | 'kraft_ram_as_fast'
   | 'frozen_states';

@@ -197,11 +197,13 @@ function SchemeSpecificPanels({
     const slot = selectedLog !== null && rel.some((t) => t.slot === selectedLog) ? selectedLog : (rel[0]?.slot ?? null);
     return (
       <>
-        <RelativeAddressing
-          key={slot ?? -1}
-          table={rel.find((t) => t.slot === slot) ?? null}
-          pagesPerBlock={info.chip.pages_per_block}
-        />
+        {hasPanel(info.scheme, 'kraft_relative') && (
+          <RelativeAddressing
+            key={slot ?? -1}
+            table={rel.find((t) => t.slot === slot) ?? null}
+            pagesPerBlock={info.chip.pages_per_block}
+          />
+        )}
         <RamPanel
           metrics={snapshot.metrics}
           table={ramTable(tables)}

@@ -714,3 +714,21 @@ fn stepper_shows_roles_owners_tables_and_merge_narration() {
     assert_eq!(tables[0].rows[0][3], "4", "log 0 now holds lbn 4 only");
     assert_eq!(tables[0].rows[0][4], "yes", "and is serial");
 }
+
+/// Issue 25: relative addressing is KRAFT's technique; KAST's view has no such table (and
+/// the registry gives KAST no relative-addressing panel).
+#[test]
+fn kast_shows_no_relative_addressing_table() {
+    use ftl_sim::ftl::registry::PanelKind;
+    use ftl_sim::stepper::Stepper;
+    let w = || Workload::Pattern { text: "w0-19 w0 w4 w8 w12".into() };
+    let mut kraft = Stepper::new(scenario("kraft", params(2, 2), 16, 4, w()).build().unwrap());
+    let mut kast = Stepper::new(scenario("kast", params(2, 2), 16, 4, w()).build().unwrap());
+    kraft.seek(24).unwrap();
+    kast.seek(24).unwrap();
+    assert!(kraft.view_json().contains("Relative addressing"));
+    assert!(!kast.view_json().contains("Relative addressing"), "{}", kast.view_json());
+    let panels = |id: &str| ftl_sim::ftl::REGISTRY.iter().find(|e| e.id == id).unwrap().panels;
+    assert!(panels("kraft").contains(&PanelKind::KraftRelative));
+    assert!(!panels("kast").contains(&PanelKind::KraftRelative));
+}

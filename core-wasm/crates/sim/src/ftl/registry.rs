@@ -107,8 +107,10 @@ pub enum PanelKind {
     GftlBound,
     /// RFTL's primary / replacement / buffer groups (the device view groups blocks by 3).
     RftlBlockMap,
-    /// KRAFT/KAST log blocks: strip, associativity chart, relative addressing.
+    /// KRAFT/KAST log blocks: strip, associativity chart.
     KraftLogBlocks,
+    /// KRAFT's relative-addressing table (Figures 2/3); not KAST's, which has none.
+    KraftRelative,
     /// Mapping RAM, FAST vs KRAFT accounting.
     KraftRam,
     /// The same, for a scheme whose own RAM is accounted as FAST's (KAST).

@@ -183,7 +183,7 @@ pub const ENTRY: SchemeEntry = SchemeEntry {
     description: "KRAFT: K-associative log blocks kept serial, relative addressing (Kang et al.)",
     params: &PARAMS,
     cleaning: Cleaning::Merges,
-    panels: &[PanelKind::KraftLogBlocks, PanelKind::KraftRam],
+    panels: &[PanelKind::KraftLogBlocks, PanelKind::KraftRelative, PanelKind::KraftRam],
     build: Builder::Geometry(|p, g| Ok(Box::new(Kraft::new(g, p, Variant::Kraft)?))),
     recover: |flash, p| Ok(Box::new(Kraft::recover(flash, p, Variant::Kraft)?)),
 };

@@ -54,8 +54,10 @@ impl Kraft {
                 .collect(),
         });
         // Figure 2/3: the relative-addressing table of each used log block, with the
-        // worked computation LSN = LBN[RI[PSN]]·N + RLSN[PSN].
-        for (i, l) in self.logs.iter().enumerate().filter(|(_, l)| !l.is_free()).take(16) {
+        // worked computation LSN = LBN[RI[PSN]]·N + RLSN[PSN]. KRAFT's technique only:
+        // KAST has no relative addressing (issue 25).
+        let relative = if self.variant == Variant::Kraft { 16 } else { 0 };
+        for (i, l) in self.logs.iter().enumerate().filter(|(_, l)| !l.is_free()).take(relative) {
             let rows = (0..l.top)
                 .map(|p| {
                     let psn = l.pbn * n + p;
