@@ -4,7 +4,7 @@
 // same moment while a different file is refused.
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { counter, ready, watch } from './helpers';
+import { counter, hashMoment, ready, settled, watch } from './helpers';
 
 async function shot(page: Page, name: string) {
   mkdirSync('test-results', { recursive: true });
@@ -88,22 +88,11 @@ test('a link reopened with the same file lands on the same step with the same me
   await expect(page.getByTestId('trace-dialog')).toBeHidden();
   for (let i = 0; i < 40; i++) await page.getByTestId('btn-step-request').click();
   await page.getByTestId('btn-step-op').click();
-  await expect.poll(async () => (await counter(page)).step).toBeGreaterThanOrEqual(40);
-  const at = await counter(page);
+  // The moment drawn once everything has landed, and the address bar written for it.
+  const { hash, ...at } = await settled(page);
+  expect(at.step).toBeGreaterThanOrEqual(40);
+  expect(hashMoment(hash)).toEqual(at);
   const metrics = await page.locator('section.metrics dl.metrics-list').textContent();
-  // The address bar follows the state.
-  await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#v1=/);
-  await page.waitForFunction(() => location.hash.length > 10);
-  let hash = '';
-  await expect
-    .poll(async () => {
-      hash = await page.evaluate(() => location.hash);
-      return hash;
-    })
-    .not.toBe('');
-  // Wait until the hash reflects this moment (debounced).
-  await page.waitForTimeout(600);
-  hash = await page.evaluate(() => location.hash);
 
   // A different file (same name) is refused.
   const other = await page.context().newPage();

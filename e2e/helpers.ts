@@ -1,5 +1,6 @@
 // Shared by the e2e specs: what every test asserts about the page, and where it stands.
 import { expect, type Page } from '@playwright/test';
+import lz from 'lz-string';
 
 /** Console errors and warnings, uncaught errors and any request off this machine. */
 export function watch(page: Page) {
@@ -32,4 +33,31 @@ export async function ready(page: Page) {
   await page.goto('/');
   await expect(page.locator('[data-testid=device-grid] rect.page').first()).toBeVisible();
   await expect(page.getByTestId('btn-step-op')).toBeEnabled();
+}
+
+/**
+ * Wait until nothing is moving (no command queued, no reveal, not playing) and the
+ * address bar holds the moment drawn; then the moment and the hash, read together.
+ */
+export async function settled(page: Page): Promise<{ step: number; op: number; hash: string }> {
+  const handle = await page.waitForFunction(() => {
+    const doc = document.documentElement.dataset;
+    const el = document.querySelector('[data-testid=step-counter]');
+    if (doc.settled !== 'true' || !el) return null;
+    const at = { step: Number(el.getAttribute('data-step')), op: Number(el.getAttribute('data-op')) };
+    // The address bar was written for this moment (useHashRoute).
+    if (doc.hashMoment !== `${at.step}:${at.op}`) return null;
+    return { ...at, hash: location.hash };
+  });
+  return (await handle.jsonValue()) as { step: number; op: number; hash: string };
+}
+
+/** The moment a `#v1=` address holds (share.ts's format), decoded here independently. */
+export function hashMoment(hash: string): { step: number; op: number } {
+  const m = /^#v1=(.+)$/.exec(hash);
+  if (!m) throw new Error(`not a v1 state link: ${hash.slice(0, 40)}`);
+  const state = JSON.parse(lz.decompressFromEncodedURIComponent(m[1]) ?? 'null') as {
+    at: { step: number; op: number };
+  };
+  return state.at;
 }

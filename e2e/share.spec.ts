@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { expect, test, type Download, type Page } from '@playwright/test';
-import { watch, counter } from './helpers';
+import { watch, counter, hashMoment, settled } from './helpers';
 import lz from 'lz-string';
 
 const { compressToEncodedURIComponent } = lz;
@@ -37,14 +37,44 @@ async function saved(download: Download): Promise<Buffer> {
   return readFileSync(path!);
 }
 
+test('the address bar holds the moment drawn: after every command, and during a reveal', async ({ page }) => {
+  const problems = watch(page);
+  await ready(page);
+  /** The step counter and the address bar, read in one task. */
+  const both = () =>
+    page.evaluate(() => {
+      const el = document.querySelector('[data-testid=step-counter]')!;
+      return {
+        step: Number(el.getAttribute('data-step')),
+        op: Number(el.getAttribute('data-op')),
+        hash: location.hash,
+      };
+    });
+  const commands = ['btn-step-op', 'btn-step-request', 'btn-step-op', 'btn-back', 'btn-step-request'];
+  for (const id of commands) {
+    await page.getByTestId(id).click();
+    // While the request is revealed frame by frame, every sample agrees.
+    for (let i = 0; i < 6; i++) {
+      const { hash, ...drawn } = await both();
+      if (hash) expect(hashMoment(hash)).toEqual(drawn);
+    }
+    const { hash, ...at } = await settled(page);
+    expect(hashMoment(hash)).toEqual(at);
+  }
+  // Keys held down (faster than the address bar may be written): it catches up at rest.
+  for (let i = 0; i < 15; i++) await page.keyboard.press('ArrowRight');
+  const { hash, ...at } = await settled(page);
+  expect(hashMoment(hash)).toEqual(at);
+  expect(problems).toEqual([]);
+});
+
 test('a copied link opens the same step, operation and metrics in a fresh page', async ({ page, browser }) => {
   const problems = watch(page);
   await ready(page);
   // Go somewhere particular: a few requests on, then into the middle of one.
   for (let i = 0; i < 3; i++) await page.getByTestId('btn-step-request').click();
   await page.getByTestId('btn-step-op').click();
-  await page.waitForTimeout(200);
-  const here = await counter(page);
+  const { hash: _h, ...here } = await settled(page);
   const m = await metrics(page);
   const grid = await gridSignature(page);
   await page.getByTestId('speed').selectOption('20req');
@@ -67,8 +97,7 @@ test('a copied link opens the same step, operation and metrics in a fresh page',
   await page.getByRole('button', { name: 'Close the link box' }).click();
   await page.getByTestId('btn-step-op').click();
   await page.getByTestId('btn-step-op').click();
-  await page.waitForTimeout(200);
-  const later = await counter(page);
+  const { hash: _h2, ...later } = await settled(page);
   const laterMetrics = await metrics(page);
   await expect.poll(() => page.url()).not.toBe(url);
   await page.reload();

@@ -1,7 +1,15 @@
 // The address bar and the app's state: open what the hash says (a shared state, a tour,
 // or the default) once the worker and the core's catalog are there and on every
 // hashchange; keep the hash following the state so a reload opens exactly here.
-import { useCallback, useEffect, useEffectEvent, useRef, type Dispatch, type SetStateAction } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useEffectEvent,
+  useLayoutEffect,
+  useRef,
+  type Dispatch,
+  type SetStateAction,
+} from 'react';
 import type { LinkNoticeState } from '../scenario/LinkNotices';
 import { DEFAULT_PRESET } from '../scenario/presets';
 import { decodeHash, encodeHash, type CompareSpec, type ShareState } from '../scenario/share';
@@ -12,6 +20,31 @@ import type { Theme } from './theme';
 import type { Presentation } from './usePresentation';
 import { SPEEDS, type Sim } from './useSimulation';
 import type { TourPlayer } from './useTourPlayer';
+
+/**
+ * Address-bar writes allowed in any HASH_WINDOW_MS: Chromium throttles a page that
+ * rewrites its URL 200 times in 10 s, so bursts are written at once up to half that and
+ * only a long held key waits.
+ */
+export const HASH_BURST = 100;
+export const HASH_WINDOW_MS = 10_000;
+/** While playing, the address bar trails the moment by this much (it moves too fast to copy). */
+export const HASH_PLAYING_MS = 500;
+
+/** The key of a moment (`step:op`), as the document's `data-hash-moment` holds it. */
+export function momentKey(at: { step: number; op: number }): string {
+  return `${at.step}:${at.op}`;
+}
+
+/**
+ * How long to wait before writing the address bar at `now`, given the times of the
+ * writes so far (oldest first; those older than the window are dropped from it).
+ */
+export function hashWriteDelay(writes: number[], now: number, playing: boolean): number {
+  while (writes.length > 0 && writes[0] <= now - HASH_WINDOW_MS) writes.shift();
+  if (playing) return HASH_PLAYING_MS;
+  return writes.length < HASH_BURST ? 0 : writes[0] + HASH_WINDOW_MS - now;
+}
 
 export interface HashRouteDeps {
   sim: Sim;
@@ -43,7 +76,7 @@ export function useHashRoute({
   onFirstVisit,
 }: HashRouteDeps) {
   const { load, setSpeed } = sim;
-  const { loaded, speed } = sim.state;
+  const { loaded, speed, playing } = sim.state;
   const { tourAt, setTourAt, start: startTour } = tour;
   const { present, setPresent } = presentation;
   const latest = useRef({ loaded, theme, speedId: speed.id });
@@ -125,21 +158,36 @@ export function useHashRoute({
     return state;
   }, [tourAt, present, compare]);
 
-  // The address bar follows the state (debounced; replaceState fires no hashchange). Not
-  // while a link's trace is missing: the link must survive until the user decides.
+  // The address bar follows the moment drawn: written in the commit that draws it (a
+  // layout effect, so no script ever sees the new moment with the old address; and
+  // replaceState fires no hashchange), at most HASH_BURST times in HASH_WINDOW_MS;
+  // while playing, once it pauses.
+  // Not while a link's trace is missing: the link must survive until the user decides.
   const snapStep = loaded?.snapshot.step;
   const snapOp = loaded?.snapshot.opCursor;
   const missingTrace = !!notices.missingTrace;
-  useEffect(() => {
+  const writes = useRef<number[]>([]);
+  useLayoutEffect(() => {
     if (!loaded || missingTrace) return;
-    const timer = setTimeout(() => {
+    const write = () => {
       const state = shareState();
       if (!state) return;
       const hash = `#${encodeHash(state)}`;
-      if (location.hash !== hash) history.replaceState(null, '', hash);
-    }, 400);
+      if (location.hash !== hash) {
+        history.replaceState(null, '', hash);
+        writes.current.push(performance.now());
+      }
+      // The moment the address bar holds, on the document for tests (no render).
+      document.documentElement.dataset.hashMoment = momentKey(state.at);
+    };
+    const wait = hashWriteDelay(writes.current, performance.now(), playing);
+    if (wait === 0) {
+      write();
+      return;
+    }
+    const timer = setTimeout(write, wait);
     return () => clearTimeout(timer);
-  }, [loaded, snapStep, snapOp, theme, speed.id, shareState, missingTrace]);
+  }, [loaded, snapStep, snapOp, theme, speed.id, shareState, missingTrace, playing]);
 
   /** Open a shared state (from the share menu's file or link). */
   const openState = useCallback(

@@ -1,11 +1,11 @@
 // App-side state of one simulation: the Session in the worker, its latest snapshot,
-// playback, and every user command. Commands are serialised (one in flight at a time)
-// so rapid clicks and key repeats can never interleave.
+// playback, and every user command. Commands are serialised by useCommandQueue.
 import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import type { SimClient } from '../sim/client';
 import type { SessionInfo, Snapshot, StepResult } from '../sim/protocol';
 import type { Scenario } from '../scenario/model';
 import { REVEAL_FRAME_MS, revealDone, revealMove } from './reveal';
+import { useCommandQueue } from './useCommandQueue';
 
 export interface Speed {
   id: string;
@@ -78,21 +78,19 @@ export function useSimulation(client: SimClient | null) {
 
   const loadedRef = useRef<Loaded | null>(null);
   loadedRef.current = loaded;
-  const chain = useRef<Promise<unknown>>(Promise.resolve());
-
-  /** Run commands one after another; errors surface in the UI, never as rejections. */
-  const enqueue = useCallback(<T>(fn: () => Promise<T>): Promise<T | undefined> => {
-    const next = chain.current.then(fn).catch((e: unknown) => {
+  // The drawn snapshot catches up with the last one sent through a transition.
+  const lastSnapshot = useRef<Snapshot | null>(null);
+  const { enqueue, pending } = useCommandQueue(
+    (e) => {
       setError(message(e));
       setPlaying(false);
-      return undefined;
-    });
-    chain.current = next;
-    return next;
-  }, []);
+    },
+    () => checkSettled(),
+  );
 
   const apply = useCallback((r: StepResult | undefined) => {
     if (!r) return false;
+    lastSnapshot.current = r.snapshot;
     // A transition: React renders the panels in slices, so a big snapshot never makes one long task.
     startTransition(() => setLoaded((cur) => (cur ? { ...cur, snapshot: r.snapshot } : cur)));
     return r.moved;
@@ -150,6 +148,7 @@ export function useSimulation(client: SimClient | null) {
           }
         }
         const previous = loadedRef.current;
+        lastSnapshot.current = snapshot;
         setLoaded({ sid: created.sid, scenario, info: created.info, snapshot });
         setError(null);
         if (previous) void client.dispose(previous.sid).catch(() => undefined);
@@ -345,6 +344,23 @@ export function useSimulation(client: SimClient | null) {
     setPlaying(false);
   }, [endReveal]);
   const dismissError = useCallback(() => setError(null), []);
+
+  // Settled: nothing queued, revealing or playing, and the snapshot drawn is the last
+  // one sent. Marked on the document (`data-settled`), not in React state, so it costs no
+  // render; checked after each commit that could change it and when the queue drains.
+  const revealingRef = useRef(revealing);
+  revealingRef.current = revealing;
+  const checkSettled = useCallback(() => {
+    const cur = loadedRef.current;
+    const settled =
+      !!cur &&
+      !playingRef.current &&
+      !revealingRef.current &&
+      pending.current === 0 &&
+      cur.snapshot === lastSnapshot.current;
+    document.documentElement.dataset.settled = String(settled);
+  }, [pending]);
+  useEffect(checkSettled, [loaded, playing, revealing, checkSettled]);
 
   return {
     state: { loaded, loading, error, playing, speed, revealing } satisfies SimState,
