@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { chipStill, still } from './helpers';
 
 // axe-core on what issue 10 added: header tools, menus, the tour panel, the compare view,
 // in the light and dark themes.
@@ -14,7 +15,7 @@ test('header tools, tour panel and compare view have no axe violations, light an
   test.setTimeout(60_000);
   await page.goto('/#tour=fast-merges');
   await expect(page.getByTestId('tour-panel')).toBeVisible();
-  await page.waitForTimeout(500);
+  await still(page);
   expect(await violations(page, 'header', '.tour-panel')).toEqual([]);
   await page.getByTestId('tour-menu').click();
   expect(await violations(page, 'header')).toEqual([]);
@@ -27,9 +28,10 @@ test('header tools, tour panel and compare view have no axe violations, light an
   await expect(page.getByTestId('compare-table')).toBeVisible({ timeout: 30_000 });
   // FAST with 16 log blocks on a 16-block chip: the core's message is shown, and accessible.
   await expect(page.getByTestId('compare-errors')).toContainText('log blocks 16');
-  await page.waitForTimeout(300);
+  await chipStill(page);
   expect(await violations(page, '.compare')).toEqual([]);
   await page.getByRole('button', { name: 'Dark theme' }).click();
-  await page.waitForTimeout(500);
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await chipStill(page);
   expect(await violations(page, '.compare', 'header')).toEqual([]);
 });

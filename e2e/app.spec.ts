@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { watch, counter } from './helpers';
+import { watch, counter, settled, chipStill } from './helpers';
 
 // Collect console errors/warnings, page errors and off-site requests for each test.
 
@@ -76,10 +76,9 @@ test('play and pause', async ({ page }) => {
   await expect.poll(async () => (await counter(page)).step, { timeout: 10_000 }).toBeGreaterThan(start + 3);
   await page.getByTestId('btn-play').click();
   await expect(page.getByTestId('btn-play')).toHaveAttribute('aria-pressed', 'false');
-  await page.waitForTimeout(300);
-  const paused = await counter(page);
-  await page.waitForTimeout(700);
-  expect(await counter(page)).toEqual(paused);
+  // Settled means nothing is queued, revealing or playing: paused, nothing moves on its own.
+  const paused = await settled(page);
+  expect(await counter(page)).toEqual({ step: paused.step, op: paused.op });
 
   // Space toggles too (focus not in a text field).
   await page.locator('body').click({ position: { x: 5, y: 700 } });
@@ -139,8 +138,9 @@ test('the scrubber seeks, and arrow keys in a text field do not step', async ({ 
   const c = await counter(page);
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('Space');
-  await page.waitForTimeout(300);
-  expect(await counter(page)).toEqual(c);
+  // The keys went to the text field: nothing was queued, nothing plays, the moment is the same.
+  const after = await settled(page);
+  expect({ step: after.step, op: after.op }).toEqual(c);
   await expect(page.getByTestId('btn-play')).toHaveAttribute('aria-pressed', 'false');
   expect(problems).toEqual([]);
 });
@@ -171,7 +171,7 @@ test('dark theme renders and is remembered', async ({ page }) => {
   await ready(page);
   await page.getByRole('button', { name: 'Dark theme' }).click();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
-  await page.waitForTimeout(600); // let the colour transitions finish
+  await chipStill(page);
   await page.screenshot({ path: 'test-results/ftlscope-dark.png' });
   await page.reload();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');

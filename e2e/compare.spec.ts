@@ -92,27 +92,25 @@ test('six schemes on a 16,384 x 128 chip with 200,000 requests: one workload and
   // and the next animation frame (the canvases draw there).
   await expect(page.getByTestId('compare-summary-note')).toContainText('in steps of 10,000 requests');
   for (const target of [150000, 100000, 190000]) {
-    const waited = page.evaluate(
-      (t) =>
-        new Promise<number>((resolve) => {
-          const start = { at: 0 };
-          const input = document.querySelector('[data-testid=compare-scrubber]')!;
-          input.addEventListener('input', () => (start.at = performance.now()), { once: true, capture: true });
-          const check = () => {
-            const grids = Array.from(document.querySelectorAll('[data-testid^=compare-grid-]'));
-            if (start.at && grids.length === 6 && grids.every((g) => g.getAttribute('data-step') === String(t))) {
-              obs.disconnect();
-              requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now() - start.at)));
-            }
-          };
-          const obs = new MutationObserver(check);
-          obs.observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-step'] });
-        }),
-      target,
-    );
-    await page.waitForTimeout(50);
+    // Install the listener first (awaited), then scrub, then collect the measurement.
+    await page.evaluate((t) => {
+      (window as unknown as { scrubDone: Promise<number> }).scrubDone = new Promise<number>((resolve) => {
+        const start = { at: 0 };
+        const input = document.querySelector('[data-testid=compare-scrubber]')!;
+        input.addEventListener('input', () => (start.at = performance.now()), { once: true, capture: true });
+        const check = () => {
+          const grids = Array.from(document.querySelectorAll('[data-testid^=compare-grid-]'));
+          if (start.at && grids.length === 6 && grids.every((g) => g.getAttribute('data-step') === String(t))) {
+            obs.disconnect();
+            requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now() - start.at)));
+          }
+        };
+        const obs = new MutationObserver(check);
+        obs.observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-step'] });
+      });
+    }, target);
     await page.getByTestId('compare-scrubber').fill(String(target));
-    scrubs.push(Math.round(await waited));
+    scrubs.push(Math.round(await page.evaluate(() => (window as unknown as { scrubDone: Promise<number> }).scrubDone)));
     for (let i = 0; i < 6; i++)
       await expect(page.getByTestId(`compare-grid-${i}`)).toHaveAttribute('data-step', String(target));
   }

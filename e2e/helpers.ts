@@ -61,3 +61,25 @@ export function hashMoment(hash: string): { step: number; op: number } {
   };
   return state.at;
 }
+
+/**
+ * Wait until every SVG chip on the page has finished its colour transitions and token
+ * effects, drawn in the theme the document now has (DeviceGrid's data-fills, data-fx and
+ * data-fills-theme): a screenshot or a colour check then sees the final picture.
+ */
+export async function chipStill(page: Page) {
+  await page.waitForFunction(() => {
+    const theme = document.documentElement.dataset.theme ?? '';
+    return Array.from(document.querySelectorAll<SVGSVGElement>('svg.device-grid')).every((s) => {
+      const d = s.dataset;
+      return d.fills !== 'running' && (d.fx ?? 'idle') === 'idle' && (!d.fillsTheme || d.fillsTheme === theme);
+    });
+  });
+}
+
+/** Settled (nothing queued, revealing or playing; the address bar written) and the chip still. */
+export async function still(page: Page) {
+  const at = await settled(page);
+  await chipStill(page);
+  return at;
+}

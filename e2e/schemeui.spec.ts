@@ -2,11 +2,11 @@
 // Trace upload (issue 8) and the scheme panels of RFTL/GFTL/NFTL (issue 5) and KRAFT/KAST (issue 4).
 import { existsSync, mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { counter, ready, watch } from './helpers';
+import { counter, ready, still, watch } from './helpers';
 
 async function shot(page: Page, name: string) {
   mkdirSync('test-results', { recursive: true });
-  await page.waitForTimeout(700); // let the device view's colour transitions finish
+  await still(page);
   await page.screenshot({ path: `test-results/${name}.png` });
 }
 
@@ -192,7 +192,7 @@ test('KRAFT: log strip, relative addressing worked LSN, RAM panel (light and dar
   await page.getByTestId('relative-addressing').scrollIntoViewIfNeeded();
   await page.locator('aside.right').screenshot({ path: 'test-results/kraft-right.png' });
   await page.getByRole('button', { name: 'Dark theme' }).click();
-  await page.waitForTimeout(500);
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   await shot(page, 'kraft-dark');
   expect(problems).toEqual([]);
 });

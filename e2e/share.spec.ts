@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { expect, test, type Download, type Page } from '@playwright/test';
-import { watch, counter, hashMoment, settled } from './helpers';
+import { watch, counter, hashMoment, settled, still, chipStill } from './helpers';
 import lz from 'lz-string';
 
 const { compressToEncodedURIComponent } = lz;
@@ -247,7 +247,7 @@ test('a tour link, presentation mode, and PageDown / PageUp', async ({ page }) =
   await expect(page.getByTestId('tour-answer')).toContainText('2.');
   await expect.poll(async () => JSON.stringify(await counter(page))).toBe(JSON.stringify({ step: 18, op: 5 }));
   await expect(page.locator('[data-testid=device-grid] g.block.tour-hi').first()).toBeVisible();
-  await page.waitForTimeout(400);
+  await still(page);
   await shot(page, 'present');
   await page.keyboard.press('PageUp');
   await expect(panel).toHaveAttribute('data-stop', '1');
@@ -351,7 +351,8 @@ test('compare: BAST with 4, 8 and 16 log blocks on one screen, best marked, expo
   // The single view's keys are off while comparing.
   await page.locator('.compare-head').click();
   await page.keyboard.press('Space');
-  await page.waitForTimeout(200);
+  // Nothing was queued or started playing by the key.
+  await settled(page);
   await expect(page.getByTestId('btn-play')).toHaveAttribute('aria-pressed', 'false');
   await page.getByTestId('compare-run').click();
   await expect(page.getByTestId('compare-table')).toBeVisible({ timeout: 30_000 });
@@ -362,7 +363,7 @@ test('compare: BAST with 4, 8 and 16 log blocks on one screen, best marked, expo
   await expect(erases.locator('td').nth(2)).toHaveClass(/best/);
   await expect(page.locator('[data-testid=compare-chart] path.chart-line')).toHaveCount(3);
   await expect(page.locator('[data-testid^=compare-grid-] svg.device-grid')).toHaveCount(3);
-  await page.waitForTimeout(300);
+  await chipStill(page);
   await shot(page, 'compare');
   // Synchronised stepping: every view moves to the same request.
   await page.getByTestId('compare-scrubber').fill('1500');

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { watch, counter } from './helpers';
+import { watch, counter, chipStill } from './helpers';
 
 function url(scenario: object, at = 0) {
   return `/?scenario=${encodeURIComponent(JSON.stringify(scenario))}${at ? `&at=${at}` : ''}`;
@@ -26,10 +26,11 @@ test('views render: chip, charts, light and dark, with no console errors', async
   await expect(page.getByTestId('charts')).toBeVisible();
   await page.screenshot({ path: 'test-results/viz-charts-light.png' });
   await page.getByRole('button', { name: 'Dark theme' }).click();
-  await page.waitForTimeout(300);
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   await page.screenshot({ path: 'test-results/viz-charts-dark.png' });
   await page.getByTestId('tab-chip').click();
-  await page.waitForTimeout(500);
+  await expect(page.getByTestId('device-grid')).toBeVisible();
+  await chipStill(page);
   await page.screenshot({ path: 'test-results/viz-chip-dark.png' });
   expect(problems).toEqual([]);
 });
@@ -235,10 +236,11 @@ test('axe: no serious or critical accessibility violations, light and dark, chip
   await expect(page.getByTestId('charts')).toBeVisible();
   expect(await serious()).toEqual([]);
   await page.getByRole('button', { name: 'Dark theme' }).click();
-  await page.waitForTimeout(300);
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   expect(await serious()).toEqual([]);
   await page.getByTestId('tab-chip').click();
-  await page.waitForTimeout(600);
+  await expect(page.getByTestId('device-grid')).toBeVisible();
+  await chipStill(page);
   expect(await serious()).toEqual([]);
   expect(problems).toEqual([]);
 });
@@ -350,7 +352,10 @@ test('run to end can be cancelled, and comes back to the same moment', async ({ 
   await page.getByTestId('tab-charts').click();
   await page.getByTestId('run-to-end').click();
   await expect(page.getByTestId('run-progress')).toBeVisible();
-  await page.waitForTimeout(500);
+  // Cancel once the run has made progress (a chunk came back), not after a guessed time.
+  await expect
+    .poll(async () => Number(await page.getByTestId('run-progress').getAttribute('value')))
+    .toBeGreaterThan(0);
   await page.getByTestId('run-cancel').click();
   await expect(page.getByTestId('run-to-end')).toBeVisible({ timeout: 20_000 });
   await expect(page.getByTestId('charts-coverage')).not.toContainText('the whole run');

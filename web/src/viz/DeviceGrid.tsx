@@ -108,8 +108,12 @@ export function DeviceGrid(props: DeviceGridProps) {
     const fillOf = function (this: SVGRectElement) {
       return resolve(pageStyle(Number(this.getAttribute('data-state'))).fill);
     };
+    // Tests and screenshots wait for `data-fills="idle"` (and the theme it was drawn in)
+    // instead of sleeping through the colour transitions.
+    svg.dataset.fillsTheme = props.theme ?? '';
+    const ends: Promise<void>[] = [];
     if (props.transitionMs > 0 && cells.size() <= 4096) {
-      cells
+      const t = cells
         .interrupt()
         .transition()
         .delay(function () {
@@ -117,6 +121,7 @@ export function DeviceGrid(props: DeviceGridProps) {
         })
         .duration(props.transitionMs)
         .style('fill', fillOf);
+      if (!t.empty()) ends.push(t.end());
     } else {
       cells.interrupt().style('fill', fillOf);
     }
@@ -128,14 +133,24 @@ export function DeviceGrid(props: DeviceGridProps) {
       labels.each(function () {
         const d = delays.get(Number(this.getAttribute('data-ppn')));
         if (d !== undefined && d > 0)
-          select(this)
-            .style('opacity', 0)
-            .transition()
-            .delay(d)
-            .duration(Math.min(props.transitionMs, 150))
-            .style('opacity', 1);
+          ends.push(
+            select(this)
+              .style('opacity', 0)
+              .transition()
+              .delay(d)
+              .duration(Math.min(props.transitionMs, 150))
+              .style('opacity', 1)
+              .end(),
+          );
       });
     }
+    const gen = String(Number(svg.dataset.fillsGen ?? 0) + 1);
+    svg.dataset.fillsGen = gen;
+    svg.dataset.fills = ends.length > 0 ? 'running' : 'idle';
+    // An interrupted transition rejects: the next effect's generation takes over.
+    void Promise.allSettled(ends).then(() => {
+      if (svg.dataset.fillsGen === gen) svg.dataset.fills = 'idle';
+    });
   }, [pageStates, props.transitionMs, layout, props.theme, delays]);
 
   // The effect layer: tokens and flashes, drawn over the grid and removed after.
