@@ -197,6 +197,11 @@ pub struct KindTiming {
     pub waited: u64,
     /// Requests that waited while the chip did GC / merge work of an earlier request.
     pub delayed_by_gc: u64,
+    /// Requests that waited while the chip recovered from a power cut.
+    pub delayed_by_recovery: u64,
+    /// Requests a power cut interrupted (never acknowledged: no response time; their
+    /// pages are in `pages`).
+    pub interrupted: u64,
 }
 
 impl KindTiming {
@@ -211,6 +216,8 @@ impl KindTiming {
             waited: self.waited,
             delayed_by_gc: self.delayed_by_gc,
             delayed_by_gc_share: if n == 0 { 0.0 } else { self.delayed_by_gc as f64 / n as f64 },
+            delayed_by_recovery: self.delayed_by_recovery,
+            interrupted: self.interrupted,
         }
     }
 }
@@ -226,6 +233,24 @@ pub struct KindTimingSummary {
     pub delayed_by_gc: u64,
     /// delayed_by_gc / requests.
     pub delayed_by_gc_share: f64,
+    /// Requests that waited while the chip recovered from a power cut.
+    pub delayed_by_recovery: u64,
+    /// Requests a power cut interrupted: never acknowledged, not in `requests` or the
+    /// times above.
+    pub interrupted: u64,
+}
+
+/// Power cuts in time (docs/timing.md, "Power cuts"): the recoveries' chip time and the
+/// host requests the cuts interrupted.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct RecoveryTiming {
+    pub recoveries: u64,
+    /// Each recovery's chip time (every attempt until one completes), µs.
+    pub recovery_us: TailSummary,
+    /// Host requests interrupted (read + write; not acknowledged).
+    pub interrupted: u64,
+    /// Chip time of the interrupted page requests' operations before the cuts, µs.
+    pub interrupted_work_us: f64,
 }
 
 /// Host-request timing of a run (timing.rs): the model and, per kind, the response,
@@ -244,6 +269,8 @@ pub struct TimingMetrics {
     pub requests: u64,
     pub read: KindTimingSummary,
     pub write: KindTimingSummary,
+    /// Recoveries after power cuts and the requests the cuts interrupted (the Session).
+    pub recovery: RecoveryTiming,
 }
 
 impl Default for TimingMetrics {
@@ -256,6 +283,7 @@ impl Default for TimingMetrics {
             requests: 0,
             read: KindTimingSummary::default(),
             write: KindTimingSummary::default(),
+            recovery: RecoveryTiming::default(),
         }
     }
 }

@@ -119,6 +119,15 @@ impl State {
     }
 }
 
+/// The kind of host request a page request belongs to (timing.rs).
+fn kind_of(req: Request) -> Kind {
+    match req {
+        Request::Read { .. } => Kind::Read,
+        Request::Write { .. } => Kind::Write,
+        _ => Kind::Other,
+    }
+}
+
 /// The flash's cleaning counters (switch, partial, full merges, GC runs), to name the
 /// GC / merge work a request carried.
 fn cleanings(f: &Flash) -> [u64; 4] {
@@ -323,16 +332,40 @@ impl Simulator {
             self.state.clock.note_gc(what);
         }
         let i = self.state.pos - 1;
+        let (begins, ends, arrival) = self.page_place(&self.state.clock, i);
+        let done = self.state.clock.page(i as u64, begins, ends, arrival, kind_of(req), service_ns, gc_ns);
+        self.keep_host_time(done);
+    }
+
+    /// Whether page request `i` begins and ends its host request, and its arrival (open
+    /// model, when it begins one) for `clock`.
+    fn page_place(&self, clock: &Clock, i: usize) -> (bool, bool, Option<u64>) {
         let begins = self.schedule.begins(i);
-        let clock = &mut self.state.clock;
         let arrival =
             if begins { self.arrivals.as_ref().and_then(|a| a.get(clock.begun() as usize).copied()) } else { None };
-        let kind = match req {
-            Request::Read { .. } => Kind::Read,
-            Request::Write { .. } => Kind::Write,
-            _ => Kind::Other,
+        (begins, self.schedule.ends(i), arrival)
+    }
+
+    /// A power cut left `cut` (the state before the request in flight, `req`, with the
+    /// chip as the cut left it; None: a cut between requests): the interrupted page
+    /// request's operations before the cut take the chip's time, and its host request is
+    /// never acknowledged (timing.rs `Clock::interrupt`). `before_ns` / `before_host_ns`:
+    /// the chip's time (all, the host's own) before the request.
+    pub fn charge_cut(&mut self, cut: &mut State, req: Option<Request>, before_ns: u64, before_host_ns: u64) {
+        let Some(req) = req else {
+            cut.clock.interrupt_between();
+            return;
         };
-        let done = clock.page(i as u64, begins, self.schedule.ends(i), arrival, kind, service_ns, gc_ns);
+        let f = &cut.flash;
+        let work = f.elapsed_ns.saturating_sub(before_ns);
+        let gc = work.saturating_sub(f.time_ns(crate::nand::Cause::Host).saturating_sub(before_host_ns));
+        let i = cut.pos;
+        let (begins, ends, arrival) = self.page_place(&cut.clock, i);
+        let done = cut.clock.interrupt(i as u64, begins, ends, arrival, kind_of(req), work, gc);
+        self.keep_host_time(done);
+    }
+
+    fn keep_host_time(&mut self, done: Option<HostTime>) {
         if let (Some(h), Some(tl)) = (done, &mut self.host_timeline) {
             let k = h.index as usize;
             if k >= tl.len() {

@@ -21,7 +21,7 @@ mod queue;
 mod view;
 pub use delta::Delta;
 use delta::Track;
-pub use queue::{QueueItem, QueueView};
+pub use queue::{fmt_wait, QueueItem, QueueView};
 use view::request_words;
 pub use view::EventView;
 
@@ -38,6 +38,9 @@ struct PowerOff {
     in_recovery: bool,
     /// The device view of the cut moment (the torn page included).
     display: Display,
+    /// The chip's time at the cut (after the interrupted request's operations before it):
+    /// recovery time is counted from here (every attempt, docs/timing.md).
+    cut_ns: u64,
 }
 
 /// A recovery whose operations are being revealed.
@@ -540,6 +543,10 @@ impl Stepper {
                 Err(e) => return Err(e.to_string()),
             }
             cut.flash.power_on();
+            // The operations before the cut took the chip's time; the host request is
+            // never acknowledged (timing.rs).
+            let h0 = before.flash.time_ns(crate::nand::Cause::Host);
+            self.sim.charge_cut(&mut cut, Some(req), before.flash.elapsed_ns, h0);
             let base = self.base.take().unwrap_or_else(|| Display::of(&before));
             let display = Display::during(&base, &before, &cut, &self.events[..self.cursor]);
             self.sim.state = cut;
@@ -547,13 +554,18 @@ impl Stepper {
             self.in_request = false;
             self.paused = None;
             self.verdict = None;
-            self.power = Some(PowerOff { before, req: Some(req), ops: k, in_recovery: false, display });
+            let cut_ns = self.sim.state.flash.elapsed_ns;
+            self.power = Some(PowerOff { before, req: Some(req), ops: k, in_recovery: false, display, cut_ns });
             return Ok(());
         }
         self.forget_request();
         self.verdict = None;
         let display = Display::of(&self.sim.state);
-        self.power = Some(PowerOff { before: self.sim.state.clone(), req: None, ops: 0, in_recovery: false, display });
+        let before = self.sim.state.clone();
+        // Between two pages of a host request: it is never acknowledged.
+        self.sim.state.clock.interrupt_between();
+        let cut_ns = self.sim.state.flash.elapsed_ns;
+        self.power = Some(PowerOff { before, req: None, ops: 0, in_recovery: false, display, cut_ns });
         Ok(())
     }
 
@@ -593,6 +605,10 @@ impl Stepper {
         let survived = j.took_effect;
         let ops = events.iter().filter(|e| matches!(e, Event::Op { .. })).count();
         let pos = off.before.pos + usize::from(off.req.is_some());
+        // The clock as the cut left it (the interrupted request charged, `power_cut`), then
+        // the recovery's operations — of every attempt since the cut — take the chip.
+        let mut clock = self.sim.state.clock.clone();
+        clock.recovered(off.before.pos as u64, flash.elapsed_ns.saturating_sub(off.cut_ns));
         let recovered = State {
             flash,
             ftl,
@@ -600,7 +616,7 @@ impl Stepper {
             host: off.before.host.clone(),
             next_version: off.before.next_version + u32::from(off.req.is_some()),
             pos,
-            clock: off.before.clock.clone(),
+            clock,
         };
         let cut = std::mem::replace(&mut self.sim.state, recovered);
         self.sim.truncate_keyframes(off.before.pos);

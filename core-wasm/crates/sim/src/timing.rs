@@ -13,7 +13,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::metrics::{KindTiming, TimingMetrics};
+use crate::metrics::{KindTiming, RecoveryTiming, TimeHist, TimingMetrics};
 
 /// Unit of a trace's timestamps (each format has its own, docs/traces.md; `time_unit`
 /// overrides it, e.g. `ns` for MQSim's variant of the DiskSim format).
@@ -208,6 +208,10 @@ pub struct HostTime {
     pub done_ns: u64,
     /// The part of the service that was GC / merge work (not the host's own operations).
     pub gc_ns: u64,
+    /// A power cut fell inside it (during one of its pages or between two of them): the
+    /// host never got its acknowledgement, so it has no response time (docs/timing.md,
+    /// "Power cuts"). Its pages' chip time still delays the requests behind it.
+    pub interrupted: bool,
 }
 
 impl HostTime {
@@ -246,6 +250,17 @@ pub struct Clock {
     pub last_gc: Option<GcNote>,
     /// The latest request finished, and the GC it waited behind (if it waited behind one).
     pub last_done: Option<(HostTime, Option<GcNote>)>,
+    /// Recoveries after power cuts: each one's chip time (the operations of every
+    /// recovery attempt until one completes), ns.
+    pub recovery: TimeHist,
+    /// Chip time of the page requests a power cut interrupted (their operations before the
+    /// cut), ns.
+    pub interrupted_work_ns: u64,
+    /// When the latest recovery finished.
+    recovery_done: Option<u64>,
+    /// The latest recovery, as a note of what requests waited behind (`what` "recovery";
+    /// `first_page` the page request the cut interrupted, or the next one).
+    pub last_recovery: Option<GcNote>,
 }
 
 /// A request that carried GC / merge work: what it was and when it finished.
@@ -255,7 +270,9 @@ pub struct GcNote {
     pub first_page: u64,
     pub done_ns: u64,
     pub gc_ns: u64,
-    /// "full merge", "partial merge", "switch merge", "garbage collection", ...
+    /// "full merge", "partial merge", "switch merge", "garbage collection", ...; or
+    /// "recovery" (after a power cut: `gc_ns` its chip time, `first_page` the page request
+    /// the cut interrupted or came before).
     pub what: &'static str,
 }
 
@@ -296,6 +313,64 @@ impl Clock {
         service_ns: u64,
         gc_ns: u64,
     ) -> Option<HostTime> {
+        self.advance(page, begins, ends, arrival, kind, service_ns, gc_ns, false)
+    }
+
+    /// Power was cut during page request `page` after `work_ns` of its chip time (`gc_ns`
+    /// of it GC / merge work): the chip spent that time, and the host request it belongs
+    /// to is never acknowledged. Its later pages (a record of several pages, run after the
+    /// recovery) still take the chip; when the last one ends it is counted as interrupted,
+    /// with no response time.
+    #[allow(clippy::too_many_arguments)]
+    pub fn interrupt(
+        &mut self,
+        page: u64,
+        begins: bool,
+        ends: bool,
+        arrival: Option<u64>,
+        kind: Kind,
+        work_ns: u64,
+        gc_ns: u64,
+    ) -> Option<HostTime> {
+        self.interrupted_work_ns += work_ns;
+        self.advance(page, begins, ends, arrival, kind, work_ns, gc_ns, true)
+    }
+
+    /// Power was cut between two page requests: a host request part-way (some of its pages
+    /// done, some not) is never acknowledged.
+    pub fn interrupt_between(&mut self) {
+        if let Some((h, _)) = &mut self.cur {
+            h.interrupted = true;
+        }
+    }
+
+    /// A recovery after a power cut at page request `page` took `ns` of chip time, from
+    /// when the chip was free (the cut): requests that arrive meanwhile wait for it (open
+    /// model).
+    pub fn recovered(&mut self, page: u64, ns: u64) {
+        self.free_at += ns;
+        if let Some((h, _)) = &mut self.cur {
+            // A record cut part-way: its remaining pages run after the recovery.
+            h.done_ns = self.free_at;
+        }
+        self.recovery.record(ns);
+        self.recovery_done = Some(self.free_at);
+        self.last_recovery =
+            Some(GcNote { index: self.begun, first_page: page, done_ns: self.free_at, gc_ns: ns, what: "recovery" });
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn advance(
+        &mut self,
+        page: u64,
+        begins: bool,
+        ends: bool,
+        arrival: Option<u64>,
+        kind: Kind,
+        service_ns: u64,
+        gc_ns: u64,
+        cut: bool,
+    ) -> Option<HostTime> {
         if begins || self.cur.is_none() {
             let arrival = arrival.unwrap_or(self.free_at);
             let start = arrival.max(self.free_at);
@@ -307,6 +382,7 @@ impl Clock {
                 start_ns: start,
                 done_ns: start,
                 gc_ns: 0,
+                interrupted: false,
             };
             self.begun += 1;
             self.cur = Some((h, kind));
@@ -315,6 +391,7 @@ impl Clock {
         h.pages += 1;
         h.done_ns += service_ns;
         h.gc_ns += gc_ns;
+        h.interrupted |= cut;
         self.free_at = h.done_ns;
         if !ends {
             return None;
@@ -324,7 +401,14 @@ impl Clock {
         // Delayed by GC: some request that finished while this one waited, (arrival,
         // start], carried GC / merge work; the latest such finish is `gc_done`.
         let by_gc = h.wait_ns() > 0 && self.gc_done.is_some_and(|g| g > h.arrival_ns);
-        let behind = self.last_gc.filter(|g| h.wait_ns() > 0 && g.done_ns > h.arrival_ns);
+        // Delayed by a recovery: one finished while it waited.
+        let by_recovery = h.wait_ns() > 0 && self.recovery_done.is_some_and(|r| r > h.arrival_ns);
+        // What it waited behind: the GC or the recovery that finished last while it waited.
+        let behind = [self.last_gc, self.last_recovery]
+            .into_iter()
+            .flatten()
+            .filter(|g| h.wait_ns() > 0 && g.done_ns > h.arrival_ns)
+            .max_by_key(|g| g.done_ns);
         self.last_done = Some((h, behind));
         if h.gc_ns > 0 {
             self.gc_done = Some(h.done_ns);
@@ -341,12 +425,18 @@ impl Clock {
                 return Some(h);
             }
         };
+        k.pages += h.pages as u64;
+        if h.interrupted {
+            // Never acknowledged: no response time (docs/timing.md, "Power cuts").
+            k.interrupted += 1;
+            return Some(h);
+        }
         k.response.record(h.response_ns());
         k.wait.record(h.wait_ns());
         k.service.record(h.service_ns());
-        k.pages += h.pages as u64;
         k.waited += (h.wait_ns() > 0) as u64;
         k.delayed_by_gc += by_gc as u64;
+        k.delayed_by_recovery += by_recovery as u64;
         Some(h)
     }
 
@@ -360,6 +450,12 @@ impl Clock {
             requests: self.read.response.len() + self.write.response.len() + self.other,
             read: self.read.summary(),
             write: self.write.summary(),
+            recovery: RecoveryTiming {
+                recoveries: self.recovery.len(),
+                recovery_us: self.recovery.summary(),
+                interrupted: self.read.interrupted + self.write.interrupted,
+                interrupted_work_us: self.interrupted_work_ns as f64 / 1000.0,
+            },
         }
     }
 }

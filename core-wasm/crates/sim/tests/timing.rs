@@ -314,3 +314,188 @@ fn the_queue_at_each_operation_and_the_narration() {
     // The read of lpn 2 (arrived at 10,900) waits behind it.
     assert_eq!(q.waiting.iter().map(|w| w.index).collect::<Vec<_>>(), vec![5]);
 }
+
+/// A Stepper on BAST (one log block, classroom chip) running `HAND` in `timing`.
+fn hand_stepper(timing: TimingConfig) -> ftl_sim::stepper::Stepper {
+    let mut sc = scenario(
+        "bast",
+        SchemeParams { log_blocks: Some(1), ..Default::default() },
+        16,
+        4,
+        Workload::Sequential { n: 1 },
+    );
+    sc.run.timing = Some(timing);
+    let opts = TraceOptions { page_bytes: 512, time_unit: Some(TimeUnit::Us), ..TraceOptions::default() };
+    let raw = parse_bytes(HAND.as_bytes(), opts).unwrap();
+    let (sim, _) = load::build_with_raw(&sc, &raw, Fit::None).unwrap();
+    let mut st = ftl_sim::stepper::Stepper::new(sim);
+    st.set_recoverer(sc.recoverer());
+    st
+}
+
+/// Issue 34: a power cut inside BAST's full merge (the write of lpn 4, page request 6)
+/// and the recovery take the chip's time. Closed model: the clock equals the chip's
+/// operation time at every request boundary, cuts included (before, `elapsed_us` rose by
+/// the interrupted work and the recovery while `now_us` stood still). The interrupted
+/// write is not acknowledged: no response time, counted in `interrupted`; the recovery
+/// is in `timing.recovery`.
+#[test]
+fn a_cut_and_its_recovery_take_the_chips_time_closed() {
+    let mut st = hand_stepper(TimingConfig::default());
+    st.seek(6).unwrap();
+    let e0 = st.sim.state.flash.elapsed_ns;
+    assert_eq!(st.queue().now_us * 1000.0, e0 as f64);
+    for _ in 0..3 {
+        st.step_op().unwrap();
+    }
+    st.power_cut().unwrap();
+    let cut_ns = st.sim.state.flash.elapsed_ns;
+    // Three of the merge's operations ran before the cut: a read, a program, a read.
+    assert_eq!(cut_ns - e0, (15 + 200 + 15) * US);
+    assert_eq!(st.queue().now_us * 1000.0, cut_ns as f64, "the interrupted work is on the clock");
+    st.recover().unwrap();
+    while st.recovering() {
+        st.step_op().unwrap();
+    }
+    let rec_ns = st.sim.state.flash.elapsed_ns - cut_ns;
+    assert!(rec_ns > 0, "BAST's recovery reads the chip");
+    assert_eq!(st.queue().now_us * 1000.0, st.sim.state.flash.elapsed_ns as f64, "the recovery is on the clock");
+    while st.step_request().unwrap() {
+        assert_eq!(st.sim.state.clock.free_at(), st.sim.state.flash.elapsed_ns);
+    }
+    let t = st.sim.state.metrics().timing;
+    assert_eq!((t.write.requests, t.write.interrupted, t.read.requests), (3, 1, 3));
+    assert_eq!(t.recovery.recoveries, 1);
+    assert_eq!(t.recovery.interrupted, 1);
+    assert_eq!(t.recovery.interrupted_work_us, 230.0);
+    assert_eq!(t.recovery.recovery_us.max, rec_ns as f64 / 1000.0);
+    assert_eq!(t.requests, 6, "acknowledged host requests");
+}
+
+/// Open model: the same cut; the read of lpn 1 that arrives at 7,000 us waits for the
+/// interrupted work and the recovery, exactly: the write started at 6,000 us (arrival; the
+/// chip was idle), so the read starts at 6,000 + 230 + recovery. The narration names the
+/// recovery, and the read counts as delayed by it.
+#[test]
+fn requests_queued_behind_a_recovery_wait_for_it_open() {
+    let mut st = hand_stepper(open());
+    st.seek(6).unwrap();
+    for _ in 0..3 {
+        st.step_op().unwrap();
+    }
+    st.power_cut().unwrap();
+    let cut_ns = st.sim.state.flash.elapsed_ns;
+    assert_eq!(st.queue().now_us, 6230.0);
+    st.recover().unwrap();
+    // While the recovery is revealed, the clock runs with its operations.
+    let mut last = 6230.0;
+    while st.recovering() {
+        st.step_op().unwrap();
+        let now = st.queue().now_us;
+        assert!(now >= last, "the clock never goes back ({now} < {last})");
+        last = now;
+    }
+    let rec_us = (st.sim.state.flash.elapsed_ns - cut_ns) / US;
+    assert_eq!(st.queue().now_us, (6230 + rec_us) as f64);
+    // The read of lpn 1 (host request 4, page request 7) arrived at 7,000 us.
+    st.step_request().unwrap();
+    let q = st.queue();
+    let waited = 6230 + rec_us - 7000;
+    assert!(waited > 0, "the recovery ({rec_us} us) outlasts the read's arrival");
+    assert_eq!(q.serving.as_ref().map(|s| (s.index, s.waited_us)), Some((4, waited as f64)));
+    let note =
+        format!("read of lpn 1 waits {} behind the recovery from a power cut", ftl_sim::stepper::fmt_wait(waited * US));
+    assert_eq!(q.note.as_deref(), Some(note.as_str()));
+    while st.step_request().unwrap() {}
+    let t = st.sim.state.metrics().timing;
+    assert_eq!(t.read.delayed_by_recovery, 1);
+    assert_eq!((t.write.requests, t.write.interrupted), (3, 1));
+    assert_eq!(t.read.wait_us.max, waited as f64);
+}
+
+/// A record of 4 pages cut between its second and third page: the host never got its
+/// acknowledgement, so it is counted as interrupted, not as a write with a response time,
+/// though its last two pages still run (and take the chip) after the recovery. Before,
+/// it was a completed write of 4 pages.
+#[test]
+fn a_record_cut_part_way_is_not_acknowledged() {
+    for timing in [TimingConfig::default(), open()] {
+        let mut st = hand_stepper(timing);
+        st.seek(2).unwrap();
+        assert_eq!(st.sim.state.clock.current().map(|h| h.pages), Some(2));
+        st.power_cut().unwrap();
+        st.recover().unwrap();
+        while st.recovering() {
+            st.step_op().unwrap();
+        }
+        while st.step_request().unwrap() {}
+        let t = st.sim.state.metrics().timing;
+        assert_eq!((t.write.requests, t.write.interrupted, t.write.pages), (3, 1, 7), "{}", t.model);
+        // The three acknowledged writes are the one-page ones.
+        assert_eq!(t.write.service_us.max, 200.0 + 4860.0, "{}", t.model);
+        assert_eq!(t.recovery.recoveries, 1);
+    }
+}
+
+/// Many cuts in one closed-model session (between requests, mid-request, inside a
+/// recovery), on a trace of multi-page records: at every request boundary the clock equals
+/// the chip's operation time, and every host request is acknowledged, interrupted or in
+/// service.
+#[test]
+fn the_clock_keeps_the_chips_time_through_many_cuts() {
+    use ftl_sim::stepper::Stepper;
+    let mut text = String::new();
+    let mut g = SplitMix64::new(34);
+    for i in 0..600u64 {
+        let pages = 1 + g.below(4);
+        let lba = g.below(40 - pages);
+        text.push_str(&format!("{} 0 {lba} {pages} {}\n", i * 100, u64::from(g.below(4) == 0)));
+    }
+    let mut sc = scenario(
+        "fast",
+        SchemeParams { log_blocks: Some(3), ..Default::default() },
+        16,
+        4,
+        Workload::Sequential { n: 1 },
+    );
+    sc.run.timing = Some(TimingConfig::default());
+    let opts = TraceOptions { page_bytes: 512, time_unit: Some(TimeUnit::Us), ..TraceOptions::default() };
+    let raw = parse_bytes(text.as_bytes(), opts).unwrap();
+    let (sim, _) = load::build_with_raw(&sc, &raw, Fit::None).unwrap();
+    let mut st = Stepper::new(sim);
+    st.set_recoverer(sc.recoverer());
+    let mut recoveries = 0;
+    for cut in 0..60 {
+        for _ in 0..g.below(4) {
+            st.step_request().unwrap();
+        }
+        for _ in 0..g.below(6) {
+            st.step_op().unwrap();
+        }
+        if st.power_cut().is_err() {
+            continue;
+        }
+        st.recover().unwrap();
+        recoveries += 1;
+        if st.recovering() && g.below(2) == 0 {
+            st.step_op().unwrap();
+            if st.recovering() {
+                st.power_cut().unwrap();
+                st.recover().unwrap();
+            }
+        }
+        while st.recovering() {
+            st.step_op().unwrap();
+        }
+        let s = &st.sim.state;
+        assert_eq!(s.clock.free_at(), s.flash.elapsed_ns, "cut {cut}");
+    }
+    while st.step_request().unwrap() {}
+    let s = &st.sim.state;
+    assert_eq!(s.clock.free_at(), s.flash.elapsed_ns);
+    let t = s.metrics().timing;
+    assert_eq!(t.recovery.recoveries, recoveries);
+    assert!(t.recovery.interrupted > 0);
+    let begun = s.clock.begun();
+    assert_eq!(t.read.requests + t.write.requests + t.read.interrupted + t.write.interrupted, begun);
+}

@@ -60,6 +60,9 @@ pub fn fmt_wait(ns: u64) -> String {
 fn sentence(who: Request, waited: u64, behind: Option<GcNote>, reqs: &[Request]) -> String {
     let who = request_words(who);
     match behind {
+        Some(g) if g.what == "recovery" => {
+            format!("{who} waits {} behind the recovery from a power cut", fmt_wait(waited))
+        }
         Some(g) => format!(
             "{who} waits {} behind the {} that the {} triggered",
             fmt_wait(waited),
@@ -84,6 +87,10 @@ impl Stepper {
             (Some(b), true) => (&b.clock, b.pos, self.view().flash.elapsed_ns.saturating_sub(b.flash.elapsed_ns)),
             _ => (&sim.state.clock, sim.pos(), 0),
         };
+        // A recovery being revealed: the recovered clock less the recovery's operations
+        // not shown yet (the chip is busy recovering; requests arriving meanwhile wait).
+        let unrevealed =
+            if self.recovering() { sim.state.flash.elapsed_ns.saturating_sub(self.view().flash.elapsed_ns) } else { 0 };
         let model = clock.config.model;
         let item = |index: u64, first: usize, arrival: u64, waited: u64| {
             let mut pages = 1u32;
@@ -101,9 +108,9 @@ impl Stepper {
         // The host request in service at this moment: the one the page belongs to.
         let mut serving = None;
         let mut note = None;
-        let mut now = clock.free_at();
+        let mut now = clock.free_at().saturating_sub(unrevealed);
         let mut next_index = clock.begun();
-        let in_request = self.in_request && page < reqs.len();
+        let in_request = self.in_request && !self.recovering() && page < reqs.len();
         if in_request {
             let (k, first, arrival, start) = if sched.begins(page) || clock.current().is_none() {
                 let a = arrival_of(clock.begun(), clock.free_at());
