@@ -136,7 +136,9 @@ export function useHashRoute({
     if (ready) openInitial();
   }, [ready]);
   useEffect(() => {
-    const onHash = () => void openFromHash(location.hash);
+    // The hash navigated to, from the event: the address bar may since have been rewritten
+    // for the moment still drawn (useLayoutEffect below) before this handler ran.
+    const onHash = (e: HashChangeEvent) => void openFromHash(new URL(e.newURL).hash);
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
   }, [openFromHash]);

@@ -51,9 +51,8 @@ export interface SimState {
   revealing: boolean;
 }
 
-/** A request being revealed: its session, how far, and whether it ended. */
+/** A request being revealed: how far, and whether it ended (on the current session). */
 interface Reveal {
-  sid: number;
   frame: number;
   last: Snapshot | null;
   /** the request is complete (by the reveal itself or by the completion queued at its end) */
@@ -78,6 +77,9 @@ export function useSimulation(client: SimClient | null) {
 
   const loadedRef = useRef<Loaded | null>(null);
   loadedRef.current = loaded;
+  // The session commands act on: set when a load lands, before React renders it, so a
+  // command queued behind a load never names the session the load disposed.
+  const sidRef = useRef<number | null>(null);
   // The drawn snapshot catches up with the last one sent through a transition.
   const lastSnapshot = useRef<Snapshot | null>(null);
   const { enqueue, pending } = useCommandQueue(
@@ -113,7 +115,7 @@ export function useSimulation(client: SimClient | null) {
       void enqueue(async () => {
         if (r.done) return undefined;
         r.done = true;
-        return client.stepRequest(r.sid);
+        return client.stepRequest(sidRef.current!);
       }).then(apply);
     },
     [client, enqueue, apply],
@@ -147,11 +149,12 @@ export function useSimulation(client: SimClient | null) {
             if (!r.moved || (snapshot.opCount > 2 && snapshot.opCursor >= 2)) break;
           }
         }
-        const previous = loadedRef.current;
+        const previous = sidRef.current;
+        sidRef.current = created.sid;
         lastSnapshot.current = snapshot;
         setLoaded({ sid: created.sid, scenario, info: created.info, snapshot });
         setError(null);
-        if (previous) void client.dispose(previous.sid).catch(() => undefined);
+        if (previous !== null) void client.dispose(previous).catch(() => undefined);
         return true;
       }).then((ok) => {
         setLoading(false);
@@ -163,9 +166,8 @@ export function useSimulation(client: SimClient | null) {
 
   const withSession = useCallback(
     (fn: (c: SimClient, sid: number) => Promise<StepResult>) => {
-      const cur = loadedRef.current;
-      if (!client || !cur) return Promise.resolve(false);
-      return enqueue(() => fn(client, cur.sid)).then(apply);
+      if (!client || sidRef.current === null) return Promise.resolve(false);
+      return enqueue(() => fn(client, sidRef.current!)).then(apply);
     },
     [client, enqueue, apply],
   );
@@ -185,18 +187,16 @@ export function useSimulation(client: SimClient | null) {
   /** Run any command against the current Session, serialised with the others. */
   const exec = useCallback(
     <T>(fn: (c: SimClient, sid: number) => Promise<T>): Promise<T | undefined> => {
-      const cur = loadedRef.current;
-      if (!client || !cur) return Promise.resolve(undefined);
-      return enqueue(() => fn(client, cur.sid));
+      if (!client || sidRef.current === null) return Promise.resolve(undefined);
+      return enqueue(() => fn(client, sidRef.current!));
     },
     [client, enqueue],
   );
   /** Reveal one flash operation and return the new snapshot (undefined if nothing moved). */
   const stepOpSnapshot = useCallback(async (): Promise<Snapshot | undefined> => {
     endReveal(true);
-    const cur = loadedRef.current;
-    if (!client || !cur) return undefined;
-    const r = await enqueue(() => client.stepOp(cur.sid));
+    if (!client || sidRef.current === null) return undefined;
+    const r = await enqueue(() => client.stepOp(sidRef.current!));
     return apply(r) && r ? r.snapshot : undefined;
   }, [client, enqueue, apply, endReveal]);
   /** Finish the request (or recovery) under way, or run the next one, in one step. */
@@ -211,9 +211,8 @@ export function useSimulation(client: SimClient | null) {
    */
   const revealRequest = useCallback(async (): Promise<boolean> => {
     endReveal(true);
-    const cur = loadedRef.current;
-    if (!client || !cur) return false;
-    const r: Reveal = { sid: cur.sid, frame: 0, last: null, done: false, cancelled: false };
+    if (!client || sidRef.current === null) return false;
+    const r: Reveal = { frame: 0, last: null, done: false, cancelled: false };
     revealRef.current = r;
     setRevealing(true);
     let moved = false;
@@ -224,10 +223,10 @@ export function useSimulation(client: SimClient | null) {
           const m = revealMove(r.last, r.frame);
           const out =
             m.kind === 'op'
-              ? await client.stepOp(r.sid)
+              ? await client.stepOp(sidRef.current!)
               : m.kind === 'ops'
-                ? await client.advance(r.sid, 'op', m.count)
-                : await client.stepRequest(r.sid);
+                ? await client.advance(sidRef.current!, 'op', m.count)
+                : await client.stepRequest(sidRef.current!);
           r.frame++;
           r.last = out.snapshot;
           if (!out.moved || revealDone(out.snapshot)) r.done = true;
