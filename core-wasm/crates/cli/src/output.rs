@@ -296,6 +296,13 @@ pub(crate) fn csv_header(with_rec: bool) -> String {
 /// The sweep as a table in words: the configuration, its space and request-list hash,
 /// then the figures (p99 and p99.9 of the write latency among them).
 pub(crate) fn print_table(rows: &[serde_json::Value], with_rec: bool) {
+    print_table_header(with_rec);
+    for v in rows {
+        print_table_row(v, with_rec);
+    }
+}
+
+pub(crate) fn print_table_header(with_rec: bool) {
     println!(
         "{:>4} {:30} {:>13} {:>9} {:>9} {:>16} {:>10} {:>7} {:>8} {:>8} {:>8} {:>11} {:>10} {:>10} {:>8}{}",
         "row",
@@ -315,59 +322,61 @@ pub(crate) fn print_table(rows: &[serde_json::Value], with_rec: bool) {
         "log util",
         if with_rec { "  map pages  log pages  rec. read  rec. mapping" } else { "" }
     );
-    for v in rows {
-        let st = &v["setup"];
-        let mut conf = v["scheme"].as_str().unwrap_or("").to_string();
-        if let Some(o) = st["params_given"].as_object() {
-            for (k, x) in o {
-                conf.push_str(&format!(" {k}={x}"));
-            }
+}
+
+/// One row of `print_table`.
+pub(crate) fn print_table_row(v: &serde_json::Value, with_rec: bool) {
+    let st = &v["setup"];
+    let mut conf = v["scheme"].as_str().unwrap_or("").to_string();
+    if let Some(o) = st["params_given"].as_object() {
+        for (k, x) in o {
+            conf.push_str(&format!(" {k}={x}"));
         }
-        let chip = format!("{}x{}", st["chip"]["blocks"], st["chip"]["pages_per_block"]);
-        let n = |x: &serde_json::Value| x.as_u64().map(|n| n.to_string()).unwrap_or_else(|| "-".into());
-        if !v["error"].is_null() {
-            println!(
-                "{:>4} {:30} {:>13} {:>9} {:>9} cannot run: {}",
-                n(&v["row"]),
-                conf,
-                chip,
-                n(&st["logical_pages"]),
-                n(&st["workload_space"]),
-                v["error"].as_str().unwrap_or("")
-            );
-            continue;
-        }
-        let f = |x: &serde_json::Value| x.as_f64().unwrap_or(0.0);
-        let rc = if with_rec {
-            let r = &v["recovery"];
-            format!(
-                " {:>10} {:>10} {:>10} {:>13}",
-                n(&r["map_pages"]),
-                n(&r["log_pages"]),
-                n(&r["pages_read"]),
-                n(&r["mapping_pages_read"])
-            )
-        } else {
-            String::new()
-        };
+    }
+    let chip = format!("{}x{}", st["chip"]["blocks"], st["chip"]["pages_per_block"]);
+    let n = |x: &serde_json::Value| x.as_u64().map(|n| n.to_string()).unwrap_or_else(|| "-".into());
+    if !v["error"].is_null() {
         println!(
-            "{:>4} {:30} {:>13} {:>9} {:>9} {:>16} {:>10} {:>7.3} {:>8} {:>8} {:>8} {:>11.3} {:>10.1} {:>10.1} {:>8}{}",
+            "{:>4} {:30} {:>13} {:>9} {:>9} cannot run: {}",
             n(&v["row"]),
             conf,
             chip,
             n(&st["logical_pages"]),
             n(&st["workload_space"]),
-            st["request_hash"].as_str().unwrap_or("-"),
-            n(&v["erases"]),
-            f(&v["write_amplification"]),
-            n(&v["merges"]["switch"]),
-            n(&v["merges"]["partial"]),
-            n(&v["merges"]["full"]),
-            f(&v["elapsed_us"]) / 1e6,
-            f(&v["latency_tail_us"]["write"]["p99"]),
-            f(&v["latency_tail_us"]["write"]["p99_9"]),
-            v["log_utilisation"].as_f64().map(|u| format!("{:.1}%", u * 100.0)).unwrap_or_else(|| "-".into()),
-            rc
+            v["error"].as_str().unwrap_or("")
         );
+        return;
     }
+    let f = |x: &serde_json::Value| x.as_f64().unwrap_or(0.0);
+    let rc = if with_rec {
+        let r = &v["recovery"];
+        format!(
+            " {:>10} {:>10} {:>10} {:>13}",
+            n(&r["map_pages"]),
+            n(&r["log_pages"]),
+            n(&r["pages_read"]),
+            n(&r["mapping_pages_read"])
+        )
+    } else {
+        String::new()
+    };
+    println!(
+        "{:>4} {:30} {:>13} {:>9} {:>9} {:>16} {:>10} {:>7.3} {:>8} {:>8} {:>8} {:>11.3} {:>10.1} {:>10.1} {:>8}{}",
+        n(&v["row"]),
+        conf,
+        chip,
+        n(&st["logical_pages"]),
+        n(&st["workload_space"]),
+        st["request_hash"].as_str().unwrap_or("-"),
+        n(&v["erases"]),
+        f(&v["write_amplification"]),
+        n(&v["merges"]["switch"]),
+        n(&v["merges"]["partial"]),
+        n(&v["merges"]["full"]),
+        f(&v["elapsed_us"]) / 1e6,
+        f(&v["latency_tail_us"]["write"]["p99"]),
+        f(&v["latency_tail_us"]["write"]["p99_9"]),
+        v["log_utilisation"].as_f64().map(|u| format!("{:.1}%", u * 100.0)).unwrap_or_else(|| "-".into()),
+        rc
+    );
 }

@@ -3,6 +3,7 @@
 
 pub mod crash;
 pub mod ftl;
+pub mod limits;
 pub mod metrics;
 pub mod moment;
 pub mod nand;

@@ -79,6 +79,8 @@ pub struct RunOptions {
 
 impl Scenario {
     pub fn from_json(json: &str) -> Result<Scenario, String> {
+        // A UTF-8 byte-order mark (editors on Windows write one) is not JSON: skip it.
+        let json = json.strip_prefix('\u{feff}').unwrap_or(json);
         serde_json::from_str(json).map_err(|e| format!("invalid scenario: {e}"))
     }
 
@@ -156,6 +158,38 @@ impl Scenario {
 
     // `build` (the simulator for this scenario) is in trace/load.rs: a trace workload
     // is parsed there, and the parsers sit below the scenario (no module cycle).
+}
+
+/// The first JSON value of a file (a scenario, or the first of a file of sweep rows, one
+/// per line), streamed: at most `limit` bytes are read, a UTF-8 byte-order mark is
+/// skipped, and the errors are one line naming `name` (issue 34: `/dev/zero` grew to
+/// 4.1 GB, a BOM gave "expected value at line 1 column 1").
+pub fn read_json_value(r: impl std::io::Read, limit: u64, name: &str) -> Result<serde_json::Value, String> {
+    use std::io::{BufRead, Read};
+    struct Counted<R> {
+        inner: R,
+        n: u64,
+    }
+    impl<R: Read> Read for Counted<R> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let k = self.inner.read(buf)?;
+            self.n += k as u64;
+            Ok(k)
+        }
+    }
+    let mut r = std::io::BufReader::with_capacity(64 << 10, Counted { inner: r.take(limit.saturating_add(1)), n: 0 });
+    let head = r.fill_buf().map_err(|e| format!("cannot read {name}: {e}"))?;
+    if head.starts_with(b"\xef\xbb\xbf") {
+        r.consume(3);
+    }
+    let first = serde_json::Deserializer::from_reader(&mut r).into_iter::<serde_json::Value>().next();
+    let over = r.get_ref().n > limit;
+    match first {
+        Some(Ok(v)) => Ok(v),
+        _ if over => Err(format!("{name} is larger than {} MB: not a scenario file?", limit >> 20)),
+        None => Err(format!("{name} is empty")),
+        Some(Err(e)) => Err(format!("invalid scenario {name}: {e}")),
+    }
 }
 
 /// See `Scenario::validate`. The ranges are the registry's (`ftl::ParamSpec`).

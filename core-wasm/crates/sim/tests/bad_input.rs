@@ -284,3 +284,90 @@ proptest! {
         let _ = feed_all(&bytes, o);
     }
 }
+
+/// Issue 34: every count has the CLI's cap, in the function the CLI and the wasm
+/// `crash_sweep` both call (2^64 − 1 random points trapped the wasm module, 10^8 ran
+/// unbounded; a step of 2^32 became 0 on 32-bit wasm).
+#[test]
+fn cut_point_counts_have_one_cap_for_cli_and_wasm() {
+    use ftl_sim::crash::Points;
+    use ftl_sim::limits::{at_most, cut_points, MAX_POOL_BASELINE, MAX_RANDOM_POINTS};
+    let e = |r: Result<Points, String>| r.map(|_| ()).unwrap_err();
+    for n in [u64::MAX, 100_000_000, MAX_RANDOM_POINTS + 1] {
+        let m = e(cut_points(false, None, Some(n), 1));
+        assert!(m.contains("at most 10000000 cut points") && !m.contains('\n'), "{m}");
+    }
+    assert!(matches!(cut_points(false, None, Some(MAX_RANDOM_POINTS), 1), Ok(Points::Random { n: 10_000_000, .. })));
+    assert!(e(cut_points(false, Some(0), None, 1)).contains("at least 1"));
+    assert!(e(cut_points(false, Some(1 << 32), None, 1)).contains("at most 4294967295"));
+    assert!(matches!(cut_points(false, Some(7), None, 1), Ok(Points::Every(7))));
+    assert!(matches!(cut_points(true, None, None, 1), Ok(Points::All)));
+    assert!(e(cut_points(false, None, None, 1)).contains("choose the cut points"));
+    assert_eq!(
+        at_most("--pool-baseline", u64::MAX, MAX_POOL_BASELINE).unwrap_err(),
+        format!("--pool-baseline {}: at most 10000000", u64::MAX)
+    );
+}
+
+/// A `limit` past the request cap is refused (it kept every page of a record of 2^40
+/// pages and trapped the wasm module), as is a `max_errors` past its cap.
+#[test]
+fn trace_options_past_their_caps_are_refused() {
+    let o = TraceOptions { limit: u64::MAX, ..opts() };
+    let (_, r) = feed_all(b"0,0,4503599627370496,w,0.0\n", o);
+    assert_eq!(r.unwrap_err(), format!("limit {}: at most 20000000 page requests are kept", u64::MAX));
+    let o = TraceOptions { max_errors: usize::MAX, skip_bad_lines: true, ..opts() };
+    let (_, r) = feed_all(b"0,0,4096,w,0.0\n", o);
+    assert!(r.unwrap_err().contains("at most 10000 bad lines are listed"));
+}
+
+/// A trace error is one line: the message, the first bad line and how many more (it
+/// printed up to 21 lines).
+#[test]
+fn trace_errors_are_one_line_with_the_count_of_others() {
+    let mut text = String::from("0,0,4096,w,0.0\n");
+    for _ in 0..10 {
+        text.push_str("0,0,x,w,0.0\n");
+    }
+    let e = err_of(text.as_bytes(), opts());
+    assert!(e.starts_with("10 malformed lines in the umass trace"), "{e}");
+    assert!(e.contains("; first: line 2, column 5: expected the size") && e.ends_with("(and 9 more bad lines)"), "{e}");
+    // Past max_errors the parse stops: still one line.
+    for _ in 0..30 {
+        text.push_str("0,0,x,w,0.0\n");
+    }
+    let e = err_of(text.as_bytes(), opts());
+    assert!(!e.contains('\n') && e.starts_with("at least 20 malformed lines"), "{e}");
+    // One bad line: no count.
+    let e = err_of(b"0,0,4096,w,0.0\n0,0,x,w,0.0\n", opts());
+    assert!(!e.contains('\n') && !e.contains("more bad"), "{e}");
+    // A pattern's error names itself once.
+    let e = err_of(b"w0 w1\n  q7", opts());
+    assert_eq!(e.matches("line 2").count(), 1, "{e}");
+}
+
+/// Scenario files: a UTF-8 byte-order mark is skipped (it gave "expected value at line 1
+/// column 1"); /dev/zero is refused at its first byte and endless whitespace at the size
+/// limit, without reading on (`ftl run --scenario /dev/zero` grew to 4.1 GB).
+#[test]
+fn scenario_files_are_read_bounded_and_a_bom_is_skipped() {
+    use ftl_sim::limits::MAX_SCENARIO_BYTES;
+    use ftl_sim::scenario::{read_json_value, Scenario};
+    let json = r#"{"scheme":"page","workload":{"kind":"uniform","n":10}}"#;
+    let bom = format!("\u{feff}{json}");
+    assert_eq!(Scenario::from_json(&bom).unwrap().scheme, "page");
+    let v = read_json_value(bom.as_bytes(), MAX_SCENARIO_BYTES, "s.json").unwrap();
+    assert_eq!(v["scheme"], "page");
+    // The first of a file of rows (one per line).
+    let rows = format!("{json}\n{json}\n");
+    assert_eq!(read_json_value(rows.as_bytes(), MAX_SCENARIO_BYTES, "rows").unwrap()["scheme"], "page");
+    let mut zeros = std::io::Read::take(std::io::repeat(0), 1 << 40);
+    let e = read_json_value(&mut zeros, MAX_SCENARIO_BYTES, "/dev/zero").unwrap_err();
+    assert_eq!(e, "invalid scenario /dev/zero: expected value at line 1 column 1");
+    assert!(zeros.limit() > (1 << 40) - (1 << 20), "read on after the first byte");
+    let mut spaces = std::io::Read::take(std::io::repeat(b' '), 1 << 40);
+    let e = read_json_value(&mut spaces, 1 << 20, "spaces").unwrap_err();
+    assert_eq!(e, "spaces is larger than 1 MB: not a scenario file?");
+    assert!((1u64 << 40) - spaces.limit() <= (1 << 20) + 1, "read past the limit");
+    assert_eq!(read_json_value(&b""[..], 1 << 20, "e").unwrap_err(), "e is empty");
+}

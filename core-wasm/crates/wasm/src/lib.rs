@@ -20,14 +20,33 @@ fn js_err(e: impl std::fmt::Display) -> JsError {
     JsError::new(&e.to_string())
 }
 
+/// A Session's chip within the memory budget (ftl_sim::limits::session_memory), and that
+/// much memory to be had now: an allocation that fails aborts a wasm module
+/// ("unreachable"), so it is tried first, fallibly, and given back for the build to use
+/// (issue 34: a second Session of the largest chip trapped the module).
+fn memory_for(scenario: &Scenario) -> Result<(), String> {
+    let g = scenario.chip.chip()?.geometry;
+    let need = ftl_sim::limits::session_memory(&g)?;
+    let mut probe: Vec<u8> = Vec::new();
+    probe.try_reserve_exact(need as usize).map_err(|_| {
+        format!(
+            "not enough memory for this chip now: it needs about {} MB (close other runs or reload the page)",
+            need >> 20
+        )
+    })?;
+    Ok(())
+}
+
 #[wasm_bindgen]
 impl Session {
     #[wasm_bindgen(constructor)]
     pub fn new(scenario_json: &str) -> Result<Session, JsError> {
         let scenario = Scenario::from_json(scenario_json).map_err(js_err)?;
+        scenario.validate().map_err(js_err)?;
+        memory_for(&scenario).map_err(js_err)?;
         let mut sim = scenario.build().map_err(js_err)?;
-        // wasm memory is small: keyframes get a quarter of the 64 MB the largest chip may use.
-        sim.set_keyframe_budget(16 << 20);
+        // wasm memory is small (ftl_sim::limits: the Session's budget counts these).
+        sim.set_keyframe_budget(ftl_sim::limits::SESSION_KEYFRAME_BYTES);
         let info = ftl_sim::scenario::info_json(&scenario, &sim);
         let mut stepper = Stepper::new(sim);
         stepper.set_recoverer(scenario.recoverer());
@@ -40,7 +59,7 @@ impl Session {
     pub fn from_trace(scenario_json: &str, parser: &TraceParser) -> Result<Session, JsError> {
         let (scenario, raw, fit) = parser.scenario_and_raw(scenario_json).map_err(js_err)?;
         let (mut sim, _) = load::build_with_raw(&scenario, raw, fit).map_err(js_err)?;
-        sim.set_keyframe_budget(16 << 20);
+        sim.set_keyframe_budget(ftl_sim::limits::SESSION_KEYFRAME_BYTES);
         let info = ftl_sim::scenario::info_json(&scenario, &sim);
         let mut stepper = Stepper::new(sim);
         stepper.set_recoverer(scenario.recoverer());
@@ -420,6 +439,8 @@ impl TraceParser {
     fn scenario_and_raw(&self, scenario_json: &str) -> Result<(Scenario, &RawTrace, Fit), String> {
         let raw = self.raw.as_ref().ok_or("the trace is not parsed yet: call finish() first")?;
         let scenario = Scenario::from_json(scenario_json)?;
+        scenario.validate()?;
+        memory_for(&scenario)?;
         let (_, fit) = load::options_for(&scenario)?;
         Ok((scenario, raw, fit))
     }
@@ -546,20 +567,22 @@ pub fn check_pattern(text: &str) -> String {
 /// is called after each cut point. Returns the SweepReport as JSON. docs/session-api.md.
 #[wasm_bindgen]
 pub fn crash_sweep(scenario_json: &str, options_json: &str, progress: &js_sys::Function) -> Result<String, JsError> {
-    use ftl_sim::crash::{sweep, Points};
+    use ftl_sim::crash::sweep;
     let o: serde_json::Value =
         serde_json::from_str(options_json).map_err(|e| js_err(format!("invalid sweep options: {e}")))?;
     let seed = o["seed"].as_u64().unwrap_or(1);
-    let points = if o["all"].as_bool() == Some(true) {
-        Points::All
-    } else if let Some(n) = o["every"].as_u64() {
-        Points::Every(n)
-    } else if let Some(n) = o["random"].as_u64() {
-        Points::Random { n, seed }
-    } else {
-        return Err(js_err("choose the cut points: all, every N or random N"));
+    // The CLI's caps and messages (ftl_sim::limits), so no count traps the module.
+    let count = |k: &str| -> Result<Option<u64>, JsError> {
+        match &o[k] {
+            serde_json::Value::Null => Ok(None),
+            v => v.as_u64().map(Some).ok_or_else(|| js_err(format!("{k}: a whole number, got {v}"))),
+        }
     };
+    let points = ftl_sim::limits::cut_points(o["all"].as_bool() == Some(true), count("every")?, count("random")?, seed)
+        .map_err(js_err)?;
     let scenario = Scenario::from_json(scenario_json).map_err(js_err)?;
+    scenario.validate().map_err(js_err)?;
+    memory_for(&scenario).map_err(js_err)?;
     let sim = scenario.build().map_err(js_err)?;
     let recut = o["recut"].as_bool().unwrap_or(false).then_some(seed);
     let report = sweep(&sim.state, sim.requests(), &scenario.recoverer(), points, recut, |done, total| {

@@ -26,11 +26,15 @@ fn peak_rss() -> Option<u64> {
 }
 
 fn bench(a: &BenchArgs) -> Result<serde_json::Value, String> {
-    let json = match a.scenario.strip_prefix('@') {
-        Some(path) => std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?,
-        None => a.scenario.clone(),
+    let scenario = match a.scenario.strip_prefix('@') {
+        Some(path) => {
+            let f = std::fs::File::open(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+            let v = ftl_sim::scenario::read_json_value(f, ftl_sim::limits::MAX_SCENARIO_BYTES, path)?;
+            serde_json::from_value(v).map_err(|e| format!("invalid scenario {path}: {e}"))?
+        }
+        None => Scenario::from_json(&a.scenario)?,
     };
-    let scenario = Scenario::from_json(&json)?;
+    ftl_sim::limits::at_most("--runs", a.runs as u64, ftl_sim::limits::MAX_BENCH_RUNS)?;
     let mut secs = Vec::new();
     let (mut requests, mut ops) = (0, 0);
     for _ in 0..a.runs.max(1) {

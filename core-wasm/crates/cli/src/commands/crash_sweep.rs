@@ -81,23 +81,13 @@ pub(crate) fn execute(a: CrashArgs) -> ExitCode {
     }
 }
 
-/// Random cut points are held in memory (8 bytes each) and each one is a recovery.
-const MAX_RANDOM_POINTS: u64 = 10_000_000;
-
 fn crash_sweep(a: &CrashArgs) -> Result<ftl_sim::crash::SweepReport, String> {
-    use ftl_sim::crash::{sweep, Points};
-    let points = match (a.all, a.every, a.random) {
-        (true, _, _) => Points::All,
-        (_, Some(0), _) => return Err("--every 0: give a step of at least 1".into()),
-        (_, Some(n), _) => Points::Every(n),
-        (_, _, Some(n)) if n > MAX_RANDOM_POINTS => {
-            return Err(format!(
-                "--random {n}: at most {MAX_RANDOM_POINTS} cut points (--all cuts after every operation of the run)"
-            ))
-        }
-        (_, _, Some(n)) => Points::Random { n, seed: a.seed },
-        _ => return Err("choose the cut points: --all, --every N or --random N [--seed X]".into()),
-    };
+    use ftl_sim::crash::sweep;
+    // The same caps and messages as the app's crash_sweep (ftl_sim::limits).
+    if !a.all && a.every.is_none() && a.random.is_none() {
+        return Err("choose the cut points: --all, --every N or --random N [--seed X]".into());
+    }
+    let points = ftl_sim::limits::cut_points(a.all, a.every, a.random, a.seed).map_err(|e| format!("--{e}"))?;
     let scenario = a.setup.scenario(&a.scheme)?;
     let (sim, _) = a.setup.sim_for(&scenario, a.setup.trace.first().map(|p| p.as_path()))?;
     let recut = (!a.no_recut).then_some(a.seed);
@@ -132,13 +122,15 @@ fn crash_chain(a: &CrashArgs, n: u64) -> ExitCode {
         };
         scenario.validate()?;
         let state = scenario.fresh()?;
+        use ftl_sim::limits::{at_most, MAX_CHAIN_CUTS, MAX_POOL_BASELINE};
+        at_most("--chain", n, MAX_CHAIN_CUTS)?;
         let mut o = ChainOptions::new(n, a.seed);
         o.time_shift = a.time_shift;
         o.paired_pages = a.paired_pages;
         o.reads_erased = a.reads_erased;
         o.targeted = a.targeted;
         if let Some(b) = a.pool_baseline {
-            o.pool_baseline = b;
+            o.pool_baseline = at_most("--pool-baseline", b, MAX_POOL_BASELINE)?;
         }
         if a.time_shift && !state.ftl.time_shift() {
             return Err(format!("scheme '{}' has no time shift", a.scheme));

@@ -140,21 +140,21 @@ fn run(args: &RunArgs) -> Result<Row, String> {
 type Recorded = (Scenario, Option<std::path::PathBuf>, Option<String>);
 
 fn read_scenario(file: &std::path::Path) -> Result<Recorded, String> {
-    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read scenario {}: {e}", file.display()))?;
-    // A file of sweep rows holds one per line: take the first non-empty one.
-    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-    let v: serde_json::Value = serde_json::from_str(text.trim())
-        .or_else(|_| serde_json::from_str(first))
-        .map_err(|e| format!("invalid scenario {}: {e}", file.display()))?;
+    let f = std::fs::File::open(file).map_err(|e| format!("cannot read scenario {}: {e}", file.display()))?;
+    // Streamed, at most MAX_SCENARIO_BYTES; a file of sweep rows holds one per line: the
+    // first value is taken.
+    let name = file.display().to_string();
+    let v = ftl_sim::scenario::read_json_value(f, ftl_sim::limits::MAX_SCENARIO_BYTES, &name)?;
     if let Some(sc) = v.get("scenario") {
         if sc.is_null() {
             return Err(format!("{}: the row did not run (its error: {})", file.display(), v["error"]));
         }
         let trace = v["setup"]["trace"]["path"].as_str().map(std::path::PathBuf::from);
+        let hash = v["setup"]["request_hash"].as_str().map(String::from);
         let sc =
             serde_json::from_value(sc.clone()).map_err(|e| format!("invalid scenario in {}: {e}", file.display()))?;
-        let hash = v["setup"]["request_hash"].as_str().map(String::from);
         return Ok((sc, trace, hash));
     }
-    Ok((Scenario::from_json(&v.to_string())?, None, None))
+    let sc = serde_json::from_value(v).map_err(|e| format!("invalid scenario {}: {e}", file.display()))?;
+    Ok((sc, None, None))
 }

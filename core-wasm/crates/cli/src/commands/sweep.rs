@@ -64,6 +64,10 @@ pub(crate) fn execute(args: SweepArgs) -> ExitCode {
     if let Err(e) = args.setup.workload() {
         return fail(e);
     }
+    let cap = ftl_sim::limits::MAX_RECOVERY_SAMPLES;
+    if let Err(e) = ftl_sim::limits::at_most("--recovery-samples", args.recovery_samples as u64, cap) {
+        return fail(e);
+    }
     let total = points.len();
     let (me, n) = match args.shard.as_deref().map(shard).transpose() {
         Ok(s) => s.unwrap_or((0, 1)),

@@ -12,6 +12,8 @@ use crate::trace::ParseError;
 
 /// Longest line accepted (a text trace line is well under 1 KB).
 const MAX_LINE: usize = 1 << 20;
+/// Bad lines listed at most (`max_errors`; the count is always exact).
+pub const MAX_ERRORS_LISTED: usize = 10_000;
 /// The pattern language is parsed whole; at most this much text.
 const MAX_PATTERN: usize = 64 << 20;
 
@@ -272,6 +274,20 @@ impl TraceParser {
         self.sniffed = true;
         if self.opts.page_bytes == 0 || self.opts.sector_bytes == 0 {
             self.fail("page_bytes and sector_bytes must be at least 1".into());
+            return;
+        }
+        // Counts are capped as the CLI caps them (a limit past it kept every page of a
+        // record of 2^61 pages and trapped the wasm module; issue 34).
+        if self.opts.limit > crate::trace::MAX_REQUESTS {
+            self.fail(format!(
+                "limit {}: at most {} page requests are kept",
+                self.opts.limit,
+                crate::trace::MAX_REQUESTS
+            ));
+            return;
+        }
+        if self.opts.max_errors > MAX_ERRORS_LISTED {
+            self.fail(format!("max_errors {}: at most {MAX_ERRORS_LISTED} bad lines are listed", self.opts.max_errors));
             return;
         }
         if self.carry.is_empty() {

@@ -55,18 +55,20 @@ pub struct TraceError {
     pub bad_lines: u64,
 }
 
+/// One line (issue 34: a terminal got up to 21): the message, the first bad line, and how
+/// many more there are. The app lists `errors` itself.
 impl std::fmt::Display for TraceError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}", self.message)?;
-        // A message that already names its one error (the pattern's) says it once.
-        if self.errors.len() == 1 && self.bad_lines == 1 && self.message.ends_with(&self.errors[0].to_string()) {
-            return Ok(());
+        let Some(first) = self.errors.first() else { return Ok(()) };
+        // A message that already names its error (the pattern's) says it once.
+        let first = first.to_string();
+        if !self.message.ends_with(&first) {
+            write!(f, "; first: {first}")?;
         }
-        for e in &self.errors {
-            write!(f, "\n  {e}")?;
-        }
-        if self.bad_lines > self.errors.len() as u64 {
-            write!(f, "\n  ... {} bad lines in all", self.bad_lines)?;
+        let more = self.bad_lines.saturating_sub(1);
+        if more > 0 {
+            write!(f, " (and {more} more bad line{})", if more == 1 { "" } else { "s" })?;
         }
         Ok(())
     }

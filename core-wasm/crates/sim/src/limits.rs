@@ -1,0 +1,82 @@
+//! The bounds every input is held to (issue 34, item 5), shared by the CLI and the wasm
+//! boundary so both refuse the same counts with the same one-line messages: each count
+//! has a cap, each file read a size limit, and a Session's chip a memory budget.
+//! docs/cli.md ("Limits") lists them.
+
+use crate::crash::Points;
+use crate::nand::Geometry;
+
+/// Cut points of a crash sweep (`--random N`, wasm `crash_sweep {random}`): each one is
+/// held in memory (8 bytes) and each one is a recovery.
+pub const MAX_RANDOM_POINTS: u64 = 10_000_000;
+/// Cuts of one chain (`--chain N`): each is a recovery and a verification.
+pub const MAX_CHAIN_CUTS: u64 = 10_000_000;
+/// Requests of the cut-free run that bounds a chain's pools (`--pool-baseline N`).
+pub const MAX_POOL_BASELINE: u64 = 10_000_000;
+/// Recoveries per sweep row (`ftl sweep --recovery --recovery-samples K`).
+pub const MAX_RECOVERY_SAMPLES: u64 = 1000;
+/// `ftl bench --runs N`.
+pub const MAX_BENCH_RUNS: u64 = 1000;
+/// `--every N` / wasm `{every}`: a step over the run's operations (held in a usize on
+/// 32-bit wasm).
+pub const MAX_EVERY: u64 = u32::MAX as u64;
+/// A scenario file (`ftl run --scenario`, `ftl bench --scenario @FILE`): JSON, which may
+/// embed a pattern (at most 64 MB of text) or a trace's text.
+pub const MAX_SCENARIO_BYTES: u64 = 64 << 20;
+/// `ftl merge`: all its input (the rows are kept to be put in order), and one line.
+pub const MAX_MERGE_BYTES: u64 = 128 << 20;
+pub const MAX_MERGE_LINE: u64 = MAX_SCENARIO_BYTES + (1 << 20);
+/// A Session's simulation memory (the app, wasm): see `session_memory`.
+pub const SESSION_MEMORY_BUDGET: u64 = 1 << 30;
+/// Keyframes a Session keeps (wasm memory is small; the CLI keeps more).
+pub const SESSION_KEYFRAME_BYTES: usize = 16 << 20;
+
+/// The cut points of a crash sweep from its options (`--all`, `--every N`, `--random N`),
+/// with the caps above. The CLI and wasm `crash_sweep` both use it.
+pub fn cut_points(all: bool, every: Option<u64>, random: Option<u64>, seed: u64) -> Result<Points, String> {
+    match (all, every, random) {
+        (true, _, _) => Ok(Points::All),
+        (_, Some(0), _) => Err("every 0: give a step of at least 1".into()),
+        (_, Some(n), _) if n > MAX_EVERY => Err(format!("every {n}: the step is at most {MAX_EVERY} operations")),
+        (_, Some(n), _) => Ok(Points::Every(n)),
+        (_, _, Some(n)) if n > MAX_RANDOM_POINTS => Err(format!(
+            "random {n}: at most {MAX_RANDOM_POINTS} cut points (all cuts after every operation of the run)"
+        )),
+        (_, _, Some(n)) => Ok(Points::Random { n, seed }),
+        _ => Err("choose the cut points: all, every N or random N".into()),
+    }
+}
+
+/// `what` must be at most `max` (a count flag): the one-line refusal otherwise.
+pub fn at_most(what: &str, n: u64, max: u64) -> Result<u64, String> {
+    if n > max {
+        return Err(format!("{what} {n}: at most {max}"));
+    }
+    Ok(n)
+}
+
+/// Bytes one simulation state (chip pages, the scheme's tables, the reference model)
+/// takes, at most: measured for every scheme (`tests/session_memory.rs` holds each to
+/// it) at 19–41 bytes a page plus a few dozen a block.
+pub fn state_bytes(g: &Geometry) -> u64 {
+    g.blocks as u64 * g.pages_per_block as u64 * 48 + g.blocks as u64 * 96
+}
+
+/// The memory a Session of this chip may take: the state, the state before the request
+/// being stepped and the moment shown (three copies while stepping by operation), plus
+/// its keyframes. Refused over `SESSION_MEMORY_BUDGET` with a one-line error naming the
+/// limit (before, the largest chip took up to 2.96 GB of wasm memory, and a second one
+/// trapped the module).
+pub fn session_memory(g: &Geometry) -> Result<u64, String> {
+    let need = 3 * state_bytes(g) + SESSION_KEYFRAME_BYTES as u64;
+    if need > SESSION_MEMORY_BUDGET {
+        return Err(format!(
+            "chip too large for the app: {} blocks x {} pages needs about {} MB of simulation memory, over the limit of {} MB (use the ftl CLI for chips this large)",
+            g.blocks,
+            g.pages_per_block,
+            need >> 20,
+            SESSION_MEMORY_BUDGET >> 20
+        ));
+    }
+    Ok(need)
+}
