@@ -132,22 +132,35 @@ pub(crate) fn rebuild_fast(
         let mut garbage: Vec<usize> = Vec::new();
         let mut keep_sw: Option<usize> = None;
         let mut need_merge = false;
+        // The live SW log block, if the newest SW-born block still is one (its sectors
+        // shadow the data block's and the RW log blocks').
+        let mut live_sw: Option<usize> = None;
         let mut data_ish: Vec<usize> =
             group.iter().copied().filter(|&i| Some(i) != s_here || blks[i].has_merge).collect();
         if let Some(s) = s_here.filter(|&s| !blks[s].has_merge) {
             let sb = &blks[s];
             let retired = garbage_retired(&blks, &group, s);
+            // A complete block of its logical block made after S's last program (a RW
+            // merge) copied every sector S held: S is garbage (its erase was cut) or an SW
+            // log block with nothing newer than that copy — the same data either way.
+            let superseded = data_ish.iter().any(|&j| blks[j].birth > sb.newest);
             let k = sb.pages.iter().take_while(|p| p.kind == PageKind::Data).count();
             let prefix = sb.pages[k..].iter().all(|p| p.is_erased());
-            if retired {
+            if retired || superseded {
                 garbage.push(s);
+            } else if data_ish.is_empty() {
+                // No other block of its logical block: S is its data block. A switch, or a
+                // partial merge that had nothing to copy, leaves no mark on flash, and in-place
+                // writes may have filled its holes since (a non-prefix block is not a live SW
+                // log block then).
+                data_ish.push(s);
             } else if sb.torn || !prefix {
                 need_merge = true;
+                live_sw = Some(s);
                 garbage.push(s);
-            } else if !data_ish.is_empty() {
-                keep_sw = Some(s);
             } else {
-                data_ish.push(s);
+                live_sw = Some(s);
+                keep_sw = Some(s);
             }
         }
         // The newest by last program: the block an interrupted operation was writing (a
@@ -185,12 +198,17 @@ pub(crate) fn rebuild_fast(
             // a free block (newest copy of every sector), then drop the old blocks.
             let mut srcs = group.clone();
             srcs.extend(rw_of(&blks, lbn));
-            // The SW log block's sectors (not yet retired: no merge page) are the newest (no
-            // RW write to its owner while it owns it); otherwise the newest copy by sequence number.
-            let sw_src = s_here.filter(|&s| !blks[s].has_merge && !garbage_retired(&blks, &group, s));
+            // Every copy is the newest by the sequence numbers on flash: each program stores
+            // the up-to-date version of its sector at that moment (merges copy the newest,
+            // and so does every recovery merge), so the highest sequence number is the
+            // latest version, and this copy gets a higher one still. A copy ranked any
+            // other way (an older version under a newer sequence number) would outrank
+            // the latest write at every later recovery.
             // With checkpointed log pages (FastCheck, LTFTL-style) the RW copies carry order
-            // keys, not clocks: the data block an interrupted operation was writing (the map
-            // page does not name it yet) is newer than every copy valid for the map's block.
+            // keys above every clock instead: there the live SW log block's sectors (no RW
+            // write to its owner while it owns it) and the data block an interrupted
+            // operation was writing (the map page does not name it yet) come first.
+            let sw_src = live_sw.filter(|_| ext.is_some());
             let d_new = d.filter(|&di| {
                 ext.is_some_and(|e| e.map_bmt[lbn as usize] != NONE && e.map_bmt[lbn as usize] != blks[di].pbn)
             });
