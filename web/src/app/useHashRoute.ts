@@ -14,7 +14,7 @@ import type { LinkNoticeState } from '../scenario/LinkNotices';
 import { DEFAULT_PRESET } from '../scenario/presets';
 import { decodeHash, encodeHash, type CompareSpec, type ShareState } from '../scenario/share';
 import { tourById } from '../tour/tours';
-import { scenarioFromUrl } from '../viz/urlScenario';
+import { scenarioFromUrl, withoutScenarioQuery } from '../viz/urlScenario';
 import { EMBED } from './embed';
 import type { Theme } from './theme';
 import type { Presentation } from './usePresentation';
@@ -175,8 +175,10 @@ export function useHashRoute({
       const state = shareState();
       if (!state) return;
       const hash = `#${encodeHash(state)}`;
-      if (location.hash !== hash) {
-        history.replaceState(null, '', hash);
+      // Once the state is in the hash, a `?scenario=…&at=…` it was opened from is stale.
+      const search = withoutScenarioQuery(location.search);
+      if (location.hash !== hash || search !== location.search) {
+        history.replaceState(null, '', `${location.pathname}${search}${hash}`);
         writes.current.push(performance.now());
       }
       // The moment the address bar holds, on the document for tests (no render).

@@ -17,3 +17,17 @@ export function scenarioFromUrl(
     return null;
   }
 }
+
+/**
+ * The query string once the app's state is in the hash: `scenario` and `at` dropped (the
+ * hash says more, and a stale `&at=18` beside `#v1=` would contradict it), the rest kept
+ * (`embed=1`). Returns '' or '?…'.
+ */
+export function withoutScenarioQuery(search: string): string {
+  const q = new URLSearchParams(search);
+  if (!q.has('scenario') && !q.has('at')) return search;
+  q.delete('scenario');
+  q.delete('at');
+  const rest = q.toString();
+  return rest ? `?${rest}` : '';
+}
