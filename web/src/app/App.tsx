@@ -143,11 +143,18 @@ export function App() {
           onStartTour={startTour}
           theme={theme}
           textScale={present ? presentation.scale : 1}
+          present={present}
           shownError={startError ?? sim.state.error}
           selectedLog={selectedLog}
           onSelectLog={setSelectedLog}
         />
-        <SideColumn sim={sim} client={client} selectedLog={selectedLog} onSelectLog={setSelectedLog} />
+        <SideColumn
+          sim={sim}
+          client={client}
+          selectedLog={selectedLog}
+          onSelectLog={setSelectedLog}
+          present={present}
+        />
       </div>
       {EMBED && <EmbedLink />}
       {printing && <PrintTour tour={printing} onClose={() => classroom.setPrinting(null)} />}

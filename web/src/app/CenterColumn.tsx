@@ -28,6 +28,8 @@ export interface CenterColumnProps {
   onStartTour: (id: string) => void;
   theme: Theme;
   textScale: number;
+  /** presentation: the tour and narration beside the chip, the scheme's strip with them */
+  present: boolean;
   shownError: string | null;
   selectedLog: number | null;
   onSelectLog: (log: number | null) => void;
@@ -39,7 +41,11 @@ export function CenterColumn(p: CenterColumnProps) {
   const snap = loaded?.snapshot;
   const info = loaded?.info;
   const [view, setView] = useState<'chip' | 'charts'>('chip');
-  const [viewRef, viewSize] = useSize<HTMLDivElement>();
+  // The scheme's strip (RFTL's response times, KRAFT's log blocks) sits beside the chip in
+  // presentation and in the side column otherwise: it never takes the chip's height (issue 35).
+  const [railRef, railSize] = useSize<HTMLDivElement>();
+  // In presentation the chip's legend sits in the rail, under the narration.
+  const [legendIn, setLegendIn] = useState<HTMLDivElement | null>(null);
   const reduced = useMemo(prefersReducedMotion, []);
   const transitionMs = reduced || speed.intervalMs < 100 || speed.count > 1 ? 0 : Math.min(300, speed.intervalMs * 0.7);
   // Step request: revealed op by op when the chip animates, in one step when it does not.
@@ -80,108 +86,115 @@ export function CenterColumn(p: CenterColumnProps) {
         powerOff={snap ? !snap.powered : false}
         cutRequests={snap?.cutRequests}
       />
-      <TourArea
-        sim={sim}
-        player={p.player}
-        classroom={p.classroom}
-        tours={p.tours}
-        onStartTour={p.onStartTour}
-        onReveal={reveal}
-      />
-      <Narration
-        text={snap?.narration ?? ''}
-        step={snap?.step ?? 0}
-        total={snap?.total ?? 0}
-        opCursor={snap?.opCursor ?? 0}
-        opCount={snap?.opCount ?? 0}
-        powered={snap?.powered ?? true}
-        recovering={snap?.recovering ?? false}
-      />
-      <QueueStrip queue={snap?.queue} />
-      <div className="view-bar">
-        <div className="view-tabs" role="tablist" aria-label="View">
-          {(['chip', 'charts'] as const).map((v) => (
-            <button
-              key={v}
-              type="button"
-              role="tab"
-              id={`tab-${v}`}
-              aria-selected={view === v}
-              aria-controls="view-panel"
-              onClick={() => setView(v)}
-              data-testid={`tab-${v}`}
-            >
-              {v === 'chip' ? 'Chip' : 'Charts'}
-            </button>
-          ))}
-        </div>
-        {loaded && canPredict(loaded.scenario) && (
-          <button
-            type="button"
-            className="predict-toggle"
-            aria-pressed={p.classroom.predictOpen}
-            onClick={() => {
-              sim.pause();
-              p.classroom.setPredictOpen((o) => !o);
-            }}
-            data-testid="predict-toggle"
-            title="Guess what the next request will do, then see it"
-          >
-            What happens next?
-          </button>
-        )}
-      </div>
-      <div
-        className="grid-wrap"
-        ref={viewRef}
-        id="view-panel"
-        role="tabpanel"
-        aria-labelledby={view === 'chip' ? 'tab-chip' : 'tab-charts'}
-      >
-        {snap && info ? (
-          view === 'chip' ? (
-            <ChipView
+      <div className="stage">
+        <div className="rail" ref={railRef}>
+          <TourArea
+            sim={sim}
+            player={p.player}
+            classroom={p.classroom}
+            tours={p.tours}
+            onStartTour={p.onStartTour}
+            onReveal={reveal}
+          />
+          <Narration
+            text={snap?.narration ?? ''}
+            step={snap?.step ?? 0}
+            total={snap?.total ?? 0}
+            opCursor={snap?.opCursor ?? 0}
+            opCount={snap?.opCount ?? 0}
+            powered={snap?.powered ?? true}
+            recovering={snap?.recovering ?? false}
+          />
+          <QueueStrip queue={snap?.queue} />
+          {p.present && <div className="rail-legend" ref={setLegendIn} />}
+          {p.present && snap && info && loaded && (
+            <SchemeStrip
+              client={p.client}
+              sid={loaded.sid}
               info={info}
-              snap={snap}
-              transitionMs={transitionMs}
-              budgetMs={playing ? speed.intervalMs * 0.9 : revealing ? REVEAL_FRAME_MS : Infinity}
-              theme={p.theme}
-              textScale={p.textScale}
+              snapshot={snap}
+              width={railSize.width}
+              selectedLog={p.selectedLog}
+              onSelectLog={p.onSelectLog}
             />
-          ) : (
-            <Charts
-              snap={snap}
-              ppb={info.chip.pages_per_block}
-              log={runLog.log}
-              ahead={runLog.ahead}
-              onRunToEnd={() => void runLog.runToEnd()}
-              onCancel={runLog.cancelRun}
-              latencyAt={runLog.latencyAt}
-              latencyCurrent={runLog.latencyCurrent}
-              latency={runLog.latency}
-            />
-          )
-        ) : (
-          <p className="placeholder">
-            {loading
-              ? 'Starting the simulator…'
-              : p.shownError
-                ? 'The chip will appear here once a scenario loads.'
-                : ''}
-          </p>
-        )}
+          )}
+        </div>
+        <div className="chip-col">
+          <div className="view-bar">
+            <div className="view-tabs" role="tablist" aria-label="View">
+              {(['chip', 'charts'] as const).map((v) => (
+                <button
+                  key={v}
+                  type="button"
+                  role="tab"
+                  id={`tab-${v}`}
+                  aria-selected={view === v}
+                  aria-controls="view-panel"
+                  onClick={() => setView(v)}
+                  data-testid={`tab-${v}`}
+                >
+                  {v === 'chip' ? 'Chip' : 'Charts'}
+                </button>
+              ))}
+            </div>
+            {loaded && canPredict(loaded.scenario) && (
+              <button
+                type="button"
+                className="predict-toggle"
+                aria-pressed={p.classroom.predictOpen}
+                onClick={() => {
+                  sim.pause();
+                  p.classroom.setPredictOpen((o) => !o);
+                }}
+                data-testid="predict-toggle"
+                title="Guess what the next request will do, then see it"
+              >
+                What happens next?
+              </button>
+            )}
+          </div>
+          <div
+            className="grid-wrap"
+            id="view-panel"
+            role="tabpanel"
+            aria-labelledby={view === 'chip' ? 'tab-chip' : 'tab-charts'}
+          >
+            {snap && info ? (
+              view === 'chip' ? (
+                <ChipView
+                  info={info}
+                  snap={snap}
+                  transitionMs={transitionMs}
+                  budgetMs={playing ? speed.intervalMs * 0.9 : revealing ? REVEAL_FRAME_MS : Infinity}
+                  theme={p.theme}
+                  textScale={p.textScale}
+                  legendIn={p.present ? legendIn : null}
+                />
+              ) : (
+                <Charts
+                  snap={snap}
+                  ppb={info.chip.pages_per_block}
+                  log={runLog.log}
+                  ahead={runLog.ahead}
+                  onRunToEnd={() => void runLog.runToEnd()}
+                  onCancel={runLog.cancelRun}
+                  latencyAt={runLog.latencyAt}
+                  latencyCurrent={runLog.latencyCurrent}
+                  latency={runLog.latency}
+                />
+              )
+            ) : (
+              <p className="placeholder">
+                {loading
+                  ? 'Starting the simulator…'
+                  : p.shownError
+                    ? 'The chip will appear here once a scenario loads.'
+                    : ''}
+              </p>
+            )}
+          </div>
+        </div>
       </div>
-      {snap && info && loaded && (
-        <SchemeStrip
-          client={p.client}
-          sid={loaded.sid}
-          info={info}
-          snapshot={snap}
-          width={viewSize.width}
-          selectedLog={p.selectedLog}
-          onSelectLog={p.onSelectLog}
-        />
-      )}
     </main>
   );
 }

@@ -3,7 +3,7 @@
 import type { SimClient } from '../sim/client';
 import { schemeCleaning } from '../scenario/model';
 import { PowerPanel } from '../schemes/PowerPanel';
-import { SchemePanels } from '../schemes/SchemePanels';
+import { SchemePanels, SchemeStrip } from '../schemes/SchemePanels';
 import { tablesShownElsewhere } from '../schemes/tables';
 import { EventList } from '../viz/EventList';
 import { MetricsPanel } from '../viz/MetricsPanel';
@@ -15,8 +15,11 @@ export function SideColumn({
   client,
   selectedLog,
   onSelectLog,
+  present,
 }: {
   sim: Sim;
+  /** presentation: the scheme's strip sits beside the chip (CenterColumn) */
+  present: boolean;
   client: SimClient | null;
   selectedLog: number | null;
   onSelectLog: (log: number | null) => void;
@@ -46,6 +49,18 @@ export function SideColumn({
             sim.pause();
             void sim.goto(st, ops);
           }}
+        />
+      )}
+      {/* RFTL's response times, KRAFT's log blocks: here, never under the chip (issue 35) */}
+      {!present && snap && info && loaded && (
+        <SchemeStrip
+          client={client}
+          sid={loaded.sid}
+          info={info}
+          snapshot={snap}
+          width={262}
+          selectedLog={selectedLog}
+          onSelectLog={onSelectLog}
         />
       )}
       {snap && info && loaded && (

@@ -116,6 +116,7 @@ export function TourPanel({
       className="tour-panel"
       aria-labelledby="tour-h"
       data-testid="tour-panel"
+      data-tour={tour.id}
       data-stop={index}
       data-stops={tour.stops.length}
     >

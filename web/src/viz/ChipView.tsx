@@ -1,13 +1,14 @@
 // The device view: SVG for small chips (every page an element, animated), canvas with
 // zoom and a minimap for large ones; a hover line and a legend of what is present.
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import type { SessionInfo, Snapshot } from '../sim/protocol';
 import { hasPanel } from '../scenario/model';
 import { CanvasGrid } from './CanvasGrid';
 import { hoverText, presentCodes, type Hovered } from './chipInfo';
 import { chipState } from './chipState';
 import { DeviceGrid } from './DeviceGrid';
-import { heightForMarks } from './deviceLayout';
+import { fitChip } from './deviceLayout';
 import { newEvents, planEffects, slotCount, type Effect, type Position } from './effects';
 import { Legend } from './Legend';
 import { useSize } from '../ui/useSize';
@@ -25,9 +26,11 @@ export interface ChipViewProps {
   theme: string;
   /** presentation mode: chip labels this many times larger */
   textScale?: number;
+  /** where the legend goes instead of under the chip (presentation: beside it, issue 35) */
+  legendIn?: HTMLElement | null;
 }
 
-export function ChipView({ info, snap, transitionMs, budgetMs, theme, textScale }: ChipViewProps) {
+export function ChipView({ info, snap, transitionMs, budgetMs, theme, textScale, legendIn }: ChipViewProps) {
   const [areaRef, { width, height }] = useSize<HTMLDivElement>();
   const blocks = info.chip.blocks;
   const ppb = info.chip.pages_per_block;
@@ -80,22 +83,20 @@ export function ChipView({ info, snap, transitionMs, budgetMs, theme, textScale 
     owners: snap.owners,
   };
   const hover = hovered && hovered.block < blocks ? hoverText(hovered, arrays) : null;
-  // Presentation keeps every mark the legend names: when the box is too low for them,
-  // the chip is drawn as tall as they need and its area scrolls (issue 25).
+  // The chip is always whole in its box (issue 35): its marks take the largest text scale
+  // at which every block and its label fit, at most the presentation's, at least 2 (18 px)
+  // when that fits; the pages' LPNs yield first.
   const groupOf = hasPanel(info.scheme, 'rftl_block_map') ? 3 : 1;
-  const keepMarks = !large && (textScale ?? 1) > 1;
-  const needH = keepMarks && width > 0 ? heightForMarks(blocks, ppb, width, groupOf, textScale ?? 1) : 0;
-  const gridH = Math.max(height, needH);
+  const ts = textScale ?? 1;
+  const fit = useMemo(
+    () =>
+      large || width <= 0 || height <= 0 ? null : fitChip(blocks, ppb, width, height, groupOf, ts, Math.min(ts, 2)),
+    [large, blocks, ppb, width, height, groupOf, ts],
+  );
 
   return (
     <div className="chip-view">
-      <div
-        className={gridH > height ? 'chip-area scrolls' : 'chip-area'}
-        ref={areaRef}
-        data-testid="chip-area"
-        tabIndex={gridH > height ? 0 : undefined}
-        aria-label={gridH > height ? 'The chip (scrolls)' : undefined}
-      >
+      <div className="chip-area" ref={areaRef} data-testid="chip-area" data-chip-scale={fit?.ts}>
         {width <= 0 || height <= 0 ? null : large ? (
           <CanvasGrid
             blocks={blocks}
@@ -103,7 +104,7 @@ export function ChipView({ info, snap, transitionMs, budgetMs, theme, textScale 
             {...chipState(snap)}
             lastEvent={lastEvent}
             width={width}
-            height={gridH}
+            height={height}
             theme={theme}
             onHover={setHovered}
             onPresent={setCanvasPresent}
@@ -117,14 +118,14 @@ export function ChipView({ info, snap, transitionMs, budgetMs, theme, textScale 
             victims={snap.victims}
             lastEvent={lastEvent}
             transitionMs={transitionMs}
-            textScale={textScale}
+            textScale={fit?.ts ?? ts}
             groupOf={groupOf}
-            keepMarks={keepMarks}
+            minBlockWidth={fit?.minBw ?? 0}
             plan={planRef.current.plan}
             planId={planRef.current.id}
             slotMs={planRef.current.slotMs}
             width={width}
-            height={gridH}
+            height={height}
             theme={theme}
             onHover={setHovered}
           />
@@ -136,7 +137,11 @@ export function ChipView({ info, snap, transitionMs, budgetMs, theme, textScale 
             ? 'Hover the chip for a block’s details; scroll to zoom, drag to pan.'
             : 'Hover a block or page for its details.')}
       </p>
-      <Legend roles={roles} states={states} />
+      {legendIn ? (
+        createPortal(<Legend roles={roles} states={states} />, legendIn)
+      ) : (
+        <Legend roles={roles} states={states} />
+      )}
     </div>
   );
 }

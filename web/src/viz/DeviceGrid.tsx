@@ -43,10 +43,10 @@ export interface DeviceGridProps extends ChipState {
    */
   groupOf?: number;
   /**
-   * Presentation: never so many blocks to a row that a block is too narrow for its marks
-   * (block number and erase count, the band's LBN); ChipView gives the height they need.
+   * Never so many blocks to a row that a block is narrower than this (its label: block
+   * number and erase count; ChipView's fitChip chooses it with the text scale).
    */
-  keepMarks?: boolean;
+  minBlockWidth?: number;
 }
 
 const NO_LPN = 0xffffffff;
@@ -73,7 +73,7 @@ export function DeviceGrid(props: DeviceGridProps) {
   const groupMiddle = useMemo(() => new Map(groups.map((g) => [g.first + 1, g.owner])), [groups]);
   const groupSize = props.groupOf ?? (groups.length > 0 ? 3 : 1);
 
-  const minBw = props.keepMarks ? MARK_MIN.blockWidth * ts : 0;
+  const minBw = props.minBlockWidth ?? 0;
   const layout = useMemo(
     () => deviceLayout(blocks, ppb, width, height, groupSize, ts, minBw),
     [blocks, ppb, width, height, groupSize, ts, minBw],

@@ -57,25 +57,71 @@ export function gridLayout(
   return best;
 }
 
+/** The smallest page height (px) at which the chip still reads as pages, marks or not. */
+const MIN_PAGE_PX = 3;
+
 /**
- * The height the chip needs so that, at `width`, every mark the legend names is drawn:
- * block number and erase count, the band's LBN, each page's LPN (presentation, issue 25).
- * When the box is lower, the chip is drawn this tall and its area scrolls.
+ * The width a block needs for its label ("15 · e12"; "LBN 3 · e12" in the middle of an
+ * RFTL group): more digits, more room.
  */
-export function heightForMarks(blocks: number, ppb: number, width: number, group: number, ts: number) {
-  const minBw = MARK_MIN.blockWidth * ts;
-  const minPh = MARK_MIN.pageHeight * ts;
+export function labelWidth(blocks: number, ts: number, group = 1) {
+  const digits = (n: number) => String(Math.max(0, n - 1)).length;
+  const chars = Math.max(digits(blocks) + 6, group > 1 ? digits(Math.ceil(blocks / group)) + 10 : 0);
+  return MARK_MIN.blockWidth * ts * Math.max(1, chars / 8);
+}
+
+export interface ChipFit {
+  /** the text scale the chip's marks are drawn at */
+  ts: number;
+  /** never so many blocks to a row that a block is narrower than this (its label) */
+  minBw: number;
+  /** every page's LPN fits too */
+  lpns: boolean;
+}
+
+/**
+ * How to draw the chip in a box so that it is always whole (issue 35): every block, its
+ * band and its label (block number · erase count) inside the box, never scrolled. Tries
+ * the largest text scale from `ts` down to `floor` at which every mark (the pages' LPNs
+ * too) fits; else the largest at which the labels fit; the LPNs are the marks that yield.
+ * Below `floor` only when even the labels need it. Chips too big for labels at any
+ * scale keep `ts` and no width floor (their labels thin out, as before).
+ */
+export function fitChip(
+  blocks: number,
+  ppb: number,
+  width: number,
+  height: number,
+  group: number,
+  ts: number,
+  floor = ts,
+): ChipFit {
   const pad = pagePad(ppb);
-  let best = Infinity;
-  for (let cols = 1; cols <= blocks; cols++) {
-    if (group > 1 && cols % group !== 0 && cols !== blocks) continue;
-    if (cols > 1 && blockWidth(width, cols) < minBw) break;
-    const rows = Math.ceil(blocks / cols);
-    // the pages' band: ppb cells of at least minPh with their padding (d3 scaleBand)
-    const pagesH = (minPh * (ppb - pad)) / (1 - pad);
-    best = Math.min(best, rows * ((BASE_BAND + BASE_LABEL) * ts + pagesH));
-  }
-  return Math.ceil(best) + 1;
+  const fits = (s: number, withLpns: boolean) => {
+    const minBw = labelWidth(blocks, s, group);
+    for (let cols = 1; cols <= blocks; cols++) {
+      if (group > 1 && cols % group !== 0 && cols !== blocks) continue;
+      const bw = blockWidth(width, cols);
+      if (bw < minBw) break;
+      const rows = Math.ceil(blocks / cols);
+      const pagesH = height / rows - (BASE_BAND + BASE_LABEL) * s;
+      // d3 scaleBand: ppb cells with padding inner `pad`
+      const ph = (pagesH * (1 - pad)) / (ppb - pad);
+      if (ph < MIN_PAGE_PX) continue;
+      if (!withLpns || (ph >= MARK_MIN.pageHeight * s && bw >= MARK_MIN.pageWidth * s)) return true;
+    }
+    return false;
+  };
+  const top = Math.max(ts, 0.5);
+  const low = Math.min(floor, top);
+  const scales: number[] = [];
+  for (let s = top; s >= low - 1e-9; s -= 0.125) scales.push(s);
+  for (const withLpns of [true, false])
+    for (const s of scales)
+      if (fits(s, withLpns)) return { ts: s, minBw: labelWidth(blocks, s, group), lpns: withLpns };
+  for (let s = low - 0.1; s >= 0.6; s -= 0.1)
+    if (fits(s, false)) return { ts: s, minBw: labelWidth(blocks, s, group), lpns: false };
+  return { ts, minBw: 0, lpns: false };
 }
 
 export type DeviceLayout = ReturnType<typeof deviceLayout>;

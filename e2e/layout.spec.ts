@@ -1,0 +1,156 @@
+// The chip first (issue 35): at 1024×768 and 1366×768, in the normal view and in
+// presentation at every text step, at every stop of every tour, every block of the chip
+// and its label (block number · erase count) is inside the window without scrolling, and
+// the chip takes at least a third of the window's height. Measured from the DOM.
+// One page per window size: tours are opened by `#tour=` links, stops by PageDown, text
+// steps by the - and + keys; nothing is reloaded.
+import { expect, test, type Page } from '@playwright/test';
+import { settled, watch } from './helpers';
+
+const SCALES = [1.5, 1.75, 2, 2.25, 2.5, 2.75, 3];
+
+/** Wait until the chip is drawn for its box in this mode (the grid's size is the area's). */
+async function chipDrawn(page: Page, mode: { present: boolean; scale?: number }) {
+  await page.waitForFunction(
+    ({ present, scale }) => {
+      const app = document.querySelector<HTMLElement>('.app');
+      if (!app || (app.dataset.present === 'true') !== present) return false;
+      if (scale !== undefined && app.style.getPropertyValue('--present-scale') !== String(scale)) return false;
+      const area = document.querySelector('[data-testid=chip-area]');
+      const svg = area?.querySelector('svg.device-grid');
+      if (!area || !svg || !svg.querySelector('g.block')) return false;
+      const r = area.getBoundingClientRect();
+      return (
+        Math.abs(Number(svg.getAttribute('width')) - r.width) < 1 &&
+        Math.abs(Number(svg.getAttribute('height')) - r.height) < 1
+      );
+    },
+    mode,
+    { polling: 'raf' },
+  );
+}
+
+/** What is wrong with the layout now (empty: the chip is whole, in view, big enough). */
+async function layoutProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    const W = innerWidth;
+    const H = innerHeight;
+    const de = document.documentElement;
+    if (scrollY !== 0 || de.scrollHeight > H + 1 || de.scrollWidth > W + 1)
+      out.push(`the document scrolls (${de.scrollWidth}×${de.scrollHeight})`);
+    const grid = document.querySelector('[data-testid=chip-area] svg.device-grid');
+    if (!grid) return [...out, 'no device grid'];
+    const g = grid.getBoundingClientRect();
+    const shown = Math.min(H, g.bottom) - Math.max(0, g.top);
+    if (shown < H / 3) out.push(`the chip is ${Math.round(shown)} px high, under a third of ${H}`);
+    // Every box that could clip the chip: the window, the chip's area and the centre column.
+    const clips = ['[data-testid=chip-area]', '.grid-wrap', '.center'].map((s) =>
+      document.querySelector(s)!.getBoundingClientRect(),
+    );
+    const inside = (r: DOMRect) =>
+      r.width > 0 &&
+      r.height > 0 &&
+      r.left >= -0.5 &&
+      r.top >= -0.5 &&
+      r.right <= W + 0.5 &&
+      r.bottom <= H + 0.5 &&
+      clips.every(
+        (c) => r.left >= c.left - 0.5 && r.top >= c.top - 0.5 && r.right <= c.right + 0.5 && r.bottom <= c.bottom + 0.5,
+      );
+    const blocks = Array.from(grid.querySelectorAll<SVGGElement>('g.block'));
+    for (const b of blocks) {
+      const n = b.dataset.block;
+      const outline = b.querySelector('.block-outline')!.getBoundingClientRect();
+      if (!inside(outline)) out.push(`block ${n} is not in view`);
+      const label = b.querySelector<SVGTextElement>('text.pbn');
+      const text = label?.textContent ?? '';
+      // its number (or, in the middle of an RFTL group, the group's LBN) and its erase count
+      if (!label || !/^(\d+|LBN \d+) · e\d+$/.test(text)) out.push(`block ${n}'s label reads "${text}"`);
+      else if (!inside(label.getBoundingClientRect())) out.push(`block ${n}'s label "${text}" is not in view`);
+      // no wider than its block and the gap beside it (deviceLayout's PAD_INNER, 0.12)
+      else if (label.getBBox().width > (outline.width - 2) / 0.88)
+        out.push(`block ${n}'s label "${text}" is wider than its block`);
+    }
+    return out;
+  });
+}
+
+async function tourIds(page: Page): Promise<string[]> {
+  await page.getByTestId('tour-menu').click();
+  const ids = await page
+    .locator('.tour-list [data-testid^="tour-"]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!.slice('tour-'.length)));
+  await page.keyboard.press('Escape');
+  return ids;
+}
+
+for (const vp of [
+  { width: 1024, height: 768 },
+  { width: 1366, height: 768 },
+]) {
+  test(`${vp.width}×${vp.height}: at every stop of every tour, normal and presentation at every text step, the whole chip is in view and at least a third of the window`, async ({
+    page,
+  }) => {
+    test.setTimeout(300_000);
+    const problems = watch(page);
+    await page.setViewportSize(vp);
+    await page.goto('/#tour=intro-ftl');
+    const panel = page.getByTestId('tour-panel');
+    await expect(panel).toHaveAttribute('data-stop', '0');
+    await settled(page);
+    const ids = await tourIds(page);
+    expect(ids.length).toBeGreaterThan(5);
+    const failures: string[] = [];
+    const present = (on: boolean) =>
+      // a script's click: no full screen (that needs a user's gesture), the same layout
+      page.getByTestId('present-toggle').evaluate((b, on) => {
+        if ((document.querySelector<HTMLElement>('.app')?.dataset.present === 'true') !== on)
+          (b as HTMLElement).click();
+      }, on);
+    let scale = 2; // the presentation's text step (kept between visits, as the app does)
+    let checked = 0;
+    for (const id of ids) {
+      await page.evaluate((h) => (location.hash = h), `#tour=${id}`);
+      await expect(panel).toHaveAttribute('data-tour', id);
+      await expect(panel).toHaveAttribute('data-stop', '0');
+      const stops = Number(await panel.getAttribute('data-stops'));
+      for (let stop = 0; stop < stops; stop++) {
+        if (stop > 0) {
+          await page.keyboard.press('PageDown');
+          await page.waitForFunction(
+            (n) => document.querySelector('[data-testid=tour-panel]')?.getAttribute('data-stop') === n,
+            String(stop),
+            { polling: 'raf' },
+          );
+        }
+        await settled(page);
+        const where = `${id} stop ${stop + 1}/${stops}`;
+        await chipDrawn(page, { present: false });
+        for (const p of await layoutProblems(page)) failures.push(`${where}, normal: ${p}`);
+        checked++;
+        await present(true);
+        // every text step, from the one it has, down then up (or up then down)
+        const order = scale === SCALES[0] ? SCALES : [...SCALES].reverse();
+        for (const s of order) {
+          while (scale !== s) {
+            await page.keyboard.press(scale < s ? '+' : '-');
+            scale = SCALES[SCALES.indexOf(scale) + (scale < s ? 1 : -1)];
+            await page.waitForFunction(
+              (t) => document.querySelector('[data-testid=present-scale]')?.textContent === t,
+              `${Math.round(scale * 50)}%`,
+              { polling: 'raf' },
+            );
+          }
+          await chipDrawn(page, { present: true, scale });
+          for (const p of await layoutProblems(page)) failures.push(`${where}, presentation ${scale * 50}%: ${p}`);
+          checked++;
+        }
+        await present(false);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(checked).toBeGreaterThan(40 * (SCALES.length + 1));
+    expect(problems).toEqual([]);
+  });
+}
