@@ -36,6 +36,9 @@ async function layoutProblems(page: Page): Promise<string[]> {
     const out: string[] = [];
     const W = innerWidth;
     const H = innerHeight;
+    // no error banner (issue 35, item 6: "no session 1" after a `#tour=` link)
+    const banner = document.querySelector('[data-testid=error]');
+    if (banner) out.push(`an error banner: ${banner.textContent}`);
     const de = document.documentElement;
     if (scrollY !== 0 || de.scrollHeight > H + 1 || de.scrollWidth > W + 1)
       out.push(`the document scrolls (${de.scrollWidth}×${de.scrollHeight})`);
