@@ -157,3 +157,42 @@ for (const vp of [
     expect(problems).toEqual([]);
   });
 }
+
+test('a role change’s old band shrinks under the band’s text, never over it', async ({ page }) => {
+  const problems = watch(page);
+  await page.goto('/#tour=intro-ftl');
+  const panel = page.getByTestId('tour-panel');
+  await expect(panel).toHaveAttribute('data-stop', '0');
+  // stop 4: the next request garbage-collects (block 7 becomes DEST, blocks 3 and 2 FREE)
+  for (let i = 1; i <= 3; i++) {
+    await page.keyboard.press('PageDown');
+    await expect(panel).toHaveAttribute('data-stop', String(i));
+  }
+  await settled(page);
+  // every old band drawn: in its block, before (under) the block's band text
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { fxRoles: string[] }).fxRoles = seen;
+    new MutationObserver((records) => {
+      for (const r of records)
+        for (const n of r.addedNodes) {
+          if (!(n instanceof SVGElement) || !n.classList.contains('fx-role')) continue;
+          const g = n.parentElement;
+          const text = g?.querySelector(':scope > text.role-text');
+          const under =
+            !!g?.matches('g.block') &&
+            (!text || !!(n.compareDocumentPosition(text) & Node.DOCUMENT_POSITION_FOLLOWING));
+          seen.push(`${g?.getAttribute('data-block') ?? 'fx layer'}:${under ? 'under' : 'over'}`);
+        }
+    }).observe(document.querySelector('[data-testid=device-grid]')!, { childList: true, subtree: true });
+  });
+  const seen = () => page.evaluate(() => (window as unknown as { fxRoles: string[] }).fxRoles);
+  for (let i = 0; i < 12 && (await seen()).length === 0; i++) {
+    await page.getByTestId('btn-step-op').click();
+    await settled(page);
+  }
+  const roles = await seen();
+  expect(roles.length).toBeGreaterThan(0);
+  expect(roles.filter((r) => !r.endsWith(':under'))).toEqual([]);
+  expect(problems).toEqual([]);
+});

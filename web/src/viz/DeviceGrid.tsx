@@ -160,6 +160,8 @@ export function DeviceGrid(props: DeviceGridProps) {
     if (!g || !svg) return;
     const fx = select(g);
     fx.selectAll('*').interrupt().remove();
+    // role changes' old bands sit in their blocks (under the band text: deviceFx)
+    select(svg).selectAll('g.block > .fx-role').interrupt().remove();
     const plan = props.plan ?? [];
     if (slotMs <= 0 || plan.length === 0) {
       svg.dataset.fx = 'idle';

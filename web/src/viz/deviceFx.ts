@@ -1,7 +1,7 @@
 // DeviceGrid's effect layer: tokens moving for copies, fills for programs, rings for
-// reads, flashes for erases and shrinking bands for role changes, drawn over the grid
-// and removed after. Each transition's end is collected so the caller knows when all ran.
-import type { Selection } from 'd3';
+// reads, flashes for erases, drawn over the grid, and shrinking bands for role changes
+// (under the band's text); all removed after. Each transition's end is collected so the caller knows when all ran.
+import { select, type Selection } from 'd3';
 import 'd3-transition';
 import type { Effect } from './effects';
 import type { DeviceLayout } from './deviceLayout';
@@ -123,9 +123,16 @@ export function playEffects(
       const y = blockY(e.pbn);
       const from = roleStyle(e.from).color;
       const m = /^var\((--[\w-]+)\)$/.exec(from);
-      const band = fx
-        .append('rect')
+      // The old band shrinks under the block's band text, not over it (a square over the
+      // middle letter read "F■EE"; issue 35): it goes into the block, before its text.
+      const g = fx.node()?.ownerSVGElement?.querySelector(`g.block[data-block="${e.pbn}"]`);
+      const newBand = g?.querySelector('rect.role-band');
+      const old = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
+      if (g && newBand) g.insertBefore(old, newBand.nextSibling);
+      else fx.node()?.appendChild(old);
+      const band = select(old)
         .attr('class', 'fx-role')
+        .attr('pointer-events', 'none')
         .attr('x', x)
         .attr('y', y + 2)
         .attr('width', bw)
