@@ -152,7 +152,11 @@ pub struct MetaLog {
     /// LTFTL-style: records per page, pages of the page map, records in RAM.
     lrecs_in_page: u32,
     npmap: u32,
-    records: Vec<(u32, u32)>,
+    /// A record is (new page, sector, generation of the page's RW block): LTFTL's 16-byte
+    /// record (sector, old page, new page, global_time; 2.2) names the page, and a block's
+    /// generation tells a record of an earlier life of the same block (erased since as a
+    /// victim and reallocated) from one of its current life.
+    records: Vec<(u32, u32, u32)>,
     records_since_dump: u64,
     /// Live pages of the LTFTL log: the newest complete dump, record pages since.
     live: Vec<Ppn>,
@@ -527,7 +531,7 @@ impl MetaLog {
     ) -> FlashResult<()> {
         if self.mode == Mode::LtLog {
             if merged_out > 0 {
-                self.records.push((REC_MERGE, lbn));
+                self.records.push((REC_MERGE, lbn, 0));
                 self.stats.ltftl_records += merged_out as u64;
                 self.records_since_dump += merged_out as u64;
             }
@@ -558,34 +562,14 @@ impl MetaLog {
                     return Ok(());
                 }
                 self.lbmsn[pbn as usize] = ftl.seq;
-                let cap = ftl.rw_capacity();
-                let slot = self.gen[pbn as usize] % cap;
-                if !(slot + 1).is_multiple_of(self.bpr) && slot + 1 != cap {
-                    return Ok(());
+                match self.region_ended_by(ftl, pbn) {
+                    Some((region, k)) => self.checkpoint_region(flash, ftl, region, k),
+                    None => Ok(()),
                 }
-                // The region's last log block is full: checkpoint its part of the
-                // log-page-mapping table (4.1), one page.
-                let region = slot / self.bpr;
-                let k = (slot % self.bpr + 1) as usize;
-                let blocks: Vec<Pbn> = ftl.rw.iter().rev().take(k).rev().copied().collect();
-                let mut payload = vec![region, blocks.len() as u32];
-                for &b in &blocks {
-                    payload.extend([b, self.gen[b as usize], self.lbmsn[b as usize]]);
-                }
-                for &b in &blocks {
-                    payload.extend_from_slice(&ftl.smt[(b * n) as usize..((b + 1) * n) as usize]);
-                }
-                flash.note("checkpoint", || {
-                    format!("log region {region} full ({} log blocks): its part of the log-page-mapping table checkpointed in one page", blocks.len())
-                });
-                let ppn = self.area_program(flash, ftl, mtag::CKPT, region, payload, Cause::Log)?;
-                self.stats.checkpoint_pages += 1;
-                self.region_ckpt[region as usize] = ppn;
-                self.compact(flash, ftl)
             }
             Mode::LtLog => {
                 let ppn = pbn * n + ftl.rw_fill - 1;
-                self.records.push((ppn, ftl.smt[ppn as usize]));
+                self.records.push((ppn, ftl.smt[ppn as usize], self.gen[pbn as usize]));
                 self.stats.ltftl_records += 1;
                 self.records_since_dump += 1;
                 if self.records.len() as u32 >= self.lrecs_in_page {
@@ -596,6 +580,36 @@ impl MetaLog {
         }
     }
 
+    /// FastCheck: (region, its log blocks) when `pbn` is the last log block of its log
+    /// region (by its slot in the FIFO RW list), None otherwise.
+    fn region_ended_by(&self, ftl: &FastFtl, pbn: Pbn) -> Option<(u32, usize)> {
+        let cap = ftl.rw_capacity();
+        let slot = self.gen[pbn as usize] % cap;
+        ((slot + 1).is_multiple_of(self.bpr) || slot + 1 == cap)
+            .then(|| (slot / self.bpr, (slot % self.bpr + 1) as usize))
+    }
+
+    /// The region's last log block is full: checkpoint its part of the log-page-mapping
+    /// table (4.1), one page: its `k` log blocks, the newest of the RW list.
+    fn checkpoint_region(&mut self, flash: &mut Flash, ftl: &mut FastFtl, region: u32, k: usize) -> FlashResult<()> {
+        let n = self.ppb;
+        let blocks: Vec<Pbn> = ftl.rw.iter().rev().take(k).rev().copied().collect();
+        let mut payload = vec![region, blocks.len() as u32];
+        for &b in &blocks {
+            payload.extend([b, self.gen[b as usize], self.lbmsn[b as usize]]);
+        }
+        for &b in &blocks {
+            payload.extend_from_slice(&ftl.smt[(b * n) as usize..((b + 1) * n) as usize]);
+        }
+        flash.note("checkpoint", || {
+            format!("log region {region} full ({} log blocks): its part of the log-page-mapping table checkpointed in one page", blocks.len())
+        });
+        let ppn = self.area_program(flash, ftl, mtag::CKPT, region, payload, Cause::Log)?;
+        self.stats.checkpoint_pages += 1;
+        self.region_ckpt[region as usize] = ppn;
+        self.compact(flash, ftl)
+    }
+
     /// LTFTL-style: writes the records in RAM as one log page; dumps the whole
     /// log-page-mapping table when the records since the last dump pass the threshold
     /// (N_lr_threshold = P_ltftl × N_pmap, 6.1.1) or the record pages since it reach
@@ -604,7 +618,7 @@ impl MetaLog {
         if self.records.is_empty() {
             return Ok(());
         }
-        let payload: Vec<u32> = self.records.iter().flat_map(|&(a, b)| [a, b]).collect();
+        let payload: Vec<u32> = self.records.iter().flat_map(|&(a, b, c)| [a, b, c]).collect();
         let ppn = self.area_program(flash, ftl, mtag::LTLOG, 0, payload, Cause::Log)?;
         self.records.clear();
         self.stats.ltftl_record_pages += 1;

@@ -257,8 +257,8 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
             // its program clock), not the newest log page's: an entry a recovery set to −1
             // without a merge record must not turn valid again when a newer page appears.
             for (page, rseq) in recs.iter().rev() {
-                for r in page.chunks(2) {
-                    let (a, b) = (r[0], r[1]);
+                for r in page.chunks(3) {
+                    let (a, b, gn) = (r[0], r[1], r[2]);
                     if a == REC_MERGE {
                         for e in known.iter_mut().flatten() {
                             for x in e.0.iter_mut() {
@@ -267,7 +267,10 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
                                 }
                             }
                         }
-                    } else if let Some(pos) = rw_list.iter().position(|&(pb, _)| pb == a / n) {
+                    } else if let Some(pos) = pos_of(&rw_list, a / n, gn) {
+                        // Only a record of the block's current life (its generation): one
+                        // written before the block was a victim, erased and reallocated
+                        // names a page that is erased now or holds another write.
                         let e = known[pos].get_or_insert_with(|| (vec![NONE; n as usize], vec![*rseq; n as usize]));
                         e.0[(a % n) as usize] = b;
                         e.1[(a % n) as usize] = *rseq;
@@ -459,6 +462,28 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
     // between them leaves a block no map page lists (erased as garbage by the next
     // recovery) and a cut before the map page leaves the area as it was (compacted again).
     // The half-written last block is reused: `area_next` is its fill (step 3).
+    // FastCheck 4.1: when a log region's last log block is full, its part of the
+    // log-page-mapping table is checkpointed. A cut between that block's last page and the
+    // checkpoint page (or one that tore it) left the region with an older checkpoint,
+    // which keeps its checkpoint block live; repeated, the checkpoint area grew past what
+    // a run without cuts uses, until the metadata area had no free block (issue 34:
+    // 256 x 32, 85 log blocks). Recovery writes the missing checkpoint from the table it
+    // rebuilt, as the interrupted request would have (a cut before it: the next recovery
+    // finds it missing again).
+    if mode == Mode::FastCheck && ftl.rw_fill == n {
+        if let Some(&last) = ftl.rw.back() {
+            if let Some((region, k)) = m.region_ended_by(&ftl, last) {
+                let ck = m.region_ckpt[region as usize];
+                let gen = m.gen[last as usize];
+                if ck == NONE || !flash.payload(ck).is_some_and(|p| covers(p, last, gen)) {
+                    flash.note("recovery", || {
+                        format!("log region {region} is full but its newest checkpoint misses block {last}: checkpointed now")
+                    });
+                    m.checkpoint_region(flash, &mut ftl, region, k)?;
+                }
+            }
+        }
+    }
     m.compact(flash, &mut ftl)?;
     m.last_recovery = st;
     ftl.meta = Some(Box::new(m));
