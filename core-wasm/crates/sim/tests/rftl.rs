@@ -505,3 +505,181 @@ fn table5_order_with_live_pages_per_logical_block() {
     assert!(rf.2 < nf.2 && nf.2 < gf.2, "Σcp order RFTL < NFTL < GFTL: {r:?}");
     assert!(rf.3 < gf.3 && gf.3 < nf.3, "Σoob order RFTL < GFTL < NFTL: {r:?}");
 }
+
+// ---- Power cuts (issue 34): RFTL recovery of a triple whose buffer holds the only copy ----
+
+fn rftl_scenario(preset: &str, blocks: u32, ppb: Option<u32>, workload: Workload) -> Scenario {
+    Scenario {
+        scheme: "rftl".into(),
+        params: SchemeParams::default(),
+        chip: ChipSpec { preset: preset.into(), blocks: Some(blocks), pages_per_block: ppb },
+        workload,
+        run: Default::default(),
+    }
+}
+
+fn one_hot_page(n: u32) -> Workload {
+    Workload::Pattern { text: format!("(w0)x{n}") }
+}
+
+/// A cut at every operation boundary, with (`recut`) or without a second cut inside the
+/// recovery; every point must recover every acknowledged write, idempotently.
+fn sweep_all(sc: &Scenario, recut: Option<u64>) -> ftl_sim::crash::SweepReport {
+    use ftl_sim::crash::{sweep, Points};
+    let sim = sc.build().unwrap();
+    let r = sweep(&sim.state, sim.requests(), &sc.recoverer(), Points::All, recut, |_, _| {});
+    assert_eq!(r.points_tried, r.run_ops, "every operation boundary is a cut point");
+    assert_eq!(r.recovered_correctly, r.points_tried, "{:#?}", r.first_failures);
+    r
+}
+
+/// Rewriting one page: the primary fills with stale copies, so the first GC has nothing
+/// to copy — the only copy is the one the triggering write put in the buffer — and
+/// erases the primary; the exchange then leaves two empty blocks and the buffer (section
+/// 4.4, Figure 5 (a)–(d) with no valid page). Recovery used to refuse that triple ("0
+/// primary-like and 1 buffer-like blocks"); it is the state a cut-free run is in.
+#[test]
+fn rftl_recovers_when_buffer_holds_only_copy() {
+    let sc = rftl_scenario("classroom", 16, Some(8), one_hot_page(20));
+    sweep_all(&sc, None);
+    sweep_all(&sc, Some(3));
+    // Long enough for the primary + buffer GC with nothing to copy, its circular shift and
+    // the replacement GC of a block holding only the hot page (rule 4 with an empty primary).
+    sweep_all(&rftl_scenario("classroom", 9, Some(8), one_hot_page(120)), Some(5));
+}
+
+/// The benchmark chips (RFTL Table 1): the same one-hot-page workload, cut everywhere.
+#[test]
+fn rftl_recovers_one_hot_page_on_the_papers_chips() {
+    for preset in ["rftl-small", "rftl-large"] {
+        sweep_all(&rftl_scenario(preset, 6, None, one_hot_page(150)), Some(7));
+    }
+}
+
+/// Chained cuts over a fixed request stream (the chain's own generator draws uniform and
+/// hot/cold requests only): 0-4 requests run uncut, then a cut inside the next request's
+/// operations; 6 cuts in 10 are cut again inside their recovery (crash_once compares the
+/// result with an uncut recovery: idempotence); the run goes on from the recovered state.
+fn chain_over(sc: &Scenario, cuts: u64, seed: u64) {
+    use ftl_sim::crash::crash_once;
+    let sim = sc.build().unwrap();
+    let reqs = sim.requests().to_vec();
+    let recover = sc.recoverer();
+    let mut s = sim.state.clone();
+    let mut g = SplitMix64::new(seed);
+    let geo = *s.flash.geometry();
+    let scan = (geo.blocks * geo.pages_per_block) as u64;
+    let (mut i, mut cut) = (0usize, 0u64);
+    while cut < cuts {
+        for _ in 0..g.below(5) {
+            s.exec(reqs[i % reqs.len()]).unwrap_or_else(|e| panic!("seed {seed}, after {cut} cuts: {e}"));
+            i += 1;
+        }
+        let req = reqs[i % reqs.len()];
+        i += 1;
+        let mut t = s.clone();
+        let o0 = t.flash.total_ops();
+        t.exec(req).unwrap_or_else(|e| panic!("seed {seed}, after {cut} cuts: {e}"));
+        let ops = t.flash.total_ops() - o0;
+        if ops == 0 {
+            s = t;
+            continue;
+        }
+        let recut = (g.below(10) < 6).then(|| g.below(scan + 2 * geo.pages_per_block as u64));
+        let (out, next) = crash_once(&s, req, g.below(ops), recut, &recover, &[]).expect("the cut falls inside");
+        assert!(out.ok(), "seed {seed}, cut {cut} ({req:?}): {out:?}");
+        s = next;
+        cut += 1;
+    }
+}
+
+/// Issue 34: every chain of cuts over one hot page stopped with a failed recovery within
+/// 4-13 cuts. Odd and even pages per block, the smallest chip RFTL accepts (3 blocks).
+#[test]
+fn rftl_one_hot_page_chains_keep_recovering() {
+    for (blocks, ppb) in [(3, 7), (3, 8), (9, 9), (12, 6)] {
+        for seed in 1..=3 {
+            chain_over(&rftl_scenario("classroom", blocks, Some(ppb), one_hot_page(50_000)), 300, seed);
+        }
+    }
+}
+
+/// Issue 34's chain on a 10 x 6 chip (its own uniform / hot workload).
+#[test]
+fn rftl_chain_on_six_page_blocks_recovers_every_cut() {
+    use ftl_sim::crash::{chain, ChainOptions};
+    let sc = rftl_scenario("classroom", 10, Some(6), Workload::Pattern { text: String::new() });
+    let fresh = sc.fresh().unwrap();
+    for seed in 1..=3 {
+        let r = chain(&fresh, &sc.recoverer(), &ChainOptions::new(2000, seed), |_| {});
+        assert_eq!(r.cuts, 2000, "seed {seed}: {:?} {:#?}", r.stopped, r.first_failures);
+        assert_eq!(
+            (r.recovered_correctly, r.acked_writes_lost, r.wrong_reads, r.errors),
+            (2000, 0, 0, 0),
+            "{:#?}",
+            r.first_failures
+        );
+        assert!(!r.stuck && r.pool_excess == 0, "{r:?}");
+    }
+}
+
+/// A 3-block chip (one logical block, 6 pages: k = 2, j = 2) written by hand: a circular
+/// shift has happened (block 0 the primary holding the GC's copies or nothing, block 1 the
+/// old buffer — the replacement GC's victim — and block 2 the new buffer), and recuts of
+/// earlier recoveries tore every free page of the new buffer. Recovery must still finish
+/// the replacement GC without losing a page.
+fn shifted_triple(primary: &[(u32, u32)], old_buffer: &[(u32, u32)], new_buffer: &[(u32, u32)], torn: u32) -> Flash {
+    use ftl_sim::nand::{Cause, Page};
+    let sc = rftl_scenario("classroom", 3, Some(6), Workload::Pattern { text: String::new() });
+    let mut flash = sc.fresh().unwrap().flash;
+    // (lpn, seq) per page; the version is the sequence number; tags are the roles at
+    // program time: copies into the replacement 1, buffer writes and copies 2.
+    for (pbn, pages, tag) in [(0u32, primary, 1u8), (1, old_buffer, 2), (2, new_buffer, 2)] {
+        for (o, &(lpn, seq)) in pages.iter().enumerate() {
+            flash.program(pbn * 6 + o as u32, Page::stamped(lpn, seq, seq, tag), Cause::Host).unwrap();
+        }
+    }
+    for o in new_buffer.len() as u32..new_buffer.len() as u32 + torn {
+        flash.set_power_budget(Some(0));
+        assert!(flash.program(12 + o, Page::stamped(5, 99, 99, 2), Cause::Host).is_err());
+        flash.power_on();
+    }
+    flash
+}
+
+fn recovered_versions(flash: &mut Flash) -> (Rftl, Vec<u32>) {
+    let f = Rftl::recover(flash, &SchemeParams::default()).unwrap();
+    let v = (0..6).map(|l| f.locate(l).map_or(0, |q| flash.peek(q).version)).collect();
+    (f, v)
+}
+
+#[test]
+fn rftl_recovery_finishes_a_replacement_gc_whose_buffer_recuts_filled() {
+    // Primary: copies of lpns 3 and 4; old buffer: lpn 1 (twice) and 2 live; new buffer:
+    // one host write of lpn 0, then five torn pages: no room for the two live pages of
+    // the victim, which go to the primary's free pages instead.
+    let mut flash = shifted_triple(&[(3, 10), (4, 11)], &[(1, 1), (1, 5), (2, 6)], &[(0, 12)], 5);
+    let (mut f, v) = recovered_versions(&mut flash);
+    assert_eq!(v, vec![12, 5, 6, 10, 11, 0]);
+    // The victim went, then the full buffer beside the primary was compacted (rule 4):
+    // no torn page is left on the chip.
+    let torn =
+        (0..3).flat_map(|b| flash.block_pages(b).to_vec()).filter(|p| p.kind == ftl_sim::nand::PageKind::Torn).count();
+    assert_eq!(torn, 0);
+    // The device goes on: rewrite every page a few times (GCs included), nothing lost.
+    for round in 0..8u32 {
+        for l in 0..6 {
+            f.write(&mut flash, l, 100 + 6 * round + l).unwrap();
+        }
+    }
+    let (_, v) = recovered_versions(&mut flash);
+    assert_eq!(v, (0..6).map(|l| 142 + l).collect::<Vec<_>>());
+
+    // No primary page (every live page was written after the GC's trigger): compaction
+    // into the empty block instead.
+    let mut flash = shifted_triple(&[], &[(1, 1), (1, 5), (2, 6)], &[(0, 12)], 5);
+    let (_, v) = recovered_versions(&mut flash);
+    assert_eq!(v, vec![12, 5, 6, 0, 0, 0]);
+    let used = (0..3).filter(|&b| flash.block_pages(b).iter().any(|p| !p.is_erased())).count();
+    assert_eq!(used, 1, "the compaction block alone holds the logical block");
+}

@@ -89,6 +89,9 @@ impl Gftl {
             gone[b as usize] = true;
         }
         let loc_all = newest_copies(&gone, &[]);
+        // Logical blocks whose cut job is undone (no room left in its new block): that job
+        // was at the head of the queue, and goes back there.
+        let mut undone = vec![false; n];
         for l in 0..n {
             let d = dest[l];
             if d == NONE {
@@ -107,6 +110,7 @@ impl Gftl {
                 .count() as u32;
             if used[d as usize] + todo > ppb {
                 erase.push(d);
+                undone[l] = true;
                 gone[d as usize] = true;
                 mine[l].retain(|&b| b != d);
                 dest[l] = NONE;
@@ -135,7 +139,7 @@ impl Gftl {
             flash.erase(b, Cause::Recovery)?;
         }
         let mut resumed = Vec::new();
-        let mut waiting: Vec<(bool, u32, u32)> = Vec::new();
+        let mut waiting: Vec<(bool, bool, u32, u32)> = Vec::new();
         for (l, mut blocks) in mine.into_iter().enumerate() {
             if blocks.is_empty() {
                 continue;
@@ -205,7 +209,7 @@ impl Gftl {
                     at = at.min(epoch[b as usize]);
                 }
                 let low = lb.buf != NONE && ppb - lb.buf_next <= 2 * f.max_steps || !lb.full_bufs.is_empty();
-                waiting.push((!low, at, l as u32));
+                waiting.push((!undone[l], !low, at, l as u32));
             }
         }
         // The queue as it was: jobs with copies on flash first (they were at its head), then
@@ -213,37 +217,42 @@ impl Gftl {
         // moves it). Rebuilding it in LBN order would starve the last logical blocks when
         // cuts come faster than a job's steps (their buffers pile up until no block is free).
         waiting.sort();
-        for (_, _, l) in waiting {
+        for (_, _, _, l) in waiting {
             f.enqueue(flash, l);
         }
         for j in resumed.into_iter().rev() {
             f.queue.push_front(j);
         }
         f.free = (0..g.blocks).filter(|&b| f.usage[b as usize] == Use::Free).collect();
-        // A job cut before its commit leaves its closed buffers, and the writes since opened
-        // another: every cut before a commit adds a buffer block, and a job takes one step per
-        // buffer to erase them, so under frequent cuts buffers pile up until no block is free
-        // (issue 15: 2 -> 6 buffers, "ran out of free blocks" after 33 recoveries). A run
-        // without cuts has at most two per logical block (the closed one a job merges, the
-        // one open since). Recovery runs the GC job of a logical block with more to its end
-        // (the same steps the next requests would run), so the pools are as without cuts.
+        // The pools as a run without cuts has them between requests (issue 34: "GFTL ran
+        // out of free blocks" after 8k-22k cuts on 9-block chips). Without cuts only the
+        // logical block whose job is at the head of the queue holds more than one buffer
+        // block (the one its job closed and the one opened since, two at most); every other
+        // holds at most its open buffer. So at most n + 1 buffer blocks and one GC
+        // destination beside the n data blocks, and at least blocks - 2n - 2 >= 1 free
+        // (the constructor keeps n <= (blocks - 3) / 2). A job cut before its commit leaves
+        // its closed buffers and the writes since open another; a job undone goes back to
+        // the head but a recut may undo it again, and jobs queued behind it keep filling
+        // their buffers. Recovery restores that bound itself, not later traffic: while some
+        // logical block holds more buffers than it may, the job at the head of the queue is
+        // run to its end (the same steps the next requests would run, in queue order, so a
+        // resumed job's new block is used before any other job takes one). Each job run
+        // leaves the queue, so this ends after at most n jobs.
+        let bufs = |f: &Gftl, l: usize| {
+            let lb = &f.lbs[l];
+            lb.full_bufs.len()
+                + (lb.buf != NONE) as usize
+                + f.usage.iter().filter(|&&u| u == Use::Closed(l as u32)).count()
+        };
         loop {
-            let bufs = |f: &Gftl, l: usize| {
-                let lb = &f.lbs[l];
-                lb.full_bufs.len()
-                    + (lb.buf != NONE) as usize
-                    + f.usage.iter().filter(|&&u| u == Use::Closed(l as u32)).count()
-            };
-            let Some(l) = (0..n).filter(|&l| bufs(&f, l) > 2).max_by_key(|&l| bufs(&f, l)) else { break };
-            if let Some(i) = f.queue.iter().position(|j| j.lbn == l as u32) {
-                let job = f.queue.remove(i).expect("position found");
-                f.queue.push_front(job);
-            }
+            let head = f.queue.front().map(|j| j.lbn as usize);
+            let over = (0..n).find(|&l| bufs(&f, l) > if Some(l) == head { 2 } else { 1 });
+            let (Some(l), Some(h)) = (over, head) else { break };
             let b = bufs(&f, l);
             flash.note("recovery", || {
-                format!("GFTL recovery: logical block {l} holds {b} buffer blocks — its GC job is run to its end now")
+                format!("GFTL recovery: logical block {l} holds {b} buffer blocks — the GC job of logical block {h} at the head of the queue is run to its end now")
             });
-            while f.lbs[l].queued {
+            while f.lbs[h].queued {
                 f.gc_step(flash)?;
             }
         }

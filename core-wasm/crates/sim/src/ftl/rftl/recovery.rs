@@ -16,15 +16,22 @@ impl Rftl {
     /// operation) finishes or undoes it at once, so the recovered triple is always in a
     /// no-GC state that satisfies Theorem 4.1. A block's *epoch* is its oldest page (the
     /// first program after its last erase) and its *first role* that page's tag. Rules,
-    /// applied until none fits: (1) a compaction block (below) that is newest beside two
-    /// other used blocks had not committed: erase it; beside one, it had: erase the other.
+    /// applied until none fits (docs/schemes/recovery.md):
+    /// (1) a compaction block (below) that is the newest of two or three used blocks: it
+    /// committed if it holds every live page of the logical block (its copies are the
+    /// newest) — erase the others — otherwise erase it (redone by rule 4).
     /// (2) Two blocks that began as primary/replacement: the newer is the destination of a
     /// primary GC whose victim is still readable (its erase had not begun): its pages are
     /// copies, erase it. (3) Two blocks that began as buffers: a replacement GC (the older
-    /// is its victim): copy the victim's live pages into the buffer, erase the victim.
-    /// (4) A primary, a buffer with fewer than k free pages and an empty block: a GC had
-    /// begun (or a circular shift had just happened) — *compaction*: copy every live page of
-    /// the logical block into the empty block (tag COMPACT), erase the other two.
+    /// is its victim): copy the victim's live pages into the buffer (what recuts left no
+    /// room for: into the primary, or compaction when there is none), erase the victim.
+    /// (4) A buffer with fewer than k free pages beside a primary (full, or holding the
+    /// GC's copies) or beside no primary at all (section 4.4's GC found nothing to copy:
+    /// the buffer holds the only copy): a GC had begun or a circular shift had just
+    /// happened — *compaction*: copy every live page into an empty block (tag COMPACT),
+    /// erase the others. What is left is a no-GC triple: a primary, an empty replacement,
+    /// a buffer with at least k free pages — or, after a primary GC with nothing to copy
+    /// (exchange of two empty blocks), the buffer alone, as a cut-free run has it.
     pub fn recover(flash: &mut Flash, params: &SchemeParams) -> FlashResult<Rftl> {
         let g = *flash.geometry();
         let t = *flash.timing();
@@ -45,7 +52,7 @@ impl Rftl {
             let mut rounds = 0;
             let (roles, info, latest) = loop {
                 rounds += 1;
-                if rounds > 8 {
+                if rounds > 16 {
                     return Err(bad(format!("logical block {l} does not settle")));
                 }
                 let mut info = [B::default(); 3];
@@ -87,12 +94,23 @@ impl Rftl {
                 }
                 let used: Vec<usize> = (0..3).filter(|&i| info[i].readable > 0).collect();
                 let empty: Vec<usize> = (0..3).filter(|&i| info[i].readable == 0).collect();
-                // Rule 1: compaction.
+                let live_in = |f: &Rftl, i: usize| {
+                    f.loc[range.clone()].iter().filter(|&&q| q != NONE && q / ppb == pbn(i)).count()
+                };
+                let live = f.loc[range.clone()].iter().filter(|&&q| q != NONE).count();
+                // Rule 1: a compaction block is the newest only while its compaction runs.
+                // It committed once it holds every live page (its copies are the newest):
+                // then the blocks it replaces go; otherwise it goes (it is redone).
                 if let Some(&c) = used.iter().max_by_key(|&&i| info[i].epoch) {
                     if info[c].first_role == TAG_COMPACT && used.len() > 1 {
-                        let victim = if used.len() == 3 { c } else { *used.iter().find(|&&i| i != c).unwrap() };
+                        let done = live_in(&f, c) == live;
+                        let victim = if done { *used.iter().find(|&&i| i != c).unwrap() } else { c };
                         flash.note("recovery", || {
-                            format!("logical block {l}: a compaction was cut — block {} erased", pbn(victim))
+                            if done {
+                                format!("logical block {l}: a compaction into block {} had copied every live page — block {} erased", pbn(c), pbn(victim))
+                            } else {
+                                format!("logical block {l}: a compaction was cut before it had copied every live page — its block {} erased", pbn(c))
+                            }
                         });
                         flash.erase(pbn(victim), Cause::Recovery)?;
                         continue;
@@ -109,52 +127,67 @@ impl Rftl {
                         flash.erase(pbn(pr[1]), Cause::Recovery)?;
                         continue;
                     }
-                    (1, 2) => {
-                        // Rule 3: finish the replacement GC.
+                    (0 | 1, 2) => {
+                        // Rule 3: finish the replacement GC (also when the primary holds
+                        // nothing: every live page was written after the GC's trigger).
                         let (r, b) = (bu[0], bu[1]);
-                        flash.note("recovery", || format!("logical block {l}: a replacement GC was cut — recovery copies block {}'s live pages to buffer block {} and erases it", pbn(r), pbn(b)));
-                        let mut next = info[b].used;
-                        for bo in range.clone() {
-                            let q = f.loc[bo];
-                            if q != NONE && q / ppb == pbn(r) {
-                                if next >= ppb {
-                                    return Err(bad(format!(
-                                        "logical block {l}: no room to finish the replacement GC"
-                                    )));
-                                }
-                                let d = flash.read(q, Cause::Recovery)?;
-                                f.seq += 1;
-                                let page = Page::stamped(d.lpn, d.version, f.seq, BUFFER as u8);
-                                flash.program(pbn(b) * ppb + next, page, Cause::Recovery)?;
-                                next += 1;
-                            }
+                        let todo = live_in(&f, r) as u32;
+                        let room_b = ppb - info[b].used;
+                        if todo > room_b && pr.is_empty() {
+                            // Recuts tore the buffer's free pages: rule 4's compaction into
+                            // the empty block instead (rule 1 then erases the other two).
+                            let e = empty[0];
+                            flash.note("recovery", || format!("logical block {l}: a replacement GC was cut and buffer block {} has no room left — compaction of its live pages into block {}", pbn(b), pbn(e)));
+                            let live: Vec<Ppn> = f.loc[range.clone()].iter().copied().filter(|&q| q != NONE).collect();
+                            f.copy_pages(flash, &live, &[(pbn(e), 0, TAG_COMPACT)])?;
+                            continue;
                         }
+                        // What the buffer has no room for (recuts tore its free pages) goes
+                        // to the primary's free pages.
+                        let room_p = pr.first().map_or(0, |&p| ppb - info[p].used);
+                        if todo > room_b + room_p {
+                            return Err(bad(format!(
+                                "logical block {l}: no room in buffer block {} and primary block {} to finish the replacement GC ({todo} live pages in block {})",
+                                pbn(b),
+                                pbn(pr[0]),
+                                pbn(r)
+                            )));
+                        }
+                        flash.note("recovery", || format!("logical block {l}: a replacement GC was cut — recovery copies block {}'s live pages to buffer block {} and erases it", pbn(r), pbn(b)));
+                        let live: Vec<Ppn> =
+                            f.loc[range.clone()].iter().copied().filter(|&q| q != NONE && q / ppb == pbn(r)).collect();
+                        let mut dests = vec![(pbn(b), info[b].used, BUFFER as u8)];
+                        if let Some(&p) = pr.first() {
+                            dests.push((pbn(p), info[p].used, PRIMARY as u8));
+                        }
+                        f.copy_pages(flash, &live, &dests)?;
                         flash.erase(pbn(r), Cause::Recovery)?;
                         continue;
                     }
-                    (1, 1) if ppb - info[bu[0]].used < f.p.k => {
-                        // Rule 4: compaction into the empty block.
+                    (0 | 1, 1) if ppb - info[bu[0]].used < f.p.k => {
+                        // Rule 4: a buffer with fewer than k free pages beside a primary
+                        // that is full (a primary + buffer GC had begun), that holds the GC's
+                        // copies (a circular shift had just happened) or that is empty (the
+                        // GC had nothing to copy: the buffer holds the only copies) —
+                        // Theorem 4.1 cannot hold for the next GC: compaction into an empty
+                        // block. Rule 1 decides a cut compaction.
                         let e = empty[0];
                         flash.note("recovery", || format!("logical block {l}: a GC had begun (or a circular shift had just happened) — compaction of its live pages into block {}", pbn(e)));
-                        let mut next = 0;
-                        for bo in range.clone() {
-                            let q = f.loc[bo];
-                            if q != NONE {
-                                let d = flash.read(q, Cause::Recovery)?;
-                                f.seq += 1;
-                                let page = Page::stamped(d.lpn, d.version, f.seq, TAG_COMPACT);
-                                flash.program(pbn(e) * ppb + next, page, Cause::Recovery)?;
-                                next += 1;
-                            }
+                        let live: Vec<Ppn> = f.loc[range.clone()].iter().copied().filter(|&q| q != NONE).collect();
+                        f.copy_pages(flash, &live, &[(pbn(e), 0, TAG_COMPACT)])?;
+                        flash.erase(pbn(bu[0]), Cause::Recovery)?;
+                        if let Some(&p) = pr.first() {
+                            flash.erase(pbn(p), Cause::Recovery)?;
                         }
-                        let (p, x) = (pr[0], bu[0]);
-                        flash.erase(pbn(x), Cause::Recovery)?;
-                        flash.erase(pbn(p), Cause::Recovery)?;
                         continue;
                     }
                     (0, 0) => break ([0, 1, 2], info, latest),
                     (1, 1) => break ([pr[0], empty[0], bu[0]], info, latest),
                     (1, 0) => break ([pr[0], empty[0], empty[1]], info, latest),
+                    // A primary GC with nothing to copy (the buffer held the only copy)
+                    // erased the primary and exchanged two empty blocks: the buffer alone
+                    // is used, the state a cut-free run is in until the next write.
+                    (0, 1) => break ([empty[0], empty[1], bu[0]], info, latest),
                     _ => {
                         return Err(bad(format!(
                             "logical block {l}: {} primary-like and {} buffer-like blocks",
@@ -181,5 +214,22 @@ impl Rftl {
             f.refresh_owner(l);
         }
         Ok(f)
+    }
+
+    /// Recovery's copies: every page of `pages` is read and programmed under a new
+    /// sequence number into the first destination block (pbn, next free page) with room,
+    /// then the next; each destination gives the tag its copies carry (the block's role).
+    fn copy_pages(&mut self, flash: &mut Flash, pages: &[Ppn], dests: &[(Pbn, u32, u8)]) -> FlashResult<()> {
+        let ppb = self.ppb;
+        let mut slots = dests.iter().flat_map(|&(b, next, tag)| (next..ppb).map(move |o| (b * ppb + o, tag)));
+        for &q in pages {
+            let Some((dst, tag)) = slots.next() else {
+                return Err(FlashError::Violation("RFTL recovery: no room for a copy".into()));
+            };
+            let d = flash.read(q, Cause::Recovery)?;
+            self.seq += 1;
+            flash.program(dst, Page::stamped(d.lpn, d.version, self.seq, tag), Cause::Recovery)?;
+        }
+        Ok(())
     }
 }
