@@ -3,17 +3,22 @@
 //!
 //! Between requests a scheme's RAM is consistent, so its own view (`Ftl::page_state`,
 //! `block_role`, `block_owners_all`) is the truth: `Display::of`. Inside a request the
-//! app pauses the scheme after k operations and the RAM is half-updated (a log entry
-//! dropped, the block map not yet switched), so reading it draws pictures no chip can
-//! hold. `Display::during` starts from the display before the request and applies the k
-//! operations revealed, the way a chip changes:
-//! - a host program makes its page valid; the acknowledged copy stays valid until the
-//!   write completes (a cut may still lose the write: recovery then keeps the old copy);
+//! app pauses the scheme after k operations and the RAM is half-updated (the block map not
+//! yet switched to a merge's destination), so reading it alone draws copies invalid until
+//! the merge ends. `Display::during` starts from the display before the request and
+//! applies the k operations revealed, the way a chip changes, and then the scheme's map:
+//! - a host program makes its page valid (the write in flight);
 //! - a copy (a program by a merge, GC, fill or recovery) takes the state of the page it
-//!   was read from: source and destination are both valid while the merge runs; the
-//!   source stops being valid when its block is erased, i.e. when the merge that moved it
-//!   is complete, or when the request ends;
-//! - a metadata program is metadata; an erase makes the block's pages erased.
+//!   was read from: source and destination are both valid while the copy is in flight;
+//! - a metadata program is metadata; an erase makes the block's pages erased;
+//! - one validity rule, from the FTL's own map (issue 35): a data page shown valid that
+//!   the paused RAM no longer holds valid (`Ftl::page_state`: the map, or the scheme's log
+//!   map, points elsewhere) has been forgotten — FAST's "−1", an RFTL/GFTL overwrite — and
+//!   is invalid from that operation on. The copies programmed in this request are in
+//!   flight until the map points to them, and are forgotten only for a newer version;
+//!   a page whose LPN the paused map points to nowhere, or to an older version, keeps its
+//!   state (no LPN loses its last copy to a half-updated map). Inside a recovery the RAM is being rebuilt, so
+//!   only the chip rules apply there.
 //!
 //! Roles and owners are the paused RAM's, except that a block erased and not yet
 //! programmed again reads FREE (a new role appears at the operation that opens it), a
@@ -46,15 +51,22 @@ impl Display {
 
     /// The moment after `ops` (the operations revealed of a request or recovery) from the
     /// moment `base` shows, which is the display of `before`; `now` is the state paused
-    /// (or cut) after them.
-    pub fn during(base: &Display, before: &State, now: &State, ops: &[Event]) -> Display {
+    /// (or cut) after them. `map`: `now`'s RAM is the scheme's map at this moment (a
+    /// request); false inside a recovery, whose RAM is being rebuilt.
+    pub fn during(base: &Display, before: &State, now: &State, ops: &[Event], map: bool) -> Display {
         let mut states = base.states.clone();
-        let (erased, filled) = fold(&mut states, before, now.flash.ppb(), ops);
+        let f = fold(&mut states, before, now.flash.ppb(), ops);
         // What the chip holds always wins over the derivation (a torn page is unreadable).
         for (p, page) in now.flash.pages().iter().enumerate() {
             states[p] = chip_wins(states[p], page.kind);
         }
-        let (roles, owners) = blocks_during(&base.roles, &base.owners, now, &erased, &filled);
+        if map {
+            let chip = states.clone();
+            for (p, st) in states.iter_mut().enumerate() {
+                *st = by_map(*st, p as Ppn, now, &f.fresh, &|q| chip[q as usize]);
+            }
+        }
+        let (roles, owners) = blocks_during(&base.roles, &base.owners, now, &f.erased, &f.filled);
         Display { states, roles, owners }
     }
 
@@ -102,6 +114,52 @@ impl Pages for Sparse<'_> {
     }
 }
 
+/// The scheme's map decides when a copy is forgotten (the rule at the top of this file):
+/// a page the fold shows valid that the paused RAM holds invalid turns invalid when the
+/// map points to another copy, at least as new and shown valid (`shown`: the fold's
+/// state); a copy programmed in this request is in flight until the map points to it, and
+/// is forgotten only for a newer version. A map pointing to no copy, an older one or one
+/// drawn invalid (a stale duplicate) is half-updated: the page keeps its state.
+fn by_map(st: PageState, p: Ppn, now: &State, fresh: &HashSet<Ppn>, shown: &dyn Fn(Ppn) -> PageState) -> PageState {
+    if !matches!(st, PageState::Valid | PageState::Retractable) {
+        return st;
+    }
+    let page = now.flash.peek(p);
+    if page.kind != PageKind::Data {
+        return st;
+    }
+    let in_flight = fresh.contains(&p);
+    match now.ftl.page_state(&now.flash, p) {
+        ram @ (PageState::Valid | PageState::Retractable) => {
+            if in_flight {
+                st
+            } else {
+                ram
+            }
+        }
+        _ => match now.ftl.locate(page.lpn).map(|q| (now.flash.peek(q), shown(q))) {
+            // The map points to a copy at least as new (a copy in flight: strictly newer).
+            Some((q, PageState::Valid | PageState::Retractable))
+                if q.kind == PageKind::Data
+                    && (q.version > page.version || !in_flight && q.version == page.version) =>
+            {
+                PageState::Invalid
+            }
+            // Half-updated: the map points to no copy, or to an older one (FAST's SW log
+            // block detached before its partial merge).
+            _ => st,
+        },
+    }
+}
+
+/// What a fold over operations found: blocks erased by them, blocks programmed since
+/// their last erase (or since the request began), and data pages programmed since.
+struct Folded {
+    erased: HashSet<Pbn>,
+    filled: HashSet<Pbn>,
+    fresh: HashSet<Ppn>,
+}
+
 /// A torn, erased or metadata page on the chip reads so whatever the derivation says.
 fn chip_wins(st: PageState, kind: PageKind) -> PageState {
     match kind {
@@ -113,12 +171,14 @@ fn chip_wins(st: PageState, kind: PageKind) -> PageState {
 }
 
 /// Applies the revealed operations to page states as a chip applies them (the rules at the
-/// top of this file); returns the blocks erased by them and those programmed since.
-fn fold(states: &mut impl Pages, before: &State, ppb: u32, ops: &[Event]) -> (HashSet<Pbn>, HashSet<Pbn>) {
+/// top of this file); returns the blocks erased by them, those programmed since and the
+/// data pages programmed since.
+fn fold(states: &mut impl Pages, before: &State, ppb: u32, ops: &[Event]) -> Folded {
     // Blocks erased by these operations, and blocks programmed since their last erase
     // (or since the request began): erased and not filled is blank.
     let mut erased: HashSet<Pbn> = HashSet::new();
     let mut filled: HashSet<Pbn> = HashSet::new();
+    let mut fresh: HashSet<Ppn> = HashSet::new();
     let mut last_read: Option<(Ppn, u32, u32)> = None;
     for e in ops {
         let Event::Op { kind, ppn, pbn, lpn, cause, content: kind_of, version } = *e else { continue };
@@ -134,6 +194,7 @@ fn fold(states: &mut impl Pages, before: &State, ppb: u32, ops: &[Event]) -> (Ha
                 }
                 erased.insert(pbn);
                 filled.remove(&pbn);
+                fresh.retain(|p| p / ppb != pbn);
             }
             OpKind::Program => {
                 filled.insert(pbn);
@@ -141,10 +202,10 @@ fn fold(states: &mut impl Pages, before: &State, ppb: u32, ops: &[Event]) -> (Ha
                     states.set(ppn, if kind_of == PageKind::Meta { PageState::Metadata } else { PageState::Invalid });
                     continue;
                 }
+                fresh.insert(ppn);
                 let state = if cause == Cause::Host {
                     // The write in flight: valid beside the acknowledged copy, which
-                    // turns invalid when the write completes (or stays valid if a cut
-                    // loses the write).
+                    // turns invalid when the map points to the new one (`by_map`).
                     PageState::Valid
                 } else {
                     // A copy: as valid as its source; a source shown invalid may be a
@@ -170,7 +231,7 @@ fn fold(states: &mut impl Pages, before: &State, ppb: u32, ops: &[Event]) -> (Ha
             }
         }
     }
-    (erased, filled)
+    Folded { erased, filled, fresh }
 }
 
 /// Roles and owners inside a request (or recovery): the paused RAM's, with the rules at
@@ -230,6 +291,8 @@ fn blocks_during(
 pub struct DuringPages<'a> {
     now: &'a State,
     changed: HashMap<Ppn, PageState>,
+    fresh: HashSet<Ppn>,
+    map: bool,
     base: &'a dyn Fn(Ppn) -> PageState,
     /// Roles and owners of the moment (all blocks: cheap beside the pages).
     pub roles: Vec<BlockRole>,
@@ -244,15 +307,26 @@ impl<'a> DuringPages<'a> {
         before: &State,
         now: &'a State,
         ops: &[Event],
+        map: bool,
     ) -> DuringPages<'a> {
         let mut sp = Sparse { base, changed: HashMap::new() };
-        let (erased, filled) = fold(&mut sp, before, now.flash.ppb(), ops);
-        let (roles, owners) = blocks_during(base_roles, base_owners, now, &erased, &filled);
-        DuringPages { now, changed: sp.changed, base, roles, owners }
+        let f = fold(&mut sp, before, now.flash.ppb(), ops);
+        let (roles, owners) = blocks_during(base_roles, base_owners, now, &f.erased, &f.filled);
+        DuringPages { now, changed: sp.changed, fresh: f.fresh, map, base, roles, owners }
     }
 
     /// The state page `p` shows at this moment.
     pub fn state(&self, p: Ppn) -> PageState {
+        let st = self.chip(p);
+        if self.map {
+            by_map(st, p, self.now, &self.fresh, &|q| self.chip(q))
+        } else {
+            st
+        }
+    }
+
+    /// The state of page `p` by the fold and the chip alone.
+    fn chip(&self, p: Ppn) -> PageState {
         let st = self.changed.get(&p).copied().unwrap_or_else(|| (self.base)(p));
         chip_wins(st, self.now.flash.peek(p).kind)
     }

@@ -521,7 +521,7 @@ impl Stepper {
                 let _ = recover(&mut s.flash);
             }
             s.flash.power_on();
-            let display = Display::during(&rec.off.display, &rec.cut, &s, &self.events[..self.cursor]);
+            let display = Display::during(&rec.off.display, &rec.cut, &s, &self.events[..self.cursor], false);
             self.sim.state = s;
             self.roots.pop();
             self.branch_from = rec.branch_from;
@@ -548,7 +548,7 @@ impl Stepper {
             let h0 = before.flash.time_ns(crate::nand::Cause::Host);
             self.sim.charge_cut(&mut cut, Some(req), before.flash.elapsed_ns, h0);
             let base = self.base.take().unwrap_or_else(|| Display::of(&before));
-            let display = Display::during(&base, &before, &cut, &self.events[..self.cursor]);
+            let display = Display::during(&base, &before, &cut, &self.events[..self.cursor], true);
             self.sim.state = cut;
             self.events.truncate(self.cursor);
             self.in_request = false;

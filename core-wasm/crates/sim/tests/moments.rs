@@ -4,7 +4,10 @@
 //! with rules a chip obeys, read from the chip's own erase counts rather than from the
 //! derivation under test:
 //! - no page becomes valid (or retractable) from invalid, and no page looks erased, or
-//!   metadata turns into data, without an erase of its block in between;
+//!   metadata turns into data, without an erase of its block in between — except at the
+//!   end of a recovery, which rebuilds the map from the chip: a copy the lost RAM had
+//!   forgotten is valid again when the recovered map points to it with the acknowledged
+//!   version (docs/architecture.md, "What a moment shows");
 //! - every LPN with an acknowledged version has a valid page holding that version (or the
 //!   write in flight);
 //! - a page a merge or GC just programmed is valid;
@@ -69,9 +72,18 @@ fn check(s: &Stepper, a: &Moment, b: &Moment, scheme: &str) -> Result<(), TestCa
     let st = s.view();
     let ppb = st.flash.ppb() as usize;
     let at = || format!("{scheme}: {} -> {}", a.where_, b.where_);
+    let recovered = b.where_.starts_with("recovery") && !s.recovering();
+    let lpns_now = s.page_lpns();
+    let regained = |p: usize| {
+        let l = lpns_now[p];
+        recovered
+            && l != ftl_sim::nand::NONE
+            && st.ftl.locate(l) == Some(p as u32)
+            && st.oracle.latest().get(l as usize) == Some(&st.flash.peek(p as u32).version)
+    };
     for p in 0..b.states.len() {
         let blk = p / ppb;
-        if b.erases[blk] != a.erases[blk] {
+        if b.erases[blk] != a.erases[blk] || regained(p) {
             continue;
         }
         let (x, y) = (PAGE[a.states[p] as usize], PAGE[b.states[p] as usize]);

@@ -187,7 +187,7 @@ impl Stepper {
                 Some(d) => (d.roles.clone(), d.owners.clone()),
                 None => blocks_of(before),
             };
-            let during = DuringPages::new(&base, &br, &bo, before, view, &self.events[..self.cursor]);
+            let during = DuringPages::new(&base, &br, &bo, before, view, &self.events[..self.cursor], true);
             let roles: Vec<u8> = during.roles.iter().map(|&r| r as u8).collect();
             let owners = during.owners.clone();
             with_changed(blocks, &roles, &owners);

@@ -97,11 +97,11 @@ impl Stepper {
             if self.in_request {
                 let ops = &self.events[..self.cursor];
                 if let Some(rec) = &self.rec {
-                    return Display::during(&rec.off.display, &rec.cut, self.view(), ops);
+                    return Display::during(&rec.off.display, &rec.cut, self.view(), ops, false);
                 }
                 if let Some(before) = &self.before {
                     let base = self.base.get_or_init(|| Display::of(before));
-                    return Display::during(base, before, self.view(), ops);
+                    return Display::during(base, before, self.view(), ops, true);
                 }
             }
             Display::of(self.view())

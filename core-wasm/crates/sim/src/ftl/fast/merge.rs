@@ -15,21 +15,38 @@ impl FastFtl {
     pub(super) fn merge_into_new(&mut self, flash: &mut Flash, lbn: u32, cause: Cause) -> FlashResult<Pbn> {
         let n = self.ppb;
         let dst = self.take_free(Use::Data, lbn)?;
+        self.dest = Some(dst);
         let srcs: Vec<Option<Ppn>> = (0..n).map(|off| self.locate(lbn * n + off)).collect();
         let old = self.bmt[lbn as usize];
         flash.note("merge", || {
             format!(
-                "merge of LBN {lbn}: {} up-to-date sectors copied into free block {dst}, which becomes its data block; old data block {} erased; LBN {lbn}'s RW sectors marked −1",
-                srcs.iter().flatten().count(),
+                "merge of LBN {lbn}: its {} copied into free block {dst} (DEST), which becomes its data block; then old data block {} is erased",
+                sectors(srcs.iter().flatten().count(), "up-to-date sector"),
                 if old == NONE { "-".to_string() } else { old.to_string() }
             )
         });
+        // The −1 marks come right after the last copy's program (the map switches with
+        // them), so their note is revealed with that program (issue 35).
+        let marked = |flash: &mut Flash| {
+            flash.note("merge", || {
+                format!("block {dst} becomes LBN {lbn}'s data block and LBN {lbn}'s RW sectors are marked −1")
+            })
+        };
         let last = srcs.iter().rposition(|s| s.is_some());
         for (off, src) in srcs.iter().enumerate() {
             if let Some(src) = *src {
-                let t = tag::MERGE | if Some(off) == last { tag::LAST } else { 0 };
-                self.copy(flash, src, dst * n + off as u32, cause, t)?;
+                let to = dst * n + off as u32;
+                if Some(off) == last {
+                    let p = flash.read(src, cause)?;
+                    marked(flash);
+                    self.program(flash, to, p.lpn, p.version, cause, tag::MERGE | tag::LAST)?;
+                } else {
+                    self.copy(flash, src, to, cause, tag::MERGE)?;
+                }
             }
+        }
+        if last.is_none() {
+            marked(flash);
         }
         self.bmt[lbn as usize] = dst;
         self.map_changed(lbn);
@@ -38,6 +55,7 @@ impl FastFtl {
         if old != NONE {
             self.erase(flash, old, cause)?;
         }
+        self.dest = None;
         Ok(dst)
     }
 
@@ -220,6 +238,7 @@ impl FastFtl {
     ) -> FlashResult<()> {
         let n = self.ppb;
         let dst = self.take_free(Use::Data, sw.lbn)?;
+        self.dest = Some(dst);
         let srcs: Vec<Option<Ppn>> = (0..n)
             .map(|off| {
                 let l = sw.lbn * n + off;
@@ -263,6 +282,7 @@ impl FastFtl {
             self.erase(flash, old, Cause::FullMerge)?;
         }
         self.erase(flash, sw.pbn, Cause::FullMerge)?;
+        self.dest = None;
         Ok(())
     }
 }

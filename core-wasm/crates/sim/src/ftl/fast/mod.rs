@@ -180,6 +180,9 @@ pub struct FastFtl {
     pub(crate) meta: Option<Box<dyn RecoveryLogging>>,
     /// The RW victim being replaced (popped from `rw`, not yet erased), for the map page.
     pub(crate) victim: Option<Pbn>,
+    /// The free block a merge is filling, until the old data block's erase: it reads DEST
+    /// as BAST's does (issue 35; RAM only, None between requests).
+    pub(crate) dest: Option<Pbn>,
     /// With crash-recovery logging: the lbns whose `bmt` / `bmt_msn` entry changed since
     /// the last map page, so the next map-page snapshot patches a recycled copy instead of
     /// copying the whole block map (simulation bookkeeping only; fastcheck.rs).
@@ -239,6 +242,7 @@ impl FastFtl {
             map_dirty: Vec::new(),
             track_map: false,
             victim: None,
+            dest: None,
         })
     }
 
@@ -561,6 +565,7 @@ impl Ftl for FastFtl {
         }
         match self.usage[pbn as usize] {
             Use::Free => BlockRole::Free,
+            Use::Data if self.dest == Some(pbn) => BlockRole::GcDestination,
             Use::Data => BlockRole::Data,
             Use::Sw => BlockRole::SwLog,
             Use::Rw => BlockRole::RwLog,

@@ -213,7 +213,9 @@ impl Gftl {
 
     /// One partial-block-cleaning step of the job at the head of the queue.
     fn gc_step(&mut self, flash: &mut Flash) -> FlashResult<()> {
-        let Some(mut job) = self.queue.pop_front() else { return Ok(()) };
+        // The job stays at the head of the queue while the step runs (a pause or cut
+        // unwinds with its copies recorded: `page_state` keeps them valid until the erase).
+        let Some(mut job) = self.queue.front().cloned() else { return Ok(()) };
         let t0 = flash.elapsed_ns;
         let budget = self.timing.erase_ns;
         let ppb = self.ppb;
@@ -245,6 +247,7 @@ impl Gftl {
                         format!("GC of logical block {lbn}: old data block {old} and buffer blocks {closed} merge into block {new}")
                     });
                     job.phase = Phase::Scan(0);
+                    self.queue[0] = job.clone();
                 }
                 Phase::Scan(o) => {
                     if o >= ppb {
@@ -277,6 +280,7 @@ impl Gftl {
                         flash.program(dst, page, Cause::Gc)?;
                         job.new_next += 1;
                         self.loc[lpn as usize] = dst;
+                        self.queue[0] = job.clone();
                         self.copies += 1;
                         did += 1;
                     }
@@ -331,6 +335,7 @@ impl Gftl {
                         continue;
                     }
                     self.lbs[lbn as usize].queued = false;
+                    self.queue.pop_front();
                     let spent = flash.elapsed_ns - t0;
                     self.max_step_ns = self.max_step_ns.max(spent);
                     flash.note("gc_step", || format!("GC of logical block {lbn} done in {} steps", job.steps));
@@ -343,7 +348,7 @@ impl Gftl {
         self.max_step_ns = self.max_step_ns.max(spent);
         let (steps, max) = (job.steps, self.max_steps);
         flash.note("gc_step", || format!("GC of logical block {lbn}: step {steps} (at most {max})"));
-        self.queue.push_front(job);
+        self.queue[0] = job;
         self.check_step(spent)
     }
 

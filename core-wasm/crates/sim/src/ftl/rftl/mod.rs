@@ -353,7 +353,9 @@ impl Rftl {
     /// erase of the victim once every valid page has been copied. Never longer than T_er.
     fn gc_step(&mut self, flash: &mut Flash, lbn: u32) -> FlashResult<()> {
         let t0 = flash.elapsed_ns;
-        let mut gc = match self.lbs[lbn as usize].gc.take() {
+        // The job stays in RAM while the step runs (a pause or cut unwinds with the copies
+        // made so far recorded: `page_state` keeps them valid until the victim's erase).
+        let mut gc = match self.lbs[lbn as usize].gc.clone() {
             Some(gc) => gc,
             None => return Ok(()),
         };
@@ -390,6 +392,7 @@ impl Rftl {
                 self.program_with_subtable(flash, lbn, dst, Page::data(data.lpn, data.version), table, Cause::Gc)?;
                 copies += 1;
                 gc.copied.push(src);
+                self.lbs[lbn as usize].gc = Some(gc.clone());
             }
             gc.cursor += 1;
         }
@@ -407,6 +410,7 @@ impl Rftl {
             self.lbs[lbn as usize].gc = Some(gc);
         } else {
             self.erase_victim(flash, lbn, victim)?;
+            self.lbs[lbn as usize].gc = None;
             flash.note("gc_step", || format!("logical block {lbn}: GC step {step} of {bound}: block {victim} erased"));
             self.finish(flash, lbn, kind);
         }

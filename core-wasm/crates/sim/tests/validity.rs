@@ -1,0 +1,358 @@
+//! One validity rule, from the FTL's own map (issue 35; docs/architecture.md, "What a
+//! moment shows"). A copy is valid while the scheme's map (or log map) points to it, plus a
+//! copy in flight; it turns invalid at the operation at which the scheme forgets it, never
+//! later, and never invalid → valid without an erase. Walking every scheme of the registry
+//! op by op, with power cuts and recoveries, at every moment:
+//! - each LPN has at most one valid copy, except a copy in flight: two, holding the same
+//!   version (a copy and its source), or the newer one programmed in this request and not
+//!   yet pointed to by the map (the write between its program and its map update);
+//! - no page goes invalid → valid without an erase of its block;
+//! - every written LPN has a valid copy (of its acknowledged version or the one in flight);
+//! - the narration's claims match the drawn states: the page an operation line says was
+//!   programmed ("program lpn X into page P of block B") is valid, and after "LBN L's RW
+//!   sectors are marked −1" no page of LBN L in an RW log block is valid.
+//!
+//! Plus the issue's two cases as fixed tests: FAST's full merge (tour fast-merges) and
+//! RFTL's rewrite of LPN 36 (tour rftl-bounded).
+
+mod common;
+
+use common::scenario;
+use ftl_sim::ftl::{BlockRole, PageState, SchemeParams, REGISTRY};
+use ftl_sim::nand::{PageKind, NONE};
+use ftl_sim::scenario::{ChipSpec, Scenario};
+use ftl_sim::stepper::Stepper;
+use ftl_sim::trace::gen::Workload;
+use proptest::prelude::*;
+
+const VALID: u8 = PageState::Valid as u8;
+const INVALID: u8 = PageState::Invalid as u8;
+
+/// A small chip the scheme accepts with its registry defaults (log blocks at the
+/// registry's minimum of 3 or more, so merges come early): the fewest pages per block
+/// that builds.
+fn small(id: &str, w: &Workload) -> Option<Scenario> {
+    let e = REGISTRY.iter().find(|e| e.id == id)?;
+    let mut params = SchemeParams::default();
+    if let Some(spec) = e.param("log_blocks") {
+        params.log_blocks = Some(spec.min.fixed().unwrap_or(1.0).max(3.0) as u32);
+    }
+    [4, 8, 16].into_iter().map(|ppb| scenario(id, params.clone(), 24, ppb, w.clone())).find(|sc| sc.build().is_ok())
+}
+
+/// Data pages programmed by the revealed operations of the request shown.
+fn fresh(s: &Stepper) -> Vec<usize> {
+    let ppb = s.view().flash.ppb();
+    let mut out: Vec<usize> = Vec::new();
+    for e in s.events() {
+        match e.kind {
+            "erase" => out.retain(|&p| p as u32 / ppb != e.pbn.unwrap()),
+            "program" if e.lpn.is_some() => out.push((e.pbn.unwrap() * ppb + e.page.unwrap()) as usize),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The rules of one moment alone.
+fn check_moment(s: &Stepper, at: &str) -> Result<(), TestCaseError> {
+    let st = s.view();
+    let states = s.page_states();
+    let lpns = s.page_lpns();
+    let roles = s.block_roles();
+    let ppb = st.flash.ppb() as usize;
+    let in_request = s.op_cursor() > 0 && s.op_cursor() < s.op_count() && !s.recovering();
+    let fresh = if in_request { fresh(s) } else { Vec::new() };
+    // At most one valid copy per LPN, except a copy in flight.
+    let mut by_lpn: std::collections::HashMap<u32, Vec<usize>> = std::collections::HashMap::new();
+    for p in 0..states.len() {
+        if states[p] == VALID && lpns[p] != NONE {
+            by_lpn.entry(lpns[p]).or_default().push(p);
+        }
+    }
+    // Inside a recovery the map being rebuilt is not at hand (a paused recovery drops
+    // it): its copies follow the chip rules only, and are not counted here (open, issue 35).
+    for (lpn, pages) in by_lpn.iter().filter(|_| s.powered() && !s.recovering()) {
+        let v = |p: usize| st.flash.peek(p as u32).version;
+        prop_assert!(pages.len() <= 2, "{at}: lpn {lpn} has {} valid copies: pages {:?}", pages.len(), pages);
+        if let [a, b] = pages[..] {
+            if v(a) != v(b) {
+                let newer = if v(a) > v(b) { a } else { b };
+                let before_map = fresh.contains(&newer) && st.ftl.locate(*lpn) != Some(newer as u32);
+                prop_assert!(
+                    before_map,
+                    "{at}: lpn {lpn} has two valid versions (pages {a} v{}, {b} v{}) and the newer is not in flight",
+                    v(a),
+                    v(b)
+                );
+            }
+        }
+    }
+    let text = s.narration();
+    // Every written LPN has a valid copy.
+    let in_flight = st.next_version.saturating_sub(1);
+    for (lpn, &want) in st.oracle.latest().iter().enumerate() {
+        if want == 0 {
+            continue;
+        }
+        let found = by_lpn.get(&(lpn as u32)).is_some_and(|ps| {
+            ps.iter().any(|&p| {
+                let v = st.flash.peek(p as u32).version;
+                v == want || v == in_flight
+            })
+        });
+        // LTFTL: a retractable page of a frozen state may hold it while a revert runs.
+        let retractable = (0..states.len()).any(|p| lpns[p] == lpn as u32 && states[p] == PageState::Retractable as u8);
+        prop_assert!(
+            found || retractable,
+            "{at}: lpn {lpn} (version {want}) has no valid copy; its pages (page, state, version): {:?}; the map points to {:?}; narration: {text}",
+            (0..states.len()).filter(|&p| lpns[p] == lpn as u32).map(|p| (p, states[p], st.flash.peek(p as u32).version)).collect::<Vec<_>>(),
+            st.ftl.locate(lpn as u32)
+        );
+    }
+    // The narration's claims.
+    if s.op_cursor() > 0 && !s.recovering() {
+        if let Some(e) = s.events().iter().rev().find(|e| e.cause.is_some()) {
+            if e.kind == "program" && e.lpn.is_some() {
+                let p = e.pbn.unwrap() as usize * ppb + e.page.unwrap() as usize;
+                if st.flash.peek(p as u32).kind == PageKind::Data {
+                    prop_assert!(
+                        states[p] == VALID || states[p] == PageState::Retractable as u8,
+                        "{at}: the narration says \"{}\" but page {p} shows state {}",
+                        e.text,
+                        states[p]
+                    );
+                }
+            }
+        }
+    }
+    for line in text.lines() {
+        let Some(i) = line.find("'s RW sectors are marked −1") else { continue };
+        let lbn: u32 = line[..i].rsplit(' ').next().and_then(|w| w.parse().ok()).unwrap_or(u32::MAX);
+        for p in 0..states.len() {
+            if lpns[p] != NONE && lpns[p] / ppb as u32 == lbn && roles[p / ppb] == BlockRole::RwLog as u8 {
+                prop_assert!(
+                    states[p] != VALID,
+                    "{at}: the narration says \"LBN {lbn}'s RW sectors are marked −1\" but page {p} (lpn {}) in RW log block {} is valid",
+                    lpns[p],
+                    p / ppb
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The rules between two moments: no page goes invalid → valid without an erase, except
+/// at the end of a recovery, which rebuilds the map from the chip (`regained`): a copy the
+/// lost RAM had forgotten (the source of a GC copy, or the copy a write replaced, not yet
+/// recorded in the scheme's metadata when power failed) is valid again when the recovered
+/// map points to it and it holds the LPN's acknowledged version.
+fn check_pair(
+    a: &(String, Vec<u8>, Vec<u32>),
+    b: &(String, Vec<u8>, Vec<u32>),
+    ppb: usize,
+    regained: &dyn Fn(usize) -> bool,
+) -> Result<(), TestCaseError> {
+    for p in 0..b.1.len() {
+        if a.2[p / ppb] != b.2[p / ppb] || regained(p) {
+            continue;
+        }
+        prop_assert!(
+            !(a.1[p] == INVALID && b.1[p] == VALID),
+            "{} -> {}: page {p} went invalid -> valid with no erase of block {}",
+            a.0,
+            b.0,
+            p / ppb
+        );
+    }
+    Ok(())
+}
+
+/// Walks `requests` requests op by op, cutting power after the steps in `cuts` (a second
+/// cut inside the recovery when the flag is odd); returns the moments checked.
+fn walk(id: &str, w: Workload, requests: usize, cuts: &[(usize, u8)]) -> Result<usize, TestCaseError> {
+    let Some(sc) = small(id, &w) else { return Err(TestCaseError::fail(format!("{id}: no small chip builds"))) };
+    let mut s = Stepper::new(sc.build().map_err(TestCaseError::fail)?);
+    s.set_recoverer(sc.recoverer());
+    let ppb = s.view().flash.ppb() as usize;
+    let snap = |s: &Stepper, what: &str| {
+        let at = format!("{id}: {what} at request {} op {}/{}", s.step(), s.op_cursor(), s.op_count());
+        (at, s.page_states(), s.erase_counts())
+    };
+    let mut prev = snap(&s, "start");
+    let mut moments = 0;
+    let mut steps = 0;
+    let mut visit = |s: &Stepper, what: &str, prev: &mut (String, Vec<u8>, Vec<u32>)| -> Result<(), TestCaseError> {
+        let m = snap(s, what);
+        let v: serde_json::Value = serde_json::from_str(&s.verdict_json()).unwrap_or_default();
+        let ended = what == "recovery" && !s.recovering();
+        let st = s.view();
+        let lpns = s.page_lpns();
+        let regained = |p: usize| {
+            ended
+                && lpns[p] != NONE
+                && st.ftl.locate(lpns[p]) == Some(p as u32)
+                && st.oracle.latest().get(lpns[p] as usize) == Some(&st.flash.peek(p as u32).version)
+        };
+        check_pair(prev, &m, ppb, &regained).map_err(|e| {
+            let why = |p: usize| format!("lpn {} v{}", lpns[p], st.flash.peek(p as u32).version);
+            TestCaseError::fail(format!(
+                "{e}; verdict {v}; pages: {:?}",
+                (0..lpns.len()).filter(|&p| prev.1[p] == INVALID && m.1[p] == VALID).map(why).collect::<Vec<_>>()
+            ))
+        })?;
+        check_moment(s, &m.0)?;
+        *prev = m;
+        moments += 1;
+        Ok(())
+    };
+    while s.step() < requests {
+        if !s.step_op().map_err(TestCaseError::fail)? {
+            break;
+        }
+        steps += 1;
+        visit(&s, "step", &mut prev)?;
+        let Some(&(_, twice)) = cuts.iter().find(|c| c.0 == steps) else { continue };
+        if s.op_cursor() == 0 || s.op_cursor() >= s.op_count() {
+            continue;
+        }
+        s.power_cut().map_err(TestCaseError::fail)?;
+        visit(&s, "power off", &mut prev)?;
+        s.recover().map_err(TestCaseError::fail)?;
+        let mut cut_again = twice % 2 == 1;
+        while s.recovering() {
+            s.step_op().map_err(TestCaseError::fail)?;
+            visit(&s, "recovery", &mut prev)?;
+            if cut_again && s.recovering() && s.op_cursor() * 2 >= s.op_count() {
+                cut_again = false;
+                s.power_cut().map_err(TestCaseError::fail)?;
+                visit(&s, "power off in recovery", &mut prev)?;
+                s.recover().map_err(TestCaseError::fail)?;
+            }
+        }
+    }
+    Ok(moments)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(3),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// Every scheme of the registry; VALIDITY_SCHEME=fast PROPTEST_CASES=100 to hunt in one.
+    #[test]
+    fn one_valid_copy_from_the_map_at_every_op(
+        seed in 1u64..1_000_000,
+        skewed in any::<bool>(),
+        cuts in proptest::collection::vec((1usize..2500, any::<u8>()), 5),
+    ) {
+        let only = std::env::var("VALIDITY_SCHEME").ok();
+        for e in REGISTRY.iter().filter(|e| only.as_deref().is_none_or(|o| o == e.id)) {
+            let n = 300;
+            let w = if skewed {
+                Workload::Hotcold { n, seed, read_ratio: 0.2, hot_fraction: 0.2, hot_ratio: 0.8 }
+            } else {
+                Workload::Uniform { n, seed, read_ratio: 0.2 }
+            };
+            let moments = walk(e.id, w, 250, &cuts)?;
+            prop_assert!(moments > 250, "{}: only {} moments", e.id, moments);
+        }
+    }
+}
+
+/// The pages of `lpn` shown valid.
+fn valid_copies(s: &Stepper, lpn: u32) -> Vec<usize> {
+    let (states, lpns) = (s.page_states(), s.page_lpns());
+    (0..states.len()).filter(|&p| lpns[p] == lpn && states[p] == VALID).collect()
+}
+
+/// The issue's FAST full merge (tour fast-merges, FAST paper 3.4): when the RW log is
+/// full, the victim's merge of LBN 0 copies LBN 0's up-to-date sectors from the other RW
+/// log block too and marks them −1. They turn invalid at that merge, not at the request's
+/// last operation; the destination reads DEST (as BAST's) until the old data block's erase.
+#[test]
+fn fast_full_merge_forgets_the_rw_sectors_at_their_merge() {
+    let merges = "w0-15 S4 S5 S6 S7 S0 S1 S8 S1 S5 S13 S2 S6 S14 S3 S7 S15";
+    let sc = scenario(
+        "fast",
+        SchemeParams { log_blocks: Some(3), ..Default::default() },
+        16,
+        4,
+        Workload::Pattern { text: merges.into() },
+    );
+    let mut s = Stepper::new(sc.build().unwrap());
+    s.set_recoverer(sc.recoverer());
+    let mut checked = 0;
+    let mut saw_dest = false;
+    while s.step_op().unwrap() {
+        check_moment(&s, &format!("fast at request {} op {}", s.step(), s.op_cursor())).unwrap();
+        let text = s.narration();
+        if !text.contains("(full merge)") {
+            continue;
+        }
+        let roles = s.block_roles();
+        let owners = s.block_owners();
+        // The merge destination: the block the last full-merge program went to.
+        let evs = s.events();
+        let last = evs.iter().rev().find(|e| e.cause.is_some()).unwrap();
+        if last.kind == "program" && last.cause == Some("full_merge") {
+            let d = last.pbn.unwrap() as usize;
+            let lbn = owners[d];
+            assert_eq!(
+                roles[d],
+                BlockRole::GcDestination as u8,
+                "{text}: block {d} reads DEST while LBN {lbn} is merged into it"
+            );
+            let data = (0..roles.len()).filter(|&b| roles[b] == BlockRole::Data as u8 && owners[b] == lbn).count();
+            assert!(data <= 1, "{text}: {data} DATA L{lbn} blocks");
+            saw_dest = true;
+        }
+        if text.contains("RW sectors are marked −1") {
+            checked += 1;
+        }
+    }
+    assert!(saw_dest, "the pattern runs a full merge");
+    assert!(checked > 0, "the narration says when RW sectors are marked −1");
+}
+
+/// The issue's RFTL rewrite (tour rftl-bounded, RFTL paper 4.2-4.5): when the host
+/// rewrites an LPN its old copies are forgotten at the write's map update, so at no op of
+/// the request are two versions valid once the write is mapped.
+#[test]
+fn rftl_rewrite_forgets_the_old_copies_at_once() {
+    let sc = Scenario {
+        scheme: "rftl".into(),
+        params: SchemeParams::default(),
+        chip: ChipSpec { preset: "rftl-large".into(), blocks: Some(12), pages_per_block: Some(32) },
+        workload: Workload::Uniform { n: 400, seed: 1, read_ratio: 0.3 },
+        run: Default::default(),
+    };
+    let mut s = Stepper::new(sc.build().unwrap());
+    s.set_recoverer(sc.recoverer());
+    let mut rewrites = 0;
+    let mut lpn36 = 0;
+    while s.step() < 260 && s.step_op().unwrap() {
+        check_moment(&s, &format!("rftl at request {} op {}/{}", s.step(), s.op_cursor(), s.op_count())).unwrap();
+        let evs = s.events();
+        let Some(host) = evs.iter().find(|e| e.kind == "program" && e.cause == Some("host")) else { continue };
+        let lpn = host.lpn.unwrap();
+        let copies = valid_copies(&s, lpn);
+        if s.op_cursor() > 0 && s.op_cursor() < s.op_count() {
+            rewrites += 1;
+            lpn36 += usize::from(lpn == 36);
+            let newest = copies.iter().map(|&p| s.view().flash.peek(p as u32).version).max().unwrap();
+            assert!(
+                copies.iter().all(|&p| s.view().flash.peek(p as u32).version == newest),
+                "request {} op {}/{}: lpn {lpn} has old copies valid after its rewrite: {copies:?}",
+                s.step(),
+                s.op_cursor(),
+                s.op_count()
+            );
+        }
+    }
+    assert!(rewrites > 20, "GC steps ride on rewrites: {rewrites} moments checked");
+    assert!(lpn36 > 0, "the issue's rewrite of LPN 36 is among them");
+}
