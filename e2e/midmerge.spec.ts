@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { counter, watch } from './helpers';
+import { counter, settled, watch } from './helpers';
 
 // Mid-merge, the chip shows what a real chip holds (issue 24): page states and block roles
 // true at every flash operation, a layout that never moves mid-request, Back that stays on
@@ -43,11 +43,20 @@ async function open(page: Page, scenario: object, at: number) {
   await expect.poll(async () => JSON.stringify(await counter(page))).toBe(JSON.stringify({ step: at, op: 0 }));
 }
 
-/** One flash operation, waiting until the counter moved. */
+/**
+ * One flash operation: wait until the app has settled on the next moment (settled() polls
+ * every animation frame, not expect.poll's 100 ms to 1 s steps: these tests walk ~60
+ * operations, and under load the steps' idle waits alone used to pass the 30 s budget).
+ */
 async function stepOp(page: Page) {
-  const before = JSON.stringify(await counter(page));
+  const before = await counter(page);
   await page.getByTestId('btn-step-op').click();
-  await expect.poll(async () => JSON.stringify(await counter(page))).not.toBe(before);
+  await expect
+    .poll(async () => {
+      const at = await settled(page);
+      return at.step !== before.step || at.op !== before.op;
+    })
+    .toBe(true);
 }
 
 /** The operation the narration's last line names ("program lpn 3 into page 3 of block 6 ..."). */
@@ -113,6 +122,8 @@ test('BAST full merge, op by op: copies valid as programmed, the stale page inva
 test('FastCheck request 109, op by op: the map directory, map and checkpoint blocks never read FREE while they hold metadata', async ({
   page,
 }) => {
+  // ~60 operations, each checked block by block: three times the default budget on a loaded machine.
+  test.slow();
   const problems = watch(page);
   await open(page, FASTCHECK, 108);
   // Blocks 0 and 1 (map directory), 21 (map block) and 23 (checkpoints) hold metadata
@@ -175,6 +186,7 @@ for (const viewport of [
   test.describe(`${viewport.width}×${viewport.height}`, () => {
     test.use({ viewport });
     test('fast-ltlog request 109, op by op: no block moves on screen', async ({ page }) => {
+      test.slow(); // ~60 operations, as the FastCheck walk above
       const problems = watch(page);
       await open(page, FAST_LTLOG, 108);
       const positions = () =>

@@ -145,6 +145,8 @@ async function intoLongRequest(page: Page) {
 test('power cut mid-request on a branch, recover, cut again inside the recovery, recover: ok, the branch’s counters', async ({
   page,
 }) => {
+  // Two cuts and two recoveries revealed op by op: three times the default budget on a loaded machine.
+  test.slow();
   const problems = watch(page);
   await open(page, link(FASTCHECK, { step: 100, op: 0 }), { step: 100, op: 0 });
   // First cut, mid-request: the run branches after recovery.

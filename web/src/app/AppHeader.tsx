@@ -14,6 +14,7 @@ import { TraceUpload } from '../trace/TraceUpload';
 import type { Theme } from './theme';
 import type { Presentation } from './usePresentation';
 import type { Sim } from './useSimulation';
+import { describeTiming } from '../scenario/timing';
 
 export interface AppHeaderProps {
   sim: Sim;
@@ -46,6 +47,12 @@ export function AppHeader(p: AppHeaderProps) {
       <p className="scenario-line" data-testid="scenario-line">
         {loaded ? describeWithTrace(loaded.scenario) : loading ? 'Loading the simulator…' : 'No scenario loaded'}
         {info && <span className="muted"> · {info.logical_pages} logical pages</span>}
+        {loaded && (
+          <span className="muted" data-testid="scenario-timing">
+            {' '}
+            · {describeTiming(loaded.scenario.timing)}
+          </span>
+        )}
       </p>
       <nav className="header-tools" aria-label="Trace, tours, compare, share and export">
         <TraceUpload

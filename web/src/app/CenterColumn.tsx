@@ -105,7 +105,7 @@ export function CenterColumn(p: CenterColumnProps) {
             powered={snap?.powered ?? true}
             recovering={snap?.recovering ?? false}
           />
-          <QueueStrip queue={snap?.queue} />
+          <QueueStrip queue={snap?.queue} step={snap?.step ?? 0} />
           {p.present && <div className="rail-legend" ref={setLegendIn} />}
           {p.present && snap && info && loaded && (
             <SchemeStrip

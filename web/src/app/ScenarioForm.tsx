@@ -1,4 +1,4 @@
-// Scenario pickers: preset, scheme (+ its parameters), chip, workload, inline pattern.
+// Scenario pickers: preset, scheme (+ its parameters), chip, workload, inline pattern, timing.
 // Everything is driven by the catalogues in scenario/model.ts, so a new scheme or
 // chip shows up here without changes.
 import { useEffect, useId, useMemo, useState } from 'react';
@@ -21,6 +21,9 @@ import { checkPattern, describePatternError } from '../scenario/core';
 import { coreError, coreSessionCtor, fitChip, peekSessionCtor } from '../sim/schemeFit';
 import { PatternHelp } from './PatternHelp';
 import { PreconditionField } from '../compare/PreconditionField';
+import { NumberField } from './NumberField';
+import { TimingField } from './TimingField';
+import { timingProblem } from '../scenario/timing';
 
 export interface ScenarioFormProps {
   current: Scenario;
@@ -37,35 +40,6 @@ function coreErrorNow(s: Scenario): string[] {
   const C = peekSessionCtor();
   const msg = C ? coreError(C, s, true) : null;
   return msg ? [`the core cannot run this: ${msg}`] : [];
-}
-
-function NumberField(props: {
-  label: string;
-  value: number | undefined;
-  min?: number;
-  max?: number;
-  step?: number | 'any';
-  onChange: (v: number) => void;
-  testId?: string;
-  placeholder?: string;
-}) {
-  const id = useId();
-  return (
-    <div className="field">
-      <label htmlFor={id}>{props.label}</label>
-      <input
-        id={id}
-        type="number"
-        value={props.value ?? ''}
-        min={props.min}
-        max={props.max}
-        step={props.step ?? 'any'}
-        onChange={(e) => props.onChange(e.target.value === '' ? NaN : Number(e.target.value))}
-        placeholder={props.placeholder}
-        data-testid={props.testId}
-      />
-    </div>
-  );
 }
 
 export function ScenarioForm({ current, busy, onApply }: ScenarioFormProps) {
@@ -90,6 +64,8 @@ export function ScenarioForm({ current, busy, onApply }: ScenarioFormProps) {
 
   const errors = useMemo(() => {
     const local = validateScenario(draft).filter((e) => !e.startsWith('pattern:'));
+    const t = timingProblem(draft.timing, draft.workload.kind === 'trace');
+    if (t) local.push(t);
     if (local.length > 0 || !ctorReady) return local;
     // The core's own verdict on this scheme and chip (small chips: on every edit).
     const spec = chipSpec(draft.chip.preset);
@@ -363,6 +339,17 @@ export function ScenarioForm({ current, busy, onApply }: ScenarioFormProps) {
           </>
         )}
       </fieldset>
+      <TimingField
+        value={draft.timing}
+        hasTimes={w.kind === 'trace'}
+        onChange={(t) =>
+          setDraft((d) => {
+            const next = { ...d, timing: t };
+            if (!t) delete next.timing;
+            return next;
+          })
+        }
+      />
       <PreconditionField
         value={draft.precondition}
         onChange={(p) =>

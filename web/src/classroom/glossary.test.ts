@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GLOSSARY, splitTerms } from './glossary';
+import { GLOSSARY, splitTerms, termOf, unexplained } from './glossary';
 
 describe('glossary', () => {
   it('has the issue’s terms', () => {
@@ -62,5 +62,36 @@ describe('glossary covers what the app shows (issue 25)', () => {
         splitTerms(`(${text})`).some((p) => p.entry),
         text,
       ).toBe(true);
+  });
+});
+
+describe('the glossary check (issue 35)', () => {
+  it('finds technical words no entry covers, and none that one covers', () => {
+    expect(unexplained('the XYZ table of the ABCs, ζ')).toEqual(['XYZ', 'ABCs']);
+    expect(unexplained('MRG of the sub-table (α = 4) at p99, LPN 3 in the RW log')).toEqual([]);
+    expect(unexplained('a case 9 epochal word')).toEqual([]);
+    expect(unexplained('the zorch threshold of the sector')).toEqual([]);
+    expect(unexplained('queued: a torn quux')).toEqual([]);
+  });
+
+  it('matches symbols whole, Unicode-aware, and keeps their case', () => {
+    expect(termOf('α')?.id).toBe('sub-table');
+    expect(termOf('lbMSN')?.id).toBe('msn');
+    expect(termOf('RFTL L(p)')?.id).toBe('scheme-rftl');
+    expect(splitTerms('L(p) bound').find((p) => p.entry)?.entry?.id).toBe('bound');
+    expect(splitTerms('lbMSNs').some((p) => p.entry)).toBe(false);
+  });
+
+  it('every entry cites where it comes from: a paper section, or this app’s docs', () => {
+    for (const e of GLOSSARY)
+      expect(e.definition, e.id).toMatch(
+        /(FAST|FastCheck|KRAFT|RFTL|LTFTL|BAST) (§|\d)|docs\/|Not a term of these papers|This app’s/,
+      );
+  });
+
+  it('ids are unique and every pattern belongs to one entry', () => {
+    expect(new Set(GLOSSARY.map((e) => e.id)).size).toBe(GLOSSARY.length);
+    const all = GLOSSARY.flatMap((e) => e.patterns);
+    expect(all.filter((p, i) => all.indexOf(p) !== i)).toEqual([]);
   });
 });

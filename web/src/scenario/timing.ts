@@ -48,3 +48,46 @@ export function timingFrom(raw: unknown): TimingConfig | undefined {
   }
   return t;
 }
+
+/** The timing model in a few words, for the scenario line and the form ("open model, Poisson 500/s"). */
+export function describeTiming(t: TimingConfig | undefined): string {
+  if (!t || t.model === 'closed') return 'closed model';
+  if (t.rate !== undefined) {
+    const rate = `${t.rate.toLocaleString('en-US')}/s`;
+    return t.spacing === 'poisson' ? `open model, Poisson ${rate} (seed ${t.seed ?? 1})` : `open model, fixed ${rate}`;
+  }
+  const scale = t.time_scale !== undefined && t.time_scale !== 1 ? ` × ${t.time_scale}` : '';
+  return `open model, trace times${scale}`;
+}
+
+/** How requests arrive in the open model: the trace's own times, or a rate, evenly or Poisson. */
+export type Arrivals = 'trace' | 'fixed' | 'poisson';
+
+export function arrivalsOf(t: TimingConfig | undefined): Arrivals {
+  if (!t || t.rate === undefined) return 'trace';
+  return t.spacing === 'poisson' ? 'poisson' : 'fixed';
+}
+
+/**
+ * The form's choice as a scenario's timing: closed is left out (the default), a rate keeps
+ * its spacing and seed, trace times keep the time scale (docs/timing.md).
+ */
+export function timingOf(model: 'closed' | 'open', arrivals: Arrivals, rate: number, seed: number, scale: number) {
+  if (model === 'closed') return undefined;
+  if (arrivals === 'trace') return { model, time_scale: scale } satisfies TimingConfig;
+  const t: TimingConfig = { model, rate, spacing: arrivals };
+  if (arrivals === 'poisson') t.seed = seed;
+  return t;
+}
+
+/** Why the timing cannot run with this workload, or null. */
+export function timingProblem(t: TimingConfig | undefined, hasTimes: boolean): string | null {
+  if (!t || t.model === 'closed') return null;
+  if (t.rate === undefined && !hasTimes)
+    return 'timing: a generated workload has no arrival times — choose a fixed or Poisson rate';
+  if (t.rate !== undefined && !(t.rate > 0)) return 'timing: the rate must be a positive number of requests per second';
+  if (t.seed !== undefined && !(Number.isInteger(t.seed) && t.seed >= 0))
+    return 'timing: the seed must be a whole number ≥ 0';
+  if (t.time_scale !== undefined && !(t.time_scale > 0)) return 'timing: the time scale must be a positive number';
+  return null;
+}

@@ -65,6 +65,7 @@ export function CrashPanel({ scenario }: { scenario: Scenario }) {
   return (
     <details className="panel crash-panel" data-testid="crash-panel">
       <summary>
+        {/* No term buttons inside a summary: a click there must open the panel. */}
         <h2>Crash test (power cuts)</h2>
       </summary>
       <p className="hint">

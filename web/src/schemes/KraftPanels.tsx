@@ -6,6 +6,7 @@ import type { Metrics, ViewTable } from '../sim/protocol';
 import type { LogBlocks, RelativeTable } from './tables';
 import type { AssociativitySeries } from './types';
 import * as d3 from 'd3';
+import { LabelTerm } from '../classroom/Glossary';
 
 export function LogStrip({
   logs,
@@ -64,7 +65,9 @@ export function RelativeAddressing({ table, pagesPerBlock }: { table: RelativeTa
   if (!table) {
     return (
       <section className="panel relative" aria-labelledby="rel-h">
-        <h2 id="rel-h">Relative addressing</h2>
+        <h2 id="rel-h">
+          <LabelTerm label="Relative addressing" />
+        </h2>
         <p className="muted">Choose a log block that holds pages (in the strip under the chip).</p>
       </section>
     );
@@ -73,7 +76,7 @@ export function RelativeAddressing({ table, pagesPerBlock }: { table: RelativeTa
   return (
     <section className="panel relative" aria-labelledby="rel-h" data-testid="relative-addressing">
       <h2 id="rel-h">
-        Relative addressing · log {table.slot} (block {table.pbn})
+        <LabelTerm label="Relative addressing" /> · log {table.slot} (block {table.pbn})
       </h2>
       <div className="lbn-array" aria-label="LBN table of this log block">
         <span className="muted">LBN[ ]</span>
@@ -146,7 +149,9 @@ export function RamPanel({
   const max = Math.max(fast, kraft, 1);
   return (
     <section className="panel ram-panel" aria-labelledby="ram-h" data-testid="ram-panel">
-      <h2 id="ram-h">Mapping RAM: FAST vs KRAFT</h2>
+      <h2 id="ram-h">
+        <LabelTerm label="Mapping RAM: FAST vs KRAFT" />
+      </h2>
       <div className="ram-bars">
         {[
           { label: 'FAST / KAST', bytes: fast, cls: 'fast' },

@@ -16,6 +16,7 @@ import {
   type LogEntryRow,
   type TimeShiftRequest,
 } from './timeShift';
+import { LabelTerm } from '../classroom/Glossary';
 
 export interface LtftlPanelsProps {
   client: SimClient | null;
@@ -104,7 +105,9 @@ export function LtftlPanels({ client, sid, scenario, snapshot, onLoad, onSeek }:
   return (
     <>
       <section className="panel time-shift" aria-labelledby="ts-h" data-testid="time-shift">
-        <h2 id="ts-h">Time shift</h2>
+        <h2 id="ts-h">
+          <LabelTerm label="Time shift" />
+        </h2>
         <button
           type="button"
           className="primary"
@@ -176,7 +179,9 @@ export function LtftlPanels({ client, sid, scenario, snapshot, onLoad, onSeek }:
         )}
       </section>
       <section className="panel intent-log" aria-labelledby="il-h" data-testid="intent-log">
-        <h2 id="il-h">Intent log ⟨sector, old → new page, time⟩</h2>
+        <h2 id="il-h">
+          <LabelTerm label="Intent log ⟨sector, old → new page, time⟩" />
+        </h2>
         <div className="ram-box">
           <span className="ram-tag">RAM · log buffer ({buffer.length})</span>
           <LogList rows={buffer} label="Log buffer" />

@@ -25,6 +25,7 @@ import { CrashPanel } from './CrashPanel';
 import { hasPanel, schemeSpec, type Scenario } from '../scenario/model';
 import './register';
 import './schemes.css';
+import { LabelTerm } from '../classroom/Glossary';
 
 /** The associativity series of a KRAFT/KAST session, fetched once per session. */
 function useAssociativity(client: SimClient | null, sid: number | null, enabled: boolean): AssociativitySeries | null {
@@ -84,7 +85,9 @@ export function SchemeStrip({ client, sid, info, snapshot, width, selectedLog, o
     return (
       <section className="scheme-strip" aria-labelledby="rt-h" data-testid="scheme-strip">
         <div className="strip-head">
-          <h2 id="rt-h">Response time per request</h2>
+          <h2 id="rt-h">
+            <LabelTerm label="Response time per request" />
+          </h2>
           <span className="strip-key">
             <span className="key request" /> request <span className="key gc" /> GC
             {data?.timeline && data.timeline.binSize > 1 && (
@@ -171,7 +174,7 @@ function SchemeSpecificPanels({
         {groups && (
           <section className="panel rftl-groups" aria-labelledby="grp-h" data-testid="rftl-groups">
             <h2 id="grp-h">
-              Logical blocks: primary / replacement / buffer
+              <LabelTerm label="Logical blocks: primary / replacement / buffer" />
               {active.length > 0 && <span className="gc-count"> · {active.length} GC running</span>}
             </h2>
             <ul>
@@ -182,7 +185,9 @@ function SchemeSpecificPanels({
           </section>
         )}
         <section className="panel" aria-labelledby="hist-h">
-          <h2 id="hist-h">Response-time histogram</h2>
+          <h2 id="hist-h">
+            <LabelTerm label="Response-time histogram" />
+          </h2>
           {data?.histogram ? <LatencyHistogram hist={data.histogram} width={width} /> : <p className="muted">…</p>}
         </section>
       </>

@@ -10,6 +10,7 @@ import { chipState } from './chipState';
 import { DeviceGrid } from './DeviceGrid';
 import { fitChip } from './deviceLayout';
 import { newEvents, planEffects, slotCount, type Effect, type Position } from './effects';
+import { timingModel } from './MetricsPanel';
 import { Legend } from './Legend';
 import { useSize } from '../ui/useSize';
 
@@ -138,9 +139,9 @@ export function ChipView({ info, snap, transitionMs, budgetMs, theme, textScale,
             : 'Hover a block or page for its details.')}
       </p>
       {legendIn ? (
-        createPortal(<Legend roles={roles} states={states} />, legendIn)
+        createPortal(<Legend roles={roles} states={states} timing={timingModel(snap.metrics)} />, legendIn)
       ) : (
-        <Legend roles={roles} states={states} />
+        <Legend roles={roles} states={states} timing={timingModel(snap.metrics)} />
       )}
     </div>
   );

@@ -1,8 +1,20 @@
 import { BLOCK_ROLES, PAGE_STATES, bandTextColor } from './palette';
 import { useOverflows } from './useOverflows';
+import { LabelTerm } from '../classroom/Glossary';
 
-/** Key to the device view's colours; shows only the page states and roles present when given. */
-export function Legend({ roles, states }: { roles?: number[]; states?: number[] }) {
+/**
+ * Key to the device view's colours; shows only the page states and roles present when given,
+ * and the run's timing model when given (docs/timing.md).
+ */
+export function Legend({
+  roles,
+  states,
+  timing,
+}: {
+  roles?: number[];
+  states?: number[];
+  timing?: 'open' | 'closed' | null;
+}) {
   const shownRoles = roles ? BLOCK_ROLES.filter((r) => roles.includes(r.id)) : BLOCK_ROLES;
   const shownStates = states ? PAGE_STATES.filter((s) => states.includes(s.id)) : PAGE_STATES;
   // A fixed height (styles.css): past it the legend scrolls, and the keyboard reaches it.
@@ -34,7 +46,7 @@ export function Legend({ roles, states }: { roles?: number[]; states?: number[] 
                 <rect x="0.5" y="0.5" width="13" height="13" rx="2" fill="url(#legend-hatch)" />
               )}
             </svg>
-            {s.label}
+            <LabelTerm label={s.label} />
           </span>
         ))}
       </div>
@@ -45,27 +57,55 @@ export function Legend({ roles, states }: { roles?: number[]; states?: number[] 
             <span className="legend-band" style={{ background: r.color, color: bandTextColor(r) }} aria-hidden="true">
               {r.short}
             </span>
-            {r.label}
+            <LabelTerm label={r.label} />
           </span>
         ))}
       </div>
       <div className="legend-group" data-testid="legend-marks">
         <span className="legend-title">Marks</span>
         <span className="legend-item">
-          <span className="legend-mark">12</span> in a page: the logical page (LPN) it holds
+          <span className="legend-mark">12</span>
+          <span>
+            in a page: the logical page (<LabelTerm label="LPN" />) it holds
+          </span>
         </span>
         {(!states || states.includes(4)) && (
           <span className="legend-item">
-            <span className="legend-mark">M</span> metadata (map, checkpoint, log)
+            <span className="legend-mark">M</span>
+            <span>
+              <LabelTerm label="metadata" /> (map, checkpoint, log)
+            </span>
           </span>
         )}
         <span className="legend-item">
-          <span className="legend-mark">3 · e2</span> under a block: block number (PBN) · times erased
+          <span className="legend-mark">3 · e2</span>
+          <span>
+            under a block: block number (<LabelTerm label="PBN" />) · times <LabelTerm label="erased" />
+          </span>
         </span>
         <span className="legend-item">
-          <span className="legend-mark">L1</span> on a band: the logical block (LBN) it serves
+          <span className="legend-mark">L1</span>
+          <span>
+            on a band: the logical block (<LabelTerm label="LBN" />) it serves
+          </span>
         </span>
       </div>
+      {timing && (
+        <div className="legend-group" data-testid="legend-timing">
+          <span className="legend-title">Time</span>
+          <span className="legend-item">
+            <span>
+              <LabelTerm
+                label={
+                  timing === 'open'
+                    ? 'open model: requests arrive at their own times and wait in a queue'
+                    : 'closed model: each request starts when the previous one ends'
+                }
+              />
+            </span>
+          </span>
+        </div>
+      )}
       <svg width="0" height="0" aria-hidden="true" style={{ position: 'absolute' }}>
         <defs>
           <pattern id="legend-hatch" patternUnits="userSpaceOnUse" width="5" height="5" patternTransform="rotate(45)">

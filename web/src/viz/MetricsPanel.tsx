@@ -1,6 +1,7 @@
 // Live metrics from the core's metrics() JSON (field names as in docs/cli.md).
 import type { Cleaning } from '../scenario/model';
 import type { Metrics } from '../sim/protocol';
+import { LabelTerm, WithGlossary } from '../classroom/Glossary';
 
 function num(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
@@ -11,7 +12,7 @@ function fmt(v: number | undefined, digits = 0): string {
   return v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 }
 
-function fmtUs(v: number | undefined): string {
+export function fmtUs(v: number | undefined): string {
   if (v === undefined) return '—';
   if (v >= 1_000_000) return `${fmt(v / 1_000_000, 2)} s`;
   if (v >= 1000) return `${fmt(v / 1000, 2)} ms`;
@@ -33,7 +34,7 @@ const LABELS: Record<string, string> = {
   log_utilisation: 'Log utilisation',
 };
 
-interface Row {
+export interface Row {
   key: string;
   label: string;
   value: string;
@@ -57,13 +58,44 @@ const KNOWN_TOP = new Set([
   'erase_count',
   'merges',
   'wrong_reads',
+  'timing',
 ]);
 
 /**
- * `cleaning`: how the scheme cleans (the core's catalog). Merge schemes show their merges
- * (even before the first) and not "GC runs", which stays 0 for them.
+ * Response, wait and service of host requests by the run's timing model (metrics.timing,
+ * docs/timing.md): the figures the tail chart and the narration's "waits 2.1 ms" speak of.
+ * Closed model: wait is 0 and response = service.
  */
-export function MetricsPanel({ metrics, cleaning = 'gc' }: { metrics: Metrics; cleaning?: Cleaning }) {
+function timingRows(n: (p: string) => number | undefined): Row[] {
+  const rows: Row[] = [];
+  for (const kind of ['write', 'read'] as const) {
+    if (!n(`timing.${kind}.requests`)) continue;
+    const Kind = kind === 'read' ? 'Read' : 'Write';
+    for (const [part, hint] of [
+      ['response', 'arrival to completion = wait + service'],
+      ['wait', 'queued before its first operation'],
+      ['service', 'its operations and the GC or merge scheduled with it'],
+    ] as const) {
+      const f = (s: string) => n(`timing.${kind}.${part}_us.${s}`);
+      rows.push({
+        key: `${kind}_${part}`,
+        label: `${Kind} ${part}`,
+        value: `${fmtUs(f('mean'))} · ${fmtUs(f('p99'))}`,
+        hint,
+      });
+    }
+  }
+  return rows;
+}
+
+/** Which timing model the response times are in, for the panel's caption. */
+export function timingModel(m: Metrics): 'open' | 'closed' | null {
+  const t = get(m, 'timing.model');
+  return t === 'open' || t === 'closed' ? t : null;
+}
+
+/** Every row the panel shows (exported: the glossary test checks each label has an entry). */
+export function metricRows(metrics: Metrics, cleaning: Cleaning = 'gc'): Row[] {
   const n = (p: string) => num(get(metrics, p));
   const rows: Row[] = [
     { key: 'host_writes', label: 'Host writes', value: fmt(n('host_writes')) },
@@ -84,9 +116,7 @@ export function MetricsPanel({ metrics, cleaning = 'gc' }: { metrics: Metrics; c
       label: 'Erases per block',
       value: `${fmt(n('erase_count.min'))}–${fmt(n('erase_count.max'))} (mean ${fmt(n('erase_count.mean'), 1)})`,
     },
-    { key: 'latency_write_mean', label: 'Write latency, mean', value: fmtUs(n('latency_us.write.mean')) },
-    { key: 'latency_write_p99', label: 'Write latency, p99', value: fmtUs(n('latency_us.write.p99')) },
-    { key: 'latency_read_mean', label: 'Read latency, mean', value: fmtUs(n('latency_us.read.mean')) },
+    ...timingRows(n),
   ];
   const merges = get(metrics, 'merges');
   if (
@@ -115,6 +145,17 @@ export function MetricsPanel({ metrics, cleaning = 'gc' }: { metrics: Metrics; c
       hint,
     });
   }
+  return rows;
+}
+
+/**
+ * `cleaning`: how the scheme cleans (the core's catalog). Merge schemes show their merges
+ * (even before the first) and not "GC runs", which stays 0 for them.
+ */
+export function MetricsPanel({ metrics, cleaning = 'gc' }: { metrics: Metrics; cleaning?: Cleaning }) {
+  const n = (p: string) => num(get(metrics, p));
+  const rows = metricRows(metrics, cleaning);
+  const model = timingModel(metrics);
   const byCause = get(metrics, 'by_cause');
   const causes =
     byCause && typeof byCause === 'object'
@@ -124,10 +165,19 @@ export function MetricsPanel({ metrics, cleaning = 'gc' }: { metrics: Metrics; c
   return (
     <section className="panel metrics" aria-labelledby="metrics-h">
       <h2 id="metrics-h">Metrics</h2>
+      {model && (
+        <p className="muted metrics-model" data-testid="metrics-timing-model">
+          <WithGlossary
+            text={`Response times of host requests, ${model} model${model === 'closed' ? ' (no request waits)' : ''}: mean · p99.`}
+          />
+        </p>
+      )}
       <dl className="metrics-list">
         {rows.map((r) => (
           <div key={r.key} className="metric" data-testid={`metric-${r.key}`} title={r.hint}>
-            <dt>{r.label}</dt>
+            <dt>
+              <LabelTerm label={r.label} />
+            </dt>
             <dd>{r.value}</dd>
           </div>
         ))}
@@ -145,7 +195,9 @@ export function MetricsPanel({ metrics, cleaning = 'gc' }: { metrics: Metrics; c
           <tbody>
             {causes.map(([cause, c]) => (
               <tr key={cause} data-testid={`cause-${cause}`}>
-                <th scope="row">{cause}</th>
+                <th scope="row">
+                  <LabelTerm label={cause} />
+                </th>
                 <td>{fmt(num(c.reads))}</td>
                 <td>{fmt(num(c.programs))}</td>
                 <td>{fmt(num(c.erases))}</td>

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useOverflows } from './useOverflows';
+import { WithGlossary } from '../classroom/Glossary';
 
 /**
  * Plain words about the moment shown: the request or recovery, the notes revealed with the
@@ -42,7 +43,9 @@ export function Narration({
   return (
     <p ref={ref} className="narration" data-testid="narration" aria-live="polite" tabIndex={overflows ? 0 : undefined}>
       <span className="narration-where">{where}</span>
-      <span className="narration-text">{text || fallback}</span>
+      <span className="narration-text">
+        <WithGlossary text={text || fallback} />
+      </span>
     </p>
   );
 }

@@ -1,5 +1,6 @@
 // Scheme-specific tables from the core's view() JSON.
 import type { ViewTable } from '../sim/protocol';
+import { LabelTerm } from '../classroom/Glossary';
 
 const MAX_ROWS = 200;
 
@@ -15,14 +16,16 @@ export function TablesPanel({ tables }: { tables: ViewTable[] }) {
     <>
       {tables.map((t, ti) => (
         <section key={ti} className="panel view-table" aria-label={t.title}>
-          <h2>{t.title}</h2>
+          <h2>
+            <LabelTerm label={t.title} />
+          </h2>
           <div className="table-scroll" tabIndex={0} aria-label={`${t.title} (scrollable)`}>
             <table>
               <thead>
                 <tr>
                   {t.columns.map((c, ci) => (
                     <th key={ci} scope="col">
-                      {c}
+                      <LabelTerm label={c} />
                     </th>
                   ))}
                 </tr>

@@ -1,0 +1,65 @@
+// The glossary of every term shown (issue 35): terms in the legend, the metrics, the panel
+// headings and the narration show their definition on hover or focus and open the glossary
+// at their entry on a click; headings keep the case of symbols (α, lbMSN).
+import { mkdirSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { ready, still, watch } from './helpers';
+
+const SHOTS = 'test-results/glossary';
+test.beforeAll(() => mkdirSync(SHOTS, { recursive: true }));
+
+test('legend, metrics and narration terms: a definition on hover and focus, the glossary on click', async ({
+  page,
+}) => {
+  const problems = watch(page);
+  await ready(page);
+  const tip = page.getByTestId('glossary-tip');
+  // Hover a legend entry.
+  await page.locator('[data-testid=legend] button.term[data-term=page-erased]').hover();
+  await expect(tip).toBeVisible();
+  await expect(tip).toContainText('Erased page');
+  await expect(tip).toContainText('LTFTL §3.2');
+  await page.screenshot({ path: `${SHOTS}/hover-legend.png` });
+  // Focus a metric label from the keyboard: the same tip, described by it.
+  const wa = page.locator('[data-testid=metric-write_amplification] button.term');
+  await wa.focus();
+  await expect(tip).toHaveAttribute('data-term', 'wa');
+  await expect(wa).toHaveAttribute('aria-describedby', 'glossary-tip');
+  await page.screenshot({ path: `${SHOTS}/focus-metric.png` });
+  await page.keyboard.press('Escape');
+  await expect(tip).toBeHidden();
+  // A narration term: step until the narration names one, then click it.
+  await page.getByTestId('btn-step-op').click();
+  await still(page);
+  const term = page.locator('[data-testid=narration] button.term').first();
+  await expect(term).toBeVisible();
+  const id = await term.getAttribute('data-term');
+  await term.click();
+  const entry = page.getByTestId(`glossary-${id}`);
+  await expect(page.getByTestId('glossary')).toBeVisible();
+  await expect(entry).toBeVisible();
+  await expect(entry).toHaveClass(/current/);
+  await page.screenshot({ path: `${SHOTS}/click-narration.png` });
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('glossary')).toBeHidden();
+  expect(problems).toEqual([]);
+});
+
+test('panel headings keep the case of symbols and link their terms (RFTL: α, sub-table)', async ({ page }) => {
+  const problems = watch(page);
+  await ready(page);
+  await page.getByTestId('preset').selectOption('rftl-gc');
+  await page.getByTestId('apply').click();
+  await expect(page.getByTestId('scenario-line')).toContainText('RFTL');
+  await page.getByTestId('btn-step-request').click();
+  await still(page);
+  // innerText applies text-transform: what the reader sees.
+  const heading = page.locator('section.view-table h2', { hasText: 'Sub-table' }).first();
+  await expect(heading).toBeVisible();
+  expect(await heading.evaluate((h) => (h as HTMLElement).innerText)).toContain('α =');
+  await heading.locator('button.term[data-term=sub-table]').first().hover();
+  await expect(page.getByTestId('glossary-tip')).toContainText('RFTL §4.1');
+  await heading.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/hover-heading-rftl.png` });
+  expect(problems).toEqual([]);
+});
