@@ -502,6 +502,16 @@ fn crash_chain_json_has_the_stable_fields() {
     assert_eq!(v["cuts"], 10);
 }
 
+/// A chain runs a generated workload in order (issue 34): one hot page on 5-page blocks.
+#[test]
+fn crash_chain_takes_a_generated_workload() {
+    let args = ["crash-sweep", "--scheme", "page", "--blocks", "9", "--pages-per-block", "5", "--chain", "200"];
+    let hot = [&args[..], &["--gen", "hotcold:n=50,seed=1,hot_fraction=0,hot_ratio=1", "--json"]].concat();
+    let v = json(&hot);
+    assert_eq!((v["cuts"].as_u64(), v["recovered_correctly"].as_u64()), (Some(200), Some(200)), "{v}");
+    assert_eq!(v["pool_excess"], 0);
+}
+
 #[test]
 fn trace_prints_the_summary_as_json() {
     let v = json(&["trace", "--trace", "traces/oltp.csv", "--scheme", "page", "--fit", "fold"]);
@@ -581,7 +591,7 @@ fn bad_usage_and_bad_input_exit_2_with_a_message() {
         (&["run", "--scheme", "bast", "--log-blocks", "2,4", "--gen", "uniform:n=10"], "give one --log-blocks value"),
         (&["merge", "no/such/file"], "cannot read"),
         (&["crash-sweep", "--scheme", "page", "--gen", "uniform:n=200"], "choose the cut points"),
-        (&["crash-sweep", "--scheme", "page", "--chain", "5", "--gen", "uniform:n=10"], "makes its own workload"),
+        (&["crash-sweep", "--scheme", "page", "--chain", "5", "--trace", "traces/oltp.csv"], "drop --trace"),
         (&["trace", "--scheme", "page"], "give the trace with --trace FILE"),
         (&["export", "--gen", "uniform:n=10", "--to", "nope"], "unknown trace format 'nope'"),
         (&["ram", "--k", "0"], "--k must be at least 1"),

@@ -35,3 +35,51 @@ pub fn run_checked(sim: &mut Simulator, check_every: usize) {
         assert_eq!(sim.state.host.wrong_reads, 0, "wrong reads after {} requests", sim.pos());
     }
 }
+
+/// The workloads power-cut tests draw (issue 34: wider than uniform and hot/cold).
+pub const WORKLOAD_KINDS: [&str; 6] = ["uniform", "hotcold", "camera", "sequential", "one_hot_page", "erased_reads"];
+
+/// Workload `kind` (an index into `WORKLOAD_KINDS`) of `n` requests over `logical_pages`:
+/// uniform and hot/cold with `read_ratio` reads; a camera with small photos (sequential
+/// runs of about `ppb` pages and FAT updates); sequential writes; one hot page (every
+/// request to lpn 0, `read_ratio` of them reads); reads of erased pages (writes only to
+/// the lower half of the space, reads over all of it, so half the reads find a page never
+/// written).
+pub fn workload(kind: usize, n: u64, seed: u64, read_ratio: f64, logical_pages: u32, ppb: u32) -> Workload {
+    match WORKLOAD_KINDS[kind % WORKLOAD_KINDS.len()] {
+        "uniform" => Workload::Uniform { n, seed, read_ratio },
+        "hotcold" => Workload::Hotcold { n, seed, read_ratio, hot_fraction: 0.2, hot_ratio: 0.8 },
+        "camera" => Workload::Camera { n, seed, file_pages: ppb.max(2) as u64, fat_fraction: 0.05, fat_writes: 2 },
+        "sequential" => Workload::Sequential { n },
+        "one_hot_page" => Workload::Hotcold { n, seed, read_ratio, hot_fraction: 0.0, hot_ratio: 1.0 },
+        _ => {
+            let mut g = ftl_sim::trace::rng::SplitMix64::new(seed);
+            let space = logical_pages.max(2) as u64;
+            let text: Vec<String> = (0..n)
+                .map(|_| {
+                    if g.unit() < 0.4 {
+                        format!("r{}", g.below(space))
+                    } else {
+                        format!("w{}", g.below(space.div_ceil(2)))
+                    }
+                })
+                .collect();
+            Workload::Pattern { text: text.join(" ") }
+        }
+    }
+}
+
+/// The parameters of a wide power-cut test: the registry's defaults, except the hybrid
+/// schemes' checkpoint period (FastCheck / fast-ltlog: 16 LPNs a region, so small chips
+/// checkpoint often), when the scheme reads it.
+pub fn cut_params(scheme: &str) -> SchemeParams {
+    let reads = ftl_sim::ftl::scheme_params(scheme);
+    SchemeParams { checkpoint_lpns: reads.contains(&"checkpoint_lpns").then_some(16), ..Default::default() }
+}
+
+/// A chip for `scheme`: `ppb` pages a block and the scheme's registry minimum of blocks
+/// (`crash::min_blocks`) plus `extra`, at most 256. None when no chip of `ppb`-page blocks
+/// builds.
+pub fn wide_chip(scheme: &str, params: &SchemeParams, ppb: u32, extra: u32) -> Option<u32> {
+    ftl_sim::crash::min_blocks(scheme, params, "classroom", ppb).map(|m| (m + extra).min(256.max(m)))
+}

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::health::{self, is_merge, next_request, PoolBound, TargetCount};
+use super::health::{self, is_merge, Feed, PoolBound, TargetCount};
 use super::judge::{judge, sync_frozen, version_of, versions};
 use super::{summary, Recover, Summary};
 use crate::metrics::LatencyHist;
@@ -20,8 +20,11 @@ pub struct ChainOptions {
     /// Requests run without a cut between two cuts: drawn in 0..=max_gap (0 = the next
     /// request right after a recovery).
     pub max_gap: u32,
-    /// Share of reads among the generated requests.
+    /// Share of reads among the chain's own random requests (not used with `workload`).
     pub read_ratio: f64,
+    /// A generated workload (`--gen`, `--pattern`) the chain runs in order, from the start
+    /// again after its last request; None: the chain's own random workload (seed).
+    pub workload: Option<std::sync::Arc<[Request]>>,
     /// Freeze / unfreeze / revert in the workload (time-shifting schemes).
     pub time_shift: bool,
     /// Chance that a recovery is cut again (drawn inside its actual operations); a cut
@@ -36,7 +39,7 @@ pub struct ChainOptions {
     /// after each kind of metadata program, inside a GC destination, at the last free block).
     pub targeted: bool,
     /// Hold the pools every recovery leaves against a cut-free run of this many requests
-    /// of the same workload (0: no check).
+    /// of the same workload (0: no check). The default covers the chain's own length.
     pub pool_baseline: u64,
 }
 
@@ -47,16 +50,27 @@ impl ChainOptions {
             seed,
             max_gap: 4,
             read_ratio: 0.2,
+            workload: None,
             time_shift: false,
             recut_chance: 0.6,
             max_recuts: 3,
             paired_pages: false,
             reads_erased: false,
             targeted: false,
-            pool_baseline: (3 * cuts).clamp(2000, 100_000),
+            pool_baseline: default_pool_baseline(cuts, 4),
         }
     }
 }
+
+/// A cut-free run as long as the chain (0..=max_gap requests between cuts, the one in
+/// flight, 1 more), at least 2,000 requests, at most `MAX_DEFAULT_BASELINE`: the bounds hold
+/// over the whole chain, not a window of it.
+pub fn default_pool_baseline(cuts: u64, max_gap: u32) -> u64 {
+    cuts.saturating_mul(max_gap as u64 / 2 + 2).clamp(2000, MAX_DEFAULT_BASELINE)
+}
+
+/// The longest default cut-free run (chains of up to 500,000 cuts are covered whole).
+const MAX_DEFAULT_BASELINE: u64 = 2_000_000;
 
 /// Where a cut landed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -99,8 +113,8 @@ pub struct CutVerdict {
     pub error: Option<String>,
     /// The target the cut was aimed at (`--targeted`).
     pub target: Option<&'static str>,
-    /// A pool the recovered device has kept beyond its cut-free bound for
-    /// `health::LEAK_STREAK` recoveries in a row (it grows, or never comes back).
+    /// The pools this recovery left beyond their cut-free bound (`health::CHECKED_POOLS`),
+    /// each with its count, the bound and the difference.
     pub pools: Option<String>,
 }
 
@@ -146,9 +160,7 @@ pub struct ChainReport {
     pub targets: Vec<TargetCount>,
     /// Per pool: its bound in a cut-free run and its extreme over the recovered states.
     pub pools: Vec<PoolBound>,
-    /// Recoveries that left a pool beyond its cut-free bound (a failure only when it lasts
-    /// `health::LEAK_STREAK` recoveries in a row: LTFTL's map section, say, takes a few
-    /// blocks more after early recoveries and gives them back).
+    /// Recoveries that left a pool beyond its cut-free bound (each a failed cut).
     pub pool_excess: u64,
     /// A request failed without a cut (the device refused a write after a recovery).
     pub stuck: bool,
@@ -165,6 +177,7 @@ pub struct ChainReport {
 pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: impl FnMut(&CutVerdict)) -> ChainReport {
     use crate::trace::rng::SplitMix64;
     let mut rng = SplitMix64::new(o.seed);
+    let mut feed = Feed::new();
     let mut rep = ChainReport { scheme: fresh.ftl.name().into(), seed: o.seed, ..Default::default() };
     let mut rec_ops = LatencyHist::default();
     let mut s = fresh.clone();
@@ -177,12 +190,10 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
     rep.targets = health::target_counts();
     let bounds = (o.pool_baseline > 0).then(|| health::cut_free_bounds(fresh, o, o.pool_baseline)).flatten();
     let mut seen = bounds.map(|_| health::pools(&s));
-    // Recoveries in a row that left a pool beyond its cut-free bound.
-    let mut streak = 0u64;
     'chain: while cut < o.cuts {
         // Requests without a cut.
         for _ in 0..rng.below(o.max_gap as u64 + 1) {
-            let r = next_request(&mut rng, &s, o);
+            let r = feed.next(&mut rng, &s, o);
             if let Err(e) = s.exec(r) {
                 rep.stopped = Some(format!("request {} ({r:?}) failed without a cut: {e}", s.pos + 1));
                 rep.stuck = true;
@@ -201,7 +212,7 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
             }
         }
         // The request in flight: run it to completion on a copy to count its operations.
-        let req = next_request(&mut rng, &s, o);
+        let req = feed.next(&mut rng, &s, o);
         let mut done = s.clone();
         done.flash.set_recording(true);
         if let Err(e) = done.exec(req) {
@@ -432,6 +443,13 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
             for t in ftl.tables(&s.flash) {
                 eprintln!("  {}: {:?}", t.title, t.rows);
             }
+            let roles: Vec<String> = (0..s.flash.blocks())
+                .map(|b| {
+                    let n = s.flash.block_pages(b).iter().filter(|p| !p.is_erased()).count();
+                    format!("{b}:{:?}/{n}", ftl.block_role(b))
+                })
+                .collect();
+            eprintln!("  block roles / pages programmed: {}", roles.join(" "));
             eprintln!("  frozen: oracle {:?}, recovered {:?}, took effect {}", oracle.frozen_ids(), ids, v.took_effect);
             for id in oracle.frozen_ids() {
                 if let Some(img) = ftl.frozen_image(id) {
@@ -459,23 +477,14 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
         s.oracle = oracle;
         s.ftl = ftl;
         if let (Some(bound), Some(seen)) = (&bounds, &mut seen) {
-            // The pools the recovered device has, against a cut-free run (issue 29).
+            // Every recovery leaves every pool within its cut-free bound (issue 34): the
+            // reserve is restored by recovery, not by later traffic.
             let p = health::pools(&s);
             health::merge_bounds(seen, &p);
             let bad = health::excess(bound, &p);
-            streak = if bad.is_empty() { 0 } else { streak + 1 };
-            rep.pool_excess += !bad.is_empty() as u64;
-            if streak >= health::LEAK_STREAK {
-                let d: Vec<String> = bad
-                    .iter()
-                    .map(|(r, c, x)| {
-                        format!(
-                            "{r:?} blocks {x} (cut-free {} {c})",
-                            if *r == crate::ftl::BlockRole::Free { "at least" } else { "at most" }
-                        )
-                    })
-                    .collect();
-                v.pools = Some(d.join(", "));
+            if !bad.is_empty() {
+                rep.pool_excess += 1;
+                v.pools = Some(health::describe_excess(&bad));
             }
         }
         record(&mut rep, &v);

@@ -114,10 +114,24 @@ pub(crate) fn pick_target(
     Some((k, at[rng.below(at.len() as u64) as usize]))
 }
 
-/// Recoveries in a row beyond a pool's cut-free bound that make a leak: a pool that grows
-/// without bound (the checkpoint area a cut right after each checkpoint left one block
-/// larger) stays beyond; a pool a recovery left a little larger for a while does not.
-pub const LEAK_STREAK: u64 = 100;
+/// The pools every recovery must leave within their cut-free bound (issue 34: "never
+/// stuck, by construction"): the free pool (the GC reserve: never fewer free blocks than a
+/// cut-free run has between requests) and every pool of metadata or log blocks a scheme
+/// allocates from it (never more). Data, primary blocks and the open frontiers (the active
+/// block, a GC destination) are not pools: a recovery may leave a destination open that a
+/// cut-free run had closed by the end of the request.
+pub const CHECKED_POOLS: [BlockRole; 10] = [
+    BlockRole::Free,
+    BlockRole::SwLog,
+    BlockRole::RwLog,
+    BlockRole::Log,
+    BlockRole::Replacement,
+    BlockRole::Buffer,
+    BlockRole::Metadata,
+    BlockRole::MapBlock,
+    BlockRole::Checkpoint,
+    BlockRole::MapDirectory,
+];
 
 /// Blocks per role (indexed by `BlockRole as usize`).
 pub(crate) fn pools(s: &State) -> [u32; 14] {
@@ -144,9 +158,10 @@ pub struct PoolBound {
 pub(crate) fn cut_free_bounds(fresh: &State, o: &super::ChainOptions, requests: u64) -> Option<[u32; 14]> {
     let mut s = fresh.clone();
     let mut rng = SplitMix64::new(o.seed ^ 0x5eed_c0de);
+    let mut feed = Feed::new();
     let mut b = pools(&s);
     for _ in 0..requests {
-        let r = next_request(&mut rng, &s, o);
+        let r = feed.next(&mut rng, &s, o);
         s.exec(r).ok()?;
         super::judge::sync_frozen(&mut s);
         merge_bounds(&mut b, &pools(&s));
@@ -160,17 +175,33 @@ pub(crate) fn merge_bounds(b: &mut [u32; 14], p: &[u32; 14]) {
     }
 }
 
-/// The pools of `p` outside `bound` (free blocks fewer, any other role but data more).
+/// The checked pools of `p` outside `bound` (free blocks fewer, any other pool more):
+/// (role, cut-free bound, blocks after the recovery).
 pub(crate) fn excess(bound: &[u32; 14], p: &[u32; 14]) -> Vec<(BlockRole, u32, u32)> {
-    ALL_ROLES
+    CHECKED_POOLS
         .iter()
-        .filter(|&&r| r != BlockRole::Data)
         .filter_map(|&r| {
             let (c, x) = (bound[r as usize], p[r as usize]);
             let bad = if r == BlockRole::Free { x < c } else { x > c };
             bad.then_some((r, c, x))
         })
         .collect()
+}
+
+/// "free 1 block, 2 fewer than the cut-free run's fewest (3); map 9 blocks, 6 more than
+/// its most (3)".
+pub(crate) fn describe_excess(bad: &[(BlockRole, u32, u32)]) -> String {
+    bad.iter()
+        .map(|&(r, c, x)| {
+            let name = format!("{r:?}");
+            if r == BlockRole::Free {
+                format!("{name} {x} blocks, {} fewer than the cut-free run's fewest ({c})", c - x)
+            } else {
+                format!("{name} {x} blocks, {} more than the cut-free run's most ({c})", x - c)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 pub(crate) const ALL_ROLES: [BlockRole; 14] = [
@@ -190,25 +221,42 @@ pub(crate) const ALL_ROLES: [BlockRole; 14] = [
     BlockRole::GcDestination,
 ];
 
-/// The chain's workload: half uniform over the logical space, half in a hot eighth of it;
-/// with time shift, 8 % freeze / unfreeze / revert.
-pub(crate) fn next_request(rng: &mut SplitMix64, s: &State, o: &super::ChainOptions) -> Request {
-    let lp = s.ftl.logical_pages().max(1) as u64;
-    if o.time_shift && rng.unit() < 0.08 {
-        let live = s.ftl.frozen_states();
-        let pick = rng.below(3);
-        if live.is_empty() || (pick == 0 && live.len() < 4) {
-            return Request::Freeze;
-        }
-        let id = live[rng.below(live.len() as u64) as usize];
-        return if pick == 1 { Request::Unfreeze { state: id } } else { Request::Revert { state: id } };
+/// The chain's workload. Without a generated one (`ChainOptions::workload`): half uniform
+/// over the logical space, half in a hot eighth of it, `read_ratio` reads. With one
+/// (`--gen` / `--pattern`): its requests in order, from the start again after the last.
+/// With time shift, 8 % freeze / unfreeze / revert either way.
+pub(crate) struct Feed {
+    next: usize,
+}
+
+impl Feed {
+    pub(crate) fn new() -> Feed {
+        Feed { next: 0 }
     }
-    // Half uniform over the space, half in a hot eighth of it.
-    let lpn = if rng.unit() < 0.5 { rng.below(lp) } else { rng.below(lp.div_ceil(8)) } as u32;
-    if rng.unit() < o.read_ratio {
-        Request::Read { lpn }
-    } else {
-        Request::Write { lpn }
+
+    pub(crate) fn next(&mut self, rng: &mut SplitMix64, s: &State, o: &super::ChainOptions) -> Request {
+        let lp = s.ftl.logical_pages().max(1) as u64;
+        if o.time_shift && rng.unit() < 0.08 {
+            let live = s.ftl.frozen_states();
+            let pick = rng.below(3);
+            if live.is_empty() || (pick == 0 && live.len() < 4) {
+                return Request::Freeze;
+            }
+            let id = live[rng.below(live.len() as u64) as usize];
+            return if pick == 1 { Request::Unfreeze { state: id } } else { Request::Revert { state: id } };
+        }
+        if let Some(w) = o.workload.as_ref().filter(|w| !w.is_empty()) {
+            let r = w[self.next % w.len()];
+            self.next = (self.next + 1) % w.len();
+            return r;
+        }
+        // Half uniform over the space, half in a hot eighth of it.
+        let lpn = if rng.unit() < 0.5 { rng.below(lp) } else { rng.below(lp.div_ceil(8)) } as u32;
+        if rng.unit() < o.read_ratio {
+            Request::Read { lpn }
+        } else {
+            Request::Write { lpn }
+        }
     }
 }
 

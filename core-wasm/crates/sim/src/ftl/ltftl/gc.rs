@@ -77,7 +77,7 @@ impl LtFtl {
             }
             let dst = self.next_gc_page(flash)?;
             let data = flash.read(src, Cause::Gc)?;
-            self.prog(flash, dst, data, Cause::Gc)?;
+            self.prog(flash, dst, Page { tag: TAG_GC_COPY, ..data }, Cause::Gc)?;
             if let Some((_, n)) = &mut self.gc_frontier {
                 *n += 1;
             }

@@ -41,6 +41,10 @@ mod time_shift;
 
 /// Spare-area tags of the page kinds LTFTL writes.
 pub const TAG_DATA: u8 = 1;
+/// A data page GC copied (the same ⟨sector, time⟩ as its original): recovery tells the GC
+/// frontier from the host frontier by it (our choice: the paper's spare area holds
+/// ⟨sector, time⟩ only and says nothing of where writes resume after a power loss).
+pub const TAG_GC_COPY: u8 = 5;
 pub const TAG_META: u8 = 2;
 pub const TAG_MAP: u8 = 3;
 pub const TAG_LOG: u8 = 4;

@@ -71,15 +71,27 @@ impl LtFtl {
         // 2. scan the spare area of every page outside the metadata section.
         let mut data_pages: Vec<(u32, Ppn, Lpn)> = Vec::new();
         let mut has_data = vec![false; g.blocks as usize];
+        // The section whose pages a block holds (an older map dump, older log pages).
+        let mut holds: Vec<Option<Section>> = vec![None; g.blocks as usize];
+        // Blocks holding GC copies (the GC frontier among the partly programmed ones).
+        let mut copies = vec![false; g.blocks as usize];
         for ppn in 2 * ppb..g.pages() {
             let p = flash.read_oob(ppn, rc)?;
             let b = (ppn / ppb) as usize;
+            if p.kind == PageKind::Meta {
+                holds[b] = match p.tag {
+                    TAG_MAP => Some(Section::Map),
+                    TAG_LOG => Some(Section::Log),
+                    _ => holds[b],
+                };
+            }
             if p.kind != PageKind::Erased {
                 f.written[b] = true;
                 // Blocks fill in order: the last programmed (or torn) page ends the prefix.
                 f.programmed[b] = ppn % ppb + 1;
             }
-            if p.kind == PageKind::Data && p.tag == TAG_DATA && p.lpn < f.logical_pages {
+            if p.kind == PageKind::Data && (p.tag == TAG_DATA || p.tag == TAG_GC_COPY) && p.lpn < f.logical_pages {
+                copies[b] |= p.tag == TAG_GC_COPY;
                 has_data[b] = true;
                 f.birth[ppn as usize] = p.seq;
                 data_pages.push((p.seq, ppn, p.lpn));
@@ -97,12 +109,23 @@ impl LtFtl {
         let mut spare: Vec<Pbn> = (0..g.blocks).filter(|&b| !taken(b)).collect();
         spare.sort_by_key(|&b| (flash.erase_count(b), b));
         let mut spare = VecDeque::from(spare);
+        // Section 5.1 keeps the mapping and log sections at a fixed size, and only wear
+        // levelling trades their blocks with data blocks. So the other map slot and the
+        // rest of the log section are, first, the spare blocks that already hold map pages
+        // (the older dump) or log pages (older generations): the blocks those sections had
+        // before the cut. Taking the least-worn spare blocks instead moved blocks into the
+        // sections at every recovery and left the old ones, still holding metadata, in the
+        // data pool: the mapping section grew by up to a slot per recovery (24 x 8: 9 blocks
+        // against 3 cut-free) and the free pool shrank, until data writes erased them.
+        let prefer = |spare: &mut VecDeque<Pbn>, s: Section| -> Option<Pbn> {
+            let i = spare.iter().position(|&b| holds[b as usize] == Some(s)).unwrap_or(0);
+            spare.remove(i)
+        };
         let mut other_slot = Vec::new();
         if f.dump_at != NONE {
             while other_slot.len() < slot_len {
                 other_slot.push(
-                    spare
-                        .pop_front()
+                    prefer(&mut spare, Section::Map)
                         .ok_or_else(|| FlashError::Violation("recovery: no room for the map slots".into()))?,
                 );
             }
@@ -110,15 +133,13 @@ impl LtFtl {
             // No dump yet: both slots come from spare blocks.
             f.slots[f.cur_slot].clear();
             for _ in 0..slot_len {
-                let b = spare
-                    .pop_front()
+                let b = prefer(&mut spare, Section::Map)
                     .ok_or_else(|| FlashError::Violation("recovery: no room for the map slots".into()))?;
                 f.slots[f.cur_slot].push(b);
             }
             while other_slot.len() < slot_len {
                 other_slot.push(
-                    spare
-                        .pop_front()
+                    prefer(&mut spare, Section::Map)
                         .ok_or_else(|| FlashError::Violation("recovery: no room for the map slots".into()))?,
                 );
             }
@@ -128,8 +149,7 @@ impl LtFtl {
         let mut log_section = chain.clone();
         while log_section.len() < log_blocks {
             log_section.push(
-                spare
-                    .pop_front()
+                prefer(&mut spare, Section::Log)
                     .ok_or_else(|| FlashError::Violation("recovery: no room for the log section".into()))?,
             );
         }
@@ -147,18 +167,42 @@ impl LtFtl {
         }
         f.usage.fill(Use::Free);
         f.closed_by_kept.clear();
-        // Spare blocks still holding metadata (a traded or old map block) show it until
-        // erased; display only, no flash operation.
+        // Spare blocks still holding metadata (a block wear levelling traded) show what
+        // they hold until erased, as `swap_into_data` marks them; display only.
         for &b in &spare {
-            if flash.block_pages(b).iter().any(|p| p.kind == PageKind::Meta) {
-                f.traded[b as usize] = Some(Section::Map);
-            }
+            f.traded[b as usize] = holds[b as usize];
         }
         f.free = spare;
         for b in 0..g.blocks {
             if has_data[b as usize] {
                 f.set_usage(b, Use::Closed);
             }
+        }
+        // The write frontiers go on where they stopped, as they do without a cut: the partly
+        // programmed block of host writes is the host frontier, the partly programmed block
+        // of GC copies (a cut inside a GC) the GC frontier (`TAG_GC_COPY`). Closing them
+        // instead left each recovery's frontier half empty and took a fresh block for the
+        // next write: the free pool ran one below a cut-free run's (11 x 15: 1 free block
+        // against 2). Taking the GC frontier for the host frontier would let host writes
+        // use the room GC needs to free a block (then "ran out of free data blocks").
+        let mut last = vec![None; g.blocks as usize];
+        for &(gt, ppn, _) in &data_pages {
+            let b = (ppn / ppb) as usize;
+            last[b] = last[b].max(Some(gt));
+        }
+        let partial = |gc: bool| {
+            (0..g.blocks)
+                .filter(|&b| has_data[b as usize] && f.programmed[b as usize] < ppb && copies[b as usize] == gc)
+                .max_by_key(|&b| last[b as usize])
+        };
+        let (host, gc) = (partial(false), partial(true));
+        if let Some(b) = host {
+            f.set_usage(b, Use::Frontier);
+            f.frontier = Some((b, f.programmed[b as usize]));
+        }
+        if let Some(b) = gc {
+            f.set_usage(b, Use::GcFrontier);
+            f.gc_frontier = Some((b, f.programmed[b as usize]));
         }
         // 4. the committed map dump: the inverted table gives the forward map.
         if f.dump_at != NONE {
@@ -278,6 +322,20 @@ impl LtFtl {
                 f.do_revert(flash, s.id, rc)?.map_err(FlashError::Violation)?;
             }
             _ => f.dump(flash, rc)?,
+        }
+        // 9. The GC reserve, restored by recovery rather than by later traffic: a cut inside
+        // a GC (its destination taken, its victim not yet erased) left a block fewer free
+        // than a cut-free run ever has between requests. Between requests a cut-free run
+        // has at least MIN_FREE - 1 free blocks (GC runs until MIN_FREE are free, then the
+        // host frontier takes one), so GC runs here while fewer are free — no more, so GC
+        // stays the requests' work — after the dump (its log pages go to the new log
+        // chain), and only on reclaimable pages: recovery never releases a frozen state to
+        // make room (the request in flight might not have).
+        while f.free.len() < MIN_FREE - 1
+            && (f.gc_frontier.is_some_and(|(_, n)| n < ppb) || !f.free.is_empty())
+            && f.closed_by_kept.first().is_some_and(|b| f.reclaimable(b) > 0)
+        {
+            f.collect(flash)?;
         }
         Ok(f)
     }
