@@ -1,5 +1,7 @@
-// A labelled number input for the scenario form's fields (an empty field is NaN).
+// A labelled number input for the scenario form's fields (an empty field is NaN); the
+// label's terms (Log blocks, Associativity K, Switch threshold …) link to the glossary.
 import { useId } from 'react';
+import { LabelTerm } from '../classroom/Glossary';
 
 export function NumberField(props: {
   label: string;
@@ -14,7 +16,9 @@ export function NumberField(props: {
   const id = useId();
   return (
     <div className="field">
-      <label htmlFor={id}>{props.label}</label>
+      <label htmlFor={id}>
+        <LabelTerm label={props.label} />
+      </label>
       <input
         id={id}
         type="number"
