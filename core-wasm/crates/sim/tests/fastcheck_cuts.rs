@@ -7,9 +7,9 @@
 mod common;
 
 use common::scenario;
-use ftl_sim::crash::{chain, sweep, ChainOptions, ChainReport, Points, SweepReport};
-use ftl_sim::ftl::{self, BlockRole, SchemeParams};
-use ftl_sim::nand::{Cause, Event, OpKind, PageKind};
+use ftl_sim::crash::{chain, sweep, verify, ChainOptions, ChainReport, Points, Recover, SweepReport};
+use ftl_sim::ftl::{self, BlockRole, Ftl, SchemeParams};
+use ftl_sim::nand::{Cause, Event, Flash, FlashError, OpKind, PageKind};
 use ftl_sim::sim::State;
 use ftl_sim::trace::gen::Workload;
 use ftl_sim::trace::Request;
@@ -198,4 +198,152 @@ fn recovery_writes_the_checkpoint_a_cut_skipped() {
     let mut o = ChainOptions::new(50_000, 2);
     o.targeted = true;
     assert_chain_clean(&chain_of("fastcheck", params(None, None), 13, 3, &o), 50_000, "13 x 3 targeted chain");
+}
+
+/// What a recovered device is to the host and to the next write: the version every LPN
+/// reads (0: unmapped; u32::MAX: a torn page or another LPN's page), the blocks in each
+/// role but the log area and the free blocks (data, SW / RW log, map block, map
+/// directory), and the blocks of the log area (checkpoint blocks, LTFTL-style log blocks).
+#[derive(PartialEq, Eq, Debug)]
+struct Device {
+    reads: Vec<u32>,
+    pools: Vec<(BlockRole, u32)>,
+    area: u32,
+}
+
+fn is_area(r: BlockRole) -> bool {
+    matches!(r, BlockRole::Checkpoint | BlockRole::Metadata)
+}
+
+fn device(ftl: &dyn Ftl, flash: &Flash) -> Device {
+    let reads = (0..ftl.logical_pages())
+        .map(|l| match ftl.locate(l).map(|p| *flash.peek(p)) {
+            None => 0,
+            Some(pg) if pg.kind == PageKind::Data && pg.lpn == l => pg.version,
+            Some(_) => u32::MAX,
+        })
+        .collect();
+    let mut pools: Vec<(BlockRole, u32)> = Vec::new();
+    let mut area = 0;
+    for b in 0..flash.blocks() {
+        let r = ftl.block_role(b);
+        if is_area(r) {
+            area += 1;
+            continue;
+        }
+        if r == BlockRole::Free {
+            continue;
+        }
+        match pools.iter_mut().find(|(x, _)| *x == r) {
+            Some((_, n)) => *n += 1,
+            None => pools.push((r, 1)),
+        }
+    }
+    pools.sort_by_key(|&(r, _)| r as u32);
+    Device { reads, pools, area }
+}
+
+/// The chip `cut` recovered once, against the same chip whose recovery is cut after each
+/// of its operations in turn (every `deep`-th second recovery cut again half way) and
+/// then recovered: the same device (FastCheck 5.3: repeated, recovery "is the same as if
+/// executed once") — the same reads and pools; the log area may differ (a torn metadata
+/// page takes room) but stays within `area_max`, what a run without cuts uses. Returns
+/// the recoveries cut.
+fn check_idempotent(
+    rec: &Recover,
+    cut: &Flash,
+    s: &State,
+    in_flight: Option<(u32, u32)>,
+    area_max: u32,
+    what: &str,
+) -> u64 {
+    let deep = 13;
+    let mut a = cut.clone();
+    let o0 = a.total_ops();
+    let ftl = rec(&mut a).unwrap().unwrap_or_else(|e| panic!("{what}: {e}"));
+    let ops = a.total_ops() - o0;
+    let v = verify(ftl.as_ref(), &a, &s.oracle, in_flight);
+    assert_eq!((v.lost, v.wrong, v.torn_mapped), (0, 0, 0), "{what}: one recovery");
+    let want = device(ftl.as_ref(), &a);
+    assert!(want.area <= area_max, "{what}: one recovery left {} log-area blocks (cut-free {area_max})", want.area);
+    let mut cuts = 0;
+    for j in 0..ops {
+        let mut b = cut.clone();
+        b.set_power_budget(Some(j));
+        let _ = rec(&mut b);
+        assert!(b.power_lost(), "{what}: recovery cut after {j} of {ops} operations ran to the end");
+        b.power_on();
+        cuts += 1;
+        if j.is_multiple_of(deep) {
+            let mut c = b.clone();
+            let c0 = c.total_ops();
+            let _ = rec(&mut c);
+            b.set_power_budget(Some((c.total_ops() - c0) / 2));
+            let _ = rec(&mut b);
+            b.power_on();
+            cuts += 1;
+        }
+        let ftl_b = rec(&mut b).unwrap().unwrap_or_else(|e| panic!("{what}: after a cut at {j} of {ops}: {e}"));
+        let got = device(ftl_b.as_ref(), &b);
+        assert_eq!(
+            (&got.reads, &got.pools),
+            (&want.reads, &want.pools),
+            "{what}: recovery cut after {j} of its {ops} operations, then recovered again, differs from one recovery"
+        );
+        assert!(
+            got.area <= area_max,
+            "{what}: after a cut at {j} of {ops}: {} log-area blocks (cut-free {area_max})",
+            got.area
+        );
+    }
+    cuts
+}
+
+/// A cut anywhere inside recovery, then recovery again, gives the device one recovery
+/// gives — every LPN's read and every pool, the checkpoint / log area and map block
+/// included — now that recovery writes (a skipped checkpoint, a dump, a map page, the
+/// compaction): every 5th cut point of a run on odd and even blocks.
+#[test]
+fn recovery_cut_inside_then_recovered_equals_one_recovery() {
+    for (scheme, blocks, ppb, lb, lpns) in [
+        ("fastcheck", 20, 3, 7, 6),
+        ("fastcheck", 24, 4, 7, 8),
+        ("fast-ltlog", 20, 5, 4, 2),
+        ("fast-ltlog", 16, 4, 4, 4),
+    ] {
+        let what = format!("{scheme} {blocks}x{ppb}");
+        let w = Workload::Hotcold { n: 500, seed: 3, read_ratio: 0.1, hot_fraction: 0.2, hot_ratio: 0.8 };
+        let sc = scenario(scheme, params(Some(lb), Some(lpns)), blocks, ppb, w);
+        let sim = sc.build().unwrap();
+        let rec = sc.recoverer();
+        let mut s = sim.state.clone();
+        let mut area_max = 0;
+        for &r in sim.requests() {
+            s.exec(r).unwrap();
+            area_max = area_max.max(device(s.ftl.as_ref(), &s.flash).area);
+        }
+        let mut s = sim.state.clone();
+        let (mut points, mut cuts) = (0u64, 0u64);
+        for (i, &r) in sim.requests().iter().enumerate() {
+            let start = s.flash.total_ops();
+            let mut done = s.clone();
+            done.exec(r).unwrap_or_else(|e| panic!("{what}: request {i}: {e}"));
+            for k in 0..done.flash.total_ops() - start {
+                if !(start + k).is_multiple_of(5) {
+                    continue;
+                }
+                let mut c = s.clone();
+                c.flash.set_power_budget(Some(k));
+                assert_eq!(c.exec(r), Err(FlashError::PowerLoss), "{what}: request {i}");
+                c.flash.power_on();
+                let in_flight = r.lpn().filter(|_| matches!(r, Request::Write { .. })).map(|l| (l, s.next_version));
+                let at = format!("{what}, cut after op {}", start + k);
+                cuts += check_idempotent(&rec, &c.flash, &s, in_flight, area_max, &at);
+                points += 1;
+            }
+            s = done;
+        }
+        eprintln!("{what}: {points} cut points, {cuts} recoveries cut, log area within {area_max} blocks");
+        assert!(points > 200, "{what}: {points} points");
+    }
 }

@@ -484,10 +484,69 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
             }
         }
     }
-    m.compact(flash, &mut ftl)?;
+    m.restore_area(flash, &mut ftl)?;
     m.last_recovery = st;
     ftl.meta = Some(Box::new(m));
     Ok(ftl)
+}
+
+impl MetaLog {
+    /// Blocks the log area spans between requests in a run without cuts: its live pages
+    /// are the newest ones of a log written in order — FastCheck's newest checkpoint of
+    /// each region (regions are checkpointed round robin), LTFTL-style's newest dump and
+    /// the record pages since (at most LT_PAGES_PER_DUMP × N_pmap) — and each compaction
+    /// drops the blocks before them.
+    pub(super) fn area_bound(&self) -> usize {
+        let live = match self.mode {
+            Mode::FastCheck => self.regions,
+            Mode::LtLog => (1 + LT_PAGES_PER_DUMP) * self.npmap,
+        };
+        live.saturating_sub(1).div_ceil(self.ppb) as usize + 1
+    }
+
+    /// The end of recovery: the log area back within `area_bound`, by recovery itself.
+    /// Torn pages (cuts inside a checkpoint, a dump or a recovery's own metadata write) and
+    /// checkpoints written out of turn take room a run without cuts never uses, so live
+    /// pages spread over more blocks, and compaction alone (dropping blocks with no live
+    /// page) cannot bring the area back; recuts add more. The paper leaves the area's
+    /// management open (4.2: a full checkpoint block "should be exchanged with a new free
+    /// block"); our choice: FastCheck copies the live checkpoints of the oldest block to the
+    /// end of the area (a checkpoint page is only its payload: the copy is the region's
+    /// newest, as the original was), LTFTL-style dumps the log-page-mapping table (every
+    /// older page is then dead), and the emptied blocks are erased. A cut inside leaves
+    /// the originals live (a torn copy is skipped), and the next recovery does it again.
+    pub(super) fn restore_area(&mut self, flash: &mut Flash, ftl: &mut FastFtl) -> FlashResult<()> {
+        self.compact(flash, ftl)?;
+        if self.area.len() <= self.area_bound() {
+            return Ok(());
+        }
+        let (len, bound) = (self.area.len(), self.area_bound());
+        flash.note("recovery", || {
+            format!("the log area spans {len} blocks, more than the {bound} a run without cuts uses: its live pages are rewritten at its end")
+        });
+        if self.mode == Mode::LtLog {
+            return self.dump(flash, ftl);
+        }
+        let n = self.ppb;
+        for _ in 0..len {
+            if self.area.len() <= bound {
+                break;
+            }
+            let front = self.area[0];
+            for r in 0..self.regions as usize {
+                let p = self.region_ckpt[r];
+                if p == NONE || p / n != front {
+                    continue;
+                }
+                flash.read(p, Cause::Recovery)?;
+                let payload = flash.payload(p).unwrap_or(&[]).to_vec();
+                self.region_ckpt[r] = self.area_program(flash, ftl, mtag::CKPT, r as u32, payload, Cause::Log)?;
+                self.stats.checkpoint_pages += 1;
+            }
+            self.compact(flash, ftl)?;
+        }
+        Ok(())
+    }
 }
 
 /// Whether data block `pbn` was born from a host write in place (its oldest program has
