@@ -318,6 +318,7 @@ test('exports: the device view of a canvas chip as PNG and SVG, charts with titl
   const chart = readFileSync((await d.path())!).toString();
   expect(chart).toContain('>Response-time histogram</text>');
   expect(chart).toContain('>Writes</text>');
-  expect(chart).toContain('response time (µs, log scale)');
+  // The axis says whose response times: host requests, by the run's timing model (issue 35).
+  expect(chart).toContain('response time, host requests, closed model (µs, log scale)');
   expect(problems).toEqual([]);
 });
