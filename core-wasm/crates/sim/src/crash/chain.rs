@@ -303,6 +303,9 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
         // Aimed right after the request's last operation: the request completed and was
         // acknowledged; the cut falls before the next one.
         let completed = target.is_some() && res.is_ok();
+        if kind != 0 && !completed {
+            feed.cut(req, o);
+        }
         if completed {
             sync_frozen(&mut s);
             rep.requests_run += 1;

@@ -225,16 +225,30 @@ pub(crate) const ALL_ROLES: [BlockRole; 14] = [
 /// over the logical space, half in a hot eighth of it, `read_ratio` reads. With one
 /// (`--gen` / `--pattern`): its requests in order, from the start again after the last.
 /// With time shift, 8 % freeze / unfreeze / revert either way.
+/// A request of a generated workload cut in flight is offered again (the host retries
+/// what was not acknowledged), so a sequential workload stays sequential across cuts, as
+/// in the cut-free run that bounds the pools.
 pub(crate) struct Feed {
     next: usize,
+    retry: Option<Request>,
 }
 
 impl Feed {
     pub(crate) fn new() -> Feed {
-        Feed { next: 0 }
+        Feed { next: 0, retry: None }
+    }
+
+    /// `r` was cut in flight: with a generated workload, it comes next again.
+    pub(crate) fn cut(&mut self, r: Request, o: &super::ChainOptions) {
+        if o.workload.is_some() && r.lpn().is_some() {
+            self.retry = Some(r);
+        }
     }
 
     pub(crate) fn next(&mut self, rng: &mut SplitMix64, s: &State, o: &super::ChainOptions) -> Request {
+        if let Some(r) = self.retry.take() {
+            return r;
+        }
         let lp = s.ftl.logical_pages().max(1) as u64;
         if o.time_shift && rng.unit() < 0.08 {
             let live = s.ftl.frozen_states();
