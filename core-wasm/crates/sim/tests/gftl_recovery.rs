@@ -70,3 +70,16 @@ fn gftl_pools_stay_within_bound_after_every_recovery() {
         assert_pools_within_cut_free_bound(&r, blocks, n);
     }
 }
+
+/// A logical block behind the head whose only buffer a torn last page had filled needed
+/// another block while the head's job took its destination and its own new buffer: 9 x 12,
+/// seed 3, stuck after 31,737 cuts with every block count within bound. Recovery now also
+/// runs jobs until every logical block behind the head has room for one job's writes.
+#[test]
+fn gftl_recovery_leaves_room_in_the_buffers_behind_the_head() {
+    let (r, n) = gftl_chain(9, 12, 32_000, 3);
+    assert_eq!(r.cuts, 32_000, "{:?}", r.stopped);
+    assert!(!r.stuck, "{:?}", r.stopped);
+    assert_eq!((r.recovered_correctly, r.acked_writes_lost, r.wrong_reads, r.errors), (32_000, 0, 0, 0));
+    assert_pools_within_cut_free_bound(&r, 9, n);
+}

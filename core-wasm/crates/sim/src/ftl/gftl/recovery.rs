@@ -234,7 +234,8 @@ impl Gftl {
         // its closed buffers and the writes since open another; a job undone goes back to
         // the head but a recut may undo it again, and jobs queued behind it keep filling
         // their buffers. Recovery restores that bound itself, not later traffic: while some
-        // logical block holds more buffers than it may, the job at the head of the queue is
+        // logical block holds more buffers than it may (or, behind the head, an open buffer
+        // with less room than one job's steps), the job at the head of the queue is
         // run to its end (the same steps the next requests would run, in queue order, so a
         // resumed job's new block is used before any other job takes one). Each job run
         // leaves the queue, so this ends after at most n jobs.
@@ -246,7 +247,18 @@ impl Gftl {
         };
         loop {
             let head = f.queue.front().map(|j| j.lbn as usize);
-            let over = (0..n).find(|&l| bufs(&f, l) > if Some(l) == head { 2 } else { 1 });
+            // A logical block behind the head must also have room in its open buffer for
+            // the writes of one job's steps (the constructor's sizing rule): torn pages of
+            // cut writes fill buffers faster than the rule assumes, and one that is full
+            // would take another block while the head's job takes its destination.
+            let over = (0..n).find(|&l| {
+                let (lb, k) = (&f.lbs[l], bufs(&f, l));
+                if Some(l) == head {
+                    k > 2
+                } else {
+                    k > 1 || k == 1 && (lb.buf == NONE || ppb - lb.buf_next < f.max_steps)
+                }
+            });
             let (Some(l), Some(h)) = (over, head) else { break };
             let b = bufs(&f, l);
             flash.note("recovery", || {
