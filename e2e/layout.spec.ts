@@ -9,7 +9,10 @@ import { settled, watch } from './helpers';
 
 const SCALES = [1.5, 1.75, 2, 2.25, 2.5, 2.75, 3];
 
-/** Wait until the chip is drawn for its box in this mode (the grid's size is the area's). */
+/**
+ * Wait until the chip is drawn for its box in this mode (the grid's size is the area's) and
+ * the legend explains exactly the marks it drew.
+ */
 async function chipDrawn(page: Page, mode: { present: boolean; scale?: number }) {
   await page.waitForFunction(
     ({ present, scale }) => {
@@ -19,6 +22,16 @@ async function chipDrawn(page: Page, mode: { present: boolean; scale?: number })
       const area = document.querySelector('[data-testid=chip-area]');
       const svg = area?.querySelector('svg.device-grid');
       if (!area || !svg || !svg.querySelector('g.block')) return false;
+      // the legend explains exactly the marks drawn (issue 35)
+      const texts = (sel: string) => Array.from(svg.querySelectorAll(sel), (t) => t.textContent ?? '');
+      const drawn = {
+        lpn: texts('text.lpn').length > 0,
+        block: texts('text.pbn').some((t) => t.includes(' · e')),
+        lbn: texts('text.role-text').some((t) => /L\d/.test(t)),
+      };
+      const legend = document.querySelector('[data-testid=legend]');
+      for (const [mark, shown] of Object.entries(drawn))
+        if (!!legend?.querySelector(`[data-mark=${mark}]`) !== shown) return false;
       const r = area.getBoundingClientRect();
       return (
         Math.abs(Number(svg.getAttribute('width')) - r.width) < 1 &&

@@ -10,12 +10,14 @@ import {
   drawDetail,
   drawMinimap,
   drawRing,
+  NO_MARKS,
   packedColors,
   paintRow,
   readColors,
   SLICE_PAGES,
   zoomText,
   type Colors,
+  type DrawnMarks,
 } from './canvasDraw';
 import { installProbe, paintDelta } from './canvasDelta';
 import type { Hovered } from './chipInfo';
@@ -31,6 +33,8 @@ export interface CanvasGridProps extends ChipState {
   onHover?: (h: Hovered | null) => void;
   /** the page states and block roles present (found while drawing, for the legend) */
   onPresent?: (p: { states: number[]; roles: number[] }) => void;
+  /** the marks the last frame drew (for the legend) */
+  onMarks?: (m: DrawnMarks) => void;
 }
 
 export { canvasLayout, packColor } from './canvasDraw';
@@ -183,7 +187,8 @@ export function CanvasGrid(props: CanvasGridProps) {
       ctx.scale(k, k);
       ctx.drawImage(img, 0, 0);
       ctx.restore();
-    } else drawDetail(ctx, t, k, p, layout, ppb, p, col);
+      p.onMarks?.(NO_MARKS);
+    } else p.onMarks?.(drawDetail(ctx, t, k, p, layout, ppb, p, col));
     drawRing(ctx, p.lastEvent, t, k, p.blocks, layout, ppb, col.ring);
     // the minimap at most a few times a second
     const now = performance.now();

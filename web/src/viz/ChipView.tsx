@@ -1,10 +1,11 @@
 // The device view: SVG for small chips (every page an element, animated), canvas with
 // zoom and a minimap for large ones; a hover line and a legend of what is present.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import type { SessionInfo, Snapshot } from '../sim/protocol';
 import { hasPanel } from '../scenario/model';
 import { CanvasGrid } from './CanvasGrid';
+import type { DrawnMarks } from './canvasDraw';
 import { hoverText, presentCodes, type Hovered } from './chipInfo';
 import { chipState } from './chipState';
 import { DeviceGrid } from './DeviceGrid';
@@ -72,6 +73,12 @@ export function ChipView({ info, snap, transitionMs, budgetMs, theme, textScale,
     () => (large ? (canvasPresent?.roles ?? []) : presentCodes(snap.blockRoles)),
     [large, canvasPresent, snap.blockRoles],
   );
+  // The marks the grid drew: the legend explains only those (issue 35).
+  const [marks, setMarks] = useState<DrawnMarks | null>(null);
+  const onMarks = useCallback(
+    (m: DrawnMarks) => setMarks((o) => (o && o.lpn === m.lpn && o.block === m.block && o.lbn === m.lbn ? o : m)),
+    [],
+  );
   const lastEvent = useMemo(() => [...snap.events].reverse().find((e) => e.pbn != null) ?? null, [snap.events]);
   useEffect(() => setHovered(null), [info]);
 
@@ -109,6 +116,7 @@ export function ChipView({ info, snap, transitionMs, budgetMs, theme, textScale,
             theme={theme}
             onHover={setHovered}
             onPresent={setCanvasPresent}
+            onMarks={onMarks}
             textScale={textScale}
           />
         ) : (
@@ -122,6 +130,7 @@ export function ChipView({ info, snap, transitionMs, budgetMs, theme, textScale,
             textScale={fit?.ts ?? ts}
             groupOf={groupOf}
             minBlockWidth={fit?.minBw ?? 0}
+            onMarks={onMarks}
             plan={planRef.current.plan}
             planId={planRef.current.id}
             slotMs={planRef.current.slotMs}
@@ -139,9 +148,12 @@ export function ChipView({ info, snap, transitionMs, budgetMs, theme, textScale,
             : 'Hover a block or page for its details.')}
       </p>
       {legendIn ? (
-        createPortal(<Legend roles={roles} states={states} timing={timingModel(snap.metrics)} />, legendIn)
+        createPortal(
+          <Legend roles={roles} states={states} timing={timingModel(snap.metrics)} marks={marks ?? undefined} />,
+          legendIn,
+        )
       ) : (
-        <Legend roles={roles} states={states} timing={timingModel(snap.metrics)} />
+        <Legend roles={roles} states={states} timing={timingModel(snap.metrics)} marks={marks ?? undefined} />
       )}
     </div>
   );

@@ -13,6 +13,7 @@ import { blockGroups, hoverText, type Hovered } from './chipInfo';
 import type { ChipState } from './chipState';
 import { MARK_MIN, deviceLayout } from './deviceLayout';
 import { playEffects } from './deviceFx';
+import type { DrawnMarks } from './canvasDraw';
 
 export interface DeviceGridProps extends ChipState {
   blocks: number;
@@ -47,11 +48,36 @@ export interface DeviceGridProps extends ChipState {
    * number and erase count; ChipView's fitChip chooses it with the text scale).
    */
   minBlockWidth?: number;
+  /** the marks drawn (the legend explains only those; issue 35) */
+  onMarks?: (m: DrawnMarks) => void;
 }
 
 const NO_LPN = 0xffffffff;
 
 export { gridLayout } from './deviceLayout';
+
+/** Which marks DeviceGrid draws with these arrays and sizes (the legend's). */
+function marksDrawn(m: {
+  showText: boolean;
+  showBandText: boolean;
+  pageStates: Uint8Array;
+  pageLpns: Uint32Array;
+  blockRoles: Uint8Array;
+  owners: Int32Array;
+  ownerSets?: Record<string, number[]>;
+  blocks: number;
+  bw: number;
+  ts: number;
+}): DrawnMarks {
+  let lpn = false;
+  if (m.showText)
+    for (let i = 0; i < m.pageStates.length && !lpn; i++) lpn = m.pageLpns[i] !== NO_LPN || m.pageStates[i] === 4;
+  let lbn = false;
+  if (m.showBandText)
+    for (let b = 0; b < m.blocks && !lbn; b++)
+      lbn = /L\d/.test(bandLabel(roleStyle(m.blockRoles[b]), m.owners[b], m.bw / m.ts, m.ownerSets?.[b]));
+  return { lpn, block: m.bw >= 44 * m.ts, lbn };
+}
 
 export function DeviceGrid(props: DeviceGridProps) {
   const {
@@ -191,6 +217,13 @@ export function DeviceGrid(props: DeviceGridProps) {
   const hi = lastEvent && lastEvent.pbn != null ? lastEvent : null;
   const showText = ph >= MARK_MIN.pageHeight * ts && bw >= MARK_MIN.pageWidth * ts;
   const showBandText = bw >= 26 * ts;
+  // The marks drawn, for the legend (issue 35): the same tests as the drawing below.
+  const { onMarks, ownerSets } = props;
+  useEffect(() => {
+    onMarks?.(
+      marksDrawn({ showText, showBandText, pageStates, pageLpns, blockRoles, owners, ownerSets, blocks, bw, ts }),
+    );
+  }, [onMarks, showText, showBandText, pageStates, pageLpns, blockRoles, owners, ownerSets, blocks, bw, ts]);
 
   const groupEls = groups.map(({ first, owner }) => {
     if (Math.floor(first / layout.cols) !== Math.floor((first + 2) / layout.cols)) return null;

@@ -1,19 +1,24 @@
+import type { DrawnMarks } from './canvasDraw';
 import { BLOCK_ROLES, PAGE_STATES, bandTextColor } from './palette';
 import { useOverflows } from './useOverflows';
 import { LabelTerm } from '../classroom/Glossary';
 
 /**
+/**
  * Key to the device view's colours; shows only the page states and roles present when given,
- * and the run's timing model when given (docs/timing.md).
+ * only the marks drawn when given (issue 35), and the run's timing model when given
+ * (docs/timing.md).
  */
 export function Legend({
   roles,
   states,
   timing,
+  marks,
 }: {
   roles?: number[];
   states?: number[];
   timing?: 'open' | 'closed' | null;
+  marks?: DrawnMarks;
 }) {
   const shownRoles = roles ? BLOCK_ROLES.filter((r) => roles.includes(r.id)) : BLOCK_ROLES;
   const shownStates = states ? PAGE_STATES.filter((s) => states.includes(s.id)) : PAGE_STATES;
@@ -61,35 +66,43 @@ export function Legend({
           </span>
         ))}
       </div>
-      <div className="legend-group" data-testid="legend-marks">
-        <span className="legend-title">Marks</span>
-        <span className="legend-item">
-          <span className="legend-mark">12</span>
-          <span>
-            in a page: the logical page (<LabelTerm label="LPN" />) it holds
-          </span>
-        </span>
-        {(!states || states.includes(4)) && (
-          <span className="legend-item">
-            <span className="legend-mark">M</span>
-            <span>
-              <LabelTerm label="metadata" /> (map, checkpoint, log)
+      {(!marks || marks.lpn || marks.block || marks.lbn) && (
+        <div className="legend-group" data-testid="legend-marks">
+          <span className="legend-title">Marks</span>
+          {(!marks || marks.lpn) && (
+            <span className="legend-item" data-mark="lpn">
+              <span className="legend-mark">12</span>
+              <span>
+                in a page: the logical page (<LabelTerm label="LPN" />) it holds
+              </span>
             </span>
-          </span>
-        )}
-        <span className="legend-item">
-          <span className="legend-mark">3 · e2</span>
-          <span>
-            under a block: block number (<LabelTerm label="PBN" />) · times <LabelTerm label="erased" />
-          </span>
-        </span>
-        <span className="legend-item">
-          <span className="legend-mark">L1</span>
-          <span>
-            on a band: the logical block (<LabelTerm label="LBN" />) it serves
-          </span>
-        </span>
-      </div>
+          )}
+          {(!marks || marks.lpn) && (!states || states.includes(4)) && (
+            <span className="legend-item">
+              <span className="legend-mark">M</span>
+              <span>
+                <LabelTerm label="metadata" /> (map, checkpoint, log)
+              </span>
+            </span>
+          )}
+          {(!marks || marks.block) && (
+            <span className="legend-item" data-mark="block">
+              <span className="legend-mark">3 · e2</span>
+              <span>
+                under a block: block number (<LabelTerm label="PBN" />) · times <LabelTerm label="erased" />
+              </span>
+            </span>
+          )}
+          {(!marks || marks.lbn) && (
+            <span className="legend-item" data-mark="lbn">
+              <span className="legend-mark">L1</span>
+              <span>
+                on a band: the logical block (<LabelTerm label="LBN" />) it serves
+              </span>
+            </span>
+          )}
+        </div>
+      )}
       {timing && (
         <div className="legend-group" data-testid="legend-timing">
           <span className="legend-title">Time</span>

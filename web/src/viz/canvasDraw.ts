@@ -82,9 +82,23 @@ export interface ChipArrays {
   blockRoles: Uint8Array;
   owners: Int32Array;
   ownerSets?: Record<string, number[]>;
+  /** times each block was erased (its label with its number, when it fits) */
+  eraseCounts?: Uint32Array;
   /** presentation: marks this many times larger, and drawn only when that large (issue 25) */
   textScale?: number;
 }
+
+/** Which marks a frame drew (the legend explains only those; issue 35). */
+export interface DrawnMarks {
+  /** pages' LPNs (or M for metadata) */
+  lpn: boolean;
+  /** block number · erase count */
+  block: boolean;
+  /** a band's LBN */
+  lbn: boolean;
+}
+
+export const NO_MARKS: DrawnMarks = { lpn: false, block: false, lbn: false };
 
 /**
  * Paint block row `r` of the overview image into `px` (a role stripe, then one pixel per
@@ -153,7 +167,10 @@ export function paintBlock(
   }
 }
 
-/** Page-level detail (cells, hatching, LPNs) for the visible blocks only. */
+/**
+ * Page-level detail (cells, hatching, LPNs; on each band its role and LBN, and under them
+ * the block's number and erase count once two lines fit) for the visible blocks only.
+ */
 export function drawDetail(
   ctx: CanvasRenderingContext2D,
   t: ZoomTransform,
@@ -163,8 +180,9 @@ export function drawDetail(
   ppb: number,
   p: ChipArrays,
   col: Colors,
-) {
+): DrawnMarks {
   const rowH = ppb + 1;
+  const drew = { ...NO_MARKS };
   const x0 = Math.max(0, Math.floor(-t.x / k));
   const x1 = Math.min(layout.cols, Math.ceil((box.width - t.x) / k));
   const y0 = Math.max(0, Math.floor(-t.y / k));
@@ -179,6 +197,9 @@ export function drawDetail(
   const ts = p.textScale ?? 1;
   const fontPx = Math.min(12 * ts, k * 0.45);
   const marks = ts <= 1 || fontPx >= 9 * ts;
+  // the band's two lines (role and LBN; number · erase count) at a font that fits both
+  const font2 = Math.min(12 * ts, (k - gap) / 2.6);
+  const twoLines = font2 >= (ts > 1 ? 9 * ts : 8);
   ctx.font = `${fontPx}px system-ui, sans-serif`;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
@@ -198,7 +219,15 @@ export function drawDetail(
         ctx.fillStyle = bandTextColor({ ...role, color: col.role[p.blockRoles[b]] ?? '#000' });
         // room in 9-px characters (bandLabel's unit) at this font
         const room = ts > 1 ? (k * 9) / fontPx : k;
-        ctx.fillText(bandLabel(role, p.owners[b], room, p.ownerSets?.[b]), bx + (k - gap) / 2, by + k / 2, k - gap);
+        const label = bandLabel(role, p.owners[b], room, p.ownerSets?.[b]);
+        const num = `${b} · e${p.eraseCounts?.[b] ?? 0}`;
+        if (twoLines) ctx.font = `${font2}px system-ui, sans-serif`;
+        const both = twoLines && ctx.measureText(num).width <= k - gap;
+        ctx.fillText(label, bx + (k - gap) / 2, by + (both ? k * 0.3 : k / 2), k - gap);
+        if (both) ctx.fillText(num, bx + (k - gap) / 2, by + k * 0.7, k - gap);
+        if (twoLines) ctx.font = `${fontPx}px system-ui, sans-serif`;
+        drew.block ||= both;
+        drew.lbn ||= /L\d/.test(label);
       }
       const pStart = Math.max(0, Math.floor(y0 - r * rowH - 1));
       const pEnd = Math.min(ppb, Math.ceil(y1 - r * rowH));
@@ -228,6 +257,8 @@ export function drawDetail(
     ctx.fillStyle = st === 0 ? col.text : '#000000';
     ctx.fillText(text, tx, ty, k - gap);
   }
+  drew.lpn = texts.length > 0;
+  return drew;
 }
 
 /** The last touched page (or erased block) gets a ring, so activity is visible at any zoom. */
