@@ -104,6 +104,7 @@ export function Controls(p: ControlsProps) {
         onSeek={p.onSeek}
         onJump={p.onJump ?? p.onSeek}
         cutRequests={p.cutRequests}
+        powerOff={off}
       />
     </div>
   );

@@ -31,23 +31,30 @@ export function PowerPanel({ client, sid, snapshot, onCut, onRecover, onFinish }
     return () => document.documentElement.classList.remove('power-off');
   }, [off]);
 
-  // The verdict is read once the last recovery operation has been revealed.
+  // The verdict is read once the last recovery operation has been revealed; it belongs to
+  // the moment right after that recovery (the requests completed then).
+  const [verdictAt, setVerdictAt] = useState(-1);
   useEffect(() => {
     if (!client || off || recovering || !awaitingVerdict.current) return;
     awaitingVerdict.current = false;
+    const at = snapshot.step;
     client
       .request('verdict', { sid })
-      .then((v) => setVerdict(v))
+      .then((v) => {
+        setVerdict(v);
+        setVerdictAt(at);
+      })
       .catch((e: unknown) => setError((e as Error).message));
-  }, [client, sid, off, recovering]);
+  }, [client, sid, off, recovering, snapshot.step]);
 
-  // Stepping on from a shown verdict closes it; a new session forgets everything.
-  const where = `${sid}:${snapshot.step}`;
-  const shownAt = useRef(where);
+  // One verdict, shown only while the recovery it describes is on screen complete: the
+  // moment right after it. Back into the recovery hides it, Step to its end shows it
+  // again; Back to the power cut undoes the recovery, and its verdict goes (issue 35).
+  const verdictShown = verdict !== null && !recovering && snapshot.opCount === 0 && snapshot.step === verdictAt;
   useEffect(() => {
-    if (verdict && shownAt.current !== where && !recovering) setVerdict(null);
-    shownAt.current = where;
-  }, [where, verdict, recovering]);
+    if (off) setVerdict(null);
+  }, [off]);
+  // A new session forgets everything.
   useEffect(() => {
     setVerdict(null);
     setError(null);
@@ -115,8 +122,8 @@ export function PowerPanel({ client, sid, snapshot, onCut, onRecover, onFinish }
       {recovering && (
         <div role="status" data-testid="power-recovering">
           <p className="power-msg">
-            Recovering from the chip alone: operation {snapshot.opCursor} of {snapshot.opCount}. Step (→) or Play to
-            watch each phase; the narration names it.
+            Recovering from the cut in request {req}, from the chip alone: operation {snapshot.opCursor} of{' '}
+            {snapshot.opCount}. Step (→) or Play to watch each phase; the narration names it.
           </p>
           <button type="button" onClick={() => run(onFinish)} data-testid="power-finish">
             Finish recovery
@@ -132,9 +139,11 @@ export function PowerPanel({ client, sid, snapshot, onCut, onRecover, onFinish }
           </button>
         </div>
       )}
-      {/* Always in the page, so screen readers announce the verdict when it appears. */}
+      {/* Always in the page, so screen readers announce the verdict when it appears. One
+          verdict, shown only with the recovery it describes complete on screen: Back into the
+          recovery (or to the cut) hides it, Step to its end shows it again (issue 35). */}
       <div aria-live="polite" data-testid="power-live">
-        {verdict && <VerdictView v={verdict} onClose={() => setVerdict(null)} />}
+        {verdict && verdictShown && <VerdictView v={verdict} onClose={() => setVerdict(null)} />}
       </div>
       {error && (
         <p className="alert" role="alert" data-testid="power-error">

@@ -48,7 +48,7 @@ function ownerSets(s: WasmSession): { ownerSets?: Record<string, number[]> } {
 /** Chips with more pages than this get per-block summaries in compare (as the single view's canvas threshold). */
 const LEAN_THUMB = 4096;
 /** Page-state codes in the order a summarised block shows them (web/src/viz/palette.ts). */
-const SUMMARY_ORDER = [1, 3, 4, 2, 0];
+const SUMMARY_ORDER = [1, 3, 4, 2, 5, 0];
 
 /**
  * Per-block summary of page states: each block as `cells` cells whose states are in

@@ -26,7 +26,7 @@ describe('gridLayout', () => {
 
 describe('palette', () => {
   it('covers every page state and block role of the Session API', () => {
-    expect(PAGE_STATES.map((s) => s.id)).toEqual([0, 1, 2, 3, 4]);
+    expect(PAGE_STATES.map((s) => s.id)).toEqual([0, 1, 2, 3, 4, 5]);
     expect(BLOCK_ROLES.map((r) => r.id)).toEqual([...Array(14).keys()]);
     expect(new Set(BLOCK_ROLES.map((r) => r.short)).size).toBe(BLOCK_ROLES.length);
   });

@@ -255,7 +255,7 @@ export function DeviceGrid(props: DeviceGridProps) {
       const isHi = hi != null && hi.kind !== 'erase' && hi.pbn === b && hi.page === p;
       pages.push(
         <g key={p} className={isHi ? 'page-cell hi' : 'page-cell'} data-page={p}>
-          <title>{`Block ${b} page ${p} (PPN ${i}) · ${style.label}${lpn !== NO_LPN && st !== 4 ? ` · LPN ${lpn}` : ''}`}</title>
+          <title>{`Block ${b} page ${p} (PPN ${i}) · ${style.hover ?? style.label}${lpn !== NO_LPN && st !== 4 ? ` · LPN ${lpn}` : ''}`}</title>
           <rect className="page" data-state={st} data-ppn={i} x={bx} y={py} width={bw} height={Math.max(ph, 1)} />
           {style.pattern === 'hatch' && ph >= 4 && (
             <rect className="hatch" x={bx} y={py} width={bw} height={ph} fill="url(#hatch)" pointerEvents="none" />

@@ -18,6 +18,8 @@ export interface TimelineProps {
   onJump: (step: number) => void;
   /** requests interrupted by the power cuts recovered from (Snapshot.cutRequests) */
   cutRequests?: { index: number; survived: boolean }[];
+  /** the power is off: the counter names the request the cut is in (or before) */
+  powerOff?: boolean;
 }
 
 const INSET = 8; // the native range thumb's half width: markers line up with the thumb
@@ -36,6 +38,10 @@ export function Timeline(p: TimelineProps) {
   }, [p.step]);
   const shown = dragValue ?? p.step;
   // Recovery counts the interrupted request as done: say what became of it.
+  // One request number everywhere (issue 35): the request in play, counted from 1 — the
+  // one being revealed, cut or recovered from (the power panel and narration say the
+  // same); between requests, the last one done. data-step stays the requests completed.
+  const inPlay = p.opCount > 0 || p.powerOff === true;
   const cut = p.cutRequests?.length ? p.cutRequests[p.cutRequests.length - 1] : null;
   const ask = (v: number) => {
     const c = Math.max(0, Math.min(p.total, v));
@@ -171,7 +177,7 @@ export function Timeline(p: TimelineProps) {
           data-ops={p.opCount}
           aria-live="off"
         >
-          Request <strong>{p.step}</strong> / {p.total}
+          Request <strong>{inPlay ? p.step + 1 : p.step}</strong> / {p.total}
           {p.opCount > 0 && (
             <>
               {' '}

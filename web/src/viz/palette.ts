@@ -21,6 +21,8 @@ export interface PageStateStyle {
   /** CSS colour (may be a var()) */
   fill: string;
   pattern?: 'hatch';
+  /** what a page in this state is, for its hover text (the label when absent) */
+  hover?: string;
 }
 
 export const PAGE_STATES: PageStateStyle[] = [
@@ -29,6 +31,15 @@ export const PAGE_STATES: PageStateStyle[] = [
   { id: 2, key: 'invalid', label: 'Invalid', fill: OKABE_ITO.vermillion, pattern: 'hatch' },
   { id: 3, key: 'retractable', label: 'Retractable', fill: OKABE_ITO.yellow },
   { id: 4, key: 'metadata', label: 'Metadata', fill: OKABE_ITO.reddishPurple },
+  // The program a power cut interrupted (issue 35): unreadable, apart from invalid pages
+  // (Paul Tol's wine, as TOL below).
+  {
+    id: 5,
+    key: 'torn',
+    label: 'Torn',
+    fill: '#882255',
+    hover: 'Torn: the program under way when power failed, half done and unreadable until its block is erased',
+  },
 ];
 
 export function pageStyle(state: number): PageStateStyle {

@@ -164,7 +164,7 @@ struct Folded {
 fn chip_wins(st: PageState, kind: PageKind) -> PageState {
     match kind {
         PageKind::Erased => PageState::Erased,
-        PageKind::Torn => PageState::Invalid,
+        PageKind::Torn => PageState::Torn,
         PageKind::Meta if !matches!(st, PageState::Metadata | PageState::Invalid) => PageState::Metadata,
         _ => st,
     }

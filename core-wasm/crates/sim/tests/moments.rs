@@ -40,8 +40,14 @@ fn ppb_of(scheme: &str) -> u32 {
     }
 }
 
-const PAGE: [PageState; 5] =
-    [PageState::Erased, PageState::Valid, PageState::Invalid, PageState::Retractable, PageState::Metadata];
+const PAGE: [PageState; 6] = [
+    PageState::Erased,
+    PageState::Valid,
+    PageState::Invalid,
+    PageState::Retractable,
+    PageState::Metadata,
+    PageState::Torn,
+];
 
 /// One moment as the screen reads it, plus the chip facts the rules need.
 struct Moment {

@@ -360,3 +360,45 @@ fn rftl_rewrite_forgets_the_old_copies_at_once() {
     assert!(rewrites > 20, "GC steps ride on rewrites: {rewrites} moments checked");
     assert!(lpn36 > 0, "the issue's rewrite of LPN 36 is among them");
 }
+
+/// A power cut in the middle of a program tears that page: it has its own state (not an
+/// ordinary invalid page) and the power-off narration names it; the recovery's last
+/// operation is narrated with "Recovery done" (issue 35, item 3).
+#[test]
+fn a_torn_page_is_drawn_and_narrated_as_torn() {
+    let merges = "w0-15 S4 S5 S6 S7 S0 S1 S8 S1 S5 S13 S2 S6 S14 S3 S7 S15";
+    let sc = scenario(
+        "fast",
+        SchemeParams { log_blocks: Some(3), ..Default::default() },
+        16,
+        4,
+        Workload::Pattern { text: merges.into() },
+    );
+    let mut s = Stepper::new(sc.build().unwrap());
+    s.set_recoverer(sc.recoverer());
+    // Step until a program follows another operation of its request (a GC copy's), go
+    // back one: the program is the next operation, and a cut now tears it.
+    loop {
+        assert!(s.step_op().unwrap(), "the workload has a GC copy");
+        let last = s.events().iter().rev().find(|e| e.cause.is_some()).map(|e| e.kind);
+        if s.op_cursor() >= 2 && s.op_cursor() < s.op_count() && last == Some("program") {
+            break;
+        }
+    }
+    s.back_op().unwrap();
+    let before = s.page_states();
+    s.power_cut().unwrap();
+    let states = s.page_states();
+    let torn: Vec<usize> = (0..states.len()).filter(|&p| states[p] == PageState::Torn as u8).collect();
+    assert_eq!(torn.len(), 1, "one torn page: {torn:?}");
+    assert_eq!(before[torn[0]], PageState::Erased as u8, "it was erased before the cut");
+    let ppb = s.view().flash.ppb() as usize;
+    let line = format!("Page {} of block {} is torn", torn[0] % ppb, torn[0] / ppb);
+    assert!(s.narration().contains(&line), "{}", s.narration());
+    s.recover().unwrap();
+    while s.recovering() {
+        s.step_op().unwrap();
+    }
+    let text = s.narration();
+    assert!(text.starts_with("Recovery — op") && text.contains("\nRecovery done"), "{text}");
+}

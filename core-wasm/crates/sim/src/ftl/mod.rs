@@ -70,6 +70,9 @@ pub enum PageState {
     /// Invalid for the present but needed by a frozen state (LTFTL).
     Retractable = 3,
     Metadata = 4,
+    /// The program a power cut interrupted: half-programmed, unreadable, holding no data
+    /// until its block's erase (issue 35: drawn apart from invalid pages).
+    Torn = 5,
 }
 
 /// A scheme-specific table for the UI's panels (block map, sector map, ...).
@@ -230,7 +233,7 @@ pub fn default_page_state<F: Ftl + ?Sized>(ftl: &F, flash: &Flash, ppn: Ppn) -> 
     match p.kind {
         PageKind::Erased => PageState::Erased,
         PageKind::Meta => PageState::Metadata,
-        PageKind::Torn => PageState::Invalid,
+        PageKind::Torn => PageState::Torn,
         PageKind::Data => {
             if ftl.locate(p.lpn) == Some(ppn) {
                 PageState::Valid

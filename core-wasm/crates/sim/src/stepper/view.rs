@@ -223,15 +223,41 @@ impl Stepper {
         lines.join("\n")
     }
 
+    /// The torn pages the power cut just left (the program it interrupted; an MLC pair's
+    /// lower page with it), one line each: empty when the cut tore nothing.
+    fn torn_lines(&self) -> String {
+        let Some(off) = &self.power else { return String::new() };
+        let (chip, before) = (&self.sim.state.flash, &off.before.flash);
+        let ppb = chip.ppb();
+        (0..chip.geometry().pages())
+            .filter(|&p| chip.peek(p).kind == PageKind::Torn && before.peek(p).kind != PageKind::Torn)
+            .map(|p| {
+                format!(
+                    "Page {} of block {} is torn: the program under way when power failed is half done, its data unreadable; it holds nothing until its block is erased.",
+                    p % ppb,
+                    p / ppb
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
     /// Plain-words lines about the moment shown: the request (or recovery), the flash
     /// operation just revealed and the notes that explain it.
     pub fn narration(&self) -> String {
         if let Some(off) = &self.power {
             let ops = plural(off.ops, "flash operation", "flash operations");
-            return match (off.in_recovery, off.req) {
-                (true, _) => format!("Power cut during the recovery, after {ops} of it: RAM is lost again, the chip keeps what recovery wrote. Press Recover."),
-                (false, Some(r)) => format!("Power cut during the {} after {ops}: RAM is lost, the chip keeps its pages. Press Recover.", request_words(r)),
-                (false, None) => "Power cut between requests: RAM is lost, the chip keeps its pages. Press Recover.".into(),
+            // Requests are numbered from 1, the one in play (the counter and the power panel
+            // say the same: issue 35).
+            let n = off.before.pos + 1;
+            let text = match (off.in_recovery, off.req) {
+                (true, _) => format!("Power cut during the recovery from the cut in request {n}, after {ops} of it: RAM is lost again, the chip keeps what recovery wrote. Press Recover."),
+                (false, Some(r)) => format!("Power cut during request {n} ({}) after {ops}: RAM is lost, the chip keeps its pages. Press Recover.", request_words(r)),
+                (false, None) => format!("Power cut before request {n}: RAM is lost, the chip keeps its pages. Press Recover."),
+            };
+            return match self.torn_lines() {
+                t if t.is_empty() => text,
+                t => format!("{text}\n{t}"),
             };
         }
         if self.recovery_events {
@@ -241,10 +267,15 @@ impl Stepper {
             }
             if self.rec.is_none() {
                 let ok = self.verdict.as_ref().and_then(|v| v["ok"].as_bool()).unwrap_or(false);
-                return format!(
+                let done = format!(
                     "Recovery done ({n}): {}",
                     if ok { "every acknowledged write is found." } else { "the verdict shows what was lost." }
                 );
+                // The last recovery operation is narrated like every other (issue 35).
+                return match self.n {
+                    0 => done,
+                    k => format!("Recovery — op {k}/{k}: {}\n{done}", self.last_step_lines()),
+                };
             }
             return format!("Recovery — op {}/{}: {}", self.k, self.n, self.last_step_lines());
         }

@@ -678,7 +678,7 @@ impl Ftl for LtFtl {
         match flash.peek(ppn).kind {
             PageKind::Erased => PageState::Erased,
             PageKind::Meta => PageState::Metadata,
-            PageKind::Torn => PageState::Invalid,
+            PageKind::Torn => PageState::Torn,
             PageKind::Data => {
                 if self.owner[ppn as usize] != NONE {
                     PageState::Valid
