@@ -70,7 +70,9 @@ test('the verdict shows only with its recovery complete on screen: Back into the
   await page.getByTestId('power-cut').click();
   await expect(page.getByTestId('power-off')).toBeVisible();
   await page.getByTestId('power-recover').click();
-  await expect(page.getByTestId('power-recovering')).toContainText('cut in request 32');
+  await expect(page.getByTestId('power-recovering')).toContainText(
+    'Recovering from the chip alone, after the cut in request 32',
+  );
   await settled(page);
   await expect(counterText(page)).toContainText('Request 32 / 32');
   await page.screenshot({ path: 'test-results/power-recovering.png' });

@@ -122,7 +122,7 @@ export function PowerPanel({ client, sid, snapshot, onCut, onRecover, onFinish }
       {recovering && (
         <div role="status" data-testid="power-recovering">
           <p className="power-msg">
-            Recovering from the cut in request {req}, from the chip alone: operation {snapshot.opCursor} of{' '}
+            Recovering from the chip alone, after the cut in request {req}: operation {snapshot.opCursor} of{' '}
             {snapshot.opCount}. Step (→) or Play to watch each phase; the narration names it.
           </p>
           <button type="button" onClick={() => run(onFinish)} data-testid="power-finish">
