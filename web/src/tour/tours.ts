@@ -625,13 +625,13 @@ export const TOURS: Tour[] = [
       {
         title: 'Figure 4: cut the power here',
         at: { step: 108, op: 10 },
-        text: 'Request 109 (w18) made log block 26 (the paper’s E) the victim. LBN 10’s merge copied its sectors to a new block (8), logged the block map, and erased the old data block. This is the moment of Figure 4. Block 26 still shows LPNs 41 and 42 valid: they are the sources of block 8’s copies until block 26 itself is erased, and FastCheck marked them −1 only in RAM, which a power cut loses. Press “Cut power here” in the Power panel, then “Recover”, and step (→) through the six phases: map directory → map block → checkpoints → restoration scan of the uncheckpointed region → consistency check (LPNs 41, 42 and 49 set to −1, with both MSNs shown) → merge redo: the spare areas of the data blocks (88 reads) show that LBN 10’s merge finished and was logged, so nothing is redone (section 5.1 re-executes the last merge only when its block-map log was cut); LPN 46 stays in block 26, still the victim, and the next write to a RW log block merges it. The verdict compares every logical page with the reference model.',
+        text: 'Request 109 (w18) made log block 26 (the paper’s E) the victim. LBN 10’s merge copied its sectors to a new block (8), logged the block map, and erased the old data block. This is the moment of Figure 4. Block 26’s copies of LPNs 41 and 42 are now invalid: the merge copied them to block 8 and FastCheck marked them −1 — but only in RAM, which a power cut loses; on flash they still look like log pages. Press “Cut power here” in the Power panel, then “Recover”, and step (→) through the six phases: map directory → map block → checkpoints → restoration scan of the uncheckpointed region → consistency check (LPNs 41, 42 and 49 set to −1, with both MSNs shown) → merge redo: the spare areas of the data blocks (88 reads) show that LBN 10’s merge finished and was logged, so nothing is redone (section 5.1 re-executes the last merge only when its block-map log was cut); LPN 46 stays in block 26, still the victim, and the next write to a RW log block merges it. The verdict compares every logical page with the reference model.',
         highlight: { touched: true },
         expect: { 'merges.full': 8, erases: 17 },
         blocks: [
           { block: 8, role: 'data', owner: 10, pages: 'VVVV' },
           { block: 12, pages: 'EEEE' },
-          { block: 26, role: 'rw-log', pages: 'VVVI' },
+          { block: 26, role: 'rw-log', pages: 'IIVI' },
         ],
       },
     ],
