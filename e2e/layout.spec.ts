@@ -188,7 +188,7 @@ test('a role change’s old band shrinks under the band’s text, never over it'
     (window as unknown as { fxRoles: string[] }).fxRoles = seen;
     new MutationObserver((records) => {
       for (const r of records)
-        for (const n of r.addedNodes) {
+        for (const n of Array.from(r.addedNodes)) {
           if (!(n instanceof SVGElement) || !n.classList.contains('fx-role')) continue;
           const g = n.parentElement;
           const text = g?.querySelector(':scope > text.role-text');
