@@ -105,3 +105,38 @@ test('FAST full merge mid-way: the destination reads DEST beside the old DATA bl
   await page.screenshot({ path: 'test-results/fast-full-merge-midway.png' });
   expect(problems).toEqual([]);
 });
+
+test('a big chip on the canvas draws the torn page in its own colour and names it in the legend', async ({ page }) => {
+  const problems = watch(page);
+  // 1,100 × 4 pages: past the SVG's 4,096 pages, so the chip is drawn on a canvas.
+  const big = { ...FAST, chip: { ...FAST.chip, blocks: 1100 } };
+  await page.goto(`/?scenario=${encodeURIComponent(JSON.stringify(big))}&at=31`);
+  const canvas = page.getByTestId('device-canvas');
+  await expect(canvas).toBeVisible();
+  await expect.poll(async () => JSON.stringify(await counter(page))).toBe(JSON.stringify({ step: 31, op: 0 }));
+  await press(page, 'btn-step-op');
+  // Before the cut no page is torn: neither the legend nor the canvas shows the colour.
+  const tornPixels = () =>
+    canvas.evaluate((c: HTMLCanvasElement) => {
+      // read a copy (the test's readbacks must not make the app's canvas warn)
+      const copy = document.createElement('canvas');
+      copy.width = c.width;
+      copy.height = c.height;
+      const ctx = copy.getContext('2d', { willReadFrequently: true })!;
+      ctx.drawImage(c, 0, 0);
+      const d = ctx.getImageData(0, 0, c.width, c.height).data;
+      let n = 0;
+      // #882255, the torn page's fill (palette.ts)
+      for (let i = 0; i < d.length; i += 4) if (d[i] === 0x88 && d[i + 1] === 0x22 && d[i + 2] === 0x55) n++;
+      return n;
+    });
+  expect(await tornPixels()).toBe(0);
+  await page.getByTestId('power-cut').click();
+  await expect(page.getByTestId('power-off')).toContainText('during request 32, after operation 1');
+  await expect(page.getByTestId('legend').locator('[data-state-key=torn]')).toBeVisible();
+  await expect(narration(page)).toContainText(/Page \d of block \d+ is torn/);
+  // the torn cell is painted: at least a few pixels of its colour on the canvas
+  await expect.poll(tornPixels).toBeGreaterThan(4);
+  await page.screenshot({ path: 'test-results/power-torn-canvas.png' });
+  expect(problems).toEqual([]);
+});

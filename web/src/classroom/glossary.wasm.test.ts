@@ -18,7 +18,7 @@ import { TOURS } from '../tour/tours';
 import { BLOCK_ROLES, PAGE_STATES } from '../viz/palette';
 import { metricRows } from '../viz/MetricsPanel';
 import type { Metrics, QueueView, SchemeViewData } from '../sim/protocol';
-import { termOf, unexplained } from './glossary';
+import { findTerms, termOf, unexplained } from './glossary';
 
 beforeAll(() => {
   loadNodeCore();
@@ -118,6 +118,35 @@ describe('the glossary explains every term the app shows', () => {
     }
     expect(headings).toBeGreaterThan(15);
     expect(missing).toEqual([]);
+  });
+
+  it('headings and form labels link their terms (LabelTerm), never as plain text', () => {
+    // Plain JSX text in an <h2>/<h3> or a <label> (tags and {…} expressions dropped) that
+    // holds a glossary term is a term shown without its link (the Power heading, the
+    // precondition label; issue 35).
+    const root = fileURLToPath(new URL('..', import.meta.url));
+    const files = (readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.tsx'));
+    const plain: string[] = [];
+    let seen = 0;
+    for (const f of files) {
+      const src = readFileSync(join(root, f), 'utf8');
+      for (const m of src.matchAll(/<(h[23]|label)\b([\s\S]*?)<\/\1>/g)) {
+        // a <summary>'s heading has no buttons (a click there opens the panel)
+        if (/<summary>\s*(\{[^}]*\}\s*)?$/.test(src.slice(Math.max(0, m.index - 120), m.index))) continue;
+        seen++;
+        let body = m[2];
+        // drop {…} expressions (innermost first), then tags: what is left is JSX text
+        for (let prev = ''; prev !== body;) [prev, body] = [body, body.replace(/\{[^{}]*\}/g, ' ')];
+        const text = body
+          .replace(/^[^>]*>/, ' ')
+          .replace(/<[^>]*>/g, ' ')
+          .replace(/\s+/g, ' ')
+          .trim();
+        for (const t of findTerms(text)) plain.push(`${text.slice(t.start, t.end)} — in ${f}: “${text}”`);
+      }
+    }
+    expect(seen).toBeGreaterThan(40);
+    expect(plain).toEqual([]);
   });
 
   it('every legend entry the palette can draw names an entry (also those not reached above)', () => {

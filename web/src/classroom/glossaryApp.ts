@@ -254,7 +254,7 @@ export const APP_TERMS: GlossaryEntry[] = [
   {
     id: 'power-cut',
     term: 'Power cut and recovery',
-    patterns: ['power cuts', 'power cut', 'Power cut', 'recovery', 'Recovery', 'recovered'],
+    patterns: ['power cuts', 'power cut', 'Power cut', 'Power', 'recovery', 'Recovery', 'recovered'],
     definition:
       'FastCheck §5, LTFTL §4: when the power fails the RAM maps are lost; at the next start the FTL rebuilds them from flash (checkpoints, map blocks, OOB scans, logs) and must find every acknowledged write.',
   },

@@ -1,6 +1,7 @@
 // Preconditioning: fill the device before measuring (core-wasm/crates/sim/src/precondition.rs).
 import { useId } from 'react';
 import type { Precondition } from '../scenario/model';
+import { LabelTerm } from '../classroom/Glossary';
 
 export function PreconditionField({
   value,
@@ -14,15 +15,19 @@ export function PreconditionField({
   const p = value ?? { fill: true, random_writes: 0, seed: 1 };
   return (
     <div className="precondition" data-testid="precondition">
-      <label>
+      {/* The term is a button, which a <label> may not hold: the checkbox is named by the span. */}
+      <span className="precondition-on">
         <input
           type="checkbox"
           checked={on}
           onChange={(e) => onChange(e.target.checked ? p : undefined)}
+          aria-labelledby={`${id}-on`}
           data-testid="precondition-on"
         />{' '}
-        Precondition before measuring
-      </label>
+        <span id={`${id}-on`}>
+          <LabelTerm label="Precondition before measuring" />
+        </span>
+      </span>
       {on && (
         <>
           <label>

@@ -4,6 +4,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Scenario } from '../scenario/model';
 import { isUploadWorkload } from '../trace/types';
+import { LabelTerm } from '../classroom/Glossary';
 import { runSweep, verdict, type SweepHandle, type SweepReport } from './crash';
 
 type Mode = 'all' | 'every' | 'random';
@@ -105,16 +106,20 @@ export function CrashPanel({ scenario }: { scenario: Scenario }) {
               </div>
             )}
           </div>
-          <label className="check" htmlFor={ids.recut}>
+          {/* The term is a button, which a <label> may not hold: the checkbox is named by the span. */}
+          <span className="check">
             <input
               id={ids.recut}
               type="checkbox"
               checked={recut}
               disabled={running}
+              aria-labelledby={`${ids.recut}-l`}
               onChange={(e) => setRecut(e.target.checked)}
             />{' '}
-            Also cut once inside each recovery
-          </label>
+            <span id={`${ids.recut}-l`}>
+              <LabelTerm label="Also cut once inside each recovery" />
+            </span>
+          </span>
           <div className="crash-actions">
             {running ? (
               <>

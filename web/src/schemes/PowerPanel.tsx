@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { SimClient } from '../sim/client';
 import type { Snapshot } from '../sim/protocol';
 import type { Verdict } from './types';
+import { LabelTerm } from '../classroom/Glossary';
 
 interface Props {
   client: SimClient | null;
@@ -80,7 +81,9 @@ export function PowerPanel({ client, sid, snapshot, onCut, onRecover, onFinish }
 
   return (
     <section className={`panel power-panel${off ? ' is-off' : ''}`} aria-labelledby="pw-h" data-testid="power-panel">
-      <h2 id="pw-h">Power</h2>
+      <h2 id="pw-h">
+        <LabelTerm label="Power" />
+      </h2>
       {!off && !recovering && (
         <>
           <button

@@ -76,7 +76,10 @@ export function ChipView({ info, snap, transitionMs, budgetMs, theme, textScale,
   // The marks the grid drew: the legend explains only those (issue 35).
   const [marks, setMarks] = useState<DrawnMarks | null>(null);
   const onMarks = useCallback(
-    (m: DrawnMarks) => setMarks((o) => (o && o.lpn === m.lpn && o.block === m.block && o.lbn === m.lbn ? o : m)),
+    (m: DrawnMarks) =>
+      setMarks((o) =>
+        o && o.lpn === m.lpn && o.block === m.block && o.lbn === m.lbn && o.blockOnBand === m.blockOnBand ? o : m,
+      ),
     [],
   );
   const lastEvent = useMemo(() => [...snap.events].reverse().find((e) => e.pbn != null) ?? null, [snap.events]);

@@ -89,7 +89,8 @@ export function Legend({
             <span className="legend-item" data-mark="block">
               <span className="legend-mark">3 · e2</span>
               <span>
-                under a block: block number (<LabelTerm label="PBN" />) · times <LabelTerm label="erased" />
+                {marks?.blockOnBand ? 'on a band, below its role' : 'under a block'}: block number (
+                <LabelTerm label="PBN" />) · times <LabelTerm label="erased" />
               </span>
             </span>
           )}

@@ -39,7 +39,10 @@ export function QueueStrip({ queue, step }: { queue: QueueView | undefined; step
   return (
     <section className="queue-strip" data-testid="queue-strip" aria-labelledby="queue-h">
       <h2 id="queue-h" className="queue-title">
-        <LabelTerm label="Request queue" /> <span className="muted">(open model)</span>
+        <LabelTerm label="Request queue" />{' '}
+        <span className="muted">
+          (<LabelTerm label="open model" />)
+        </span>
       </h2>
       <span className="queue-now" title="The chip's clock (the first request arrives at 0)">
         t = {fmtUs(queue.now_us)}

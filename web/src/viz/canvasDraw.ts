@@ -96,6 +96,8 @@ export interface DrawnMarks {
   block: boolean;
   /** a band's LBN */
   lbn: boolean;
+  /** the block number · erase count is drawn on the band (the canvas), not under the block (SVG) */
+  blockOnBand?: boolean;
 }
 
 export const NO_MARKS: DrawnMarks = { lpn: false, block: false, lbn: false };
@@ -182,7 +184,7 @@ export function drawDetail(
   col: Colors,
 ): DrawnMarks {
   const rowH = ppb + 1;
-  const drew = { ...NO_MARKS };
+  const drew: DrawnMarks = { ...NO_MARKS, blockOnBand: true };
   const x0 = Math.max(0, Math.floor(-t.x / k));
   const x1 = Math.min(layout.cols, Math.ceil((box.width - t.x) / k));
   const y0 = Math.max(0, Math.floor(-t.y / k));
@@ -254,7 +256,8 @@ export function drawDetail(
   ctx.lineWidth = 1;
   ctx.stroke(hatch);
   for (const [text, tx, ty, st] of texts) {
-    ctx.fillStyle = st === 0 ? col.text : '#000000';
+    // a torn page's dark wine needs white text (as in the SVG grid's .lpn-torn)
+    ctx.fillStyle = st === 0 ? col.text : st === 5 ? '#ffffff' : '#000000';
     ctx.fillText(text, tx, ty, k - gap);
   }
   drew.lpn = texts.length > 0;
