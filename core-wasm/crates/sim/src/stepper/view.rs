@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use super::Stepper;
+use crate::ftl::PageState;
 use crate::moment::Display;
 use crate::nand::{Cause, Event, OpKind, PageKind, NONE};
 use crate::trace::Request;
@@ -242,6 +243,42 @@ impl Stepper {
             .join("\n")
     }
 
+    /// At a recovery's end, the copies the recovered map went back to (docs/architecture.md,
+    /// "What a moment shows": the one invalid → valid without an erase, only across a
+    /// recovery): pages shown invalid at the cut — forgotten by the RAM the cut lost, a GC
+    /// source or the copy an unacknowledged write replaced — that are valid now, neither
+    /// erased nor reprogrammed since. NFTL, RFTL, LTFTL and FastCheck recoveries do this.
+    /// One line, empty when there are none.
+    fn valid_again_line(&self) -> String {
+        let pos = self.sim.pos();
+        let Some(root) = self.roots.iter().rev().find(|r| r.state.pos == pos) else { return String::new() };
+        let (cut, at_cut) = (&root.rec.cut.flash, &root.rec.off.display.states);
+        let chip = &self.view().flash;
+        let now = &self.display().states;
+        let ppb = chip.ppb() as usize;
+        let pages: Vec<String> = (0..now.len().min(at_cut.len()))
+            .filter(|&p| {
+                at_cut[p] == PageState::Invalid
+                    && now[p] == PageState::Valid
+                    && chip.peek(p as u32) == cut.peek(p as u32)
+                    && chip.erase_counts()[p / ppb] == cut.erase_counts()[p / ppb]
+            })
+            .map(|p| format!("lpn {} in page {} of block {}", chip.peek(p as u32).lpn, p % ppb, p / ppb))
+            .collect();
+        const SHOWN: usize = 6;
+        let list = match pages.len() {
+            0 => return String::new(),
+            n if n > SHOWN => format!("{} and {} more", pages[..SHOWN].join(", "), n - SHOWN),
+            _ => pages.join(", "),
+        };
+        format!(
+            "Valid again: {list} — {} the lost RAM had forgotten; the recovered map points to {} (the acknowledged version), so {} valid without an erase.",
+            if pages.len() == 1 { "a copy" } else { "copies" },
+            if pages.len() == 1 { "it" } else { "them" },
+            if pages.len() == 1 { "it is" } else { "they are" },
+        )
+    }
+
     /// Plain-words lines about the moment shown: the request (or recovery), the flash
     /// operation just revealed and the notes that explain it.
     pub fn narration(&self) -> String {
@@ -267,10 +304,14 @@ impl Stepper {
             }
             if self.rec.is_none() {
                 let ok = self.verdict.as_ref().and_then(|v| v["ok"].as_bool()).unwrap_or(false);
-                let done = format!(
+                let mut done = format!(
                     "Recovery done ({n}): {}",
                     if ok { "every acknowledged write is found." } else { "the verdict shows what was lost." }
                 );
+                let again = self.valid_again_line();
+                if !again.is_empty() {
+                    done = format!("{done}\n{again}");
+                }
                 // The last recovery operation is narrated like every other (issue 35).
                 return match self.n {
                     0 => done,
