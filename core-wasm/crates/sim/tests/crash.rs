@@ -64,7 +64,7 @@ fn page_mapping_recovers_on_a_larger_chip_with_skew() {
 /// Schemes with an open power-cut finding of issue 34 that the wide generators reproduce
 /// (docs/schemes/recovery.md, "Wide chips and workloads"): drawn by the wide property test
 /// once their fix lands (remove the id here with the fix).
-const OPEN_FINDINGS: &[&str] = &["gftl", "fast", "ofast", "fastcheck", "fast-ltlog"];
+const OPEN_FINDINGS: &[&str] = &["fast", "ofast", "fastcheck", "fast-ltlog"];
 
 /// One wide case: a chain of `cuts` power cuts over `workload` (run in order, again from
 /// its start), with the pools of every recovery held to a cut-free run's, and a single-cut
@@ -115,6 +115,49 @@ fn wide_case(
         return Err(format!("{what}: single cuts: {:#?}", s.first_failures));
     }
     Ok(())
+}
+
+/// A wide case the property test found, run as a fixed test: `scheme` on `ppb`-page blocks
+/// (`extra` blocks over its registry minimum, which must build), workload `kind` by name.
+#[allow(clippy::too_many_arguments)]
+fn fixed_wide_case(
+    scheme: &str,
+    ppb: u32,
+    extra: u32,
+    blocks: u32,
+    kind: &str,
+    seed: u64,
+    read_ratio: f64,
+    torn_erased: bool,
+) {
+    assert_eq!(common::wide_chip(scheme, &common::cut_params(scheme), ppb, extra), Some(blocks));
+    let kind = common::WORKLOAD_KINDS.iter().position(|&k| k == kind).expect("a workload kind");
+    if let Err(e) = wide_case(scheme, ppb, extra, kind, seed, read_ratio, 250, torn_erased) {
+        panic!("{e}");
+    }
+}
+
+/// GFTL on its smallest chip of 12-page blocks (5 x 12: one logical block), writes to half
+/// the space and reads of pages never written. A cut inside a GC job's copies left the job
+/// half done (its new block and the buffer it closed on flash); the retried write opened
+/// another buffer, and cuts in the job's next steps kept it so: one free block after the
+/// recovery where a run without cuts keeps two (2 of 250 recoveries). Recovery now runs a
+/// job it finds half done to its end.
+#[test]
+fn gftl_recovery_finishes_a_gc_job_cut_before_its_commit() {
+    for torn_erased in [false, true] {
+        fixed_wide_case("gftl", 12, 0, 5, "erased_reads", 153_973, 0.0, torn_erased);
+    }
+}
+
+/// GFTL 17 x 14, hot/cold (found once recovery ran half-done jobs to their end): a job
+/// undone (a torn page left its new block no room) went back to the head of the queue with
+/// the buffer it had closed and the one opened since, beside another logical block's
+/// buffer: three buffer blocks after the recovery where a run without cuts has two.
+/// Recovery now runs the head's job while its logical block holds more than one buffer.
+#[test]
+fn gftl_recovery_leaves_the_head_of_the_gc_queue_one_buffer() {
+    fixed_wide_case("gftl", 14, 12, 17, "hotcold", 194_002, 0.28259567613083714, false);
 }
 
 mod wide {

@@ -15,8 +15,10 @@ impl Gftl {
     /// block is the data block (a read scans it newest first, so it finds the live copy of
     /// any LPN whose live copy is there); the live pages of the buffers go into the buffer
     /// page map; the newest buffer that is not full stays open, the others are closed
-    /// buffers; a logical block with a full data block or any buffer is queued, and its
-    /// job (redone from its start if it was cut) merges them (docs/schemes/recovery.md).
+    /// buffers; a logical block with a full data block or any buffer is queued. A job cut
+    /// before its commit is resumed (or, with no room left in its new block, undone) and
+    /// recovery runs queued jobs until the pools are those of a run without cuts (below;
+    /// docs/schemes/recovery.md).
     pub fn recover(flash: &mut Flash, params: &SchemeParams) -> FlashResult<Gftl> {
         let g = *flash.geometry();
         let ppb = g.pages_per_block;
@@ -224,45 +226,50 @@ impl Gftl {
             f.queue.push_front(j);
         }
         f.free = (0..g.blocks).filter(|&b| f.usage[b as usize] == Use::Free).collect();
-        // The pools as a run without cuts has them between requests (issue 34: "GFTL ran
-        // out of free blocks" after 8k-22k cuts on 9-block chips). Without cuts only the
-        // logical block whose job is at the head of the queue holds more than one buffer
-        // block (the one its job closed and the one opened since, two at most); every other
-        // holds at most its open buffer. So at most n + 1 buffer blocks and one GC
-        // destination beside the n data blocks, and at least blocks - 2n - 2 >= 1 free
-        // (the constructor keeps n <= (blocks - 3) / 2). A job cut before its commit leaves
-        // its closed buffers and the writes since open another; a job undone goes back to
-        // the head but a recut may undo it again, and jobs queued behind it keep filling
-        // their buffers. Recovery restores that bound itself, not later traffic: while some
-        // logical block holds more buffers than it may (or, behind the head, an open buffer
-        // with less room than one job's steps), the job at the head of the queue is
-        // run to its end (the same steps the next requests would run, in queue order, so a
-        // resumed job's new block is used before any other job takes one). Each job run
-        // leaves the queue, so this ends after at most n jobs.
+        // The pools as a run without cuts has them between requests (issue 34), restored by
+        // recovery itself, not by later traffic. GFTL keeps "enough free space to serve
+        // write requests" by running GC "consecutively as long as the queue is not empty"
+        // (RFTL paper, section 1, on GFTL [9]), one step per request, with as many buffer
+        // blocks as data blocks (section 5.3). Without cuts a job's steps run in successive
+        // requests and the request that opens a new buffer for the head's logical block
+        // also runs the step that erases its old blocks: between requests at most one job
+        // holds a new block, and after a job a logical block holds at most its open buffer.
+        // A cut inside a job leaves it half done (its new block and closed buffers on
+        // flash, resumed above) and the interrupted request, retried, opens another buffer
+        // first; repeated cuts keep it there (5 x 12, one logical block: data + closed +
+        // new + open buffer, one free block where a run without cuts keeps two). So, in
+        // queue order (a resumed job's new block is used before another job takes one):
+        // - a job found half done is run to its end;
+        // - the job at the head is run to its end while its logical block holds more than
+        //   one buffer (an undone job's closed buffer and the one opened since: 17 x 14,
+        //   three buffers where a run without cuts has two);
+        // - a logical block behind the head may hold one buffer only, open, with room for
+        //   the writes of one job's steps (the constructor's sizing rule; torn pages of cut
+        //   writes fill buffers faster than it assumes), else the head's job is run.
+        // After it: no job in progress, every logical block at most one buffer, so at most
+        // n buffers and blocks - 2n >= 3 free. Each job run leaves the queue: at most n
+        // jobs, each at most pi OOB reads, pi copies and the erases of its old blocks
+        // (docs/schemes/recovery.md, GFTL: the cost).
         let bufs = |f: &Gftl, l: usize| {
             let lb = &f.lbs[l];
             lb.full_bufs.len()
                 + (lb.buf != NONE) as usize
                 + f.usage.iter().filter(|&&u| u == Use::Closed(l as u32)).count()
         };
-        loop {
-            let head = f.queue.front().map(|j| j.lbn as usize);
-            // A logical block behind the head must also have room in its open buffer for
-            // the writes of one job's steps (the constructor's sizing rule): torn pages of
-            // cut writes fill buffers faster than the rule assumes, and one that is full
-            // would take another block while the head's job takes its destination.
-            let over = (0..n).find(|&l| {
-                let (lb, k) = (&f.lbs[l], bufs(&f, l));
-                if Some(l) == head {
-                    k > 2
-                } else {
-                    k > 1 || k == 1 && (lb.buf == NONE || ppb - lb.buf_next < f.max_steps)
-                }
-            });
-            let (Some(l), Some(h)) = (over, head) else { break };
-            let b = bufs(&f, l);
+        while let Some(job) = f.queue.front() {
+            let h = job.lbn as usize;
+            let why = if job.new != NONE {
+                format!("was cut before its commit (new block {} on flash)", job.new)
+            } else {
+                let over = (0..n).find(|&l| {
+                    let (lb, k) = (&f.lbs[l], bufs(&f, l));
+                    k > 1 || l != h && k == 1 && (lb.buf == NONE || ppb - lb.buf_next < f.max_steps)
+                });
+                let Some(l) = over else { break };
+                format!("is run for logical block {l} ({} buffer blocks)", bufs(&f, l))
+            };
             flash.note("recovery", || {
-                format!("GFTL recovery: logical block {l} holds {b} buffer blocks — the GC job of logical block {h} at the head of the queue is run to its end now")
+                format!("GFTL recovery: the GC job of logical block {h} at the head of the queue {why} — run to its end now")
             });
             while f.lbs[h].queued {
                 f.gc_step(flash)?;
