@@ -10,7 +10,13 @@ import type {
   Verdict,
 } from './schemeTypes';
 
+import type { QueueView } from './generated/QueueView';
+import type { SeriesPoint } from './generated/SeriesPoint';
+
 export type { LatencyHistogram };
+// Generated from the Rust types (scripts/gen-types.mjs).
+export type { QueueItem } from './generated/QueueItem';
+export type { QueueView, SeriesPoint };
 
 /** What the wasm-bindgen `Session` class offers (docs/session-api.md). */
 export interface WasmSession {
@@ -141,26 +147,6 @@ export interface SchemeViewData {
 /** Metrics JSON (docs/cli.md); read defensively, new fields are shown generically. */
 export type Metrics = Record<string, unknown>;
 
-/** One host request in the queue (core: stepper/queue.rs). */
-export interface QueueItem {
-  index: number;
-  op: 'r' | 'w' | 'state';
-  lpn: number | null;
-  pages: number;
-  arrival_us: number;
-  waited_us: number;
-}
-
-/** The request queue at a moment: served, waiting, and the narration's sentence. */
-export interface QueueView {
-  model: 'closed' | 'open';
-  now_us: number;
-  serving: QueueItem | null;
-  waiting: QueueItem[];
-  more: number;
-  note: string | null;
-}
-
 /** Everything the UI draws, captured after each command. */
 export interface Snapshot {
   step: number;
@@ -204,15 +190,6 @@ export interface Snapshot {
    * the page states it was applied to, so a grid showing those redraws only these blocks.
    */
   changed?: { blocks: Uint32Array; from: Uint8Array };
-}
-
-/** One sample of Session.series(): cumulative counts after `step` requests. */
-export interface SeriesPoint {
-  step: number;
-  host_writes: number;
-  page_programs: number;
-  erases: number;
-  elapsed_us: number;
 }
 
 /** Session.latency_histogram(): [response time µs, count] pairs (defined in schemeTypes.ts). */

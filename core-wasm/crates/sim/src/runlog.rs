@@ -5,6 +5,7 @@
 //! only grows at its high-water mark.
 
 use serde::Serialize;
+use ts_rs::TS;
 
 use crate::nand::{Cause, Flash, OpKind};
 
@@ -15,12 +16,16 @@ pub const MARK_WRONG_READ: u8 = 8;
 pub const MARK_TIME_SHIFT: u8 = 16;
 pub const MARK_POWER_CUT: u8 = 32;
 
-/// Cumulative counts at one step.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+/// Cumulative counts at one step (`Session.series()`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, TS)]
+#[ts(export, rename = "SeriesPoint")]
 pub struct Sample {
     pub step: u32,
+    #[ts(type = "number")]
     pub host_writes: u64,
+    #[ts(type = "number")]
     pub page_programs: u64,
+    #[ts(type = "number")]
     pub erases: u64,
     pub elapsed_us: f64,
 }

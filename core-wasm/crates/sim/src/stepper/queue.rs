@@ -4,6 +4,7 @@
 //! the write of lpn 4 triggered").
 
 use serde::Serialize;
+use ts_rs::TS;
 
 use super::view::request_words;
 use super::Stepper;
@@ -16,11 +17,14 @@ const SHOWN: usize = 24;
 const COUNTED: usize = 100_000;
 
 /// One host request in the queue.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[ts(export)]
 pub struct QueueItem {
     /// Host request index.
+    #[ts(type = "number")]
     pub index: u64,
     /// "r", "w" or "state" (freeze / unfreeze / revert).
+    #[ts(type = r#""r" | "w" | "state""#)]
     pub op: &'static str,
     pub lpn: Option<u32>,
     pub pages: u32,
@@ -30,14 +34,17 @@ pub struct QueueItem {
 }
 
 /// The queue at one moment.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[ts(export)]
 pub struct QueueView {
+    #[ts(type = r#""closed" | "open""#)]
     pub model: &'static str,
     /// The chip's clock at this moment (the first arrival is 0).
     pub now_us: f64,
     pub serving: Option<QueueItem>,
     pub waiting: Vec<QueueItem>,
     /// Waiting requests beyond `waiting` (counted up to 100,000).
+    #[ts(type = "number")]
     pub more: u64,
     /// The narration's sentence when the request served waited, else None.
     pub note: Option<String>,
