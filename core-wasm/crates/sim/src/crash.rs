@@ -31,15 +31,12 @@ pub type Recover = Arc<dyn Fn(&mut Flash) -> FlashResult<Result<Box<dyn Ftl>, St
 /// Generators of chips for power-cut tests start here, so no per-scheme table of minimums
 /// can drift from the schemes.
 pub fn min_blocks(scheme: &str, params: &crate::ftl::SchemeParams, chip: &str, pages_per_block: u32) -> Option<u32> {
-    let entry = crate::ftl::entry(scheme)?;
+    crate::ftl::entry(scheme)?;
     let mut c = crate::nand::Chip::preset(chip).ok()?;
     c.geometry.pages_per_block = pages_per_block;
     (2..=MIN_BLOCKS_SEARCH).find(|&b| {
         c.geometry.blocks = b;
-        let g = &c.geometry;
-        g.validate().is_ok()
-            && entry.params.iter().all(|spec| params.get(spec.key).is_none_or(|v| spec.check(v, g).is_ok()))
-            && crate::ftl::build_on_chip(scheme, params, &c).is_ok_and(|f| f.logical_pages() > 0)
+        crate::ftl::registry::accepts(scheme, params, &c)
     })
 }
 

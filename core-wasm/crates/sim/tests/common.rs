@@ -77,6 +77,16 @@ pub fn cut_params(scheme: &str) -> SchemeParams {
     SchemeParams { checkpoint_lpns: reads.contains(&"checkpoint_lpns").then_some(16), ..Default::default() }
 }
 
+/// Pages per block for `scheme` on a classroom chip of `blocks` blocks: `from`, or the
+/// fewest pages doubling from it that the registry takes the scheme on (RFTL and GFTL
+/// need larger blocks than the others: `ftl::registry::min_pages_per_block`).
+pub fn ppb_for(scheme: &str, params: &SchemeParams, blocks: u32, from: u32) -> u32 {
+    let mut chip = ftl_sim::nand::Chip::preset("classroom").unwrap();
+    chip.geometry.blocks = blocks;
+    ftl_sim::ftl::registry::min_pages_per_block(scheme, params, &chip, from)
+        .unwrap_or_else(|| panic!("{scheme} builds on no classroom chip of {blocks} blocks"))
+}
+
 /// A chip for `scheme`: `ppb` pages a block and the scheme's registry minimum of blocks
 /// (`crash::min_blocks`) plus `extra`, at most 256. None when no chip of `ppb`-page blocks
 /// builds.

@@ -12,19 +12,10 @@ use ftl_sim::stepper::Stepper;
 use ftl_sim::trace::gen::Workload;
 use proptest::prelude::*;
 
-fn params(scheme: &str) -> SchemeParams {
-    match scheme {
-        "bast" | "fast" | "ofast" | "kraft" | "kast" => SchemeParams { log_blocks: Some(4), ..Default::default() },
-        _ => SchemeParams::default(),
-    }
-}
-
+/// Pages per block: 4, or the fewest the registry takes the scheme on (RFTL and GFTL need pi
+/// >= 2k + j pages per block, RFTL section 4.5).
 fn ppb_of(scheme: &str) -> u32 {
-    match scheme {
-        "rftl" => 8,
-        "gftl" => 16,
-        _ => 4,
-    }
+    common::ppb_for(scheme, &SchemeParams::default(), 32, 4)
 }
 
 /// The app's copy of the chip, kept up to date from deltas.
@@ -76,7 +67,7 @@ fn follow(s: &mut Stepper, m: &mut Mirror) -> bool {
 }
 
 fn walk(scheme: &str, w: Workload, moves: &[u8]) -> Result<(usize, usize), TestCaseError> {
-    let sc = scenario(scheme, params(scheme), 32, ppb_of(scheme), w);
+    let sc = scenario(scheme, SchemeParams::default(), 32, ppb_of(scheme), w);
     let mut s = Stepper::new(sc.build().map_err(|e| TestCaseError::fail(format!("{scheme}: {e}")))?);
     s.set_recoverer(sc.recoverer());
     let mut m = full(&s);

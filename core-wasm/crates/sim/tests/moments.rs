@@ -24,20 +24,10 @@ use ftl_sim::stepper::Stepper;
 use ftl_sim::trace::gen::Workload;
 use proptest::prelude::*;
 
-fn params(scheme: &str) -> SchemeParams {
-    match scheme {
-        "bast" | "fast" | "ofast" | "kraft" | "kast" => SchemeParams { log_blocks: Some(4), ..Default::default() },
-        _ => SchemeParams::default(),
-    }
-}
-
+/// Pages per block: 4, or the fewest the registry takes the scheme on (RFTL and GFTL need pi
+/// >= 2k + j pages per block, RFTL section 4.5).
 fn ppb_of(scheme: &str) -> u32 {
-    // RFTL and GFTL need pi >= 2k + j pages per block (RFTL section 4.5).
-    match scheme {
-        "rftl" => 8,
-        "gftl" => 16,
-        _ => 4,
-    }
+    common::ppb_for(scheme, &SchemeParams::default(), 32, 4)
 }
 
 const PAGE: [PageState; 6] = [
@@ -185,7 +175,7 @@ fn check(s: &Stepper, a: &Moment, b: &Moment, scheme: &str) -> Result<(), TestCa
 /// Walks `requests` requests op by op; `cuts` says after which steps power fails (and,
 /// when odd, fails again inside the recovery).
 fn walk(scheme: &str, w: Workload, blocks: u32, requests: usize, cuts: &[(usize, u8)]) -> Result<usize, TestCaseError> {
-    let sc = scenario(scheme, params(scheme), blocks, ppb_of(scheme), w);
+    let sc = scenario(scheme, SchemeParams::default(), blocks, ppb_of(scheme), w);
     let mut s = Stepper::new(sc.build().map_err(|e| TestCaseError::fail(format!("{scheme}: {e}")))?);
     s.set_recoverer(sc.recoverer());
     let mut prev = moment(&s, "start");

@@ -85,24 +85,13 @@ fn same(a: &View, b: &View, at: &str) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-fn params(scheme: &str) -> SchemeParams {
-    match scheme {
-        // NFTL reads no log_blocks (a scenario refuses parameters a scheme does not read).
-        "bast" | "fast" | "ofast" | "kraft" | "kast" => SchemeParams { log_blocks: Some(4), ..Default::default() },
-        _ => SchemeParams::default(),
-    }
-}
-
 /// Checks requests `at` (each walked op by op) of one scheme's random run.
 fn check_scheme(scheme: &str, seed: u64, n: u64, at: &[usize]) -> Result<usize, TestCaseError> {
     let w = Workload::Uniform { n, seed, read_ratio: 0.2 };
-    // RFTL and GFTL need pi >= 2k + j pages per block (RFTL section 4.5).
-    let ppb = match scheme {
-        "rftl" => 8,
-        "gftl" => 16,
-        _ => 4,
-    };
-    let sc = scenario(scheme, params(scheme), 32, ppb, w);
+    // 4 pages per block, or the fewest the registry takes (RFTL and GFTL need pi >= 2k + j
+    // pages per block, RFTL section 4.5). The parameters are the registry's defaults.
+    let ppb = common::ppb_for(scheme, &SchemeParams::default(), 32, 4);
+    let sc = scenario(scheme, SchemeParams::default(), 32, ppb, w);
     let mut s = Stepper::new(sc.build().map_err(|e| TestCaseError::fail(format!("{scheme}: {e}")))?);
     let mut ind = sc.build().unwrap();
     let mut checked = 0;

@@ -17,7 +17,7 @@
 
 use std::collections::VecDeque;
 
-use super::registry::{self, Builder, ParamSpec, SchemeEntry, Value};
+use super::registry::{self, Builder, Mapping, ParamSpec, Run, SchemeEntry, Value};
 use super::scan_recovery::{max_seq, newest, scan_all, Blk};
 use super::{BlockRole, Cleaning, Ftl, SchemeParams, Table};
 use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
@@ -36,6 +36,8 @@ pub const ENTRY: SchemeEntry = SchemeEntry {
     description: "BAST: one log block dedicated to each logical block (block-associative sector translation)",
     params: &[ParamSpec { default: Value::Fixed(DEFAULT_LOG_BLOCKS as f64), ..registry::LOG_BLOCKS }],
     cleaning: Cleaning::Merges,
+    runs: &[Run::Switch, Run::FullMerge],
+    mapping: Mapping::Hybrid,
     panels: &[],
     build: Builder::Geometry(|p, g| Ok(Box::new(BastFtl::new(g, p)?))),
     recover: |flash, p| Ok(Box::new(recover_bast(flash, p)?)),

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::nand::{Chip, Flash, FlashResult, Geometry, Lpn, PageKind, Pbn, Ppn};
-pub use registry::{Builder, PanelKind, ParamSpec, SchemeEntry, Value};
+pub use registry::{Builder, Mapping, PanelKind, ParamSpec, Run, SchemeEntry, Value};
 
 pub mod bast;
 pub mod fast;

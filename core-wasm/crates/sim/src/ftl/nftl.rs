@@ -13,7 +13,7 @@
 
 use std::collections::VecDeque;
 
-use super::registry::{self, Builder, PanelKind, SchemeEntry};
+use super::registry::{self, Builder, Mapping, PanelKind, Run, SchemeEntry};
 use super::{BlockRole, Cleaning, Ftl, SchemeParams, Table};
 use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
 
@@ -61,6 +61,8 @@ pub const ENTRY: SchemeEntry = SchemeEntry {
     description: "NFTL: block mapping with a replacement block; merge when both are full",
     params: &[registry::UTILISATION],
     cleaning: Cleaning::Merges,
+    runs: &[Run::FullMerge],
+    mapping: Mapping::Block,
     panels: &[PanelKind::ResponseTimes],
     build: Builder::Geometry(|p, g| Ok(Box::new(Nftl::new(g, p)?))),
     recover: |flash, p| Ok(Box::new(Nftl::recover(flash, p)?)),

@@ -6,7 +6,7 @@
 use std::collections::VecDeque;
 
 use super::greedy::ValidBuckets;
-use super::registry::{self, Builder, ParamSpec, SchemeEntry, Value};
+use super::registry::{self, Builder, Mapping, ParamSpec, Run, SchemeEntry, Value};
 use super::{BlockRole, Cleaning, Ftl, SchemeParams, Table};
 use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
 
@@ -25,6 +25,8 @@ pub const ENTRY: SchemeEntry = SchemeEntry {
     description: "Page mapping with greedy garbage collection (the baseline)",
     params: &[ParamSpec { default: Value::Fixed(DEFAULT_OP), ..registry::OP }],
     cleaning: Cleaning::Gc,
+    runs: &[Run::Gc],
+    mapping: Mapping::Page,
     panels: &[],
     build: Builder::Geometry(|p, g| Ok(Box::new(PageFtl::new(g, p)?))),
     recover: |flash, p| Ok(Box::new(PageFtl::recover(flash, p)?)),

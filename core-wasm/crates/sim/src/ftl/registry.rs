@@ -130,6 +130,50 @@ pub enum Builder {
 /// A scheme built, or why not.
 pub type Built = Result<Box<dyn Ftl>, String>;
 
+/// How a scheme maps logical pages, in the papers' terms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mapping {
+    /// Page mapping (the page-mapping FTL, LTFTL).
+    Page,
+    /// Block mapping with replacement or buffer blocks (NFTL, RFTL, GFTL).
+    Block,
+    /// Hybrid log-block mapping (BAST, FAST and its variants, KRAFT, KAST): one log-block
+    /// budget for all of them, `HYBRID_LOG_BLOCKS` (issue 27).
+    Hybrid,
+}
+
+/// A kind of cleaning run a scheme performs, by the counter it shows under (docs/cli.md,
+/// "When a merge or a GC run counts").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Run {
+    /// A GC run within one request (page mapping, LTFTL): `gc_runs`.
+    Gc,
+    /// A partial GC: one GC run spread over several requests, one step per write (RFTL's
+    /// distributed GC, GFTL's partial block cleaning): `gc_runs`, counted per logical block.
+    PartialGc,
+    /// A switch merge: `switch_merges`.
+    Switch,
+    /// A partial merge: `partial_merges`.
+    PartialMerge,
+    /// A full merge: `full_merges`.
+    FullMerge,
+}
+
+impl Run {
+    /// The cause its flash operations carry, as `nand::Cause` names it in events.
+    pub fn cause(self) -> crate::nand::Cause {
+        use crate::nand::Cause;
+        match self {
+            Run::Gc | Run::PartialGc => Cause::Gc,
+            Run::Switch => Cause::Switch,
+            Run::PartialMerge => Cause::PartialMerge,
+            Run::FullMerge => Cause::FullMerge,
+        }
+    }
+}
+
 /// A scheme, as its file declares it.
 #[derive(Clone, Copy)]
 pub struct SchemeEntry {
@@ -144,6 +188,10 @@ pub struct SchemeEntry {
     /// The parameters it reads, in form order.
     pub params: &'static [ParamSpec],
     pub cleaning: Cleaning,
+    /// The kinds of cleaning run it performs (consistent with `cleaning`: GC runs for
+    /// `Cleaning::Gc`, merges for `Cleaning::Merges`).
+    pub runs: &'static [Run],
+    pub mapping: Mapping,
     pub panels: &'static [PanelKind],
     pub build: Builder,
     /// Rebuilds the scheme from the chip alone after a power cut (RAM is lost).
@@ -157,6 +205,10 @@ impl SchemeEntry {
     pub fn reads(&self, key: &str) -> bool {
         self.param(key).is_some()
     }
+    /// Whether one GC run spreads over several requests (`Run::PartialGc`).
+    pub fn partial_gc(&self) -> bool {
+        self.runs.contains(&Run::PartialGc)
+    }
 }
 
 /// Every parameter a scheme reads, with its value on this chip: the one given, or the
@@ -164,6 +216,27 @@ impl SchemeEntry {
 pub fn resolved_params(scheme: &str, params: &SchemeParams, g: &Geometry) -> Vec<(&'static str, f64)> {
     let Some(e) = super::entry(scheme) else { return Vec::new() };
     e.params.iter().map(|spec| (spec.key, params.get(spec.key).unwrap_or_else(|| spec.default.resolve(g)))).collect()
+}
+
+/// Whether the scheme takes this chip: every parameter given lies in its range on it, and
+/// the scheme builds there with some logical space (its constructor's own checks decide).
+pub fn accepts(scheme: &str, params: &SchemeParams, chip: &Chip) -> bool {
+    let Some(e) = super::entry(scheme) else { return false };
+    let g = &chip.geometry;
+    g.validate().is_ok()
+        && e.params.iter().all(|spec| params.get(spec.key).is_none_or(|v| spec.check(v, g).is_ok()))
+        && super::build_on_chip(scheme, params, chip).is_ok_and(|f| f.logical_pages() > 0)
+}
+
+/// The fewest pages per block, doubling from `from` up to 4096, on which the scheme takes
+/// `chip` with its blocks (RFTL and GFTL need more than small blocks: section 4.5's
+/// pi >= 2k + j, GFTL's steps; the rule is the constructor's, on the chip's timing).
+pub fn min_pages_per_block(scheme: &str, params: &SchemeParams, chip: &Chip, from: u32) -> Option<u32> {
+    let mut c = chip.clone();
+    std::iter::successors(Some(from.max(1)), |p| (*p < 4096).then_some(p * 2)).find(|&ppb| {
+        c.geometry.pages_per_block = ppb;
+        accepts(scheme, params, &c)
+    })
 }
 
 // Building blocks the scheme files share (each takes them as they are or overrides a field).
@@ -205,9 +278,6 @@ pub const OP: ParamSpec = ParamSpec {
 /// 3.7's examples): 4. LTFTL's log section is not a log-block budget (its own rule); NFTL
 /// has replacement blocks, not a parameter.
 pub const HYBRID_LOG_BLOCKS: u32 = 4;
-
-/// The hybrid schemes: those whose `log_blocks` default is `HYBRID_LOG_BLOCKS`.
-pub const HYBRID_SCHEMES: &[&str] = &["bast", "fast", "ofast", "fastcheck", "fast-ltlog", "kraft", "kast"];
 
 /// Log blocks: fewer than the chip's blocks (this rules out overflow in each scheme's
 /// own check of its exact minimum of log + spare + data blocks, which then gives the
@@ -322,6 +392,12 @@ mod tests {
             assert_eq!(entry(e.id).map(|x| x.id), Some(e.id));
             assert_eq!(scheme_params(e.id).to_vec(), e.params.iter().map(|p| p.key).collect::<Vec<_>>());
             assert_eq!(scheme_cleaning(e.id), e.cleaning);
+            // The runs name the counters `cleaning` says it uses.
+            assert!(!e.runs.is_empty(), "{}: no kind of cleaning run", e.id);
+            for r in e.runs {
+                let gc = matches!(r, Run::Gc | Run::PartialGc);
+                assert_eq!(gc, e.cleaning == Cleaning::Gc, "{}: run {r:?} with cleaning {:?}", e.id, e.cleaning);
+            }
             assert!(!e.label.is_empty() && !e.short_label.is_empty() && !e.description.is_empty(), "{}", e.id);
             let mut keys: Vec<_> = e.params.iter().map(|p| p.key).collect();
             keys.sort();
@@ -353,7 +429,7 @@ mod tests {
     #[test]
     fn every_hybrid_scheme_defaults_to_the_same_log_block_budget() {
         for e in REGISTRY {
-            let hybrid = HYBRID_SCHEMES.contains(&e.id);
+            let hybrid = e.mapping == Mapping::Hybrid;
             let Some(p) = e.param("log_blocks") else {
                 assert!(!hybrid, "{} is listed as hybrid but reads no log_blocks", e.id);
                 continue;
@@ -370,7 +446,12 @@ mod tests {
                         assert_eq!(a.logical_pages(), b.logical_pages(), "{} on {}", e.id, c.name);
                     }
                 } else {
-                    assert_eq!(e.id, "ltftl", "only LTFTL's log section has its own rule, not {}", e.id);
+                    // A scheme of another mapping with log blocks (LTFTL's log section) has its own rule.
+                    assert_ne!(
+                        d, HYBRID_LOG_BLOCKS as f64,
+                        "{} on {}: not hybrid, but the hybrid default",
+                        e.id, c.name
+                    );
                 }
             }
         }
@@ -437,13 +518,25 @@ mod tests {
             description: _,
             params: _,
             cleaning: _,
+            runs: _,
+            mapping: _,
             panels: _,
             build: _,
             recover: _,
         } = **e;
-        for field in
-            ["id:", "label:", "short_label:", "description:", "params:", "cleaning:", "panels:", "build:", "recover:"]
-        {
+        for field in [
+            "id:",
+            "label:",
+            "short_label:",
+            "description:",
+            "params:",
+            "cleaning:",
+            "runs:",
+            "mapping:",
+            "panels:",
+            "build:",
+            "recover:",
+        ] {
             assert!(section.contains(field), "the example entry lacks `{field}`");
         }
         assert!(section.contains("ftl::REGISTRY") && section.contains("&<scheme>::ENTRY,"));

@@ -11,7 +11,7 @@
 
 use std::collections::VecDeque;
 
-use super::registry::{self, Builder, ParamSpec, SchemeEntry, Value};
+use super::registry::{self, Builder, Mapping, ParamSpec, Run, SchemeEntry, Value};
 use super::{BlockRole, Cleaning, Ftl, SchemeParams, Table};
 use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, Pbn, Ppn, NONE};
 
@@ -42,6 +42,8 @@ pub const ENTRY: SchemeEntry = SchemeEntry {
     description: "FAST: one SW log block plus fully-associative RW log blocks, eager merge",
     params: &[LOG_BLOCKS],
     cleaning: Cleaning::Merges,
+    runs: &[Run::Switch, Run::PartialMerge, Run::FullMerge],
+    mapping: Mapping::Hybrid,
     panels: &[],
     build: Builder::Geometry(|p, g| Ok(Box::new(FastFtl::new(g, p, false)?))),
     recover: |flash, p| Ok(Box::new(recovery::recover_fast(flash, p, false)?)),

@@ -26,7 +26,7 @@ use serde::Serialize;
 
 use super::fast::recovery::{rebuild_fast, ExtRw};
 use super::fast::{self, FastFtl, RecoveryLogging, MERGED};
-use super::registry::{self, Builder, ParamSpec, SchemeEntry, Value};
+use super::registry::{self, Builder, Mapping, ParamSpec, Run, SchemeEntry, Value};
 use super::scan_recovery::Blk;
 use super::{BlockRole, Cleaning, SchemeParams, Table};
 use crate::nand::{Cause, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
@@ -59,6 +59,8 @@ pub const ENTRY: SchemeEntry = SchemeEntry {
     description: "FastCheck: FAST with map directory, map blocks, log-region checkpoints and MSN-checked recovery",
     params: &[fast::LOG_BLOCKS, registry::CHECKPOINT_LPNS],
     cleaning: Cleaning::Merges,
+    runs: &[Run::Switch, Run::PartialMerge, Run::FullMerge],
+    mapping: Mapping::Hybrid,
     panels: &[],
     build: Builder::Geometry(|p, g| Ok(Box::new(build(g, p, Mode::FastCheck)?))),
     recover: |flash, p| Ok(Box::new(recover(flash, p, Mode::FastCheck)?)),

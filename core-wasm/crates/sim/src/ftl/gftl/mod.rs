@@ -23,7 +23,7 @@
 use std::collections::VecDeque;
 
 use super::nftl::logical_blocks;
-use super::registry::{self, Builder, PanelKind, SchemeEntry};
+use super::registry::{self, Builder, Mapping, PanelKind, Run, SchemeEntry};
 use super::{BlockRole, Cleaning, Ftl, SchemeParams, Table};
 use crate::nand::{
     Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, Timing, NONE,
@@ -114,6 +114,8 @@ pub const ENTRY: SchemeEntry = SchemeEntry {
     description: "GFTL as the RFTL paper describes it: buffer blocks, central GC queue, partial block cleaning",
     params: &[registry::UTILISATION],
     cleaning: Cleaning::Gc,
+    runs: &[Run::PartialGc],
+    mapping: Mapping::Block,
     panels: &[PanelKind::ResponseTimes, PanelKind::GftlBound],
     build: Builder::Chip(|p, c| Ok(Box::new(Gftl::new(&c.geometry, &c.timing, p)?))),
     recover: |flash, p| Ok(Box::new(Gftl::recover(flash, p)?)),

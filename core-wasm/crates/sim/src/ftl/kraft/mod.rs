@@ -22,7 +22,7 @@
 use serde_json::json;
 
 use super::ram::MapGeometry;
-use super::registry::{self, Builder, PanelKind, ParamSpec, SchemeEntry, Value};
+use super::registry::{self, Builder, Mapping, PanelKind, ParamSpec, Run, SchemeEntry, Value};
 use super::{BlockRole, Cleaning, Ftl, SchemeParams, Table};
 use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
 
@@ -183,6 +183,8 @@ pub const ENTRY: SchemeEntry = SchemeEntry {
     description: "KRAFT: K-associative log blocks kept serial, relative addressing (Kang et al.)",
     params: &PARAMS,
     cleaning: Cleaning::Merges,
+    runs: &[Run::Switch, Run::PartialMerge, Run::FullMerge],
+    mapping: Mapping::Hybrid,
     panels: &[PanelKind::KraftLogBlocks, PanelKind::KraftRelative, PanelKind::KraftRam],
     build: Builder::Geometry(|p, g| Ok(Box::new(Kraft::new(g, p, Variant::Kraft)?))),
     recover: |flash, p| Ok(Box::new(Kraft::recover(flash, p, Variant::Kraft)?)),

@@ -28,7 +28,7 @@
 
 use std::collections::VecDeque;
 
-use super::registry::{self, Builder, PanelKind, ParamSpec, SchemeEntry, Value};
+use super::registry::{self, Builder, Mapping, PanelKind, ParamSpec, Run, SchemeEntry, Value};
 use super::{BlockRole, Cleaning, Ftl, PageState, SchemeParams, Table};
 use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
 
@@ -90,6 +90,8 @@ pub const ENTRY: SchemeEntry = SchemeEntry {
         },
     ],
     cleaning: Cleaning::Gc,
+    runs: &[Run::Gc],
+    mapping: Mapping::Page,
     panels: &[PanelKind::FrozenStates],
     build: Builder::Geometry(|p, g| Ok(Box::new(LtFtl::new(g, p)?))),
     // Back to the latest write (the app offers rebooting to the latest frozen state).

@@ -21,7 +21,7 @@
 //! `flash.read_oob` of that page. Only the latest copy of each sub-table is kept — the
 //! older copies are still on the chip, but nothing ever reads them (docs/schemes/rftl.md).
 
-use super::registry::{self, Builder, PanelKind, SchemeEntry};
+use super::registry::{self, Builder, Mapping, PanelKind, Run, SchemeEntry};
 use super::{BlockRole, Cleaning, Ftl, SchemeParams, Table};
 use crate::nand::{
     Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, Timing, NONE,
@@ -48,6 +48,8 @@ pub const ENTRY: SchemeEntry = SchemeEntry {
     description: "RFTL: primary / replacement / buffer blocks, OOB sub-tables, distributed partial GC (real-time)",
     params: &[registry::UTILISATION],
     cleaning: Cleaning::Gc,
+    runs: &[Run::PartialGc],
+    mapping: Mapping::Block,
     panels: &[PanelKind::ResponseTimes, PanelKind::RftlBlockMap],
     build: Builder::Chip(|p, c| Ok(Box::new(Rftl::new(&c.geometry, &c.timing, p)?))),
     recover: |flash, p| Ok(Box::new(Rftl::recover(flash, p)?)),
