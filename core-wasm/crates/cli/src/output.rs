@@ -159,8 +159,8 @@ pub(crate) fn print_chain_report(r: &ChainReport) {
 }
 
 /// The CSV columns of `ftl sweep --csv` and `ftl merge --csv` (docs/cli.md): the row's
-/// setup, then its figures; one column per scheme parameter (defaults resolved, empty
-/// when the scheme does not read it).
+/// setup, then its figures; after `page_bytes`, one column per scheme parameter
+/// (`SchemeParams::KEYS`: defaults resolved, empty when the scheme does not read it).
 pub(crate) const SWEEP_CSV: &[&str] = &[
     "row",
     "scheme",
@@ -168,13 +168,7 @@ pub(crate) const SWEEP_CSV: &[&str] = &[
     "blocks",
     "pages_per_block",
     "page_bytes",
-    "op",
-    "log_blocks",
-    "k",
-    "switch_max",
-    "fill_max",
-    "utilisation",
-    "checkpoint_lpns",
+    // Then one column per `SchemeParams::KEYS` (csv_header).
     "trace",
     "trace_bytes",
     "trace_sha256",
@@ -285,7 +279,9 @@ pub(crate) fn csv_line(v: &serde_json::Value, with_rec: bool) -> String {
 
 /// The CSV header line.
 pub(crate) fn csv_header(with_rec: bool) -> String {
-    let mut h = SWEEP_CSV.join(",");
+    let at = SWEEP_CSV.iter().position(|&c| c == "page_bytes").unwrap() + 1;
+    let (setup, figures) = SWEEP_CSV.split_at(at);
+    let mut h = [setup, &ftl_sim::ftl::SchemeParams::KEYS, figures].concat().join(",");
     if with_rec {
         h.push(',');
         h.push_str(&RECOVERY_CSV.join(","));

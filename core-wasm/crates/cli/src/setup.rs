@@ -24,30 +24,9 @@ pub(crate) struct Setup {
     /// Override the preset's pages per block (`sweep`: a list).
     #[arg(long, value_delimiter = ',')]
     pub(crate) pages_per_block: Vec<u32>,
-    /// Over-provisioning ratio (page mapping; LTFTL: spare share of its data section).
-    /// Every scheme parameter takes a comma-separated list in `sweep`, one value in `run`.
-    #[arg(long, value_delimiter = ',', allow_negative_numbers = true)]
-    pub(crate) op: Vec<f64>,
-    /// Number of log blocks (hybrid schemes; LTFTL: blocks of its log section). `sweep` takes a comma-separated list
-    /// (`--log-blocks 4,8,16,32,64`); `run` takes one value.
-    #[arg(long, value_delimiter = ',')]
-    pub(crate) log_blocks: Vec<u32>,
-    /// Associativity K (KAST, KRAFT).
-    #[arg(long, value_delimiter = ',')]
-    pub(crate) k: Vec<u32>,
-    /// KRAFT: largest v_page for which an early switch counts as low cost (default N/2).
-    #[arg(long, value_delimiter = ',')]
-    pub(crate) switch_max: Vec<u32>,
-    /// KRAFT: largest number of pages a fill may copy (default max(1, N/4)).
-    #[arg(long, value_delimiter = ',')]
-    pub(crate) fill_max: Vec<u32>,
-    /// RFTL / GFTL / NFTL: share of the logical blocks in use, in (0, 1].
-    #[arg(long, value_delimiter = ',', allow_negative_numbers = true)]
-    pub(crate) utilisation: Vec<f64>,
-    /// FastCheck: LPNs per log region (checkpoint period P_fastcheck; default page size / 4 B).
-    /// fast-ltlog: records per log page (P_ltftl; default page size / 16 B).
-    #[arg(long, value_delimiter = ',')]
-    pub(crate) checkpoint_lpns: Vec<u32>,
+    /// The scheme parameters, one flag per `SchemeParams` field (`--log-blocks`, ...).
+    #[command(flatten)]
+    pub(crate) params: ParamFlags,
     /// Generated workload, e.g. `uniform:n=10000,seed=1,read_ratio=0.2`,
     /// `hotcold:n=5000,seed=2,hot_fraction=0.2,hot_ratio=0.8`, `sequential:n=1000`.
     #[arg(long, conflicts_with_all = ["pattern", "trace"])]
@@ -138,20 +117,56 @@ pub(crate) struct Point {
 }
 
 /// The parameter lists of a sweep, by `SchemeParams` key.
-type Lists = [(&'static str, Vec<f64>); 7];
+type Lists = Vec<(&'static str, Vec<f64>)>;
+
+/// One flag per scheme parameter, made from its declaration (`SchemeParams::FIELDS`: the
+/// key gives `--log-blocks`, the doc comment the help, the type the parser): a new
+/// parameter needs no edit here. Each takes a comma-separated list in `sweep`, one value
+/// elsewhere.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ParamFlags(Lists);
+
+impl clap::FromArgMatches for ParamFlags {
+    fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let list = |key| m.get_many::<f64>(key).map(|v| v.copied().collect()).unwrap_or_default();
+        Ok(ParamFlags(SchemeParams::FIELDS.iter().map(|f| (f.key, list(f.key))).collect()))
+    }
+    fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
+impl Args for ParamFlags {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        use clap::builder::TypedValueParser;
+        SchemeParams::FIELDS.iter().fold(cmd, |cmd, f| {
+            // Built once per process: the flag's name lives as long as the command.
+            let long: &'static str = Box::leak(f.key.replace('_', "-").into_boxed_str());
+            let value: &'static str = Box::leak(f.key.to_uppercase().into_boxed_str());
+            let help = f.doc.lines().map(str::trim).collect::<Vec<_>>().join(" ");
+            let arg = clap::Arg::new(f.key)
+                .long(long)
+                .value_name(value)
+                .value_delimiter(',')
+                .action(clap::ArgAction::Append)
+                .help(help);
+            cmd.arg(if f.integer {
+                arg.value_parser(clap::value_parser!(u32).map(f64::from))
+            } else {
+                // A negative ratio reaches the range check, whose message names the range.
+                arg.value_parser(clap::value_parser!(f64)).allow_negative_numbers(true)
+            })
+        })
+    }
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
+}
 
 impl Setup {
     fn lists(&self) -> Lists {
-        let u = |v: &[u32]| v.iter().map(|&x| x as f64).collect::<Vec<f64>>();
-        [
-            ("op", self.op.clone()),
-            ("log_blocks", u(&self.log_blocks)),
-            ("k", u(&self.k)),
-            ("switch_max", u(&self.switch_max)),
-            ("fill_max", u(&self.fill_max)),
-            ("utilisation", self.utilisation.clone()),
-            ("checkpoint_lpns", u(&self.checkpoint_lpns)),
-        ]
+        self.params.0.clone()
     }
 
     /// The one configuration of a single run (`run`, `trace`, `export`, `crash-sweep`):

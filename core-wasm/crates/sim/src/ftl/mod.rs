@@ -83,65 +83,110 @@ pub struct Table {
     pub rows: Vec<Vec<String>>,
 }
 
-/// Scheme name plus its parameters, as they come from a scenario or the CLI.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct SchemeParams {
-    /// Over-provisioning ratio of the page-mapping FTL (share of physical pages
-    /// not exported as logical space).
-    pub op: Option<f64>,
-    /// Number of log blocks (hybrid schemes); for LTFTL, the size of the log section.
-    pub log_blocks: Option<u32>,
-    /// Associativity of KAST/KRAFT log blocks.
-    pub k: Option<u32>,
-    /// KRAFT: largest v_page (valid pages copied from the data block) for which a switch
-    /// on an offset-0 write counts as "low cost" (Algorithm 1 line 8). Default N/2.
-    pub switch_max: Option<u32>,
-    /// KRAFT: largest number of valid pages a fill may copy to keep a log block serial
-    /// (Algorithm 1 lines 14, 29: "fill cost is low"). Default max(1, N/4).
-    pub fill_max: Option<u32>,
-    /// Share of the logical space in use (RFTL Table 4 runs 50% and 100%).
-    pub utilisation: Option<f64>,
-    /// FastCheck: LPNs per log region, i.e. the checkpoint period P_fastcheck in log pages
-    /// (default page size / 4 B; FastCheck Figure 8 also runs it twice as fast). For
-    /// `fast-ltlog`: records per log page P_ltftl (default page size / 16 B).
-    pub checkpoint_lpns: Option<u32>,
+/// A scheme parameter's type: a ratio (`f64`) or a count (`u32`).
+pub trait ParamValue: Copy {
+    const INTEGER: bool;
+    fn to_f64(self) -> f64;
+    /// From a number (a count takes `v` rounded down).
+    fn from_f64(v: f64) -> Self;
+}
+impl ParamValue for f64 {
+    const INTEGER: bool = false;
+    fn to_f64(self) -> f64 {
+        self
+    }
+    fn from_f64(v: f64) -> f64 {
+        v
+    }
+}
+impl ParamValue for u32 {
+    const INTEGER: bool = true;
+    fn to_f64(self) -> f64 {
+        f64::from(self)
+    }
+    fn from_f64(v: f64) -> u32 {
+        v as u32
+    }
 }
 
-impl SchemeParams {
-    /// Every parameter's key, as the registry's `ParamSpec::key` names it.
-    pub const KEYS: [&'static str; 7] =
-        ["op", "log_blocks", "k", "switch_max", "fill_max", "utilisation", "checkpoint_lpns"];
+/// A parameter as its one declaration gives it: what the CLI makes its flag from
+/// (`--log-blocks`, help = the doc) and what the registry's `ParamSpec::key` names.
+#[derive(Clone, Copy, Debug)]
+pub struct ParamField {
+    pub key: &'static str,
+    pub integer: bool,
+    /// The field's doc comment, one line per line.
+    pub doc: &'static str,
+}
 
-    /// A parameter by key, as a number (None: not set, or not a parameter).
-    pub fn get(&self, key: &str) -> Option<f64> {
-        match key {
-            "op" => self.op,
-            "log_blocks" => self.log_blocks.map(f64::from),
-            "k" => self.k.map(f64::from),
-            "switch_max" => self.switch_max.map(f64::from),
-            "fill_max" => self.fill_max.map(f64::from),
-            "utilisation" => self.utilisation,
-            "checkpoint_lpns" => self.checkpoint_lpns.map(f64::from),
-            _ => None,
+/// One declaration per scheme parameter (issue 36): the field of `SchemeParams` (an
+/// `Option`: None = the scheme's default), its key in `KEYS` and `FIELDS`, `get` and
+/// `set`; the CLI's flag comes from `FIELDS`, the app's form field from the registry's
+/// `ParamSpec` of the same key (through `catalog()`).
+macro_rules! scheme_params {
+    ($(#[$meta:meta])* pub struct $name:ident { $($(#[doc = $doc:expr])* $field:ident: $ty:ty,)* }) => {
+        $(#[$meta])*
+        pub struct $name {
+            $($(#[doc = $doc])* pub $field: Option<$ty>,)*
         }
-    }
 
-    /// Sets a parameter by key (integer parameters take `v` rounded down); false for an
-    /// unknown key.
-    pub fn set(&mut self, key: &str, v: f64) -> bool {
-        let u = v as u32;
-        match key {
-            "op" => self.op = Some(v),
-            "log_blocks" => self.log_blocks = Some(u),
-            "k" => self.k = Some(u),
-            "switch_max" => self.switch_max = Some(u),
-            "fill_max" => self.fill_max = Some(u),
-            "utilisation" => self.utilisation = Some(v),
-            "checkpoint_lpns" => self.checkpoint_lpns = Some(u),
-            _ => return false,
+        impl $name {
+            /// Every parameter, in declaration order.
+            pub const FIELDS: &'static [ParamField] = &[$(ParamField {
+                key: stringify!($field),
+                integer: <$ty as ParamValue>::INTEGER,
+                doc: concat!($($doc, "\n",)*),
+            },)*];
+
+            /// Every parameter's key, as the registry's `ParamSpec::key` names it.
+            pub const KEYS: [&'static str; Self::FIELDS.len()] = [$(stringify!($field),)*];
+
+            /// A parameter by key, as a number (None: not set, or not a parameter).
+            pub fn get(&self, key: &str) -> Option<f64> {
+                match key {
+                    $(stringify!($field) => self.$field.map(ParamValue::to_f64),)*
+                    _ => None,
+                }
+            }
+
+            /// Sets a parameter by key (integer parameters take `v` rounded down); false
+            /// for an unknown key.
+            pub fn set(&mut self, key: &str, v: f64) -> bool {
+                match key {
+                    $(stringify!($field) => self.$field = Some(ParamValue::from_f64(v)),)*
+                    _ => return false,
+                }
+                true
+            }
         }
-        true
+    };
+}
+
+scheme_params! {
+    /// Scheme name plus its parameters, as they come from a scenario or the CLI.
+    #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct SchemeParams {
+        /// Over-provisioning ratio of the page-mapping FTL: the share of physical pages not
+        /// exported as logical space (LTFTL: the spare share of its data section).
+        op: f64,
+        /// Number of log blocks (hybrid schemes); for LTFTL, the blocks of its log section.
+        log_blocks: u32,
+        /// Associativity K of KAST/KRAFT log blocks.
+        k: u32,
+        /// KRAFT: largest v_page (valid pages copied from the data block) for which a switch
+        /// on an offset-0 write counts as "low cost" (Algorithm 1 line 8). Default N/2.
+        switch_max: u32,
+        /// KRAFT: largest number of valid pages a fill may copy to keep a log block serial
+        /// (Algorithm 1 lines 14, 29: "fill cost is low"). Default max(1, N/4).
+        fill_max: u32,
+        /// RFTL / GFTL / NFTL: share of the logical space in use, in (0, 1] (RFTL Table 4
+        /// runs 50% and 100%).
+        utilisation: f64,
+        /// FastCheck: LPNs per log region, i.e. the checkpoint period P_fastcheck in log pages
+        /// (default page size / 4 B; FastCheck Figure 8 also runs it twice as fast). For
+        /// `fast-ltlog`: records per log page P_ltftl (default page size / 16 B).
+        checkpoint_lpns: u32,
     }
 }
 
