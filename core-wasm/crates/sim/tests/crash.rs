@@ -64,7 +64,7 @@ fn page_mapping_recovers_on_a_larger_chip_with_skew() {
 /// Schemes with an open power-cut finding of issue 34 that the wide generators reproduce
 /// (docs/schemes/recovery.md, "Wide chips and workloads"): drawn by the wide property test
 /// once their fix lands (remove the id here with the fix).
-const OPEN_FINDINGS: &[&str] = &["fast", "ofast", "fastcheck", "fast-ltlog"];
+const OPEN_FINDINGS: &[&str] = &[];
 
 /// One wide case: a chain of `cuts` power cuts over `workload` (run in order, again from
 /// its start), with the pools of every recovery held to a cut-free run's, and a single-cut
@@ -210,4 +210,76 @@ fn min_blocks_is_the_smallest_chip_the_registry_builds() {
         }
     }
     assert!(on_two > 0);
+}
+
+/// A chain of 3,000 cuts (seed 1) over 5,000 sequential writes, as `ftl crash-sweep
+/// --scheme S --blocks B --pages-per-block P --gen sequential:n=5000 --chain 3000 --seed 1`:
+/// no write lost and, after every recovery, every pool within the cut-free run's bound. A
+/// cut-free sequential run of the FAST family never takes an RW log block; before the SW
+/// log restore (ftl/fast/recovery.rs) a torn append left the logical block merged, the
+/// retried append went to an RW log block, and nearly every later recovery had one RW log
+/// block more and one free block fewer than that run.
+fn sequential_chain_keeps_pools(scheme: &str, blocks: u32, ppb: u32, reads_erased: bool) {
+    use ftl_sim::crash::{chain, ChainOptions};
+    let sc = scenario(scheme, SchemeParams::default(), blocks, ppb, Workload::Sequential { n: 5000 });
+    let sim = sc.build().unwrap();
+    let mut o = ChainOptions::new(3000, 1);
+    o.workload = Some(sim.requests().to_vec().into());
+    o.reads_erased = reads_erased;
+    let r = chain(&sim.state, &sc.recoverer(), &o, |_| {});
+    let what = format!("{scheme} {blocks} x {ppb}");
+    assert_eq!(r.cuts, 3000, "{what}: {:?}", r.stopped);
+    assert!(r.recut_inside_recovery > 1000, "{what}: the chain cuts recoveries too");
+    assert_eq!((r.acked_writes_lost, r.wrong_reads, r.errors), (0, 0, 0), "{what}: {:#?}", r.first_failures);
+    assert_eq!(r.pool_excess, 0, "{what}: {:#?}", r.first_failures);
+    assert_eq!(r.recovered_correctly, r.cuts, "{what}: {:#?}", r.first_failures);
+    assert!(!r.stuck, "{what}");
+    let rw = r.pools.iter().find(|p| p.role == ftl_sim::ftl::BlockRole::RwLog);
+    assert!(rw.is_none_or(|p| p.after_recovery == 0), "{what}: {rw:?}");
+}
+
+#[test]
+fn fast_sequential_chain_with_reads_erased_restores_the_sw_log() {
+    sequential_chain_keeps_pools("fast", 6, 5, true);
+}
+
+#[test]
+fn fast_and_ofast_sequential_chains_take_no_rw_log_block() {
+    for scheme in ["fast", "ofast"] {
+        for ppb in [3, 5] {
+            sequential_chain_keeps_pools(scheme, 6, ppb, false);
+        }
+    }
+}
+
+#[test]
+fn fastcheck_sequential_chains_take_no_rw_log_block() {
+    for ppb in [3, 5] {
+        sequential_chain_keeps_pools("fastcheck", 13, ppb, false);
+    }
+}
+
+#[test]
+fn fast_ltlog_sequential_chains_take_no_rw_log_block() {
+    for ppb in [3, 5] {
+        sequential_chain_keeps_pools("fast-ltlog", 15, ppb, false);
+    }
+}
+
+/// The wide property test's cases that found the SW log restore missing: fast-ltlog on its
+/// minimum chip plus one block, of 3-page blocks with the camera workload (seed 233528) and
+/// of 16-page blocks with reads of erased pages (seed 165961); 3 of 250 recoveries beyond a
+/// pool's bound in each before. With and without programs that read as erased.
+#[test]
+fn fast_ltlog_camera_chain_on_3_page_blocks_keeps_pools() {
+    for torn_erased in [false, true] {
+        wide_case("fast-ltlog", 3, 1, 2, 233528, 0.0, 250, torn_erased).unwrap();
+    }
+}
+
+#[test]
+fn fast_ltlog_erased_reads_chain_on_16_page_blocks_keeps_pools() {
+    for torn_erased in [false, true] {
+        wide_case("fast-ltlog", 16, 1, 5, 165961, 0.0, 250, torn_erased).unwrap();
+    }
 }

@@ -253,3 +253,92 @@ fn recovery_cut_inside_then_recovered_equals_one_recovery() {
         assert!(points > 100 && cuts > 20 * points, "{what}: {points} points, {cuts} recoveries cut");
     }
 }
+
+/// Blocks of `s` in `role`.
+fn blocks_in(s: &State, role: BlockRole) -> usize {
+    (0..s.flash.blocks()).filter(|&b| s.ftl.block_role(b) == role).count()
+}
+
+/// A cut tears an append to the SW log block (case 2.1): recovery copies the block's
+/// in-order sectors to a new SW log block (FAST 3.3), so the retried append is case 2.1
+/// again and no RW log block is taken — the log pool of a run without the cut. Before, the
+/// logical block was merged and the retried append went to an RW log block (case 3).
+#[test]
+fn a_torn_sw_append_leaves_an_sw_log_block_and_no_rw_log_block() {
+    for scheme in ["fast", "ofast"] {
+        for torn_reads_erased in [false, true] {
+            // LBN 0 written in place, then its SW log block takes LPNs 0 and 1.
+            let text = "w0 w1 w2 w3 w4 w0 w1";
+            let sc = scenario(scheme, params(4), 8, 5, Workload::Pattern { text: text.into() });
+            let mut sim = sc.build().unwrap();
+            sim.run(usize::MAX).unwrap();
+            let mut s = sim.state.clone();
+            assert_eq!((blocks_in(&s, BlockRole::SwLog), blocks_in(&s, BlockRole::RwLog)), (1, 0));
+            s.flash.torn_model.reads_erased = torn_reads_erased;
+            s.flash.set_power_budget(Some(0));
+            assert_eq!(s.exec(Request::Write { lpn: 2 }), Err(FlashError::PowerLoss));
+            s.flash.power_on();
+            let what = format!("{scheme}, torn model reads erased {torn_reads_erased}");
+            s.ftl = recover(&sc.recoverer(), &mut s.flash).unwrap_or_else(|e| panic!("{what}: {e}"));
+            let v = verify(s.ftl.as_ref(), &s.flash, &s.oracle, None);
+            assert_eq!((v.lost, v.wrong, v.torn_mapped), (0, 0, 0), "{what}");
+            assert_eq!((blocks_in(&s, BlockRole::SwLog), blocks_in(&s, BlockRole::RwLog)), (1, 0), "{what}");
+            let sw = s.ftl.locate(0).unwrap() / 5;
+            assert_eq!(s.ftl.block_role(sw), BlockRole::SwLog, "{what}: LPN 0 reads from the SW log block");
+            assert_eq!(s.ftl.locate(1), Some(sw * 5 + 1), "{what}");
+            // The host retries the write and goes on: appends, a switch, a new SW log block.
+            for lpn in [2, 3, 4, 0, 1] {
+                s.exec(Request::Write { lpn }).unwrap();
+                assert_eq!(blocks_in(&s, BlockRole::RwLog), 0, "{what}: w{lpn} took an RW log block");
+            }
+            assert_eq!(s.ftl.block_role(sw), BlockRole::Data, "{what}: the restored SW log block was switched");
+        }
+    }
+}
+
+/// Recovery cut anywhere inside the SW log restore (its copies, the erase of the torn
+/// block), then recovered again, gives the device one recovery gives: every cut point of
+/// sequential runs on 3-, 4- and 5-page blocks, every 3rd of those recoveries cut again.
+/// Also with the power failing between two of recovery's operations, nothing torn: after
+/// the restore's last copy and before the erase of its torn source, both blocks are on the
+/// chip and the next recovery must tell the source from the data block.
+#[test]
+fn recovery_cut_inside_an_sw_log_restore_equals_one_recovery() {
+    for (scheme, blocks, ppb) in [("fast", 6, 5), ("ofast", 6, 3), ("fast", 9, 4), ("ofast", 8, 5)] {
+        let what = format!("{scheme} {blocks}x{ppb}");
+        let sc = scenario(scheme, SchemeParams::default(), blocks, ppb, Workload::Sequential { n: 120 });
+        let sim = sc.build().unwrap();
+        let rec = sc.recoverer();
+        let (points, cuts) = idempotent_over_run(&rec, &sim.state, sim.requests(), 1, None, 3, &what);
+        assert!(points >= 120 && cuts > 10 * points, "{what}: {points} points, {cuts} recoveries cut");
+        // Clean cuts between recovery's operations, at every host operation cut.
+        let (mut s, mut restores) = (sim.state.clone(), 0);
+        for &r in sim.requests() {
+            let start = s.flash.total_ops();
+            let mut done = s.clone();
+            done.exec(r).unwrap();
+            for k in 0..done.flash.total_ops() - start {
+                let mut c = s.clone();
+                c.flash.set_power_budget(Some(k));
+                assert_eq!(c.exec(r), Err(FlashError::PowerLoss));
+                c.flash.power_on();
+                let mut a = c.flash.clone();
+                let o0 = a.total_ops();
+                let want = device(recover(&rec, &mut a).unwrap().as_ref(), &a);
+                let ops = a.total_ops() - o0;
+                // A spare area with tag::RESTORE (5): this recovery restored an SW log block.
+                restores += (0..a.blocks()).any(|b| a.block_pages(b).iter().any(|p| p.tag & 0x0f == 5)) as u32;
+                for j in 0..ops {
+                    let mut b = c.flash.clone();
+                    b.pause_after(j);
+                    let _ = rec(&mut b);
+                    b.power_on();
+                    let got = recover(&rec, &mut b).unwrap_or_else(|e| panic!("{what}: {e}"));
+                    assert_eq!(device(got.as_ref(), &b), want, "{what}: power failed after {j} of {ops} operations");
+                }
+            }
+            s = done;
+        }
+        assert!(restores > 10, "{what}: {restores} cuts restored an SW log block");
+    }
+}

@@ -303,7 +303,11 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
         // Aimed right after the request's last operation: the request completed and was
         // acknowledged; the cut falls before the next one.
         let completed = target.is_some() && res.is_ok();
-        if kind != 0 && !completed {
+        // Not acknowledged: cut in flight, or never started (a cut between requests). Either
+        // way the host issues it again, so a generated workload runs in the order of the
+        // cut-free run that bounds the pools (a sequential run with a request skipped is no
+        // longer sequential: FAST then merges and takes RW log blocks that run never does).
+        if !completed {
             feed.cut(req, o);
         }
         if completed {

@@ -225,9 +225,10 @@ pub(crate) const ALL_ROLES: [BlockRole; 14] = [
 /// over the logical space, half in a hot eighth of it, `read_ratio` reads. With one
 /// (`--gen` / `--pattern`): its requests in order, from the start again after the last.
 /// With time shift, 8 % freeze / unfreeze / revert either way.
-/// A request of a generated workload cut in flight is offered again (the host retries
-/// what was not acknowledged), so a sequential workload stays sequential across cuts, as
-/// in the cut-free run that bounds the pools.
+/// A request of a generated workload cut in flight, or drawn when the power failed before
+/// it started, is offered again (the host retries what was not acknowledged), so a
+/// sequential workload stays sequential across cuts, as in the cut-free run that bounds
+/// the pools.
 pub(crate) struct Feed {
     next: usize,
     retry: Option<Request>,

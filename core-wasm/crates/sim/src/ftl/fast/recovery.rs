@@ -74,12 +74,17 @@ pub(crate) fn rebuild_fast(
             continue;
         }
         let undo = b.readable() && b.role == tag::MERGE && !b.last;
+        // A restore of the SW log block (step 3) without its completing copy: its source,
+        // the torn SW log block, is erased only after that copy.
+        let undo_restore = b.readable() && b.role == tag::RESTORE && !b.retire;
         let stray_rw = ext.is_some() && b.readable() && b.role == tag::RW;
-        if !b.readable() || undo || stray_rw {
+        if !b.readable() || undo || undo_restore || stray_rw {
             let pbn = b.pbn;
             flash.note("recovery", || {
                 if undo {
                     format!("block {pbn}: a merge destination without its last copy → the merge was interrupted; erased (its sources are intact)")
+                } else if undo_restore {
+                    format!("block {pbn}: a copy of the SW log block without its last sector → the restore was interrupted; erased (its source is intact)")
                 } else {
                     format!("block {pbn}: only torn pages (a program or erase cut by the power loss) → erased")
                 }
@@ -104,7 +109,7 @@ pub(crate) fn rebuild_fast(
             rw.push(i);
         } else {
             groups[b.lbn as usize].push(i);
-            if b.role == tag::SW && s_star.is_none_or(|s| b.birth > blks[s].birth) {
+            if sw_born(b) && s_star.is_none_or(|s| b.birth > blks[s].birth) {
                 s_star = Some(i);
             }
         }
@@ -135,8 +140,21 @@ pub(crate) fn rebuild_fast(
         // The live SW log block, if the newest SW-born block still is one (its sectors
         // shadow the data block's and the RW log blocks').
         let mut live_sw: Option<usize> = None;
+        // The torn SW log block whose in-order sectors go to a new SW log block, and how many.
+        let mut restore: Option<(usize, u32)> = None;
         let mut data_ish: Vec<usize> =
             group.iter().copied().filter(|&i| Some(i) != s_here || blks[i].has_merge).collect();
+        // A complete restore copy whose source's erase was cut: the source holds nothing
+        // the copy does not, so it is garbage (not a data block candidate).
+        for &x in group.iter().filter(|&&x| blks[x].role == tag::RESTORE) {
+            data_ish.retain(|&j| {
+                let src = restored_from(&blks, x, j);
+                if src {
+                    garbage.push(j);
+                }
+                !src
+            });
+        }
         if let Some(s) = s_here.filter(|&s| !blks[s].has_merge) {
             let sb = &blks[s];
             let retired = garbage_retired(&blks, &group, s);
@@ -154,6 +172,16 @@ pub(crate) fn rebuild_fast(
                 // writes may have filled its holes since (a non-prefix block is not a live SW
                 // log block then).
                 data_ish.push(s);
+            } else if let Some(k) = restorable(sb) {
+                // A cut tore an append (case 2.1): S holds sectors 0..k in order, then only
+                // torn or erased pages. A torn page cannot be programmed again, so its in-order
+                // sectors go to a new SW log block (below), which satisfies both conditions of
+                // FAST 3.3 as S did before the cut: the SW log a cut-free run holds, so the
+                // retried append is case 2.1 again, not case 3 into an RW log block a cut-free
+                // run never takes (issue 34: recovery restores the log pool).
+                live_sw = Some(s);
+                restore = Some((s, k));
+                garbage.push(s);
             } else if sb.torn || !prefix {
                 need_merge = true;
                 live_sw = Some(s);
@@ -173,7 +201,7 @@ pub(crate) fn rebuild_fast(
             let db = &blks[di];
             if db.torn {
                 need_merge = true;
-            } else if db.role == tag::SW && db.has_merge && !db.last {
+            } else if sw_born(db) && db.has_merge && !db.last {
                 // Redo of an interrupted partial merge (Fig. 7a): copy the missing sectors
                 // (newest copy in the old data block or the RW log blocks) into it.
                 let mut srcs = data_ish[..data_ish.len() - 1].to_vec();
@@ -233,12 +261,29 @@ pub(crate) fn rebuild_fast(
             }
             garbage = group.clone();
             keep_sw = None;
+            restore = None;
             d = None;
             ftl.bmt[lbn as usize] = dst;
             ftl.usage[dst as usize] = Use::Data;
             ftl.owner[dst as usize] = lbn;
             birth_d[lbn as usize] = first_seq;
             rebuilt.push(lbn);
+        }
+        let mut restored_sw: Option<(Pbn, u32)> = None;
+        if let Some((s, k)) = restore {
+            // The copy first, its source's erase after (with the garbage): a cut in between
+            // leaves a complete copy (RETIRE_SW on its last sector) and its source, which
+            // `restored_from` tells apart from the data block.
+            let (src, dst) = (blks[s].pbn, take_erased(flash, ftl, &blks, skip)?);
+            flash.note("merge_redo", || {
+                format!("LBN {lbn}: SW log block {src} holds {k} sector{} in order, then a torn page → copied into free block {dst}, the new SW log block (FAST 3.3); block {src} erased", if k == 1 { "" } else { "s" })
+            });
+            for o in 0..k {
+                let t = tag::RESTORE | if o + 1 == k { tag::RETIRE_SW } else { 0 };
+                ftl.copy(flash, src * n + o, dst * n + o, Cause::Recovery, t)?;
+            }
+            ftl.usage[dst as usize] = Use::Sw;
+            restored_sw = Some((dst, k));
         }
         for &gi in &garbage {
             if blks[gi].programmed {
@@ -257,14 +302,15 @@ pub(crate) fn rebuild_fast(
                 ftl.written[ppn as usize] = flash.peek(ppn).kind != PageKind::Erased;
             }
         }
-        if let Some(si) = keep_sw {
-            let b = &blks[si];
-            let next = b.pages.iter().take_while(|p| p.kind == PageKind::Data).count() as u32;
-            ftl.sw = Some(SwLog { pbn: b.pbn, lbn, next });
-            ftl.usage[b.pbn as usize] = Use::Sw;
-            ftl.owner[b.pbn as usize] = lbn;
+        let sw_here = keep_sw
+            .map(|si| (blks[si].pbn, blks[si].pages.iter().take_while(|p| p.kind == PageKind::Data).count() as u32))
+            .or(restored_sw);
+        if let Some((pbn, next)) = sw_here {
+            ftl.sw = Some(SwLog { pbn, lbn, next });
+            ftl.usage[pbn as usize] = Use::Sw;
+            ftl.owner[pbn as usize] = lbn;
             for off in 0..next {
-                ftl.written[(b.pbn * n + off) as usize] = true;
+                ftl.written[(pbn * n + off) as usize] = true;
             }
         }
     }
@@ -330,6 +376,37 @@ pub(crate) fn rebuild_fast(
         )
     });
     Ok(rebuilt)
+}
+
+/// A block born as the SW log block: by a host write at offset 0 (case 1), or by
+/// recovery's copy of a torn one (`tag::RESTORE`).
+fn sw_born(b: &Blk) -> bool {
+    b.role == tag::SW || b.role == tag::RESTORE
+}
+
+/// The number of in-order sectors of SW log block `b` a restore copies: `Some(k)` when it
+/// holds sectors 0..k (k >= 1) and after them only torn or erased pages, at least one torn
+/// (a cut append: with MLC paired pages also the page before it).
+fn restorable(b: &Blk) -> Option<u32> {
+    let k = b.pages.iter().take_while(|p| p.kind == PageKind::Data).count();
+    let rest = &b.pages[k..];
+    (k >= 1 && b.torn && rest.iter().all(|p| matches!(p.kind, PageKind::Torn | PageKind::Erased))).then_some(k as u32)
+}
+
+/// Whether block `j` is the torn SW log block the complete restore copy `x` was made from
+/// (its erase cut): SW-born before `x`, torn, and every readable sector of it is in `x` at
+/// the same offset in the same version. Nothing is lost by erasing it. The data block can
+/// never match: the SW log's sector at offset 0 is always newer than the data block's.
+fn restored_from(blks: &[Blk], x: usize, j: usize) -> bool {
+    let (b, xb) = (&blks[j], &blks[x]);
+    j != x
+        && xb.retire
+        && sw_born(b)
+        && b.torn
+        && b.birth < xb.birth
+        && b.pages.iter().zip(&xb.pages).all(|(p, q)| {
+            p.kind != PageKind::Data || (q.kind == PageKind::Data && q.lpn == p.lpn && q.version == p.version)
+        })
 }
 
 /// Whether the SW-born block `s` is garbage: a newer complete merge of its logical block
