@@ -63,8 +63,10 @@ fn page_mapping_recovers_on_a_larger_chip_with_skew() {
 
 /// Schemes with an open power-cut finding of issue 34 that the wide generators reproduce
 /// (docs/schemes/recovery.md, "Wide chips and workloads"): drawn by the wide property test
-/// once their fix lands (remove the id here with the fix).
-const OPEN_FINDINGS: &[&str] = &[];
+/// once their fix lands (remove the id here with the fix). FastCheck and fast-ltlog: a
+/// pool beyond its bound in about 1 of 200 wide cases (log area, an RW log block; see
+/// recovery.md), after the SW log restore that cleared their sequential findings.
+const OPEN_FINDINGS: &[&str] = &["fastcheck", "fast-ltlog"];
 
 /// One wide case: a chain of `cuts` power cuts over `workload` (run in order, again from
 /// its start), with the pools of every recovery held to a cut-free run's, and a single-cut

@@ -303,13 +303,6 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
         // Aimed right after the request's last operation: the request completed and was
         // acknowledged; the cut falls before the next one.
         let completed = target.is_some() && res.is_ok();
-        // Not acknowledged: cut in flight, or never started (a cut between requests). Either
-        // way the host issues it again, so a generated workload runs in the order of the
-        // cut-free run that bounds the pools (a sequential run with a request skipped is no
-        // longer sequential: FAST then merges and takes RW log blocks that run never does).
-        if !completed {
-            feed.cut(req, o);
-        }
         if completed {
             sync_frozen(&mut s);
             rep.requests_run += 1;
@@ -442,6 +435,14 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
         let ids = ftl.frozen_states();
         let j = judge(&before, &done, v.in_flight, ftl.as_ref(), &s.flash);
         v.took_effect = j.took_effect;
+        // Not acknowledged and not done: cut in flight, or never started (a cut between
+        // requests). The host issues it again, so a generated workload reaches the device in
+        // the order of the cut-free run that bounds the pools: a sequential run with a request
+        // skipped, or a write done twice, is not that run (FAST then merges, case 2.3, and
+        // the next write takes an RW log block that run never takes).
+        if !completed && !v.took_effect {
+            feed.cut(req, o);
+        }
         v.lost = j.lost;
         v.wrong = j.wrong;
         v.frozen_damaged = j.frozen_damaged;
