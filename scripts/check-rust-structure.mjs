@@ -5,7 +5,13 @@
 //     (one module per file; inline `mod tests { .. }` count as their file). A module's
 //     references to its own submodules (declaring, re-exporting them) are the module
 //     tree, not a dependency, and are not counted.
-//  2. no src file over MAX_LINES lines.
+//  2. no cycle between sibling folders (issue 36): collapse every module to its
+//     ancestor just below the point where two modules' paths part (`trace::load ->
+//     scenario` is the edge `trace -> scenario`; `ftl::fast::merge -> ftl::nand` would
+//     be `ftl::fast -> ftl::nand`); the graph of siblings has no cycle. Module cycles
+//     (1) are file-level: `trace::load -> scenario -> trace::gen` is no module cycle
+//     but two folders that import each other, which this finds.
+//  3. no src file over MAX_LINES lines.
 // Known exceptions are listed below, each with its reason, so they stay visible: the
 // check prints them on every run and fails on anything else. An exception that no
 // longer applies is reported so it can be removed.
@@ -249,6 +255,33 @@ export function cycles(graph) {
   return out;
 }
 
+/**
+ * The graph between sibling modules: every edge `a -> b` of `graph` becomes an edge
+ * between the two children of their longest common ancestor that hold `a` and `b`
+ * (an edge from a module to its own ancestor, or to the crate root, is the module tree
+ * and gives none). Its cycles are folders (or a folder and a file) that import each
+ * other.
+ */
+export function siblingGraph(graph) {
+  const edges = new Map();
+  const modules = new Set();
+  for (const [from, tos] of graph.edges) {
+    const a = from ? from.split('::') : [];
+    for (const [to, at] of tos) {
+      const b = to ? to.split('::') : [];
+      let k = 0;
+      while (k < a.length && k < b.length && a[k] === b[k]) k++;
+      if (k >= a.length || k >= b.length) continue; // one holds the other
+      const x = a.slice(0, k + 1).join('::');
+      const y = b.slice(0, k + 1).join('::');
+      modules.add(x).add(y);
+      if (!edges.has(x)) edges.set(x, new Map());
+      if (!edges.get(x).has(y)) edges.get(x).set(y, `${from} -> ${to} (${at})`);
+    }
+  }
+  return { modules: [...modules].sort(), edges };
+}
+
 /** The edges inside one cycle, with where each comes from (for the message). */
 function cycleEdges(graph, comp) {
   const set = new Set(comp);
@@ -318,6 +351,13 @@ function check({ graphOut = false } = {}) {
         );
       }
     }
+    // No exceptions: a folder pair that imports both ways moves what both need below them.
+    const siblings = siblingGraph(graph);
+    for (const comp of cycles(siblings)) {
+      problems.push(
+        `folder cycle in crate ${crate}: {${comp.join(', ')}} import each other (move what both need below them)\n    ${cycleEdges(siblings, comp).join('\n    ')}`,
+      );
+    }
   }
   problems.push(...checkTraceFormats());
   for (const k of KNOWN_CYCLES.filter((k) => !seenCycles.has(k))) {
@@ -328,7 +368,8 @@ function check({ graphOut = false } = {}) {
   }
   for (const n of notes) console.log(`check-rust-structure: ${n}`);
   for (const p of problems) console.error(`check-rust-structure: ${p}`);
-  if (problems.length === 0) console.log('check-rust-structure: no new module cycles, no new file over 800 lines');
+  if (problems.length === 0)
+    console.log('check-rust-structure: no new module cycles, no folder cycles, no new file over 800 lines');
   return problems.length === 0;
 }
 
@@ -415,6 +456,34 @@ function selfTest() {
   expect(
     'finds a three-module cycle',
     cycles(moduleGraph(three)).some((c) => c.join(',') === 'x::a,x::b,x::c'),
+  );
+  // Two folders importing each other with no module cycle (the core's old trace::load ->
+  // scenario -> trace::gen): a folder cycle; the same edges from a child to its parent
+  // and to the root are not.
+  const folders = {
+    'lib.rs': 'pub mod scenario;\npub mod trace;\npub struct Root;\n',
+    'scenario.rs': 'use crate::trace::gen::Workload;\nuse crate::Root;\n',
+    'trace/mod.rs': 'pub mod gen;\npub mod load;\n',
+    'trace/gen.rs': 'pub enum Workload {}\nuse super::X;\n',
+    'trace/load.rs': 'use crate::scenario::Scenario;\nuse super::gen::Workload;\nuse crate::trace::X;\n',
+  };
+  const gf = moduleGraph(folders);
+  expect('no module cycle in the folder case', cycles(gf).length === 0);
+  const fc = cycles(siblingGraph(gf));
+  expect('finds the folder cycle {scenario, trace}', fc.length === 1 && fc[0].join(',') === 'scenario,trace');
+  expect(
+    'no folder cycle once trace stops importing scenario',
+    (() => {
+      const fixed = { ...folders, 'trace/load.rs': 'use super::gen::Workload;\n' };
+      return cycles(siblingGraph(moduleGraph(fixed))).length === 0;
+    })(),
+  );
+  expect(
+    'a cycle inside a folder is between its children',
+    (() => {
+      const inner = { ...folders, 'trace/gen.rs': 'use super::load::L;\n', 'trace/load.rs': 'use super::gen::G;\n' };
+      return cycles(siblingGraph(moduleGraph(inner))).some((c) => c.join(',') === 'trace::gen,trace::load');
+    })(),
   );
   if (failures.length) {
     for (const f of failures) console.error(`check-rust-structure self-test FAILED: ${f}`);

@@ -1,5 +1,5 @@
 // Compare: two to six schemes (or parameter sets) on one workload, each run planned from
-// itself alone (the core's plan_runs: trace::plan::plan; a workload space given makes one
+// itself alone (the core's plan_runs: scenario::plan::plan; a workload space given makes one
 // request list for all). Runs all of them to the
 // end in the worker (progress, cancel), then shows a metrics table with the best value
 // in each row marked (latency percentiles included), cumulative counts and latency CDFs

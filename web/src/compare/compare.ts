@@ -60,7 +60,7 @@ export function logBlockSweep(scheme: string, params: SchemeParams, counts = [4,
 export type Planned =
   { scenario: Scenario & { workload_space: { logical_pages: number; pages_per_block: number } } } | { error: string };
 
-/** The page-side mirror of trace::plan::PlanRun::apply (core-wasm/crates/sim/src/trace/plan.rs). */
+/** The page-side mirror of scenario::plan::PlanRun::apply (core-wasm/crates/sim/src/scenario/plan.rs). */
 export function applyPlan(scenarios: Scenario[], plan: Plan): Planned[] {
   return scenarios.map((s, i) => {
     const r = plan.runs[i];

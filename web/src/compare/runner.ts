@@ -1,5 +1,5 @@
 // Running a comparison or sweep: decide each run's chip and workload space from that run
-// alone (the core's plan_runs, trace::plan::plan), then run each to the end in the worker.
+// alone (the core's plan_runs, scenario::plan::plan), then run each to the end in the worker.
 import type { SimClient } from '../sim/client';
 import type { LatencyHistogram, Metrics, Plan, SeriesPoint, SessionInfo, Thumb } from '../sim/protocol';
 import type { Scenario } from '../scenario/model';

@@ -5,11 +5,11 @@ use std::io::Read;
 
 use clap::Args;
 use ftl_sim::ftl::SchemeParams;
+use ftl_sim::scenario::load;
 use ftl_sim::scenario::{ChipSpec, Scenario};
 use ftl_sim::sim::Simulator;
 use ftl_sim::trace::fit::{Fit, TraceSummary};
 use ftl_sim::trace::gen::Workload;
-use ftl_sim::trace::load;
 use ftl_sim::trace::parse::{Format, RawTrace, TraceParser};
 
 /// Chip, scheme parameters and workload: shared by the commands that run a scenario.

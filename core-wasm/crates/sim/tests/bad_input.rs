@@ -211,7 +211,7 @@ fn generator_and_fit_parameters_are_bounded_before_allocating() {
         workload: w,
         run: Default::default(),
     };
-    let e = ftl_sim::trace::load::build_trace(&sc).err().expect("refused");
+    let e = ftl_sim::scenario::load::build_trace(&sc).err().expect("refused");
     assert!(e.contains("needs 4503599627370497 logical pages, more than the largest chip has"), "{e}");
 }
 

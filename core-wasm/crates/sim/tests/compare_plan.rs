@@ -7,13 +7,13 @@ mod common;
 use common::{run_checked, scenario};
 use ftl_sim::ftl::SchemeParams;
 use ftl_sim::precondition::Precondition;
+use ftl_sim::scenario::load;
+use ftl_sim::scenario::plan::{plan, plan_one};
 use ftl_sim::scenario::{ChipSpec, Scenario};
 use ftl_sim::sim::Simulator;
 use ftl_sim::trace::fit::Fit;
 use ftl_sim::trace::gen::Workload;
-use ftl_sim::trace::load;
 use ftl_sim::trace::parse::{parse_bytes, RawTrace, TraceOptions};
-use ftl_sim::trace::plan::{plan, plan_one};
 use ftl_sim::trace::{request_hash, Request};
 
 fn lb(n: u32) -> SchemeParams {

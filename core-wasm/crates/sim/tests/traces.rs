@@ -4,10 +4,10 @@ mod common;
 
 use common::{run_checked, scenario};
 use ftl_sim::ftl::SchemeParams;
+use ftl_sim::scenario::load;
 use ftl_sim::scenario::{ChipSpec, Scenario};
 use ftl_sim::trace::fit::{Fit, Space};
 use ftl_sim::trace::gen::{Workload, GENERATORS};
-use ftl_sim::trace::load;
 use ftl_sim::trace::parse::{parse_bytes, Format, RawTrace, TraceError, TraceOptions, TraceParser, FORMATS};
 use ftl_sim::trace::Request;
 use proptest::prelude::*;

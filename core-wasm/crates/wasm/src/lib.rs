@@ -1,10 +1,10 @@
 //! The wasm boundary: a thin `Session` handle over the simulator's `Stepper`.
 //! No simulation logic lives here (docs/session-api.md).
 
+use ftl_sim::scenario::load;
 use ftl_sim::scenario::Scenario;
 use ftl_sim::stepper::Stepper;
 use ftl_sim::trace::fit::Fit;
-use ftl_sim::trace::load;
 use ftl_sim::trace::parse::{self, RawTrace, TraceOptions};
 use wasm_bindgen::prelude::*;
 
@@ -591,7 +591,7 @@ pub fn crash_sweep(scenario_json: &str, options_json: &str, progress: &js_sys::F
     Ok(serde_json::to_string(&report).unwrap_or_default())
 }
 
-/// The chip and workload space of every run of a comparison or sweep (ftl_sim::trace::plan::plan,
+/// The chip and workload space of every run of a comparison or sweep (ftl_sim::scenario::plan::plan,
 /// issue 27: each run planned from itself alone): `scenarios_json` = a JSON array of scenarios
 /// (their workloads are not read), `fit` = the trace's fit ("" or "none" for a generated
 /// workload), `need` = the trace's highest page + 1 (0: no trace), `space` = the workload space
@@ -610,7 +610,7 @@ pub fn plan_runs(scenarios_json: &str, fit: &str, need: f64, space: f64) -> Resu
     let fit = Fit::from_name(fit).map_err(js_err)?;
     let need = (need >= 1.0).then_some(need as u64);
     let space = (space >= 1.0).then_some(space.min(u32::MAX as f64) as u32);
-    let plan = ftl_sim::trace::plan::plan(&scenarios, fit, need, space).map_err(js_err)?;
+    let plan = ftl_sim::scenario::plan::plan(&scenarios, fit, need, space).map_err(js_err)?;
     Ok(serde_json::to_string(&plan).unwrap_or_default())
 }
 

@@ -1,15 +1,15 @@
 //! One configuration run to the end: what `ftl run` prints and what each `ftl sweep` row
 //! is. Both go through `run_point`, so a sweep row and the same configuration run alone
 //! are the same computation (issue 27): the chip and workload space come from the
-//! configuration and the workload alone (`trace::plan::plan_one`), never from the other
+//! configuration and the workload alone (`scenario::plan::plan_one`), never from the other
 //! rows. The JSON of a row carries its whole setup (docs/cli.md, "What a result records").
 
 use ftl_sim::metrics::Metrics;
+use ftl_sim::scenario::load;
+use ftl_sim::scenario::plan::{plan_one, PlanRun};
 use ftl_sim::scenario::Scenario;
 use ftl_sim::sim::{RunMode, Simulator};
 use ftl_sim::trace::fit::{Fit, TraceSummary};
-use ftl_sim::trace::load;
-use ftl_sim::trace::plan::{plan_one, PlanRun};
 use serde_json::{json, Value};
 
 use crate::setup::{Point, Setup, TraceFile};

@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use ftl_sim::trace::load;
+use ftl_sim::scenario::load;
 
 use crate::output::{fail, print_json};
 use crate::setup::Setup;

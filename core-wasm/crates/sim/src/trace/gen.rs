@@ -96,7 +96,7 @@ pub enum Workload {
         live: u64,
     },
     /// A block I/O trace as text (docs/traces.md); the scenario's chip gives the
-    /// page size. Built through `Scenario::build` (trace::load).
+    /// page size. Built through `Scenario::build` (scenario::load).
     Trace {
         /// The trace text (empty when the requests come from a streamed parser).
         #[serde(default)]
@@ -293,7 +293,7 @@ impl Workload {
                 Ok(live_pages_workload(n, seed, read_ratio, blocks, block_pages, live))
             }
             Workload::Trace { .. } => Err(
-                "a trace workload needs the chip's page size: build it through Scenario::build (trace::load::build_trace)".into(),
+                "a trace workload needs the chip's page size: build it through Scenario::build (scenario::load::build_trace)".into(),
             ),
         }
     }

@@ -7,10 +7,8 @@ use crate::nand::Lpn;
 
 pub mod fit;
 pub mod gen;
-pub mod load;
 pub mod parse;
 pub mod pattern;
-pub mod plan;
 pub mod rng;
 pub mod write;
 

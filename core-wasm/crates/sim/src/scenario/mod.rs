@@ -11,6 +11,9 @@ use crate::sim::{Simulator, State};
 use crate::trace::gen::Workload;
 use crate::trace::Request;
 
+pub mod load;
+pub mod plan;
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ChipSpec {
@@ -54,7 +57,7 @@ pub struct Scenario {
 }
 
 /// The logical space a comparison's or sweep's workload is generated or fitted in, the
-/// same for every run (trace::plan::plan decides it once for all runs).
+/// same for every run (scenario::plan::plan decides it once for all runs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WorkloadSpace {

@@ -4,16 +4,16 @@
 //! configuration run alone (`ftl run`) and the same row in another order give identical
 //! figures. One workload for every run is had by giving the space (`space`, `ftl
 //! --space N`, the app's "Workload space" field): then every configuration that can
-//! hold it gets the same request list, and one that cannot fails alone, named. Above
-//! `scenario` and `fit` (it needs both), so `fit` stays free of scenarios.
+//! hold it gets the same request list, and one that cannot fails alone, named. Part of
+//! `scenario` (it needs scenarios and `trace::fit`), so `trace` stays free of scenarios.
 
 use serde::Serialize;
 
-use super::fit::Fit;
 use super::load::blocks_needed;
+use super::{Scenario, WorkloadSpace};
 use crate::ftl;
 use crate::nand::Chip;
-use crate::scenario::{Scenario, WorkloadSpace};
+use crate::trace::fit::Fit;
 
 /// One run of a comparison or sweep, as `plan` decided it.
 #[derive(Clone, Debug, PartialEq, Serialize)]

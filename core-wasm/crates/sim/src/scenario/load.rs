@@ -1,18 +1,17 @@
 //! Running a trace: a scenario whose workload is `{kind: "trace", ...}`, or a trace
 //! parsed separately (the browser worker streams it in chunks) plus a scenario.
 
+use super::Scenario;
 use crate::ftl;
 use crate::nand::{Chip, Geometry};
-use crate::scenario::Scenario;
 use crate::sim::Simulator;
-
-use super::fit::{Fit, Space, TraceSummary};
-use super::gen::Workload;
-use super::parse::{parse_bytes, RawTrace, TraceOptions};
+use crate::trace::fit::{Fit, Space, TraceSummary};
+use crate::trace::gen::Workload;
+use crate::trace::parse::{parse_bytes, RawTrace, TraceOptions};
 
 impl Scenario {
     /// The simulator for this scenario: its workload generated, or its trace parsed and
-    /// fitted (here rather than in scenario.rs, which the trace modules import).
+    /// fitted (beside the scenario, above `trace`, which never imports scenarios).
     pub fn build(&self) -> Result<Simulator, String> {
         if matches!(self.workload, Workload::Trace { .. }) {
             return build_trace(self).map(|(sim, _)| sim);
