@@ -1,5 +1,7 @@
 // The web app's import graph has no cycles, type-only imports included (ESLint's
-// import-x/no-cycle skips `import type`, so this test covers what it cannot).
+// import-x/no-cycle skips `import type`, so this test covers what it cannot), no two
+// folders of web/src import each other (whatever eslint.config.js's FEATURES order
+// says), and every folder has its place in that order.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,8 +62,79 @@ function cycles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
+/** The folder of web/src a file is in ('main.tsx' for the root's files). */
+const folderOf = (file: string) => relative(ROOT, file).split('/')[0];
+
+/** The import graph between folders, with one file edge as evidence per folder edge. */
+function folderGraph(graph: Map<string, string[]>): Map<string, Map<string, string>> {
+  const out = new Map<string, Map<string, string>>();
+  for (const [from, tos] of graph) {
+    for (const to of tos) {
+      const [a, b] = [folderOf(from), folderOf(to)];
+      if (a === b) continue;
+      if (!out.has(a)) out.set(a, new Map());
+      if (!out.get(a)!.has(b)) out.get(a)!.set(b, `${relative(ROOT, from)} -> ${relative(ROOT, to)}`);
+    }
+  }
+  return out;
+}
+
+/** Folder cycles: every folder cycle found by a depth-first walk, each edge with its evidence. */
+function folderCycles(g: Map<string, Map<string, string>>): string[][] {
+  const asFiles = new Map([...g].map(([k, v]) => [k, [...v.keys()]]));
+  return cycles(new Map([...asFiles].map(([k, v]) => [join(ROOT, k), v.map((x) => join(ROOT, x))]))).map((c) =>
+    c.map((f, i) => `${f} -> ${c[(i + 1) % c.length]} (${g.get(f)!.get(c[(i + 1) % c.length])})`),
+  );
+}
+
+/** A string array constant of eslint.config.js (`const NAME = ['a', 'b'];`). */
+function eslintList(name: string): string[] {
+  const text = readFileSync(join(ROOT, '../../eslint.config.js'), 'utf8');
+  const m = new RegExp(`^const ${name} = \\[([^\\]]*)\\];`, 'm').exec(text);
+  if (!m) throw new Error(`eslint.config.js has no const ${name} = [...]`);
+  return [...m[1].matchAll(/'([^']+)'/g)].map((x) => x[1]);
+}
+
 describe('web/src structure', () => {
   it('has no import cycles, type-only imports included', () => {
     expect(cycles(importGraph())).toEqual([]);
+  });
+
+  it('has no two folders that import each other, nor a longer folder cycle', () => {
+    expect(folderCycles(folderGraph(importGraph()))).toEqual([]);
+  });
+
+  it('finds a folder cycle made of different files (the old tour <-> classroom)', () => {
+    const f = (p: string) => join(ROOT, p);
+    const graph = new Map([
+      [f('tour/TourPanel.tsx'), [f('classroom/Glossary.tsx')]],
+      [f('classroom/Glossary.tsx'), []],
+      [f('classroom/PrintTour.tsx'), [f('tour/tours.ts')]],
+      [f('tour/tours.ts'), []],
+    ]);
+    expect(cycles(graph)).toEqual([]);
+    expect(folderCycles(folderGraph(graph))).toEqual([
+      [
+        'tour -> classroom (tour/TourPanel.tsx -> classroom/Glossary.tsx)',
+        'classroom -> tour (classroom/PrintTour.tsx -> tour/tours.ts)',
+      ],
+    ]);
+  });
+
+  it('places every folder in the layers of eslint.config.js, and every feature imports only features below it', () => {
+    const shared = eslintList('SHARED');
+    const features = eslintList('FEATURES');
+    const folders = readdirSync(ROOT).filter((n) => statSync(join(ROOT, n)).isDirectory());
+    expect([...folders].sort()).toEqual([...shared, ...features].sort());
+    // The same rule ESLint's generated zones enforce, type-only imports included.
+    const upward: string[] = [];
+    for (const [a, tos] of folderGraph(importGraph())) {
+      for (const [b, at] of tos) {
+        if (features.includes(a) && features.includes(b) && features.indexOf(b) < features.indexOf(a)) upward.push(at);
+        // ui/ imports no other folder; sim/ only ui/.
+        if (shared.includes(a) && !(a === 'sim' && b === 'ui')) upward.push(at);
+      }
+    }
+    expect(upward).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@ import type { SimClient } from '../sim/client';
 import { ExportMenu } from '../export/ExportMenu';
 import { PapersMenu } from '../papers/PapersView';
 import { PresentTools } from '../classroom/PresentTools';
-import { GlossaryButton } from '../classroom/Glossary';
+import { GlossaryButton } from '../ui/glossary/Glossary';
 import { ShareMenu } from '../scenario/ShareMenu';
 import type { ShareState } from '../scenario/share';
 import { TourMenu } from '../tour/TourMenu';

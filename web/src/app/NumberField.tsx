@@ -1,7 +1,7 @@
 // A labelled number input for the scenario form's fields (an empty field is NaN); the
 // label's terms (Log blocks, Associativity K, Switch threshold …) link to the glossary.
 import { useId } from 'react';
-import { LabelTerm } from '../classroom/Glossary';
+import { LabelTerm } from '../ui/glossary/Glossary';
 
 export function NumberField(props: {
   label: string;

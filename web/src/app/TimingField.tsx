@@ -4,7 +4,7 @@
 import { useId } from 'react';
 import { arrivalsOf, timingOf, timingProblem, type Arrivals, type TimingConfig } from '../scenario/timing';
 import { NumberField } from './NumberField';
-import { LabelTerm } from '../classroom/Glossary';
+import { LabelTerm } from '../ui/glossary/Glossary';
 
 /** The rate the form offers first: 500 requests/s, 2 ms apart — a merge on the classroom chip takes longer. */
 const DEFAULT_RATE = 500;

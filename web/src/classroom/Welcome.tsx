@@ -1,5 +1,5 @@
 // The first minute: one paragraph on what this is, and the way in for a newcomer.
-import { WithGlossary } from './Glossary';
+import { WithGlossary } from '../ui/glossary/Glossary';
 
 export function Welcome({ onTour, onClose, canTour }: { onTour: () => void; onClose: () => void; canTour: boolean }) {
   return (

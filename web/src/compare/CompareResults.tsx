@@ -3,7 +3,8 @@
 import { useState } from 'react';
 import { describePrecondition, describeScenario, type Precondition, type Scenario } from '../scenario/model';
 import { resolvedConfig } from '../export/config';
-import { download, fileStem, metricsCsv, pageBackground, svgToPng, svgToString } from '../export/export';
+import { download, fileStem } from '../ui/download';
+import { metricsCsv, pageBackground, svgToPng, svgToString } from '../export/export';
 import { useSize } from '../ui/useSize';
 import { METRIC_ROWS, RUN_COLORS, bestOf, cdfPoints, latencyStats, metricAt, resolvedParamsText } from './compare';
 import { LineChart } from './LineChart';

@@ -1,7 +1,7 @@
 // Preconditioning: fill the device before measuring (core-wasm/crates/sim/src/precondition.rs).
 import { useId } from 'react';
 import type { Precondition } from '../scenario/model';
-import { LabelTerm } from '../classroom/Glossary';
+import { LabelTerm } from '../ui/glossary/Glossary';
 
 export function PreconditionField({
   value,

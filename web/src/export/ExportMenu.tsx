@@ -3,16 +3,8 @@ import { useState } from 'react';
 import { Menu } from '../ui/Menu';
 import type { Scenario } from '../scenario/model';
 import type { Metrics, SessionInfo } from '../sim/protocol';
-import {
-  canvasToPng,
-  canvasToSvg,
-  download,
-  fileStem,
-  metricsCsv,
-  pageBackground,
-  svgToPng,
-  svgToString,
-} from './export';
+import { canvasToPng, canvasToSvg, metricsCsv, pageBackground, svgToPng, svgToString } from './export';
+import { download, fileStem } from '../ui/download';
 import { resolvedConfig } from './config';
 
 export function ExportMenu({

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fileStem, flattenMetrics, metricsCsv, toCsv } from './export';
+import { flattenMetrics, metricsCsv, toCsv } from './export';
+import { fileStem } from '../ui/download';
 
 describe('export', () => {
   it('flattens nested metrics with dotted keys', () => {

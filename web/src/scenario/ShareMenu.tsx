@@ -1,7 +1,7 @@
 // "Share": copy a link to this exact moment, save or open a scenario file.
 import { useEffect, useRef, useState } from 'react';
 import { Menu } from '../ui/Menu';
-import { download, fileStem } from '../export/export';
+import { download, fileStem } from '../ui/download';
 import { describeScenario } from './model';
 import { encodeHash, stateFromFile, stateToFile, type ShareState } from './share';
 

@@ -97,7 +97,7 @@ describe('no scheme id in web/src outside tours, presets, tests and fixtures', (
     walk(root);
     // Data, not code: tours, presets, the papers' claims (scenarios of the papers' runs),
     // tests and their fakes, the generated wasm bindings.
-    const exempt = /(^tour\/tours\.ts$|presets\.ts$|^papers\/claims\.ts$|\.test\.tsx?$|\/testing\/|^sim\/pkg\/)/;
+    const exempt = /(^tour\/tours\/|presets\.ts$|^papers\/claims\/|\.test\.tsx?$|\/testing\/|^sim\/pkg\/)/;
     // Not scheme ids: the chip preset named like FastCheck, CSS classes; and the scenario
     // the app opens on (its default preset).
     const allowed = [/ChipPreset = /, /id: 'fastcheck',\s*$/, /cls: '/, /^\s*scheme: 'page',\s*$/];

@@ -2,90 +2,31 @@
 // the wasm `Session` constructor takes (docs/session-api.md), so it can be saved,
 // shared and replayed. View state (the step to open on) lives next to it in the app
 // (scenario/share.ts). The scheme list comes from the core's catalog() (scenario/core.ts).
-import { timingFrom, type TimingConfig } from './timing';
+import { timingFrom } from './timing';
+import type {
+  ChipConfig,
+  ChipPreset,
+  Precondition,
+  Scenario,
+  SchemeParams,
+  Workload,
+  WorkloadKind,
+} from '../sim/scenarioTypes';
+import { chipSpec } from '../sim/scenarioTypes';
+export { CHIPS, chipSpec, type ChipSpec } from '../sim/scenarioTypes';
+export type {
+  ChipConfig,
+  ChipPreset,
+  Precondition,
+  Scenario,
+  SchemeParams,
+  TraceWorkload,
+  Workload,
+  WorkloadKind,
+} from '../sim/scenarioTypes';
 import { checkPattern, describePatternError } from './core';
 export * from './catalog';
 import { generatorDefaults, schemeSpec } from './catalog';
-
-export type ChipPreset = 'classroom' | 'fast2007' | 'rftl-small' | 'rftl-large' | 'fastcheck';
-
-export interface SchemeParams {
-  op?: number;
-  log_blocks?: number;
-  k?: number;
-  switch_max?: number;
-  fill_max?: number;
-  utilisation?: number;
-  checkpoint_lpns?: number;
-  /** any other parameter the core's catalog() lists */
-  [key: string]: number | undefined;
-}
-
-export interface ChipConfig {
-  preset: ChipPreset;
-  blocks?: number;
-  pages_per_block?: number;
-}
-
-export type Workload =
-  | { kind: 'sequential'; n: number }
-  | { kind: 'uniform'; n: number; seed: number; read_ratio: number }
-  | {
-      kind: 'hotcold';
-      n: number;
-      seed: number;
-      read_ratio: number;
-      hot_fraction: number;
-      hot_ratio: number;
-    }
-  | { kind: 'pattern'; text: string }
-  /** the core's application-like generators (src/trace/gen.rs); their other knobs keep the core's defaults */
-  | { kind: 'camera'; n: number; seed: number }
-  | { kind: 'oltp'; n: number; seed: number; read_ratio: number; skew?: number }
-  | { kind: 'postmark'; n: number; seed: number }
-  /** live pages per logical block (RFTL Table 4; opened from links such as the Paper results page, not in the picker) */
-  | { kind: 'live'; n: number; seed: number; read_ratio: number; block_pages: number; live: number }
-  | TraceWorkload;
-
-/**
- * An uploaded trace. Its requests live with the upload (never in a link): a link
- * carries only `{kind: 'trace', name, missing: true}`, and the app asks for the file again.
- */
-export interface TraceWorkload {
-  kind: 'trace';
-  name: string;
-  format?: string;
-  /** further trace options (fit, device, ...) travel as they are */
-  [option: string]: string | number | boolean | undefined;
-  /** the trace text as uploaded (absent in a link) */
-  text?: string;
-  /** set when the trace was left out of a link or file and must be provided again */
-  missing?: boolean;
-}
-
-export type WorkloadKind = Workload['kind'];
-
-/**
- * Fill the device before measuring (core-wasm/crates/sim/src/precondition.rs): a
- * sequential fill of the logical space, then `random_writes` random writes; metrics
- * count only what runs after it (request 0 is the filled chip).
- */
-export interface Precondition {
-  fill: boolean;
-  random_writes: number;
-  seed: number;
-}
-
-export interface Scenario {
-  scheme: string;
-  params: SchemeParams;
-  chip: ChipConfig;
-  workload: Workload;
-  /** absent: a fresh (empty) chip */
-  precondition?: Precondition;
-  /** absent: the closed timing model (docs/timing.md) */
-  timing?: TimingConfig;
-}
 
 /** The precondition of a parsed object, or undefined (throws on a malformed one). */
 export function preconditionFrom(raw: unknown): Precondition | undefined {
@@ -105,48 +46,7 @@ export function preconditionFrom(raw: unknown): Precondition | undefined {
 }
 
 // ---- the data-driven catalogue of what the pickers offer -------------------------
-
-export interface ChipSpec {
-  id: ChipPreset;
-  label: string;
-  /** the preset's own geometry (the Rust presets are authoritative) */
-  blocks: number;
-  pages_per_block: number;
-  /** blocks the form suggests, so the whole chip fits the device view */
-  suggestedBlocks: number;
-}
-
-export const CHIPS: ChipSpec[] = [
-  { id: 'classroom', label: 'Classroom (4 pages/block)', blocks: 16, pages_per_block: 4, suggestedBlocks: 16 },
-  {
-    id: 'fast2007',
-    label: 'FAST 2007 (512 B, 32 pages/block)',
-    blocks: 4096,
-    pages_per_block: 32,
-    suggestedBlocks: 32,
-  },
-  {
-    id: 'rftl-small',
-    label: 'RFTL small-block (512 B, 32 pages/block)',
-    blocks: 1024,
-    pages_per_block: 32,
-    suggestedBlocks: 32,
-  },
-  {
-    id: 'rftl-large',
-    label: 'RFTL large-block (2 KB, 32 pages/block)',
-    blocks: 2048,
-    pages_per_block: 32,
-    suggestedBlocks: 32,
-  },
-  {
-    id: 'fastcheck',
-    label: 'FastCheck (4 KB, 128 pages/block)',
-    blocks: 16384,
-    pages_per_block: 128,
-    suggestedBlocks: 16,
-  },
-];
+// (the chip presets, CHIPS, are in sim/scenarioTypes.ts with the Scenario type)
 
 export const WORKLOAD_KINDS: { id: WorkloadKind; label: string }[] = [
   { id: 'hotcold', label: 'Hot/cold (80/20)' },
@@ -177,10 +77,6 @@ const ALL_KINDS: WorkloadKind[] = [
  */
 export const MAX_PAGES = 4_194_304;
 export const MAX_REQUESTS = 10_000_000;
-
-export function chipSpec(id: string): ChipSpec | undefined {
-  return CHIPS.find((c) => c.id === id);
-}
 
 export function defaultWorkload(kind: WorkloadKind, n = 400, seed = 1): Workload {
   if (kind === 'trace') return { kind, name: 'trace', missing: true };

@@ -2,14 +2,8 @@
 // docs/timing.md): closed (each request starts when the previous ends) or open
 // (requests arrive at the trace's times × time_scale, or at `rate` per second).
 
-export interface TimingConfig {
-  model: 'closed' | 'open';
-  time_scale?: number;
-  rate?: number;
-  spacing?: 'fixed' | 'poisson';
-  seed?: number;
-  time_unit?: 's' | 'ms' | 'us' | 'ns' | 'filetime';
-}
+import type { TimingConfig } from '../sim/scenarioTypes';
+export type { TimingConfig };
 
 const UNITS = ['s', 'ms', 'us', 'ns', 'filetime'];
 

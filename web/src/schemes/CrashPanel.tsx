@@ -4,7 +4,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Scenario } from '../scenario/model';
 import { isUploadWorkload } from '../trace/types';
-import { LabelTerm } from '../classroom/Glossary';
+import { LabelTerm } from '../ui/glossary/Glossary';
 import { runSweep, verdict, type SweepHandle, type SweepReport } from './crash';
 
 type Mode = 'all' | 'every' | 'random';

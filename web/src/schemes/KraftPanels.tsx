@@ -6,7 +6,7 @@ import type { Metrics, ViewTable } from '../sim/protocol';
 import type { LogBlocks, RelativeTable } from './tables';
 import type { AssociativitySeries } from './types';
 import * as d3 from 'd3';
-import { LabelTerm } from '../classroom/Glossary';
+import { LabelTerm } from '../ui/glossary/Glossary';
 
 export function LogStrip({
   logs,

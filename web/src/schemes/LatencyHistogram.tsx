@@ -6,7 +6,7 @@ import { useEffect, useRef } from 'react';
 import * as d3 from 'd3';
 import type { LatencyHistogram as Hist } from './types';
 import { fmtUs } from './ResponseTimeline';
-import { LabelTerm } from '../classroom/Glossary';
+import { LabelTerm } from '../ui/glossary/Glossary';
 
 export interface HistBin {
   x0: number;

@@ -16,7 +16,7 @@ import {
   type LogEntryRow,
   type TimeShiftRequest,
 } from './timeShift';
-import { LabelTerm } from '../classroom/Glossary';
+import { LabelTerm } from '../ui/glossary/Glossary';
 
 export interface LtftlPanelsProps {
   client: SimClient | null;

@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { SimClient } from '../sim/client';
 import type { Snapshot } from '../sim/protocol';
 import type { Verdict } from './types';
-import { LabelTerm } from '../classroom/Glossary';
+import { LabelTerm } from '../ui/glossary/Glossary';
 
 interface Props {
   client: SimClient | null;

@@ -25,7 +25,7 @@ import { CrashPanel } from './CrashPanel';
 import { hasPanel, schemeSpec, type Scenario } from '../scenario/model';
 import './register';
 import './schemes.css';
-import { LabelTerm } from '../classroom/Glossary';
+import { LabelTerm } from '../ui/glossary/Glossary';
 
 /** The associativity series of a KRAFT/KAST session, fetched once per session. */
 function useAssociativity(client: SimClient | null, sid: number | null, enabled: boolean): AssociativitySeries | null {

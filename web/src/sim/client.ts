@@ -16,7 +16,7 @@ import type {
   Thumb,
   LatencyHistogram,
 } from './protocol';
-import type { Scenario } from '../scenario/model';
+import type { Scenario } from './scenarioTypes';
 import { ChipBase, LEAN_PAGES, PatchBase } from './patch';
 
 /** The part of the Worker interface the client uses. */

@@ -2,7 +2,7 @@
 // throw-away Session (the same constructor the worker uses) and reports its error, so the
 // form never has to restate a scheme's geometry rules (RFTL's pi >= 2k + j, GFTL's pages
 // per block, BAST's blocks >= log blocks + 2 ...) and cannot drift from them.
-import { CHIPS, chipSpec, type Scenario } from '../scenario/model';
+import { CHIPS, chipSpec, type Scenario } from './scenarioTypes';
 
 interface SessionLike {
   free(): void;

@@ -6,7 +6,7 @@ import type { Snapshot } from '../sim/protocol';
 import { roleStyle } from '../viz/palette';
 import type { Highlight, Tour } from './tours';
 import type { Scenario } from '../scenario/model';
-import { WithGlossary } from '../classroom/Glossary';
+import { WithGlossary } from '../ui/glossary/Glossary';
 import { PredictPanel } from './PredictPanel';
 
 /** Blocks a highlight designates in a snapshot. */

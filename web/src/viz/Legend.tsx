@@ -1,7 +1,7 @@
 import type { DrawnMarks } from './canvasDraw';
 import { BLOCK_ROLES, PAGE_STATES, bandTextColor } from './palette';
 import { useOverflows } from './useOverflows';
-import { LabelTerm } from '../classroom/Glossary';
+import { LabelTerm } from '../ui/glossary/Glossary';
 
 /**
 /**

@@ -1,7 +1,7 @@
 // Live metrics from the core's metrics() JSON (field names as in docs/cli.md).
 import type { Cleaning } from '../scenario/model';
 import type { Metrics } from '../sim/protocol';
-import { LabelTerm, WithGlossary } from '../classroom/Glossary';
+import { LabelTerm, WithGlossary } from '../ui/glossary/Glossary';
 
 function num(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useOverflows } from './useOverflows';
-import { WithGlossary } from '../classroom/Glossary';
+import { WithGlossary } from '../ui/glossary/Glossary';
 
 /**
  * Plain words about the moment shown: the request or recovery, the notes revealed with the

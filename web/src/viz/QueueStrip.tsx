@@ -7,7 +7,7 @@
 import { scaleLinear } from 'd3';
 import type { QueueItem, QueueView } from '../sim/protocol';
 import { fmtUs } from '../schemes/ResponseTimeline';
-import { LabelTerm, WithGlossary } from '../classroom/Glossary';
+import { LabelTerm, WithGlossary } from '../ui/glossary/Glossary';
 
 function label(q: QueueItem): string {
   const op = q.op === 'r' ? 'read' : q.op === 'w' ? 'write' : 'state';

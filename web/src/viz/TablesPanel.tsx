@@ -1,6 +1,6 @@
 // Scheme-specific tables from the core's view() JSON.
 import type { ViewTable } from '../sim/protocol';
-import { LabelTerm } from '../classroom/Glossary';
+import { LabelTerm } from '../ui/glossary/Glossary';
 
 const MAX_ROWS = 200;
 

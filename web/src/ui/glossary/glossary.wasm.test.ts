@@ -10,14 +10,14 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Session } from '../sim/pkg/ftlscope_wasm.js';
-import { loadNodeCore } from '../scenario/testing/nodeCore';
-import { SCHEMES, defaultParams, type Scenario } from '../scenario/model';
-import { fitChip } from '../sim/schemeFit';
-import { TOURS } from '../tour/tours';
-import { BLOCK_ROLES, PAGE_STATES } from '../viz/palette';
-import { metricRows } from '../viz/MetricsPanel';
-import type { Metrics, QueueView, SchemeViewData } from '../sim/protocol';
+import { Session } from '../../sim/pkg/ftlscope_wasm.js';
+import { loadNodeCore } from '../../scenario/testing/nodeCore';
+import { SCHEMES, defaultParams, type Scenario } from '../../scenario/model';
+import { fitChip } from '../../sim/schemeFit';
+import { TOURS } from '../../tour/tours';
+import { BLOCK_ROLES, PAGE_STATES } from '../../viz/palette';
+import { metricRows } from '../../viz/MetricsPanel';
+import type { Metrics, QueueView, SchemeViewData } from '../../sim/protocol';
 import { findTerms, termOf, unexplained } from './glossary';
 
 beforeAll(() => {
@@ -105,7 +105,7 @@ describe('the glossary explains every term the app shows', () => {
   });
 
   it('every heading written in the app’s own components has its terms covered', () => {
-    const root = fileURLToPath(new URL('..', import.meta.url));
+    const root = fileURLToPath(new URL('../..', import.meta.url));
     const files = (readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.tsx'));
     const missing: string[] = [];
     let headings = 0;
@@ -124,7 +124,7 @@ describe('the glossary explains every term the app shows', () => {
     // Plain JSX text in an <h2>/<h3> or a <label> (tags and {…} expressions dropped) that
     // holds a glossary term is a term shown without its link (the Power heading, the
     // precondition label; issue 35).
-    const root = fileURLToPath(new URL('..', import.meta.url));
+    const root = fileURLToPath(new URL('../..', import.meta.url));
     const files = (readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.tsx'));
     const plain: string[] = [];
     let seen = 0;
