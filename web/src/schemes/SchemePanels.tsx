@@ -23,7 +23,6 @@ import { useSchemeData } from './useSchemeData';
 import { LtftlPanels } from './LtftlPanels';
 import { CrashPanel } from './CrashPanel';
 import { hasPanel, schemeSpec, type Scenario } from '../scenario/model';
-import './register';
 import './schemes.css';
 import { LabelTerm } from '../ui/glossary/Glossary';
 
