@@ -5,18 +5,9 @@ use serde::{Deserialize, Serialize};
 use crate::nand::{Chip, Flash, FlashResult, Geometry, Lpn, PageKind, Pbn, Ppn};
 pub use registry::{Builder, Mapping, PanelKind, ParamSpec, Run, SchemeEntry, Value};
 
-pub mod bast;
-pub mod fast;
-pub mod fastcheck;
-pub mod gftl;
 pub mod greedy;
-pub mod kraft;
-pub mod ltftl;
-pub mod nftl;
-pub mod page;
 pub mod ram;
 pub mod registry;
-pub mod rftl;
 pub mod scan_recovery;
 
 /// Kinds of metadata page (the cuts `crash::chain` aims right after each kind of program).
@@ -301,22 +292,30 @@ pub fn copy_of_located<F: Ftl + ?Sized>(ftl: &F, flash: &Flash, ppn: Ppn) -> boo
             .is_some_and(|q| q != ppn && flash.peek(q).kind == PageKind::Data && flash.peek(q).version == p.version)
 }
 
-/// Every scheme, one line each: each file declares its own entry (docs/architecture.md,
-/// "How to add a scheme"). The order is the pickers' order; the first is the baseline.
-pub const REGISTRY: &[&SchemeEntry] = &[
-    &page::ENTRY,
-    &bast::ENTRY,
-    &fast::ENTRY,
-    &fast::OFAST_ENTRY,
-    &fastcheck::ENTRY,
-    &fastcheck::LTLOG_ENTRY,
-    &rftl::ENTRY,
-    &gftl::ENTRY,
-    &nftl::ENTRY,
-    &kraft::ENTRY,
-    &kraft::KAST_ENTRY,
-    &ltftl::ENTRY,
-];
+/// Declares each scheme's module and lists its entries in `REGISTRY`, one line a module.
+macro_rules! registry {
+    ($(#[$doc:meta])* $($module:ident: $($entry:ident),+;)*) => {
+        $(pub mod $module;)*
+        $(#[$doc])*
+        pub const REGISTRY: &[&SchemeEntry] = &[$($(&$module::$entry,)+)*];
+    };
+}
+
+registry! {
+    /// Every scheme: one line each, `<module>: <its entries>;` (the module is its file,
+    /// `ftl/<module>.rs` or `ftl/<module>/mod.rs`, which declares its own entries;
+    /// docs/architecture.md, "How to add a scheme"). The order is the pickers' order; the
+    /// first is the baseline.
+    page: ENTRY;
+    bast: ENTRY;
+    fast: ENTRY, OFAST_ENTRY;
+    fastcheck: ENTRY, LTLOG_ENTRY;
+    rftl: ENTRY;
+    gftl: ENTRY;
+    nftl: ENTRY;
+    kraft: ENTRY, KAST_ENTRY;
+    ltftl: ENTRY;
+}
 
 /// The registry's entry of a scheme id.
 pub fn entry(scheme: &str) -> Option<&'static SchemeEntry> {
