@@ -116,6 +116,8 @@ export interface TraceSummary {
   logical_pages: number | null;
   fit: string;
   fit_note: string | null;
+  /** the chip's block count after "scale the chip" grew it (null: the chip as given) */
+  scaled_blocks?: number | null;
   fit_touched: number;
   out_of_range: number;
   fitted_footprint_blocks?: number | null;

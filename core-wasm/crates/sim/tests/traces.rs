@@ -235,6 +235,7 @@ fn shared_mqsim_trace_runs_compacted() {
     assert_eq!(s.records, 6999);
     assert_eq!(s.requests, sim.total() as u64);
     assert!(s.fit_touched > 0 && s.fit_note.contains("compacted"), "{}", s.fit_note);
+    assert_eq!(s.scaled_blocks, None, "compact leaves the chip as it is");
     assert!(s.sample.len() <= 1000 && !s.sample.is_empty());
     assert!(s.reads_of_unwritten > 0 && s.reads_of_unwritten <= s.reads);
     run_checked(&mut sim, 5000);
@@ -380,6 +381,8 @@ fn scale_grows_the_chip() {
     assert!(s.logical_pages > 1000 && s.fit_note.contains("scaled the chip from 16 to"), "{}", s.fit_note);
     // Smallest: one block fewer would not do.
     let blocks = sim.state.flash.blocks();
+    // The summary names the grown chip as data (the upload dialog sizes the chip from it).
+    assert_eq!(s.scaled_blocks, Some(blocks));
     let smaller = scenario("page", SchemeParams::default(), blocks - 1, 4, Workload::Sequential { n: 1 });
     assert!(smaller.fresh().unwrap().ftl.logical_pages() <= 1000);
     run_checked(&mut sim, 10);

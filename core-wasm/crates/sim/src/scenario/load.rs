@@ -68,18 +68,18 @@ pub fn build_with_raw(scenario: &Scenario, raw: &RawTrace, fit: Fit) -> Result<(
             raw.page_bytes, chip.geometry.page_bytes, chip.geometry.page_bytes
         ));
     }
-    let mut scaled_note = None;
+    let mut scaled = None;
     // A comparison's runs share one chip and space decided once (plan::plan): no scaling here.
     if fit == Fit::Scale && sc.run.workload_space.is_none() {
         if let Some(max) = raw.max_page() {
             let blocks = blocks_needed(&sc, &chip, max + 1)?;
             if blocks != chip.geometry.blocks {
-                scaled_note = Some(format!(
+                scaled = Some((blocks, format!(
                     "scaled the chip from {} to {} blocks so the scheme exports at least {} logical pages; no request changed",
                     chip.geometry.blocks,
                     blocks,
                     max + 1
-                ));
+                )));
                 sc.chip.blocks = Some(blocks);
             }
         }
@@ -92,8 +92,9 @@ pub fn build_with_raw(scenario: &Scenario, raw: &RawTrace, fit: Fit) -> Result<(
         None => Space { logical_pages: first.ftl.logical_pages(), pages_per_block: first.flash.ppb() },
     };
     let (reqs, mut summary) = raw.fit(Some(space), fit)?;
-    if let Some(n) = scaled_note {
-        summary.fit_note = n;
+    if let Some((blocks, note)) = scaled {
+        summary.scaled_blocks = Some(blocks);
+        summary.fit_note = note;
     }
     // Reads of never-written pages find nothing: above 5 % they matter (the run's
     // metrics count them apart and leave them out of the read latency).

@@ -91,6 +91,9 @@ pub struct TraceSummary {
     pub reads_of_unwritten: u64,
     /// One sentence: what the fit did.
     pub fit_note: String,
+    /// The chip's block count after `Fit::Scale` grew it (`fit_note` says so too); None
+    /// when the fit left the chip as the scenario gave it.
+    pub scaled_blocks: Option<u32>,
     pub ignored: Ignored,
     /// Malformed lines skipped (`skip_bad_lines`), and the first of them.
     pub skipped_lines: u64,
@@ -367,6 +370,7 @@ impl RawTrace {
             fitted_footprint_pages: 0,
             reads_of_unwritten: 0,
             fit_note: String::new(),
+            scaled_blocks: None,
             ignored: self.ignored.clone(),
             skipped_lines: self.bad_lines,
             errors: self.errors.clone(),
