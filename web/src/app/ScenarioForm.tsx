@@ -3,15 +3,11 @@
 // chip shows up here without changes.
 import { useEffect, useId, useMemo, useState } from 'react';
 import {
-  CHIPS,
-  SCHEMES,
   WORKLOAD_KINDS,
   chipSpec,
-  defaultParams,
   defaultWorkload,
   schemeSpec,
   validateScenario,
-  type ChipPreset,
   type Scenario,
   type WorkloadKind,
   generatorHelp,
@@ -21,7 +17,8 @@ import { checkPattern, describePatternError } from '../scenario/core';
 import { coreError, coreSessionCtor, fitChip, peekSessionCtor } from '../sim/schemeFit';
 import { PatternHelp } from './PatternHelp';
 import { PreconditionField } from '../compare/PreconditionField';
-import { NumberField } from './NumberField';
+import { NumberField, termLabel } from './NumberField';
+import { SchemeChipPicker } from '../scenario/SchemeChipPicker';
 import { TimingField } from './TimingField';
 import { timingProblem } from '../scenario/timing';
 
@@ -46,7 +43,7 @@ export function ScenarioForm({ current, busy, onApply }: ScenarioFormProps) {
   const [draft, setDraft] = useState<Scenario>(current);
   const [presetId, setPresetId] = useState('');
   const [openAt, setOpenAt] = useState(0);
-  const ids = { preset: useId(), scheme: useId(), chip: useId(), kind: useId(), pattern: useId() };
+  const ids = { preset: useId(), kind: useId(), pattern: useId() };
   // What the form changed on its own (a chip that fits the picked scheme), and why.
   const [fitNote, setFitNote] = useState<string | null>(null);
   // Apply's outcome when the scenario was not started (the app keeps running the previous one).
@@ -82,7 +79,6 @@ export function ScenarioForm({ current, busy, onApply }: ScenarioFormProps) {
   }, [draft.workload]);
 
   const scheme = schemeSpec(draft.scheme);
-  const chip = chipSpec(draft.chip.preset);
   const w = draft.workload;
   const setW = (patch: Record<string, unknown>) =>
     setDraft((d) => ({ ...d, workload: { ...d.workload, ...patch } as Scenario['workload'] }));
@@ -137,111 +133,41 @@ export function ScenarioForm({ current, busy, onApply }: ScenarioFormProps) {
         </select>
       </div>
 
-      <fieldset>
-        <legend>FTL scheme</legend>
-        <div className="field">
-          <label htmlFor={ids.scheme}>Scheme</label>
-          <select
-            id={ids.scheme}
-            value={draft.scheme}
-            data-testid="scheme"
-            onChange={(e) => {
-              const next: Scenario = { ...draft, scheme: e.target.value, params: defaultParams(e.target.value) };
-              setDraft(next);
-              setFitNote(null);
-              // Picking a scheme picks a chip it runs on (the core decides), and says so.
-              void coreSessionCtor().then((C) => {
-                if (!C) return;
-                const fit = fitChip(C, next);
-                if ('error' in fit) return;
-                if (fit.note) {
-                  setDraft((d) => (d.scheme === next.scheme ? { ...d, chip: fit.chip } : d));
-                  setFitNote(fit.note);
-                }
-              });
-            }}
-          >
-            {SCHEMES.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        {fitNote && (
-          <p className="hint fit-note" role="status" data-testid="fit-note">
-            {fitNote}
-          </p>
-        )}
-        {scheme && (
-          <p className="hint scheme-description" data-testid="scheme-description">
-            {scheme.description}
-          </p>
-        )}
-        {scheme?.params.map((p) => (
-          <NumberField
-            key={p.key}
-            label={p.label}
-            value={draft.params[p.key]}
-            min={p.min}
-            max={p.max}
-            step={p.step}
-            placeholder={p.hint}
-            testId={`param-${p.key}`}
-            onChange={(v) =>
-              setDraft((d) => {
-                const params = { ...d.params, [p.key]: v };
-                // An optional parameter left empty: the core chooses its default.
-                if (Number.isNaN(v) && p.default === undefined) delete params[p.key];
-                return { ...d, params };
-              })
+      <SchemeChipPicker
+        layout="form"
+        chipGeometry="suggested"
+        value={{ scheme: draft.scheme, params: draft.params, chip: draft.chip }}
+        label={termLabel}
+        onChange={(next, changed) => {
+          setDraft((d) => ({ ...d, ...next }));
+          if (changed !== 'scheme') return;
+          setFitNote(null);
+          // Picking a scheme picks a chip it runs on (the core decides), and says so.
+          void coreSessionCtor().then((C) => {
+            if (!C) return;
+            const fit = fitChip(C, { ...draft, ...next });
+            if ('error' in fit) return;
+            if (fit.note) {
+              setDraft((d) => (d.scheme === next.scheme ? { ...d, chip: fit.chip } : d));
+              setFitNote(fit.note);
             }
-          />
-        ))}
-      </fieldset>
-
-      <fieldset>
-        <legend>Chip</legend>
-        <div className="field">
-          <label htmlFor={ids.chip}>Preset</label>
-          <select
-            id={ids.chip}
-            value={draft.chip.preset}
-            data-testid="chip"
-            onChange={(e) => {
-              const c = chipSpec(e.target.value);
-              setDraft((d) => ({
-                ...d,
-                chip: {
-                  preset: e.target.value as ChipPreset,
-                  blocks: c?.suggestedBlocks,
-                  pages_per_block: c?.pages_per_block,
-                },
-              }));
-            }}
-          >
-            {CHIPS.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field-row">
-          <NumberField
-            label="Blocks"
-            value={draft.chip.blocks ?? chip?.blocks}
-            min={2}
-            onChange={(v) => setDraft((d) => ({ ...d, chip: { ...d.chip, blocks: v } }))}
-          />
-          <NumberField
-            label="Pages/block"
-            value={draft.chip.pages_per_block ?? chip?.pages_per_block}
-            min={1}
-            onChange={(v) => setDraft((d) => ({ ...d, chip: { ...d.chip, pages_per_block: v } }))}
-          />
-        </div>
-      </fieldset>
+          });
+        }}
+        schemeNotes={
+          <>
+            {fitNote && (
+              <p className="hint fit-note" role="status" data-testid="fit-note">
+                {fitNote}
+              </p>
+            )}
+            {scheme && (
+              <p className="hint scheme-description" data-testid="scheme-description">
+                {scheme.description}
+              </p>
+            )}
+          </>
+        }
+      />
 
       <fieldset>
         <legend>Workload</legend>

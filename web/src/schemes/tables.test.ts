@@ -11,7 +11,6 @@ import {
 } from './tables';
 import { binTimeline } from './types';
 import { histBins } from './LatencyHistogram';
-import { chipPagesAfterFit, lineErrorText } from '../trace/TraceUpload';
 import { coreScenario, isUploadWorkload } from '../trace/types';
 import { loadNodeCore } from '../scenario/testing/nodeCore';
 
@@ -136,13 +135,5 @@ describe('trace helpers', () => {
       workload: { kind: 'trace', fit: 'fold' },
     });
     expect(isUploadWorkload({ kind: 'trace', text: 'w0' })).toBe(false);
-  });
-
-  it('formats line errors and reads the scaled chip size from the fit note', () => {
-    expect(lineErrorText({ line: 2, column: 9, message: "expected the opcode r or w, found 'x'" })).toBe(
-      "line 2, column 9: expected the opcode r or w, found 'x'",
-    );
-    expect(chipPagesAfterFit('scaled the chip from 16 to 4096 blocks', 16, 4)).toBe(16384);
-    expect(chipPagesAfterFit(null, 16, 4)).toBe(64);
   });
 });
