@@ -7,7 +7,9 @@ const PORT = Number(process.env.PW_PORT ?? process.env.E2E_PORT ?? 4179);
 export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results',
-  timeout: 30_000,
+  // A hang detector, not a speed check: tests wait for states, and a whole test (several
+  // pages, an upload, 40 steps) took over 30 s at load average 23 on the 2-core machine.
+  timeout: 90_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: 1,
