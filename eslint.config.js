@@ -79,6 +79,14 @@ export default tseslint.config(
               from: FEATURES.map((f) => `${SRC}/${f}`),
               message: 'web/src/sim (worker, client, wire types) is shared: it imports no feature.',
             },
+            {
+              // Issue 36: no Session on the page. The wasm package is loaded by web/src/sim
+              // only (the worker, the crash worker, pageCore.ts's free functions); tests and
+              // testing/ helpers may load it (this block ignores them).
+              target: [...FEATURES.map((f) => `${SRC}/${f}`), `${SRC}/ui`, `${SRC}/*.{ts,tsx}`],
+              from: `${SRC}/sim/pkg`,
+              message: 'Only web/src/sim imports the wasm package (sim/pageCore.ts has the free functions).',
+            },
             ...featureZones,
           ],
         },

@@ -14,7 +14,7 @@ import {
 } from '../scenario/model';
 import { PRESETS } from '../scenario/presets';
 import { checkPattern, describePatternError } from '../scenario/core';
-import { coreError, coreSessionCtor, fitChip, peekSessionCtor } from '../sim/schemeFit';
+import { coreError, coreReady, fitChip, peekCore } from '../sim/schemeFit';
 import { PatternHelp } from './PatternHelp';
 import { PreconditionField } from '../compare/PreconditionField';
 import { NumberField, termLabel } from './NumberField';
@@ -34,7 +34,7 @@ const LIVE_CHECK_PAGES = 65_536;
 
 /** The core's error for this scheme and chip, as a form error (empty when it builds). */
 function coreErrorNow(s: Scenario): string[] {
-  const C = peekSessionCtor();
+  const C = peekCore();
   const msg = C ? coreError(C, s, true) : null;
   return msg ? [`the core cannot run this: ${msg}`] : [];
 }
@@ -50,7 +50,7 @@ export function ScenarioForm({ current, busy, onApply }: ScenarioFormProps) {
   const [applyError, setApplyError] = useState<string | null>(null);
   const [ctorReady, setCtorReady] = useState(false);
   useEffect(() => {
-    void coreSessionCtor().then((c) => setCtorReady(!!c));
+    void coreReady().then((c) => setCtorReady(!!c));
   }, []);
 
   // A newly applied scenario becomes the form's starting point.
@@ -93,7 +93,7 @@ export function ScenarioForm({ current, busy, onApply }: ScenarioFormProps) {
         if (errors.length > 0) return;
         void (async () => {
           // Apply runs exactly what the form shows, or says why not and changes nothing.
-          const C = await coreSessionCtor();
+          const C = await coreReady();
           const msg = C ? coreError(C, draft) : null;
           if (msg) {
             setApplyError(`Not applied: ${msg}`);
@@ -143,7 +143,7 @@ export function ScenarioForm({ current, busy, onApply }: ScenarioFormProps) {
           if (changed !== 'scheme') return;
           setFitNote(null);
           // Picking a scheme picks a chip it runs on (the core decides), and says so.
-          void coreSessionCtor().then((C) => {
+          void coreReady().then((C) => {
             if (!C) return;
             const fit = fitChip(C, { ...draft, ...next });
             if ('error' in fit) return;

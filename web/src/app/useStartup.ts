@@ -2,6 +2,7 @@
 // before it opens anything.
 import { useEffect, useState } from 'react';
 import { createSimClient, type SimClient } from '../sim/client';
+import { setAppClient } from '../sim/pageClient';
 import { loadCore } from '../scenario/loadCore';
 
 export type CoreReady = 'loading' | 'ready' | 'failed';
@@ -18,7 +19,11 @@ export function useStartup(): { client: SimClient | null; startError: string | n
       return;
     }
     setClient(c);
-    return () => c.close();
+    setAppClient(c);
+    return () => {
+      setAppClient(null);
+      c.close();
+    };
   }, []);
 
   // The core's catalog (scheme list) and pattern checker, on the page.

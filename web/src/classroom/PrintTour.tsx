@@ -1,7 +1,8 @@
 // A tour on paper: every stop on its own page (print.css), with the chip as it is at that
-// stop (a Session on the page replays the stop's scenario), its text, quiz and answer.
+// stop (the worker replays the stop's scenario in a Session of its own: sim/pageClient.ts),
+// its text, quiz and answer.
 import { useEffect, useState } from 'react';
-import { coreSessionCtor } from '../sim/schemeFit';
+import { stopSnapshot } from '../sim/pageClient';
 import type { SimEvent } from '../sim/protocol';
 import { highlightedBlocks } from '../tour/TourPanel';
 import { stopScenario, type Tour } from '../tour/tours';
@@ -25,21 +26,6 @@ interface StopChip {
   highlighted: Set<number>;
 }
 
-interface PageSession {
-  info(): string;
-  goto(step: number, ops: number): void;
-  page_states(): Uint8Array;
-  page_lpns(): Uint32Array;
-  block_roles(): Uint8Array;
-  block_erase_counts(): Uint32Array;
-  block_owners(): Int32Array;
-  block_owner_sets(): string;
-  narration(): string;
-  events(): string;
-  victims?(): Uint32Array;
-  free(): void;
-}
-
 const CHIP_W = 680;
 const CHIP_H = 300;
 
@@ -47,40 +33,38 @@ export function PrintTour({ tour, onClose }: { tour: Tour; onClose: () => void }
   const [chips, setChips] = useState<(StopChip | string)[] | null>(null);
   useEffect(() => {
     let live = true;
-    void coreSessionCtor().then((C) => {
-      if (!C || !live) return;
-      const out = tour.stops.map((stop, i) => {
-        let s: PageSession | null = null;
+    void (async () => {
+      // One stop at a time: the worker builds, moves and frees a Session for each.
+      const out: (StopChip | string)[] = [];
+      for (const [i, stop] of tour.stops.entries()) {
         try {
-          s = new C(JSON.stringify(stopScenario(tour, i))) as unknown as PageSession;
-          s.goto(stop.at.step, stop.at.op);
-          const info = JSON.parse(s.info()) as { chip: { blocks: number; pages_per_block: number } };
-          const sets = JSON.parse(s.block_owner_sets()) as Record<string, number[]>;
-          const events = JSON.parse(s.events()) as SimEvent[];
-          const blockRoles = s.block_roles();
-          const owners = s.block_owners();
-          return {
-            blocks: info.chip.blocks,
-            ppb: info.chip.pages_per_block,
-            pageStates: s.page_states(),
-            pageLpns: s.page_lpns(),
+          const {
+            blocks,
+            pagesPerBlock,
+            snapshot: s,
+          } = await stopSnapshot(stopScenario(tour, i), stop.at.step, stop.at.op);
+          const { blockRoles, owners, events } = s;
+          out.push({
+            blocks,
+            ppb: pagesPerBlock,
+            pageStates: s.pageStates,
+            pageLpns: s.pageLpns,
             blockRoles,
-            eraseCounts: s.block_erase_counts(),
+            eraseCounts: s.eraseCounts,
             owners,
-            ownerSets: Object.keys(sets).length ? sets : undefined,
-            narration: s.narration(),
-            victims: s.victims ? Array.from(s.victims()) : [],
+            ownerSets: s.ownerSets,
+            narration: s.narration,
+            victims: s.victims ?? [],
             lastEvent: [...events].reverse().find((e) => e.pbn != null) ?? null,
             highlighted: highlightedBlocks(stop.highlight, { blockRoles, owners, events }),
-          };
+          });
         } catch (e) {
-          return `This stop could not be drawn: ${(e as Error).message}`;
-        } finally {
-          s?.free();
+          out.push(`This stop could not be drawn: ${(e as Error).message}`);
         }
-      });
+        if (!live) return;
+      }
       setChips(out);
-    });
+    })();
     return () => {
       live = false;
     };

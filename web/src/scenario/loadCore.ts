@@ -1,8 +1,10 @@
-// Loading the core's free functions on the page and applying its catalog to the scheme
-// list. Separate from core.ts so that model.ts (which checks patterns through core.ts)
-// and core.ts form no import cycle.
+// Loading the core's free functions on the page (through sim/pageCore.ts, the one place
+// that loads the wasm module on the page) and applying its catalog to the scheme list.
+// Separate from core.ts so that model.ts (which checks patterns through core.ts) and
+// core.ts form no import cycle.
 import { installCoreFns, type CoreFns } from './core';
 import { applyCatalog, type CatalogJson } from './model';
+import { loadPageCore } from '../sim/pageCore';
 
 let loaded: CoreFns | null = null;
 let loading: Promise<CoreFns> | null = null;
@@ -18,9 +20,8 @@ export function setCoreFns(f: CoreFns): void {
 export function loadCore(): Promise<CoreFns> {
   if (loaded) return Promise.resolve(loaded);
   if (!loading) {
-    loading = import('../sim/pkg/ftlscope_wasm.js').then(async (m) => {
-      await m.default();
-      const f = { catalog: m.catalog, check_pattern: m.check_pattern };
+    loading = loadPageCore().then((m) => {
+      const f = { catalog: () => m.catalog(), check_pattern: (t: string) => m.check_pattern(t) };
       setCoreFns(f);
       return f;
     });

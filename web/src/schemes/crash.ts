@@ -2,45 +2,16 @@
 // function crash_sweep (docs/session-api.md): cut power at chosen flash operations of the
 // run, recover from the chip alone, verify against the reference model.
 
-export interface SweepOptions {
-  all?: boolean;
-  every?: number;
-  random?: number;
-  seed?: number;
-  recut?: boolean;
-}
+import {
+  createCrashWorker,
+  type CrashMessage,
+  type CrashRequest,
+  type SweepOptions,
+  type SweepReport,
+  type Summary,
+} from '../sim/crashTypes';
 
-export interface Summary {
-  min: number;
-  mean: number;
-  p99: number;
-  max: number;
-}
-
-export interface SweepReport {
-  scheme: string;
-  run_ops: number;
-  points_tried: number;
-  recovered_correctly: number;
-  acked_writes_lost: number;
-  wrong_reads: number;
-  torn_mapped: number;
-  errors: number;
-  recut_points: number;
-  recovery_pages_read: Summary;
-  recovery_us: Summary;
-  first_failures: string[];
-}
-
-export interface CrashRequest {
-  scenario: unknown;
-  options: SweepOptions;
-}
-
-export type CrashMessage =
-  | { kind: 'progress'; done: number; total: number }
-  | { kind: 'done'; report: SweepReport }
-  | { kind: 'error'; message: string };
+export type { CrashMessage, CrashRequest, SweepOptions, SweepReport, Summary };
 
 export function verdict(r: SweepReport): { ok: boolean; text: string } {
   if (r.points_tried === 0) return { ok: false, text: 'No cut point was tried (the run has no flash operations).' };
@@ -61,7 +32,7 @@ export interface SweepHandle {
 export function runSweep(
   req: CrashRequest,
   on: (m: CrashMessage) => void,
-  makeWorker: () => Worker = defaultWorker,
+  makeWorker: () => Worker = createCrashWorker,
 ): SweepHandle {
   const w = makeWorker();
   let finished = false;
@@ -85,8 +56,4 @@ export function runSweep(
       w.terminate();
     },
   };
-}
-
-function defaultWorker(): Worker {
-  return new Worker(new URL('./crashWorker.ts', import.meta.url), { type: 'module', name: 'ftlscope-crash' });
 }

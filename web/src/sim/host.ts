@@ -25,8 +25,10 @@ import { Revival, errorMessage, isTrap } from './revival';
 import { isUploadWorkload, type TraceCommand, type TraceCore } from './traceTypes';
 import { associativitySeries, schemeData, startTimeline, workloadPattern } from './schemeHost';
 import type { TimelineSession } from './schemeTypes';
+import { PAGE_COMMANDS, PageHost, type PageCommand } from './pageHost';
+import { summarise } from './summarise';
 
-export { errorMessage };
+export { errorMessage, LEAN_PAGES, summarise };
 
 function parseJson<T>(text: string, what: string): T {
   try {
@@ -35,8 +37,6 @@ function parseJson<T>(text: string, what: string): T {
     throw new Error(`the core returned invalid ${what} JSON: ${errorMessage(e)}`);
   }
 }
-
-export { LEAN_PAGES };
 
 /** Shared log blocks' owners; left out of the snapshot when no block has several. */
 function ownerSets(s: WasmSession): { ownerSets?: Record<string, number[]> } {
@@ -47,32 +47,6 @@ function ownerSets(s: WasmSession): { ownerSets?: Record<string, number[]> } {
 
 /** Chips with more pages than this get per-block summaries in compare (as the single view's canvas threshold). */
 const LEAN_THUMB = 4096;
-/** Page-state codes in the order a summarised block shows them (web/src/viz/palette.ts). */
-const SUMMARY_ORDER = [1, 3, 4, 2, 5, 0];
-
-/**
- * Per-block summary of page states: each block as `cells` cells whose states are in
- * proportion to its pages' (cumulative rounding, so the cells add up to the block).
- */
-export function summarise(states: Uint8Array, blocks: number, cells: number): Uint8Array {
-  const ppb = Math.floor(states.length / Math.max(1, blocks));
-  const out = new Uint8Array(blocks * cells);
-  const count = new Uint32Array(8);
-  for (let b = 0; b < blocks; b++) {
-    count.fill(0);
-    const o = b * ppb;
-    for (let i = 0; i < ppb; i++) count[states[o + i] & 7]++;
-    let seen = 0;
-    let c = 0;
-    for (const st of SUMMARY_ORDER) {
-      seen += count[st];
-      const upto = Math.round((seen * cells) / ppb);
-      for (; c < upto; c++) out[b * cells + c] = st;
-    }
-  }
-  return out;
-}
-
 function cutRequests(s: WasmSession): Snapshot['cutRequests'] {
   const flat = s.cut_requests ? s.cut_requests() : [];
   const out: NonNullable<Snapshot['cutRequests']> = [];
@@ -133,6 +107,8 @@ export class SessionHost {
   private nextSid = 1;
   /** uploaded traces and their parsers (web/src/trace) */
   readonly traces: TraceHost;
+  /** predictions and printed stops (pageHost.ts) */
+  private readonly pages = new PageHost(() => this.getSessionClass(), takeSnapshot);
   private readonly revival: Revival;
 
   constructor(
@@ -159,6 +135,7 @@ export class SessionHost {
         const then = await this.revival.revive(this.sessions, 'sid' in req ? req.sid : undefined, () => {
           [this.sentStates, this.synced] = [new Map(), new Set()];
           this.traces.reset();
+          this.pages.reset();
         });
         return {
           id: req.id,
@@ -223,6 +200,7 @@ export class SessionHost {
 
   private async dispatch(cmd: Command): Promise<unknown> {
     if (TRACE_COMMANDS.has(cmd.type)) return this.traces.handle(cmd as TraceCommand);
+    if (PAGE_COMMANDS.has(cmd.type)) return this.pages.handle(cmd as PageCommand);
     switch (cmd.type) {
       case 'create': {
         const SessionClass = await this.getSessionClass();

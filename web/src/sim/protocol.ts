@@ -1,6 +1,7 @@
 // Messages between the page (client.ts) and the simulation worker (worker.ts / host.ts).
 // Every request carries an id; the worker answers each one exactly once with the same id.
 import type { TraceCommand, TraceResultMap } from './traceTypes';
+import type { PageCommand, PageResultMap } from './pageTypes';
 import type {
   AssociativitySeries,
   CrashHere,
@@ -241,7 +242,8 @@ export type Command =
   | { type: 'latency'; sid: number }
   /** trace upload (web/src/trace) and scheme panels (web/src/schemes) */
   | TraceCommand
-  | SchemeCommand;
+  | SchemeCommand
+  | PageCommand;
 
 export type CommandType = Command['type'];
 
@@ -257,7 +259,7 @@ export interface StepResult {
   snapshot: Snapshot;
 }
 
-export interface ResultMap extends TraceResultMap, SchemeResultMap {
+export interface ResultMap extends TraceResultMap, SchemeResultMap, PageResultMap<Snapshot> {
   create: CreateResult;
   dispose: null;
   snapshot: Snapshot;

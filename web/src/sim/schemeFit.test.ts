@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { SCHEMES, defaultParams, defaultScenario, type Scenario } from '../scenario/model';
 import { loadNodeCore } from '../scenario/testing/nodeCore';
-import { coreError, fitChip } from './schemeFit';
+import { coreError, fitChip, type PageCore } from './schemeFit';
 import { PATTERN_CONSTRUCTS } from '../app/patternHelp';
 
 const core = loadNodeCore();
-const C = core.Session as unknown as new (json: string) => { free(): void };
+const C: PageCore = core;
 
 describe('picking a scheme picks a chip the core runs it on', () => {
   it('every scheme of the catalog fits the default chip or a nearby one, and says so', () => {

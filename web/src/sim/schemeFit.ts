@@ -1,41 +1,21 @@
-// Does the core accept a scheme on a chip? The answer is the core's own: the page builds a
-// throw-away Session (the same constructor the worker uses) and reports its error, so the
-// form never has to restate a scheme's geometry rules (RFTL's pi >= 2k + j, GFTL's pages
-// per block, BAST's blocks >= log blocks + 2 ...) and cannot drift from them.
+// Does the core accept a scheme on a chip? The answer is the core's own, from free
+// functions of the core (sim/pageCore.ts, no Session): `fit_chip` answers from the scheme
+// registry (each parameter's range, each scheme's geometry rule: RFTL's pi >= 2k + j, GFTL's
+// pages per block, BAST's blocks >= log blocks + 2 ...; core ftl_sim::fit), so the form
+// never restates those rules and cannot drift from them.
 import { CHIPS, chipSpec, type Scenario } from './scenarioTypes';
+import { loadPageCore, peekPageCore, type PageCore } from './pageCore';
 
-interface SessionLike {
-  free(): void;
-}
-type SessionCtor = new (json: string) => SessionLike;
+export type { PageCore };
 
-let ctor: SessionCtor | null = null;
-let loading: Promise<SessionCtor | null> | null = null;
-
-/** The wasm Session constructor on the page (the module loadCore() already initialised). */
-export function coreSessionCtor(): Promise<SessionCtor | null> {
-  if (ctor) return Promise.resolve(ctor);
-  if (!loading) {
-    loading = import('./pkg/ftlscope_wasm.js').then(
-      async (m) => {
-        await m.default();
-        ctor = m.Session as unknown as SessionCtor;
-        return ctor;
-      },
-      () => null,
-    );
-  }
-  return loading;
+/** The core's free functions on the page, or null when the module cannot load. */
+export function coreReady(): Promise<PageCore | null> {
+  return loadPageCore().catch(() => null);
 }
 
-/** The constructor once loaded, else null (synchronous, for checks while typing). */
-export function peekSessionCtor(): SessionCtor | null {
-  return ctor;
-}
-
-/** For tests: use an initialised module's Session. */
-export function setSessionCtor(c: SessionCtor): void {
-  ctor = c;
+/** The core once loaded, else null (synchronous, for checks while typing). */
+export function peekCore(): PageCore | null {
+  return peekPageCore();
 }
 
 /** Requests the check generates at most: the workload's rules do not depend on its length. */
@@ -48,13 +28,20 @@ function forCheck(s: Scenario, geometryOnly: boolean): Scenario {
   return s;
 }
 
-/** null when the core builds this scenario, else its message. */
-export function coreError(C: SessionCtor, s: Scenario, geometryOnly = false): string | null {
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * null when the core runs this scenario, else its message. `geometryOnly`: scheme,
+ * parameters and chip by the registry's rules (cheap, for every edit); otherwise the whole
+ * scenario as the worker's Session would take it (its workload capped for the check).
+ */
+export function coreError(core: PageCore, s: Scenario, geometryOnly = false): string | null {
   try {
-    new C(JSON.stringify(forCheck(s, geometryOnly))).free();
-    return null;
+    return core.scenario_error(JSON.stringify(forCheck(s, geometryOnly)), geometryOnly) ?? null;
   } catch (e) {
-    return e instanceof Error ? e.message : String(e);
+    return message(e);
   }
 }
 
@@ -79,21 +66,32 @@ function candidates(chip: Scenario['chip']): Scenario['chip'][] {
   return out;
 }
 
+/** The core's answer (ftl_sim::fit::Fit). */
+interface CoreFit {
+  chip: { preset: string; blocks: number | null; pages_per_block: number | null };
+  refused: string | null;
+}
+
 /**
  * The chip to run `s.scheme` on: the form's own when the core accepts it, else the nearest
- * one it accepts, with a sentence saying what changed and the core's reason.
+ * one it accepts (the candidates are the form's, the answer the core's), with a sentence
+ * saying what changed and the core's reason.
  */
-export function fitChip(C: SessionCtor, s: Scenario): Fit | { error: string } {
-  const first = coreError(C, s, true);
-  if (!first) return { chip: s.chip, note: null };
-  for (const chip of candidates(s.chip)) {
-    if (coreError(C, { ...s, chip }, true)) continue;
-    const spec = chipSpec(chip.preset);
-    const what =
-      chip.preset === s.chip.preset
-        ? `${chip.blocks} blocks × ${chip.pages_per_block} pages`
-        : `the ${spec?.label ?? chip.preset} chip (${chip.blocks} blocks × ${chip.pages_per_block} pages)`;
-    return { chip, note: `Chip changed to ${what}: on the previous chip the core says “${first}”.` };
+export function fitChip(core: PageCore, s: Scenario): Fit | { error: string } {
+  let fit: CoreFit;
+  try {
+    fit = JSON.parse(core.fit_chip(JSON.stringify(forCheck(s, true)), JSON.stringify(candidates(s.chip)))) as CoreFit;
+  } catch (e) {
+    return { error: message(e) };
   }
-  return { error: first };
+  if (fit.refused === null) return { chip: s.chip, note: null };
+  const chip: Scenario['chip'] = { preset: fit.chip.preset as Scenario['chip']['preset'] };
+  if (fit.chip.blocks !== null) chip.blocks = fit.chip.blocks;
+  if (fit.chip.pages_per_block !== null) chip.pages_per_block = fit.chip.pages_per_block;
+  const spec = chipSpec(chip.preset);
+  const what =
+    chip.preset === s.chip.preset
+      ? `${chip.blocks} blocks × ${chip.pages_per_block} pages`
+      : `the ${spec?.label ?? chip.preset} chip (${chip.blocks} blocks × ${chip.pages_per_block} pages)`;
+  return { chip, note: `Chip changed to ${what}: on the previous chip the core says “${fit.refused}”.` };
 }

@@ -1,11 +1,11 @@
 // "What happens next?": pick an answer for each question, then Check: the core runs the
-// next request on a copy (Session.predict_next), says right or wrong with the reason, and
+// next request on a copy (Session.predict_next, in the worker), says right or wrong with the reason, and
 // the request is then revealed on the chip.
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import type { Scenario } from '../scenario/model';
-import { coreSessionCtor } from '../sim/schemeFit';
-import { QUESTIONS, canPredict, explain, predictWith, rightValue, type Prediction, type PredictKind } from './predict';
+import { predictNext } from '../sim/pageClient';
+import { QUESTIONS, canPredict, explain, rightValue, type Prediction, type PredictKind } from './predict';
 
 export interface PredictPanelProps {
   scenario: Scenario;
@@ -54,9 +54,8 @@ export function PredictPanel(p: PredictPanelProps) {
   const check = async () => {
     setError(null);
     try {
-      const C = await coreSessionCtor();
-      if (!C) throw new Error('the simulator core is not loaded');
-      const prediction = predictWith(C as unknown as new (json: string) => unknown, p.scenario, p.step);
+      // The worker's answer (a Session of its own there: the app's is not disturbed).
+      const prediction = await predictNext(p.scenario, p.step);
       const right: Record<string, string> = {};
       for (const q of p.questions) right[q] = rightValue(QUESTIONS[q], prediction, ctx);
       setChecked({ at: p.step, prediction, right });

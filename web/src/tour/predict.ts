@@ -1,25 +1,11 @@
 // "What happens next?": the questions are data; the answers come from the core
-// (Session.predict_next runs the next request on a copy of the state and classifies what it
-// did), so a question can never disagree with what the chip then shows.
+// (Session.predict_next, asked in the worker: sim/pageClient.ts predictNext, runs the next
+// request on a copy of the state and classifies what it did), so a question can never
+// disagree with what the chip then shows.
 import { schemeCleaning, type Scenario } from '../scenario/model';
+import type { Prediction } from '../sim/pageTypes';
 
-/** The core's classification of the next request (core-wasm/crates/wasm/src/lib.rs predict_next). */
-export interface Prediction {
-  request: { op: string; lpn?: number; state?: number };
-  lpn: number | null;
-  kind: 'none' | 'gc' | 'switch' | 'partial' | 'full';
-  switches: number;
-  partials: number;
-  full_merges: number;
-  gc_runs: number;
-  erases: number;
-  /** blocks erased, in order */
-  erased: number[];
-  /** pages copied by GC, merges and fills (not the host's own write, not metadata) */
-  copies: number;
-  programs: number;
-  reads: number;
-}
+export type { Prediction };
 
 export type PredictKind = 'kind' | 'victim' | 'copies';
 
@@ -119,27 +105,4 @@ export function explain(p: Prediction): string {
 /** Predictions need the scenario itself on the page: an uploaded trace is not in it. */
 export function canPredict(s: Scenario): boolean {
   return s.workload.kind !== 'trace';
-}
-
-interface PredictSession {
-  seek(step: number): void;
-  predict_next(): string;
-  free(): void;
-}
-
-let cached: { json: string; session: PredictSession } | null = null;
-
-/**
- * The core's prediction for the request after `step` completed requests, from a Session on
- * the page (the worker's Session is not disturbed; a scenario is deterministic, so the page's
- * copy reaches the same state).
- */
-export function predictWith(Ctor: new (json: string) => unknown, scenario: Scenario, step: number): Prediction {
-  const json = JSON.stringify(scenario);
-  if (!cached || cached.json !== json) {
-    cached?.session.free();
-    cached = { json, session: new Ctor(json) as PredictSession };
-  }
-  cached.session.seek(step);
-  return JSON.parse(cached.session.predict_next()) as Prediction;
 }

@@ -1,12 +1,23 @@
 // Predictions through the real core: the answer is what stepping the request then does.
 import { describe, expect, it } from 'vitest';
 import { loadNodeCore } from '../scenario/testing/nodeCore';
-import { QUESTIONS, explain, predictWith, rightValue } from './predict';
+import { QUESTIONS, explain, rightValue } from './predict';
+import { PageHost } from '../sim/pageHost';
+import type { Prediction } from '../sim/pageTypes';
+import type { SessionConstructor } from '../sim/protocol';
 import { INTRO_TOUR_ID, stopScenario, tourById } from './tours';
 import type { Scenario } from '../scenario/model';
 
 const core = loadNodeCore();
-const Ctor = core.Session as unknown as new (json: string) => unknown;
+// The worker's side of the 'predict' command, on the node core (no worker in Vitest).
+const host = new PageHost(
+  () => Promise.resolve(core.Session as unknown as SessionConstructor),
+  () => {
+    throw new Error('no snapshots in this test');
+  },
+);
+const predictWith = (scenario: Scenario, step: number) =>
+  host.handle({ type: 'predict', scenario, step }) as Promise<Prediction>;
 
 const kpat = (k: number): Scenario => ({
   scheme: 'kraft',
@@ -16,11 +27,11 @@ const kpat = (k: number): Scenario => ({
 });
 
 describe('predictions (Session.predict_next)', () => {
-  it('the intro tour’s prediction stop: garbage collection, block 3 first, 4 copies', () => {
+  it('the intro tour’s prediction stop: garbage collection, block 3 first, 4 copies', async () => {
     const tour = tourById(INTRO_TOUR_ID)!;
     const i = tour.stops.findIndex((s) => s.predict);
     expect(i).toBeGreaterThan(0);
-    const p = predictWith(Ctor, stopScenario(tour, i), tour.stops[i].at.step);
+    const p = await predictWith(stopScenario(tour, i), tour.stops[i].at.step);
     expect(p.kind).toBe('gc');
     expect(p.erased).toEqual([3, 2]);
     expect(p.copies).toBe(4);
@@ -34,7 +45,7 @@ describe('predictions (Session.predict_next)', () => {
     );
   });
 
-  it('agrees with what the session then does, request after request (KRAFT, K = 2)', () => {
+  it('agrees with what the session then does, request after request (KRAFT, K = 2)', async () => {
     const sc = kpat(2);
     const s = new core.Session(JSON.stringify(sc));
     const kinds = new Set<string>();
@@ -42,7 +53,7 @@ describe('predictions (Session.predict_next)', () => {
       for (let step = 0; step < s.total(); step++) {
         s.seek(step);
         const before = JSON.parse(s.metrics());
-        const p = predictWith(Ctor, sc, step);
+        const p = await predictWith(sc, step);
         s.step_request();
         while (s.op_cursor() > 0) s.step_request();
         const after = JSON.parse(s.metrics());
@@ -59,10 +70,10 @@ describe('predictions (Session.predict_next)', () => {
     expect([...kinds].sort()).toEqual(['full', 'none']);
   });
 
-  it('a KRAFT K = 1 run has partial merges and the copies they make', () => {
-    const p = predictWith(Ctor, kpat(1), 24);
+  it('a KRAFT K = 1 run has partial merges and the copies they make', async () => {
+    const p = await predictWith(kpat(1), 24);
     expect(['partial', 'none', 'switch', 'full']).toContain(p.kind);
-    const q = predictWith(Ctor, kpat(2), 24);
+    const q = await predictWith(kpat(2), 24);
     expect(q).toMatchObject({ kind: 'full', erased: [2, 4, 0], copies: 8, full_merges: 2 });
   });
 });

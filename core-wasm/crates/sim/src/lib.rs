@@ -2,6 +2,7 @@
 //! model, metrics and time travel. Pure Rust: no wasm or JS types (crates/wasm wraps it).
 
 pub mod crash;
+pub mod fit;
 pub mod ftl;
 pub mod limits;
 pub mod metrics;

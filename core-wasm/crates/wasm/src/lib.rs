@@ -8,6 +8,8 @@ use ftl_sim::trace::fit::Fit;
 use ftl_sim::trace::parse::{self, RawTrace, TraceOptions};
 use wasm_bindgen::prelude::*;
 
+mod fit;
+
 #[wasm_bindgen]
 pub struct Session {
     stepper: Stepper,
@@ -16,7 +18,7 @@ pub struct Session {
     recover: ftl_sim::crash::Recover,
 }
 
-fn js_err(e: impl std::fmt::Display) -> JsError {
+pub(crate) fn js_err(e: impl std::fmt::Display) -> JsError {
     JsError::new(&e.to_string())
 }
 
@@ -24,7 +26,7 @@ fn js_err(e: impl std::fmt::Display) -> JsError {
 /// much memory to be had now: an allocation that fails aborts a wasm module
 /// ("unreachable"), so it is tried first, fallibly, and given back for the build to use
 /// (issue 34: a second Session of the largest chip trapped the module).
-fn memory_for(scenario: &Scenario) -> Result<(), String> {
+pub(crate) fn memory_for(scenario: &Scenario) -> Result<(), String> {
     let g = scenario.chip.chip()?.geometry;
     let need = ftl_sim::limits::session_memory(&g)?;
     let mut probe: Vec<u8> = Vec::new();

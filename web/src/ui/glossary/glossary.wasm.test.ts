@@ -72,7 +72,7 @@ function scenarioFor(id: string): Scenario {
     workload: { kind: 'hotcold', n: 300, seed: 3, read_ratio: 0.3, hot_fraction: 0.2, hot_ratio: 0.8 },
     timing: { model: 'open', rate: 4000, spacing: 'poisson', seed: 1 },
   };
-  const fit = fitChip(Session as unknown as Parameters<typeof fitChip>[0], base);
+  const fit = fitChip(loadNodeCore(), base);
   if ('error' in fit) throw new Error(`${id}: ${fit.error}`);
   return { ...base, chip: fit.chip };
 }

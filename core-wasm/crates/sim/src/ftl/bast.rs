@@ -40,6 +40,7 @@ pub const ENTRY: SchemeEntry = SchemeEntry {
     mapping: Mapping::Hybrid,
     panels: &[],
     build: Builder::Geometry(|p, g| Ok(Box::new(BastFtl::new(g, p)?))),
+    fits: |p, c| BastFtl::fits(&c.geometry, p),
     recover: |flash, p| Ok(Box::new(recover_bast(flash, p)?)),
 };
 
@@ -108,7 +109,8 @@ pub struct BastFtl {
 }
 
 impl BastFtl {
-    pub fn new(g: &Geometry, params: &SchemeParams) -> Result<BastFtl, String> {
+    /// The registry's geometry rule (`registry::Fits`): what `new` refuses.
+    pub fn fits(g: &Geometry, params: &SchemeParams) -> Result<(), String> {
         let log_blocks = params.log_blocks.unwrap_or(DEFAULT_LOG_BLOCKS);
         if (log_blocks as f64) < ENTRY.params[0].min.resolve(g) {
             return Err("BAST needs at least 1 log block".into());
@@ -119,6 +121,12 @@ impl BastFtl {
                 log_blocks + SPARE_BLOCKS + 1
             ));
         }
+        Ok(())
+    }
+
+    pub fn new(g: &Geometry, params: &SchemeParams) -> Result<BastFtl, String> {
+        Self::fits(g, params)?;
+        let log_blocks = params.log_blocks.unwrap_or(DEFAULT_LOG_BLOCKS);
         let data_blocks = g.blocks - log_blocks - SPARE_BLOCKS;
         Ok(BastFtl {
             ppb: g.pages_per_block,

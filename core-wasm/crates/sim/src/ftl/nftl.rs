@@ -65,6 +65,7 @@ pub const ENTRY: SchemeEntry = SchemeEntry {
     mapping: Mapping::Block,
     panels: &[PanelKind::ResponseTimes],
     build: Builder::Geometry(|p, g| Ok(Box::new(Nftl::new(g, p)?))),
+    fits: |p, c| logical_blocks(&c.geometry, p).map(|_| ()),
     recover: |flash, p| Ok(Box::new(Nftl::recover(flash, p)?)),
 };
 

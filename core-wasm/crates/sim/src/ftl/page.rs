@@ -29,6 +29,7 @@ pub const ENTRY: SchemeEntry = SchemeEntry {
     mapping: Mapping::Page,
     panels: &[],
     build: Builder::Geometry(|p, g| Ok(Box::new(PageFtl::new(g, p)?))),
+    fits: |p, c| PageFtl::fits(&c.geometry, p),
     recover: |flash, p| Ok(Box::new(PageFtl::recover(flash, p)?)),
 };
 
@@ -72,7 +73,8 @@ pub struct PageFtl {
 }
 
 impl PageFtl {
-    pub fn new(g: &Geometry, params: &SchemeParams) -> Result<PageFtl, String> {
+    /// The registry's geometry rule (`registry::Fits`): what `new` refuses.
+    pub fn fits(g: &Geometry, params: &SchemeParams) -> Result<(), String> {
         let op = params.op.unwrap_or(DEFAULT_OP);
         if ENTRY.params[0].check(op, g).is_err() {
             return Err(format!("over-provisioning ratio must be in [0, 1) (got {op})"));
@@ -80,6 +82,12 @@ impl PageFtl {
         if g.blocks < RESERVED_BLOCKS + 1 {
             return Err(format!("page mapping needs at least {} blocks", RESERVED_BLOCKS + 1));
         }
+        Ok(())
+    }
+
+    pub fn new(g: &Geometry, params: &SchemeParams) -> Result<PageFtl, String> {
+        Self::fits(g, params)?;
+        let op = params.op.unwrap_or(DEFAULT_OP);
         let by_op = ((g.pages() as f64) * (1.0 - op)).floor() as u32;
         let logical_pages = by_op.min((g.blocks - RESERVED_BLOCKS) * g.pages_per_block).max(1);
         Ok(PageFtl {

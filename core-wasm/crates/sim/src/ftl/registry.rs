@@ -174,6 +174,12 @@ impl Run {
     }
 }
 
+/// A scheme's geometry rule: whether it runs on this chip with these parameters (its
+/// minimum sizes, RFTL's pi >= 2k + j, GFTL's pages per block ...), answered without
+/// building anything; the scheme's constructor refuses exactly what this refuses, with the
+/// same message (tests: `fit::tests`, which compare it with trial construction).
+pub type Fits = fn(&SchemeParams, &Chip) -> Result<(), String>;
+
 /// A scheme, as its file declares it.
 #[derive(Clone, Copy)]
 pub struct SchemeEntry {
@@ -194,6 +200,8 @@ pub struct SchemeEntry {
     pub mapping: Mapping,
     pub panels: &'static [PanelKind],
     pub build: Builder,
+    /// The geometry rule (`Fits`): what `build` refuses, without building.
+    pub fits: Fits,
     /// Rebuilds the scheme from the chip alone after a power cut (RAM is lost).
     pub recover: fn(&mut Flash, &SchemeParams) -> FlashResult<Box<dyn Ftl>>,
 }
@@ -522,6 +530,7 @@ mod tests {
             mapping: _,
             panels: _,
             build: _,
+            fits: _,
             recover: _,
         } = **e;
         for field in [
@@ -535,6 +544,7 @@ mod tests {
             "mapping:",
             "panels:",
             "build:",
+            "fits:",
             "recover:",
         ] {
             assert!(section.contains(field), "the example entry lacks `{field}`");

@@ -46,6 +46,7 @@ pub const ENTRY: SchemeEntry = SchemeEntry {
     mapping: Mapping::Hybrid,
     panels: &[],
     build: Builder::Geometry(|p, g| Ok(Box::new(FastFtl::new(g, p, false)?))),
+    fits: |p, c| FastFtl::fits(&c.geometry, p, 0),
     recover: |flash, p| Ok(Box::new(recovery::recover_fast(flash, p, false)?)),
 };
 
@@ -197,19 +198,9 @@ pub struct FastFtl {
 }
 
 impl FastFtl {
-    pub fn new(g: &Geometry, params: &SchemeParams, lazy: bool) -> Result<FastFtl, String> {
-        Self::with_layout(g, params, lazy, 0, &[])
-    }
-
-    /// FAST with `reserved` blocks kept out of logical space for a metadata area, of which
-    /// `fixed` are never in the free list (FastCheck's map directory).
-    pub(crate) fn with_layout(
-        g: &Geometry,
-        params: &SchemeParams,
-        lazy: bool,
-        reserved: u32,
-        fixed: &[Pbn],
-    ) -> Result<FastFtl, String> {
+    /// The registry's geometry rule (`registry::Fits`): what `with_layout` refuses, with
+    /// `reserved` metadata blocks.
+    pub(crate) fn fits(g: &Geometry, params: &SchemeParams, reserved: u32) -> Result<(), String> {
         let log_blocks = params.log_blocks.unwrap_or(DEFAULT_LOG_BLOCKS);
         if (log_blocks as f64) < LOG_BLOCKS.min.resolve(g) {
             return Err(format!("FAST needs at least 2 log blocks: 1 SW and at least 1 RW (got {log_blocks})"));
@@ -223,6 +214,24 @@ impl FastFtl {
                 if reserved > 0 { " here" } else { "" }
             ));
         }
+        Ok(())
+    }
+
+    pub fn new(g: &Geometry, params: &SchemeParams, lazy: bool) -> Result<FastFtl, String> {
+        Self::with_layout(g, params, lazy, 0, &[])
+    }
+
+    /// FAST with `reserved` blocks kept out of logical space for a metadata area, of which
+    /// `fixed` are never in the free list (FastCheck's map directory).
+    pub(crate) fn with_layout(
+        g: &Geometry,
+        params: &SchemeParams,
+        lazy: bool,
+        reserved: u32,
+        fixed: &[Pbn],
+    ) -> Result<FastFtl, String> {
+        Self::fits(g, params, reserved)?;
+        let log_blocks = params.log_blocks.unwrap_or(DEFAULT_LOG_BLOCKS);
         let data_blocks = g.blocks - log_blocks - SPARE_BLOCKS - reserved;
         let pages = g.pages() as usize;
         Ok(FastFtl {

@@ -63,6 +63,7 @@ pub const ENTRY: SchemeEntry = SchemeEntry {
     mapping: Mapping::Hybrid,
     panels: &[],
     build: Builder::Geometry(|p, g| Ok(Box::new(build(g, p, Mode::FastCheck)?))),
+    fits: |p, c| fits(&c.geometry, p, Mode::FastCheck),
     recover: |flash, p| Ok(Box::new(recover(flash, p, Mode::FastCheck)?)),
 };
 
@@ -82,6 +83,7 @@ pub const LTLOG_ENTRY: SchemeEntry = SchemeEntry {
         },
     ],
     build: Builder::Geometry(|p, g| Ok(Box::new(build(g, p, Mode::LtLog)?))),
+    fits: |p, c| fits(&c.geometry, p, Mode::LtLog),
     recover: |flash, p| Ok(Box::new(recover(flash, p, Mode::LtLog)?)),
     ..ENTRY
 };
@@ -194,11 +196,7 @@ fn layout(g: &Geometry, params: &SchemeParams, mode: Mode) -> Result<(FastFtl, M
     let rw_cap = log_blocks.saturating_sub(1).max(1);
     let ppb = g.pages_per_block;
     let (bpr, regions, lrecs, npmap) = geometry_of(g, params, rw_cap);
-    let area_max = match mode {
-        Mode::FastCheck => regions.div_ceil(ppb) + 2,
-        Mode::LtLog => ((2 + LT_PAGES_PER_DUMP) * npmap).div_ceil(ppb) + 3,
-    };
-    let reserved = DIR_BLOCKS.len() as u32 + 2 + area_max;
+    let (_, reserved) = reserved_blocks(g, params, mode);
     let mut ftl = FastFtl::with_layout(g, params, false, reserved, &DIR_BLOCKS)?;
     let m = MetaLog {
         mode,
@@ -272,6 +270,25 @@ impl RecoveryLogging for MetaLog {
 }
 
 /// (log blocks per region, regions, LTFTL records per page, pages of the page map).
+/// The metadata area's most blocks and the blocks kept out of logical space for it (map
+/// directory, map blocks, area).
+fn reserved_blocks(g: &Geometry, params: &SchemeParams, mode: Mode) -> (u32, u32) {
+    let log_blocks = params.log_blocks.unwrap_or(fast::DEFAULT_LOG_BLOCKS);
+    let rw_cap = log_blocks.saturating_sub(1).max(1);
+    let ppb = g.pages_per_block;
+    let (_, regions, _, npmap) = geometry_of(g, params, rw_cap);
+    let area_max = match mode {
+        Mode::FastCheck => regions.div_ceil(ppb) + 2,
+        Mode::LtLog => ((2 + LT_PAGES_PER_DUMP) * npmap).div_ceil(ppb) + 3,
+    };
+    (area_max, DIR_BLOCKS.len() as u32 + 2 + area_max)
+}
+
+/// The registry's geometry rule (`registry::Fits`): FAST's, with the metadata area.
+pub fn fits(g: &Geometry, params: &SchemeParams, mode: Mode) -> Result<(), String> {
+    FastFtl::fits(g, params, reserved_blocks(g, params, mode).1)
+}
+
 fn geometry_of(g: &Geometry, params: &SchemeParams, rw_cap: u32) -> (u32, u32, u32, u32) {
     let ppb = g.pages_per_block;
     // 4.1: a region's LPNs (4 B each) fill one page: 4 KB / 4 B = 1024 LPNs = 8 blocks of 128.

@@ -118,11 +118,14 @@ pub const ENTRY: SchemeEntry = SchemeEntry {
     mapping: Mapping::Block,
     panels: &[PanelKind::ResponseTimes, PanelKind::GftlBound],
     build: Builder::Chip(|p, c| Ok(Box::new(Gftl::new(&c.geometry, &c.timing, p)?))),
+    fits: |p, c| Gftl::fits(&c.geometry, &c.timing, p).map(|_| ()),
     recover: |flash, p| Ok(Box::new(Gftl::recover(flash, p)?)),
 };
 
 impl Gftl {
-    pub fn new(g: &Geometry, t: &Timing, params: &SchemeParams) -> Result<Gftl, String> {
+    /// The registry's geometry rule (`registry::Fits`): what `new` refuses; the logical
+    /// blocks and the most steps of one GC job.
+    pub fn fits(g: &Geometry, t: &Timing, params: &SchemeParams) -> Result<(u32, u32), String> {
         let ppb = g.pages_per_block;
         // Every logical block holds a data and a buffer block; the job in progress holds
         // a new block and a second buffer on top.
@@ -145,6 +148,12 @@ impl Gftl {
                 2 * max_steps
             ));
         }
+        Ok((n, max_steps))
+    }
+
+    pub fn new(g: &Geometry, t: &Timing, params: &SchemeParams) -> Result<Gftl, String> {
+        let ppb = g.pages_per_block;
+        let (n, max_steps) = Self::fits(g, t, params)?;
         Ok(Gftl {
             ppb,
             page_bytes: g.page_bytes,

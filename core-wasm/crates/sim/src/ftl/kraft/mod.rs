@@ -187,6 +187,7 @@ pub const ENTRY: SchemeEntry = SchemeEntry {
     mapping: Mapping::Hybrid,
     panels: &[PanelKind::KraftLogBlocks, PanelKind::KraftRelative, PanelKind::KraftRam],
     build: Builder::Geometry(|p, g| Ok(Box::new(Kraft::new(g, p, Variant::Kraft)?))),
+    fits: |p, c| Kraft::fits(&c.geometry, p),
     recover: |flash, p| Ok(Box::new(Kraft::recover(flash, p, Variant::Kraft)?)),
 };
 
@@ -204,7 +205,8 @@ pub const KAST_ENTRY: SchemeEntry = SchemeEntry {
 };
 
 impl Kraft {
-    pub fn new(g: &Geometry, params: &SchemeParams, variant: Variant) -> Result<Kraft, String> {
+    /// The registry's geometry rule (`registry::Fits`): what `new` refuses (KRAFT and KAST).
+    pub fn fits(g: &Geometry, params: &SchemeParams) -> Result<(), String> {
         let n = g.pages_per_block;
         let m = params.log_blocks.unwrap_or(DEFAULT_LOG_BLOCKS);
         let k = params.k.unwrap_or(DEFAULT_K);
@@ -221,6 +223,14 @@ impl Kraft {
         if g.blocks < m + 2 {
             return Err(format!("{} log blocks need a chip of at least {} blocks (got {})", m, m + 2, g.blocks));
         }
+        Ok(())
+    }
+
+    pub fn new(g: &Geometry, params: &SchemeParams, variant: Variant) -> Result<Kraft, String> {
+        Self::fits(g, params)?;
+        let n = g.pages_per_block;
+        let m = params.log_blocks.unwrap_or(DEFAULT_LOG_BLOCKS);
+        let k = params.k.unwrap_or(DEFAULT_K);
         let logical_blocks = g.blocks - m - 1;
         let switch_max = params.switch_max.unwrap_or(n / 2);
         let fill_max = params.fill_max.unwrap_or((n / 4).max(1));

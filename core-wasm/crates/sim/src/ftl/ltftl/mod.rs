@@ -94,6 +94,7 @@ pub const ENTRY: SchemeEntry = SchemeEntry {
     mapping: Mapping::Page,
     panels: &[PanelKind::FrozenStates],
     build: Builder::Geometry(|p, g| Ok(Box::new(LtFtl::new(g, p)?))),
+    fits: |p, c| LtFtl::fits(&c.geometry, p).map(|_| ()),
     // Back to the latest write (the app offers rebooting to the latest frozen state).
     recover: |flash, p| Ok(Box::new(LtFtl::recover(flash, p, false)?)),
 };
@@ -244,7 +245,9 @@ fn div_ceil(a: u32, b: u32) -> u32 {
 }
 
 impl LtFtl {
-    pub fn new(g: &Geometry, params: &SchemeParams) -> Result<LtFtl, String> {
+    /// The registry's geometry rule (`registry::Fits`): what `new` refuses; the blocks of
+    /// one mapping slot and the log section's.
+    pub fn fits(g: &Geometry, params: &SchemeParams) -> Result<(u32, u32), String> {
         let op = params.op.unwrap_or(DEFAULT_OP);
         if ENTRY.params[0].check(op, g).is_err() {
             return Err(format!("over-provisioning ratio must be in [0, 1) (got {op})"));
@@ -252,10 +255,8 @@ impl LtFtl {
         if g.page_bytes < ENTRY_BYTES {
             return Err(format!("ltftl needs pages of at least {ENTRY_BYTES} bytes"));
         }
-        let ppb = g.pages_per_block;
-        let pages = g.pages();
-        let map_pages = div_ceil(pages, g.page_bytes / 4);
-        let slot_blocks = div_ceil(map_pages, ppb);
+        let map_pages = div_ceil(g.pages(), g.page_bytes / 4);
+        let slot_blocks = div_ceil(map_pages, g.pages_per_block);
         let log_blocks = params.log_blocks.unwrap_or_else(|| default_log_blocks(g));
         if (log_blocks as f64) < ENTRY.params[1].min.resolve(g) {
             return Err("ltftl needs at least 2 log-section blocks".into());
@@ -269,6 +270,16 @@ impl LtFtl {
                 RESERVED_BLOCKS + 1
             ));
         }
+        Ok((slot_blocks, log_blocks))
+    }
+
+    pub fn new(g: &Geometry, params: &SchemeParams) -> Result<LtFtl, String> {
+        let (slot_blocks, log_blocks) = Self::fits(g, params)?;
+        let op = params.op.unwrap_or(DEFAULT_OP);
+        let ppb = g.pages_per_block;
+        let pages = g.pages();
+        let map_pages = div_ceil(pages, g.page_bytes / 4);
+        let fixed = 2 + 2 * slot_blocks + log_blocks;
         let data_blocks = g.blocks - fixed;
         let by_op = ((data_blocks * ppb) as f64 * (1.0 - op)).floor() as u32;
         let logical_pages = by_op.min((data_blocks - RESERVED_BLOCKS) * ppb).max(1);

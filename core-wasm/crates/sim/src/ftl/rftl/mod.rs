@@ -52,6 +52,7 @@ pub const ENTRY: SchemeEntry = SchemeEntry {
     mapping: Mapping::Block,
     panels: &[PanelKind::ResponseTimes, PanelKind::RftlBlockMap],
     build: Builder::Chip(|p, c| Ok(Box::new(Rftl::new(&c.geometry, &c.timing, p)?))),
+    fits: |p, c| Rftl::fits(&c.geometry, &c.timing, p).map(|_| ()),
     recover: |flash, p| Ok(Box::new(Rftl::recover(flash, p)?)),
 };
 
@@ -188,16 +189,24 @@ pub struct Rftl {
 }
 
 impl Rftl {
-    pub fn new(g: &Geometry, t: &Timing, params: &SchemeParams) -> Result<Rftl, String> {
+    /// The registry's geometry rule (`registry::Fits`): what `new` refuses (section 4.5's
+    /// pi >= 2k + j, three blocks per logical block); the parameters it derives.
+    pub fn fits(g: &Geometry, t: &Timing, params: &SchemeParams) -> Result<RftlParams, String> {
         let p = RftlParams::new(g, t)?;
         let u = params.utilisation.unwrap_or(1.0);
         if registry::UTILISATION.check(u, g).is_err() {
             return Err(format!("utilisation must be in (0, 1] (got {u})"));
         }
-        let max_lbs = g.blocks / 3;
-        if max_lbs == 0 {
+        if g.blocks / 3 == 0 {
             return Err("RFTL needs at least 3 blocks (a primary, a replacement and a buffer per logical block)".into());
         }
+        Ok(p)
+    }
+
+    pub fn new(g: &Geometry, t: &Timing, params: &SchemeParams) -> Result<Rftl, String> {
+        let p = Self::fits(g, t, params)?;
+        let u = params.utilisation.unwrap_or(1.0);
+        let max_lbs = g.blocks / 3;
         // Utilisation: the share of the chip's logical capacity (⌊blocks/3⌋ logical
         // blocks) exported to the host; the other triples stay unused (docs).
         let n_lbs = ((max_lbs as f64 * u).round() as u32).clamp(1, max_lbs);

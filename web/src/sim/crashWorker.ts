@@ -1,8 +1,8 @@
 /// <reference lib="webworker" />
 // A worker of its own for crash sweeps (own wasm instance): the simulation worker stays
 // free while it runs, and cancel is terminate().
-import init, { crash_sweep } from '../sim/pkg/ftlscope_wasm.js';
-import type { CrashRequest, CrashMessage } from './crash';
+import init, { crash_sweep } from './pkg/ftlscope_wasm.js';
+import type { CrashRequest, CrashMessage } from './crashTypes';
 
 declare const self: DedicatedWorkerGlobalScope;
 
