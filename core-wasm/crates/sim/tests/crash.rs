@@ -285,3 +285,12 @@ fn fast_ltlog_erased_reads_chain_on_16_page_blocks_keeps_pools() {
         wide_case("fast-ltlog", 16, 1, 5, 165961, 0.0, 250, torn_erased).unwrap();
     }
 }
+
+/// A wide case where a cut inside a partial merge with the host sector in it (case 2.2) was
+/// redone without that sector: the logical block lost its SW log and the retried write took
+/// an RW log block a cut-free run never takes. Recovery now undoes the interrupted partial
+/// merge (the SW log restored, the data block kept), so the retry does the merge itself.
+#[test]
+fn fastcheck_hotcold_chain_undoes_an_interrupted_partial_merge() {
+    wide_case("fastcheck", 3, 0, 1, 754687, 0.0585, 250, true).unwrap();
+}

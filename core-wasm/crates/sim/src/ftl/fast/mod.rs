@@ -77,8 +77,8 @@ pub(crate) mod tag {
     pub const RW: u8 = 3;
     /// A page written by a merge (copy, or the host sector of cases 2.2 / 2.3).
     pub const MERGE: u8 = 4;
-    /// A copy recovery makes of the in-order sectors of an SW log block whose append a
-    /// cut tore (ftl/fast/recovery.rs, `restore_sw`): the copy is the SW log block.
+    /// A copy recovery makes of the in-order sectors of an SW log block whose append, or
+    /// partial merge, a cut interrupted (ftl/fast/recovery.rs): the copy is the SW log block.
     /// RETIRE_SW on its last copy says it is complete (its torn source is garbage).
     pub const RESTORE: u8 = 5;
     pub const ROLE: u8 = crate::ftl::scan_recovery::tag::ROLE;

@@ -199,7 +199,24 @@ pub(crate) fn rebuild_fast(
         if let Some(di) = d {
             garbage.extend(data_ish[..data_ish.len() - 1].iter().copied());
             let db = &blks[di];
-            if db.torn {
+            let undo = partial_merge_prefix(db).filter(|_| data_ish.len() >= 2);
+            if let Some(k) = undo {
+                // An interrupted partial merge into the SW log block (its data block is erased
+                // only after the merge's LAST copy, so it is intact): undone. Its SW log is
+                // restored (sectors 0..k to a new SW log block) and the data block kept, the
+                // state before the request: the retried write then does the merge itself (case
+                // 1 or 2.2, the host sector inside it as in a run without the cut), where a redo
+                // left the logical block without an SW log and the retry took an RW log block.
+                let prev = data_ish[data_ish.len() - 2];
+                garbage.retain(|&g| g != prev);
+                garbage.push(di);
+                restore = Some((di, k));
+                d = Some(prev);
+                let pbn = db.pbn;
+                flash.note("merge_redo", || {
+                    format!("LBN {lbn}: the partial merge into SW log block {pbn} was interrupted → undone: its data block stays, its SW log is restored")
+                });
+            } else if db.torn {
                 need_merge = true;
             } else if sw_born(db) && db.has_merge && !db.last {
                 // Redo of an interrupted partial merge (Fig. 7a): copy the missing sectors
@@ -276,7 +293,7 @@ pub(crate) fn rebuild_fast(
             // `restored_from` tells apart from the data block.
             let (src, dst) = (blks[s].pbn, take_erased(flash, ftl, &blks, skip)?);
             flash.note("merge_redo", || {
-                format!("LBN {lbn}: SW log block {src} holds {k} sector{} in order, then a torn page → copied into free block {dst}, the new SW log block (FAST 3.3); block {src} erased", if k == 1 { "" } else { "s" })
+                format!("LBN {lbn}: SW log block {src} holds {k} sector{} in order, then pages it cannot keep → copied into free block {dst}, the new SW log block (FAST 3.3); block {src} erased", if k == 1 { "" } else { "s" })
             });
             for o in 0..k {
                 let t = tag::RESTORE | if o + 1 == k { tag::RETIRE_SW } else { 0 };
@@ -391,6 +408,14 @@ fn restorable(b: &Blk) -> Option<u32> {
     let k = b.pages.iter().take_while(|p| p.kind == PageKind::Data).count();
     let rest = &b.pages[k..];
     (k >= 1 && b.torn && rest.iter().all(|p| matches!(p.kind, PageKind::Torn | PageKind::Erased))).then_some(k as u32)
+}
+
+/// The in-order SW sectors (0..k, k >= 1) of an SW log block a partial merge was filling
+/// when the power failed: merge copies after them, no LAST copy.
+fn partial_merge_prefix(b: &Blk) -> Option<u32> {
+    let sw_page = |p: &Page| p.kind == PageKind::Data && matches!(p.tag & tag::ROLE, tag::SW | tag::RESTORE);
+    let k = b.pages.iter().take_while(|p| sw_page(p)).count() as u32;
+    (sw_born(b) && b.has_merge && !b.last && k >= 1).then_some(k)
 }
 
 /// Whether block `j` is the torn SW log block the complete restore copy `x` was made from
