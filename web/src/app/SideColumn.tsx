@@ -4,7 +4,7 @@ import type { SimClient } from '../sim/client';
 import { schemeCleaning } from '../scenario/model';
 import { PowerPanel } from '../schemes/PowerPanel';
 import { SchemePanels, SchemeStrip } from '../schemes/SchemePanels';
-import { tablesShownElsewhere } from '../schemes/tables';
+import { panelTable, tablesShownElsewhere } from '../schemes/tables';
 import { EventList } from '../viz/EventList';
 import { MetricsPanel } from '../viz/MetricsPanel';
 import { TablesPanel } from '../viz/TablesPanel';
@@ -77,7 +77,11 @@ export function SideColumn({
           onSeek={sim.seek}
         />
       )}
-      {snap && <TablesPanel tables={info ? tablesShownElsewhere(info.scheme, snap.view.tables) : snap.view.tables} />}
+      {snap && (
+        <TablesPanel
+          tables={(info ? tablesShownElsewhere(info.scheme, snap.view.panels) : snap.view.panels).map(panelTable)}
+        />
+      )}
     </aside>
   );
 }

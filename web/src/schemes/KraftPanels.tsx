@@ -2,8 +2,8 @@
 // relative-addressing table of the selected log block worked out as the paper's
 // Figure 3, and the mapping-RAM comparison with FAST.
 import { useState } from 'react';
-import type { Metrics, ViewTable } from '../sim/protocol';
-import type { LogBlocks, RelativeTable } from './tables';
+import type { Metrics } from '../sim/protocol';
+import type { LogBlocks, PlainTable, RelativeTable } from './tables';
 import type { AssociativitySeries } from './types';
 import * as d3 from 'd3';
 import { LabelTerm } from '../ui/glossary/Glossary';
@@ -138,7 +138,7 @@ export function RamPanel({
   asFast,
 }: {
   metrics: Metrics;
-  table: ViewTable | null;
+  table: PlainTable | null;
   asFast: string | null;
 }) {
   const fast = get(metrics, 'scheme_metrics.ram.fast_bytes');
@@ -176,9 +176,9 @@ export function RamPanel({
           <dl className="bit-widths">
             {table.rows.map((r, i) => (
               <div key={i}>
-                <dt>{String(r[0])}</dt>
+                <dt>{r[0]}</dt>
                 <dd>
-                  FAST {String(r[1])} · KRAFT {String(r[2])}
+                  FAST {r[1]} · KRAFT {r[2]}
                 </dd>
               </div>
             ))}

@@ -62,11 +62,11 @@ function LogList({ rows, label }: { rows: LogEntryRow[]; label: string }) {
 }
 
 export function LtftlPanels({ client, sid, scenario, snapshot, onLoad, onSeek }: LtftlPanelsProps) {
-  const tables = snapshot.view.tables;
-  const states = frozenStates(tables) ?? [];
-  const diff = revertDiff(tables);
-  const buffer = logEntries(tables, 'Log buffer (RAM') ?? [];
-  const log = logEntries(tables, 'Intent log in the log section') ?? [];
+  const panels = snapshot.view.panels;
+  const states = frozenStates(panels) ?? [];
+  const diff = revertDiff(panels);
+  const buffer = logEntries(panels, 'log_buffer') ?? [];
+  const log = logEntries(panels, 'intent_log') ?? [];
   const sh = shares(snapshot.metrics);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);

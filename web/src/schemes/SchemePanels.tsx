@@ -104,7 +104,7 @@ export function SchemeStrip({ client, sid, info, snapshot, width, selectedLog, o
     );
   }
   if (kraftLike(info.scheme)) {
-    const logs = kraftLogBlocks(snapshot.view.tables);
+    const logs = kraftLogBlocks(snapshot.view.panels);
     if (!logs) return null;
     return (
       <div className="scheme-strip kraft-strip" data-testid="scheme-strip">
@@ -163,10 +163,10 @@ function SchemeSpecificPanels({
 }: SchemeViewProps) {
   const realTime = rftlLike(info.scheme);
   const data = useSchemeData(client, sid, snapshot.step, 10, realTime);
-  const tables = snapshot.view.tables;
-  const rel = kraftLike(info.scheme) ? relativeTables(tables) : [];
+  const panels = snapshot.view.panels;
+  const rel = kraftLike(info.scheme) ? relativeTables(panels) : [];
   if (realTime) {
-    const groups = hasPanel(info.scheme, 'rftl_block_map') ? rftlGroups(tables) : null;
+    const groups = hasPanel(info.scheme, 'rftl_block_map') ? rftlGroups(panels) : null;
     const active = groups?.filter((g) => g.gc) ?? [];
     return (
       <>
@@ -210,7 +210,7 @@ function SchemeSpecificPanels({
         )}
         <RamPanel
           metrics={snapshot.metrics}
-          table={ramTable(tables)}
+          table={ramTable(panels)}
           asFast={
             hasPanel(info.scheme, 'kraft_ram_as_fast') ? (schemeSpec(info.scheme)?.shortLabel ?? info.scheme) : null
           }

@@ -1,21 +1,40 @@
-// Reading the scheme panels' data out of the core's view() tables (docs/schemes/*.md,
-// "What the app should show"). Titles are matched by their stable prefixes.
-import type { ViewTable } from '../sim/protocol';
-import { hasPanel } from '../scenario/model';
-import { LTFTL_TABLES } from './timeShift';
+// The scheme panels of the core's view() (core: ftl/panel.rs; docs/schemes/*.md, "What the
+// app should show"): typed data, one kind per panel. The scheme panels pick theirs by kind;
+// every kind also reads as a plain table (the generic table list) with the text it has
+// always shown.
+import type { Panel } from '../sim/generated/Panel';
+import type { PanelData } from '../sim/generated/PanelData';
+import type { BlockFill } from '../sim/generated/BlockFill';
+import type { GroupGc } from '../sim/generated/GroupGc';
+import type { SectorEntry } from '../sim/generated/SectorEntry';
+import type { GcPhase } from '../sim/generated/GcPhase';
+import type { AssociativeLog } from '../sim/generated/AssociativeLog';
+import type { RelativeRow as CoreRelativeRow } from '../sim/generated/RelativeRow';
+import { hasPanel, type PanelKind } from '../scenario/model';
 
 /** Real-time schemes: response times per request and their histogram (panel kind). */
 export const rftlLike = (scheme: string) => hasPanel(scheme, 'response_times');
 /** K-associative log blocks: the log strip, relative addressing, mapping RAM (panel kind). */
 export const kraftLike = (scheme: string) => hasPanel(scheme, 'kraft_log_blocks');
 
-const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+export type PanelDataKind = PanelData['kind'];
+export type PanelOf<K extends PanelDataKind> = Extract<PanelData, { kind: K }>;
 
-export interface BlockUse {
-  pbn: number;
-  used: number;
-  of: number;
+const isKind = <K extends PanelDataKind>(d: PanelData, kind: K): d is PanelOf<K> => d.kind === kind;
+
+/** The data of every panel of kind `kind`, in view order. */
+export function panelsOf<K extends PanelDataKind>(panels: Panel[], kind: K): PanelOf<K>[] {
+  const out: PanelOf<K>[] = [];
+  for (const p of panels) if (isKind(p.data, kind)) out.push(p.data);
+  return out;
 }
+
+/** The data of the first panel of kind `kind`, or null. */
+export function panelOf<K extends PanelDataKind>(panels: Panel[], kind: K): PanelOf<K> | null {
+  return panelsOf(panels, kind)[0] ?? null;
+}
+
+export type BlockUse = BlockFill;
 
 export interface RftlGroup {
   lbn: number;
@@ -28,38 +47,30 @@ export interface RftlGroup {
   gcOf: number | null;
 }
 
-/** "12 (5/32)" → {pbn 12, used 5, of 32} */
-export function parseBlockUse(v: unknown): BlockUse | null {
-  const m = str(v).match(/^(\d+)\s*\((\d+)\/(\d+)\)$/);
-  return m ? { pbn: Number(m[1]), used: Number(m[2]), of: Number(m[3]) } : null;
-}
+const GC_KIND: Record<GroupGc['kind'], string> = {
+  primary: 'primary',
+  primary_and_buffer: 'primary+buffer',
+  replacement: 'replacement',
+};
 
-export function rftlGroups(tables: ViewTable[]): RftlGroup[] | null {
-  const t = tables.find((x) => x.title.startsWith('Block map (RAM): primary / replacement / buffer'));
+/** "primary+buffer GC: step 5 of 8" */
+export const gcText = (g: GroupGc) => `${GC_KIND[g.kind]} GC: step ${g.step} of ${g.of}`;
+
+export function rftlGroups(panels: Panel[]): RftlGroup[] | null {
+  const t = panelOf(panels, 'block_groups');
   if (!t) return null;
-  return t.rows.map((r) => {
-    const gc = str(r[4]);
-    const m = gc.match(/step (\d+) of (\d+)/);
-    return {
-      lbn: Number(r[0]),
-      primary: parseBlockUse(r[1]),
-      replacement: parseBlockUse(r[2]),
-      buffer: parseBlockUse(r[3]),
-      gc: gc && gc !== '-' ? gc : null,
-      gcStep: m ? Number(m[1]) : null,
-      gcOf: m ? Number(m[2]) : null,
-    };
-  });
+  return t.groups.map((g) => ({
+    lbn: g.lbn,
+    primary: g.primary,
+    replacement: g.replacement,
+    buffer: g.buffer,
+    gc: g.gc ? gcText(g.gc) : null,
+    gcStep: g.gc?.step ?? null,
+    gcOf: g.gc?.of ?? null,
+  }));
 }
 
-export interface LogBlock {
-  slot: number;
-  pbn: number;
-  associativity: number;
-  lbns: number[];
-  free: boolean;
-  serial: boolean | null;
-  top: number;
+export interface LogBlock extends Omit<AssociativeLog, 'last_used'> {
   lastUsed: number;
 }
 
@@ -68,38 +79,14 @@ export interface LogBlocks {
   logBlocks: LogBlock[];
 }
 
-export function kraftLogBlocks(tables: ViewTable[]): LogBlocks | null {
-  const t = tables.find((x) => x.title.startsWith('Log blocks (K = '));
+export function kraftLogBlocks(panels: Panel[]): LogBlocks | null {
+  const t = panelOf(panels, 'associative_log_blocks');
   if (!t) return null;
-  const k = Number(t.title.match(/K = (\d+)/)?.[1] ?? 0);
-  return {
-    k,
-    logBlocks: t.rows.map((r) => {
-      const assoc = str(r[3]);
-      const free = assoc === 'free';
-      const serial = str(r[4]);
-      return {
-        slot: Number(r[0]),
-        pbn: Number(r[1]),
-        associativity: Number(r[2]),
-        lbns: free || !assoc ? [] : assoc.split(/\s+/).map(Number),
-        free,
-        serial: serial === 'yes' ? true : serial === 'no' ? false : null,
-        top: Number(r[5]),
-        lastUsed: Number(r[6]),
-      };
-    }),
-  };
+  return { k: t.k, logBlocks: t.log_blocks.map(({ last_used, ...l }) => ({ ...l, lastUsed: last_used })) };
 }
 
-export interface RelativeRow {
-  psn: number;
-  page: number;
-  /** null: a page a fill left erased ("(skipped)") */
-  ri: number | null;
-  lbn: number | null;
-  rlsn: number | null;
-  lsn: number | null;
+export interface RelativeRow extends CoreRelativeRow {
+  /** "7·8 + 6 = 62", or "(skipped)" for a page a fill left erased */
   formula: string;
 }
 
@@ -110,55 +97,239 @@ export interface RelativeTable {
   rows: RelativeRow[];
 }
 
-const num = (v: unknown): number | null => {
-  const s = str(v);
-  return /^\d+$/.test(s) ? Number(s) : null;
+const formula = (r: CoreRelativeRow, n: number) =>
+  r.lsn === null ? '(skipped)' : `${r.lbn}·${n} + ${r.rlsn} = ${r.lsn}`;
+
+export function relativeTables(panels: Panel[]): RelativeTable[] {
+  return panelsOf(panels, 'relative_addressing').map((t) => ({
+    slot: t.slot,
+    pbn: t.pbn,
+    lbns: t.lbns,
+    rows: t.rows.map((r) => ({ ...r, formula: formula(r, t.pages_per_block) })),
+  }));
+}
+
+/** The mapping-RAM comparison as the RAM panel lists it (rows of label, FAST, KRAFT). */
+export function ramTable(panels: Panel[]): PlainTable | null {
+  const p = panels.find((x) => x.data.kind === 'mapping_ram');
+  return p ? panelTable(p) : null;
+}
+
+/** Panel kinds each scheme panel draws itself (the generic table list leaves them out). */
+const DRAWN: { panel: PanelKind; kinds: PanelDataKind[] }[] = [
+  { panel: 'rftl_block_map', kinds: ['block_groups'] },
+  { panel: 'kraft_log_blocks', kinds: ['associative_log_blocks', 'relative_addressing', 'mapping_ram'] },
+  { panel: 'frozen_states', kinds: ['frozen_states', 'intent_log', 'log_buffer', 'revert_diff'] },
+];
+
+/** Panels the scheme panels do not draw themselves: the generic table list shows them. */
+export function tablesShownElsewhere(scheme: string, panels: Panel[]): Panel[] {
+  const drawn = new Set(DRAWN.filter((d) => hasPanel(scheme, d.panel)).flatMap((d) => d.kinds));
+  return panels.filter((p) => !drawn.has(p.data.kind));
+}
+
+/** A panel as a plain table: heading, column names and the text of each cell. */
+export interface PlainTable {
+  title: string;
+  columns: string[];
+  rows: string[][];
+}
+
+const dash = (v: number | null | undefined) => (v === null || v === undefined ? '-' : String(v));
+const fill = (b: BlockFill) => `${dash(b.pbn)} (${b.used}/${b.of})`;
+const list = (v: (number | string)[]) => v.join(' ');
+const pct = (v: number) => `${(v * 100).toFixed(1)}%`;
+
+/** A log page's sector-map entry: its LSN, −1 once merged out, · while empty. */
+export const sectorText = (e: SectorEntry) => (e === 'empty' ? '·' : e === 'merged' ? '-1' : String(e.lsn));
+
+const PHASE: Record<GcPhase['phase'], string> = {
+  start: 'Start',
+  scan: 'Scan',
+  copy: 'Copy',
+  erase_old: 'EraseOld',
+  erase_buffer: 'EraseBuf',
 };
+const phaseText = (p: GcPhase) => ('page' in p ? `${PHASE[p.phase]}(${p.page})` : PHASE[p.phase]);
 
-export function relativeTables(tables: ViewTable[]): RelativeTable[] {
-  const out: RelativeTable[] = [];
-  for (const t of tables) {
-    const m = t.title.match(/^Relative addressing, log block (\d+) \(pbn (\d+)\): LBN\[\] = \[([^\]]*)\]/);
-    if (!m) continue;
-    out.push({
-      slot: Number(m[1]),
-      pbn: Number(m[2]),
-      lbns: m[3].trim() ? m[3].split(',').map((x) => Number(x.trim())) : [],
-      rows: t.rows.map((r) => {
-        const formula = str(r[5]);
-        return {
-          psn: Number(r[0]),
-          page: Number(r[1]),
-          ri: num(r[2]),
-          lbn: num(r[3]),
-          rlsn: num(r[4]),
-          lsn: num(formula.split('=').pop()?.trim()),
-          formula,
-        };
-      }),
-    });
+function cells(d: PanelData): { columns: string[]; rows: (string | number)[][] } {
+  switch (d.kind) {
+    case 'page_map':
+      return {
+        columns: ['lpn', 'pbn', 'page'],
+        rows: d.entries.map((e) => [e.lpn, dash(e.at?.pbn), dash(e.at?.page)]),
+      };
+    case 'data_block_map':
+      return { columns: ['lbn', 'pbn'], rows: d.entries.map((e) => [e.lbn, dash(e.pbn)]) };
+    case 'data_and_log_map':
+      return {
+        columns: ['lbn', 'data pbn', 'log'],
+        rows: d.entries.map((e) => [e.lbn, dash(e.data), dash(e.log)]),
+      };
+    case 'replacement_map':
+      return {
+        columns: ['lbn', 'data', 'replacement', 'replacement used'],
+        rows: d.entries.map((e) => {
+          const r = e.replacement;
+          return [e.lbn, dash(e.data), dash(r.pbn), r.pbn === null ? '-' : `${r.used}/${r.of}`];
+        }),
+      };
+    case 'buffered_block_map':
+      return {
+        columns: ['lbn', 'data', 'buffer', 'buffered pages'],
+        rows: d.entries.map((e) => [
+          e.lbn,
+          fill(e.data),
+          e.full_buffers.map((b) => `${b} → `).join('') + fill(e.buffer),
+          e.buffered_pages,
+        ]),
+      };
+    case 'gc_queue':
+      return {
+        columns: ['#', 'lbn', 'phase', 'steps'],
+        rows: d.jobs.map((j, i) => [i, j.lbn, phaseText(j.phase), `${j.steps} of at most ${d.max_steps}`]),
+      };
+    case 'block_groups':
+      return {
+        columns: ['lbn', 'primary', 'replacement', 'buffer', 'GC'],
+        rows: d.groups.map((g) => [
+          g.lbn,
+          fill(g.primary),
+          fill(g.replacement),
+          fill(g.buffer),
+          g.gc ? gcText(g.gc) : '-',
+        ]),
+      };
+    case 'sub_table_index':
+      return {
+        columns: ['lbn', ...d.sub_tables.map((r, g) => `sub-table ${g} (BO ${r.first}..${r.last})`)],
+        rows: d.rows.map((r) => [r.lbn, ...r.at.map((a) => (a ? `${a.pbn}:${a.page}` : '-'))]),
+      };
+    case 'dedicated_log_blocks':
+      return {
+        columns: ['slot', 'pbn', 'lbn', 'lsns'],
+        rows: d.slots.map((s) =>
+          s.pbn === null
+            ? [s.slot, '-', '-', '']
+            : [
+                s.slot,
+                s.pbn,
+                dash(s.lbn),
+                list([
+                  ...s.lsns.map(String),
+                  ...Array<string>(Math.max(0, d.pages_per_block - s.lsns.length)).fill('·'),
+                ]),
+              ],
+        ),
+      };
+    case 'sequential_log_block':
+      return {
+        columns: ['pbn', 'owner lbn', 'last lsn', 'sectors'],
+        rows: [d.log ? [d.log.pbn, d.log.lbn, d.log.last_lsn, d.log.sectors] : ['-', '-', '-', '0']],
+      };
+    case 'shared_log_blocks':
+      return {
+        columns: ['order', 'pbn', 'lsns'],
+        rows: d.blocks.map((b) => [b.order, b.pbn, b.lsns.map(sectorText).join(' ')]),
+      };
+    case 'associative_log_blocks':
+      return {
+        columns: ['log', 'pbn', 'associativity', 'LBN[0..K)', 'serial', 'top', 'last used'],
+        rows: d.log_blocks.map((l) => [
+          l.slot,
+          l.pbn,
+          l.associativity,
+          l.free ? 'free' : list(l.lbns),
+          l.free ? '-' : l.serial ? 'yes' : 'no',
+          l.top,
+          l.last_used,
+        ]),
+      };
+    case 'relative_addressing':
+      return {
+        columns: ['PSN', 'page', 'RI', 'LBN[RI]', 'RLSN', 'LSN = LBN[RI]·N + RLSN'],
+        rows: d.rows.map((r) => [r.psn, r.page, dash(r.ri), dash(r.lbn), dash(r.rlsn), formula(r, d.pages_per_block)]),
+      };
+    case 'mapping_ram':
+      return {
+        columns: ['', 'FAST / KAST', 'KRAFT'],
+        rows: [
+          [
+            'bits per log block',
+            `${d.fast_log_bits_per_block} (PBN ${d.pbn_bits} + ${d.pages_per_block}×LSN ${d.lsn_bits})`,
+            `${d.kraft_log_bits_per_block} (PBN ${d.pbn_bits} + ${d.k}×LBN ${d.lbn_bits} + ${d.pages_per_block}×(RI ${d.ri_bits} + RLSN ${d.rlsn_bits}))`,
+          ],
+          [`RAM with ${d.fast_log_blocks} log blocks (bytes)`, d.fast_bytes, d.kraft_bytes_same_log_blocks],
+          ["log blocks within FAST's RAM", d.fast_log_blocks, d.kraft_log_blocks],
+        ],
+      };
+    case 'metadata_area':
+      return {
+        columns: ['part', 'where'],
+        rows: [
+          ['map directory (fixed)', `${d.directory.pbn} page ${d.directory.page}`],
+          ['map block', d.map ? `${d.map.pbn} page ${d.map.page}` : '-'],
+          [d.holds === 'checkpoints' ? 'checkpoint blocks' : 'log / dump blocks', list(d.blocks)],
+          ...(d.records ? [['records in RAM', `${d.records.held} of ${d.records.per_page} per page`]] : []),
+        ],
+      };
+    case 'log_regions':
+      return {
+        columns: ['pbn', 'region', 'lbMSN', 'state', 'lpns'],
+        rows: d.blocks.map((b) => [
+          b.pbn,
+          b.region,
+          dash(b.lbmsn),
+          b.checkpointed ? 'checkpointed' : 'in RAM only',
+          b.lsns.map(sectorText).join(' '),
+        ]),
+      };
+    case 'frozen_states':
+      return {
+        columns: ['id', 'epoch', 'pages pinned (retractable)'],
+        rows: d.states.map((s) => [s.id, `S${s.epoch}`, s.pinned]),
+      };
+    case 'intent_log':
+    case 'log_buffer':
+      return {
+        columns: ['#', 'kind', 'sector', 'old page', 'new page', 'global_time'],
+        rows: d.entries.map((e) => [
+          e.n,
+          e.moved ? 'gc move' : 'write',
+          e.sector,
+          e.old ?? 'φ',
+          e.new ?? 'φ',
+          e.global_time,
+        ]),
+      };
+    case 'revert_diff':
+      return {
+        columns: ['state', 'sector', 'page now', 'page after revert'],
+        rows: d.rows.map((r) => [r.state, r.sector, dash(r.now), dash(r.after)]),
+      };
+    case 'sections': {
+      const s = d.shares;
+      return {
+        columns: ['section', 'blocks'],
+        rows: [
+          ['metadata', list(d.metadata)],
+          ['mapping', list(d.mapping)],
+          ['data', `${d.data_blocks} blocks`],
+          ['log', list(d.log)],
+          ['valid / invalid / retractable', `${pct(s.valid)} / ${pct(s.invalid)} / ${pct(s.retractable)}`],
+          ['log / map / metadata / free', `${pct(s.log)} / ${pct(s.map)} / ${pct(s.meta)} / ${pct(s.free)}`],
+        ],
+      };
+    }
+    case 'table':
+      return { columns: d.columns, rows: d.rows };
   }
-  return out;
 }
 
-export function ramTable(tables: ViewTable[]): ViewTable | null {
-  return tables.find((x) => x.title.startsWith('Mapping RAM by the KRAFT')) ?? null;
-}
-
-/** Tables the scheme panels draw themselves (the generic table list leaves them out). */
-export function tablesShownElsewhere(scheme: string, tables: ViewTable[]): ViewTable[] {
-  if (hasPanel(scheme, 'rftl_block_map'))
-    return tables.filter((t) => !t.title.startsWith('Block map (RAM): primary / replacement / buffer'));
-  if (kraftLike(scheme)) {
-    return tables.filter(
-      (t) =>
-        !t.title.startsWith('Log blocks (K = ') &&
-        !t.title.startsWith('Relative addressing, log block') &&
-        !t.title.startsWith('Mapping RAM by the KRAFT'),
-    );
-  }
-  if (hasPanel(scheme, 'frozen_states')) return tables.filter((t) => !LTFTL_TABLES.some((p) => t.title.startsWith(p)));
-  return tables;
+/** Any panel as the plain table the generic list shows. */
+export function panelTable(p: Panel): PlainTable {
+  const t = cells(p.data);
+  return { title: p.title, columns: t.columns, rows: t.rows.map((r) => r.map(String)) };
 }
 
 /** Worst-case response time bounds of the RFTL paper's Table 2, in µs. */

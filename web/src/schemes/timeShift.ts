@@ -2,7 +2,8 @@
 // workload (the pattern language), so issuing one "now" re-runs the same workload with
 // that request inserted at the current step (docs/session-api.md, "Time shift").
 import type { Scenario } from '../scenario/model';
-import type { ViewTable } from '../sim/protocol';
+import type { Panel } from '../sim/generated/Panel';
+import { panelOf } from './tables';
 
 /** Largest workload the app re-writes as a pattern to insert a request. */
 export const TIME_SHIFT_MAX_REQUESTS = 200_000;
@@ -26,29 +27,31 @@ export function withInserted(s: Scenario, before: string, r: TimeShiftRequest, a
 
 export interface FrozenState {
   id: number;
+  /** the paper's name of the state: S_epoch ("S8") */
   epoch: string;
   pinned: number;
 }
 
-export function frozenStates(tables: ViewTable[]): FrozenState[] | null {
-  const t = tables.find((x) => x.title.startsWith('Frozen states'));
+export function frozenStates(panels: Panel[]): FrozenState[] | null {
+  const t = panelOf(panels, 'frozen_states');
   if (!t) return null;
-  return t.rows.map((r) => ({ id: Number(r[0]), epoch: String(r[1]), pinned: Number(r[2]) }));
+  return t.states.map((s) => ({ id: s.id, epoch: `S${s.epoch}`, pinned: s.pinned }));
 }
 
 export interface DiffRow {
   sector: number;
+  /** the sector's page now and after a revert ("-": none) */
   now: string;
   after: string;
 }
 
-export function revertDiff(tables: ViewTable[]): Map<number, DiffRow[]> {
+const page = (p: number | null) => (p === null ? '-' : String(p));
+
+export function revertDiff(panels: Panel[]): Map<number, DiffRow[]> {
   const out = new Map<number, DiffRow[]>();
-  const t = tables.find((x) => x.title.startsWith('Revert diff'));
-  for (const r of t?.rows ?? []) {
-    const id = Number(r[0]);
-    if (!out.has(id)) out.set(id, []);
-    out.get(id)!.push({ sector: Number(r[1]), now: String(r[2]), after: String(r[3]) });
+  for (const r of panelOf(panels, 'revert_diff')?.rows ?? []) {
+    if (!out.has(r.state)) out.set(r.state, []);
+    out.get(r.state)!.push({ sector: r.sector, now: page(r.now), after: page(r.after) });
   }
   return out;
 }
@@ -62,17 +65,17 @@ export interface LogEntryRow {
   time: string;
 }
 
-export function logEntries(tables: ViewTable[], prefix: string): LogEntryRow[] | null {
-  const t = tables.find((x) => x.title.startsWith(prefix));
+/** The intent log's entries in the log section on flash, or those still in the RAM buffer. */
+export function logEntries(panels: Panel[], where: 'intent_log' | 'log_buffer'): LogEntryRow[] | null {
+  const t = panelOf(panels, where);
   if (!t) return null;
-  return t.rows.map((r) => ({
-    n: String(r[0]),
-    kind: String(r[1]),
-    sector: String(r[2]),
-    old: String(r[3]),
-    next: String(r[4]),
-    time: String(r[5]),
+  const phi = (p: number | null) => (p === null ? 'φ' : String(p));
+  return t.entries.map((e) => ({
+    n: String(e.n),
+    kind: e.moved ? 'gc move' : 'write',
+    sector: String(e.sector),
+    old: phi(e.old),
+    next: phi(e.new),
+    time: String(e.global_time),
   }));
 }
-
-export const LTFTL_TABLES = ['Frozen states', 'Intent log in the log section', 'Log buffer (RAM', 'Revert diff'];

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Session, initSync } from '../sim/pkg/ftlscope_wasm.js';
 import { SessionHost } from '../sim/host';
-import type { CreateResult, SessionConstructor, ViewTable } from '../sim/protocol';
+import type { CreateResult, Panel, SessionConstructor } from '../sim/protocol';
 import type { Scenario } from '../scenario/model';
 import { frozenStates, insertionPoint, revertDiff, withInserted } from './timeShift';
 
@@ -38,14 +38,14 @@ describe('time shift (real core)', () => {
     const frozen = withInserted(base, before, { kind: 'freeze' }, after);
     const b = await call<CreateResult>({ type: 'create', scenario: frozen });
     expect(b.info.total_requests).toBe(13);
-    const end = await call<{ snapshot: { view: { tables: ViewTable[] }; pageStates: Uint8Array } }>({
+    const end = await call<{ snapshot: { view: { panels: Panel[] }; pageStates: Uint8Array } }>({
       type: 'seek',
       sid: b.sid,
       step: 13,
     });
-    expect(frozenStates(end.snapshot.view.tables)).toEqual([{ id: 1, epoch: 'S8', pinned: expect.any(Number) }]);
+    expect(frozenStates(end.snapshot.view.panels)).toEqual([{ id: 1, epoch: 'S8', pinned: expect.any(Number) }]);
     expect([...end.snapshot.pageStates].filter((x) => x === 3).length).toBe(3); // retractable {3, 6, 7} in Figure 2
-    const diff = revertDiff(end.snapshot.view.tables).get(1) ?? [];
+    const diff = revertDiff(end.snapshot.view.panels).get(1) ?? [];
     expect(diff.map((d) => d.sector).sort()).toEqual([3, 4, 5, 6]);
 
     const reverted = withInserted(
@@ -55,8 +55,8 @@ describe('time shift (real core)', () => {
       '',
     );
     const c = await call<CreateResult>({ type: 'create', scenario: reverted });
-    const done = await call<{ snapshot: { view: { tables: ViewTable[] } } }>({ type: 'seek', sid: c.sid, step: 14 });
-    expect(revertDiff(done.snapshot.view.tables).get(1) ?? []).toEqual([]);
+    const done = await call<{ snapshot: { view: { panels: Panel[] } } }>({ type: 'seek', sid: c.sid, step: 14 });
+    expect(revertDiff(done.snapshot.view.panels).get(1) ?? []).toEqual([]);
   });
 
   it('samples KRAFT associativity over the run and puts the session back where it was', async () => {

@@ -61,7 +61,7 @@ function cutRequests(s: WasmSession): Snapshot['cutRequests'] {
 export function takeSnapshot(s: WasmSession, lean = false, delta?: ChipDelta): Snapshot {
   const pageStates = delta ? new Uint8Array(0) : s.page_states();
   const skipLpns = delta || (lean && pageStates.length > LEAN_PAGES);
-  const view = parseJson<{ tables?: Snapshot['view']['tables'] }>(s.view(), 'view');
+  const view = parseJson<{ panels?: Snapshot['view']['panels'] }>(s.view(), 'view');
   return {
     step: s.step(),
     total: s.total(),
@@ -76,7 +76,7 @@ export function takeSnapshot(s: WasmSession, lean = false, delta?: ChipDelta): S
     metrics: parseJson(s.metrics(), 'metrics'),
     events: parseJson(s.events(), 'events'),
     narration: s.narration(),
-    view: { tables: Array.isArray(view?.tables) ? view.tables : [] },
+    view: { panels: Array.isArray(view?.panels) ? view.panels : [] },
     powered: s.powered ? s.powered() : true,
     recovering: s.recovering ? s.recovering() : false,
     victims: s.victims ? Array.from(s.victims()) : [],

@@ -2,6 +2,7 @@
 // Every request carries an id; the worker answers each one exactly once with the same id.
 import type { TraceCommand, TraceResultMap } from './traceTypes';
 import type { PageCommand, PageResultMap } from './pageTypes';
+import type { Panel } from './generated/Panel';
 import type {
   AssociativitySeries,
   CrashHere,
@@ -124,6 +125,8 @@ export interface SessionInfo {
   precondition?: { fill: boolean; random_writes: number; seed: number; writes: number } | null;
 }
 
+export type { Panel };
+
 export type EventKind = 'read' | 'read_oob' | 'program' | 'erase' | 'note';
 
 export interface SimEvent {
@@ -135,14 +138,9 @@ export interface SimEvent {
   text?: string | null;
 }
 
-export interface ViewTable {
-  title: string;
-  columns: string[];
-  rows: (string | number | boolean | null)[][];
-}
-
+/** The scheme panels of a moment (core: ftl/panel.rs, generated types). */
 export interface SchemeViewData {
-  tables: ViewTable[];
+  panels: Panel[];
 }
 
 /** Metrics JSON (docs/cli.md); read defensively, new fields are shown generically. */

@@ -1,16 +1,10 @@
-// Scheme-specific tables from the core's view() JSON.
-import type { ViewTable } from '../sim/protocol';
+// Scheme panels as plain tables (schemes/tables.ts, panelTable): those no scheme panel draws.
+import type { PlainTable } from '../schemes/tables';
 import { LabelTerm } from '../ui/glossary/Glossary';
 
 const MAX_ROWS = 200;
 
-function cell(v: unknown): string {
-  if (v === null || v === undefined) return '—';
-  if (typeof v === 'boolean') return v ? 'yes' : 'no';
-  return String(v);
-}
-
-export function TablesPanel({ tables }: { tables: ViewTable[] }) {
+export function TablesPanel({ tables }: { tables: PlainTable[] }) {
   if (tables.length === 0) return null;
   return (
     <>
@@ -34,7 +28,7 @@ export function TablesPanel({ tables }: { tables: ViewTable[] }) {
                 {t.rows.slice(0, MAX_ROWS).map((r, ri) => (
                   <tr key={ri}>
                     {r.map((v, ci) => (
-                      <td key={ci}>{cell(v)}</td>
+                      <td key={ci}>{v}</td>
                     ))}
                   </tr>
                 ))}

@@ -23,7 +23,7 @@ pub use delta::Delta;
 use delta::Track;
 pub use queue::{fmt_wait, QueueItem, QueueView};
 use view::request_words;
-pub use view::EventView;
+pub use view::{EventView, SchemeView};
 
 /// Power is off: the chip as the cut left it; RAM is lost (docs/session-api.md).
 #[derive(Clone)]

@@ -8,7 +8,8 @@
 mod common;
 
 use common::{run_checked, scenario};
-use ftl_sim::ftl::SchemeParams;
+use ftl_sim::ftl::panel::SectorEntry;
+use ftl_sim::ftl::{PanelData, SchemeParams};
 use ftl_sim::nand::{Cause, Event, OpKind};
 use ftl_sim::sim::Simulator;
 use ftl_sim::trace::gen::Workload;
@@ -205,10 +206,17 @@ fn fast_literal_hot_block_pattern_section_3_1b() {
     assert_eq!((r.cost.partial, r.cost.full, r.cost.switch), (2, 0, 0), "{:?}", r.cost);
     assert_eq!(r.cost.erases, 2);
     assert_eq!(r.cost.copies, 4);
-    let tables = r.sim.state.ftl.tables(&r.sim.state.flash);
-    let rw = tables.iter().find(|t| t.title.contains("RW")).unwrap();
-    assert_eq!(rw.rows.len(), 1);
-    assert_eq!(rw.rows[0][2], "-1 -1 -1 3", "the merged S1 S3 S1 are −1, then S3 appended");
+    let panels = r.sim.state.ftl.panels(&r.sim.state.flash);
+    let rw = panels
+        .iter()
+        .find_map(|p| match &p.data {
+            PanelData::SharedLogBlocks { blocks } => Some(blocks),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(rw.len(), 1);
+    use SectorEntry::{Lsn, Merged};
+    assert_eq!(rw[0].lsns, [Merged, Merged, Merged, Lsn(3)], "the merged S1 S3 S1 are −1, then S3 appended");
     assert!(r.has_note("case 2.2 (Fig. 5)"));
     assert!(r.has_note("case 3 (Fig. 5)"));
 }
@@ -604,7 +612,7 @@ fn stepping_narrates_each_merge_at_its_copies() {
         assert_eq!(owners.iter().filter(|&&o| o == lbn).count(), 1, "one data block per LBN");
     }
     let view = s.view_json();
-    assert!(view.contains("Sector-mapping table: RW log blocks") && view.contains("-1"), "{view}");
+    assert!(view.contains("Sector-mapping table: RW log blocks") && view.contains("\"merged\""), "{view}");
 }
 
 /// The paper's chip geometry (4096 blocks of 32 sectors, 64 MB) with 4 and 64 log

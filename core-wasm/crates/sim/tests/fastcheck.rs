@@ -197,10 +197,27 @@ fn figure_4_cut_right_after_the_first_merge_of_a_victim() {
 
     // The recovered RW list: the victim first, with its merged entries −1 and LPN 46 still
     // valid (LBN 11's merge is redone at the next RW write), then F, A', B', C', D'.
-    let t = after.ftl.tables(&after.flash);
-    let rw = t.iter().find(|t| t.title.starts_with("Sector-mapping table: RW")).unwrap();
-    let lpns: Vec<&str> = rw.rows.iter().map(|r| r[2].as_str()).collect();
-    assert_eq!(lpns, ["-1 -1 46 -1", "29 30 31 33", "53 54 55 57", "61 62 63 65", "1 2 3 5", "9 10 11 13"]);
+    let t = after.ftl.panels(&after.flash);
+    let rw = t
+        .iter()
+        .find_map(|p| match &p.data {
+            ftl_sim::ftl::PanelData::SharedLogBlocks { blocks } => Some(blocks),
+            _ => None,
+        })
+        .unwrap();
+    use ftl_sim::ftl::panel::SectorEntry::{Lsn, Merged};
+    let lpns: Vec<_> = rw.iter().map(|r| r.lsns.clone()).collect();
+    assert_eq!(
+        lpns,
+        [
+            [Merged, Merged, Lsn(46), Merged],
+            [Lsn(29), Lsn(30), Lsn(31), Lsn(33)],
+            [Lsn(53), Lsn(54), Lsn(55), Lsn(57)],
+            [Lsn(61), Lsn(62), Lsn(63), Lsn(65)],
+            [Lsn(1), Lsn(2), Lsn(3), Lsn(5)],
+            [Lsn(9), Lsn(10), Lsn(11), Lsn(13)]
+        ]
+    );
     // Redo: the write that was cut is retried; the victim's remaining merge (LBN 11) runs.
     let mut again = after.clone();
     again.exec(last).unwrap();

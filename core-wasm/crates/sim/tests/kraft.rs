@@ -6,8 +6,9 @@ mod common;
 
 use common::{run_checked, scenario};
 use ftl_sim::ftl::kraft::{Kraft, Variant};
+use ftl_sim::ftl::panel::RelativeRow;
 use ftl_sim::ftl::ram::{bits_for, parse_capacity, MapGeometry};
-use ftl_sim::ftl::{BlockRole, Ftl, SchemeParams};
+use ftl_sim::ftl::{BlockRole, Ftl, PanelData, SchemeParams};
 use ftl_sim::nand::{Cause, Chip, Flash, OpKind, PageKind};
 use ftl_sim::oracle::Oracle;
 use ftl_sim::trace::gen::Workload;
@@ -382,14 +383,25 @@ fn relative_addressing_table_and_worked_lsn() {
     // LSN = LBN[RI[PSN]]·N + RLSN[PSN]
     assert_eq!(log.lsn(1, 8), Some(7 * 8 + 6));
     assert_eq!(r.ftl.locate(62), Some(log.pbn * 8 + 1));
-    let tables = r.ftl.tables(&r.flash);
-    let t = tables.iter().find(|t| t.title.contains("Relative addressing") && t.title.contains("[5, 7]")).unwrap();
+    let panels = r.ftl.panels(&r.flash);
+    let rows = panels
+        .iter()
+        .find_map(|p| match &p.data {
+            PanelData::RelativeAddressing { lbns, rows, .. }
+                if p.title.contains("Relative addressing") && lbns == &[5, 7] =>
+            {
+                Some(rows)
+            }
+            _ => None,
+        })
+        .unwrap();
+    // 7·8 + 6 = 62
     assert_eq!(
-        t.rows[1],
-        vec![(log.pbn * 8 + 1).to_string(), "1".into(), "1".into(), "7".into(), "6".into(), "7·8 + 6 = 62".into()]
+        rows[1],
+        RelativeRow { psn: log.pbn * 8 + 1, page: 1, ri: Some(1), lbn: Some(7), rlsn: Some(6), lsn: Some(62) }
     );
-    let summary = &tables[0];
-    assert!(summary.columns.contains(&"serial".to_string()));
+    let PanelData::AssociativeLogBlocks { log_blocks, .. } = &panels[0].data else { panic!("{:?}", panels[0]) };
+    assert!(log_blocks.iter().all(|l| l.free || l.serial.is_some()), "the summary shows seriality");
     r.check();
 }
 
@@ -710,9 +722,10 @@ fn stepper_shows_roles_owners_tables_and_merge_narration() {
         }
     }
     assert_eq!(first_copy_had_note, Some(true));
-    let tables = s.sim.state.ftl.tables(&s.sim.state.flash);
-    assert_eq!(tables[0].rows[0][3], "4", "log 0 now holds lbn 4 only");
-    assert_eq!(tables[0].rows[0][4], "yes", "and is serial");
+    let panels = s.sim.state.ftl.panels(&s.sim.state.flash);
+    let PanelData::AssociativeLogBlocks { log_blocks, .. } = &panels[0].data else { panic!("{:?}", panels[0]) };
+    assert_eq!(log_blocks[0].lbns, [4], "log 0 now holds lbn 4 only");
+    assert_eq!(log_blocks[0].serial, Some(true), "and is serial");
 }
 
 /// Issue 25: relative addressing is KRAFT's technique; KAST's view has no such table (and

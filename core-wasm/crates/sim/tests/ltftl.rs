@@ -11,7 +11,8 @@ use std::hash::{Hash, Hasher};
 
 use common::{run_checked, scenario};
 use ftl_sim::ftl::ltftl::{LtFtl, Section};
-use ftl_sim::ftl::{Ftl, PageState, SchemeParams};
+use ftl_sim::ftl::panel::FrozenStateRow;
+use ftl_sim::ftl::{Ftl, PageState, PanelData, SchemeParams};
 use ftl_sim::nand::{Cause, Chip, Flash, FlashError, Lpn, OpKind, PageKind, Ppn};
 use ftl_sim::oracle::Oracle;
 use ftl_sim::sim::State;
@@ -192,21 +193,25 @@ fn figure2_states_s8_s12_and_revert() {
     }
     r.check("at t = 12");
     // The UI's revert diff lists exactly U(8-12)'s sectors with their old pages.
-    let tables = r.ftl.tables(&r.flash);
-    let diff = tables.iter().find(|t| t.title.starts_with("Revert diff")).unwrap();
-    let rows: Vec<(String, String)> = diff.rows.iter().map(|row| (row[1].clone(), row[3].clone())).collect();
-    let want: Vec<(String, String)> =
-        [(3, page(3).to_string()), (4, page(6).to_string()), (5, page(7).to_string()), (6, "-".to_string())]
-            .iter()
-            .map(|(a, b)| (a.to_string(), b.clone()))
-            .collect();
-    assert_eq!(rows, want);
-    let states = tables.iter().find(|t| t.title.starts_with("Frozen states")).unwrap();
-    assert_eq!(
-        states.rows,
-        vec![vec![id.to_string(), "S8".to_string(), "3".to_string()]],
-        "state 1 is S8 and pins 3 pages"
-    );
+    let panels = r.ftl.panels(&r.flash);
+    let diff = panels
+        .iter()
+        .find_map(|p| match &p.data {
+            PanelData::RevertDiff { rows } => Some(rows),
+            _ => None,
+        })
+        .unwrap();
+    let rows: Vec<(u32, Option<Ppn>)> = diff.iter().map(|row| (row.sector, row.after)).collect();
+    // "-": sector 6 had no page in S8.
+    assert_eq!(rows, [(3, Some(page(3))), (4, Some(page(6))), (5, Some(page(7))), (6, None)]);
+    let states = panels
+        .iter()
+        .find_map(|p| match &p.data {
+            PanelData::FrozenStates { states } => Some(states),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(states, &[FrozenStateRow { id, epoch: 8, pinned: 3 }], "state 1 is S8 and pins 3 pages");
     // Revert S12 → S8.
     r.exec(Request::Revert { state: id }).unwrap();
     assert_eq!(&r.ftl.forward_map()[..6], &s8[..], "after revert the map is S8");
@@ -244,9 +249,9 @@ fn figure6_session_through_the_pattern_language() {
     assert_eq!(m.scheme_metrics["frozen_states"], 0);
     assert!(m.scheme_metrics["map_dumps"].as_u64().unwrap() >= 1, "revert writes the map");
     // The state table is a panel of the UI.
-    let t = sim.state.ftl.tables(&sim.state.flash);
-    assert!(t.iter().any(|t| t.title.starts_with("Frozen states")));
-    assert!(t.iter().any(|t| t.title.starts_with("Log buffer")));
+    let t = sim.state.ftl.panels(&sim.state.flash);
+    assert!(t.iter().any(|t| matches!(t.data, PanelData::FrozenStates { .. })));
+    assert!(t.iter().any(|t| matches!(t.data, PanelData::LogBuffer { .. })));
 }
 
 #[test]

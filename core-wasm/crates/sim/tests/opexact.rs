@@ -12,7 +12,7 @@ use common::scenario;
 use ftl_sim::ftl::{SchemeParams, SCHEMES};
 use ftl_sim::nand::{FlashError, PageKind, NONE};
 use ftl_sim::sim::State;
-use ftl_sim::stepper::Stepper;
+use ftl_sim::stepper::{SchemeView, Stepper};
 use ftl_sim::trace::gen::Workload;
 use proptest::prelude::*;
 
@@ -57,7 +57,7 @@ fn state_view(st: &State) -> View {
         owners: (0..st.flash.blocks()).map(|b| st.ftl.block_owner(b).map_or(-1, |l| l as i32)).collect(),
         erases: st.flash.erase_counts().to_vec(),
         metrics: serde_json::to_string(&st.metrics()).unwrap(),
-        tables: serde_json::json!({ "tables": st.ftl.tables(&st.flash), "powered": true }).to_string(),
+        tables: serde_json::to_string(&SchemeView { panels: st.ftl.panels(&st.flash), powered: true }).unwrap(),
     }
 }
 

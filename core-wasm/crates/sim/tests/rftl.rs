@@ -6,8 +6,9 @@ mod common;
 use std::sync::Arc;
 
 use common::run_checked;
+use ftl_sim::ftl::panel::{BlockFill, BlockGroup, GroupGc, GroupGcKind, PageAt, SubTableRow};
 use ftl_sim::ftl::rftl::{GcKind, Rftl};
-use ftl_sim::ftl::{Ftl, SchemeParams};
+use ftl_sim::ftl::{Ftl, PanelData, SchemeParams};
 use ftl_sim::nand::{Chip, Flash, Geometry, Timing, NONE};
 use ftl_sim::scenario::{ChipSpec, Scenario};
 use ftl_sim::sim::{RequestTime, Simulator};
@@ -204,10 +205,23 @@ fn figure5_gc_walkthrough() {
         vec![BlockRole::Primary, BlockRole::Replacement, BlockRole::Buffer]
     );
     assert_eq!((0..3).map(|b| f.block_owner(b)).collect::<Vec<_>>(), vec![Some(0); 3]);
-    let tables = f.tables(&flash);
-    assert_eq!(tables[0].rows[0], vec!["0", "0 (8/8)", "1 (4/8)", "2 (1/8)", "primary GC: step 1 of 3"]);
+    let panels = f.panels(&flash);
+    let PanelData::BlockGroups { groups } = &panels[0].data else { panic!("{:?}", panels[0]) };
+    let block_fill = |pbn, used| BlockFill { pbn: Some(pbn), used, of: 8 };
+    assert_eq!(
+        groups[0],
+        BlockGroup {
+            lbn: 0,
+            primary: block_fill(0, 8),
+            replacement: block_fill(1, 4),
+            buffer: block_fill(2, 1),
+            gc: Some(GroupGc { kind: GroupGcKind::Primary, step: 1, of: 3 })
+        }
+    );
     // Sub-table 0 (BO 0..3) was last written with the copy of LPN 3, sub-table 1 with LPN 4's.
-    assert_eq!(tables[1].rows[0], vec!["0", "1:2", "1:3"]);
+    let PanelData::SubTableIndex { rows, .. } = &panels[1].data else { panic!("{:?}", panels[1]) };
+    let page_at = |pbn, page| Some(PageAt { pbn, page });
+    assert_eq!(rows[0], SubTableRow { lbn: 0, at: vec![page_at(1, 2), page_at(1, 3)] });
 
     // (c) w1; copy1 moves the rest of the primary's valid pages (5 is now in the buffer).
     write(&mut f, &mut flash, 5);

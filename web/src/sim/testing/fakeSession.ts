@@ -290,11 +290,14 @@ export class FakeSession implements WasmSession {
   }
   view() {
     return JSON.stringify({
-      tables: [
+      panels: [
         {
           title: 'Page map (LPN → PPN)',
-          columns: ['LPN', 'PPN'],
-          rows: [...this.st.map].flatMap((p, l) => (p >= 0 ? [[l, p]] : [])),
+          data: {
+            kind: 'table',
+            columns: ['LPN', 'PPN'],
+            rows: [...this.st.map].flatMap((p, l) => (p >= 0 ? [[l, p]] : [])),
+          },
         },
       ],
     });

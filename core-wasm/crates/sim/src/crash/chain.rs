@@ -448,8 +448,8 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
         v.frozen_damaged = j.frozen_damaged;
         let mut oracle = j.oracle;
         if trace_this {
-            for t in ftl.tables(&s.flash) {
-                eprintln!("  {}: {:?}", t.title, t.rows);
+            for p in ftl.panels(&s.flash) {
+                eprintln!("  {}: {:?}", p.title, p.data);
             }
             let roles: Vec<String> = (0..s.flash.blocks())
                 .map(|b| {

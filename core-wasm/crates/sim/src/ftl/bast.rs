@@ -17,9 +17,10 @@
 
 use std::collections::VecDeque;
 
+use super::panel::{first_rows, some, DataBlockEntry, DedicatedLog, PANEL_ROWS};
 use super::registry::{self, Builder, Mapping, ParamSpec, Run, SchemeEntry, Value};
 use super::scan_recovery::{max_seq, newest, scan_all, Blk};
-use super::{BlockRole, Cleaning, Ftl, SchemeParams, Table};
+use super::{BlockRole, Cleaning, Ftl, Panel, PanelData, SchemeParams};
 use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
 
 /// Free blocks kept beyond data and log blocks: a full merge takes one free block
@@ -392,44 +393,36 @@ impl Ftl for BastFtl {
         serde_json::to_value(&self.rules).unwrap_or(serde_json::Value::Null)
     }
 
-    fn tables(&self, _flash: &Flash) -> Vec<Table> {
-        let bmt_rows = self
+    fn panels(&self, _flash: &Flash) -> Vec<Panel> {
+        let entries = self
             .bmt
             .iter()
             .enumerate()
-            .take(256)
-            .map(|(lbn, &p)| vec![lbn.to_string(), if p == NONE { "-".into() } else { p.to_string() }])
-            .collect();
-        let log_rows = self
+            .take(PANEL_ROWS)
+            .map(|(lbn, &p)| DataBlockEntry { lbn: lbn as u32, pbn: some(p) });
+        let slots = self
             .slots
             .iter()
             .enumerate()
-            .map(|(i, s)| match s {
-                Some(l) => {
-                    let mut e: Vec<String> = l.lsns.iter().map(|x| x.to_string()).collect();
-                    e.resize(self.ppb as usize, "·".into());
-                    vec![i.to_string(), l.pbn.to_string(), l.lbn.to_string(), e.join(" ")]
-                }
-                None => vec![i.to_string(), "-".into(), "-".into(), String::new()],
+            .map(|(i, s)| DedicatedLog {
+                slot: i as u32,
+                pbn: s.as_ref().map(|l| l.pbn),
+                lbn: s.as_ref().map(|l| l.lbn),
+                lsns: s.as_ref().map(|l| l.lsns.clone()).unwrap_or_default(),
             })
             .collect();
         vec![
-            Table {
-                title: format!(
-                    "Block-mapping table (LBN → data PBN){}",
-                    if self.bmt.len() > 256 { " — first 256 LBNs" } else { "" }
-                ),
-                columns: vec!["lbn".into(), "pbn".into()],
-                rows: bmt_rows,
-            },
-            Table {
-                title: format!(
+            Panel::new(
+                format!("Block-mapping table (LBN → data PBN){}", first_rows(self.bmt.len(), "LBNs")),
+                PanelData::DataBlockMap { entries: entries.collect() },
+            ),
+            Panel::new(
+                format!(
                     "Sector-mapping table: log blocks (lsn per page, · = empty; round robin replaces slot {} next)",
                     self.rr
                 ),
-                columns: vec!["slot".into(), "pbn".into(), "lbn".into(), "lsns".into()],
-                rows: log_rows,
-            },
+                PanelData::DedicatedLogBlocks { pages_per_block: self.ppb, next_victim: self.rr as u32, slots },
+            ),
         ]
     }
 }

@@ -3,9 +3,11 @@
 use serde::{Deserialize, Serialize};
 
 use crate::nand::{Chip, Flash, FlashResult, Geometry, Lpn, PageKind, Pbn, Ppn};
+pub use panel::{Panel, PanelData};
 pub use registry::{Builder, Mapping, PanelKind, ParamSpec, Run, SchemeEntry, Value};
 
 pub mod greedy;
+pub mod panel;
 pub mod ram;
 pub mod registry;
 pub mod scan_recovery;
@@ -64,14 +66,6 @@ pub enum PageState {
     /// The program a power cut interrupted: half-programmed, unreadable, holding no data
     /// until its block's erase (issue 35: drawn apart from invalid pages).
     Torn = 5,
-}
-
-/// A scheme-specific table for the UI's panels (block map, sector map, ...).
-#[derive(Clone, Debug, Serialize)]
-pub struct Table {
-    pub title: String,
-    pub columns: Vec<String>,
-    pub rows: Vec<Vec<String>>,
 }
 
 /// A scheme parameter's type: a ratio (`f64`) or a count (`u32`).
@@ -228,8 +222,8 @@ pub trait Ftl: FtlClone + Send {
     fn scheme_metrics(&self) -> serde_json::Value {
         serde_json::Value::Null
     }
-    /// Panels for the UI.
-    fn tables(&self, _flash: &Flash) -> Vec<Table> {
+    /// Panels for the UI, as typed data (ftl/panel.rs).
+    fn panels(&self, _flash: &Flash) -> Vec<Panel> {
         Vec::new()
     }
 

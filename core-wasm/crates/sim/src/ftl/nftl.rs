@@ -13,8 +13,9 @@
 
 use std::collections::VecDeque;
 
+use super::panel::{first_rows, some, BlockFill, ReplacementEntry, PANEL_ROWS};
 use super::registry::{self, Builder, Mapping, PanelKind, Run, SchemeEntry};
-use super::{BlockRole, Cleaning, Ftl, SchemeParams, Table};
+use super::{BlockRole, Cleaning, Ftl, Panel, PanelData, SchemeParams};
 use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -405,26 +406,21 @@ impl Ftl for Nftl {
         })
     }
 
-    fn tables(&self, _flash: &Flash) -> Vec<Table> {
-        let b = |x: Pbn| if x == NONE { "-".to_string() } else { x.to_string() };
-        let rows = self
+    fn panels(&self, _flash: &Flash) -> Vec<Panel> {
+        let entries = self
             .map
             .iter()
             .enumerate()
-            .take(256)
-            .map(|(l, e)| {
-                vec![
-                    l.to_string(),
-                    b(e.data),
-                    b(e.repl),
-                    if e.repl == NONE { "-".into() } else { format!("{}/{}", e.repl_next, self.ppb) },
-                ]
+            .take(PANEL_ROWS)
+            .map(|(l, e)| ReplacementEntry {
+                lbn: l as u32,
+                data: some(e.data),
+                replacement: BlockFill { pbn: some(e.repl), used: e.repl_next, of: self.ppb },
             })
             .collect();
-        vec![Table {
-            title: format!("Block map (RAM){}", if self.map.len() > 256 { " — first 256 logical blocks" } else { "" }),
-            columns: vec!["lbn".into(), "data".into(), "replacement".into(), "replacement used".into()],
-            rows,
-        }]
+        vec![Panel::new(
+            format!("Block map (RAM){}", first_rows(self.map.len(), "logical blocks")),
+            PanelData::ReplacementMap { entries },
+        )]
     }
 }

@@ -6,8 +6,9 @@
 use std::collections::VecDeque;
 
 use super::greedy::ValidBuckets;
+use super::panel::{first_rows, PageAt, PageMapEntry, PANEL_ROWS};
 use super::registry::{self, Builder, Mapping, ParamSpec, Run, SchemeEntry, Value};
-use super::{BlockRole, Cleaning, Ftl, SchemeParams, Table};
+use super::{BlockRole, Cleaning, Ftl, Panel, PanelData, SchemeParams};
 use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
 
 /// Blocks the scheme always keeps out of logical space: the write frontier, the GC
@@ -436,25 +437,17 @@ impl Ftl for PageFtl {
         4 * self.logical_pages as u64
     }
 
-    fn tables(&self, _flash: &Flash) -> Vec<Table> {
-        let rows = self
+    fn panels(&self, _flash: &Flash) -> Vec<Panel> {
+        let entries = self
             .l2p
             .iter()
             .enumerate()
-            .take(256)
-            .map(|(lpn, &ppn)| {
-                let (b, o) = if ppn == NONE {
-                    ("-".to_string(), "-".to_string())
-                } else {
-                    ((ppn / self.ppb).to_string(), (ppn % self.ppb).to_string())
-                };
-                vec![lpn.to_string(), b, o]
-            })
+            .take(PANEL_ROWS)
+            .map(|(lpn, &ppn)| PageMapEntry { lpn: lpn as u32, at: PageAt::of(ppn, self.ppb) })
             .collect();
-        vec![Table {
-            title: format!("Page map (L2P, RAM){}", if self.l2p.len() > 256 { " — first 256 LPNs" } else { "" }),
-            columns: vec!["lpn".into(), "pbn".into(), "page".into()],
-            rows,
-        }]
+        vec![Panel::new(
+            format!("Page map (L2P, RAM){}", first_rows(self.l2p.len(), "LPNs")),
+            PanelData::PageMap { entries },
+        )]
     }
 }

@@ -2,12 +2,22 @@
 //! display, victims, events and the narration (read-only; stepping is in stepper.rs).
 
 use serde::Serialize;
+use ts_rs::TS;
 
 use super::Stepper;
-use crate::ftl::PageState;
+use crate::ftl::{PageState, Panel};
 use crate::moment::Display;
 use crate::nand::{Cause, Event, OpKind, PageKind, NONE};
 use crate::trace::Request;
+
+/// The scheme panels of the moment on screen (`Session.view()`; ftl/panel.rs).
+#[derive(Clone, Debug, Serialize, TS)]
+#[ts(export)]
+pub struct SchemeView {
+    pub panels: Vec<Panel>,
+    /// False while power is off or recovery rebuilds the RAM (no panels then).
+    pub powered: bool,
+}
 
 /// An event as the UI gets it.
 #[derive(Serialize)]
@@ -114,14 +124,17 @@ impl Stepper {
     pub fn metrics_json(&self) -> String {
         serde_json::to_string(&self.view().metrics()).unwrap_or_default()
     }
-    /// Scheme panels as JSON: `{tables:[{title, columns, rows}], powered}`; dark while
-    /// power is off and while recovery rebuilds the RAM.
-    pub fn view_json(&self) -> String {
+    /// The scheme panels; dark while power is off and while recovery rebuilds the RAM.
+    pub fn scheme_view(&self) -> SchemeView {
         if self.power.is_some() || self.rec.is_some() {
-            return serde_json::json!({ "tables": [], "powered": false }).to_string();
+            return SchemeView { panels: Vec::new(), powered: false };
         }
         let s = self.view();
-        serde_json::json!({ "tables": s.ftl.tables(&s.flash), "powered": true }).to_string()
+        SchemeView { panels: s.ftl.panels(&s.flash), powered: true }
+    }
+    /// `scheme_view()` as JSON.
+    pub fn view_json(&self) -> String {
+        serde_json::to_string(&self.scheme_view()).unwrap_or_default()
     }
 
     /// Blocks the merge or GC under way will erase (its victims), while it runs: the

@@ -11,8 +11,9 @@
 
 use std::collections::VecDeque;
 
+use super::panel::{first_rows, some, DataBlockEntry, SectorEntry, SequentialLog, SharedLog, PANEL_ROWS};
 use super::registry::{self, Builder, Mapping, ParamSpec, Run, SchemeEntry, Value};
-use super::{BlockRole, Cleaning, Ftl, SchemeParams, Table};
+use super::{BlockRole, Cleaning, Ftl, Panel, PanelData, SchemeParams};
 use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, Pbn, Ppn, NONE};
 
 mod merge;
@@ -131,7 +132,7 @@ pub trait RecoveryLogging: Send {
     /// The role of a block of the metadata area, None for FAST's own blocks.
     fn block_role(&self, pbn: Pbn) -> Option<BlockRole>;
     fn metrics(&self) -> serde_json::Value;
-    fn tables(&self, ftl: &FastFtl, flash: &Flash) -> Vec<Table>;
+    fn panels(&self, ftl: &FastFtl, flash: &Flash) -> Vec<Panel>;
     /// The end of a merge of `lbn` (`merged_out` pages left a log block).
     fn after_merge(&mut self, flash: &mut Flash, ftl: &mut FastFtl, lbn: u32, merged_out: u32) -> FlashResult<()>;
     /// A new RW log block `pbn` replaced the victim.
@@ -619,69 +620,58 @@ impl Ftl for FastFtl {
         super::default_page_state(self, flash, ppn)
     }
 
-    fn tables(&self, flash: &Flash) -> Vec<Table> {
-        let mut t = self.fast_tables();
+    fn panels(&self, flash: &Flash) -> Vec<Panel> {
+        let mut t = self.fast_panels();
         if let Some(m) = &self.meta {
-            t.extend(m.tables(self, flash));
+            t.extend(m.panels(self, flash));
         }
         t
     }
 }
 
 impl FastFtl {
-    fn fast_tables(&self) -> Vec<Table> {
+    fn fast_panels(&self) -> Vec<Panel> {
         let n = self.ppb;
-        let bmt_rows = self
+        let entries = self
             .bmt
             .iter()
             .enumerate()
-            .take(256)
-            .map(|(lbn, &p)| vec![lbn.to_string(), if p == NONE { "-".into() } else { p.to_string() }])
-            .collect();
-        let sw_rows = match self.sw {
-            Some(s) => vec![vec![
-                s.pbn.to_string(),
-                s.lbn.to_string(),
-                (s.lbn * n + s.next - 1).to_string(),
-                s.next.to_string(),
-            ]],
-            None => vec![vec!["-".into(), "-".into(), "-".into(), "0".into()]],
-        };
-        let rw_rows = self
+            .take(PANEL_ROWS)
+            .map(|(lbn, &p)| DataBlockEntry { lbn: lbn as u32, pbn: some(p) });
+        let sw = self.sw.map(|s| SequentialLog {
+            pbn: s.pbn,
+            lbn: s.lbn,
+            last_lsn: s.lbn * n + s.next - 1,
+            sectors: s.next,
+        });
+        let blocks = self
             .rw
             .iter()
             .enumerate()
-            .map(|(i, &pbn)| {
-                let entries = (0..n)
-                    .map(|off| match self.smt[(pbn * n + off) as usize] {
-                        NONE => "·".to_string(),
-                        MERGED => "-1".to_string(),
-                        l => l.to_string(),
-                    })
-                    .collect::<Vec<_>>()
-                    .join(" ");
-                vec![i.to_string(), pbn.to_string(), entries]
-            })
+            .map(|(i, &pbn)| SharedLog { order: i as u32, pbn, lsns: self.sector_entries(pbn) })
             .collect();
         vec![
-            Table {
-                title: format!(
-                    "Block-mapping table (LBN → data PBN){}",
-                    if self.bmt.len() > 256 { " — first 256 LBNs" } else { "" }
-                ),
-                columns: vec!["lbn".into(), "pbn".into()],
-                rows: bmt_rows,
-            },
-            Table {
-                title: "Sector-mapping table: SW log block".into(),
-                columns: vec!["pbn".into(), "owner lbn".into(), "last lsn".into(), "sectors".into()],
-                rows: sw_rows,
-            },
-            Table {
-                title: "Sector-mapping table: RW log blocks (lsn per page, −1 = merged, · = empty; row 0 is the next victim)".into(),
-                columns: vec!["order".into(), "pbn".into(), "lsns".into()],
-                rows: rw_rows,
-            },
+            Panel::new(
+                format!("Block-mapping table (LBN → data PBN){}", first_rows(self.bmt.len(), "LBNs")),
+                PanelData::DataBlockMap { entries: entries.collect() },
+            ),
+            Panel::new("Sector-mapping table: SW log block", PanelData::SequentialLogBlock { log: sw }),
+            Panel::new(
+                "Sector-mapping table: RW log blocks (lsn per page, −1 = merged, · = empty; row 0 is the next victim)",
+                PanelData::SharedLogBlocks { blocks },
+            ),
         ]
+    }
+
+    /// The sector-mapping entries of log block `pbn`, page by page.
+    pub(crate) fn sector_entries(&self, pbn: Pbn) -> Vec<SectorEntry> {
+        let n = self.ppb;
+        (0..n)
+            .map(|off| match self.smt[(pbn * n + off) as usize] {
+                NONE => SectorEntry::Empty,
+                MERGED => SectorEntry::Merged,
+                l => SectorEntry::Lsn(l),
+            })
+            .collect()
     }
 }

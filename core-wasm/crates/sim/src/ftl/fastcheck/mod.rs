@@ -26,9 +26,10 @@ use serde::Serialize;
 
 use super::fast::recovery::{rebuild_fast, ExtRw};
 use super::fast::{self, FastFtl, RecoveryLogging, MERGED};
+use super::panel::{some, MetadataArea, MetadataBlocks, PageAt, RecordFill, RegionLog};
 use super::registry::{self, Builder, Mapping, ParamSpec, Run, SchemeEntry, Value};
 use super::scan_recovery::Blk;
-use super::{BlockRole, Cleaning, SchemeParams, Table};
+use super::{BlockRole, Cleaning, Panel, PanelData, SchemeParams};
 use crate::nand::{Cause, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
 
 mod recovery;
@@ -241,8 +242,8 @@ impl RecoveryLogging for MetaLog {
     fn metrics(&self) -> serde_json::Value {
         MetaLog::metrics(self)
     }
-    fn tables(&self, ftl: &FastFtl, flash: &Flash) -> Vec<Table> {
-        MetaLog::tables(self, ftl, flash)
+    fn panels(&self, ftl: &FastFtl, flash: &Flash) -> Vec<Panel> {
+        MetaLog::panels(self, ftl, flash)
     }
     fn after_merge(&mut self, flash: &mut Flash, ftl: &mut FastFtl, lbn: u32, merged_out: u32) -> FlashResult<()> {
         MetaLog::after_merge(self, flash, ftl, lbn, merged_out)
@@ -678,66 +679,48 @@ impl MetaLog {
         self.compact(flash, ftl)
     }
 
-    pub fn tables(&self, ftl: &FastFtl, _flash: &Flash) -> Vec<Table> {
-        let n = self.ppb;
-        let mut rows = vec![
-            vec!["map directory (fixed)".into(), format!("{} page {}", self.dir.0, self.dir.1)],
-            vec![
-                "map block".into(),
-                if self.map.0 == NONE { "-".into() } else { format!("{} page {}", self.map.0, self.map.1) },
-            ],
-            vec![
-                match self.mode {
-                    Mode::FastCheck => "checkpoint blocks".into(),
-                    Mode::LtLog => "log / dump blocks".into(),
-                },
-                self.area.iter().map(|b| b.to_string()).collect::<Vec<_>>().join(" "),
-            ],
-        ];
-        if self.mode == Mode::LtLog {
-            rows.push(vec![
-                "records in RAM".into(),
-                format!("{} of {} per page", self.records.len(), self.lrecs_in_page),
-            ]);
-        }
-        let mut t = vec![Table { title: "Metadata area".into(), columns: vec!["part".into(), "where".into()], rows }];
+    pub fn panels(&self, ftl: &FastFtl, flash: &Flash) -> Vec<Panel> {
+        let area = MetadataArea {
+            directory: PageAt { pbn: self.dir.0, page: self.dir.1 },
+            map: some(self.map.0).map(|pbn| PageAt { pbn, page: self.map.1 }),
+            holds: match self.mode {
+                Mode::FastCheck => MetadataBlocks::Checkpoints,
+                Mode::LtLog => MetadataBlocks::LogAndDumps,
+            },
+            blocks: self.area.iter().copied().collect(),
+            records: (self.mode == Mode::LtLog)
+                .then_some(RecordFill { held: self.records.len() as u32, per_page: self.lrecs_in_page }),
+        };
+        let mut t = vec![Panel::new("Metadata area", PanelData::MetadataArea(area))];
         if self.mode == Mode::FastCheck {
             let cap = ftl.rw_capacity();
             let rw: Vec<Pbn> = ftl.victim.iter().chain(ftl.rw.iter()).copied().collect();
-            let rows = rw
+            let blocks = rw
                 .iter()
                 .take(64)
                 .map(|&b| {
                     let g = self.gen[b as usize];
                     let region = (g % cap) / self.bpr;
                     let ck = self.region_ckpt[region as usize];
-                    let covered = ck != NONE && _flash.payload(ck).is_some_and(|p| covers(p, b, g));
-                    vec![
-                        b.to_string(),
-                        region.to_string(),
-                        if self.lbmsn[b as usize] == 0 { "-".into() } else { self.lbmsn[b as usize].to_string() },
-                        if covered { "checkpointed".into() } else { "in RAM only".into() },
-                        (0..n)
-                            .map(|o| match ftl.smt[(b * n + o) as usize] {
-                                NONE => "·".to_string(),
-                                MERGED => "-1".to_string(),
-                                l => l.to_string(),
-                            })
-                            .collect::<Vec<_>>()
-                            .join(" "),
-                    ]
+                    let lbmsn = self.lbmsn[b as usize];
+                    RegionLog {
+                        pbn: b,
+                        region,
+                        lbmsn: (lbmsn != 0).then_some(lbmsn),
+                        checkpointed: ck != NONE && flash.payload(ck).is_some_and(|p| covers(p, b, g)),
+                        lsns: ftl.sector_entries(b),
+                    }
                 })
                 .collect();
-            t.push(Table {
-                title: format!(
+            t.push(Panel::new(
+                format!(
                     "Log regions ({} log blocks per region, {} regions) and lbMSN{}",
                     self.bpr,
                     self.regions,
                     if rw.len() > 64 { " — first 64 RW log blocks" } else { "" }
                 ),
-                columns: vec!["pbn".into(), "region".into(), "lbMSN".into(), "state".into(), "lpns".into()],
-                rows,
-            });
+                PanelData::LogRegions { blocks_per_region: self.bpr, regions: self.regions, blocks },
+            ));
         }
         t
     }

@@ -23,8 +23,9 @@
 use std::collections::VecDeque;
 
 use super::nftl::logical_blocks;
+use super::panel::{some, BlockFill, BufferedEntry, GcJob, GcPhase, PANEL_ROWS};
 use super::registry::{self, Builder, Mapping, PanelKind, Run, SchemeEntry};
-use super::{BlockRole, Cleaning, Ftl, SchemeParams, Table};
+use super::{BlockRole, Cleaning, Ftl, Panel, PanelData, SchemeParams};
 use crate::nand::{
     Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, Timing, NONE,
 };
@@ -525,52 +526,39 @@ impl Ftl for Gftl {
         })
     }
 
-    fn tables(&self, _flash: &Flash) -> Vec<Table> {
-        let b = |x: Pbn| if x == NONE { "-".to_string() } else { x.to_string() };
-        let rows = self
+    fn panels(&self, _flash: &Flash) -> Vec<Panel> {
+        let ppb = self.ppb;
+        let entries = self
             .lbs
             .iter()
             .enumerate()
-            .take(256)
-            .map(|(l, lb)| {
-                vec![
-                    l.to_string(),
-                    format!("{} ({}/{})", b(lb.data), lb.data_next, self.ppb),
-                    format!(
-                        "{}{} ({}/{})",
-                        lb.full_bufs.iter().map(|x| format!("{x} → ")).collect::<String>(),
-                        b(lb.buf),
-                        lb.buf_next,
-                        self.ppb
-                    ),
-                    lb.buf_map.iter().filter(|&&q| q != NONE).count().to_string(),
-                ]
+            .take(PANEL_ROWS)
+            .map(|(l, lb)| BufferedEntry {
+                lbn: l as u32,
+                data: BlockFill { pbn: some(lb.data), used: lb.data_next, of: ppb },
+                full_buffers: lb.full_bufs.clone(),
+                buffer: BlockFill { pbn: some(lb.buf), used: lb.buf_next, of: ppb },
+                buffered_pages: lb.buf_map.iter().filter(|&&q| q != NONE).count() as u32,
             })
             .collect();
-        let queue = self
+        let jobs = self
             .queue
             .iter()
-            .enumerate()
-            .map(|(i, j)| {
-                vec![
-                    i.to_string(),
-                    j.lbn.to_string(),
-                    format!("{:?}", j.phase),
-                    format!("{} of at most {}", j.steps, self.max_steps),
-                ]
+            .map(|j| GcJob {
+                lbn: j.lbn,
+                phase: match j.phase {
+                    Phase::Start => GcPhase::Start,
+                    Phase::Scan(p) => GcPhase::Scan(p),
+                    Phase::Copy(p) => GcPhase::Copy(p),
+                    Phase::EraseOld => GcPhase::EraseOld,
+                    Phase::EraseBuf => GcPhase::EraseBuffer,
+                },
+                steps: j.steps,
             })
             .collect();
         vec![
-            Table {
-                title: "Block map and buffer page map (RAM)".into(),
-                columns: vec!["lbn".into(), "data".into(), "buffer".into(), "buffered pages".into()],
-                rows,
-            },
-            Table {
-                title: "Central GC queue".into(),
-                columns: vec!["#".into(), "lbn".into(), "phase".into(), "steps".into()],
-                rows: queue,
-            },
+            Panel::new("Block map and buffer page map (RAM)", PanelData::BufferedBlockMap { entries }),
+            Panel::new("Central GC queue", PanelData::GcQueue { max_steps: self.max_steps, jobs }),
         ]
     }
 }

@@ -23,7 +23,7 @@ use serde_json::json;
 
 use super::ram::MapGeometry;
 use super::registry::{self, Builder, Mapping, PanelKind, ParamSpec, Run, SchemeEntry, Value};
-use super::{BlockRole, Cleaning, Ftl, SchemeParams, Table};
+use super::{BlockRole, Cleaning, Ftl, Panel, SchemeParams};
 use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
 
 mod panels;
@@ -768,8 +768,8 @@ impl Ftl for Kraft {
         })
     }
 
-    fn tables(&self, _flash: &Flash) -> Vec<Table> {
-        self.panel_tables(_flash)
+    fn panels(&self, _flash: &Flash) -> Vec<Panel> {
+        self.scheme_panels()
     }
 }
 

@@ -1,6 +1,8 @@
 //! KRAFT's panels for the app: block map, log blocks with their associations and relative addresses.
 
 use super::*;
+use crate::ftl::panel::{first_rows, AssociativeLog, DataAndLogEntry, MappingRam, RelativeRow, PANEL_ROWS};
+use crate::ftl::PanelData;
 
 impl Kraft {
     /// K as the RAM table needs it: a log block of N pages never holds more than N
@@ -17,42 +19,28 @@ impl Kraft {
         }
     }
 
-    pub(super) fn panel_tables(&self, _flash: &Flash) -> Vec<Table> {
+    pub(super) fn scheme_panels(&self) -> Vec<Panel> {
         let n = self.ppb;
         let mut out = Vec::new();
-        out.push(Table {
-            title: format!("Log blocks (K = {}, {} log blocks)", self.k, self.logs.len()),
-            columns: ["log", "pbn", "associativity", "LBN[0..K)", "serial", "top", "last used"]
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
-            rows: self
-                .logs
-                .iter()
-                .enumerate()
-                .map(|(i, l)| {
-                    vec![
-                        i.to_string(),
-                        l.pbn.to_string(),
-                        l.associativity().to_string(),
-                        if l.is_free() {
-                            "free".into()
-                        } else {
-                            l.lbns.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ")
-                        },
-                        if l.is_free() {
-                            "-".into()
-                        } else if l.serial {
-                            "yes".into()
-                        } else {
-                            "no".into()
-                        },
-                        l.top.to_string(),
-                        l.last_used.to_string(),
-                    ]
-                })
-                .collect(),
-        });
+        let log_blocks = self
+            .logs
+            .iter()
+            .enumerate()
+            .map(|(i, l)| AssociativeLog {
+                slot: i as u32,
+                pbn: l.pbn,
+                associativity: l.associativity() as u32,
+                lbns: if l.is_free() { Vec::new() } else { l.lbns.clone() },
+                free: l.is_free(),
+                serial: (!l.is_free()).then_some(l.serial),
+                top: l.top,
+                last_used: l.last_used,
+            })
+            .collect();
+        out.push(Panel::new(
+            format!("Log blocks (K = {}, {} log blocks)", self.k, self.logs.len()),
+            PanelData::AssociativeLogBlocks { k: self.k, log_blocks },
+        ));
         // Figure 2/3: the relative-addressing table of each used log block, with the
         // worked computation LSN = LBN[RI[PSN]]·N + RLSN[PSN]. KRAFT's technique only:
         // KAST has no relative addressing (issue 25).
@@ -61,84 +49,64 @@ impl Kraft {
             let rows = (0..l.top)
                 .map(|p| {
                     let psn = l.pbn * n + p;
-                    match l.lsn(p, n) {
-                        None => {
-                            vec![psn.to_string(), p.to_string(), "-".into(), "-".into(), "-".into(), "(skipped)".into()]
+                    let skipped = RelativeRow { psn, page: p, ri: None, lbn: None, rlsn: None, lsn: None };
+                    l.lsn(p, n).map_or(skipped, |lsn| {
+                        let ri = l.ri[p as usize] as u32;
+                        RelativeRow {
+                            ri: Some(ri),
+                            lbn: Some(l.lbns[ri as usize]),
+                            rlsn: Some(l.rlsn[p as usize] as u32),
+                            lsn: Some(lsn),
+                            ..skipped
                         }
-                        Some(lsn) => {
-                            let ri = l.ri[p as usize];
-                            let lbn = l.lbns[ri as usize];
-                            let r = l.rlsn[p as usize];
-                            vec![
-                                psn.to_string(),
-                                p.to_string(),
-                                ri.to_string(),
-                                lbn.to_string(),
-                                r.to_string(),
-                                format!("{lbn}·{n} + {r} = {lsn}"),
-                            ]
-                        }
-                    }
+                    })
                 })
                 .collect();
-            out.push(Table {
-                title: format!(
+            out.push(Panel::new(
+                format!(
                     "Relative addressing, log block {i} (pbn {}): LBN[] = [{}]",
                     l.pbn,
                     l.lbns.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
                 ),
-                columns: ["PSN", "page", "RI", "LBN[RI]", "RLSN", "LSN = LBN[RI]·N + RLSN"]
-                    .iter()
-                    .map(|s| s.to_string())
-                    .collect(),
-                rows,
-            });
+                PanelData::RelativeAddressing {
+                    slot: i as u32,
+                    pbn: l.pbn,
+                    pages_per_block: n,
+                    lbns: l.lbns.clone(),
+                    rows,
+                },
+            ));
         }
-        out.push(Table {
-            title: format!("Block map (data blocks){}", if self.data.len() > 256 { " — first 256 LBNs" } else { "" }),
-            columns: vec!["lbn".into(), "data pbn".into(), "log".into()],
-            rows: (0..self.logical_blocks.min(256))
-                .map(|lbn| {
-                    vec![
-                        lbn.to_string(),
-                        self.data_block(lbn).map(|p| p.to_string()).unwrap_or("-".into()),
-                        self.associated_log(lbn).map(|l| l.to_string()).unwrap_or("-".into()),
-                    ]
-                })
-                .collect(),
-        });
-        let g = self.map_geometry();
-        let c = g.compare(self.logs.len() as u64, self.table_k());
-        out.push(Table {
-            title: "Mapping RAM by the KRAFT paper's bit widths (2-B)".into(),
-            columns: vec!["".into(), "FAST / KAST".into(), "KRAFT".into()],
-            rows: vec![
-                vec![
-                    "bits per log block".into(),
-                    format!("{} (PBN {} + {}×LSN {})", c.fast_log_bits_per_block, c.pbn_bits, n, c.lsn_bits),
-                    format!(
-                        "{} (PBN {} + {}×LBN {} + {}×(RI {} + RLSN {}))",
-                        c.kraft_log_bits_per_block,
-                        c.pbn_bits,
-                        self.table_k(),
-                        c.lbn_bits,
-                        n,
-                        c.ri_bits,
-                        c.rlsn_bits
-                    ),
-                ],
-                vec![
-                    format!("RAM with {} log blocks (bytes)", c.fast_log_blocks),
-                    c.fast_bytes.to_string(),
-                    c.kraft_bytes_same_log_blocks.to_string(),
-                ],
-                vec![
-                    "log blocks within FAST's RAM".into(),
-                    c.fast_log_blocks.to_string(),
-                    c.kraft_log_blocks.to_string(),
-                ],
-            ],
-        });
+        let entries = (0..self.logical_blocks.min(PANEL_ROWS as u32))
+            .map(|lbn| DataAndLogEntry {
+                lbn,
+                data: self.data_block(lbn),
+                log: self.associated_log(lbn).map(|l| l as u32),
+            })
+            .collect();
+        out.push(Panel::new(
+            format!("Block map (data blocks){}", first_rows(self.data.len(), "LBNs")),
+            PanelData::DataAndLogMap { entries },
+        ));
+        let c = self.map_geometry().compare(self.logs.len() as u64, self.table_k());
+        out.push(Panel::new(
+            "Mapping RAM by the KRAFT paper's bit widths (2-B)",
+            PanelData::MappingRam(MappingRam {
+                pages_per_block: n,
+                k: self.table_k(),
+                pbn_bits: c.pbn_bits,
+                lbn_bits: c.lbn_bits,
+                lsn_bits: c.lsn_bits,
+                ri_bits: c.ri_bits,
+                rlsn_bits: c.rlsn_bits,
+                fast_log_bits_per_block: c.fast_log_bits_per_block,
+                kraft_log_bits_per_block: c.kraft_log_bits_per_block,
+                fast_log_blocks: c.fast_log_blocks,
+                fast_bytes: c.fast_bytes,
+                kraft_bytes_same_log_blocks: c.kraft_bytes_same_log_blocks,
+                kraft_log_blocks: c.kraft_log_blocks,
+            }),
+        ));
         out
     }
 }

@@ -28,8 +28,9 @@
 
 use std::collections::VecDeque;
 
+pub use super::panel::SpaceShares;
 use super::registry::{self, Builder, Mapping, PanelKind, ParamSpec, Run, SchemeEntry, Value};
-use super::{BlockRole, Cleaning, Ftl, PageState, SchemeParams, Table};
+use super::{BlockRole, Cleaning, Ftl, PageState, Panel, SchemeParams};
 use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
 
 mod gc;
@@ -143,17 +144,6 @@ impl LogEntry {
 pub struct FrozenState {
     pub id: u32,
     pub epoch: u32,
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct SpaceShares {
-    pub valid: f64,
-    pub invalid: f64,
-    pub retractable: f64,
-    pub log: f64,
-    pub map: f64,
-    pub meta: f64,
-    pub free: f64,
 }
 
 #[derive(Clone)]
@@ -729,8 +719,8 @@ impl Ftl for LtFtl {
         })
     }
 
-    fn tables(&self, _flash: &Flash) -> Vec<Table> {
-        self.panel_tables(_flash)
+    fn panels(&self, _flash: &Flash) -> Vec<Panel> {
+        self.scheme_panels()
     }
 
     fn time_shift(&self) -> bool {

@@ -21,8 +21,11 @@
 //! `flash.read_oob` of that page. Only the latest copy of each sub-table is kept — the
 //! older copies are still on the chip, but nothing ever reads them (docs/schemes/rftl.md).
 
+use super::panel::{
+    first_rows, BlockFill, BlockGroup, GroupGc, GroupGcKind, OffsetRange, PageAt, SubTableRow, PANEL_ROWS,
+};
 use super::registry::{self, Builder, Mapping, PanelKind, Run, SchemeEntry};
-use super::{BlockRole, Cleaning, Ftl, SchemeParams, Table};
+use super::{BlockRole, Cleaning, Ftl, Panel, PanelData, SchemeParams};
 use crate::nand::{
     Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, Timing, NONE,
 };
@@ -662,68 +665,59 @@ impl Ftl for Rftl {
         })
     }
 
-    fn tables(&self, _flash: &Flash) -> Vec<Table> {
+    fn panels(&self, _flash: &Flash) -> Vec<Panel> {
         let ppb = self.ppb;
-        let at = |q: Ppn| if q == NONE { "-".to_string() } else { format!("{}:{}", q / ppb, q % ppb) };
-        let more = if self.lbs.len() > 256 { " — first 256 logical blocks" } else { "" };
-        let blocks = self
+        let more = first_rows(self.lbs.len(), "logical blocks");
+        let fill = |lb: &LogicalBlock, i: usize| BlockFill { pbn: Some(lb.blocks[i]), used: lb.next[i], of: ppb };
+        let groups = self
             .lbs
             .iter()
             .enumerate()
-            .take(256)
-            .map(|(l, lb)| {
-                let gc = match &lb.gc {
-                    None => "-".to_string(),
-                    Some(g) => format!(
-                        "{} GC: step {} of {}",
-                        match g.kind {
-                            GcKind::Primary => "primary",
-                            GcKind::PrimaryAndBuffer => "primary+buffer",
-                            GcKind::Replacement => "replacement",
-                        },
-                        g.step,
-                        g.bound
-                    ),
-                };
-                vec![
-                    l.to_string(),
-                    format!("{} ({}/{ppb})", lb.blocks[PRIMARY], lb.next[PRIMARY]),
-                    format!("{} ({}/{ppb})", lb.blocks[REPLACEMENT], lb.next[REPLACEMENT]),
-                    format!("{} ({}/{ppb})", lb.blocks[BUFFER], lb.next[BUFFER]),
-                    gc,
-                ]
+            .take(PANEL_ROWS)
+            .map(|(l, lb)| BlockGroup {
+                lbn: l as u32,
+                primary: fill(lb, PRIMARY),
+                replacement: fill(lb, REPLACEMENT),
+                buffer: fill(lb, BUFFER),
+                gc: lb.gc.as_ref().map(|g| GroupGc {
+                    kind: match g.kind {
+                        GcKind::Primary => GroupGcKind::Primary,
+                        GcKind::PrimaryAndBuffer => GroupGcKind::PrimaryAndBuffer,
+                        GcKind::Replacement => GroupGcKind::Replacement,
+                    },
+                    step: g.step,
+                    of: g.bound,
+                }),
             })
             .collect();
-        let subs = self
+        let rows = self
             .lbs
             .iter()
             .enumerate()
-            .take(256)
-            .map(|(l, lb)| {
-                let mut row = vec![l.to_string()];
-                row.extend(lb.sub_index.iter().map(|&q| at(q)));
-                row
+            .take(PANEL_ROWS)
+            .map(|(l, lb)| SubTableRow {
+                lbn: l as u32,
+                at: lb.sub_index.iter().map(|&q| PageAt::of(q, ppb)).collect(),
             })
             .collect();
-        let mut sub_cols = vec!["lbn".to_string()];
-        sub_cols.extend((0..self.p.n_sub).map(|g| {
-            let lo = g * self.p.alpha;
-            format!("sub-table {g} (BO {lo}..{})", (lo + self.p.alpha).min(ppb) - 1)
-        }));
+        let sub_tables = (0..self.p.n_sub)
+            .map(|g| {
+                let first = g * self.p.alpha;
+                OffsetRange { first, last: (first + self.p.alpha).min(ppb) - 1 }
+            })
+            .collect();
         vec![
-            Table {
-                title: format!("Block map (RAM): primary / replacement / buffer, pages used{more}"),
-                columns: vec!["lbn".into(), "primary".into(), "replacement".into(), "buffer".into(), "GC".into()],
-                rows: blocks,
-            },
-            Table {
-                title: format!(
+            Panel::new(
+                format!("Block map (RAM): primary / replacement / buffer, pages used{more}"),
+                PanelData::BlockGroups { groups },
+            ),
+            Panel::new(
+                format!(
                     "Sub-table indices (RAM): block:page holding each sub-table in its OOB (α = {}, N = {}){more}",
                     self.p.alpha, self.p.n_sub
                 ),
-                columns: sub_cols,
-                rows: subs,
-            },
+                PanelData::SubTableIndex { sub_tables, rows },
+            ),
         ]
     }
 }
