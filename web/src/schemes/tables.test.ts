@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Panel } from '../sim/protocol';
 import {
+  fixed1,
   gftlBound,
   kraftLogBlocks,
   panelTable,
@@ -186,6 +187,10 @@ describe('scheme tables', () => {
       ['0', '3', 'Copy(2)', '4 of at most 9'],
       ['1', '5', 'EraseBuf', '8 of at most 9'],
     ]);
+  });
+
+  it('prints one decimal as the core did (ties to even)', () => {
+    expect([6.25, 6.75, 12.5, 68.75, 0, 33.333].map(fixed1)).toEqual(['6.2', '6.8', '12.5', '68.8', '0.0', '33.3']);
   });
 
   it('computes the Table 2 bounds on the large-block chip', () => {

@@ -138,7 +138,16 @@ export interface PlainTable {
 const dash = (v: number | null | undefined) => (v === null || v === undefined ? '-' : String(v));
 const fill = (b: BlockFill) => `${dash(b.pbn)} (${b.used}/${b.of})`;
 const list = (v: (number | string)[]) => v.join(' ');
-const pct = (v: number) => `${(v * 100).toFixed(1)}%`;
+/** One decimal as the core printed it (Rust's `{:.1}`): an exact tie (x.25, x.75) goes to the
+ *  even digit, where toFixed goes up. */
+export function fixed1(v: number): string {
+  if (Number.isInteger(v * 4) && !Number.isInteger(v * 2)) {
+    const f = Math.floor(v * 10);
+    return ((f % 2 === 0 ? f : f + 1) / 10).toFixed(1);
+  }
+  return v.toFixed(1);
+}
+const pct = (v: number) => `${fixed1(v * 100)}%`;
 
 /** A log page's sector-map entry: its LSN, −1 once merged out, · while empty. */
 export const sectorText = (e: SectorEntry) => (e === 'empty' ? '·' : e === 'merged' ? '-1' : String(e.lsn));
