@@ -10,8 +10,8 @@ import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import globals from 'globals';
 
 const SRC = 'web/src';
-/** The shared layer: ui/ (generic pieces, the glossary) and sim/ (the core's side: worker, client, wire types). */
-const SHARED = ['ui', 'sim'];
+// The shared layer, below every feature: ui/ (generic pieces, the glossary) and sim/ (the
+// core's side: worker, client, wire types); its zones are written out below.
 /**
  * Feature folders, top to bottom (docs/architecture.md, "Web layers"). Each imports the
  * shared layer and the features *below* it here, never one above: so no two folders
