@@ -10,8 +10,8 @@ import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import globals from 'globals';
 
 const SRC = 'web/src';
-// The shared layer, below every feature: ui/ (generic pieces, the glossary) and sim/ (the
-// core's side: worker, client, wire types); its zones are written out below.
+/** The shared layer: ui/ (generic pieces, the glossary) and sim/ (the core's side: worker, client, wire types). */
+const SHARED = ['ui', 'sim'];
 /**
  * Feature folders, top to bottom (docs/architecture.md, "Web layers"). Each imports the
  * shared layer and the features *below* it here, never one above: so no two folders
@@ -69,15 +69,16 @@ export default tseslint.config(
         'error',
         {
           zones: [
+            // The shared layer (ui/, sim/) imports no feature.
+            ...SHARED.map((s) => ({
+              target: `${SRC}/${s}`,
+              from: FEATURES.map((f) => `${SRC}/${f}`),
+              message: `web/src/${s} is the shared layer: it imports no feature.`,
+            })),
             {
               target: `${SRC}/ui`,
-              from: [...FEATURES.map((f) => `${SRC}/${f}`), `${SRC}/sim`],
-              message: 'web/src/ui is the generic layer: it imports no feature and not the worker (sim/).',
-            },
-            {
-              target: `${SRC}/sim`,
-              from: FEATURES.map((f) => `${SRC}/${f}`),
-              message: 'web/src/sim (worker, client, wire types) is shared: it imports no feature.',
+              from: `${SRC}/sim`,
+              message: 'web/src/ui is the generic layer: it does not import the worker (sim/).',
             },
             {
               // Issue 36: no Session on the page. The wasm package is loaded by web/src/sim
