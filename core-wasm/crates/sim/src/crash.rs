@@ -24,25 +24,6 @@ pub use chain::{chain, default_pool_baseline, ChainOptions, ChainReport, CutAt, 
 /// Rebuilds the scheme from the chip alone.
 pub type Recover = Arc<dyn Fn(&mut Flash) -> FlashResult<Result<Box<dyn Ftl>, String>> + Send + Sync>;
 
-/// The fewest blocks a chip of `chip`'s preset with `pages_per_block` pages a block may have
-/// for `scheme` with `params`: the smallest block count the registry accepts — its
-/// parameter ranges (`ParamSpec::check`, as scenarios check them) and its builder — tried
-/// upwards to `MIN_BLOCKS_SEARCH`. None when no such chip builds (RFTL on 2-page blocks).
-/// Generators of chips for power-cut tests start here, so no per-scheme table of minimums
-/// can drift from the schemes.
-pub fn min_blocks(scheme: &str, params: &crate::ftl::SchemeParams, chip: &str, pages_per_block: u32) -> Option<u32> {
-    crate::ftl::entry(scheme)?;
-    let mut c = crate::nand::Chip::preset(chip).ok()?;
-    c.geometry.pages_per_block = pages_per_block;
-    (2..=MIN_BLOCKS_SEARCH).find(|&b| {
-        c.geometry.blocks = b;
-        crate::ftl::registry::accepts(scheme, params, &c)
-    })
-}
-
-/// How far `min_blocks` looks.
-pub const MIN_BLOCKS_SEARCH: u32 = 1024;
-
 /// What one cut led to.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CrashOutcome {

@@ -6,18 +6,61 @@
 use serde::Serialize;
 
 use crate::ftl::{self, SchemeParams};
+use crate::nand::Chip;
 use crate::scenario::{check_params, ChipSpec, Scenario};
 
 /// Whether `scheme` with `params` runs on `chip`: the chip's geometry, the parameters'
 /// ranges on it, then the scheme's own rule; the message is the one building it would give.
 pub fn check(scheme: &str, params: &SchemeParams, chip: &ChipSpec) -> Result<(), String> {
-    let chip = chip.chip()?;
+    check_chip(scheme, params, &chip.chip()?)
+}
+
+/// `check` on a chip itself (a preset whose geometry a caller changed in place).
+pub fn check_chip(scheme: &str, params: &SchemeParams, chip: &Chip) -> Result<(), String> {
+    chip.geometry.validate()?;
     check_params(scheme, params, &chip.geometry)?;
     match ftl::entry(scheme) {
-        Some(e) => (e.fits)(params, &chip),
+        Some(e) => (e.fits)(params, chip),
         None => Err(format!("unknown scheme '{scheme}'")),
     }
 }
+
+/// Whether the scheme takes this chip (`check_chip`): the power-cut tests' chip
+/// generators (`min_blocks`, `min_pages_per_block`) ask this for many sizes.
+pub fn accepts(scheme: &str, params: &SchemeParams, chip: &Chip) -> bool {
+    check_chip(scheme, params, chip).is_ok()
+}
+
+/// The fewest pages per block, doubling from `from` up to 4096, on which the scheme takes
+/// `chip` with its blocks (RFTL and GFTL need more than small blocks: section 4.5's
+/// pi >= 2k + j, GFTL's steps; the rule is the registry's, on the chip's timing).
+pub fn min_pages_per_block(scheme: &str, params: &SchemeParams, chip: &Chip, from: u32) -> Option<u32> {
+    let mut c = chip.clone();
+    std::iter::successors(Some(from.max(1)), |p| (*p < 4096).then_some(p * 2)).find(|&ppb| {
+        c.geometry.pages_per_block = ppb;
+        accepts(scheme, params, &c)
+    })
+}
+
+/// The fewest blocks a chip of `chip`'s preset with `pages_per_block` pages a block may have
+/// for `scheme` with `params`: the smallest block count the registry accepts — its
+/// parameter ranges (`ParamSpec::check`, as scenarios check them) and its geometry rule
+/// (`fit::accepts`), answered without building — tried
+/// upwards to `MIN_BLOCKS_SEARCH`. None when no such chip builds (RFTL on 2-page blocks).
+/// Generators of chips for power-cut tests start here, so no per-scheme table of minimums
+/// can drift from the schemes.
+pub fn min_blocks(scheme: &str, params: &SchemeParams, chip: &str, pages_per_block: u32) -> Option<u32> {
+    ftl::entry(scheme)?;
+    let mut c = Chip::preset(chip).ok()?;
+    c.geometry.pages_per_block = pages_per_block;
+    (2..=MIN_BLOCKS_SEARCH).find(|&b| {
+        c.geometry.blocks = b;
+        accepts(scheme, params, &c)
+    })
+}
+
+/// How far `min_blocks` looks.
+pub const MIN_BLOCKS_SEARCH: u32 = 1024;
 
 /// `check` for a scenario's scheme, parameters and chip, and the run options that are
 /// checked without a run (preconditioning, timing); the workload is not looked at.
@@ -121,6 +164,63 @@ mod tests {
             }
         }
         out
+    }
+
+    /// The old `registry::accepts`, kept as the oracle: the parameters given in range, and
+    /// the scheme built on the chip with some logical space.
+    fn accepts_by_construction(scheme: &str, params: &SchemeParams, chip: &Chip) -> bool {
+        let Some(e) = ftl::entry(scheme) else { return false };
+        let g = &chip.geometry;
+        g.validate().is_ok()
+            && e.params.iter().all(|spec| params.get(spec.key).is_none_or(|v| spec.check(v, g).is_ok()))
+            && ftl::build_on_chip(scheme, params, chip).is_ok_and(|f| f.logical_pages() > 0)
+    }
+
+    /// `accepts` answers as building did, for every scheme on every preset's chips of 1..=64
+    /// blocks x 1..=16 pages per block (the defaults), and on the classroom ones with each
+    /// parameter at its bounds and small values.
+    #[test]
+    fn accepts_answers_as_trial_construction_did() {
+        let (mut tried, mut taken) = (0u32, 0u32);
+        for e in ftl::REGISTRY {
+            for preset in PRESET_NAMES {
+                let mut chip = Chip::preset(preset).unwrap();
+                for blocks in 1..=64 {
+                    for ppb in 1..=16 {
+                        chip.geometry.blocks = blocks;
+                        chip.geometry.pages_per_block = ppb;
+                        let spec =
+                            ChipSpec { preset: preset.to_string(), blocks: Some(blocks), pages_per_block: Some(ppb) };
+                        let sets =
+                            if *preset == "classroom" { params_of(e.id, &spec) } else { vec![SchemeParams::default()] };
+                        for p in sets {
+                            let old = accepts_by_construction(e.id, &p, &chip);
+                            assert_eq!(accepts(e.id, &p, &chip), old, "{} {p:?} on {preset} {blocks}x{ppb}", e.id);
+                            tried += 1;
+                            taken += old as u32;
+                        }
+                    }
+                }
+            }
+        }
+        eprintln!("accepts: {taken} taken of {tried} (scheme, chip, parameters)");
+        assert!(taken > 10_000 && tried - taken > 10_000, "{taken} taken of {tried}");
+    }
+
+    #[test]
+    fn min_pages_per_block_is_the_doubling_search_over_accepts() {
+        for e in ftl::REGISTRY {
+            for blocks in [8, 16, 32, 64] {
+                let mut chip = Chip::preset("classroom").unwrap();
+                chip.geometry.blocks = blocks;
+                let p = SchemeParams::default();
+                let old = std::iter::successors(Some(2u32), |p| (*p < 4096).then_some(p * 2)).find(|&ppb| {
+                    chip.geometry.pages_per_block = ppb;
+                    accepts_by_construction(e.id, &p, &chip)
+                });
+                assert_eq!(min_pages_per_block(e.id, &p, &chip, 2), old, "{} on {blocks} blocks", e.id);
+            }
+        }
     }
 
     #[test]

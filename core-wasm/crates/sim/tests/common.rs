@@ -79,17 +79,17 @@ pub fn cut_params(scheme: &str) -> SchemeParams {
 
 /// Pages per block for `scheme` on a classroom chip of `blocks` blocks: `from`, or the
 /// fewest pages doubling from it that the registry takes the scheme on (RFTL and GFTL
-/// need larger blocks than the others: `ftl::registry::min_pages_per_block`).
+/// need larger blocks than the others: `fit::min_pages_per_block`).
 pub fn ppb_for(scheme: &str, params: &SchemeParams, blocks: u32, from: u32) -> u32 {
     let mut chip = ftl_sim::nand::Chip::preset("classroom").unwrap();
     chip.geometry.blocks = blocks;
-    ftl_sim::ftl::registry::min_pages_per_block(scheme, params, &chip, from)
+    ftl_sim::fit::min_pages_per_block(scheme, params, &chip, from)
         .unwrap_or_else(|| panic!("{scheme} builds on no classroom chip of {blocks} blocks"))
 }
 
 /// A chip for `scheme`: `ppb` pages a block and the scheme's registry minimum of blocks
-/// (`crash::min_blocks`) plus `extra`, at most 256. None when no chip of `ppb`-page blocks
+/// (`fit::min_blocks`) plus `extra`, at most 256. None when no chip of `ppb`-page blocks
 /// builds.
 pub fn wide_chip(scheme: &str, params: &SchemeParams, ppb: u32, extra: u32) -> Option<u32> {
-    ftl_sim::crash::min_blocks(scheme, params, "classroom", ppb).map(|m| (m + extra).min(256.max(m)))
+    ftl_sim::fit::min_blocks(scheme, params, "classroom", ppb).map(|m| (m + extra).min(256.max(m)))
 }

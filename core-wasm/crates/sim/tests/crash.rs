@@ -199,7 +199,7 @@ mod wide {
 /// one block fewer is refused, and some scheme runs on 2-page blocks.
 #[test]
 fn min_blocks_is_the_smallest_chip_the_registry_builds() {
-    use ftl_sim::crash::min_blocks;
+    use ftl_sim::fit::min_blocks;
     let mut on_two = 0;
     for e in ftl_sim::ftl::REGISTRY {
         let p = common::cut_params(e.id);

@@ -38,6 +38,7 @@ pub const ENTRY: SchemeEntry = SchemeEntry {
     params: &[ParamSpec { default: Value::Fixed(DEFAULT_LOG_BLOCKS as f64), ..registry::LOG_BLOCKS }],
     cleaning: Cleaning::Merges,
     runs: &[Run::Switch, Run::FullMerge],
+    seldom: &[],
     mapping: Mapping::Hybrid,
     panels: &[],
     build: Builder::Geometry(|p, g| Ok(Box::new(BastFtl::new(g, p)?))),

@@ -63,6 +63,7 @@ pub const ENTRY: SchemeEntry = SchemeEntry {
     params: &[registry::UTILISATION],
     cleaning: Cleaning::Merges,
     runs: &[Run::FullMerge],
+    seldom: &[],
     mapping: Mapping::Block,
     panels: &[PanelKind::ResponseTimes],
     build: Builder::Geometry(|p, g| Ok(Box::new(Nftl::new(g, p)?))),

@@ -27,6 +27,7 @@ pub const ENTRY: SchemeEntry = SchemeEntry {
     params: &[ParamSpec { default: Value::Fixed(DEFAULT_OP), ..registry::OP }],
     cleaning: Cleaning::Gc,
     runs: &[Run::Gc],
+    seldom: &[],
     mapping: Mapping::Page,
     panels: &[],
     build: Builder::Geometry(|p, g| Ok(Box::new(PageFtl::new(g, p)?))),

@@ -197,6 +197,9 @@ pub struct SchemeEntry {
     /// The kinds of cleaning run it performs (consistent with `cleaning`: GC runs for
     /// `Cleaning::Gc`, merges for `Cleaning::Merges`).
     pub runs: &'static [Run],
+    /// The kinds of `runs` only particular states lead to, so that a random walk may show
+    /// none (KAST's partial merge: a victim that happens to be serial and not full).
+    pub seldom: &'static [Run],
     pub mapping: Mapping,
     pub panels: &'static [PanelKind],
     pub build: Builder,
@@ -224,27 +227,6 @@ impl SchemeEntry {
 pub fn resolved_params(scheme: &str, params: &SchemeParams, g: &Geometry) -> Vec<(&'static str, f64)> {
     let Some(e) = super::entry(scheme) else { return Vec::new() };
     e.params.iter().map(|spec| (spec.key, params.get(spec.key).unwrap_or_else(|| spec.default.resolve(g)))).collect()
-}
-
-/// Whether the scheme takes this chip: every parameter given lies in its range on it, and
-/// the scheme builds there with some logical space (its constructor's own checks decide).
-pub fn accepts(scheme: &str, params: &SchemeParams, chip: &Chip) -> bool {
-    let Some(e) = super::entry(scheme) else { return false };
-    let g = &chip.geometry;
-    g.validate().is_ok()
-        && e.params.iter().all(|spec| params.get(spec.key).is_none_or(|v| spec.check(v, g).is_ok()))
-        && super::build_on_chip(scheme, params, chip).is_ok_and(|f| f.logical_pages() > 0)
-}
-
-/// The fewest pages per block, doubling from `from` up to 4096, on which the scheme takes
-/// `chip` with its blocks (RFTL and GFTL need more than small blocks: section 4.5's
-/// pi >= 2k + j, GFTL's steps; the rule is the constructor's, on the chip's timing).
-pub fn min_pages_per_block(scheme: &str, params: &SchemeParams, chip: &Chip, from: u32) -> Option<u32> {
-    let mut c = chip.clone();
-    std::iter::successors(Some(from.max(1)), |p| (*p < 4096).then_some(p * 2)).find(|&ppb| {
-        c.geometry.pages_per_block = ppb;
-        accepts(scheme, params, &c)
-    })
 }
 
 // Building blocks the scheme files share (each takes them as they are or overrides a field).
@@ -402,6 +384,7 @@ mod tests {
             assert_eq!(scheme_cleaning(e.id), e.cleaning);
             // The runs name the counters `cleaning` says it uses.
             assert!(!e.runs.is_empty(), "{}: no kind of cleaning run", e.id);
+            assert!(e.seldom.iter().all(|r| e.runs.contains(r)), "{}: seldom runs it does not perform", e.id);
             for r in e.runs {
                 let gc = matches!(r, Run::Gc | Run::PartialGc);
                 assert_eq!(gc, e.cleaning == Cleaning::Gc, "{}: run {r:?} with cleaning {:?}", e.id, e.cleaning);
@@ -527,6 +510,7 @@ mod tests {
             params: _,
             cleaning: _,
             runs: _,
+            seldom: _,
             mapping: _,
             panels: _,
             build: _,
@@ -541,6 +525,7 @@ mod tests {
             "params:",
             "cleaning:",
             "runs:",
+            "seldom:",
             "mapping:",
             "panels:",
             "build:",

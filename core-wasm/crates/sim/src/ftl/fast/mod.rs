@@ -44,6 +44,7 @@ pub const ENTRY: SchemeEntry = SchemeEntry {
     params: &[LOG_BLOCKS],
     cleaning: Cleaning::Merges,
     runs: &[Run::Switch, Run::PartialMerge, Run::FullMerge],
+    seldom: &[],
     mapping: Mapping::Hybrid,
     panels: &[],
     build: Builder::Geometry(|p, g| Ok(Box::new(FastFtl::new(g, p, false)?))),

@@ -61,6 +61,7 @@ pub const ENTRY: SchemeEntry = SchemeEntry {
     params: &[fast::LOG_BLOCKS, registry::CHECKPOINT_LPNS],
     cleaning: Cleaning::Merges,
     runs: &[Run::Switch, Run::PartialMerge, Run::FullMerge],
+    seldom: &[],
     mapping: Mapping::Hybrid,
     panels: &[],
     build: Builder::Geometry(|p, g| Ok(Box::new(build(g, p, Mode::FastCheck)?))),

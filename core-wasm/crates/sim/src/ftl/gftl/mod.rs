@@ -116,6 +116,7 @@ pub const ENTRY: SchemeEntry = SchemeEntry {
     params: &[registry::UTILISATION],
     cleaning: Cleaning::Gc,
     runs: &[Run::PartialGc],
+    seldom: &[],
     mapping: Mapping::Block,
     panels: &[PanelKind::ResponseTimes, PanelKind::GftlBound],
     build: Builder::Chip(|p, c| Ok(Box::new(Gftl::new(&c.geometry, &c.timing, p)?))),

@@ -184,6 +184,7 @@ pub const ENTRY: SchemeEntry = SchemeEntry {
     params: &PARAMS,
     cleaning: Cleaning::Merges,
     runs: &[Run::Switch, Run::PartialMerge, Run::FullMerge],
+    seldom: &[],
     mapping: Mapping::Hybrid,
     panels: &[PanelKind::KraftLogBlocks, PanelKind::KraftRelative, PanelKind::KraftRam],
     build: Builder::Geometry(|p, g| Ok(Box::new(Kraft::new(g, p, Variant::Kraft)?))),
@@ -198,6 +199,9 @@ pub const KAST_ENTRY: SchemeEntry = SchemeEntry {
     short_label: "KAST",
     description: "KAST-style K-associative log blocks (KRAFT without seriality maintenance)",
     params: &[PARAMS[0], PARAMS[1]],
+    // It keeps no log block serial by fills: only a victim that happens to be serial and
+    // not full is switched with copies (a partial merge, docs/schemes/kraft.md).
+    seldom: &[Run::PartialMerge],
     panels: &[PanelKind::KraftLogBlocks, PanelKind::KraftRamAsFast],
     build: Builder::Geometry(|p, g| Ok(Box::new(Kraft::new(g, p, Variant::Kast)?))),
     recover: |flash, p| Ok(Box::new(Kraft::recover(flash, p, Variant::Kast)?)),

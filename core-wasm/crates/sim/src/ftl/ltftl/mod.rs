@@ -92,6 +92,7 @@ pub const ENTRY: SchemeEntry = SchemeEntry {
     ],
     cleaning: Cleaning::Gc,
     runs: &[Run::Gc],
+    seldom: &[],
     mapping: Mapping::Page,
     panels: &[PanelKind::FrozenStates],
     build: Builder::Geometry(|p, g| Ok(Box::new(LtFtl::new(g, p)?))),

@@ -52,6 +52,7 @@ pub const ENTRY: SchemeEntry = SchemeEntry {
     params: &[registry::UTILISATION],
     cleaning: Cleaning::Gc,
     runs: &[Run::PartialGc],
+    seldom: &[],
     mapping: Mapping::Block,
     panels: &[PanelKind::ResponseTimes, PanelKind::RftlBlockMap],
     build: Builder::Chip(|p, c| Ok(Box::new(Rftl::new(&c.geometry, &c.timing, p)?))),
