@@ -174,6 +174,15 @@ pub(crate) const SWEEP_CSV: &[&str] = &[
     "trace_sha256",
     "fit",
     "precondition",
+    "workload",
+    "chip_read_us",
+    "chip_read_oob_us",
+    "chip_program_us",
+    "chip_erase_us",
+    "timing_model",
+    "arrivals",
+    "time_scale",
+    "rate_per_s",
     "logical_pages",
     "workload_pages",
     "requests",
@@ -204,8 +213,55 @@ pub(crate) const SWEEP_CSV: &[&str] = &[
 pub(crate) const RECOVERY_CSV: &[&str] =
     &["map_pages", "log_pages", "recovery_pages_read", "recovery_mapping_pages_read"];
 
+/// The columns a sweep's CSV and table add to the base ones.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Extra {
+    /// `--recovery`: the recovery columns.
+    pub(crate) rec: bool,
+    /// Some row ran the open timing model: the per-kind response, wait and service tails.
+    pub(crate) open: bool,
+}
+
+impl Extra {
+    /// The columns the rows (as JSON) need.
+    pub(crate) fn of<'a>(rows: impl IntoIterator<Item = &'a serde_json::Value>) -> Extra {
+        rows.into_iter().fold(Extra::default(), |e, v| Extra {
+            rec: e.rec || !v["recovery"].is_null(),
+            open: e.open || v["timing"]["model"] == "open",
+        })
+    }
+}
+
+/// The open model's columns: `{read,write}_{response,wait,service}_{p50,p99,p99_9}_us`.
+fn open_columns() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for kind in ["read", "write"] {
+        for what in ["response", "wait", "service"] {
+            for (p, field) in [("p50", "p50"), ("p99", "p99"), ("p99_9", "p999")] {
+                out.push((format!("{kind}_{what}_{p}_us"), format!("timing.{kind}.{what}_us.{field}")));
+            }
+        }
+    }
+    out
+}
+
+/// A generated workload as `--gen` takes it (`uniform:n=3000,read_ratio=0,seed=1`, every
+/// field resolved), `trace` for a trace file, `pattern:TEXT` for a pattern.
+pub(crate) fn workload_spec(w: &serde_json::Value) -> serde_json::Value {
+    let Some(o) = w.as_object() else { return serde_json::Value::Null };
+    let kind = o.get("kind").and_then(|k| k.as_str()).unwrap_or("");
+    match kind {
+        "trace" => "trace".into(),
+        "pattern" => format!("pattern:{}", o.get("text").and_then(|t| t.as_str()).unwrap_or("")).into(),
+        _ => {
+            let kv: Vec<String> = o.iter().filter(|(k, _)| *k != "kind").map(|(k, v)| format!("{k}={v}")).collect();
+            format!("{kind}:{}", kv.join(",")).into()
+        }
+    }
+}
+
 /// One CSV line of a row given as its JSON (`Row::to_json` plus `row`).
-pub(crate) fn csv_line(v: &serde_json::Value, with_rec: bool) -> String {
+pub(crate) fn csv_line(v: &serde_json::Value, extra: Extra) -> String {
     use serde_json::Value;
     let cell = |x: &Value| -> String {
         match x {
@@ -240,6 +296,18 @@ pub(crate) fn csv_line(v: &serde_json::Value, with_rec: bool) -> String {
         } else {
             Value::String(st["precondition"].to_string())
         },
+        workload_spec(&st["workload"]),
+        st["chip"]["timing_us"]["read"].clone(),
+        st["chip"]["timing_us"]["read_oob"].clone(),
+        st["chip"]["timing_us"]["program"].clone(),
+        st["chip"]["timing_us"]["erase"].clone(),
+        m("timing.model"),
+        match m("timing.arrivals") {
+            Value::String(a) if a.is_empty() => Value::Null,
+            a => a,
+        },
+        if v["timing"]["model"] == "open" { m("timing.time_scale") } else { Value::Null },
+        m("timing.rate_per_s"),
         st["logical_pages"].clone(),
         st["workload_space"].clone(),
         st["requests"].clone(),
@@ -265,7 +333,7 @@ pub(crate) fn csv_line(v: &serde_json::Value, with_rec: bool) -> String {
         m("wrong_reads"),
         v["error"].clone(),
     ]);
-    if with_rec {
+    if extra.rec {
         let r = &v["recovery"];
         cells.extend([
             r["map_pages"].clone(),
@@ -274,33 +342,45 @@ pub(crate) fn csv_line(v: &serde_json::Value, with_rec: bool) -> String {
             r["mapping_pages_read"].clone(),
         ]);
     }
+    if extra.open {
+        // The figures as `ftl run --json` has them (empty for a closed-model row).
+        let open = v["timing"]["model"] == "open";
+        cells.extend(open_columns().iter().map(|(_, path)| if open { m(path) } else { Value::Null }));
+    }
     cells.iter().map(cell).collect::<Vec<_>>().join(",")
 }
 
 /// The CSV header line.
-pub(crate) fn csv_header(with_rec: bool) -> String {
+pub(crate) fn csv_header(extra: Extra) -> String {
     let at = SWEEP_CSV.iter().position(|&c| c == "page_bytes").unwrap() + 1;
     let (setup, figures) = SWEEP_CSV.split_at(at);
     let mut h = [setup, &ftl_sim::ftl::SchemeParams::KEYS, figures].concat().join(",");
-    if with_rec {
+    if extra.rec {
         h.push(',');
         h.push_str(&RECOVERY_CSV.join(","));
+    }
+    if extra.open {
+        for (c, _) in open_columns() {
+            h.push(',');
+            h.push_str(&c);
+        }
     }
     h
 }
 
 /// The sweep as a table in words: the configuration, its space and request-list hash,
 /// then the figures (p99 and p99.9 of the write latency among them).
-pub(crate) fn print_table(rows: &[serde_json::Value], with_rec: bool) {
-    print_table_header(with_rec);
+pub(crate) fn print_table(rows: &[serde_json::Value], extra: Extra) {
+    print_table_header(extra);
     for v in rows {
-        print_table_row(v, with_rec);
+        print_table_row(v, extra);
     }
 }
 
-pub(crate) fn print_table_header(with_rec: bool) {
+pub(crate) fn print_table_header(extra: Extra) {
+    let with_rec = extra.rec;
     println!(
-        "{:>4} {:30} {:>13} {:>9} {:>9} {:>16} {:>10} {:>7} {:>8} {:>8} {:>8} {:>11} {:>10} {:>10} {:>8}{}",
+        "{:>4} {:30} {:>13} {:>9} {:>9} {:>16} {:>10} {:>7} {:>8} {:>8} {:>8} {:>11} {:>10} {:>10} {:>8}{}{}",
         "row",
         "configuration",
         "chip",
@@ -316,15 +396,48 @@ pub(crate) fn print_table_header(with_rec: bool) {
         "w p99 us",
         "w p99.9 us",
         "log util",
-        if with_rec { "  map pages  log pages  rec. read  rec. mapping" } else { "" }
+        if with_rec { "  map pages  log pages  rec. read  rec. mapping" } else { "" },
+        if extra.open {
+            format!(" {:>22} {:>26} {:>26}", "timing", "read resp. ms p50/p99/p99.9", "write resp. ms p50/p99/p99.9")
+        } else {
+            String::new()
+        }
     );
 }
 
+/// The timing cells of a table row: the model, and with the open model the response
+/// time's p50 / p99 / p99.9 of reads and of writes, in ms.
+fn timing_cells(v: &serde_json::Value, extra: Extra) -> String {
+    let t = &v["timing"];
+    let model = match (t["model"].as_str(), t["arrivals"].as_str()) {
+        (Some("open"), Some("trace")) => format!("open trace x{}", t["time_scale"]),
+        (Some("open"), Some(a)) => format!("open {a} {}/s", t["rate_per_s"]),
+        (Some(m), _) => m.to_string(),
+        _ => "-".into(),
+    };
+    if !extra.open {
+        return String::new();
+    }
+    let ms = |k: &str| {
+        let r = &t[k]["response_us"];
+        if t["model"] != "open" || t[k]["requests"] == 0 {
+            return "-".to_string();
+        }
+        let f = |p: &str| r[p].as_f64().map(|x| format!("{:.3}", x / 1000.0)).unwrap_or_else(|| "-".into());
+        format!("{}/{}/{}", f("p50"), f("p99"), f("p999"))
+    };
+    format!(" {model:>22} {:>26} {:>26}", ms("read"), ms("write"))
+}
+
 /// One row of `print_table`.
-pub(crate) fn print_table_row(v: &serde_json::Value, with_rec: bool) {
+pub(crate) fn print_table_row(v: &serde_json::Value, extra: Extra) {
+    let with_rec = extra.rec;
     let st = &v["setup"];
     let mut conf = v["scheme"].as_str().unwrap_or("").to_string();
-    if let Some(o) = st["params_given"].as_object() {
+    // Every parameter as run, defaults resolved on the chip (issue 38, item 2: "bast"
+    // alone hid its 4 log blocks); the given ones when the row has none resolved.
+    let resolved = st["params"].as_object().filter(|o| !o.is_empty());
+    if let Some(o) = resolved.or(st["params_given"].as_object()) {
         for (k, x) in o {
             conf.push_str(&format!(" {k}={x}"));
         }
@@ -357,7 +470,7 @@ pub(crate) fn print_table_row(v: &serde_json::Value, with_rec: bool) {
         String::new()
     };
     println!(
-        "{:>4} {:30} {:>13} {:>9} {:>9} {:>16} {:>10} {:>7.3} {:>8} {:>8} {:>8} {:>11.3} {:>10.1} {:>10.1} {:>8}{}",
+        "{:>4} {:30} {:>13} {:>9} {:>9} {:>16} {:>10} {:>7.3} {:>8} {:>8} {:>8} {:>11.3} {:>10.1} {:>10.1} {:>8}{}{}",
         n(&v["row"]),
         conf,
         chip,
@@ -373,6 +486,7 @@ pub(crate) fn print_table_row(v: &serde_json::Value, with_rec: bool) {
         f(&v["latency_tail_us"]["write"]["p99"]),
         f(&v["latency_tail_us"]["write"]["p99_9"]),
         v["log_utilisation"].as_f64().map(|u| format!("{:.1}%", u * 100.0)).unwrap_or_else(|| "-".into()),
-        rc
+        rc,
+        timing_cells(v, extra)
     );
 }

@@ -93,6 +93,8 @@ pub(crate) struct Setup {
 /// A trace file as parsed for one page size, and what identifies the file.
 pub(crate) struct Parsed {
     pub(crate) page_bytes: u32,
+    /// The path as given (the file's own path is made absolute).
+    pub(crate) given: std::path::PathBuf,
     pub(crate) raw: std::rc::Rc<RawTrace>,
     pub(crate) file: TraceFile,
 }
@@ -114,6 +116,10 @@ pub(crate) struct Point {
     pub(crate) chip: ChipSpec,
     pub(crate) params: SchemeParams,
     pub(crate) trace: Option<std::path::PathBuf>,
+    /// The timing model of the row (a sweep's `--rate` / `--time-scale` lists); None: closed.
+    pub(crate) timing: Option<ftl_sim::timing::TimingConfig>,
+    /// The workload space the sweep gives the row (`--space`, or its chip's common one).
+    pub(crate) space: Option<u32>,
 }
 
 /// The parameter lists of a sweep, by `SchemeParams` key.
@@ -134,6 +140,13 @@ impl clap::FromArgMatches for ParamFlags {
     fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
         *self = Self::from_arg_matches(m)?;
         Ok(())
+    }
+}
+
+impl ParamFlags {
+    /// The values given for one parameter (None: not given).
+    pub(crate) fn list(&self, key: &str) -> Option<&[f64]> {
+        self.0.iter().find(|(k, v)| *k == key && !v.is_empty()).map(|(_, v)| v.as_slice())
     }
 }
 
@@ -199,6 +212,8 @@ impl Setup {
             },
             params,
             trace: self.trace.first().cloned(),
+            timing: None,
+            space: None,
         })
     }
 
@@ -207,6 +222,11 @@ impl Setup {
     /// reads (a scheme that does not read a parameter gets one row for it). Each list
     /// must be read by at least one scheme.
     pub(crate) fn points(&self, schemes: &[String]) -> Result<Vec<Point>, String> {
+        // An unknown scheme is bad usage: refused before any row runs (exit 2).
+        if let Some(x) = schemes.iter().find(|x| ftl_sim::ftl::entry(x).is_none()) {
+            let known: Vec<&str> = ftl_sim::ftl::REGISTRY.iter().map(|e| e.id).collect();
+            return Err(format!("unknown scheme '{x}' (known: {})", known.join(", ")));
+        }
         let lists = self.lists();
         for (name, v) in &lists {
             if !v.is_empty() && !schemes.iter().any(|x| ftl_sim::ftl::scheme_params(x).contains(name)) {
@@ -251,6 +271,8 @@ impl Setup {
                                     chip: ChipSpec { preset: preset.clone(), blocks, pages_per_block: ppb },
                                     params,
                                     trace: trace.clone(),
+                                    timing: None,
+                                    space: None,
                                 });
                             }
                         }
@@ -366,7 +388,7 @@ impl Setup {
     ) -> Result<(std::rc::Rc<RawTrace>, TraceFile), String> {
         let page_bytes = scenario.chip.chip()?.geometry.page_bytes;
         if let Some(p) = &*self.parsed.borrow() {
-            if p.page_bytes == page_bytes && p.file.path == path {
+            if p.page_bytes == page_bytes && p.given == path {
                 return Ok((p.raw.clone(), p.file.clone()));
             }
         }
@@ -374,7 +396,8 @@ impl Setup {
         *self.parsed.borrow_mut() = None;
         let (raw, _, file) = self.parse_trace(scenario, path)?;
         let raw = std::rc::Rc::new(raw);
-        *self.parsed.borrow_mut() = Some(Parsed { page_bytes, raw: raw.clone(), file: file.clone() });
+        *self.parsed.borrow_mut() =
+            Some(Parsed { page_bytes, given: path.to_path_buf(), raw: raw.clone(), file: file.clone() });
         Ok((raw, file))
     }
 
@@ -423,6 +446,8 @@ impl Setup {
         let raw = parser.finish().map_err(|e| format!("trace {}: {e}", path.display()))?;
         let sha256 = sha.finalize().iter().map(|b| format!("{b:02x}")).collect();
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        Ok((raw, fit, TraceFile { name, path: path.to_path_buf(), bytes, sha256 }))
+        // Absolute, so a row replays from any directory (`ftl run --scenario ROW`).
+        let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        Ok((raw, fit, TraceFile { name, path, bytes, sha256 }))
     }
 }

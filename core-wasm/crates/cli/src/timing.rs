@@ -14,13 +14,14 @@ pub(crate) struct TimingArgs {
     /// tables) or open (requests arrive at the trace's times or --rate and queue for the chip).
     #[arg(long, value_name = "closed|open")]
     pub(crate) timing: Option<String>,
-    /// Open model, trace times: multiply every gap between arrivals by F (0.5 = twice as fast).
-    #[arg(long, value_name = "F")]
-    pub(crate) time_scale: Option<f64>,
+    /// Open model, trace times: multiply every gap between arrivals by F (0.5 = twice as
+    /// fast). `sweep`: a comma-separated list.
+    #[arg(long, value_name = "F", value_delimiter = ',', allow_negative_numbers = true)]
+    pub(crate) time_scale: Vec<f64>,
     /// Open model: host requests per second instead of the trace's times (needed for
-    /// generated workloads). Implies --timing open.
-    #[arg(long, value_name = "N")]
-    pub(crate) rate: Option<f64>,
+    /// generated workloads). Implies --timing open. `sweep`: a list, e.g. 1000,5000.
+    #[arg(long, value_name = "N", value_delimiter = ',', allow_negative_numbers = true)]
+    pub(crate) rate: Vec<f64>,
     /// With --rate: fixed (evenly spaced) or poisson arrivals.
     #[arg(long, value_name = "fixed|poisson")]
     pub(crate) spacing: Option<String>,
@@ -38,17 +39,57 @@ pub(crate) struct TimingArgs {
 }
 
 impl TimingArgs {
+    /// The one model of `ftl run` (one value of each list).
     pub(crate) fn config(&self) -> Result<TimingConfig, String> {
+        for (name, n) in [("rate", self.rate.len()), ("time-scale", self.time_scale.len())] {
+            if n > 1 {
+                return Err(format!("give one --{name} value (use `ftl sweep` for several)"));
+            }
+        }
+        self.config_with(self.time_scale.first().copied(), self.rate.first().copied())
+    }
+
+    /// Every model of a sweep (time scale × rate, in the order given); None: closed.
+    pub(crate) fn options(&self) -> Result<Vec<Option<TimingConfig>>, String> {
+        let opt = |v: &[f64]| -> Vec<Option<f64>> {
+            if v.is_empty() {
+                vec![None]
+            } else {
+                v.iter().copied().map(Some).collect()
+            }
+        };
+        let mut out = Vec::new();
+        for scale in opt(&self.time_scale) {
+            for rate in opt(&self.rate) {
+                let c = self.config_with(scale, rate)?;
+                out.push((c != TimingConfig::default()).then_some(c));
+            }
+        }
+        Ok(out)
+    }
+
+    fn config_with(&self, time_scale: Option<f64>, rate: Option<f64>) -> Result<TimingConfig, String> {
         let mut c = TimingConfig::default();
         if let Some(m) = &self.timing {
             c.model = Model::from_name(m)?;
-        } else if self.rate.is_some() {
+        } else if rate.is_some() {
             c.model = Model::Open;
         }
-        if let Some(f) = self.time_scale {
+        if let Some(f) = time_scale {
+            if !(f.is_finite() && f > 0.0) {
+                return Err(format!("--time-scale {f}: the time scale must be a positive number"));
+            }
             c.time_scale = f;
         }
-        c.rate = self.rate;
+        if let Some(r) = rate {
+            if !(r.is_finite() && r > 0.0) {
+                return Err(format!("--rate {r}: the arrival rate must be a positive number of requests per second"));
+            }
+        }
+        if self.spacing.is_some() && rate.is_none() {
+            return Err("--spacing sets how --rate arrivals are spaced: give --rate N (requests per second)".into());
+        }
+        c.rate = rate;
         c.spacing = match self.spacing.as_deref().map(|s| s.trim().to_ascii_lowercase()) {
             None => Spacing::Fixed,
             Some(s) if s == "fixed" => Spacing::Fixed,

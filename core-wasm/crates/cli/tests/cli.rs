@@ -151,7 +151,8 @@ fn sweep_csv_has_the_documented_columns_and_one_row_per_configuration() {
 }
 
 /// The JSON lines of a sweep, keyed by configuration (scheme and the parameters given),
-/// without the row index.
+/// without the row index and the sweep's plan (listed in another order, it is another
+/// plan: `ftl merge` keeps their rows apart).
 fn rows_by_config(args: &[&str]) -> std::collections::BTreeMap<String, Value> {
     let o = ftl(args);
     assert_eq!(code(&o), 0, "ftl {args:?}: {}", stderr(&o));
@@ -163,6 +164,7 @@ fn rows_by_config(args: &[&str]) -> std::collections::BTreeMap<String, Value> {
             let o = v.as_object_mut().unwrap();
             o.remove("row");
             o.remove("rows");
+            o.remove("sweep");
             (key, v)
         })
         .collect()
@@ -213,7 +215,11 @@ fn sweep_rows_are_identical_in_any_order_and_alone() {
     let jobs = stdout(&o);
     assert_eq!(jobs.lines().count(), 6);
     for job in jobs.lines() {
-        let args: Vec<&str> = job.split(' ').skip(1).collect();
+        // The words of the line (the sweep's plan is its one quoted word).
+        let (head, spec) = job.split_once(" --sweep-spec '").unwrap();
+        let spec = spec.trim_end_matches(" --json").trim_end_matches('\'');
+        let mut args: Vec<&str> = head.split(' ').skip(1).collect();
+        args.extend(["--sweep-spec", spec, "--json"]);
         let alone = json(&args);
         let key = format!("{} {} {}", alone["scheme"], alone["setup"]["params_given"], alone["setup"]["chip"]);
         let row = &a[&key];

@@ -65,6 +65,8 @@ pub(crate) struct Row {
     pub(crate) rec: Option<RecoveryCost>,
     pub(crate) error: Option<String>,
     pub(crate) sim: Option<Simulator>,
+    /// The workload space given to the run (`--space`, or a sweep's common space).
+    pub(crate) space_given: Option<u32>,
 }
 
 impl Row {
@@ -84,6 +86,7 @@ impl Row {
             rec: None,
             error: None,
             sim: None,
+            space_given: None,
         }
     }
 }
@@ -92,6 +95,7 @@ impl Row {
 /// caller), never another workload.
 pub(crate) fn run_point(setup: &Setup, point: &Point, o: &RowOptions) -> Row {
     let mut row = Row::new(point);
+    row.space_given = o.space;
     if let Err(e) = fill(setup, point, o, &mut row) {
         row.error = Some(e);
     }
@@ -100,17 +104,31 @@ pub(crate) fn run_point(setup: &Setup, point: &Point, o: &RowOptions) -> Row {
 
 /// Runs a scenario given whole (`ftl run --scenario FILE`): its chip and workload space as
 /// recorded, a trace from `trace`.
-pub(crate) fn run_scenario(setup: &Setup, sc: Scenario, trace: Option<&std::path::Path>, o: &RowOptions) -> Row {
+/// `check` sees the trace file before anything runs (`ftl run --scenario` refuses another
+/// trace than the row's).
+pub(crate) fn run_scenario(
+    setup: &Setup,
+    sc: Scenario,
+    trace: Option<&std::path::Path>,
+    o: &RowOptions,
+    check: &dyn Fn(&TraceFile) -> Result<(), String>,
+) -> Row {
     let point = Point {
         scheme: sc.scheme.clone(),
         chip: sc.chip.clone(),
         params: sc.params.clone(),
         trace: trace.map(|p| p.to_path_buf()),
+        timing: sc.run.timing,
+        space: None,
     };
     let mut row = Row::new(&point);
+    row.space_given = o.space;
     let go = || -> Result<(), String> {
         sc.validate()?;
         let (fit, raw) = parse(setup, &sc, trace, &mut row)?;
+        if let Some(f) = &row.trace {
+            check(f)?;
+        }
         let ws = sc.run.workload_space.map(|w| w.logical_pages);
         let need = raw.as_ref().and_then(|r| r.max_page()).map(|m| m + 1);
         // The recorded chip (scaled, if it was) and space are planned again: the same plan.
@@ -290,7 +308,7 @@ impl Row {
             "params_given": given,
             "logical_pages": self.plan.as_ref().and_then(|p| p.logical_pages),
             "workload_space": self.plan.as_ref().and_then(|p| p.workload_pages),
-            "space_given": setup.space,
+            "space_given": self.space_given,
             "workload": sc.map(|s| &s.workload),
             "fit": self.fit,
             "fit_note": self.summary.as_ref().map(|s| &s.fit_note),

@@ -9,7 +9,7 @@ use ftl_sim::scenario::Scenario;
 
 use super::row::{run_point, run_scenario, Row, RowOptions};
 use crate::output::{fail, print_human, print_json, print_trace_summary, EXIT_FAILED_CHECK};
-use crate::setup::Setup;
+use crate::setup::{Setup, TraceFile};
 use crate::timing::{print_timing, TimingArgs};
 
 #[derive(Args)]
@@ -34,10 +34,40 @@ pub(crate) struct RunArgs {
     pub(crate) timeline: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub(crate) timing: TimingArgs,
+    /// With --scenario: run the trace given although its SHA-256 differs from the one the
+    /// row recorded (a warning names both).
+    #[arg(long, requires = "scenario")]
+    pub(crate) accept_trace_change: bool,
+    /// Also cut power at the end of the run and recover from the chip (as `ftl sweep
+    /// --recovery`): adds the `recovery` object.
+    #[arg(long)]
+    pub(crate) recovery: bool,
+    /// With --recovery: recover at this many points spread evenly over the run.
+    #[arg(long, default_value_t = 1, requires = "recovery")]
+    pub(crate) recovery_samples: usize,
+    /// The row index of a sweep's job (`ftl sweep --list-jobs` sets it; `ftl merge`
+    /// orders by it).
+    #[arg(long, requires_all = ["rows", "sweep_spec"])]
+    pub(crate) row: Option<u64>,
+    /// The number of rows of the sweep the job belongs to.
+    #[arg(long, requires = "row")]
+    pub(crate) rows: Option<u64>,
+    /// The plan of the sweep the job belongs to (JSON, from `--list-jobs`): the row
+    /// carries it and its fingerprint, so `ftl merge` refuses rows of other sweeps.
+    #[arg(long, value_name = "JSON", requires = "row")]
+    pub(crate) sweep_spec: Option<String>,
 }
 
-pub(crate) fn execute(args: RunArgs) -> ExitCode {
-    let row = match run(&args) {
+pub(crate) fn execute(mut args: RunArgs) -> ExitCode {
+    let sweep = match args.sweep_spec.as_deref().map(serde_json::from_str::<serde_json::Value>).transpose() {
+        Ok(s) => s,
+        Err(e) => return fail(format!("--sweep-spec: not the JSON --list-jobs writes: {e}")),
+    };
+    let cap = ftl_sim::limits::MAX_RECOVERY_SAMPLES;
+    if let Err(e) = ftl_sim::limits::at_most("--recovery-samples", args.recovery_samples as u64, cap) {
+        return fail(e);
+    }
+    let row = match run(&mut args) {
         Ok(r) => r,
         Err(e) => return fail(e),
     };
@@ -49,7 +79,13 @@ pub(crate) fn execute(args: RunArgs) -> ExitCode {
     }
     let m = row.metrics.as_ref().expect("a row without error has metrics");
     if args.json {
-        print_json(&row.to_json(&args.setup));
+        let mut v = row.to_json(&args.setup);
+        if let (Some(i), Some(n), Some(spec)) = (args.row, args.rows, &sweep) {
+            v["row"] = i.into();
+            v["rows"] = n.into();
+            v["sweep"] = super::sweep::sweep_json(spec);
+        }
+        print_json(&v);
     } else {
         print_human(m);
         print_setup(&row);
@@ -81,29 +117,72 @@ fn fit_name(row: &Row) -> String {
     serde_json::to_value(row.fit).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default()
 }
 
-fn run(args: &RunArgs) -> Result<Row, String> {
+fn run(args: &mut RunArgs) -> Result<Row, String> {
     let opts = RowOptions {
         space: args.setup.space,
+        recovery: args.recovery,
+        recovery_samples: args.recovery_samples,
         timeline: args.timeline.is_some() || args.timing.request_timeline.is_some(),
         keep: true,
         timing: args.timing.option()?,
-        ..Default::default()
     };
     let mut row = match &args.scenario {
         Some(file) => {
-            let (sc, trace, hash) = read_scenario(file)?;
-            let trace = args.setup.trace.first().cloned().or(trace);
+            let (sc, rec) = read_scenario(file)?;
+            let given = args.setup.trace.first().cloned();
+            let trace = given.clone().or(rec.trace.clone());
+            // The row's trace flags, unless given again: the same request list.
+            let st = &mut args.setup;
+            if given.is_none() || (st.columns.is_empty() && st.write_ops.is_empty() && st.read_ops.is_empty()) {
+                if st.columns.is_empty() {
+                    st.columns = rec.columns.clone();
+                }
+                if st.write_ops.is_empty() {
+                    st.write_ops = rec.write_ops.clone();
+                }
+                if st.read_ops.is_empty() {
+                    st.read_ops = rec.read_ops.clone();
+                }
+                if st.id_unit.is_none() {
+                    st.id_unit = rec.id_unit.clone();
+                }
+            }
             let mut sc = sc;
             if let Some(n) = args.setup.space {
                 let ppb = sc.chip.chip()?.geometry.pages_per_block;
                 sc.run.workload_space =
                     Some(ftl_sim::scenario::WorkloadSpace { logical_pages: n, pages_per_block: ppb });
             }
-            let row = run_scenario(&args.setup, sc, trace.as_deref(), &opts);
-            if let (Some(want), Some(got)) = (hash, &row.request_hash) {
-                if args.setup.space.is_none() && &want != got {
+            let accept = args.accept_trace_change;
+            let check = |f: &TraceFile| -> Result<(), String> {
+                let Some(want) = rec.sha256.as_deref() else { return Ok(()) };
+                if f.sha256 == want {
+                    return Ok(());
+                }
+                let msg = format!(
+                    "trace {} (sha256 {}) is not the trace the row ran ({}, sha256 {})",
+                    f.path.display(),
+                    &f.sha256[..12],
+                    rec.trace_name.as_deref().unwrap_or("?"),
+                    &want[..want.len().min(12)]
+                );
+                if accept {
+                    eprintln!("warning: {msg}: running it as --accept-trace-change asks");
+                    return Ok(());
+                }
+                Err(format!("{msg}: give that file with --trace FILE, or --accept-trace-change to run this one"))
+            };
+            let row = run_scenario(&args.setup, sc, trace.as_deref(), &opts, &check);
+            let same_trace = row.trace.as_ref().map(|f| Some(f.sha256.as_str()) == rec.sha256.as_deref());
+            if let (Some(want), Some(got)) = (&rec.hash, &row.request_hash) {
+                if args.setup.space.is_none() && want != got && same_trace != Some(false) {
                     eprintln!(
-                        "warning: the request list differs from the recorded one (hash {got}, recorded {want}): give the same trace flags (--column, --write-op, --read-op) as the row"
+                        "warning: the request list differs from the recorded one (hash {got}, recorded {want}): {}",
+                        if row.trace.is_some() {
+                            "the trace is the row's: give its trace flags (--column, --write-op, --read-op, --id-unit, --fit) as the row had them"
+                        } else {
+                            "the workload is not the row's"
+                        }
                     );
                 }
             }
@@ -136,10 +215,38 @@ fn run(args: &RunArgs) -> Result<Row, String> {
     Ok(row)
 }
 
-/// A scenario file: an app scenario, or a row (`{"scenario": ..., "setup": {"trace": {"path"}}}`).
-type Recorded = (Scenario, Option<std::path::PathBuf>, Option<String>);
+/// What a scenario file gives: an app scenario, or a row (`{"scenario": ..., "setup":
+/// {"trace": {...}, "request_hash"}}`) with what identifies its trace.
+#[derive(Default)]
+struct Recorded {
+    /// The row's trace, resolved (`resolve_trace`).
+    trace: Option<std::path::PathBuf>,
+    trace_name: Option<String>,
+    sha256: Option<String>,
+    hash: Option<String>,
+    columns: Vec<String>,
+    write_ops: Vec<String>,
+    read_ops: Vec<String>,
+    id_unit: Option<String>,
+}
 
-fn read_scenario(file: &std::path::Path) -> Result<Recorded, String> {
+/// A row's `setup.trace.path`: absolute as rows record it; a relative one is taken
+/// against the directory of the row file. When the file is not there, the trace's name
+/// beside the row file (traces moved with their rows); the SHA-256 check guards either.
+fn resolve_trace(path: &str, name: Option<&str>, file: &std::path::Path) -> std::path::PathBuf {
+    let dir = file.parent().map(|d| if d.as_os_str().is_empty() { std::path::Path::new(".") } else { d });
+    let dir = dir.unwrap_or(std::path::Path::new("."));
+    let p = std::path::Path::new(path);
+    let p = if p.is_absolute() { p.to_path_buf() } else { dir.join(p) };
+    if !p.exists() {
+        if let Some(beside) = name.map(|n| dir.join(n)).filter(|b| b.exists()) {
+            return beside;
+        }
+    }
+    p
+}
+
+fn read_scenario(file: &std::path::Path) -> Result<(Scenario, Recorded), String> {
     let f = std::fs::File::open(file).map_err(|e| format!("cannot read scenario {}: {e}", file.display()))?;
     // Streamed, at most MAX_SCENARIO_BYTES; a file of sweep rows holds one per line: the
     // first value is taken.
@@ -149,12 +256,27 @@ fn read_scenario(file: &std::path::Path) -> Result<Recorded, String> {
         if sc.is_null() {
             return Err(format!("{}: the row did not run (its error: {})", file.display(), v["error"]));
         }
-        let trace = v["setup"]["trace"]["path"].as_str().map(std::path::PathBuf::from);
-        let hash = v["setup"]["request_hash"].as_str().map(String::from);
+        let t = &v["setup"]["trace"];
+        let strs = |x: &serde_json::Value| -> Vec<String> {
+            x.as_array().map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect()).unwrap_or_default()
+        };
+        let s = |x: &serde_json::Value| x.as_str().map(String::from);
         let sc =
             serde_json::from_value(sc.clone()).map_err(|e| format!("invalid scenario in {}: {e}", file.display()))?;
-        return Ok((sc, trace, hash));
+        return Ok((
+            sc,
+            Recorded {
+                trace: t["path"].as_str().map(|p| resolve_trace(p, t["name"].as_str(), file)),
+                trace_name: s(&t["name"]),
+                sha256: s(&t["sha256"]),
+                hash: s(&v["setup"]["request_hash"]),
+                columns: strs(&t["columns"]),
+                write_ops: strs(&t["write_ops"]),
+                read_ops: strs(&t["read_ops"]),
+                id_unit: s(&t["id_unit"]),
+            },
+        ));
     }
     let sc = serde_json::from_value(v).map_err(|e| format!("invalid scenario {}: {e}", file.display()))?;
-    Ok((sc, None, None))
+    Ok((sc, Recorded::default()))
 }

@@ -9,9 +9,13 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::row::{describe, run_point, Row, RowOptions};
+use ftl_sim::scenario::plan::plan_one;
+use serde_json::{json, Value};
+
+use super::row::{describe, run_point, RowOptions};
 use crate::output::{fail, print_json, EXIT_FAILED_CHECK, EXIT_ROWS_FAILED};
 use crate::setup::{Point, Setup};
+use crate::timing::TimingArgs;
 
 #[derive(Args)]
 pub(crate) struct SweepArgs {
@@ -20,14 +24,19 @@ pub(crate) struct SweepArgs {
     pub(crate) schemes: Vec<String>,
     #[command(flatten)]
     pub(crate) setup: Setup,
+    /// Each row's workload in its scheme's own logical space (each scheme's paper default),
+    /// instead of one request list for every row on a chip (the smallest space among them).
+    #[arg(long, conflicts_with = "space")]
+    pub(crate) own_space: bool,
     /// Print CSV (one header line, one row per configuration).
     #[arg(long, conflicts_with = "json")]
     pub(crate) csv: bool,
     /// Print JSON lines: one object per row with its whole setup (as `ftl run --json`,
-    /// plus `row` and `rows`).
+    /// plus `row`, `rows` and `sweep`).
     #[arg(long)]
     pub(crate) json: bool,
-    /// Print one `ftl run ... --json` command line per row (of this shard) and run nothing.
+    /// Print one `ftl run ... --json` command line per row (of this shard) and run nothing;
+    /// each carries its row index and the sweep's plan, so rows run in any order merge.
     #[arg(long)]
     pub(crate) list_jobs: bool,
     /// Run only share I of N (1-based): rows i with i mod N = I - 1. `ftl merge` gathers
@@ -42,6 +51,9 @@ pub(crate) struct SweepArgs {
     /// requests total·i/K, i = 1..K) and report the means (the last point is the end).
     #[arg(long, default_value_t = 1)]
     pub(crate) recovery_samples: usize,
+    /// The timing model (docs/timing.md); `--rate` and `--time-scale` take lists.
+    #[command(flatten)]
+    pub(crate) timing: TimingArgs,
 }
 
 /// `I/N` → (I - 1, N).
@@ -53,6 +65,135 @@ fn shard(spec: &str) -> Result<(usize, usize), String> {
         return Err(bad());
     }
     Ok((i - 1, n))
+}
+
+/// A trace path as the plan and the job lines name it: absolute (a job may run in
+/// another directory), as given when it does not exist (the row then fails, named).
+fn absolute(p: &std::path::Path) -> String {
+    std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf()).display().to_string()
+}
+
+/// The sweep's plan: every flag that decides its rows and their figures, only those
+/// given (so `ftl merge` names what two sweeps differ in). Its hash is the fingerprint
+/// every row carries.
+fn sweep_spec(a: &SweepArgs) -> Value {
+    let s = &a.setup;
+    let mut o = serde_json::Map::new();
+    let mut put = |k: &str, v: Value| {
+        let empty = v.is_null() || v == Value::Bool(false) || v.as_array().is_some_and(|x| x.is_empty());
+        if !empty {
+            o.insert(k.to_string(), v);
+        }
+    };
+    put("ftl_version", json!(env!("CARGO_PKG_VERSION")));
+    put("schemes", json!(a.schemes));
+    put("chip", json!(s.chip));
+    put("blocks", json!(s.blocks));
+    put("pages_per_block", json!(s.pages_per_block));
+    for f in ftl_sim::ftl::SchemeParams::FIELDS {
+        if let Some(v) = s.params.list(f.key) {
+            // Integers as integers (log_blocks [4, 8], not [4.0, 8.0]).
+            put(f.key, v.iter().map(|&x| if f.integer { json!(x as u64) } else { json!(x) }).collect());
+        }
+    }
+    put("gen", json!(s.gen));
+    put("pattern", json!(s.pattern));
+    put("trace", json!(s.trace.iter().map(|t| absolute(t)).collect::<Vec<_>>()));
+    put("format", json!(s.format));
+    put("fit", json!(s.fit));
+    put("device", json!(s.device));
+    put("skip_bad_lines", json!(s.skip_bad_lines));
+    put("blkparse_action", json!(s.blkparse_action));
+    put("columns", json!(s.columns));
+    put("write_ops", json!(s.write_ops));
+    put("read_ops", json!(s.read_ops));
+    put("id_unit", json!(s.id_unit));
+    put("precondition", json!(s.precondition));
+    put("space", json!(s.space));
+    put("own_space", json!(a.own_space));
+    put("recovery", json!(a.recovery));
+    if a.recovery {
+        put("recovery_samples", json!(a.recovery_samples));
+    }
+    let t = &a.timing;
+    put("timing", json!(t.timing));
+    put("time_scale", json!(t.time_scale));
+    put("rate", json!(t.rate));
+    put("spacing", json!(t.spacing));
+    put("arrival_seed", json!(t.arrival_seed));
+    put("time_unit", json!(t.time_unit));
+    Value::Object(o)
+}
+
+/// The fingerprint of a sweep's plan: the first 16 hex digits of the SHA-256 of its
+/// JSON (keys sorted).
+pub(crate) fn fingerprint(spec: &Value) -> String {
+    use sha2::Digest;
+    let d = sha2::Sha256::digest(spec.to_string().as_bytes());
+    d.iter().take(8).map(|b| format!("{b:02x}")).collect()
+}
+
+/// The `sweep` object of every row: the plan's fingerprint and the plan.
+pub(crate) fn sweep_json(spec: &Value) -> Value {
+    json!({"fingerprint": fingerprint(spec), "spec": spec})
+}
+
+/// Does the request list depend on the workload space? Generated workloads are made in
+/// it and folded or compacted traces fitted into it; a trace run unchanged (or scaled)
+/// and a pattern are the same requests in any space.
+fn space_shapes_requests(s: &Setup) -> bool {
+    s.gen.is_some()
+        || (!s.trace.is_empty() && matches!(s.fit.as_deref().map(str::trim), Some("fold") | Some("compact")))
+}
+
+/// One request list for every row on a chip (issue 38, item 2): each row's workload
+/// space is the smallest logical space among the rows of its trace and chip (the scheme
+/// whose defaults leave the least space sets it), unless `--space` or `--own-space` says
+/// otherwise. Each row's space is then given to it as `--space N`, so a row alone is
+/// still `ftl run` of its configuration. Returns the spaces chosen, for the summary.
+fn common_space(a: &SweepArgs, points: &mut [Point]) -> Vec<(String, u32)> {
+    let s = &a.setup;
+    if let Some(n) = s.space {
+        points.iter_mut().for_each(|p| p.space = Some(n));
+        return Vec::new();
+    }
+    if a.own_space || !space_shapes_requests(s) {
+        return Vec::new();
+    }
+    let group = |p: &Point| (p.trace.clone(), p.chip.clone());
+    let own = |p: &Point| -> Option<u32> {
+        let sc = s.scenario_for(p).ok()?;
+        plan_one(&sc, ftl_sim::trace::fit::Fit::None, None, None).logical_pages
+    };
+    let mut mins: Vec<((Option<std::path::PathBuf>, ftl_sim::scenario::ChipSpec), u32)> = Vec::new();
+    for p in points.iter() {
+        let Some(n) = own(p) else { continue };
+        match mins.iter_mut().find(|(g, _)| *g == group(p)) {
+            Some((_, m)) => *m = (*m).min(n),
+            None => mins.push((group(p), n)),
+        }
+    }
+    for p in points.iter_mut() {
+        p.space = mins.iter().find(|(g, _)| *g == group(p)).map(|(_, m)| *m);
+    }
+    mins.iter()
+        .map(|((t, c), m)| {
+            let mut name = describe_chip(c);
+            if let Some(t) = t {
+                name.push_str(&format!(" with {}", t.display()));
+            }
+            (name, *m)
+        })
+        .collect()
+}
+
+fn describe_chip(c: &ftl_sim::scenario::ChipSpec) -> String {
+    let d = |v: Option<u32>| v.map(|n| n.to_string()).unwrap_or_else(|| "·".into());
+    if c.blocks.is_some() || c.pages_per_block.is_some() {
+        format!("{} {}x{}", c.preset, d(c.blocks), d(c.pages_per_block))
+    } else {
+        c.preset.clone()
+    }
 }
 
 pub(crate) fn execute(args: SweepArgs) -> ExitCode {
@@ -68,6 +209,19 @@ pub(crate) fn execute(args: SweepArgs) -> ExitCode {
     if let Err(e) = ftl_sim::limits::at_most("--recovery-samples", args.recovery_samples as u64, cap) {
         return fail(e);
     }
+    if args.timing.request_timeline.is_some() {
+        return fail("--request-timeline is for one run: give it to a row's `ftl run` (see --list-jobs)");
+    }
+    let timings = match args.timing.options() {
+        Ok(t) => t,
+        Err(e) => return fail(e),
+    };
+    // The timing models are the innermost list: each configuration at each rate.
+    let mut points: Vec<Point> =
+        points.into_iter().flat_map(|p| timings.iter().map(move |t| Point { timing: *t, ..p.clone() })).collect();
+    let spaces = common_space(&args, &mut points);
+    let spec = sweep_spec(&args);
+    let sweep = sweep_json(&spec);
     let total = points.len();
     let (me, n) = match args.shard.as_deref().map(shard).transpose() {
         Ok(s) => s.unwrap_or((0, 1)),
@@ -75,37 +229,47 @@ pub(crate) fn execute(args: SweepArgs) -> ExitCode {
     };
     let mine: Vec<(usize, &Point)> = points.iter().enumerate().filter(|(i, _)| i % n == me).collect();
     if args.list_jobs {
-        for (_, p) in &mine {
-            println!("{}", job_line(&args.setup, p));
+        for (i, p) in &mine {
+            println!("{}", job_line(&args, p, *i, total, &spec));
         }
         return ExitCode::SUCCESS;
     }
-    let opts = RowOptions {
-        space: args.setup.space,
-        recovery: args.recovery,
-        recovery_samples: args.recovery_samples,
-        ..Default::default()
-    };
     let mut rows = Vec::new();
+    let mut values = Vec::new();
     for (i, p) in &mine {
+        let opts = RowOptions {
+            space: p.space,
+            recovery: args.recovery,
+            recovery_samples: args.recovery_samples,
+            timing: p.timing,
+            ..Default::default()
+        };
         let row = run_point(&args.setup, p, &opts);
         if let Some(e) = &row.error {
             eprintln!("sweep: row {i} ({}) cannot run: {e}", describe(p));
         }
+        let mut v = row.to_json(&args.setup);
+        v["row"] = (*i).into();
+        v["rows"] = total.into();
+        v["sweep"] = sweep.clone();
         if args.json {
-            let mut v = row.to_json(&args.setup);
-            v["row"] = (*i).into();
-            v["rows"] = total.into();
             print_json(&v);
         }
+        values.push(v);
         rows.push((*i, row));
     }
     if !args.json {
-        print_sweep(&args.setup, &rows, args.csv);
+        print_sweep(&values, args.csv);
+    }
+    for (chip, m) in &spaces {
+        eprintln!(
+            "sweep: workload space {m} logical pages for every row on {chip} (the smallest among its rows; --own-space: each scheme's own)"
+        );
     }
     let hashes: std::collections::BTreeSet<&str> = rows.iter().filter_map(|(_, r)| r.request_hash.as_deref()).collect();
     eprintln!(
-        "sweep: {} of {} rows ran{}; {} distinct request list{}{}",
+        "sweep {}: {} of {} rows ran{}; {} distinct request list{}{}",
+        sweep["fingerprint"].as_str().unwrap_or(""),
         rows.iter().filter(|(_, r)| r.error.is_none()).count(),
         rows.len(),
         if n > 1 { format!(" (shard {}/{n} of {total})", me + 1) } else { String::new() },
@@ -135,8 +299,10 @@ fn sh(s: &str) -> String {
     }
 }
 
-/// The `ftl run` command line of one row: the same configuration, run alone.
-pub(crate) fn job_line(s: &Setup, p: &Point) -> String {
+/// The `ftl run` command line of one row: the same configuration run alone, with its
+/// row index, the row count and the sweep's plan (so its output is the sweep's row).
+pub(crate) fn job_line(args: &SweepArgs, p: &Point, row: usize, rows: usize, spec: &Value) -> String {
+    let s = &args.setup;
     let mut a: Vec<String> = vec!["ftl".into(), "run".into(), "--scheme".into(), sh(&p.scheme)];
     let mut flag = |name: &str, v: String| {
         a.push(format!("--{name}"));
@@ -161,7 +327,7 @@ pub(crate) fn job_line(s: &Setup, p: &Point) -> String {
         flag("pattern", pat.clone());
     }
     if let Some(t) = &p.trace {
-        flag("trace", t.display().to_string());
+        flag("trace", absolute(t));
         for (name, v) in [
             ("format", &s.format),
             ("fit", &s.fit),
@@ -186,37 +352,58 @@ pub(crate) fn job_line(s: &Setup, p: &Point) -> String {
     if let Some(pre) = &s.precondition {
         flag("precondition", pre.clone());
     }
-    if let Some(n) = s.space {
+    if let Some(n) = p.space {
         flag("space", n.to_string());
+    }
+    if let Some(t) = &p.timing {
+        let ta = &args.timing;
+        flag("timing", t.model.name().to_string());
+        if let Some(r) = t.rate {
+            flag("rate", r.to_string());
+        }
+        if !ta.time_scale.is_empty() {
+            flag("time-scale", t.time_scale.to_string());
+        }
+        if let Some(sp) = &ta.spacing {
+            flag("spacing", sp.clone());
+        }
+        if let Some(seed) = ta.arrival_seed {
+            flag("arrival-seed", seed.to_string());
+        }
+        if let Some(u) = &ta.time_unit {
+            flag("time-unit", u.clone());
+        }
+    }
+    if args.recovery {
+        a.push("--recovery".into());
+        if args.recovery_samples != 1 {
+            a.extend(["--recovery-samples".to_string(), args.recovery_samples.to_string()]);
+        }
     }
     if s.skip_bad_lines && p.trace.is_some() {
         a.push("--skip-bad-lines".into());
     }
+    let mut flag = |name: &str, v: String| {
+        a.push(format!("--{name}"));
+        a.push(sh(&v));
+    };
+    flag("row", row.to_string());
+    flag("rows", rows.to_string());
+    flag("sweep-spec", spec.to_string());
     a.push("--json".into());
     a.join(" ")
 }
 
-/// Rows as `(index, row)`, for the printers.
-type Rows = [(usize, Row)];
-
 /// `ftl sweep` without --json: a CSV table or a table in words, from the rows' JSON (so
 /// `ftl merge --csv` prints the same lines).
-fn print_sweep(setup: &Setup, rows: &Rows, csv: bool) {
-    let with_rec = rows.iter().any(|(_, r)| r.rec.is_some());
-    let json: Vec<serde_json::Value> = rows
-        .iter()
-        .map(|(i, r)| {
-            let mut v = r.to_json(setup);
-            v["row"] = (*i).into();
-            v
-        })
-        .collect();
+fn print_sweep(json: &[Value], csv: bool) {
+    let extra = crate::output::Extra::of(json);
     if csv {
-        println!("{}", crate::output::csv_header(with_rec));
-        for v in &json {
-            println!("{}", crate::output::csv_line(v, with_rec));
+        println!("{}", crate::output::csv_header(extra));
+        for v in json {
+            println!("{}", crate::output::csv_line(v, extra));
         }
         return;
     }
-    crate::output::print_table(&json, with_rec);
+    crate::output::print_table(json, extra);
 }

@@ -31,9 +31,15 @@ impl TraceFormat for BlkparseFormat {
 struct Blkparse {
     /// Past blkparse's closing statistics (`CPUn (...)` / `Total (...)`): ignore the rest.
     stats: bool,
+    /// The actions of the lines skipped for another action (a few, for the message).
+    other: std::collections::BTreeSet<String>,
 }
 
 impl LineReader for Blkparse {
+    fn other_actions(&self) -> Vec<String> {
+        self.other.iter().cloned().collect()
+    }
+
     /// `8,0  3  1  0.000000000  697  Q  WS 223490 + 8 [proc]`
     fn read<'a>(&mut self, line: &'a str, cx: &mut Cx<'_>) -> LineResult<'a> {
         if self.stats {
@@ -57,6 +63,9 @@ impl LineReader for Blkparse {
         let time = parse_time(f[3].0, f[3].1, "the time stamp")?;
         parse_u64(f[4].0, f[4].1, "the process id")?;
         if f[5].1 != cx.opts.blkparse_action.trim() {
+            if self.other.len() < 8 {
+                self.other.insert(clip(f[5].1));
+            }
             cx.out.ignored.other_action += 1;
             return Ok(None);
         }

@@ -167,6 +167,10 @@ pub(crate) trait LineReader {
     /// One meaningful line -> a record, None (counted as ignored by the reader), or an
     /// error `(column, message)`.
     fn read<'a>(&mut self, line: &'a str, cx: &mut Cx<'_>) -> LineResult<'a>;
+    /// blkparse: the actions of the lines it skipped (for the message when none is left).
+    fn other_actions(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// The registry entry of a format.

@@ -234,9 +234,12 @@ impl TraceParser {
                 ));
             }
             if ig.other_action > 0 {
+                let seen = self.reader.as_ref().map(|r| r.other_actions()).unwrap_or_default();
                 why.push(format!(
-                    "{} blkparse lines of other actions than '{}' (try blkparse_action Q or D)",
-                    ig.other_action, self.opts.blkparse_action
+                    "{} blkparse lines of other actions than '{}' (the trace's actions: {}; choose one as the blkparse action: D issued to the device, Q queued, C completed)",
+                    ig.other_action,
+                    self.opts.blkparse_action,
+                    seen.join(", ")
                 ));
             }
             if ig.zero_size > 0 {
