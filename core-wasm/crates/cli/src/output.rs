@@ -380,7 +380,7 @@ pub(crate) fn print_table(rows: &[serde_json::Value], extra: Extra) {
 pub(crate) fn print_table_header(extra: Extra) {
     let with_rec = extra.rec;
     println!(
-        "{:>4} {:30} {:>13} {:>9} {:>9} {:>16} {:>10} {:>7} {:>8} {:>8} {:>8} {:>11} {:>10} {:>10} {:>8}{}{}",
+        "{:>4} {:48} {:>13} {:>9} {:>9} {:>16} {:>10} {:>7} {:>8} {:>8} {:>8} {:>11} {:>10} {:>10} {:>8}{}{}",
         "row",
         "configuration",
         "chip",
@@ -446,7 +446,7 @@ pub(crate) fn print_table_row(v: &serde_json::Value, extra: Extra) {
     let n = |x: &serde_json::Value| x.as_u64().map(|n| n.to_string()).unwrap_or_else(|| "-".into());
     if !v["error"].is_null() {
         println!(
-            "{:>4} {:30} {:>13} {:>9} {:>9} cannot run: {}",
+            "{:>4} {:48} {:>13} {:>9} {:>9} cannot run: {}",
             n(&v["row"]),
             conf,
             chip,
@@ -470,7 +470,7 @@ pub(crate) fn print_table_row(v: &serde_json::Value, extra: Extra) {
         String::new()
     };
     println!(
-        "{:>4} {:30} {:>13} {:>9} {:>9} {:>16} {:>10} {:>7.3} {:>8} {:>8} {:>8} {:>11.3} {:>10.1} {:>10.1} {:>8}{}{}",
+        "{:>4} {:48} {:>13} {:>9} {:>9} {:>16} {:>10} {:>7.3} {:>8} {:>8} {:>8} {:>11.3} {:>10.1} {:>10.1} {:>8}{}{}",
         n(&v["row"]),
         conf,
         chip,
