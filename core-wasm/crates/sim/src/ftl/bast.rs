@@ -15,8 +15,7 @@
 //! optimization could also be applied to BAST, but we first suggest the technique in
 //! this paper").
 
-use std::collections::VecDeque;
-
+use super::pool::BlockPool;
 use super::panel::{first_rows, some, DataBlockEntry, DedicatedLog, PANEL_ROWS};
 use super::registry::{self, Builder, Mapping, ParamSpec, Run, SchemeEntry, Value};
 use super::scan_recovery::{max_seq, newest, scan_all, Blk};
@@ -97,7 +96,7 @@ pub struct BastFtl {
     pub(crate) bmt: Vec<Pbn>,
     pub(crate) usage: Vec<Use>,
     pub(crate) owner: Vec<u32>,
-    pub(crate) free: VecDeque<Pbn>,
+    pub(crate) free: BlockPool,
     pub(crate) written: Vec<bool>,
     /// Log-block slots (the number of log blocks is a parameter).
     pub(crate) slots: Vec<Option<LogBlock>>,
@@ -136,7 +135,7 @@ impl BastFtl {
             bmt: vec![NONE; data_blocks as usize],
             usage: vec![Use::Free; g.blocks as usize],
             owner: vec![NONE; g.blocks as usize],
-            free: (0..g.blocks).collect(),
+            free: BlockPool::new("BAST", 0..g.blocks),
             written: vec![false; g.pages() as usize],
             slots: vec![None; log_blocks as usize],
             slot_of: vec![NONE; data_blocks as usize],
@@ -147,7 +146,7 @@ impl BastFtl {
     }
 
     pub(crate) fn take_free(&mut self, use_: Use, owner: u32) -> FlashResult<Pbn> {
-        let pbn = self.free.pop_front().ok_or_else(|| FlashError::Violation("BAST ran out of free blocks".into()))?;
+        let pbn = self.free.take()?;
         self.usage[pbn as usize] = use_;
         self.owner[pbn as usize] = owner;
         Ok(pbn)
@@ -175,7 +174,7 @@ impl BastFtl {
         self.written[pbn as usize * n..(pbn as usize + 1) * n].fill(false);
         self.usage[pbn as usize] = Use::Free;
         self.owner[pbn as usize] = NONE;
-        self.free.push_back(pbn);
+        self.free.release(pbn);
         Ok(())
     }
 
@@ -448,7 +447,7 @@ pub fn recover_bast(flash: &mut Flash, params: &SchemeParams) -> FlashResult<Bas
     let scans = scan_all(flash)?;
     let mut blks: Vec<Blk> = scans.into_iter().enumerate().map(|(i, p)| Blk::new(i as Pbn, p, n, tag::MERGE)).collect();
     ftl.seq = max_seq(&blks);
-    ftl.free.clear();
+    ftl.free.reset([]);
     for i in 0..blks.len() {
         let b = &blks[i];
         let undo = b.readable() && b.role == tag::MERGE && !b.last;
@@ -551,7 +550,7 @@ pub fn recover_bast(flash: &mut Flash, params: &SchemeParams) -> FlashResult<Bas
                 flash.erase(pbn, Cause::Recovery)?;
                 ftl.written[base..base + n as usize].fill(false);
             }
-            ftl.free.push_back(pbn);
+            ftl.free.release(pbn);
         }
     }
     Ok(ftl)

@@ -8,6 +8,7 @@ pub use registry::{Builder, Mapping, PanelKind, ParamSpec, Run, SchemeEntry, Val
 
 pub mod greedy;
 pub mod panel;
+pub mod pool;
 pub mod ram;
 pub mod registry;
 pub mod scan_recovery;

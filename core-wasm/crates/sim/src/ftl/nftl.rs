@@ -11,8 +11,7 @@
 //! reads), copies every other valid page (read + program), writes the new data in place
 //! and erases both blocks.
 
-use std::collections::VecDeque;
-
+use super::pool::BlockPool;
 use super::panel::{first_rows, some, BlockFill, ReplacementEntry, PANEL_ROWS};
 use super::registry::{self, Builder, Mapping, PanelKind, Run, SchemeEntry};
 use super::{BlockRole, Cleaning, Ftl, Panel, PanelData, SchemeParams};
@@ -39,7 +38,7 @@ pub struct Nftl {
     logical_pages: u32,
     map: Vec<Entry>,
     usage: Vec<Use>,
-    free: VecDeque<Pbn>,
+    free: BlockPool,
     /// Simulation bookkeeping (not NFTL's RAM): where every LPN lives.
     loc: Vec<Ppn>,
     merges: u64,
@@ -94,7 +93,7 @@ impl Nftl {
             logical_pages: n * ppb,
             map: vec![Entry { data: NONE, repl: NONE, repl_next: 0 }; n as usize],
             usage: vec![Use::Free; g.blocks as usize],
-            free: (0..g.blocks).collect(),
+            free: BlockPool::new("NFTL", 0..g.blocks),
             loc: vec![NONE; (n * ppb) as usize],
             merges: 0,
             copies: 0,
@@ -215,7 +214,6 @@ impl Nftl {
         for &b in &erase {
             flash.erase(b, Cause::Recovery)?;
         }
-        f.free.clear();
         for l in 0..n {
             if let Some(&d) = data[l].first() {
                 f.map[l].data = d;
@@ -227,11 +225,7 @@ impl Nftl {
                 f.usage[r as usize] = Use::Replacement(l as u32);
             }
         }
-        for pbn in 0..g.blocks {
-            if f.usage[pbn as usize] == Use::Free {
-                f.free.push_back(pbn);
-            }
-        }
+        f.free.reset((0..g.blocks).filter(|&b| f.usage[b as usize] == Use::Free));
         Ok(f)
     }
 
@@ -250,14 +244,14 @@ impl Nftl {
     }
 
     fn alloc(&mut self, u: Use) -> FlashResult<Pbn> {
-        let b = self.free.pop_front().ok_or_else(|| FlashError::Violation("NFTL ran out of free blocks".into()))?;
+        let b = self.free.take()?;
         self.usage[b as usize] = u;
         Ok(b)
     }
 
     fn release(&mut self, b: Pbn) {
         self.usage[b as usize] = Use::Free;
-        self.free.push_back(b);
+        self.free.release(b);
     }
 
     /// Both blocks full: merge the latest copy of every page, with the new data for

@@ -11,6 +11,7 @@
 
 use std::collections::VecDeque;
 
+use super::pool::BlockPool;
 use super::panel::{first_rows, some, DataBlockEntry, SectorEntry, SequentialLog, SharedLog, PANEL_ROWS};
 use super::registry::{self, Builder, Mapping, ParamSpec, Run, SchemeEntry, Value};
 use super::{BlockRole, Cleaning, Ftl, Panel, PanelData, SchemeParams};
@@ -162,7 +163,7 @@ pub struct FastFtl {
     pub(crate) bmt: Vec<Pbn>,
     pub(crate) usage: Vec<Use>,
     pub(crate) owner: Vec<u32>,
-    pub(crate) free: VecDeque<Pbn>,
+    pub(crate) free: BlockPool,
     /// Whether each physical page holds data (in-place writes need to know: Algorithm 1).
     pub(crate) written: Vec<bool>,
     pub(crate) sw: Option<SwLog>,
@@ -244,7 +245,7 @@ impl FastFtl {
             bmt: vec![NONE; data_blocks as usize],
             usage: vec![Use::Free; g.blocks as usize],
             owner: vec![NONE; g.blocks as usize],
-            free: (0..g.blocks).filter(|b| !fixed.contains(b)).collect(),
+            free: BlockPool::new("FAST", (0..g.blocks).filter(|b| !fixed.contains(b))),
             written: vec![false; pages],
             sw: None,
             rw: VecDeque::new(),
@@ -282,7 +283,7 @@ impl FastFtl {
     }
 
     pub(crate) fn take_free(&mut self, use_: Use, owner: u32) -> FlashResult<Pbn> {
-        let pbn = self.free.pop_front().ok_or_else(|| FlashError::Violation("FAST ran out of free blocks".into()))?;
+        let pbn = self.free.take()?;
         self.usage[pbn as usize] = use_;
         self.owner[pbn as usize] = owner;
         Ok(pbn)
@@ -322,7 +323,7 @@ impl FastFtl {
         self.smt[pbn as usize * n..(pbn as usize + 1) * n].fill(NONE);
         self.usage[pbn as usize] = Use::Free;
         self.owner[pbn as usize] = NONE;
-        self.free.push_back(pbn);
+        self.free.release(pbn);
         Ok(())
     }
 

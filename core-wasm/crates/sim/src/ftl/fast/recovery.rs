@@ -63,7 +63,7 @@ pub(crate) fn rebuild_fast(
         *u = Use::Free;
     }
     ftl.owner.fill(NONE);
-    ftl.free.clear();
+    ftl.free.reset([]);
     let is_skip = |p: Pbn| skip.contains(&p);
 
     // 1. Garbage (only torn pages: a first program or an erase cut) and interrupted merge
@@ -381,7 +381,7 @@ pub(crate) fn rebuild_fast(
             if flash.block_pages(pbn).iter().any(|p| !p.is_erased()) {
                 flash.erase(pbn, Cause::Recovery)?;
             }
-            ftl.free.push_back(pbn);
+            ftl.free.release(pbn);
         }
     }
     let (nrw, sw) = (ftl.rw.len(), ftl.sw);

@@ -432,7 +432,7 @@ impl MetaLog {
     }
 
     fn take_block(ftl: &mut FastFtl) -> FlashResult<Pbn> {
-        ftl.free.pop_front().ok_or_else(|| FlashError::Violation("the metadata area ran out of free blocks".into()))
+        ftl.free.take_for("the metadata area")
     }
 
     /// Writes a map page (4.2); moves the map block when it is full and logs the move in
@@ -459,7 +459,7 @@ impl MetaLog {
             self.stats.map_directory_pages += 1;
             if old != NONE {
                 flash.erase(old, Cause::Map)?;
-                ftl.free.push_back(old);
+                ftl.free.release(old);
             }
             return Ok(());
         }
@@ -536,7 +536,7 @@ impl MetaLog {
         for b in dead {
             flash.erase(b, cause_of(self.mode))?;
             self.stats.log_area_erases += 1;
-            ftl.free.push_back(b);
+            ftl.free.release(b);
         }
         Ok(())
     }

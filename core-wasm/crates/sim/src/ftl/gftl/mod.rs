@@ -23,6 +23,7 @@
 use std::collections::VecDeque;
 
 use super::nftl::logical_blocks;
+use super::pool::BlockPool;
 use super::panel::{some, BlockFill, BufferedEntry, GcJob, GcPhase, PANEL_ROWS};
 use super::registry::{self, Builder, Mapping, PanelKind, Run, SchemeEntry};
 use super::{BlockRole, Cleaning, Ftl, Panel, PanelData, SchemeParams};
@@ -87,7 +88,7 @@ pub struct Gftl {
     logical_pages: u32,
     lbs: Vec<Lblock>,
     usage: Vec<Use>,
-    free: VecDeque<Pbn>,
+    free: BlockPool,
     queue: VecDeque<Job>,
     /// Most steps one job can take (for the buffer's safety margin and the UI).
     max_steps: u32,
@@ -174,7 +175,7 @@ impl Gftl {
                 n as usize
             ],
             usage: vec![Use::Free; g.blocks as usize],
-            free: (0..g.blocks).collect(),
+            free: BlockPool::new("GFTL", 0..g.blocks),
             queue: VecDeque::new(),
             max_steps,
             loc: vec![NONE; (n * ppb) as usize],
@@ -192,14 +193,14 @@ impl Gftl {
     }
 
     fn alloc(&mut self, u: Use) -> FlashResult<Pbn> {
-        let b = self.free.pop_front().ok_or_else(|| FlashError::Violation("GFTL ran out of free blocks".into()))?;
+        let b = self.free.take()?;
         self.usage[b as usize] = u;
         Ok(b)
     }
 
     fn release(&mut self, b: Pbn) {
         self.usage[b as usize] = Use::Free;
-        self.free.push_back(b);
+        self.free.release(b);
     }
 
     fn enqueue(&mut self, flash: &mut Flash, lbn: u32) {

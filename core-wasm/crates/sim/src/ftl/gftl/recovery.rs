@@ -225,7 +225,7 @@ impl Gftl {
         for j in resumed.into_iter().rev() {
             f.queue.push_front(j);
         }
-        f.free = (0..g.blocks).filter(|&b| f.usage[b as usize] == Use::Free).collect();
+        f.free.reset((0..g.blocks).filter(|&b| f.usage[b as usize] == Use::Free));
         // The pools as a run without cuts has them between requests (issue 34), restored by
         // recovery itself, not by later traffic. GFTL keeps "enough free space to serve
         // write requests" by running GC "consecutively as long as the queue is not empty"

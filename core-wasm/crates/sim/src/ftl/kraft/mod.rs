@@ -21,6 +21,7 @@
 
 use serde_json::json;
 
+use super::pool::BlockPool;
 use super::ram::MapGeometry;
 use super::registry::{self, Builder, Mapping, PanelKind, ParamSpec, Run, SchemeEntry, Value};
 use super::{BlockRole, Cleaning, Ftl, Panel, SchemeParams};
@@ -143,7 +144,7 @@ pub struct Kraft {
     log_of: Vec<u32>,
     logs: Vec<LogBlock>,
     usage: Vec<Use>,
-    free: std::collections::VecDeque<Pbn>,
+    free: BlockPool,
     clock: u64,
     stats: Stats,
     blocks: u32,
@@ -256,7 +257,7 @@ impl Kraft {
             log_of: vec![NONE; logical_blocks as usize],
             logs,
             usage,
-            free: (m..g.blocks).collect(),
+            free: BlockPool::new("KRAFT", m..g.blocks),
             clock: 0,
             stats: Stats::default(),
             blocks: g.blocks,
@@ -308,7 +309,7 @@ impl Kraft {
     }
 
     fn take_free(&mut self) -> FlashResult<Pbn> {
-        self.free.pop_front().ok_or_else(|| FlashError::Violation("KRAFT ran out of free blocks".into()))
+        self.free.take()
     }
 
     fn data_valid(&self, flash: &Flash, lbn: u32, off: u32) -> bool {
@@ -455,7 +456,7 @@ impl Kraft {
         }
         if old != NONE {
             self.usage[old as usize] = Use::Free;
-            self.free.push_back(old);
+            self.free.release(old);
         }
         self.data[lbn as usize] = pbn;
         self.usage[pbn as usize] = Use::Data(lbn);
@@ -501,7 +502,7 @@ impl Kraft {
                 flash.erase(old, Cause::FullMerge)?;
                 self.erased_block(old);
                 self.usage[old as usize] = Use::Free;
-                self.free.push_back(old);
+                self.free.release(old);
             }
             self.data[lbn as usize] = fresh;
             self.usage[fresh as usize] = Use::Data(lbn);

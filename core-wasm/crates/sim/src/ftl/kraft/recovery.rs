@@ -189,14 +189,12 @@ impl Kraft {
             k.usage[b as usize] = Use::Log(i as u32);
             k.logs[i] = log;
         }
-        let mut free: std::collections::VecDeque<Pbn> =
-            (0..g.blocks).filter(|&b| k.usage[b as usize] == Use::Free).collect();
+        k.free.reset((0..g.blocks).filter(|&b| k.usage[b as usize] == Use::Free));
         for i in log_blocks.len()..m {
-            let b = free.pop_front().ok_or_else(|| bad("no free block for an empty log slot".into()))?;
+            let b = k.free.take().map_err(|_| bad("no free block for an empty log slot".into()))?;
             k.usage[b as usize] = Use::Log(i as u32);
             k.logs[i] = LogBlock::new(b, n);
         }
-        k.free = free;
         Ok(k)
     }
 }
