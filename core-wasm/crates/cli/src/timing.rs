@@ -89,6 +89,9 @@ impl TimingArgs {
         if self.spacing.is_some() && rate.is_none() {
             return Err("--spacing sets how --rate arrivals are spaced: give --rate N (requests per second)".into());
         }
+        if time_scale.is_some() && rate.is_some() {
+            return Err("--time-scale scales a trace's own arrival times and --rate replaces them: give one".into());
+        }
         c.rate = rate;
         c.spacing = match self.spacing.as_deref().map(|s| s.trim().to_ascii_lowercase()) {
             None => Spacing::Fixed,
@@ -101,6 +104,21 @@ impl TimingArgs {
         }
         if let Some(u) = &self.time_unit {
             c.time_unit = Some(TimeUnit::from_word(u)?);
+        }
+        // A flag the model would ignore is refused (issue 38, item 6: `--spacing poisson`
+        // without `--rate` was silently ignored).
+        if c.model == Model::Closed {
+            let open_only = [
+                ("--rate", rate.is_some()),
+                ("--time-scale", time_scale.is_some()),
+                ("--spacing", self.spacing.is_some()),
+                ("--arrival-seed", self.arrival_seed.is_some()),
+                ("--time-unit", self.time_unit.is_some()),
+            ];
+            if let Some((name, _)) = open_only.iter().find(|(_, given)| *given) {
+                let fix = if self.timing.is_some() { "not with --timing closed" } else { "add --timing open" };
+                return Err(format!("{name} is for the open timing model: {fix}"));
+            }
         }
         c.check()?;
         Ok(c)

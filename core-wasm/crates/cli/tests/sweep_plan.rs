@@ -304,6 +304,18 @@ fn small_usage_errors_are_one_line_exit_2_and_run_nothing() {
         (&["sweep", "--schemes", "page", "--gen", "uniform:n=50", "--rate", "100,-5", "--json"], "--rate -5"),
         (&["run", "--scheme", "page", "--gen", "uniform:n=50", "--rate", "10,20"], "give one --rate value"),
         (
+            &["run", "--scheme", "page", "--gen", "uniform:n=50", "--timing", "closed", "--rate", "10"],
+            "--rate is for the open timing model: not with --timing closed",
+        ),
+        (
+            &["run", "--scheme", "bast", "--trace", "traces/camera.disksim", "--fit", "fold", "--time-scale", "0.5"],
+            "--time-scale is for the open timing model: add --timing open",
+        ),
+        (
+            &["run", "--scheme", "page", "--gen", "uniform:n=50", "--rate", "10", "--time-scale", "2"],
+            "--rate replaces them: give one",
+        ),
+        (
             &["sweep", "--schemes", "page,nosuch,bast", "--gen", "uniform:n=50", "--json"],
             "unknown scheme 'nosuch' (known: page,",
         ),
