@@ -135,7 +135,7 @@ function wasm(path) {
   const CH = 4 << 20;
   for (let i = 0; i < bytes.length; i += CH) p.feed(bytes.subarray(i, i + CH));
   const t1 = performance.now();
-  const r = JSON.parse(p.finish());
+  const r = p.finish();
   const t2 = performance.now();
   if (!r.ok) throw new Error(`${path}: ${r.error.message}`);
   const text = r.summary.bytes;

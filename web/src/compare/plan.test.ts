@@ -12,14 +12,14 @@ import { parseValues, sweepPoints } from './sweep';
 const core = loadNodeCore();
 
 function plan(scenarios: Scenario[], fit = 'none', need = 0, space = 0): Plan {
-  return JSON.parse(core.plan_runs(JSON.stringify(scenarios.map(planInput)), fit, need, space)) as Plan;
+  return core.plan_runs(JSON.stringify(scenarios.map(planInput)), fit, need, space) as Plan;
 }
 
 /** A Session run to the end: its request hash, chip and erases. */
 function outcome(s: Scenario) {
   const session = new core.Session(JSON.stringify(s));
   try {
-    const info = JSON.parse(session.info()) as SessionInfo;
+    const info: SessionInfo = session.info();
     session.run(info.total_requests);
     const m = JSON.parse(session.metrics()) as { erases: number; page_programs: number };
     return {

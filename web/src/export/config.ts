@@ -28,7 +28,7 @@ export function resolvedConfig(o: {
   traceSha256?: string;
 }): ResolvedConfig {
   const { scenario: s, info } = o;
-  const w = s.workload as unknown as Record<string, unknown>;
+  const w: Record<string, unknown> = Object.fromEntries(Object.entries(s.workload));
   // Trace contents never go into an export: its name, size and hash identify it.
   const { text: _t, upload: _u, ...workload } = w;
   void _t;

@@ -1,6 +1,7 @@
 // The shape of a paper's claim beside our figure (claims.ts lists them; one file per paper
 // in claims/).
 import type { Scenario } from '../scenario/model';
+import type { WasmSession } from '../sim/protocol';
 
 export type Paper = 'FAST' | 'KRAFT' | 'RFTL' | 'FastCheck' | 'LTFTL';
 
@@ -14,14 +15,7 @@ export interface RunResult {
 }
 
 /** The few Session methods a claim's probe may use (the wasm Session has them all). */
-export interface SessionLike {
-  goto(step: number, ops: number): void;
-  power_cut(): void;
-  recover(): void;
-  recovering(): boolean;
-  step_op(): boolean;
-  metrics(): string;
-}
+export type SessionLike = Pick<WasmSession, 'goto' | 'power_cut' | 'recover' | 'recovering' | 'step_op' | 'metrics'>;
 
 export interface Claim {
   id: string;

@@ -1,6 +1,13 @@
 // The scheme catalog the core serves (catalog(), docs/session-api.md): every scheme's
 // labels, parameter specs, cleaning and panel kinds, applied once the core has loaded
 // (scenario/loadCore.ts). The forms, pickers and panels read it; the web names no scheme.
+import type { Catalog } from '../sim/generated/Catalog';
+import type { CatalogParamSpec } from '../sim/generated/CatalogParamSpec';
+import type { Cleaning } from '../sim/generated/Cleaning';
+import type { PanelKind } from '../sim/generated/PanelKind';
+
+/** The core's catalog() (types generated from its Rust: scripts/gen-types.mjs). */
+export type { Catalog, CatalogParamSpec, Cleaning, PanelKind };
 
 export interface ParamSpec {
   key: string;
@@ -38,17 +45,6 @@ export function paramSpec(key: string): ParamSpec {
   );
 }
 
-/** Scheme-specific panels of the app, by kind (the registry's PanelKind). */
-export type PanelKind =
-  | 'response_times'
-  | 'gftl_bound'
-  | 'rftl_block_map'
-  | 'kraft_log_blocks'
-  | 'kraft_relative'
-  | 'kraft_ram'
-  | 'kraft_ram_as_fast'
-  | 'frozen_states';
-
 export interface SchemeSpec {
   id: string;
   label: string;
@@ -63,46 +59,6 @@ export interface SchemeSpec {
   cleaning?: Cleaning;
   /** its scheme-specific panels (absent: none) */
   panels?: PanelKind[];
-}
-
-export type Cleaning = 'gc' | 'merges';
-
-/** A parameter as catalog() describes it (null: derived from the chip, see its rule). */
-export interface CatalogParamSpec {
-  key: string;
-  label: string;
-  help: string;
-  min: number | null;
-  min_rule?: string | null;
-  min_exclusive: boolean;
-  max: number | null;
-  max_rule?: string | null;
-  max_exclusive: boolean;
-  step: number;
-  integer: boolean;
-  default: number | null;
-  default_rule?: string | null;
-}
-
-/** The core's catalog() JSON. */
-export interface CatalogJson {
-  schemes: {
-    id: string;
-    /** the one-line description (older cores: the only name) */
-    label: string;
-    /** the picker's name (absent from cores older than issue 30) */
-    name?: string;
-    short_label?: string;
-    description?: string;
-    params: string[];
-    /** absent from cores older than issue 30: the form keeps the specs it knows */
-    param_specs?: CatalogParamSpec[];
-    /** absent from cores older than issue 24: read as "gc" */
-    cleaning?: string;
-    panels?: string[];
-  }[];
-  chips?: string[];
-  generators?: { kind: string; description: string; defaults?: Record<string, number> }[];
 }
 
 /**
@@ -141,11 +97,11 @@ export function generatorDefaults(kind: string): Record<string, number> | undefi
 export const SCHEMES: SchemeSpec[] = [];
 
 /** Replace the scheme list by the core's catalog (in place, so importers see it). */
-export function applyCatalog(cat: CatalogJson): void {
+export function applyCatalog(cat: Catalog): void {
   if (!cat || !Array.isArray(cat.schemes) || cat.schemes.length === 0) return;
   const next: SchemeSpec[] = cat.schemes.map((s) => {
-    const known = SCHEMES.find((x) => x.id === s.id);
     const specs = (SCHEME_PARAM_SPECS[s.id] ??= {});
+    // Read defensively: a test (or an older core) may leave a list out.
     for (const c of s.param_specs ?? []) {
       specs[c.key] = formParamSpec(c);
       const seen = PARAM_SPECS[c.key];
@@ -161,14 +117,13 @@ export function applyCatalog(cat: CatalogJson): void {
     }
     const spec: SchemeSpec = {
       id: s.id,
-      label: s.name ?? known?.label ?? s.id,
-      description: s.description ?? s.label,
+      label: s.label,
+      description: s.description,
       params: s.params.map((k) => specs[k] ?? paramSpec(k)),
-      cleaning: s.cleaning === 'merges' ? 'merges' : 'gc',
-      panels: (s.panels ?? known?.panels ?? []) as PanelKind[],
+      cleaning: s.cleaning,
+      panels: s.panels ?? [],
     };
-    const short = s.short_label ?? known?.shortLabel;
-    if (short) spec.shortLabel = short;
+    if (s.short_label) spec.shortLabel = s.short_label;
     return spec;
   });
   SCHEMES.splice(0, SCHEMES.length, ...next);

@@ -8,10 +8,10 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadNodeCore } from './testing/nodeCore';
-import { CHIPS, SCHEMES, defaultParams, formParamSpec, schemeSpec, type CatalogJson } from './model';
+import { CHIPS, SCHEMES, defaultParams, formParamSpec, schemeSpec, type Catalog } from './model';
 
 const core = loadNodeCore();
-const catalog = JSON.parse(core.catalog()) as CatalogJson;
+const catalog: Catalog = core.catalog();
 
 describe('the web’s scheme forms are the core’s catalog', () => {
   it('offers exactly the catalog’s schemes, in its order, with its labels, cleaning and panels', () => {
@@ -19,7 +19,7 @@ describe('the web’s scheme forms are the core’s catalog', () => {
     expect(catalog.schemes.length).toBeGreaterThanOrEqual(12);
     for (const c of catalog.schemes) {
       const s = schemeSpec(c.id)!;
-      expect(s.label, c.id).toBe(c.name);
+      expect(s.label, c.id).toBe(c.label);
       expect(s.shortLabel, c.id).toBe(c.short_label);
       expect(s.description, c.id).toBe(c.description);
       expect(s.cleaning, c.id).toBe(c.cleaning);
@@ -56,7 +56,7 @@ describe('the web’s scheme forms are the core’s catalog', () => {
 
   it('the core’s defaults: K 8, one log-block budget (4) for every hybrid scheme, LTFTL’s log section from the chip', () => {
     const on = (scheme: string, chip: object) =>
-      JSON.parse(core.scheme_defaults(scheme, JSON.stringify(chip))) as Record<
+      core.scheme_defaults(scheme, JSON.stringify(chip)) as Record<
         string,
         { min: number; max: number; default: number }
       >;

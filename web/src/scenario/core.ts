@@ -3,18 +3,9 @@
 // for instant feedback while typing). Sessions live in the worker; these two are pure
 // functions, so the page loads the same wasm module once more for them (loadCore.ts).
 
-export interface PatternCheck {
-  ok: boolean;
-  requests?: number;
-  line?: number;
-  column?: number;
-  message?: string;
-}
+import type { CoreFns, PatternCheck } from '../sim/protocol';
 
-export interface CoreFns {
-  catalog(): string;
-  check_pattern(text: string): string;
-}
+export type { CoreFns, PatternCheck };
 
 let fns: CoreFns | null = null;
 
@@ -34,7 +25,7 @@ export function coreLoaded(): boolean {
 export function checkPattern(text: string): PatternCheck | null {
   if (!fns) return null;
   try {
-    return JSON.parse(fns.check_pattern(text)) as PatternCheck;
+    return fns.check_pattern(text);
   } catch (e) {
     return { ok: false, message: (e as Error).message };
   }

@@ -3,7 +3,7 @@
 // Separate from core.ts so that model.ts (which checks patterns through core.ts) and
 // core.ts form no import cycle.
 import { installCoreFns, type CoreFns } from './core';
-import { applyCatalog, type CatalogJson } from './model';
+import { applyCatalog } from './model';
 import { loadPageCore } from '../sim/pageCore';
 
 let loaded: CoreFns | null = null;
@@ -13,7 +13,7 @@ let loading: Promise<CoreFns> | null = null;
 export function setCoreFns(f: CoreFns): void {
   loaded = f;
   installCoreFns(f);
-  applyCatalog(JSON.parse(f.catalog()) as CatalogJson);
+  applyCatalog(f.catalog());
 }
 
 /** Load the wasm module on the page once; applies catalog() to the scheme list. */

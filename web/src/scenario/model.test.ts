@@ -13,6 +13,7 @@ import {
   type Scenario,
 } from './model';
 import { PRESETS } from './presets';
+import type { Catalog } from '../sim/generated/Catalog';
 import { checkPattern } from './core';
 import { loadNodeCore } from './testing/nodeCore';
 
@@ -143,10 +144,17 @@ describe('the scheme list comes from the core', () => {
     // A parameter the UI does not know yet is still offered, as a plain number.
     applyCatalog({
       schemes: [
-        ...SCHEMES.map((s) => ({ id: s.id, label: s.description, params: s.params.map((p) => p.key) })),
+        ...SCHEMES.map((s) => ({
+          id: s.id,
+          label: s.label,
+          short_label: s.shortLabel,
+          description: s.description,
+          params: s.params.map((p) => p.key),
+          panels: s.panels,
+        })),
         { id: 'future', label: 'Future', params: ['warp_factor'] },
       ],
-    });
+    } as unknown as Catalog);
     expect(SCHEMES.find((s) => s.id === 'future')!.params[0]).toMatchObject({
       key: 'warp_factor',
       label: 'Warp factor',
@@ -161,9 +169,12 @@ describe('the scheme list comes from the core', () => {
   it('knows how each scheme cleans: catalog() says "gc" or "merges", a core that does not say means "gc"', () => {
     const saved = SCHEMES.map((s) => ({
       id: s.id,
-      label: s.description,
+      label: s.label,
+      short_label: s.shortLabel,
+      description: s.description,
       params: s.params.map((p) => p.key),
       cleaning: s.cleaning,
+      panels: s.panels,
     }));
     try {
       applyCatalog({
@@ -172,13 +183,13 @@ describe('the scheme list comes from the core', () => {
           { id: 'bast', label: 'BAST', params: [], cleaning: 'merges' },
           { id: 'old', label: 'Old', params: [] },
         ],
-      });
+      } as unknown as Catalog);
       expect(schemeCleaning('page')).toBe('gc');
       expect(schemeCleaning('bast')).toBe('merges');
       expect(schemeCleaning('old')).toBe('gc');
       expect(schemeCleaning('unknown')).toBe('gc');
     } finally {
-      applyCatalog({ schemes: saved });
+      applyCatalog({ schemes: saved } as unknown as Catalog);
     }
   });
 });

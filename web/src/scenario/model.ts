@@ -232,7 +232,7 @@ export function scenarioFromObject(
     else if (kind === 'trace' && ['string', 'number', 'boolean'].includes(typeof v)) workload[k] = v;
   }
   if (kind === 'trace' && typeof workload.text === 'string' && raw.workload.missing !== true) delete workload.missing;
-  const s: Scenario = { scheme, params, chip, workload: workload as unknown as Workload };
+  const s: Scenario = { scheme, params, chip, workload: workload as Workload };
   const precondition = preconditionFrom(raw.precondition);
   if (precondition) s.precondition = precondition;
   const timing = timingFrom(raw.timing);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SimClient, SimError, type WorkerLike } from './client';
 import { SessionHost } from './host';
 import type { Request, Response } from './protocol';
-import { FakeSession } from './testing/fakeSession';
+import { FakeSession, fakeCore } from './testing/fakeSession';
 import { defaultScenario } from '../scenario/model';
 
 type Listener = (ev: { data?: unknown; message?: string; preventDefault?: () => void }) => void;
@@ -31,7 +31,7 @@ class MockWorker implements WorkerLike {
 
 /** A Worker stand-in that runs the real host logic over fake Sessions, asynchronously. */
 class HostWorker extends MockWorker {
-  host = new SessionHost(async () => FakeSession);
+  host = new SessionHost(async () => fakeCore(FakeSession));
   postMessage(message: unknown) {
     super.postMessage(message);
     const req = structuredClone(message) as Request;
@@ -170,13 +170,13 @@ describe('SessionHost', () => {
     const Throwing = function () {
       throw 'bad scenario: blocks must be ≥ 2';
     } as unknown as typeof FakeSession;
-    const host = new SessionHost(async () => Throwing);
+    const host = new SessionHost(async () => fakeCore(Throwing));
     const res = await host.handle({ id: 1, type: 'create', scenario: {} });
     expect(res).toEqual({ id: 1, ok: false, error: 'bad scenario: blocks must be ≥ 2' });
   });
 
   it('rejects unknown commands without throwing', async () => {
-    const host = new SessionHost(async () => FakeSession);
+    const host = new SessionHost(async () => fakeCore(FakeSession));
     const res = await host.handle({ id: 2, type: 'explode' } as unknown as Request);
     expect(res.ok).toBe(false);
   });
@@ -189,7 +189,7 @@ describe('SessionHost after a core panic', () => {
         throw new WebAssembly.RuntimeError('unreachable');
       }
     }
-    const host = new SessionHost(async () => Panicky);
+    const host = new SessionHost(async () => fakeCore(Panicky));
     const created = await host.handle({ id: 1, type: 'create', scenario: defaultScenario() });
     expect(created.ok).toBe(true);
     const sid = (created as { result: { sid: number } }).result.sid;

@@ -17,7 +17,7 @@ import type {
   LatencyHistogram,
 } from './protocol';
 import type { Scenario } from './scenarioTypes';
-import { ChipBase, LEAN_PAGES, PatchBase } from './patch';
+import { ChipBase, LEAN_PAGES, PatchBase, snapshotIn } from './patch';
 
 /** The part of the Worker interface the client uses. */
 export interface WorkerEventLike {
@@ -78,7 +78,7 @@ export class SimClient {
   request<T extends Command['type']>(type: T, args: Args<T>): Promise<ResultMap[T]> {
     if (this.closed) return Promise.reject(this.closed);
     const id = this.nextId++;
-    const message = { ...args, type, id } as unknown as Request;
+    const message = { ...args, type, id } as Request;
     return new Promise<ResultMap[T]>((resolve, reject) => {
       const sid = (args as { sid?: unknown }).sid;
       this.pending.set(id, {
@@ -171,10 +171,11 @@ export class SimClient {
 
   /** Huge chips: rebuild page states from a patch, or remember a full array as the next base. */
   private rebuildPages(p: Pending | undefined, result: unknown): void {
-    if (!result || typeof result !== 'object') return;
-    const r = result as { sid?: number; snapshot?: Snapshot; pageStates?: unknown };
-    const snap = r.snapshot ?? (r.pageStates instanceof Uint8Array ? (r as unknown as Snapshot) : undefined);
-    const sid = typeof r.sid === 'number' && r.snapshot ? r.sid : p?.sid;
+    const snap = snapshotIn(result);
+    // `create` answers with its new Session's id beside the snapshot.
+    const created =
+      result && typeof result === 'object' && 'sid' in result && 'snapshot' in result ? result.sid : undefined;
+    const sid = typeof created === 'number' ? created : p?.sid;
     if (!snap || typeof snap !== 'object' || sid === undefined) return;
     if (snap.chipDelta) {
       // Snapshots by change (issue 26): the worker sent what the move changed.
@@ -205,5 +206,5 @@ export class SimClient {
 /** The real thing: a module worker hosting the wasm core. */
 export function createSimClient(): SimClient {
   const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'ftlscope-sim' });
-  return new SimClient(worker as unknown as WorkerLike);
+  return new SimClient(worker);
 }

@@ -23,7 +23,7 @@ self.addEventListener('message', (ev: MessageEvent<CrashRequest>) => {
           }
         },
       );
-      post({ kind: 'done', report: JSON.parse(report) });
+      post({ kind: 'done', report });
     } catch (e) {
       post({ kind: 'error', message: e instanceof Error ? e.message : String(e) });
     }

@@ -1,36 +1,34 @@
 // The worker-side logic, independent of the Worker global so it can be unit tested
 // with a fake Session: it owns the Sessions and answers one Request with one Response.
 import { LEAN_PAGES, diffStates, readDelta } from './patch';
+import type { Session, plan_runs } from './pkg/ftlscope_wasm';
 import type {
   ChipDelta,
   Command,
   CreateResult,
-  LatencyHistogram,
-  Plan,
-  QueueView,
   RunAheadResult,
   Thumb,
   RunLog,
-  SeriesPoint,
   Request,
   Response,
   SessionConstructor,
-  SessionInfo,
   Snapshot,
   StepResult,
-  WasmSession,
+  Metrics,
+  SimEvent,
 } from './protocol';
+import type { SchemeView } from './generated/SchemeView';
 import { TRACE_COMMANDS, TraceHost } from './traceHost';
 import { Revival, errorMessage, isTrap } from './revival';
 import { isUploadWorkload, type TraceCommand, type TraceCore } from './traceTypes';
 import { associativitySeries, schemeData, startTimeline, workloadPattern } from './schemeHost';
-import type { TimelineSession } from './schemeTypes';
 import { PAGE_COMMANDS, PageHost, type PageCommand } from './pageHost';
 import { summarise } from './summarise';
 
 export { errorMessage, LEAN_PAGES, summarise };
 
-function parseJson<T>(text: string, what: string): T {
+/** The per-step getters whose JSON text is faster than a typed value (docs/session-api.md). */
+export function parseJson<T>(text: string, what: string): T {
   try {
     return JSON.parse(text) as T;
   } catch (e) {
@@ -39,16 +37,15 @@ function parseJson<T>(text: string, what: string): T {
 }
 
 /** Shared log blocks' owners; left out of the snapshot when no block has several. */
-function ownerSets(s: WasmSession): { ownerSets?: Record<string, number[]> } {
-  if (!s.block_owner_sets) return {};
-  const sets = parseJson<Record<string, number[]>>(s.block_owner_sets(), 'block owner sets');
+function ownerSets(s: Session): { ownerSets?: Record<string, number[]> } {
+  const sets = s.block_owner_sets();
   return Object.keys(sets).length > 0 ? { ownerSets: sets } : {};
 }
 
 /** Chips with more pages than this get per-block summaries in compare (as the single view's canvas threshold). */
 const LEAN_THUMB = 4096;
-function cutRequests(s: WasmSession): Snapshot['cutRequests'] {
-  const flat = s.cut_requests ? s.cut_requests() : [];
+function cutRequests(s: Session): Snapshot['cutRequests'] {
+  const flat = s.cut_requests();
   const out: NonNullable<Snapshot['cutRequests']> = [];
   for (let i = 0; i + 1 < flat.length; i += 2) out.push({ index: flat[i], survived: flat[i + 1] === 1 });
   return out;
@@ -58,10 +55,10 @@ function cutRequests(s: WasmSession): Snapshot['cutRequests'] {
  * The moment shown; `lean` leaves page LPNs out on huge chips (playback), `delta` carries
  * a change instead of the chip's arrays (which are then empty: sim/patch.ts rebuilds them).
  */
-export function takeSnapshot(s: WasmSession, lean = false, delta?: ChipDelta): Snapshot {
+export function takeSnapshot(s: Session, lean = false, delta?: ChipDelta): Snapshot {
   const pageStates = delta ? new Uint8Array(0) : s.page_states();
   const skipLpns = delta || (lean && pageStates.length > LEAN_PAGES);
-  const view = parseJson<{ panels?: Snapshot['view']['panels'] }>(s.view(), 'view');
+  const view = parseJson<SchemeView>(s.view(), 'view');
   return {
     step: s.step(),
     total: s.total(),
@@ -73,15 +70,15 @@ export function takeSnapshot(s: WasmSession, lean = false, delta?: ChipDelta): S
     eraseCounts: delta ? new Uint32Array(0) : s.block_erase_counts(),
     owners: delta ? new Int32Array(0) : s.block_owners(),
     ...(delta ? { chipDelta: delta } : ownerSets(s)),
-    metrics: parseJson(s.metrics(), 'metrics'),
-    events: parseJson(s.events(), 'events'),
+    metrics: parseJson<Metrics>(s.metrics(), 'metrics'),
+    events: parseJson<SimEvent[]>(s.events(), 'events'),
     narration: s.narration(),
     view: { panels: Array.isArray(view?.panels) ? view.panels : [] },
-    powered: s.powered ? s.powered() : true,
-    recovering: s.recovering ? s.recovering() : false,
-    victims: s.victims ? Array.from(s.victims()) : [],
+    powered: s.powered(),
+    recovering: s.recovering(),
+    victims: Array.from(s.victims()),
     cutRequests: cutRequests(s),
-    queue: s.queue ? parseJson<QueueView>(s.queue(), 'queue') : undefined,
+    queue: s.queue(),
   };
 }
 
@@ -99,7 +96,7 @@ export function snapshotTransferables(snap: Snapshot): ArrayBuffer[] {
 }
 
 export class SessionHost {
-  private sessions = new Map<number, WasmSession>();
+  private sessions = new Map<number, Session>();
   /** Huge chips: the page states last sent per Session (the base of the next patch). */
   private sentStates = new Map<number, Uint8Array>();
   /** Huge chips whose page holds the whole chip as last sent: op steps send deltas. */
@@ -115,7 +112,7 @@ export class SessionHost {
     private readonly getSessionClass: () => Promise<SessionConstructor>,
     getTraceCore: () => Promise<TraceCore> = () => Promise.reject(new Error('trace parsing is not available')),
     /** the core's plan_runs (compare / sweep: each run's chip and workload space, planned alone) */
-    private readonly getPlan: () => Promise<(runs: string, fit: string, need: number, space: number) => string> = () =>
+    private readonly getPlan: () => Promise<typeof plan_runs> = () =>
       Promise.reject(new Error('this build of the core cannot plan a comparison')),
     resetCore?: () => void,
   ) {
@@ -147,13 +144,13 @@ export class SessionHost {
     }
   }
 
-  private session(sid: number): WasmSession {
+  private session(sid: number): Session {
     const s = this.sessions.get(sid);
     if (!s) throw new Error(`no session ${sid} (it was closed or never created)`);
     return s;
   }
 
-  private stepped(s: WasmSession, moved: boolean, sid?: number): StepResult {
+  private stepped(s: Session, moved: boolean, sid?: number): StepResult {
     return { moved, snapshot: this.changeOrFull(s, sid) };
   }
 
@@ -161,7 +158,7 @@ export class SessionHost {
    * Huge chips the page holds whole: only what the move changed (the core's delta,
    * issue 26); otherwise, or when the core lost track (a seek, a run), the whole moment.
    */
-  private changeOrFull(s: WasmSession, sid: number | undefined, lean = false): Snapshot {
+  private changeOrFull(s: Session, sid: number | undefined, lean = false): Snapshot {
     if (sid !== undefined && this.synced.has(sid)) {
       const d = readDelta(s);
       // The page's arrays move on from deltas: a playback patch must start from a full snapshot.
@@ -176,11 +173,11 @@ export class SessionHost {
    * A full snapshot of a huge chip: keep a copy of its page states as the next base, and
    * make it the base of the core's next delta (`tracked`: the core just did).
    */
-  private remember(sid: number | undefined, snap: Snapshot, s?: WasmSession, tracked = false): Snapshot {
+  private remember(sid: number | undefined, snap: Snapshot, s?: Session, tracked = false): Snapshot {
     if (sid !== undefined && snap.pageStates.length > LEAN_PAGES) {
       this.sentStates.set(sid, snap.pageStates.slice());
-      if (s?.take_delta && snap.pageLpns.length === snap.pageStates.length) {
-        if (!tracked) s.take_delta().free?.();
+      if (s && snap.pageLpns.length === snap.pageStates.length) {
+        if (!tracked) s.take_delta().free();
         this.synced.add(sid);
       }
     }
@@ -205,24 +202,22 @@ export class SessionHost {
       case 'create': {
         const SessionClass = await this.getSessionClass();
         const upload = isUploadWorkload((cmd.scenario as { workload?: unknown } | null)?.workload);
-        const s = upload
-          ? ((await this.traces.session(cmd.scenario)) as WasmSession)
-          : new SessionClass(JSON.stringify(cmd.scenario));
+        const s = upload ? await this.traces.session(cmd.scenario) : new SessionClass(JSON.stringify(cmd.scenario));
         try {
-          const info = parseJson<SessionInfo>(s.info(), 'info');
-          startTimeline(s as TimelineSession, info.total_requests);
+          const info = s.info();
+          startTimeline(s, info.total_requests);
           const sid = this.nextSid++;
           this.sessions.set(sid, s);
           this.revival.created(sid, upload ? null : cmd.scenario);
           const result: CreateResult = { sid, info, snapshot: this.remember(sid, takeSnapshot(s), s) };
           return result;
         } catch (e) {
-          s.free?.();
+          s.free();
           throw e;
         }
       }
       case 'dispose': {
-        this.sessions.get(cmd.sid)?.free?.();
+        this.sessions.get(cmd.sid)?.free();
         this.sessions.delete(cmd.sid);
         this.revival.disposed(cmd.sid);
         this.sentStates.delete(cmd.sid);
@@ -275,7 +270,6 @@ export class SessionHost {
       }
       case 'goto': {
         const s = this.session(cmd.sid);
-        if (!s.goto) throw new Error('this core has no goto()');
         const target = Math.max(0, Math.min(Math.floor(cmd.step), s.total()));
         s.goto(target, Math.max(0, Math.floor(cmd.ops)));
         return this.stepped(s, true, cmd.sid);
@@ -283,12 +277,10 @@ export class SessionHost {
       case 'run_log': {
         const s = this.session(cmd.sid);
         const log: RunLog = {
-          markers: s.markers ? s.markers() : new Uint32Array(0),
-          logUpto: s.log_upto ? s.log_upto() : s.step(),
-          series: s.series ? parseJson<SeriesPoint[]>(s.series(), 'series') : [],
-          latency: s.latency_histogram
-            ? parseJson<LatencyHistogram>(s.latency_histogram(), 'latency')
-            : { read: [], write: [] },
+          markers: s.markers(),
+          logUpto: s.log_upto(),
+          series: s.series(),
+          latency: s.latency_histogram(),
         };
         return log;
       }
@@ -304,15 +296,14 @@ export class SessionHost {
         const s = this.session(cmd.sid);
         if (s.op_cursor() > 0 && s.op_cursor() < s.op_count()) s.step_request();
         s.run(Math.max(0, Math.floor(cmd.count)));
-        return { step: s.step(), total: s.total(), metrics: parseJson(s.metrics(), 'metrics') };
+        return { step: s.step(), total: s.total(), metrics: parseJson<Metrics>(s.metrics(), 'metrics') };
       }
       case 'series': {
-        const s = this.session(cmd.sid);
-        return s.series ? parseJson(s.series(), 'series') : [];
+        return this.session(cmd.sid).series();
       }
       case 'plan': {
         const plan = await this.getPlan();
-        return parseJson<Plan>(plan(JSON.stringify(cmd.runs), cmd.fit, cmd.need, cmd.space ?? 0), 'plan');
+        return plan(JSON.stringify(cmd.runs), cmd.fit, cmd.need, cmd.space ?? 0);
       }
       case 'thumb': {
         const s = this.session(cmd.sid);
@@ -330,44 +321,33 @@ export class SessionHost {
           blockRoles,
           eraseCounts: s.block_erase_counts(),
           owners: cells ? new Int32Array(0) : s.block_owners(),
-          metrics: parseJson(s.metrics(), 'metrics'),
+          metrics: parseJson<Metrics>(s.metrics(), 'metrics'),
         };
         if (cells) t.cells = cells;
         return t;
       }
-      case 'latency': {
-        const s = this.session(cmd.sid);
-        return s.latency_histogram
-          ? parseJson<LatencyHistogram>(s.latency_histogram(), 'latency')
-          : { read: [], write: [] };
-      }
+      case 'latency':
+        return this.session(cmd.sid).latency_histogram();
       case 'scheme_data':
-        return schemeData(this.session(cmd.sid) as TimelineSession, cmd.bins, cmd.upto);
+        return schemeData(this.session(cmd.sid), cmd.bins, cmd.upto);
       case 'power_cut': {
         const s = this.session(cmd.sid);
-        if (!s.power_cut) throw new Error('this build of the core cannot cut power');
         s.power_cut();
         return this.stepped(s, true);
       }
       case 'recover': {
         const s = this.session(cmd.sid);
-        if (!s.recover) throw new Error('this build of the core cannot recover');
         s.recover();
         return this.stepped(s, true);
       }
-      case 'verdict': {
-        const s = this.session(cmd.sid);
-        return s.verdict ? parseJson(s.verdict(), 'verdict') : null;
-      }
-      case 'crash_here': {
-        const s = this.session(cmd.sid) as TimelineSession;
-        if (!s.crash_here) throw new Error('this build of the core cannot cut power (crash_here)');
-        return parseJson(s.crash_here(), 'crash');
-      }
+      case 'verdict':
+        return this.session(cmd.sid).verdict();
+      case 'crash_here':
+        return this.session(cmd.sid).crash_here();
       case 'associativity_series':
         return associativitySeries(this.session(cmd.sid), cmd.points);
       case 'workload_pattern':
-        return workloadPattern(this.session(cmd.sid) as TimelineSession, cmd.from, cmd.to);
+        return workloadPattern(this.session(cmd.sid), cmd.from, cmd.to);
       default: {
         const unknown = cmd as { type?: unknown };
         throw new Error(`unknown command ${String(unknown.type)}`);

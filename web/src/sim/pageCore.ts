@@ -3,14 +3,11 @@
 // scenario check). No Session is made here: Sessions live in the worker (worker.ts), and
 // only web/src/sim imports the wasm package (eslint.config.js).
 
-export interface PageCore {
-  catalog(): string;
-  check_pattern(text: string): string;
-  /** the chip to run a scenario's scheme on (core ftl_sim::fit): JSON `{chip, refused}`; throws when none fits */
-  fit_chip(scenarioJson: string, candidatesJson: string): string;
-  /** why the scenario cannot run, or undefined */
-  scenario_error(scenarioJson: string, geometryOnly: boolean): string | undefined;
-}
+/** The wasm module's free functions the page calls (their types: the package's .d.ts). */
+export type PageCore = Pick<
+  typeof import('./pkg/ftlscope_wasm'),
+  'catalog' | 'check_pattern' | 'fit_chip' | 'scenario_error'
+>;
 
 let core: PageCore | null = null;
 let loading: Promise<PageCore> | null = null;

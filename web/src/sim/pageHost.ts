@@ -1,6 +1,6 @@
 // Worker side of the page commands (pageTypes.ts): Sessions of their own, beside the
 // app's, so the Session the user steps is never disturbed.
-import type { SessionConstructor, SessionInfo, Snapshot, WasmSession } from './protocol';
+import type { SessionConstructor, Snapshot, WasmSession } from './protocol';
 import type { PageCommand, PageResultMap, Prediction, StopSnapshot } from './pageTypes';
 
 export { PAGE_COMMANDS, type PageCommand } from './pageTypes';
@@ -33,26 +33,24 @@ export class PageHost {
   private predict(C: SessionConstructor, scenario: unknown, step: number): Prediction {
     const json = JSON.stringify(scenario);
     if (!this.predictor || this.predictor.json !== json) {
-      this.predictor?.session.free?.();
+      this.predictor?.session.free();
       this.predictor = null;
       this.predictor = { json, session: new C(json) };
     }
     const s = this.predictor.session;
-    if (!s.predict_next) throw new Error('this build of the core cannot predict');
     s.seek(step);
-    return JSON.parse(s.predict_next()) as Prediction;
+    return s.predict_next();
   }
 
   /** A Session of its own for the moment, freed before the answer goes. */
   private stopSnapshot(C: SessionConstructor, scenario: unknown, step: number, op: number): StopSnapshot<Snapshot> {
     const s = new C(JSON.stringify(scenario));
     try {
-      if (!s.goto) throw new Error('this core has no goto()');
       s.goto(step, op);
-      const info = JSON.parse(s.info()) as SessionInfo;
+      const info = s.info();
       return { blocks: info.chip.blocks, pagesPerBlock: info.chip.pages_per_block, snapshot: this.takeSnapshot(s) };
     } finally {
-      s.free?.();
+      s.free();
     }
   }
 }

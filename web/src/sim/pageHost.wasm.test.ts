@@ -27,7 +27,7 @@ describe('stop_snapshot: a moment of a scenario, from a Session of the worker’
         const s = new core.Session(JSON.stringify(scenario));
         try {
           s.goto(stop.at.step, stop.at.op);
-          const info = JSON.parse(s.info()) as { chip: { blocks: number; pages_per_block: number } };
+          const info = s.info();
           expect([got.blocks, got.pagesPerBlock]).toEqual([info.chip.blocks, info.chip.pages_per_block]);
           expect([got.snapshot.step, got.snapshot.opCursor]).toEqual([s.step(), s.op_cursor()]);
           expect(got.snapshot.pageStates).toEqual(s.page_states());

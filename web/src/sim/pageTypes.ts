@@ -1,23 +1,10 @@
 // Worker commands for what the page used to ask a Session of its own (issue 36: no
 // Session on the page): the prediction panel's answer and a printed tour stop's chip.
 
-/** The core's classification of the next request (core-wasm/crates/wasm/src/lib.rs predict_next). */
-export interface Prediction {
-  request: { op: string; lpn?: number; state?: number };
-  lpn: number | null;
-  kind: 'none' | 'gc' | 'switch' | 'partial' | 'full';
-  switches: number;
-  partials: number;
-  full_merges: number;
-  gc_runs: number;
-  erases: number;
-  /** blocks erased, in order */
-  erased: number[];
-  /** pages copied by GC, merges and fills (not the host's own write, not metadata) */
-  copies: number;
-  programs: number;
-  reads: number;
-}
+import type { Prediction } from './generated/Prediction';
+
+/** The core's classification of the next request (Session.predict_next; generated type). */
+export type { Prediction };
 
 /** A scenario's moment, drawn on its own (a printed tour stop); `S` is protocol.ts's Snapshot (which imports this file). */
 export interface StopSnapshot<S> {

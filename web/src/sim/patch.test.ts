@@ -84,13 +84,13 @@ describe('page-state patches', () => {
 import { SimClient, type WorkerLike } from './client';
 import { SessionHost } from './host';
 import type { Request, Response, Snapshot } from './protocol';
-import { FakeSession } from './testing/fakeSession';
+import { FakeSession, fakeCore } from './testing/fakeSession';
 
 type Listener = (ev: { data?: unknown }) => void;
 
 /** The real host over fake Sessions; records whether answers carried patches. */
 class HostWorker implements WorkerLike {
-  host = new SessionHost(async () => FakeSession);
+  host = new SessionHost(async () => fakeCore(FakeSession));
   listeners: Listener[] = [];
   patches = 0;
   postMessage(message: unknown) {

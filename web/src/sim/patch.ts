@@ -1,7 +1,8 @@
 // Page-state patches for huge chips: during playback the worker sends only the pages that
 // changed (a 2 M-page chip changes a few hundred per snapshot), and the page rebuilds the
 // array in one of two buffers it alternates between, so playing allocates nothing big.
-import type { ChipDelta, WasmSession } from './protocol';
+import type { Session } from './pkg/ftlscope_wasm';
+import type { ChipDelta, Snapshot } from './protocol';
 
 /**
  * Chips with more pages than this leave page LPNs out of playback snapshots (an empty
@@ -143,9 +144,18 @@ function applyTo(a: ChipArrays, d: ChipDelta): void {
   }
 }
 
+/**
+ * The snapshot a worker answer carries: its `snapshot` (create, steps) or the answer itself
+ * when it is one (`snapshot`; a compare `thumb` has the same arrays); else undefined.
+ */
+export function snapshotIn(result: unknown): Snapshot | undefined {
+  if (!result || typeof result !== 'object') return undefined;
+  if ('snapshot' in result) return (result as { snapshot?: Snapshot }).snapshot;
+  return 'pageStates' in result && result.pageStates instanceof Uint8Array ? (result as Snapshot) : undefined;
+}
+
 /** The change since the last delta, or null when the whole moment must be read. */
-export function readDelta(s: WasmSession): ChipDelta | null {
-  if (!s.take_delta) return null;
+export function readDelta(s: Session): ChipDelta | null {
   const d = s.take_delta();
   try {
     if (d.full()) return null;
@@ -157,9 +167,9 @@ export function readDelta(s: WasmSession): ChipDelta | null {
       roles: d.block_roles(),
       owners: d.block_owners(),
       eraseCounts: d.block_erase_counts(),
-      ownerSets: JSON.parse(d.owner_sets()) as Record<string, number[]>,
+      ownerSets: d.owner_sets(),
     };
   } finally {
-    d.free?.();
+    d.free();
   }
 }

@@ -3,85 +3,23 @@
 import type { TraceCommand, TraceResultMap } from './traceTypes';
 import type { PageCommand, PageResultMap } from './pageTypes';
 import type { Panel } from './generated/Panel';
-import type {
-  AssociativitySeries,
-  CrashHere,
-  LatencyHistogram,
-  SchemeCommand,
-  SchemeData,
-  Verdict,
-} from './schemeTypes';
+import type { AssociativitySeries, CrashHere, SchemeCommand, SchemeData, Verdict } from './schemeTypes';
 
+import type { Session } from './pkg/ftlscope_wasm';
+import type { LatencyHistogram } from './generated/LatencyHistogram';
+import type { Metrics } from './generated/Metrics';
+import type { Plan } from './generated/Plan';
 import type { QueueView } from './generated/QueueView';
 import type { SeriesPoint } from './generated/SeriesPoint';
+import type { SessionInfo } from './generated/SessionInfo';
+import type { SimEvent } from './generated/SimEvent';
 
-export type { LatencyHistogram };
-// Generated from the Rust types (scripts/gen-types.mjs).
+// The values the core returns: generated from its Rust types (scripts/gen-types.mjs).
+export type { ChipInfo } from './generated/ChipInfo';
 export type { QueueItem } from './generated/QueueItem';
-export type { QueueView, SeriesPoint };
-
-/** What the wasm-bindgen `Session` class offers (docs/session-api.md). */
-export interface WasmSession {
-  info(): string;
-  step(): number;
-  total(): number;
-  op_cursor(): number;
-  op_count(): number;
-  step_op(): boolean;
-  step_request(): boolean;
-  run(n: number): number;
-  seek(step: number): void;
-  back_op(): boolean;
-  page_states(): Uint8Array;
-  page_lpns(): Uint32Array;
-  block_roles(): Uint8Array;
-  block_erase_counts(): Uint32Array;
-  block_owners(): Int32Array;
-  /** blocks serving several logical blocks: JSON {pbn: [lbn, ...]} (KRAFT/KAST shared logs) */
-  block_owner_sets?(): string;
-  /** the next request run on a copy, classified (prediction answers) */
-  predict_next?(): string;
-  metrics(): string;
-  events(): string;
-  narration(): string;
-  view(): string;
-  /** power cut and recovery (docs/session-api.md, "Power cut and recovery") */
-  power_cut?(): void;
-  powered?(): boolean;
-  recovering?(): boolean;
-  /** blocks the merge or GC under way will erase, while it runs */
-  victims?(): Uint32Array;
-  recover?(): void;
-  verdict?(): string;
-  /** requests interrupted by the cuts recovered from: flat [index, survived 0/1, ...] */
-  cut_requests?(): Uint32Array;
-  /** the state after `step` requests and `ops` flash operations of the next one */
-  goto?(step: number, ops: number): void;
-  /** what changed since the last call (snapshots by change, docs/session-api.md) */
-  take_delta?(): WasmDelta;
-  /** cumulative counts sampled over the run (docs/session-api.md) */
-  series?(): string;
-  markers?(): Uint32Array;
-  log_upto?(): number;
-  latency_histogram?(): string;
-  /** the request queue at this moment (docs/timing.md): JSON QueueView */
-  queue?(): string;
-  free?(): void;
-}
-
-/** Session.take_delta(): the pages and blocks the moves since the last call touched. */
-export interface WasmDelta {
-  full(): boolean;
-  pages(): Uint32Array;
-  page_states(): Uint8Array;
-  page_lpns(): Uint32Array;
-  blocks(): Uint32Array;
-  block_roles(): Uint8Array;
-  block_owners(): Int32Array;
-  block_erase_counts(): Uint32Array;
-  owner_sets(): string;
-  free?(): void;
-}
+export type { LatencyHistogram, Metrics, Plan, QueueView, SeriesPoint, SessionInfo, SimEvent };
+/** The wasm classes, as wasm-bindgen declares them (web/src/sim/pkg, built by scripts/build-wasm.mjs). */
+export type { Delta as WasmDelta, Session as WasmSession, TraceParser as WasmTraceParser } from './pkg/ftlscope_wasm';
 
 /** A delta on the wire (parallel arrays: pages, then blocks), applied by the client (sim/patch.ts). */
 export interface ChipDelta {
@@ -96,55 +34,19 @@ export interface ChipDelta {
   ownerSets: Record<string, number[]>;
 }
 
-export type SessionConstructor = new (scenarioJson: string) => WasmSession;
+/** The wasm module's free functions the page itself calls (scenario/loadCore.ts). */
+export type CoreFns = Pick<typeof import('./pkg/ftlscope_wasm'), 'catalog' | 'check_pattern'>;
+export type { PatternCheck } from './generated/PatternCheck';
 
-export interface ChipInfo {
-  name: string;
-  blocks: number;
-  pages_per_block: number;
-  page_bytes: number;
-  spare_bytes: number;
-  timing: { read_us: number; read_oob_us: number; program_us: number; erase_us: number };
-}
-
-export interface SessionInfo {
-  scheme: string;
-  scheme_label: string;
-  chip: ChipInfo;
-  logical_pages: number;
-  total_requests: number;
-  /** FNV-1a 64 of the request list (trace::request_hash): equal hashes, equal requests */
-  request_hash?: string;
-  params: Record<string, unknown>;
-  /** every parameter the scheme reads, with its value on this chip (given or the default) */
-  params_resolved?: Record<string, number>;
-  /** hybrid schemes: the log blocks the run uses (the parameter or the scheme's default) */
-  log_blocks_used?: number | null;
-  /** the space the workload was generated or fitted in (a comparison's run), when set */
-  workload_space?: number | null;
-  precondition?: { fill: boolean; random_writes: number; seed: number; writes: number } | null;
-}
+/** How the host builds a Session (the wasm class; tests pass a stand-in of the same shape). */
+export type SessionConstructor = new (...args: ConstructorParameters<typeof Session>) => Session;
 
 export type { Panel };
-
-export type EventKind = 'read' | 'read_oob' | 'program' | 'erase' | 'note';
-
-export interface SimEvent {
-  kind: EventKind;
-  pbn?: number | null;
-  page?: number | null;
-  lpn?: number | null;
-  cause?: string | null;
-  text?: string | null;
-}
 
 /** The scheme panels of a moment (core: ftl/panel.rs, generated types). */
 export interface SchemeViewData {
   panels: Panel[];
 }
-
-/** Metrics JSON (docs/cli.md); read defensively, new fields are shown generically. */
-export type Metrics = Record<string, unknown>;
 
 /** Everything the UI draws, captured after each command. */
 export interface Snapshot {
@@ -190,8 +92,6 @@ export interface Snapshot {
    */
   changed?: { blocks: Uint32Array; from: Uint8Array };
 }
-
-/** Session.latency_histogram(): [response time µs, count] pairs (defined in schemeTypes.ts). */
 
 /** The run-wide log for the timeline and charts (covers requests < logUpto). */
 export interface RunLog {
@@ -274,23 +174,6 @@ export interface ResultMap extends TraceResultMap, SchemeResultMap, PageResultMa
   plan: Plan;
   thumb: Thumb;
   latency: LatencyHistogram;
-}
-
-/** trace::plan::Plan (core-wasm/crates/sim/src/trace/plan.rs): each run planned alone. */
-export interface Plan {
-  fit: string;
-  /** the workload space given for every run (null: each run's own) */
-  space: number | null;
-  runs: {
-    blocks: number;
-    pages_per_block: number;
-    /** the scheme's own logical space on the run's chip */
-    logical_pages: number | null;
-    /** the space the run's workload is generated or fitted in */
-    workload_pages: number | null;
-    error: string | null;
-  }[];
-  note: string;
 }
 
 /** A compare run's state at one step, as little as a grid needs. */

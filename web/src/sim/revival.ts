@@ -5,9 +5,9 @@
 // So the worker re-instantiates the module (wasm-bindgen's __wbg_reset_state, a fresh
 // memory) and rebuilds each Session it can from its scenario at the request it had
 // reached; uploads and the Session that trapped are dropped with a message.
-import type { SessionConstructor, SessionInfo, WasmSession } from './protocol';
+import type { Session } from './pkg/ftlscope_wasm';
+import type { SessionConstructor } from './protocol';
 import { startTimeline } from './schemeHost';
-import type { TimelineSession } from './schemeTypes';
 
 export function errorMessage(e: unknown): string {
   if (e instanceof Error) return e.message;
@@ -46,7 +46,7 @@ export class Revival {
     this.steps.delete(sid);
   }
 
-  moved(sid: number, s: WasmSession | undefined): void {
+  moved(sid: number, s: Session | undefined): void {
     if (s) this.steps.set(sid, s.step());
   }
 
@@ -55,7 +55,7 @@ export class Revival {
    * the other Sessions into `sessions` at their step, drops the rest (`onReset` forgets
    * what the host kept of the old instance). Returns what to tell the user.
    */
-  async revive(sessions: Map<number, WasmSession>, crashed: number | undefined, onReset: () => void): Promise<string> {
+  async revive(sessions: Map<number, Session>, crashed: number | undefined, onReset: () => void): Promise<string> {
     if (!this.resetCore) {
       if (crashed !== undefined) sessions.delete(crashed);
       return 'Apply the scenario again to restart it.';
@@ -72,8 +72,7 @@ export class Revival {
       try {
         const SessionClass = await this.getSessionClass();
         const s = new SessionClass(JSON.stringify(scenario));
-        const info = JSON.parse(s.info()) as SessionInfo;
-        startTimeline(s as TimelineSession, info.total_requests);
+        startTimeline(s, s.info().total_requests);
         s.seek(this.steps.get(sid) ?? 0);
         sessions.set(sid, s);
         rebuilt++;

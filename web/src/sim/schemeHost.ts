@@ -1,28 +1,27 @@
 // Worker side of the scheme panels: response-time timeline (binned here, so a long run
 // never ships megabytes to the page) and the latency histogram.
-import type { AssociativitySeries, LatencyHistogram, SchemeData, TimelineSession } from './schemeTypes';
-import type { WasmSession } from './protocol';
+import type { Session } from './pkg/ftlscope_wasm';
+import type { Metrics } from './generated/Metrics';
+import type { AssociativitySeries, SchemeData } from './schemeTypes';
 import { binTimeline } from './schemeTypes';
 
 /** Timelines are recorded for runs up to this many requests (8 bytes per request in wasm). */
 export const TIMELINE_MAX_REQUESTS = 4_000_000;
 
 /** Turn on per-request response times for a new session (before anything runs). */
-export function startTimeline(s: TimelineSession, totalRequests: number): void {
-  if (totalRequests <= TIMELINE_MAX_REQUESTS) s.record_timeline?.(true);
+export function startTimeline(s: Session, totalRequests: number): void {
+  if (totalRequests <= TIMELINE_MAX_REQUESTS) s.record_timeline(true);
 }
 
-export function schemeData(s: TimelineSession, bins: number, upto: number): SchemeData {
-  const flat = s.timeline?.();
-  const histogram = s.latency_histogram ? (JSON.parse(s.latency_histogram()) as LatencyHistogram) : null;
+export function schemeData(s: Session, bins: number, upto: number): SchemeData {
+  const flat = s.timeline();
   return {
-    timeline: flat && flat.length > 0 ? binTimeline(flat, upto, bins) : flat ? binTimeline([], 0, bins) : null,
-    histogram,
+    timeline: flat.length > 0 ? binTimeline(flat, upto, bins) : binTimeline([], 0, bins),
+    histogram: s.latency_histogram(),
   };
 }
 
-export function workloadPattern(s: TimelineSession, from: number, to: number): string {
-  if (!s.workload_pattern) throw new Error('this build of the core cannot list its workload (workload_pattern)');
+export function workloadPattern(s: Session, from: number, to: number): string {
   return s.workload_pattern(Math.max(0, Math.floor(from)), Math.max(0, Math.floor(to)));
 }
 
@@ -33,10 +32,7 @@ export const SERIES_MAX_REQUESTS = 100_000;
  * Associativity of each KRAFT/KAST log block at `points` evenly spaced steps of the run,
  * read from scheme_metrics after a seek; the session is put back where it was.
  */
-export function associativitySeries(
-  s: WasmSession & { goto?(step: number, ops: number): void },
-  points: number,
-): AssociativitySeries | null {
+export function associativitySeries(s: Session, points: number): AssociativitySeries | null {
   const total = s.total();
   if (total > SERIES_MAX_REQUESTS) return null;
   const [step, ops] = [s.step(), s.op_cursor()];
@@ -47,20 +43,14 @@ export function associativitySeries(
       const k = Math.round((i * total) / n);
       if (out.steps.length && out.steps[out.steps.length - 1] === k) continue;
       s.seek(k);
-      const sm = (
-        JSON.parse(s.metrics()) as { scheme_metrics?: { associativity?: number[]; mean_associativity?: number } }
-      ).scheme_metrics;
+      const sm = (JSON.parse(s.metrics()) as Metrics).scheme_metrics;
       if (!sm || !Array.isArray(sm.associativity)) return null;
       out.steps.push(k);
-      out.slots.push(sm.associativity);
-      out.mean.push(sm.mean_associativity ?? 0);
+      out.slots.push(sm.associativity as number[]);
+      out.mean.push(typeof sm.mean_associativity === 'number' ? sm.mean_associativity : 0);
     }
   } finally {
-    if (s.goto) s.goto(step, ops);
-    else {
-      s.seek(step);
-      for (let i = 0; i < ops && s.step_op(); i++);
-    }
+    s.goto(step, ops);
   }
   return out;
 }

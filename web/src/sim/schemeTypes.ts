@@ -1,5 +1,10 @@
 // Scheme-specific run-wide data (RFTL Figure 8 timeline, latency histogram) and the
-// worker commands for the scheme panels. A leaf: it imports nothing.
+// worker commands for the scheme panels. A leaf: it imports only generated types.
+import type { CrashHere } from './generated/CrashHere';
+import type { LatencyHistogram } from './generated/LatencyHistogram';
+import type { Verdict } from './generated/Verdict';
+
+export type { CrashHere, LatencyHistogram, Verdict };
 
 export interface TimelineBins {
   /** requests covered (0..n-1) */
@@ -13,14 +18,6 @@ export interface TimelineBins {
   /** over all n requests: longest total and longest GC part (µs) */
   maxTotal: number;
   maxGc: number;
-}
-
-export interface LatencyHistogram {
-  /** per page request (the closed model's service times) */
-  read: [number, number][];
-  write: [number, number][];
-  /** per host request (a trace record once) by the run's timing model (docs/timing.md) */
-  requests?: { model: string; read: [number, number][]; write: [number, number][] };
 }
 
 export interface SchemeData {
@@ -41,31 +38,6 @@ export type SchemeCommand =
   | { type: 'recover'; sid: number }
   | { type: 'verdict'; sid: number };
 
-/** The session's verdict after recover() (docs/session-api.md). */
-export interface Verdict {
-  ok: boolean;
-  lost: number;
-  wrong: number;
-  torn_mapped: number;
-  recovery_ops: number;
-  in_flight?: unknown;
-  in_flight_survived?: boolean;
-}
-
-export interface CrashHere {
-  step: number;
-  op: number;
-  outcome: {
-    lost: number;
-    wrong: number;
-    torn_mapped: number;
-    recovery_ops: number;
-    recovery_pages_read: number;
-    recovery_ns: number;
-    error: string | null;
-  };
-}
-
 export interface AssociativitySeries {
   steps: number[];
   /** per sample, the associativity of each log slot */
@@ -75,15 +47,6 @@ export interface AssociativitySeries {
 
 // SchemeResultMap (the worker's answers to SchemeCommand) is in protocol.ts, next to the
 // StepResult it names, so this file stays a leaf.
-
-/** Optional Session methods for the scheme panels (docs/session-api.md). */
-export interface TimelineSession {
-  record_timeline?(on: boolean): void;
-  timeline?(): Uint32Array;
-  latency_histogram?(): string;
-  workload_pattern?(from: number, to: number): string;
-  crash_here?(): string;
-}
 
 /** Bin a flat [total_ns, gc_ns, ...] timeline: per bin the longest request, in µs. */
 export function binTimeline(flat: ArrayLike<number>, upto: number, bins: number): TimelineBins {

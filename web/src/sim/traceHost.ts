@@ -1,20 +1,13 @@
 // Worker side of trace upload: holds each uploaded file (a Blob, never copied to the
 // page again) and its wasm TraceParser; the page drives the chunk loop, so every chunk
 // is one request and cancel is simply "stop asking, then trace_drop".
-import type {
-  FitResult,
-  FinishResult,
-  TraceCommand,
-  TraceCore,
-  TraceProgress,
-  TraceResultMap,
-  WasmTraceParser,
-} from './traceTypes';
+import type { Session, Sha256Stream, TraceParser } from './pkg/ftlscope_wasm';
+import type { TraceCommand, TraceCore, TraceResultMap } from './traceTypes';
 import { coreScenario, isUploadWorkload } from './traceTypes';
 
 interface Upload {
   file: Blob;
-  parser: WasmTraceParser;
+  parser: TraceParser;
   finished: boolean;
 }
 
@@ -24,14 +17,10 @@ export const PREVIEW_BYTES = 64 << 10;
 /** Largest chunk the page may ask for in one trace_feed. */
 export const MAX_CHUNK = 16 << 20;
 
-function parse<T>(text: string): T {
-  return JSON.parse(text) as T;
-}
-
 export class TraceHost {
   private uploads = new Map<number, Upload>();
   /** SHA-256 in progress per file (`trace_hash`). */
-  private hashes = new WeakMap<Blob, InstanceType<NonNullable<TraceCore['Sha256']>>>();
+  private hashes = new WeakMap<Blob, Sha256Stream>();
   private nextPid = 1;
 
   constructor(private readonly getCore: () => Promise<TraceCore>) {}
@@ -66,31 +55,30 @@ export class TraceHost {
         const u = this.upload(cmd.pid);
         const length = Math.max(0, Math.min(MAX_CHUNK, Math.floor(cmd.length)));
         const chunk = new Uint8Array(await u.file.slice(cmd.offset, cmd.offset + length).arrayBuffer());
-        return parse<TraceProgress>(u.parser.feed(chunk));
+        return u.parser.feed(chunk);
       }
       case 'trace_finish': {
         const u = this.upload(cmd.pid);
         u.finished = true;
-        return parse<FinishResult>(u.parser.finish());
+        return u.parser.finish();
       }
       case 'trace_fit':
-        return parse<FitResult>(this.upload(cmd.pid).parser.fit(JSON.stringify(coreScenario(cmd.scenario))));
+        return this.upload(cmd.pid).parser.fit(JSON.stringify(coreScenario(cmd.scenario)));
       case 'trace_drop': {
-        this.uploads.get(cmd.pid)?.parser.free?.();
+        this.uploads.get(cmd.pid)?.parser.free();
         this.uploads.delete(cmd.pid);
         return null;
       }
       case 'trace_catalog':
-        return parse((await this.getCore()).traceCatalog());
+        return (await this.getCore()).trace_catalog();
       case 'trace_hash': {
         // One slice per request (the page drives the loop, so hashing interleaves with
         // parsing) into the core's SHA-256: never the whole file in memory.
         const core = await this.getCore();
-        if (!core.Sha256) throw new Error('this build has no SHA-256');
         let h = this.hashes.get(cmd.file);
         if (cmd.offset === 0 || !h) {
-          h?.free?.();
-          h = new core.Sha256();
+          h?.free();
+          h = new core.Sha256Stream();
           this.hashes.set(cmd.file, h);
         }
         const end = cmd.offset + Math.max(1, Math.min(MAX_CHUNK, Math.floor(cmd.length)));
@@ -98,27 +86,26 @@ export class TraceHost {
         if (end < cmd.file.size) return null;
         this.hashes.delete(cmd.file);
         const hex = h.hex();
-        h.free?.();
+        h.free();
         return hex;
       }
       case 'trace_preview': {
         const core = await this.getCore();
-        if (!core.tracePreview) throw new Error('this build has no trace preview');
         const whole = cmd.file.size <= PREVIEW_BYTES;
         const head = new Uint8Array(await cmd.file.slice(0, PREVIEW_BYTES).arrayBuffer());
-        return parse(core.tracePreview(head, Math.max(1, Math.min(50, cmd.rows)), whole));
+        return core.trace_preview(head, Math.max(1, Math.min(50, cmd.rows)), whole);
       }
     }
   }
 
   /** A Session for a scenario whose workload is an upload (`isUploadWorkload`). */
-  async session(scenario: unknown): Promise<unknown> {
+  async session(scenario: unknown): Promise<Session> {
     const w = (scenario as { workload?: unknown }).workload;
     if (!isUploadWorkload(w)) throw new Error('not an uploaded trace scenario');
     const u = this.upload(w.upload);
     if (!u.finished) throw new Error('the trace is still being read');
     const core = await this.getCore();
-    return core.fromTrace(JSON.stringify(coreScenario(scenario)), u.parser);
+    return core.Session.from_trace(JSON.stringify(coreScenario(scenario)), u.parser);
   }
 }
 

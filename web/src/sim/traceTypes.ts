@@ -1,39 +1,27 @@
-// Trace upload: the worker commands, the wasm TraceParser's JSON (docs/session-api.md
-// "Traces", docs/traces.md "The summary"), and how the page talks about them.
+// Trace upload: the worker commands, the wasm TraceParser's values (docs/session-api.md
+// "Traces", docs/traces.md "The summary"; their types generated from the Rust), and how
+// the page talks about them.
+import type { LineError } from './generated/LineError';
+import type { TraceCatalog } from './generated/TraceCatalog';
+import type { Fit as TraceFit } from './generated/Fit';
+import type { TraceFinish } from './generated/TraceFinish';
+import type { TraceFitPreview } from './generated/TraceFitPreview';
+import type { TraceFormat } from './generated/TraceFormat';
+import type { TracePreview } from './generated/TracePreview';
+import type { TraceProgress } from './generated/TraceProgress';
+import type { TraceSummary } from './generated/TraceSummary';
 
-/** The wasm-bindgen `TraceParser` class (crates/wasm). */
-export interface WasmTraceParser {
-  feed(bytes: Uint8Array): string;
-  finish(): string;
-  fit(scenarioJson: string): string;
-  free?(): void;
-}
+export type { LineError, TraceCatalog, TraceFit, TraceFormat, TracePreview, TraceProgress, TraceSummary };
+/** `TraceParser.finish()` */
+export type FinishResult = TraceFinish;
+/** `TraceParser.fit(scenario)` */
+export type FitResult = TraceFitPreview;
 
-/** What the worker needs from the wasm module for traces. */
-export interface TraceCore {
-  TraceParser: new (optionsJson: string) => WasmTraceParser;
-  /** `Session.from_trace(scenario_json, parser)` */
-  fromTrace(scenarioJson: string, parser: WasmTraceParser): unknown;
-  traceCatalog(): string;
-  /** `trace_preview(head, rows, whole)` */
-  tracePreview?(head: Uint8Array, rows: number, whole: boolean): string;
-  /** The core's incremental SHA-256 (`Sha256Stream`). */
-  Sha256?: new () => { update(bytes: Uint8Array): void; hex(): string; free?(): void };
-}
-
-export type TraceFormat =
-  | 'umass'
-  | 'msr'
-  | 'blkparse'
-  | 'disksim'
-  | 'csv'
-  | 'pattern'
-  | 'alibaba'
-  | 'fiu'
-  | 'oracle_general'
-  | 'vscsi'
-  | 'vscsi2'
-  | 'addresses';
+/** What the worker needs from the wasm module for traces (the module's own declarations). */
+export type TraceCore = Pick<
+  typeof import('./pkg/ftlscope_wasm'),
+  'TraceParser' | 'Session' | 'Sha256Stream' | 'trace_catalog' | 'trace_preview'
+>;
 
 export type Unit = 'bytes' | 'sectors' | 'pages';
 export type Role = 'op' | 'address' | 'size' | 'device' | 'time';
@@ -50,20 +38,6 @@ export interface Mapping {
   read_ops?: string[];
 }
 
-/** The first rows of a file as the core reads them (trace/parse.rs `Preview`). */
-export interface TracePreview {
-  format: TraceFormat | null;
-  compression: string | null;
-  delimiter: string;
-  header: string[] | null;
-  rows: string[][];
-  /** [role, 1-based column] */
-  guessed: [Role, number][];
-  op_values: string[];
-  note: string | null;
-}
-export type TraceFit = 'none' | 'fold' | 'compact' | 'scale';
-
 /** TraceParser options (all optional; absent format = auto-detect). */
 export interface TraceOptions {
   format?: TraceFormat;
@@ -74,71 +48,6 @@ export interface TraceOptions {
   blkparse_action?: string;
   pages_per_block?: number;
   mapping?: Mapping;
-}
-
-export interface TraceProgress {
-  bytes: number;
-  lines: number;
-  records: number;
-  requests: number;
-  bad_lines: number;
-  format: string | null;
-  failed: boolean;
-  /** The request limit was reached: the rest of the file is not read (call finish). */
-  done?: boolean;
-}
-
-export interface LineError {
-  line: number;
-  column: number;
-  message: string;
-}
-
-export interface TraceSummary {
-  format: string;
-  format_detected: boolean;
-  bytes?: number;
-  lines?: number;
-  records: number;
-  record_reads: number;
-  record_writes: number;
-  requests: number;
-  reads: number;
-  writes: number;
-  read_share: number;
-  page_bytes?: number;
-  pages_per_block?: number;
-  footprint_blocks: number;
-  footprint_pages?: number;
-  min_page: number;
-  max_page: number;
-  needed_logical_pages: number;
-  logical_pages: number | null;
-  fit: string;
-  fit_note: string | null;
-  /** the chip's block count after "scale the chip" grew it (null: the chip as given) */
-  scaled_blocks?: number | null;
-  fit_touched: number;
-  out_of_range: number;
-  fitted_footprint_blocks?: number | null;
-  reads_of_unwritten?: number;
-  ignored: Record<string, number>;
-  skipped_lines: number;
-  errors: LineError[];
-  devices: [string, number][];
-  sample: [number, number][];
-  warnings: string[];
-}
-
-export type FinishResult =
-  | { ok: true; summary: TraceSummary; columns?: [string, string][]; compression?: string | null }
-  | { ok: false; error: { message: string; errors: LineError[]; bad_lines: number } };
-
-export type FitResult = { ok: true; summary: TraceSummary } | { ok: false; message: string };
-
-export interface TraceCatalog {
-  formats: { name: string; description: string }[];
-  generators: { kind: string; description: string }[];
 }
 
 /**

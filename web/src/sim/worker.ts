@@ -10,7 +10,8 @@ import init, {
   trace_preview,
 } from './pkg/ftlscope_wasm.js';
 import { SessionHost, errorMessage, snapshotTransferables } from './host';
-import type { Request, Response, SessionConstructor, Snapshot } from './protocol';
+import { snapshotIn } from './patch';
+import type { Request, Response, SessionConstructor } from './protocol';
 import type { TraceCore } from './traceTypes';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -20,7 +21,7 @@ let ready: Promise<SessionConstructor> | null = null;
 function loadCore(): Promise<SessionConstructor> {
   if (!ready)
     ready = init().then(
-      () => Session as unknown as SessionConstructor,
+      (): SessionConstructor => Session,
       (e: unknown) => {
         throw new Error(`could not load the simulator (WebAssembly): ${errorMessage(e)}`);
       },
@@ -30,14 +31,7 @@ function loadCore(): Promise<SessionConstructor> {
 
 const host = new SessionHost(
   loadCore,
-  () =>
-    loadCore().then((): TraceCore => ({
-      TraceParser: TraceParser as unknown as TraceCore['TraceParser'],
-      fromTrace: (json, parser) => Session.from_trace(json, parser as TraceParser),
-      traceCatalog: trace_catalog,
-      tracePreview: trace_preview,
-      Sha256: Sha256Stream,
-    })),
+  () => loadCore().then((): TraceCore => ({ TraceParser, Session, Sha256Stream, trace_catalog, trace_preview })),
   () => loadCore().then(() => plan_runs),
   // After a trap: a fresh instance of the same module (scripts/build-wasm.mjs builds the
   // bindings with --experimental-reset-state-function).
@@ -46,10 +40,12 @@ const host = new SessionHost(
 
 function transferablesOf(res: Response): Transferable[] {
   if (!res.ok || res.result === null || typeof res.result !== 'object') return [];
-  const r = res.result as { snapshot?: Snapshot; pageStates?: Uint8Array; markers?: Uint32Array };
-  if (r.markers instanceof Uint32Array && r.markers.byteOffset === 0 && r.markers.buffer instanceof ArrayBuffer)
-    return [r.markers.buffer];
-  const snap = r.snapshot ?? (r.pageStates ? (r as unknown as Snapshot) : undefined);
+  const r = res.result;
+  if ('markers' in r) {
+    const m = r.markers;
+    if (m instanceof Uint32Array && m.byteOffset === 0 && m.buffer instanceof ArrayBuffer) return [m.buffer];
+  }
+  const snap = snapshotIn(r);
   if (!snap) return [];
   const t = snapshotTransferables(snap);
   if (snap.pagePatch) t.push(snap.pagePatch.idx.buffer as ArrayBuffer, snap.pagePatch.val.buffer as ArrayBuffer);

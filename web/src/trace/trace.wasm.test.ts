@@ -5,7 +5,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Session, TraceParser, initSync, trace_catalog, trace_preview } from '../sim/pkg/ftlscope_wasm.js';
+import {
+  Session,
+  Sha256Stream,
+  TraceParser,
+  initSync,
+  trace_catalog,
+  trace_preview,
+} from '../sim/pkg/ftlscope_wasm.js';
 import { SessionHost } from '../sim/host';
 import type { CreateResult, SessionConstructor } from '../sim/protocol';
 import type { FinishResult, FitResult, TraceCore, TraceProgress } from './types';
@@ -24,11 +31,7 @@ const scenario = (fit: string) =>
   JSON.stringify({ scheme: 'page', chip: { preset: 'fastcheck', blocks: 10000 }, workload: { kind: 'trace', fit } });
 
 function core(): TraceCore {
-  return {
-    TraceParser: TraceParser as unknown as TraceCore['TraceParser'],
-    fromTrace: (json, p) => Session.from_trace(json, p as TraceParser),
-    traceCatalog: trace_catalog,
-  };
+  return { TraceParser, Session, Sha256Stream, trace_catalog, trace_preview };
 }
 
 describe.skipIf(!haveShared)(
@@ -38,9 +41,9 @@ describe.skipIf(!haveShared)(
       const bytes = readFileSync(SHARED_TRACE);
       const p = new TraceParser(JSON.stringify({ page_bytes: 4096, pages_per_block: 128 }));
       let progress: TraceProgress | null = null;
-      for (let i = 0; i < bytes.length; i += 64 * 1024) progress = JSON.parse(p.feed(bytes.subarray(i, i + 64 * 1024)));
+      for (let i = 0; i < bytes.length; i += 64 * 1024) progress = p.feed(bytes.subarray(i, i + 64 * 1024));
       expect(progress?.bytes).toBe(bytes.length);
-      const done = JSON.parse(p.finish()) as FinishResult;
+      const done = p.finish() as FinishResult;
       expect(done.ok).toBe(true);
       if (!done.ok) return;
       const s = done.summary;
@@ -48,10 +51,10 @@ describe.skipIf(!haveShared)(
       expect(s.sample.length).toBeGreaterThan(0);
       expect(s.sample.length).toBeLessThanOrEqual(1000);
       expect(s.devices.length).toBe(16);
-      const none = JSON.parse(p.fit(scenario('none'))) as FitResult;
+      const none = p.fit(scenario('none'));
       expect(none.ok).toBe(false);
       if (!none.ok) expect(none.message).toMatch(/choose a fit: fold, compact or scale/);
-      const fit = JSON.parse(p.fit(scenario('compact'))) as FitResult;
+      const fit = p.fit(scenario('compact'));
       expect(fit.ok && fit.summary.fit_touched > 0).toBe(true);
       const sess = Session.from_trace(scenario('compact'), p);
       expect(sess.total()).toBe(s.requests);
@@ -110,13 +113,13 @@ describe('TraceParser errors and the worker host (real core)', () => {
   it('reports bad lines with line and column, the empty file, bad options, the catalog', () => {
     const bad = new TraceParser('{}');
     bad.feed(new TextEncoder().encode('0,1,512,w,0\n0,2,512,x,0\n'));
-    const r = JSON.parse(bad.finish()) as FinishResult;
+    const r = bad.finish() as FinishResult;
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error.errors[0]).toMatchObject({ line: 2, column: 9 });
     const empty = new TraceParser('{}');
-    expect((JSON.parse(empty.finish()) as { error: { message: string } }).error.message).toBe('the file is empty');
+    expect((empty.finish() as { error: { message: string } }).error.message).toBe('the file is empty');
     expect(() => new TraceParser('{"nope": 1}')).toThrow(/invalid trace options/);
-    const cat = JSON.parse(trace_catalog());
+    const cat = trace_catalog();
     expect(cat.formats.map((f: { name: string }) => f.name)).toEqual([
       'umass',
       'msr',
@@ -136,7 +139,7 @@ describe('TraceParser errors and the worker host (real core)', () => {
 
   it('previews, maps columns and op values, and reads gzip (issue 17)', async () => {
     const text = 'stamp;kind;blk\n1;1;8\n2;0;8\n';
-    const pv = JSON.parse(trace_preview(new TextEncoder().encode(text), 5, true));
+    const pv = trace_preview(new TextEncoder().encode(text), 5, true);
     expect(pv).toMatchObject({ format: 'csv', delimiter: ';', header: ['stamp', 'kind', 'blk'], guessed: [] });
     expect(pv.rows).toEqual([
       ['1', '1', '8'],
@@ -144,7 +147,7 @@ describe('TraceParser errors and the worker host (real core)', () => {
     ]);
     const unmapped = new TraceParser('{}');
     unmapped.feed(new TextEncoder().encode(text));
-    const e = JSON.parse(unmapped.finish()) as FinishResult;
+    const e = unmapped.finish() as FinishResult;
     expect(!e.ok && e.error.message).toMatch(/^CSV header not understood.*1 stamp, 2 kind, 3 blk/);
     const mapping = {
       op: { column: 'kind' },
@@ -155,7 +158,7 @@ describe('TraceParser errors and the worker host (real core)', () => {
     };
     const p = new TraceParser(JSON.stringify({ page_bytes: 4096, mapping }));
     p.feed(new TextEncoder().encode(text));
-    const ok = JSON.parse(p.finish()) as FinishResult;
+    const ok = p.finish() as FinishResult;
     expect(ok.ok && [ok.summary.writes, ok.summary.reads, ok.summary.min_page]).toEqual([1, 1, 8]);
     expect(ok.ok && ok.columns).toEqual([
       ['address', 'blk (pages)'],
@@ -168,7 +171,7 @@ describe('TraceParser errors and the worker host (real core)', () => {
     );
     const g = new TraceParser(JSON.stringify({ page_bytes: 4096, mapping }));
     for (let i = 0; i < gz.length; i += 5) g.feed(gz.subarray(i, i + 5));
-    const gr = JSON.parse(g.finish()) as FinishResult;
+    const gr = g.finish() as FinishResult;
     expect(gr.ok && gr.compression).toBe('gzip');
     expect(gr.ok && gr.summary.requests).toBe(2);
   });
@@ -178,7 +181,7 @@ describe('TraceParser errors and the worker host (real core)', () => {
       const s = new Session(
         JSON.stringify({ scheme: 'page', chip: { preset, blocks: 8 }, workload: { kind: 'sequential', n: 1 } }),
       );
-      expect(JSON.parse(s.info()).chip.page_bytes, preset).toBe(bytes);
+      expect(s.info().chip.page_bytes, preset).toBe(bytes);
       s.free();
     }
   });

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { SimClient, type WorkerLike } from '../sim/client';
 import { SessionHost } from '../sim/host';
 import type { Request } from '../sim/protocol';
-import type { TraceCore, WasmTraceParser } from './types';
+import type { TraceCore } from './types';
 import { Cancelled, parseUpload } from './upload';
 
 /** A TraceParser stand-in that counts what it was fed. */
-class FakeParser implements WasmTraceParser {
+class FakeParser {
   static made: FakeParser[] = [];
   bytes = 0;
   chunks = 0;
@@ -17,7 +17,7 @@ class FakeParser implements WasmTraceParser {
   feed(b: Uint8Array) {
     this.bytes += b.length;
     this.chunks++;
-    return JSON.stringify({
+    return {
       bytes: this.bytes,
       lines: 0,
       records: 0,
@@ -25,24 +25,23 @@ class FakeParser implements WasmTraceParser {
       bad_lines: 0,
       format: 'pattern',
       failed: false,
-    });
+    };
   }
   finish() {
-    return JSON.stringify({ ok: true, summary: { requests: this.bytes } });
+    return { ok: true, summary: { requests: this.bytes } };
   }
   fit() {
-    return '{"ok":false,"message":"no"}';
+    return { ok: false, message: 'no' };
   }
   free() {
     this.freed = true;
   }
 }
 
-const core: TraceCore = {
+const core = {
   TraceParser: FakeParser,
-  fromTrace: () => ({}),
-  traceCatalog: () => '{"formats":[],"generators":[]}',
-};
+  trace_catalog: () => ({ formats: [], generators: [] }),
+} as unknown as TraceCore;
 
 function client(onRequest?: (r: Request) => void) {
   const host = new SessionHost(

@@ -95,7 +95,7 @@ export function installProbe(
     drawn: () => counters().drawn,
     byChange: () => counters().byChange,
   };
-  (canvas as unknown as { __ftlGrid: GridProbe }).__ftlGrid = probe;
+  Object.assign(canvas, { __ftlGrid: probe });
 }
 
 /** The legend's codes after a change-only paint: null when nothing new appeared. */

@@ -8,7 +8,7 @@ import { adjacentMarker, binMarkers, markerKind } from './markers';
 import { BAND_CHAR_W, BLOCK_ROLES, bandLabel, bandTextColor, luminance } from './palette';
 import { canvasLayout, packColor } from './CanvasGrid';
 
-const merge: SimEvent[] = [
+const merge = [
   { kind: 'victim' as SimEvent['kind'], text: 'victim log block 4' },
   { kind: 'merge' as SimEvent['kind'], text: 'full merge of LBN 0' },
   { kind: 'read', pbn: 0, page: 0, lpn: 0, cause: 'full_merge' },
@@ -18,7 +18,7 @@ const merge: SimEvent[] = [
   { kind: 'erase', pbn: 0, cause: 'full_merge' },
   { kind: 'erase', pbn: 4, cause: 'full_merge' },
   { kind: 'program', pbn: 7, page: 0, lpn: 9, cause: 'host' },
-];
+] as unknown as SimEvent[];
 
 describe('effects', () => {
   it('pairs a read and a program with the same cause and LPN into one copy', () => {
@@ -36,8 +36,12 @@ describe('effects', () => {
     expect(plan).toEqual([{ kind: 'copy', from: { pbn: 0, page: 0 }, to: { pbn: 6, page: 0 }, lpn: 0, slot: 0 }]);
     // a read already paired with its program before is not reused
     expect(
-      planEffects([{ kind: 'program', pbn: 6, page: 2, lpn: 0, cause: 'full_merge' }], null, null, merge.slice(0, 4))[0]
-        .kind,
+      planEffects(
+        [{ kind: 'program', pbn: 6, page: 2, lpn: 0, cause: 'full_merge' }] as unknown as SimEvent[],
+        null,
+        null,
+        merge.slice(0, 4),
+      )[0].kind,
     ).toBe('program');
   });
 

@@ -9,6 +9,7 @@
 
 use serde::Serialize;
 use std::sync::Arc;
+use ts_rs::TS;
 
 use crate::ftl::Ftl;
 use crate::metrics::LatencyHist;
@@ -25,17 +26,24 @@ pub use chain::{chain, default_pool_baseline, ChainOptions, ChainReport, CutAt, 
 pub type Recover = Arc<dyn Fn(&mut Flash) -> FlashResult<Result<Box<dyn Ftl>, String>> + Send + Sync>;
 
 /// What one cut led to.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[ts(export)]
 pub struct CrashOutcome {
     /// Acknowledged writes whose data recovery lost (mapped to an older version or none).
+    #[ts(type = "number")]
     pub lost: u64,
     /// LPNs mapped to data that was never the latest acknowledged nor the in-flight write.
+    #[ts(type = "number")]
     pub wrong: u64,
     /// LPNs mapped to a torn page (must be 0: a torn program is detected, not read).
+    #[ts(type = "number")]
     pub torn_mapped: u64,
     /// Flash operations recovery needed, and their time.
+    #[ts(type = "number")]
     pub recovery_ops: u64,
+    #[ts(type = "number")]
     pub recovery_pages_read: u64,
+    #[ts(type = "number")]
     pub recovery_ns: u64,
     /// A problem that is not a data mismatch (recovery refused, result not idempotent ...).
     pub error: Option<String>,
@@ -205,17 +213,26 @@ pub enum Points {
     Random { n: u64, seed: u64 },
 }
 
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, TS)]
+#[ts(export)]
 pub struct SweepReport {
     pub scheme: String,
+    #[ts(type = "number")]
     pub run_ops: u64,
+    #[ts(type = "number")]
     pub points_tried: u64,
+    #[ts(type = "number")]
     pub recovered_correctly: u64,
+    #[ts(type = "number")]
     pub acked_writes_lost: u64,
+    #[ts(type = "number")]
     pub wrong_reads: u64,
+    #[ts(type = "number")]
     pub torn_mapped: u64,
+    #[ts(type = "number")]
     pub errors: u64,
     /// Points also cut again inside their recovery.
+    #[ts(type = "number")]
     pub recut_points: u64,
     pub recovery_pages_read: Summary,
     pub recovery_us: Summary,
@@ -223,7 +240,8 @@ pub struct SweepReport {
     pub first_failures: Vec<String>,
 }
 
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, TS)]
+#[ts(export, rename = "SweepSummary")]
 pub struct Summary {
     pub min: f64,
     pub mean: f64,

@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 use std::collections::BTreeMap;
+use ts_rs::TS;
 
 use crate::ftl::Ftl;
 use crate::nand::{Flash, OpKind, CAUSES};
@@ -174,8 +175,10 @@ impl TimeHist {
 }
 
 /// A distribution's tail in µs (nearest-rank percentiles).
-#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+#[derive(Clone, Debug, Default, Serialize, PartialEq, TS)]
+#[ts(export)]
 pub struct TailSummary {
+    #[ts(type = "number")]
     pub count: u64,
     pub mean: f64,
     pub p50: f64,
@@ -222,32 +225,42 @@ impl KindTiming {
     }
 }
 
-#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+#[derive(Clone, Debug, Default, Serialize, PartialEq, TS)]
+#[ts(export)]
 pub struct KindTimingSummary {
+    #[ts(type = "number")]
     pub requests: u64,
+    #[ts(type = "number")]
     pub pages: u64,
     pub response_us: TailSummary,
     pub wait_us: TailSummary,
     pub service_us: TailSummary,
+    #[ts(type = "number")]
     pub waited: u64,
+    #[ts(type = "number")]
     pub delayed_by_gc: u64,
     /// delayed_by_gc / requests.
     pub delayed_by_gc_share: f64,
     /// Requests that waited while the chip recovered from a power cut.
+    #[ts(type = "number")]
     pub delayed_by_recovery: u64,
     /// Requests a power cut interrupted: never acknowledged, not in `requests` or the
     /// times above.
+    #[ts(type = "number")]
     pub interrupted: u64,
 }
 
 /// Power cuts in time (docs/timing.md, "Power cuts"): the recoveries' chip time and the
 /// host requests the cuts interrupted.
-#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+#[derive(Clone, Debug, Default, Serialize, PartialEq, TS)]
+#[ts(export)]
 pub struct RecoveryTiming {
+    #[ts(type = "number")]
     pub recoveries: u64,
     /// Each recovery's chip time (every attempt until one completes), µs.
     pub recovery_us: TailSummary,
     /// Host requests interrupted (read + write; not acknowledged).
+    #[ts(type = "number")]
     pub interrupted: u64,
     /// Chip time of the interrupted page requests' operations before the cuts, µs.
     pub interrupted_work_us: f64,
@@ -255,10 +268,12 @@ pub struct RecoveryTiming {
 
 /// Host-request timing of a run (timing.rs): the model and, per kind, the response,
 /// the queueing delay and the service time.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, PartialEq, TS)]
+#[ts(export)]
 pub struct TimingMetrics {
     /// "closed" (each request starts when the previous one ends: the papers' tables) or
     /// "open" (requests arrive at their times and queue for the chip).
+    #[ts(type = r#""closed" | "open""#)]
     pub model: &'static str,
     /// Where open arrivals come from: "trace" (its timestamps × time_scale), "fixed" or
     /// "poisson" (at `rate_per_s`); "" in the closed model.
@@ -266,6 +281,7 @@ pub struct TimingMetrics {
     pub time_scale: f64,
     pub rate_per_s: Option<f64>,
     /// Host requests (records), all kinds.
+    #[ts(type = "number")]
     pub requests: u64,
     pub read: KindTimingSummary,
     pub write: KindTimingSummary,
@@ -305,8 +321,10 @@ pub struct HostCounters {
     pub unwritten_read_latency: LatencyHist,
 }
 
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, PartialEq, TS)]
+#[ts(export)]
 pub struct LatencySummary {
+    #[ts(type = "number")]
     pub count: u64,
     pub best: f64,
     pub mean: f64,
@@ -314,7 +332,8 @@ pub struct LatencySummary {
     pub worst: f64,
 }
 
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, PartialEq, TS)]
+#[ts(export)]
 pub struct LatencyPair {
     /// Reads of written pages only (the default; see `read_all`).
     pub read: LatencySummary,
@@ -323,42 +342,66 @@ pub struct LatencyPair {
     pub read_all: LatencySummary,
 }
 
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, PartialEq, TS)]
+#[ts(export)]
 pub struct EraseSpread {
     pub min: u32,
     pub max: u32,
     pub mean: f64,
 }
 
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, PartialEq, TS)]
+#[ts(export)]
 pub struct Merges {
+    #[ts(type = "number")]
     pub switch: u64,
+    #[ts(type = "number")]
     pub partial: u64,
     /// Per logical block merged.
+    #[ts(type = "number")]
     pub full: u64,
     /// Per victim log block.
+    #[ts(type = "number")]
     pub full_victims: u64,
 }
 
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, PartialEq, TS)]
+#[ts(export)]
 pub struct OpsByCause {
+    #[ts(type = "number")]
     pub reads: u64,
+    #[ts(type = "number")]
     pub oob_reads: u64,
+    #[ts(type = "number")]
     pub programs: u64,
+    #[ts(type = "number")]
     pub erases: u64,
 }
 
+/// The TypeScript of `scheme_metrics`: each scheme's own figures, read by key.
+#[derive(TS)]
+#[ts(type = "Record<string, unknown>")]
+pub struct SchemeFigures;
+
 /// Stable field names: the CLI's `--json` output and the app's metrics panel.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, PartialEq, TS)]
+#[ts(export)]
 pub struct Metrics {
     pub scheme: String,
     pub chip: String,
+    #[ts(type = "number")]
     pub requests: u64,
+    #[ts(type = "number")]
     pub host_reads: u64,
+    #[ts(type = "number")]
     pub host_writes: u64,
+    #[ts(type = "number")]
     pub page_reads: u64,
+    #[ts(type = "number")]
     pub oob_reads: u64,
+    #[ts(type = "number")]
     pub page_programs: u64,
+    #[ts(type = "number")]
     pub erases: u64,
     /// Page programs of every cause per host write.
     pub write_amplification: f64,
@@ -367,18 +410,25 @@ pub struct Metrics {
     pub latency_us: LatencyPair,
     pub erase_count: EraseSpread,
     pub merges: Merges,
+    #[ts(type = "number")]
     pub gc_runs: u64,
     /// Mean utilisation of log blocks when replaced (FAST Figure 4); null when none was.
     pub log_utilisation: Option<f64>,
+    #[ts(type = "number")]
     pub ram_bytes: u64,
+    #[ts(type = "number")]
     pub wrong_reads: u64,
     /// Host reads of pages never written, left out of `latency_us.read` (in `read_all`).
+    #[ts(type = "number")]
     pub unwritten_reads: u64,
+    #[ts(as = "BTreeMap<String, OpsByCause>")]
     pub by_cause: BTreeMap<&'static str, OpsByCause>,
     /// Host requests in time (a record of several pages is one request), by the run's
     /// timing model; `latency_us` above stays per page.
     pub timing: TimingMetrics,
+    /// The scheme's own figures (absent when it has none); read by key.
     #[serde(skip_serializing_if = "serde_json::Value::is_null")]
+    #[ts(as = "Option<SchemeFigures>", optional)]
     pub scheme_metrics: serde_json::Value,
 }
 

@@ -77,7 +77,7 @@ pub struct Stepper {
     /// The events are a recovery's.
     recovery_events: bool,
     /// The verdict of the last recovery.
-    verdict: Option<serde_json::Value>,
+    verdict: Option<Verdict>,
     /// Requests completed when the run first diverged from the recorded workload run.
     branch_from: Option<usize>,
     /// The states right after each recovery of this branch (by position): seeking inside
@@ -93,13 +93,32 @@ pub struct Stepper {
     req_blocks: Option<Vec<Pbn>>,
 }
 
+/// What a recovery shown in the session left (`Stepper::verdict`; docs/session-api.md).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, ts_rs::TS)]
+#[ts(export)]
+pub struct Verdict {
+    pub ok: bool,
+    #[ts(type = "number")]
+    pub lost: u64,
+    #[ts(type = "number")]
+    pub wrong: u64,
+    #[ts(type = "number")]
+    pub torn_mapped: u64,
+    #[ts(type = "number")]
+    pub frozen_damaged: u64,
+    pub recovery_ops: usize,
+    /// The request the cut interrupted, in words (None: the cut fell between requests).
+    pub in_flight: Option<String>,
+    pub in_flight_survived: bool,
+}
+
 /// The state right after a recovery, with the recovery and the cut it recovered from:
 /// Back from there retraces the recovery, the power-off moment and the cut.
 struct Root {
     state: State,
     rec: Recovering,
     events: Vec<Event>,
-    verdict: Option<serde_json::Value>,
+    verdict: Option<Verdict>,
 }
 
 impl Stepper {
@@ -623,16 +642,16 @@ impl Stepper {
         let prev_branch = self.branch_from;
         self.branch_from = Some(prev_branch.map_or(off.before.pos, |b| b.min(off.before.pos)));
         self.roots.retain(|r| r.state.pos < pos);
-        self.verdict = Some(serde_json::json!({
-            "ok": j.ok(),
-            "lost": j.lost,
-            "wrong": j.wrong,
-            "torn_mapped": j.torn_mapped,
-            "frozen_damaged": j.frozen_damaged,
-            "recovery_ops": ops,
-            "in_flight": off.req.map(request_words),
-            "in_flight_survived": survived,
-        }));
+        self.verdict = Some(Verdict {
+            ok: j.ok(),
+            lost: j.lost,
+            wrong: j.wrong,
+            torn_mapped: j.torn_mapped,
+            frozen_damaged: j.frozen_damaged,
+            recovery_ops: ops,
+            in_flight: off.req.map(request_words),
+            in_flight_survived: survived,
+        });
         self.forget_request();
         let rec = Recovering { off, cut, branch_from: prev_branch };
         self.roots.push(Root {
@@ -664,14 +683,18 @@ impl Stepper {
             .iter()
             .filter(|r| r.rec.off.req.is_some() && r.rec.off.before.pos < step)
             .map(|r| {
-                let survived = r.verdict.as_ref().and_then(|v| v["in_flight_survived"].as_bool()).unwrap_or(false);
+                let survived = r.verdict.as_ref().is_some_and(|v| v.in_flight_survived);
                 (r.rec.off.before.pos, survived)
             })
             .collect()
     }
 
+    /// The last recovery's verdict (None before any).
+    pub fn verdict(&self) -> Option<&Verdict> {
+        self.verdict.as_ref()
+    }
     /// The last recovery's verdict as JSON (null before any).
     pub fn verdict_json(&self) -> String {
-        self.verdict.clone().unwrap_or(serde_json::Value::Null).to_string()
+        serde_json::to_string(&self.verdict).unwrap_or_default()
     }
 }

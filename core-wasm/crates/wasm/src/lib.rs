@@ -9,11 +9,37 @@ use ftl_sim::trace::parse::{self, RawTrace, TraceOptions};
 use wasm_bindgen::prelude::*;
 
 mod fit;
+mod types;
+use types::{to_js, CrashHere, Prediction};
+
+// The generated types the exports' TypeScript names (web/src/sim/generated/, written by
+// scripts/gen-types.mjs): wasm-bindgen copies this into the package's .d.ts, so the
+// classes and functions it declares are typed end to end.
+#[wasm_bindgen(typescript_custom_section)]
+const TS_IMPORTS: &str = r#"
+import type { Catalog } from "../generated/Catalog";
+import type { CrashHere } from "../generated/CrashHere";
+import type { LatencyHistogram } from "../generated/LatencyHistogram";
+import type { ParamRange } from "../generated/ParamRange";
+import type { PatternCheck } from "../generated/PatternCheck";
+import type { Plan } from "../generated/Plan";
+import type { Prediction } from "../generated/Prediction";
+import type { QueueView } from "../generated/QueueView";
+import type { SeriesPoint } from "../generated/SeriesPoint";
+import type { SessionInfo } from "../generated/SessionInfo";
+import type { SweepReport } from "../generated/SweepReport";
+import type { TraceCatalog } from "../generated/TraceCatalog";
+import type { TraceFinish } from "../generated/TraceFinish";
+import type { TraceFitPreview } from "../generated/TraceFitPreview";
+import type { TracePreview } from "../generated/TracePreview";
+import type { TraceProgress } from "../generated/TraceProgress";
+import type { Verdict } from "../generated/Verdict";
+"#;
 
 #[wasm_bindgen]
 pub struct Session {
     stepper: Stepper,
-    info: String,
+    info: ftl_sim::scenario::SessionInfo,
     /// The scenario's recovery from the chip alone (`crash_here`).
     recover: ftl_sim::crash::Recover,
 }
@@ -49,7 +75,7 @@ impl Session {
         let mut sim = scenario.build().map_err(js_err)?;
         // wasm memory is small (ftl_sim::limits: the Session's budget counts these).
         sim.set_keyframe_budget(ftl_sim::limits::SESSION_KEYFRAME_BYTES);
-        let info = ftl_sim::scenario::info_json(&scenario, &sim);
+        let info = ftl_sim::scenario::info(&scenario, &sim);
         let mut stepper = Stepper::new(sim);
         stepper.set_recoverer(scenario.recoverer());
         Ok(Session { stepper, info, recover: scenario.recoverer() })
@@ -62,14 +88,15 @@ impl Session {
         let (scenario, raw, fit) = parser.scenario_and_raw(scenario_json).map_err(js_err)?;
         let (mut sim, _) = load::build_with_raw(&scenario, raw, fit).map_err(js_err)?;
         sim.set_keyframe_budget(ftl_sim::limits::SESSION_KEYFRAME_BYTES);
-        let info = ftl_sim::scenario::info_json(&scenario, &sim);
+        let info = ftl_sim::scenario::info(&scenario, &sim);
         let mut stepper = Stepper::new(sim);
         stepper.set_recoverer(scenario.recoverer());
         Ok(Session { stepper, info, recover: scenario.recoverer() })
     }
 
-    pub fn info(&self) -> String {
-        self.info.clone()
+    #[wasm_bindgen(unchecked_return_type = "SessionInfo")]
+    pub fn info(&self) -> Result<JsValue, JsError> {
+        to_js(&self.info)
     }
     pub fn step(&self) -> u32 {
         self.stepper.step() as u32
@@ -131,6 +158,11 @@ impl Session {
     }
     /// Every getter reads the state at this moment: (request, flash operation) exact
     /// (docs/architecture.md, "Op-exact moments").
+    ///
+    /// JSON text of `Metrics` (web/src/sim/generated/Metrics.ts), read with JSON.parse:
+    /// on the per-step path this is faster than a typed value through serde-wasm-bindgen
+    /// (issue 36, measured: 1.05-1.23x slower typed for FAST/KRAFT, whose scheme_metrics
+    /// is large; docs/session-api.md).
     pub fn metrics(&self) -> String {
         self.stepper.metrics_json()
     }
@@ -138,6 +170,9 @@ impl Session {
     pub fn victims(&self) -> Vec<u32> {
         self.stepper.victims()
     }
+    /// JSON text of `SimEvent[]` (web/src/sim/generated/SimEvent.ts): JSON.parse of a
+    /// request's events is faster than a typed value (issue 36, measured: 1.1-1.8x slower
+    /// typed for requests of 100-200 events).
     pub fn events(&self) -> String {
         serde_json::to_string(&self.stepper.events()).unwrap_or_default()
     }
@@ -152,12 +187,14 @@ impl Session {
     pub fn log_upto(&self) -> u32 {
         self.stepper.sim.log.upto() as u32
     }
-    /// Cumulative counts sampled over the run: JSON `[{step, host_writes, page_programs, erases, elapsed_us}]`.
-    pub fn series(&self) -> String {
-        serde_json::to_string(self.stepper.sim.log.samples()).unwrap_or_default()
+    /// Cumulative counts sampled over the run.
+    #[wasm_bindgen(unchecked_return_type = "SeriesPoint[]")]
+    pub fn series(&self) -> Result<JsValue, JsError> {
+        to_js(self.stepper.sim.log.samples())
     }
-    /// Exact latency distributions: JSON `{read: [[us, count], ...], write: [...]}`.
-    pub fn latency_histogram(&self) -> String {
+    /// Exact latency distributions: `{read: [[us, count], ...], write: [...], requests}`.
+    #[wasm_bindgen(unchecked_return_type = "LatencyHistogram")]
+    pub fn latency_histogram(&self) -> Result<JsValue, JsError> {
         let h = &self.stepper.view().host;
         let pairs =
             |l: &ftl_sim::metrics::LatencyHist| l.buckets().map(|(ns, c)| (ns as f64 / 1000.0, c)).collect::<Vec<_>>();
@@ -166,21 +203,20 @@ impl Session {
         let c = &self.stepper.view().clock;
         let tpairs =
             |t: &ftl_sim::metrics::TimeHist| t.buckets().map(|(ns, c)| (ns as f64 / 1000.0, c)).collect::<Vec<_>>();
-        serde_json::json!({
-            "read": pairs(&h.read_latency),
-            "write": pairs(&h.write_latency),
-            "requests": {
-                "model": c.config.model.name(),
-                "read": tpairs(&c.read.response),
-                "write": tpairs(&c.write.response),
-            },
+        to_js(&types::LatencyHistogram {
+            read: pairs(&h.read_latency),
+            write: pairs(&h.write_latency),
+            requests: Some(types::RequestLatency {
+                model: c.config.model.name(),
+                read: tpairs(&c.read.response),
+                write: tpairs(&c.write.response),
+            }),
         })
-        .to_string()
     }
-    /// The request queue at this moment (docs/timing.md): JSON `{model, now_us, serving,
-    /// waiting: [{index, op, lpn, pages, arrival_us, waited_us}], more, note}`.
-    pub fn queue(&self) -> String {
-        serde_json::to_string(&self.stepper.queue()).unwrap_or_default()
+    /// The request queue at this moment (docs/timing.md).
+    #[wasm_bindgen(unchecked_return_type = "QueueView")]
+    pub fn queue(&self) -> Result<JsValue, JsError> {
+        to_js(&self.stepper.queue())
     }
     /// Records each request's response time from now on (RFTL Figure 8).
     pub fn record_timeline(&mut self, on: bool) {
@@ -198,8 +234,9 @@ impl Session {
     /// Power cut "here": after the flash operations revealed so far of the request in progress
     /// (or before the next request), on a copy of the state, then recovery from the chip alone
     /// and verification (ftl_sim::crash::crash_once, as `ftl crash-sweep` does per point). The
-    /// session itself is left as it was. JSON `{step, op, outcome: CrashOutcome}`.
-    pub fn crash_here(&mut self) -> Result<String, JsError> {
+    /// session itself is left as it was.
+    #[wasm_bindgen(unchecked_return_type = "CrashHere")]
+    pub fn crash_here(&mut self) -> Result<JsValue, JsError> {
         let (step, ops) = (self.stepper.step(), self.stepper.op_cursor());
         let Some((before, k)) = self.stepper.cut_point() else {
             return Err(js_err("power is off or a recovery is being shown: finish it first"));
@@ -214,7 +251,7 @@ impl Session {
         let Some((outcome, _)) = r else {
             return Err(js_err("the request completed before that operation: nothing to cut"));
         };
-        Ok(serde_json::json!({"step": step, "op": ops, "outcome": outcome}).to_string())
+        to_js(&CrashHere { step, op: ops, outcome })
     }
 
     /// Requests `from..to` of the workload as inline-pattern text (`w3 r7 freeze ...`), so the
@@ -247,26 +284,27 @@ impl Session {
     pub fn cut_requests(&self) -> Vec<u32> {
         self.stepper.cut_requests().into_iter().flat_map(|(i, ok)| [i as u32, u32::from(ok)]).collect()
     }
-    /// The last recovery's verdict (JSON, null before any).
-    pub fn verdict(&self) -> String {
-        self.stepper.verdict_json()
+    /// The last recovery's verdict (null before any).
+    #[wasm_bindgen(unchecked_return_type = "Verdict | null")]
+    pub fn verdict(&self) -> Result<JsValue, JsError> {
+        to_js(&self.stepper.verdict())
     }
 
     /// Blocks serving more than one logical block (a KRAFT/KAST log block shared by up to
-    /// K): JSON `{"pbn": [lbn, ...]}`; block_owners() gives only the first.
-    pub fn block_owner_sets(&self) -> String {
-        let sets = self.stepper.block_owner_sets();
-        let out: serde_json::Map<_, _> = sets.into_iter().map(|(b, o)| (b.to_string(), serde_json::json!(o))).collect();
-        serde_json::Value::Object(out).to_string()
+    /// K): `{"pbn": [lbn, ...]}`; block_owners() gives only the first.
+    #[wasm_bindgen(unchecked_return_type = "Record<string, number[]>")]
+    pub fn block_owner_sets(&self) -> Result<JsValue, JsError> {
+        let sets: std::collections::BTreeMap<String, _> =
+            self.stepper.block_owner_sets().into_iter().map(|(b, o)| (b.to_string(), o)).collect();
+        to_js(&sets)
     }
 
     /// "What happens next?": runs the next request on a copy of the state (the session does
     /// not move) and classifies what it did, so a prediction's answer is the core's own.
-    /// Only between requests. JSON `{request, lpn, kind: "none"|"gc"|"switch"|"partial"|
-    /// "full", switches, partials, full_merges, gc_runs, erases, erased: [pbn], copies,
-    /// programs, reads}`; `copies` are programs done for GC/merges/fills (not the host's,
-    /// not metadata).
-    pub fn predict_next(&self) -> Result<String, JsError> {
+    /// Only between requests (`Prediction`); `copies` are programs done for
+    /// GC/merges/fills (not the host's, not metadata).
+    #[wasm_bindgen(unchecked_return_type = "Prediction")]
+    pub fn predict_next(&self) -> Result<JsValue, JsError> {
         use ftl_sim::nand::{Cause, Event, OpKind};
         let sim = &self.stepper.sim;
         if !self.stepper.powered() || self.stepper.recovering() {
@@ -316,21 +354,20 @@ impl Session {
         } else {
             "none"
         };
-        Ok(serde_json::json!({
-            "request": req,
-            "lpn": req.lpn(),
-            "kind": kind,
-            "switches": sw,
-            "partials": pm,
-            "full_merges": fm,
-            "gc_runs": gc,
-            "erases": erased.len(),
-            "erased": erased,
-            "copies": copies,
-            "programs": programs,
-            "reads": reads,
+        to_js(&Prediction {
+            request: req,
+            lpn: req.lpn(),
+            kind,
+            switches: sw,
+            partials: pm,
+            full_merges: fm,
+            gc_runs: gc,
+            erases: erased.len(),
+            erased,
+            copies,
+            programs,
+            reads,
         })
-        .to_string())
     }
 }
 
@@ -366,14 +403,15 @@ impl Delta {
     pub fn block_erase_counts(&self) -> Vec<u32> {
         self.0.erase_counts.clone()
     }
-    /// Blocks of the delta serving several logical blocks: JSON `{pbn: [lbn, ...]}` (as
+    /// Blocks of the delta serving several logical blocks: `{pbn: [lbn, ...]}` (as
     /// `Session.block_owner_sets`); a delta block absent here serves at most one.
-    pub fn owner_sets(&self) -> String {
-        let out: serde_json::Map<_, _> = (self.0.blocks.iter().zip(&self.0.owner_sets))
+    #[wasm_bindgen(unchecked_return_type = "Record<string, number[]>")]
+    pub fn owner_sets(&self) -> Result<JsValue, JsError> {
+        let out: std::collections::BTreeMap<String, _> = (self.0.blocks.iter().zip(&self.0.owner_sets))
             .filter(|(_, o)| o.len() > 1)
-            .map(|(b, o)| (b.to_string(), serde_json::json!(o)))
+            .map(|(b, o)| (b.to_string(), o))
             .collect();
-        serde_json::Value::Object(out).to_string()
+        to_js(&out)
     }
 }
 
@@ -401,39 +439,48 @@ impl TraceParser {
         Ok(TraceParser { parser: Some(parse::TraceParser::new(opts)), raw: None, pages_per_block: ppb })
     }
 
-    /// Feeds the next chunk; returns `{bytes, lines, records, requests, bad_lines, format, failed}`.
-    pub fn feed(&mut self, bytes: &[u8]) -> Result<String, JsError> {
+    /// Feeds the next chunk; returns the progress.
+    #[wasm_bindgen(unchecked_return_type = "TraceProgress")]
+    pub fn feed(&mut self, bytes: &[u8]) -> Result<JsValue, JsError> {
         let p = self.parser.as_mut().ok_or_else(|| js_err("the parser is finished"))?;
-        Ok(serde_json::to_string(&p.feed(bytes)).unwrap_or_default())
+        to_js(&p.feed(bytes))
     }
 
     /// Ends the input: `{ok: true, summary}` or `{ok: false, error: {message, errors, bad_lines}}`.
-    pub fn finish(&mut self) -> Result<String, JsError> {
+    #[wasm_bindgen(unchecked_return_type = "TraceFinish")]
+    pub fn finish(&mut self) -> Result<JsValue, JsError> {
+        use types::TraceFinish;
         let p = self.parser.take().ok_or_else(|| js_err("the parser is finished"))?;
-        Ok(match p.finish() {
+        let r = match p.finish() {
             Ok(raw) => {
-                let s = raw.summary(self.pages_per_block);
+                let summary = raw.summary(self.pages_per_block);
                 // How CSV columns were read and the compression, beside the summary.
-                let j = serde_json::json!({"ok": true, "summary": s, "columns": raw.csv_columns, "compression": raw.compression});
+                let r = TraceFinish::Parsed {
+                    ok: true,
+                    summary,
+                    columns: raw.csv_columns.clone(),
+                    compression: raw.compression.clone(),
+                };
                 self.raw = Some(raw);
-                j
+                r
             }
-            Err(e) => serde_json::json!({"ok": false, "error": e}),
-        }
-        .to_string())
+            Err(error) => TraceFinish::Failed { ok: false, error },
+        };
+        to_js(&r)
     }
 
     /// Preview of the fit on a scenario (scheme, chip, `workload.fit`):
     /// `{ok: true, summary}` or `{ok: false, message}` (e.g. addresses out of range).
-    pub fn fit(&self, scenario_json: &str) -> String {
+    #[wasm_bindgen(unchecked_return_type = "TraceFitPreview")]
+    pub fn fit(&self, scenario_json: &str) -> Result<JsValue, JsError> {
+        use types::TraceFitPreview;
         let r = self
             .scenario_and_raw(scenario_json)
             .and_then(|(sc, raw, fit)| load::build_with_raw(&sc, raw, fit).map(|(_, s)| s));
-        match r {
-            Ok(s) => serde_json::json!({"ok": true, "summary": s}),
-            Err(m) => serde_json::json!({"ok": false, "message": m}),
-        }
-        .to_string()
+        to_js(&match r {
+            Ok(summary) => TraceFitPreview::Fitted { ok: true, summary },
+            Err(message) => TraceFitPreview::Refused { ok: false, message },
+        })
     }
 }
 
@@ -451,69 +498,45 @@ impl TraceParser {
 /// The first rows of a file for the upload dialog's mapping (`head`: its first bytes,
 /// `whole`: they are the whole file): `{format, compression, delimiter, header, rows,
 /// guessed: [[role, column]], op_values, note}` (crates/sim trace/parse.rs `Preview`).
-#[wasm_bindgen]
-pub fn trace_preview(head: &[u8], rows: u32, whole: bool) -> String {
-    serde_json::to_string(&parse::preview(head, rows as usize, whole)).unwrap_or_default()
+#[wasm_bindgen(unchecked_return_type = "TracePreview")]
+pub fn trace_preview(head: &[u8], rows: u32, whole: bool) -> Result<JsValue, JsError> {
+    to_js(&parse::preview(head, rows as usize, whole))
 }
 
-/// The trace formats and generators with their one-sentence descriptions, for the UI:
-/// `{formats: [{name, description}], generators: [{kind, description}]}`.
-#[wasm_bindgen]
-pub fn trace_catalog() -> String {
-    serde_json::json!({
-        "formats": parse::FORMATS.iter().map(|f| serde_json::json!({"name": f.1, "description": f.2})).collect::<Vec<_>>(),
-        "generators": ftl_sim::trace::gen::GENERATORS.iter().map(|g| serde_json::json!({"kind": g.0, "description": g.1})).collect::<Vec<_>>(),
-    })
-    .to_string()
-}
-
-fn param_spec_json(p: &ftl_sim::ftl::ParamSpec) -> serde_json::Value {
-    serde_json::json!({
-        "key": p.key,
-        "label": p.label,
-        "help": p.help,
-        // null: derived from the chip (the rule says how; scheme_defaults resolves it).
-        "min": p.min.fixed(),
-        "min_rule": p.min.rule(),
-        "min_exclusive": p.min_exclusive,
-        "max": p.max.fixed(),
-        "max_rule": p.max.rule(),
-        "max_exclusive": p.max_exclusive,
-        "step": p.step,
-        "integer": p.integer,
-        "default": p.default.fixed(),
-        "default_rule": p.default.rule(),
+/// The trace formats and generators with their one-sentence descriptions, for the UI.
+#[wasm_bindgen(unchecked_return_type = "TraceCatalog")]
+pub fn trace_catalog() -> Result<JsValue, JsError> {
+    use types::{GeneratorInfo, TraceFormatInfo};
+    to_js(&types::TraceCatalog {
+        formats: parse::FORMATS.iter().map(|f| TraceFormatInfo { name: f.1, description: f.2 }).collect(),
+        generators: ftl_sim::trace::gen::GENERATORS
+            .iter()
+            .map(|&(kind, description)| GeneratorInfo { kind, description })
+            .collect(),
     })
 }
 
-/// The scheme registry (ftl_sim::ftl::REGISTRY), chip presets and the workload generators:
-/// `{schemes: [{id, label, name, short_label, description, params: [key], param_specs:
-/// [{key, label, help, min, min_rule, min_exclusive, max, max_rule, max_exclusive, step,
-/// integer, default, default_rule}], cleaning: "gc"|"merges", panels: [kind]}], chips: [...],
-/// generators: [{kind, description}]}`. `label` is the one-line description (as before
-/// `description` existed); `name` is the picker's. docs/session-api.md.
-#[wasm_bindgen]
-pub fn catalog() -> String {
-    let schemes: Vec<_> = ftl_sim::ftl::REGISTRY
+/// The scheme registry (ftl_sim::ftl::REGISTRY), chip presets and the workload
+/// generators with their defaults. docs/session-api.md.
+#[wasm_bindgen(unchecked_return_type = "Catalog")]
+pub fn catalog() -> Result<JsValue, JsError> {
+    use types::{CatalogGenerator, CatalogParamSpec, CatalogScheme};
+    let schemes = ftl_sim::ftl::REGISTRY
         .iter()
-        .map(|e| {
-            serde_json::json!({
-                "id": e.id,
-                "label": e.description,
-                "name": e.label,
-                "short_label": e.short_label,
-                "description": e.description,
-                "params": e.params.iter().map(|p| p.key).collect::<Vec<_>>(),
-                "param_specs": e.params.iter().map(param_spec_json).collect::<Vec<_>>(),
-                // "gc" or "merges": which cleaning counter the scheme uses (the app hides GC runs for merges).
-                "cleaning": e.cleaning,
-                "panels": e.panels,
-            })
+        .map(|e| CatalogScheme {
+            id: e.id,
+            label: e.label,
+            short_label: e.short_label,
+            description: e.description,
+            params: e.params.iter().map(|p| p.key).collect(),
+            param_specs: e.params.iter().map(CatalogParamSpec::from).collect(),
+            cleaning: e.cleaning,
+            panels: e.panels.to_vec(),
         })
         .collect();
-    let generators: Vec<_> = ftl_sim::trace::gen::GENERATORS
+    let generators = ftl_sim::trace::gen::GENERATORS
         .iter()
-        .map(|(kind, what)| {
+        .map(|&(kind, description)| {
             // The generator's defaults (the serde defaults the CLI's --gen gets too): one set
             // for app and CLI (issue 27). `n` has none; the app sets it.
             let mut d =
@@ -525,50 +548,56 @@ pub fn catalog() -> String {
                 o.remove("kind");
                 o.remove("n");
             }
-            serde_json::json!({"kind": kind, "description": what, "defaults": d})
+            CatalogGenerator { kind, description, defaults: d }
         })
         .collect();
-    serde_json::json!({"schemes": schemes, "chips": ftl_sim::nand::PRESET_NAMES, "generators": generators}).to_string()
+    to_js(&types::Catalog { schemes, chips: ftl_sim::nand::PRESET_NAMES.to_vec(), generators })
 }
 
 /// A scheme's parameters resolved on a chip (`chip_json`: a scenario's `chip`, `{preset,
 /// blocks?, pages_per_block?}`): `{key: {min, max, default}}`, the numbers the core uses
 /// when the parameter is left out and the range `Scenario::validate` accepts.
-#[wasm_bindgen]
-pub fn scheme_defaults(scheme: &str, chip_json: &str) -> Result<String, JsError> {
+#[wasm_bindgen(unchecked_return_type = "Record<string, ParamRange>")]
+pub fn scheme_defaults(scheme: &str, chip_json: &str) -> Result<JsValue, JsError> {
     let entry = ftl_sim::ftl::entry(scheme).ok_or_else(|| js_err(format!("unknown scheme '{scheme}'")))?;
     let spec: ftl_sim::scenario::ChipSpec =
         serde_json::from_str(chip_json).map_err(|e| js_err(format!("invalid chip: {e}")))?;
     let g = spec.chip().map_err(js_err)?.geometry;
-    let out: serde_json::Map<String, serde_json::Value> = entry
+    let out: std::collections::BTreeMap<&str, types::ParamRange> = entry
         .params
         .iter()
         .map(|p| {
-            let v = serde_json::json!({"min": p.min.resolve(&g), "max": p.max.resolve(&g), "default": p.default.resolve(&g)});
-            (p.key.to_string(), v)
+            let r =
+                types::ParamRange { min: p.min.resolve(&g), max: p.max.resolve(&g), default: p.default.resolve(&g) };
+            (p.key, r)
         })
         .collect();
-    Ok(serde_json::Value::Object(out).to_string())
+    to_js(&out)
 }
 
 /// Checks a pattern-language text: `{ok: true, requests: n}` or
 /// `{ok: false, line, column, message}` (the same parser the Session uses).
-#[wasm_bindgen]
-pub fn check_pattern(text: &str) -> String {
-    match ftl_sim::trace::pattern::parse(text) {
-        Ok(r) => serde_json::json!({"ok": true, "requests": r.len()}).to_string(),
-        Err(e) => {
-            serde_json::json!({"ok": false, "line": e.line, "column": e.column, "message": e.message}).to_string()
-        }
-    }
+#[wasm_bindgen(unchecked_return_type = "PatternCheck")]
+pub fn check_pattern(text: &str) -> Result<JsValue, JsError> {
+    use types::PatternCheck;
+    to_js(&match ftl_sim::trace::pattern::parse(text) {
+        Ok(r) => PatternCheck { ok: true, requests: Some(r.len()), line: None, column: None, message: None },
+        Err(e) => PatternCheck {
+            ok: false,
+            requests: None,
+            line: Some(e.line),
+            column: Some(e.column),
+            message: Some(e.message),
+        },
+    })
 }
 
 /// A crash sweep of a scenario from step 0, as `ftl crash-sweep` does it (ftl_sim::crash::sweep):
 /// `options_json` = `{"all": true} | {"every": n} | {"random": n, "seed"?: s}` plus `"recut"?: bool`
 /// (also cut each point once more inside its recovery, seeded by `seed`); `progress(done, total)`
-/// is called after each cut point. Returns the SweepReport as JSON. docs/session-api.md.
-#[wasm_bindgen]
-pub fn crash_sweep(scenario_json: &str, options_json: &str, progress: &js_sys::Function) -> Result<String, JsError> {
+/// is called after each cut point. Returns the SweepReport. docs/session-api.md.
+#[wasm_bindgen(unchecked_return_type = "SweepReport")]
+pub fn crash_sweep(scenario_json: &str, options_json: &str, progress: &js_sys::Function) -> Result<JsValue, JsError> {
     use ftl_sim::crash::sweep;
     let o: serde_json::Value =
         serde_json::from_str(options_json).map_err(|e| js_err(format!("invalid sweep options: {e}")))?;
@@ -590,16 +619,16 @@ pub fn crash_sweep(scenario_json: &str, options_json: &str, progress: &js_sys::F
     let report = sweep(&sim.state, sim.requests(), &scenario.recoverer(), points, recut, |done, total| {
         let _ = progress.call2(&JsValue::NULL, &JsValue::from_f64(done as f64), &JsValue::from_f64(total as f64));
     });
-    Ok(serde_json::to_string(&report).unwrap_or_default())
+    to_js(&report)
 }
 
 /// The chip and workload space of every run of a comparison or sweep (ftl_sim::scenario::plan::plan,
 /// issue 27: each run planned from itself alone): `scenarios_json` = a JSON array of scenarios
 /// (their workloads are not read), `fit` = the trace's fit ("" or "none" for a generated
 /// workload), `need` = the trace's highest page + 1 (0: no trace), `space` = the workload space
-/// given for every run (0: each run's own). Returns the Plan as JSON (the page applies it).
-#[wasm_bindgen]
-pub fn plan_runs(scenarios_json: &str, fit: &str, need: f64, space: f64) -> Result<String, JsError> {
+/// given for every run (0: each run's own). Returns the Plan (the page applies it).
+#[wasm_bindgen(unchecked_return_type = "Plan")]
+pub fn plan_runs(scenarios_json: &str, fit: &str, need: f64, space: f64) -> Result<JsValue, JsError> {
     let raw: Vec<serde_json::Value> =
         serde_json::from_str(scenarios_json).map_err(|e| js_err(format!("invalid runs: {e}")))?;
     let scenarios = raw
@@ -613,7 +642,7 @@ pub fn plan_runs(scenarios_json: &str, fit: &str, need: f64, space: f64) -> Resu
     let need = (need >= 1.0).then_some(need as u64);
     let space = (space >= 1.0).then_some(space.min(u32::MAX as f64) as u32);
     let plan = ftl_sim::scenario::plan::plan(&scenarios, fit, need, space).map_err(js_err)?;
-    Ok(serde_json::to_string(&plan).unwrap_or_default())
+    to_js(&plan)
 }
 
 /// SHA-256 of an uploaded file, fed in chunks as the worker reads it (the file is never

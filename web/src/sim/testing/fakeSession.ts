@@ -1,7 +1,7 @@
 // A small TypeScript stand-in for the wasm Session (page mapping, greedy GC) used by
 // unit tests of the worker host and client. It follows docs/session-api.md closely
 // enough to exercise the protocol; the Rust core is the real simulator.
-import type { SimEvent, WasmSession } from '../protocol';
+import type { QueueView, SessionConstructor, SessionInfo, SimEvent } from '../protocol';
 
 interface Req {
   op: 'r' | 'w';
@@ -25,16 +25,24 @@ interface State {
 
 const NONE = 0xffffffff;
 
-export class FakeSession implements WasmSession {
+/** Events the fake writes: the generated SimEvent with its optional places left out. */
+type FakeEvent = Omit<SimEvent, 'pbn' | 'page' | 'lpn' | 'cause'> & Partial<SimEvent>;
+
+/** The host's Session constructor, backed by a fake (or a subclass of it). */
+export function fakeCore(C: typeof FakeSession): SessionConstructor {
+  return C as unknown as SessionConstructor;
+}
+
+export class FakeSession {
   readonly blocks: number;
   readonly ppb: number;
   readonly logical: number;
   private reqs: Req[];
   private st!: State;
   private done = 0;
-  private ops: { ev: SimEvent; apply: (st: State) => void }[] = [];
+  private ops: { ev: FakeEvent; apply: (st: State) => void }[] = [];
   private cursor = 0;
-  private lastEvents: SimEvent[] = [];
+  private lastEvents: FakeEvent[] = [];
   freed = false;
 
   constructor(json: string) {
@@ -86,10 +94,10 @@ export class FakeSession implements WasmSession {
   }
 
   /** Plan a request's operations against a scratch copy of the state. */
-  private plan(req: Req): { ev: SimEvent; apply: (st: State) => void }[] {
-    const out: { ev: SimEvent; apply: (st: State) => void }[] = [];
+  private plan(req: Req): { ev: FakeEvent; apply: (st: State) => void }[] {
+    const out: { ev: FakeEvent; apply: (st: State) => void }[] = [];
     const sim = structuredClone(this.st);
-    const push = (ev: SimEvent, apply: (st: State) => void) => {
+    const push = (ev: FakeEvent, apply: (st: State) => void) => {
       out.push({ ev, apply });
       apply(sim);
     };
@@ -173,8 +181,8 @@ export class FakeSession implements WasmSession {
     return out;
   }
 
-  info() {
-    return JSON.stringify({
+  info(): SessionInfo {
+    return {
       scheme: 'page',
       scheme_label: 'Page mapping (greedy GC)',
       chip: {
@@ -188,7 +196,7 @@ export class FakeSession implements WasmSession {
       logical_pages: this.logical,
       total_requests: this.reqs.length,
       params: {},
-    });
+    } as unknown as SessionInfo;
   }
   step() {
     return this.done;
@@ -304,5 +312,54 @@ export class FakeSession implements WasmSession {
   }
   free() {
     this.freed = true;
+  }
+  [Symbol.dispose]() {
+    this.free();
+  }
+  // The rest of the wasm Session's methods, as a page-mapping run without power cuts,
+  // timelines or shared blocks answers them.
+  block_owner_sets(): Record<string, number[]> {
+    return {};
+  }
+  powered() {
+    return true;
+  }
+  recovering() {
+    return false;
+  }
+  victims() {
+    return new Uint32Array(0);
+  }
+  cut_requests() {
+    return new Uint32Array(0);
+  }
+  queue(): QueueView {
+    return { model: 'closed', now_us: 0, serving: null, waiting: [], more: 0, note: null };
+  }
+  take_delta() {
+    return { full: () => true, free: () => undefined };
+  }
+  record_timeline(_on: boolean) {}
+  timeline() {
+    return new Uint32Array(0);
+  }
+  latency_histogram() {
+    return { read: [], write: [] };
+  }
+  markers() {
+    return new Uint32Array(0);
+  }
+  log_upto() {
+    return this.done;
+  }
+  series() {
+    return [];
+  }
+  goto(step: number, ops: number) {
+    this.seek(step);
+    for (let i = 0; i < ops && this.step_op(); i++);
+  }
+  verdict() {
+    return null;
   }
 }

@@ -43,7 +43,7 @@ function walk(scenario: Scenario, shown: Shown, cutAt: number | null, maxOps = 4
         for (const c of t.columns) shown.texts.add(c);
       }
       shown.texts.add(s.narration());
-      const q = JSON.parse(s.queue()) as QueueView;
+      const q: QueueView = s.queue();
       if (q.note) shown.texts.add(q.note);
     };
     let ops = 0;

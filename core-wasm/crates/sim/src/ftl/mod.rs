@@ -1,6 +1,7 @@
 //! FTL schemes, one file each, behind the `Ftl` trait.
 
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 use crate::nand::{Chip, Flash, FlashResult, Geometry, Lpn, PageKind, Pbn, Ppn};
 pub use panel::{Panel, PanelData};
@@ -337,7 +338,8 @@ pub fn scheme_params(scheme: &str) -> &'static [&'static str] {
 
 /// How a scheme reclaims space, which names the counter its cleaning shows under
 /// (docs/cli.md, "When a merge or a GC run counts").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, TS)]
+#[ts(export)]
 #[serde(rename_all = "snake_case")]
 pub enum Cleaning {
     /// Garbage collection (page mapping, LTFTL, RFTL, GFTL): runs count in `gc_runs`.

@@ -5,6 +5,7 @@
 //! "How to add a scheme").
 
 use serde::Serialize;
+use ts_rs::TS;
 
 use super::{Cleaning, Ftl, SchemeParams};
 use crate::nand::{Chip, Flash, FlashResult, Geometry};
@@ -98,7 +99,8 @@ impl ParamSpec {
 }
 
 /// Scheme-specific panels of the app, chosen by kind (never by scheme id).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, TS)]
+#[ts(export)]
 #[serde(rename_all = "snake_case")]
 pub enum PanelKind {
     /// Response time per request (strip) and its histogram: real-time schemes.

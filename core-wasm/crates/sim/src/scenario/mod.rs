@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
+use ts_rs::TS;
 
 use crate::ftl::{self, SchemeParams};
 use crate::nand::{Chip, Flash};
@@ -220,41 +221,112 @@ pub fn check_params(scheme: &str, p: &SchemeParams, g: &crate::nand::Geometry) -
     Ok(())
 }
 
+/// The chip as `Session.info()` states it.
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct ChipInfo {
+    pub name: String,
+    pub blocks: u32,
+    pub pages_per_block: u32,
+    pub page_bytes: u32,
+    pub spare_bytes: u32,
+    pub timing: ChipTimingInfo,
+}
+
+/// A chip's operation times, µs.
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct ChipTimingInfo {
+    pub read_us: f64,
+    pub read_oob_us: f64,
+    pub program_us: f64,
+    pub erase_us: f64,
+}
+
+/// Preconditioning as run (`writes`: the random writes and the fill together).
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct PreconditionInfo {
+    pub fill: bool,
+    #[ts(type = "number")]
+    pub random_writes: u64,
+    #[ts(type = "number")]
+    pub seed: u64,
+    #[ts(type = "number")]
+    pub writes: u64,
+}
+
 /// The `Session.info()` / `ftl info` record.
-pub fn info_json(scenario: &Scenario, sim: &Simulator) -> String {
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct SessionInfo {
+    pub scheme: String,
+    /// The scheme's one-line description.
+    pub scheme_label: String,
+    pub chip: ChipInfo,
+    pub logical_pages: u32,
+    /// Hybrid schemes: the log blocks the run uses (the parameter or the scheme's default).
+    pub log_blocks_used: Option<u32>,
+    /// The space the workload was generated or fitted in (a comparison's run), when set.
+    pub workload_space: Option<u32>,
+    pub precondition: Option<PreconditionInfo>,
+    pub total_requests: u32,
+    /// FNV-1a 64 of the request list (trace::request_hash): equal hashes, equal requests.
+    pub request_hash: String,
+    /// The parameters as given.
+    #[ts(type = "Record<string, number>")]
+    pub params: SchemeParams,
+    /// Every parameter the scheme reads with its value on this chip (given or default):
+    /// what the app shows beside each run (issue 27).
+    #[ts(type = "Record<string, number>")]
+    pub params_resolved: std::collections::BTreeMap<&'static str, f64>,
+    pub keyframe_interval: u32,
+}
+
+/// The `Session.info()` / `ftl info` record.
+pub fn info(scenario: &Scenario, sim: &Simulator) -> SessionInfo {
     let s = &sim.state;
     let c = &s.flash.chip;
     let t = c.timing;
     let us = |ns: u64| ns as f64 / 1000.0;
-    serde_json::json!({
-        "scheme": s.ftl.name(),
-        "scheme_label": ftl::entry(s.ftl.name()).map_or("", |e| e.description),
-        "chip": {
-            "name": c.name,
-            "blocks": c.geometry.blocks,
-            "pages_per_block": c.geometry.pages_per_block,
-            "page_bytes": c.geometry.page_bytes,
-            "spare_bytes": c.geometry.spare_bytes,
-            "timing": {"read_us": us(t.read_ns), "read_oob_us": us(t.read_oob_ns), "program_us": us(t.program_ns), "erase_us": us(t.erase_ns)},
+    SessionInfo {
+        scheme: s.ftl.name().to_string(),
+        scheme_label: ftl::entry(s.ftl.name()).map_or("", |e| e.description).to_string(),
+        chip: ChipInfo {
+            name: c.name.clone(),
+            blocks: c.geometry.blocks,
+            pages_per_block: c.geometry.pages_per_block,
+            page_bytes: c.geometry.page_bytes,
+            spare_bytes: c.geometry.spare_bytes,
+            timing: ChipTimingInfo {
+                read_us: us(t.read_ns),
+                read_oob_us: us(t.read_oob_ns),
+                program_us: us(t.program_ns),
+                erase_us: us(t.erase_ns),
+            },
         },
-        "logical_pages": s.ftl.logical_pages(),
-        "log_blocks_used": log_blocks_used(&scenario.scheme, &scenario.params, &c.geometry),
-        "workload_space": scenario.run.workload_space.map(|w| w.logical_pages),
-        "precondition": scenario.run.precondition.as_ref().map(|p| serde_json::json!({
-            "fill": p.fill, "random_writes": p.random_writes, "seed": p.seed,
-            "writes": p.writes(s.ftl.logical_pages()),
-        })),
-        "total_requests": sim.total(),
-        "request_hash": crate::trace::request_hash(sim.requests()),
-        "params": scenario.params,
-        // Every parameter the scheme reads with its value on this chip (given or default):
-        // what the app shows beside each run (issue 27).
-        "params_resolved": ftl::registry::resolved_params(&scenario.scheme, &scenario.params, &c.geometry)
+        logical_pages: s.ftl.logical_pages(),
+        log_blocks_used: log_blocks_used(&scenario.scheme, &scenario.params, &c.geometry),
+        workload_space: scenario.run.workload_space.map(|w| w.logical_pages),
+        precondition: scenario.run.precondition.as_ref().map(|p| PreconditionInfo {
+            fill: p.fill,
+            random_writes: p.random_writes,
+            seed: p.seed,
+            writes: p.writes(s.ftl.logical_pages()),
+        }),
+        total_requests: sim.total() as u32,
+        request_hash: crate::trace::request_hash(sim.requests()),
+        params: scenario.params.clone(),
+        params_resolved: ftl::registry::resolved_params(&scenario.scheme, &scenario.params, &c.geometry)
             .into_iter()
-            .collect::<std::collections::BTreeMap<_, _>>(),
-        "keyframe_interval": sim.keyframe_interval(),
-    })
-    .to_string()
+            .collect(),
+        keyframe_interval: sim.keyframe_interval() as u32,
+    }
+}
+
+/// `info` as JSON.
+pub fn info_json(scenario: &Scenario, sim: &Simulator) -> String {
+    serde_json::to_string(&info(scenario, sim)).unwrap_or_default()
 }
 
 /// The number of log blocks a hybrid scheme runs with: the parameter, or the scheme's

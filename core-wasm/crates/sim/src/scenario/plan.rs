@@ -8,6 +8,7 @@
 //! `scenario` (it needs scenarios and `trace::fit`), so `trace` stays free of scenarios.
 
 use serde::Serialize;
+use ts_rs::TS;
 
 use super::load::blocks_needed;
 use super::{Scenario, WorkloadSpace};
@@ -16,7 +17,8 @@ use crate::nand::Chip;
 use crate::trace::fit::Fit;
 
 /// One run of a comparison or sweep, as `plan` decided it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[ts(export)]
 pub struct PlanRun {
     /// The chip the run gets (grown by `scale` when the trace needs it).
     pub blocks: u32,
@@ -31,7 +33,8 @@ pub struct PlanRun {
 }
 
 /// The chip and workload space of every run of a comparison or sweep.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[ts(export)]
 pub struct Plan {
     pub fit: Fit,
     /// The workload space given for every run (None: each run's own space).

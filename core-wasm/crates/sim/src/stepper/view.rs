@@ -20,7 +20,8 @@ pub struct SchemeView {
 }
 
 /// An event as the UI gets it.
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
+#[ts(export, rename = "SimEvent")]
 pub struct EventView {
     pub kind: &'static str,
     pub pbn: Option<u32>,
@@ -316,7 +317,7 @@ impl Stepper {
                 return format!("Power is back: the scheme rebuilds its RAM from the chip alone ({n}). Step (→) to watch each phase.");
             }
             if self.rec.is_none() {
-                let ok = self.verdict.as_ref().and_then(|v| v["ok"].as_bool()).unwrap_or(false);
+                let ok = self.verdict.as_ref().is_some_and(|v| v.ok);
                 let mut done = format!(
                     "Recovery done ({n}): {}",
                     if ok { "every acknowledged write is found." } else { "the verdict shows what was lost." }

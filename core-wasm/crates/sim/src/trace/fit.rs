@@ -5,12 +5,14 @@
 use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 use super::parse::{unpack, Format, Ignored, RawTrace, K_FREEZE, K_READ, K_REVERT, K_UNFREEZE, K_WRITE};
 use super::{ParseError, Request};
 
 /// What to do with addresses beyond the logical space.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
 #[serde(rename_all = "snake_case")]
 pub enum Fit {
     /// Refuse: an error says how many requests are out of range and what to choose.
@@ -45,49 +47,69 @@ type MapFn = dyn Fn(u64, &mut HashMap<u64, u64>) -> Result<u64, String>;
 pub const SAMPLE_POINTS: usize = 1000;
 
 /// The record the app shows before a run (and `ftl trace` prints).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[ts(export)]
 pub struct TraceSummary {
     pub format: Option<Format>,
     /// True when the format was auto-detected (false: chosen by the user).
     pub format_detected: bool,
+    #[ts(type = "number")]
     pub bytes: u64,
+    #[ts(type = "number")]
     pub lines: u64,
     /// Trace records kept (lines), before page splitting.
+    #[ts(type = "number")]
     pub records: u64,
+    #[ts(type = "number")]
     pub record_reads: u64,
+    #[ts(type = "number")]
     pub record_writes: u64,
     /// Page requests after splitting (what the simulator runs).
+    #[ts(type = "number")]
     pub requests: u64,
+    #[ts(type = "number")]
     pub reads: u64,
+    #[ts(type = "number")]
     pub writes: u64,
     /// reads / (reads + writes) of the page requests.
     pub read_share: f64,
     pub page_bytes: u32,
     pub pages_per_block: u32,
     /// Lowest and highest page addressed in the trace (before the fit).
+    #[ts(type = "number")]
     pub min_page: u64,
+    #[ts(type = "number")]
     pub max_page: u64,
     /// Logical pages needed to hold the trace unchanged (max_page + 1).
+    #[ts(type = "number")]
     pub needed_logical_pages: u64,
     /// Distinct logical blocks touched, before the fit.
+    #[ts(type = "number")]
     pub footprint_blocks: u64,
     /// Distinct pages touched, before the fit.
+    #[ts(type = "number")]
     pub footprint_pages: u64,
     /// The scheme's logical space (0 when no space was given).
+    #[ts(type = "number")]
     pub logical_pages: u64,
     pub fit: Fit,
     /// Page requests whose address the fit changed.
+    #[ts(type = "number")]
     pub fit_touched: u64,
     /// Page requests beyond the logical space before the fit.
+    #[ts(type = "number")]
     pub out_of_range: u64,
     /// Distinct logical blocks touched after the fit.
+    #[ts(type = "number")]
     pub fitted_footprint_blocks: u64,
     /// Distinct pages touched after the fit (fold may merge distinct pages: fewer than
     /// `footprint_pages` then, and the note says so).
+    #[ts(type = "number")]
     pub fitted_footprint_pages: u64,
     /// Reads of a page the trace has not written before (after the fit): they find
     /// nothing on the chip and cost no flash read (common in a trace cut from a
     /// longer run).
+    #[ts(type = "number")]
     pub reads_of_unwritten: u64,
     /// One sentence: what the fit did.
     pub fit_note: String,
@@ -96,11 +118,14 @@ pub struct TraceSummary {
     pub scaled_blocks: Option<u32>,
     pub ignored: Ignored,
     /// Malformed lines skipped (`skip_bad_lines`), and the first of them.
+    #[ts(type = "number")]
     pub skipped_lines: u64,
     pub errors: Vec<ParseError>,
     /// Records per device, when the format names devices.
+    #[ts(type = "Array<[string, number]>")]
     pub devices: Vec<(String, u64)>,
     /// `[request index, page after the fit]`, at most SAMPLE_POINTS evenly spaced.
+    #[ts(type = "Array<[number, number]>")]
     pub sample: Vec<[u64; 2]>,
     pub warnings: Vec<String>,
 }

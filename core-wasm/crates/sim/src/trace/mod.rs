@@ -2,6 +2,7 @@
 //! synthetic generators live here.
 
 use serde::Serialize;
+use ts_rs::TS;
 
 use crate::nand::Lpn;
 
@@ -18,7 +19,8 @@ pub mod write;
 pub const MAX_REQUESTS: u64 = 20_000_000;
 
 /// One host request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, TS)]
+#[ts(export)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Request {
     Read {
@@ -47,7 +49,8 @@ impl Request {
 }
 
 /// A parse error with its place in the input.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
+#[ts(export, rename = "LineError")]
 pub struct ParseError {
     pub line: usize,
     pub column: usize,

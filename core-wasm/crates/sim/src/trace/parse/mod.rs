@@ -14,6 +14,7 @@
 //! format. Adding a format: docs/architecture.md, "How to add a trace format".
 
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 mod addresses;
 mod alibaba;
@@ -44,7 +45,8 @@ use parser::Cx;
 
 /// The trace formats. `name()` is the identifier scenarios and the CLI use (the serde
 /// name; `registry_is_consistent` in the tests checks the two agree).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[ts(export, rename = "TraceFormat")]
 #[serde(rename_all = "snake_case")]
 pub enum Format {
     Umass,

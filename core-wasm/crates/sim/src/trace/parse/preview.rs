@@ -1,6 +1,7 @@
 //! What the app's upload dialog shows before parsing a file.
 
 use serde::Serialize;
+use ts_rs::TS;
 
 use super::codec::decompress_head;
 use super::csv::{guess_role, header_base};
@@ -12,7 +13,8 @@ const PREVIEW_TEXT: usize = 1 << 20;
 
 /// What the app's upload dialog shows before parsing: the first rows split into
 /// columns, whether the first row is a header, and the roles guessed for the columns.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, TS)]
+#[ts(export, rename = "TracePreview")]
 pub struct Preview {
     /// The detected format (None: not recognised; map the columns as CSV).
     pub format: Option<Format>,

@@ -4,38 +4,53 @@
 use std::collections::BTreeMap;
 
 use serde::Serialize;
+use ts_rs::TS;
 
 use super::{Format, TimeUnit};
 use crate::timing::Schedule;
 use crate::trace::ParseError;
 
 /// Records the parser saw but did not turn into requests, by reason (never silent).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, TS)]
+#[ts(export)]
 pub struct Ignored {
     /// Records of another device than `device`.
+    #[ts(type = "number")]
     pub other_device: u64,
     /// blkparse lines of another action than `blkparse_action`.
+    #[ts(type = "number")]
     pub other_action: u64,
     /// blkparse records that are neither read nor write (discard, flush, barrier-only).
+    #[ts(type = "number")]
     pub not_read_write: u64,
     /// Records of size 0.
+    #[ts(type = "number")]
     pub zero_size: u64,
     /// blkparse's closing statistics lines (after `CPUn (...)` / `Total (...)`).
+    #[ts(type = "number")]
     pub blkparse_statistics: u64,
     /// Comment (`#`) lines.
+    #[ts(type = "number")]
     pub comments: u64,
     /// The record that did not fit under the request limit (1 or 0: reading stops
     /// there, `RawTrace::stopped_at_line`).
+    #[ts(type = "number")]
     pub beyond_limit: u64,
 }
 
 /// What `feed` reports after each chunk.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[ts(export, rename = "TraceProgress")]
 pub struct Progress {
+    #[ts(type = "number")]
     pub bytes: u64,
+    #[ts(type = "number")]
     pub lines: u64,
+    #[ts(type = "number")]
     pub records: u64,
+    #[ts(type = "number")]
     pub requests: u64,
+    #[ts(type = "number")]
     pub bad_lines: u64,
     /// The format, once detected.
     pub format: Option<Format>,
@@ -48,10 +63,12 @@ pub struct Progress {
 }
 
 /// Why a trace could not be read: a message and the first bad lines.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[ts(export)]
 pub struct TraceError {
     pub message: String,
     pub errors: Vec<ParseError>,
+    #[ts(type = "number")]
     pub bad_lines: u64,
 }
 
