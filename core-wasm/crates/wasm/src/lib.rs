@@ -457,7 +457,7 @@ impl TraceParser {
                 // How CSV columns were read and the compression, beside the summary.
                 let r = TraceFinish::Parsed {
                     ok: true,
-                    summary,
+                    summary: Box::new(summary),
                     columns: raw.csv_columns.clone(),
                     compression: raw.compression.clone(),
                 };
@@ -478,7 +478,7 @@ impl TraceParser {
             .scenario_and_raw(scenario_json)
             .and_then(|(sc, raw, fit)| load::build_with_raw(&sc, raw, fit).map(|(_, s)| s));
         to_js(&match r {
-            Ok(summary) => TraceFitPreview::Fitted { ok: true, summary },
+            Ok(summary) => TraceFitPreview::Fitted { ok: true, summary: Box::new(summary) },
             Err(message) => TraceFitPreview::Refused { ok: false, message },
         })
     }

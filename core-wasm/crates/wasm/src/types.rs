@@ -217,7 +217,7 @@ pub enum TraceFinish {
     Parsed {
         #[ts(type = "true")]
         ok: bool,
-        summary: TraceSummary,
+        summary: Box<TraceSummary>,
         /// How CSV columns were read ([role, column]).
         columns: Vec<(String, String)>,
         compression: Option<String>,
@@ -237,7 +237,7 @@ pub enum TraceFitPreview {
     Fitted {
         #[ts(type = "true")]
         ok: bool,
-        summary: TraceSummary,
+        summary: Box<TraceSummary>,
     },
     Refused {
         #[ts(type = "false")]
