@@ -6,6 +6,7 @@ import type { Panel } from './generated/Panel';
 import type { AssociativitySeries, CrashHere, SchemeCommand, SchemeData, Verdict } from './schemeTypes';
 
 import type { Session } from './pkg/ftlscope_wasm';
+import type { PageCore } from './pageCore';
 import type { LatencyHistogram } from './generated/LatencyHistogram';
 import type { Metrics } from './generated/Metrics';
 import type { Plan } from './generated/Plan';
@@ -34,8 +35,8 @@ export interface ChipDelta {
   ownerSets: Record<string, number[]>;
 }
 
-/** The wasm module's free functions the page itself calls (scenario/loadCore.ts). */
-export type CoreFns = Pick<typeof import('./pkg/ftlscope_wasm'), 'catalog' | 'check_pattern'>;
+/** The core's free functions scenario/ calls (scenario/loadCore.ts; loaded by sim/pageCore.ts). */
+export type CoreFns = Pick<PageCore, 'catalog' | 'check_pattern'>;
 export type { PatternCheck } from './generated/PatternCheck';
 
 /** How the host builds a Session (the wasm class; tests pass a stand-in of the same shape). */
