@@ -363,7 +363,7 @@ impl FastFtl {
     }
 
     /// Marks every RW sector of `lbn` −1 (3.4): its new data block is up to date.
-    fn invalidate_rw(&mut self, lbn: u32) -> u32 {
+    pub(crate) fn invalidate_rw(&mut self, lbn: u32) -> u32 {
         let mut k = 0;
         for ppn in std::mem::take(&mut self.rw_of_lbn[lbn as usize]) {
             let lsn = self.smt[ppn as usize];

@@ -423,6 +423,21 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
         } else if d != NONE && map_bmt[lbn] == NONE && !rebuilt.contains(&(lbn as u32)) && born_in_place(flash, d) {
             0
         } else {
+            // A merge the newest map page does not know: the last merge before the cut
+            // (its map page was cut) or recovery's own (5.1: "the last merge performed
+            // before the system crash is re-executed, if necessary"). Equation 1 with this
+            // dbMSN: every log page of the logical block on flash is older than the merge
+            // (a map page follows every merge before any later write), so it is −1, as
+            // the merge made it. Step 5 judged them by the map page's dbMSN: one where the
+            // map page named no data block stayed valid, shadowing the merged block's
+            // newer copy, and the next recovery, reading this recovery's map page, set it
+            // to −1 — a second recovery gave another device than one (5.3).
+            let k = ftl.invalidate_rw(lbn as u32);
+            if k > 0 {
+                flash.note("consistency", || {
+                    format!("LBN {lbn}: its data block was merged after the newest map page: {k} log pages set to −1")
+                });
+            }
             now
         };
     }
