@@ -506,61 +506,89 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
 }
 
 impl MetaLog {
-    /// Blocks the log area spans between requests in a run without cuts: its live pages
-    /// are the newest ones of a log written in order — FastCheck's newest checkpoint of
-    /// each region (regions are checkpointed round robin), LTFTL-style's newest dump and
-    /// the record pages since (at most LT_PAGES_PER_DUMP × N_pmap) — and each compaction
-    /// drops the blocks before them.
-    pub(super) fn area_bound(&self) -> usize {
+    /// The fewest blocks the pages recovery keeps live can span: FastCheck's newest
+    /// checkpoint of each region that has one, LTFTL-style's dump of the log-page-mapping
+    /// table (N_pmap pages; recovery starts no records). A run without cuts spans at least
+    /// that once its log exists, and how much more depends on where its block boundaries
+    /// fell: a dump or checkpoint in the last page of a block and the next in a new block
+    /// span two, and a run whose pages happen to line up with the blocks never does.
+    pub(super) fn area_span(&self) -> usize {
         let live = match self.mode {
-            Mode::FastCheck => self.regions,
-            Mode::LtLog => (1 + LT_PAGES_PER_DUMP) * self.npmap,
+            Mode::FastCheck => self.region_ckpt.iter().filter(|&&p| p != NONE).count() as u32,
+            Mode::LtLog => self.npmap,
         };
-        live.saturating_sub(1).div_ceil(self.ppb) as usize + 1
+        live.div_ceil(self.ppb).max(1) as usize
     }
 
-    /// The end of recovery: the log area back within `area_bound`, by recovery itself.
+    /// Whether `k` live pages written at the end of the log area, beside the live pages
+    /// of its last block (`kept`), span no more blocks than all `all` live pages written
+    /// from the start of a fresh block.
+    fn fits_at_end(&self, k: u32, kept: bool, all: u32) -> bool {
+        let n = self.ppb;
+        let room = if self.area.is_empty() { 0 } else { n - self.area_next };
+        let here = if room == 0 {
+            k.div_ceil(n) + kept as u32
+        } else {
+            1 + k.saturating_sub(room).div_ceil(n)
+        };
+        here <= all.div_ceil(n)
+    }
+
+    /// The end of recovery: the log area back to `area_span`, by recovery itself.
     /// Torn pages (cuts inside a checkpoint, a dump or a recovery's own metadata write) and
     /// checkpoints written out of turn take room a run without cuts never uses, so live
     /// pages spread over more blocks, and compaction alone (dropping blocks with no live
-    /// page) cannot bring the area back; recuts add more. The paper leaves the area's
-    /// management open (4.2: a full checkpoint block "should be exchanged with a new free
-    /// block"); our choice: FastCheck copies the live checkpoints of the oldest block to the
-    /// end of the area (a checkpoint page is only its payload: the copy is the region's
+    /// page) cannot bring the area back; recuts add more. Nor is a span a run without cuts
+    /// reaches at some point enough: after a cut the log's pages no longer fall where that
+    /// run's did (a torn page, a recovery's own dump or checkpoint shifts them), and a
+    /// cut-free run of the same requests may never have had its live pages straddle a
+    /// block boundary (issue 34: fast-ltlog 14 x 12, 2 log-area blocks after a recovery,
+    /// against at most 1 without cuts). The paper leaves the area's management open (4.2:
+    /// a full checkpoint block "should be exchanged with a new free block"); our choice:
+    /// the live pages are rewritten at the end of the area, in a fresh block when the last
+    /// one has too little room for them to fit in the fewest blocks — FastCheck copies the
+    /// live checkpoints (a checkpoint page is only its payload: the copy is the region's
     /// newest, as the original was), LTFTL-style dumps the log-page-mapping table (every
-    /// older page is then dead), and the emptied blocks are erased. A cut inside leaves
+    /// older page is then dead) — and the emptied blocks are erased. A cut inside leaves
     /// the originals live (a torn copy is skipped), and the next recovery does it again.
     pub(super) fn restore_area(&mut self, flash: &mut Flash, ftl: &mut FastFtl) -> FlashResult<()> {
         self.compact(flash, ftl)?;
-        if self.area.len() <= self.area_bound() {
+        let (len, span) = (self.area.len(), self.area_span());
+        if len <= span {
             return Ok(());
         }
-        let (len, bound) = (self.area.len(), self.area_bound());
         flash.note("recovery", || {
-            format!("the log area spans {len} blocks, more than the {bound} a run without cuts uses: its live pages are rewritten at its end")
+            format!("the log area spans {len} blocks where its live pages fit in {span}: they are rewritten at its end")
         });
+        let n = self.ppb;
         if self.mode == Mode::LtLog {
+            if !self.fits_at_end(self.npmap, false, self.npmap) {
+                // The dump goes to a fresh block: the rest of the last one stays erased
+                // and is released with it (every page before the dump is dead).
+                self.area_next = n;
+            }
             return self.dump(flash, ftl);
         }
-        let n = self.ppb;
-        for _ in 0..len {
-            if self.area.len() <= bound {
-                break;
-            }
-            let front = self.area[0];
-            for r in 0..self.regions as usize {
-                let p = self.region_ckpt[r];
-                if p == NONE || p / n != front {
-                    continue;
-                }
-                flash.read(p, Cause::Recovery)?;
-                let payload = flash.payload(p).unwrap_or(&[]).to_vec();
-                self.region_ckpt[r] = self.area_program(flash, ftl, mtag::CKPT, r as u32, payload, Cause::Log)?;
-                self.stats.checkpoint_pages += 1;
-            }
-            self.compact(flash, ftl)?;
+        // FastCheck: every live checkpoint outside the last block, or every one when they
+        // fit in fewer blocks starting afresh.
+        let last = *self.area.back().unwrap();
+        let all = self.region_ckpt.iter().filter(|&&p| p != NONE).count() as u32;
+        let outside = self.region_ckpt.iter().filter(|&&p| p != NONE && p / n != last).count() as u32;
+        let fresh = !self.fits_at_end(outside, outside < all, all);
+        if fresh {
+            self.area_next = n;
         }
-        Ok(())
+        for r in 0..self.regions as usize {
+            let p = self.region_ckpt[r];
+            if p == NONE || (!fresh && p / n == last) {
+                continue;
+            }
+            flash.read(p, Cause::Recovery)?;
+            let payload = flash.payload(p).unwrap_or(&[]).to_vec();
+            self.region_ckpt[r] = self.area_program(flash, ftl, mtag::CKPT, r as u32, payload, Cause::Log)?;
+            self.stats.checkpoint_pages += 1;
+        }
+        self.compact(flash, ftl)
     }
 }
 
