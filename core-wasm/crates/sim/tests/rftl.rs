@@ -697,3 +697,59 @@ fn rftl_recovery_finishes_a_replacement_gc_whose_buffer_recuts_filled() {
     let used = (0..3).filter(|&b| flash.block_pages(b).iter().any(|p| !p.is_erased())).count();
     assert_eq!(used, 1, "the compaction block alone holds the logical block");
 }
+
+/// Rule 3 with no room anywhere: the new buffer's free pages torn, the primary full but for
+/// one page, the victim's two live pages (lpns 1 and 2) to move — and no empty block, all
+/// three are in use. Recovery used to refuse ("no room in buffer block ... and primary
+/// block"). Now the primary or the buffer, whichever has fewer live pages, is emptied into
+/// the others' free pages and erased. Case 1: the buffer (one live page, lpn 0) goes to the
+/// primary's free page; the victim, with room for k more writes, is the buffer of a no-GC
+/// triple. Case 2: the primary (one live page, lpn 3, beside four older copies) goes to
+/// the victim, and with the buffer full (lpns 0, 4, 5, then torn pages) the victim's live
+/// pages are compacted into the emptied block (rule 3 without a primary). A cut after any
+/// of recovery's operations, then recovery again, gives the same; the device goes on.
+#[test]
+fn rftl_recovery_empties_a_block_when_a_replacement_gc_has_no_room_left() {
+    type Pages = &'static [(u32, u32)];
+    let cases: [(Pages, Pages, Pages, u32, [u32; 6]); 2] = [
+        (&[(3, 10), (4, 11), (5, 12), (0, 13), (3, 14)], &[(1, 3), (2, 4)], &[(0, 20)], 5, [20, 3, 4, 14, 11, 12]),
+        (
+            &[(3, 10), (3, 11), (3, 12), (3, 13), (3, 14)],
+            &[(1, 3), (2, 4)],
+            &[(0, 20), (4, 21), (5, 22)],
+            3,
+            [20, 3, 4, 14, 21, 22],
+        ),
+    ];
+    for (i, &(primary, victim, buffer, torn, want)) in cases.iter().enumerate() {
+        let triple = || shifted_triple(primary, victim, buffer, torn);
+        let mut flash = triple();
+        let o0 = flash.total_ops();
+        let (mut f, v) = recovered_versions(&mut flash);
+        let ops = flash.total_ops() - o0;
+        assert_eq!(v, want, "case {i}");
+        let torn = (0..3)
+            .flat_map(|b| flash.block_pages(b).to_vec())
+            .filter(|p| p.kind == ftl_sim::nand::PageKind::Torn)
+            .count();
+        assert_eq!(torn, 0, "case {i}: the torn pages went with the erased buffer");
+        for j in 0..ops {
+            let mut cut = triple();
+            cut.set_power_budget(Some(j));
+            assert!(Rftl::recover(&mut cut, &SchemeParams::default()).is_err(), "case {i}: cut after {j} of {ops}");
+            cut.power_on();
+            assert_eq!(
+                recovered_versions(&mut cut).1,
+                want,
+                "case {i}: recovery cut after {j} of its {ops} operations"
+            );
+        }
+        for round in 0..8u32 {
+            for l in 0..6 {
+                f.write(&mut flash, l, 100 + 6 * round + l).unwrap();
+            }
+        }
+        let (_, v) = recovered_versions(&mut flash);
+        assert_eq!(v, (0..6).map(|l| 142 + l).collect::<Vec<_>>(), "case {i}");
+    }
+}

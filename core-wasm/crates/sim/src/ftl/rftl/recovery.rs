@@ -24,7 +24,9 @@ impl Rftl {
     /// primary GC whose victim is still readable (its erase had not begun): its pages are
     /// copies, erase it. (3) Two blocks that began as buffers: a replacement GC (the older
     /// is its victim): copy the victim's live pages into the buffer (what recuts left no
-    /// room for: into the primary, or compaction when there is none), erase the victim.
+    /// room for: into the primary, or compaction when there is none; with no room in
+    /// either, the primary or the buffer is emptied into the others' free pages and erased
+    /// first), erase the victim.
     /// (4) A buffer with fewer than k free pages beside a primary (full, or holding the
     /// GC's copies) or beside no primary at all (section 4.4's GC found nothing to copy:
     /// the buffer holds the only copy): a GC had begun or a circular shift had just
@@ -144,14 +146,42 @@ impl Rftl {
                         }
                         // What the buffer has no room for (recuts tore its free pages) goes
                         // to the primary's free pages.
-                        let room_p = pr.first().map_or(0, |&p| ppb - info[p].used);
+                        let room = |i: usize| ppb - info[i].used;
+                        let room_p = pr.first().map_or(0, |&p| room(p));
                         if todo > room_b + room_p {
-                            return Err(bad(format!(
-                                "logical block {l}: no room in buffer block {} and primary block {} to finish the replacement GC ({todo} live pages in block {})",
-                                pbn(b),
-                                pbn(pr[0]),
-                                pbn(r)
-                            )));
+                            // No room for the victim's live pages in the buffer and the
+                            // primary either (recuts tore their free pages), and no empty
+                            // block for a compaction: all three are in use. The logical
+                            // block's live pages fit in one block, so the dead pages of
+                            // the three leave room: the primary or the buffer, whichever
+                            // has fewer live pages that the other two blocks' free pages
+                            // take, is emptied into them and erased. That block is then
+                            // empty and the rules go on from there (rule 4 with the victim
+                            // as the buffer, or rule 3 without a primary: a compaction
+                            // into it). A cut before the erase leaves copies newer than
+                            // their sources, and the next recovery moves the rest.
+                            let p = pr[0];
+                            let Some((x, to)) = [(b, [p, r]), (p, [b, r])]
+                                .into_iter()
+                                .filter(|&(x, [y, z])| live_in(&f, x) as u32 <= room(y) + room(z))
+                                .min_by_key(|&(x, _)| live_in(&f, x))
+                            else {
+                                return Err(bad(format!(
+                                    "logical block {l}: no room in blocks {}, {} and {} to finish the replacement GC ({todo} live pages in block {})",
+                                    pbn(b),
+                                    pbn(p),
+                                    pbn(r),
+                                    pbn(r)
+                                )));
+                            };
+                            flash.note("recovery", || format!("logical block {l}: a replacement GC was cut and neither buffer block {} nor primary block {} has room for victim {}'s live pages — block {}'s live pages move to the free pages of the other two, then it is erased", pbn(b), pbn(p), pbn(r), pbn(x)));
+                            let live: Vec<Ppn> =
+                                f.loc[range.clone()].iter().copied().filter(|&q| q != NONE && q / ppb == pbn(x)).collect();
+                            let dests: Vec<(Pbn, u32, u8)> =
+                                to.iter().map(|&i| (pbn(i), info[i].used, info[i].first_role)).collect();
+                            f.copy_pages(flash, &live, &dests)?;
+                            flash.erase(pbn(x), Cause::Recovery)?;
+                            continue;
                         }
                         flash.note("recovery", || format!("logical block {l}: a replacement GC was cut — recovery copies block {}'s live pages to buffer block {} and erases it", pbn(r), pbn(b)));
                         let live: Vec<Ppn> =
