@@ -319,3 +319,42 @@ fn precondition_specs() {
     assert_eq!(sc.run.precondition, Some(Precondition { fill: true, random_writes: 5, seed: 1 }));
     assert_eq!(sc.run.workload_space.map(|w| w.logical_pages), Some(40));
 }
+
+/// Fair by default (issue 38, item 2): the common space is the smallest logical space
+/// among the runs, every run can hold it, and planned alone with it every run replays one
+/// request list; the workloads it matters for are the generated and the fitted ones.
+#[test]
+fn the_common_space_gives_every_run_one_request_list() {
+    use ftl_sim::scenario::plan::{common_space, space_shapes_requests};
+    let w = Workload::Uniform { n: 3000, seed: 9, read_ratio: 0.2 };
+    let scs = configs(64, 8, w.clone());
+    let own = own_spaces(&scs);
+    let n = common_space(&scs).unwrap();
+    assert_eq!(n, *own.iter().min().unwrap());
+    assert!(own.iter().any(|&o| o > n), "the spaces differ on this chip: {own:?}");
+    let hashes: std::collections::BTreeSet<String> = scs
+        .iter()
+        .map(|sc| {
+            let run = plan_one(sc, Fit::None, None, Some(n));
+            outcome(run.apply(sc).unwrap().build().unwrap()).0
+        })
+        .collect();
+    assert_eq!(hashes.len(), 1, "one request list");
+    // Each scheme's own space: as many lists as distinct spaces.
+    let own_lists: std::collections::BTreeSet<String> = scs
+        .iter()
+        .map(|sc| outcome(plan_one(sc, Fit::None, None, None).apply(sc).unwrap().build().unwrap()).0)
+        .collect();
+    let distinct: std::collections::BTreeSet<u32> = own.iter().copied().collect();
+    assert_eq!(own_lists.len(), distinct.len());
+    assert!(space_shapes_requests(&w));
+    assert!(!space_shapes_requests(&Workload::Pattern { text: "w0 w1".into() }));
+    // A run that cannot be built is left out; none buildable: no space.
+    let mut bad = scs.clone();
+    // BAST with 63 log blocks on 64 blocks: no room for a spare and a data block.
+    bad[0].scheme = "bast".into();
+    bad[0].params = lb(63);
+    assert!(bad[0].build().is_err());
+    assert_eq!(common_space(&bad), own[1..].iter().copied().min());
+    assert_eq!(common_space(&bad[..1]), None);
+}

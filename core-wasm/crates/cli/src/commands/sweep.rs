@@ -9,7 +9,6 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use ftl_sim::scenario::plan::plan_one;
 use serde_json::{json, Value};
 
 use super::row::{describe, run_point, RowOptions};
@@ -138,14 +137,6 @@ pub(crate) fn sweep_json(spec: &Value) -> Value {
     json!({"fingerprint": fingerprint(spec), "spec": spec})
 }
 
-/// Does the request list depend on the workload space? Generated workloads are made in
-/// it and folded or compacted traces fitted into it; a trace run unchanged (or scaled)
-/// and a pattern are the same requests in any space.
-fn space_shapes_requests(s: &Setup) -> bool {
-    s.gen.is_some()
-        || (!s.trace.is_empty() && matches!(s.fit.as_deref().map(str::trim), Some("fold") | Some("compact")))
-}
-
 /// One request list for every row on a chip (issue 38, item 2): each row's workload
 /// space is the smallest logical space among the rows of its trace and chip (the scheme
 /// whose defaults leave the least space sets it), unless `--space` or `--own-space` says
@@ -157,22 +148,24 @@ fn common_space(a: &SweepArgs, points: &mut [Point]) -> Vec<(String, u32)> {
         points.iter_mut().for_each(|p| p.space = Some(n));
         return Vec::new();
     }
-    if a.own_space || !space_shapes_requests(s) {
+    let Ok(workload) = s.workload() else { return Vec::new() };
+    if a.own_space || !ftl_sim::scenario::plan::space_shapes_requests(&workload) {
         return Vec::new();
     }
+    // The rows of one trace and chip, each group's scenarios (a row whose flags the
+    // scheme refuses is left out: it fails alone when run).
+    type Group = (Option<std::path::PathBuf>, ftl_sim::scenario::ChipSpec);
     let group = |p: &Point| (p.trace.clone(), p.chip.clone());
-    let own = |p: &Point| -> Option<u32> {
-        let sc = s.scenario_for(p).ok()?;
-        plan_one(&sc, ftl_sim::trace::fit::Fit::None, None, None).logical_pages
-    };
-    let mut mins: Vec<((Option<std::path::PathBuf>, ftl_sim::scenario::ChipSpec), u32)> = Vec::new();
+    let mut groups: Vec<(Group, Vec<ftl_sim::scenario::Scenario>)> = Vec::new();
     for p in points.iter() {
-        let Some(n) = own(p) else { continue };
-        match mins.iter_mut().find(|(g, _)| *g == group(p)) {
-            Some((_, m)) => *m = (*m).min(n),
-            None => mins.push((group(p), n)),
+        let sc = s.scenario_for(p).ok();
+        match groups.iter_mut().find(|(g, _)| *g == group(p)) {
+            Some((_, v)) => v.extend(sc),
+            None => groups.push((group(p), sc.into_iter().collect())),
         }
     }
+    let mins: Vec<(Group, u32)> =
+        groups.into_iter().filter_map(|(g, scs)| ftl_sim::scenario::plan::common_space(&scs).map(|m| (g, m))).collect();
     for p in points.iter_mut() {
         p.space = mins.iter().find(|(g, _)| *g == group(p)).map(|(_, m)| *m);
     }

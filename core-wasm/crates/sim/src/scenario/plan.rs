@@ -15,6 +15,7 @@ use super::{Scenario, WorkloadSpace};
 use crate::ftl;
 use crate::nand::Chip;
 use crate::trace::fit::Fit;
+use crate::trace::gen::Workload;
 
 /// One run of a comparison or sweep, as `plan` decided it.
 #[derive(Clone, Debug, PartialEq, Serialize, TS)]
@@ -136,6 +137,26 @@ pub fn plan_one(sc: &Scenario, fit: Fit, need: Option<u64>, space: Option<u32>) 
     }
     run.workload_pages = Some(ws);
     run
+}
+
+/// Does the request list depend on the workload space? Generated workloads are made in
+/// it and folded or compacted traces fitted into it; a trace run unchanged (or on a
+/// scaled chip) and a pattern are the same requests in any space.
+pub fn space_shapes_requests(w: &Workload) -> bool {
+    match w {
+        Workload::Pattern { .. } => false,
+        Workload::Trace { fit, .. } => matches!(fit, Fit::Fold | Fit::Compact),
+        _ => true,
+    }
+}
+
+/// The one workload space for a set of runs that compare schemes on one chip (issue 38,
+/// item 2: "fair by default"): the smallest logical space among them, so every run can
+/// hold it and all replay one request list. Runs that cannot be built are left out (they
+/// fail alone when run); None when none can be built. Each run is then planned alone
+/// with this space given (`plan_one`), as `ftl run --space N` would.
+pub fn common_space(scenarios: &[Scenario]) -> Option<u32> {
+    scenarios.iter().filter_map(|sc| plan_one(sc, Fit::None, None, None).logical_pages).min()
 }
 
 /// Decides the chip and workload space of every run, each from itself alone
