@@ -167,7 +167,7 @@ mod wide {
     use proptest::prelude::*;
 
     /// Every scheme of the registry (but open findings) with the pages per block it is
-    /// drawn on: from the fewest on which the registry builds it (`crash::min_blocks` finds
+    /// drawn on: from the fewest on which the registry builds it (`fit::min_blocks` finds
     /// a chip) to 16 — RFTL and GFTL need larger blocks than the others, and drawing 2..=16
     /// for them wasted most of their cases on chips that do not build.
     fn schemes_and_ppb() -> impl Strategy<Value = (&'static str, u32)> {

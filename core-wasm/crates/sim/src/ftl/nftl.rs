@@ -14,6 +14,7 @@
 use super::pool::BlockPool;
 use super::panel::{first_rows, some, BlockFill, ReplacementEntry, PANEL_ROWS};
 use super::registry::{self, Builder, Mapping, PanelKind, Run, SchemeEntry};
+use super::scan_recovery::{scan, Extent};
 use super::{BlockRole, Cleaning, Ftl, Panel, PanelData, SchemeParams};
 use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
 
@@ -133,11 +134,10 @@ impl Nftl {
         let mut pages: Vec<(Ppn, Lpn, u32)> = Vec::new();
         for pbn in 0..g.blocks {
             let mut b = B { lbn: NONE, tag: 0, max_seq: 0, used: 0 };
-            for o in 0..ppb {
+            scan(flash, [pbn], Extent::Whole, |_, o, p| {
                 let q = pbn * ppb + o;
-                let p = flash.read_oob(q, Cause::Recovery)?;
                 match p.kind {
-                    PageKind::Erased => continue,
+                    PageKind::Erased => return,
                     PageKind::Data if p.lpn < f.logical_pages => {
                         b.lbn = p.lpn / ppb;
                         b.tag = p.tag;
@@ -148,7 +148,7 @@ impl Nftl {
                     _ => {}
                 }
                 b.used = o + 1;
-            }
+            })?;
             if b.used > 0 {
                 blocks[pbn as usize] = Some(b);
             }

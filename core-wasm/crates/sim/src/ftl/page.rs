@@ -8,6 +8,7 @@ use std::collections::VecDeque;
 use super::greedy::ValidBuckets;
 use super::panel::{first_rows, PageAt, PageMapEntry, PANEL_ROWS};
 use super::registry::{self, Builder, Mapping, ParamSpec, Run, SchemeEntry, Value};
+use super::scan_recovery::{scan, Extent};
 use super::{BlockRole, Cleaning, Ftl, Panel, PanelData, SchemeParams};
 use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
 
@@ -137,15 +138,12 @@ impl PageFtl {
         ftl.free.clear();
         for pbn in 0..g.blocks {
             let (mut next, mut is_gc) = (g.pages_per_block, None);
-            for off in 0..g.pages_per_block {
+            // Pages are programmed in order within a block: the scan stops at the first
+            // erased page, the rest are erased too.
+            scan(flash, [pbn], Extent::ToFirstErased, |_, off, p| {
                 let ppn = pbn * g.pages_per_block + off;
-                let p = flash.read_oob(ppn, Cause::Recovery)?;
                 match p.kind {
-                    // Pages are programmed in order within a block: the rest are erased.
-                    PageKind::Erased => {
-                        next = off;
-                        break;
-                    }
+                    PageKind::Erased => next = off,
                     PageKind::Data if p.lpn < ftl.logical_pages => {
                         is_gc = Some(p.tag == TAG_GC);
                         ftl.seq = ftl.seq.max(p.seq);
@@ -163,7 +161,7 @@ impl PageFtl {
                     }
                     _ => {}
                 }
-            }
+            })?;
             if next == 0 {
                 ftl.free.push_back(pbn);
             } else {

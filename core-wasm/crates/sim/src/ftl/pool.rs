@@ -1,14 +1,15 @@
 //! The free blocks of the block-mapped schemes (BAST, FAST and O-FAST, FastCheck and
 //! fast-ltlog through FAST, NFTL, GFTL, KRAFT and KAST): one first-in first-out list, the
-//! "free block list" erased blocks "are returned to" (FastCheck, section 2.2). An
-//! allocation takes the front; a block erased joins the back; recovery refills it with the
-//! blocks it left unused, in pbn order. The papers say only "a free block" (FAST 2, on
-//! BAST's merges: "copies the up-to-date sectors ... to a free block") and order the list
-//! by nothing else, so the pool breaks no ties by erase count: the order is the one each
-//! scheme had before it shared this type, which the op-by-op tests and the papers' worked
-//! examples pin down (docs/architecture.md, "Schemes"). RFTL owns three fixed blocks
-//! per logical block and the page-mapped schemes (page mapping, LTFTL) pick GC victims and
-//! wear-level their own way: they keep their own lists.
+//! "free-block list" a merged block is "erased and returned to" (FAST 3.4; FastCheck 2.1,
+//! "returned to the free block list"). An allocation takes the front; a block erased joins
+//! the back; recovery refills it with the blocks it left unused, in pbn order. The papers
+//! take "a free block" (FAST 2.2 on BAST: "copies the up-to-date sectors from the two
+//! blocks to a free block") and order the list by nothing else, so the pool breaks no ties
+//! by erase count: the order is the one each scheme had before it shared this type, which
+//! the op-by-op tests and the papers' worked examples pin down (docs/architecture.md,
+//! "Schemes"). RFTL owns three fixed blocks per logical block and the page-mapped schemes
+//! (page mapping, LTFTL) pick GC victims and wear-level their own way: they keep their own
+//! lists.
 
 use std::collections::VecDeque;
 

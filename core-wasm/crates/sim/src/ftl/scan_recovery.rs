@@ -1,3 +1,7 @@
+//! The spare-area scan every recovery that scans reads the chip with (`scan`: page
+//! mapping, NFTL, GFTL, RFTL, KRAFT/KAST, LTFTL, and BAST and FAST through `scan_all`;
+//! docs/architecture.md, "Schemes"), and what BAST's and FAST's recovery read from it.
+//!
 //! Recovery of BAST, FAST and O-FAST from the chip alone, by the spare-area scan the
 //! papers attribute to them (FastCheck 2.1 and 2.2: "LPNs in the spare area of each
 //! page ... BAST recovers the address-mapping information by reading all the metadata
@@ -114,17 +118,44 @@ impl Blk {
     }
 }
 
-/// Reads the spare area of every page of every block (Cause::Recovery).
+/// How far the scan reads a block.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Extent {
+    /// Every page: torn pages may sit anywhere before erased ones, and the scheme wants
+    /// to know them all (BAST, FAST, NFTL, GFTL, RFTL, KRAFT, LTFTL).
+    Whole,
+    /// Up to its first erased page, which is read too: the scheme programs a block's pages
+    /// in order, so the rest are erased (the page-mapping FTL).
+    ToFirstErased,
+}
+
+/// The spare-area scan of every recovery that scans: reads the spare area of each page of
+/// `blocks`, in that order, from offset 0 up, as `Cause::Recovery`, and hands each page to
+/// `visit(pbn, offset, page)`. A cut inside stops it at the read the cut falls on.
+pub(crate) fn scan(
+    flash: &mut Flash,
+    blocks: impl IntoIterator<Item = Pbn>,
+    extent: Extent,
+    mut visit: impl FnMut(Pbn, u32, &Page),
+) -> FlashResult<()> {
+    let ppb = flash.ppb();
+    for pbn in blocks {
+        for off in 0..ppb {
+            let p = flash.read_oob(pbn * ppb + off, Cause::Recovery)?;
+            visit(pbn, off, &p);
+            if extent == Extent::ToFirstErased && p.is_erased() {
+                break;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `scan` of every page of every block, kept per block (BAST's and FAST's `Blk`s).
 pub(crate) fn scan_all(flash: &mut Flash) -> FlashResult<Vec<Vec<Page>>> {
     let (blocks, ppb) = (flash.blocks(), flash.ppb());
-    let mut out = Vec::with_capacity(blocks as usize);
-    for pbn in 0..blocks {
-        let mut v = Vec::with_capacity(ppb as usize);
-        for off in 0..ppb {
-            v.push(flash.read_oob(pbn * ppb + off, Cause::Recovery)?);
-        }
-        out.push(v);
-    }
+    let mut out: Vec<Vec<Page>> = (0..blocks).map(|_| Vec::with_capacity(ppb as usize)).collect();
+    scan(flash, 0..blocks, Extent::Whole, |pbn, _, p| out[pbn as usize].push(*p))?;
     Ok(out)
 }
 

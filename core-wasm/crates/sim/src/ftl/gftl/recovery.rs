@@ -1,6 +1,7 @@
 //! GFTL rebuilt from the chip alone after a power cut: a spare-area scan, and jobs cut mid-way resumed (docs/schemes/recovery.md).
 
 use super::*;
+use crate::ftl::scan_recovery::{scan, Extent};
 
 impl Gftl {
     /// Rebuilds GFTL from the chip alone: a spare-area scan (GFTL keeps its block map and
@@ -31,11 +32,10 @@ impl Gftl {
         let mut pages: Vec<(Ppn, Lpn, u32)> = Vec::new();
         let mut erase = Vec::new();
         for pbn in 0..g.blocks {
-            for o in 0..ppb {
+            scan(flash, [pbn], Extent::Whole, |_, o, p| {
                 let q = pbn * ppb + o;
-                let p = flash.read_oob(q, Cause::Recovery)?;
                 match p.kind {
-                    PageKind::Erased => continue,
+                    PageKind::Erased => return,
                     PageKind::Data if p.lpn < f.logical_pages => {
                         owner[pbn as usize] = p.lpn / ppb;
                         only_buffer[pbn as usize] &= p.tag == TAG_BUFFER;
@@ -46,7 +46,7 @@ impl Gftl {
                     _ => {}
                 }
                 used[pbn as usize] = o + 1;
-            }
+            })?;
             if used[pbn as usize] > 0 && owner[pbn as usize] == NONE {
                 erase.push(pbn);
             }

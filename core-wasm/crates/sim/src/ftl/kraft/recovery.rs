@@ -1,6 +1,7 @@
 //! KRAFT/KAST rebuilt from the chip alone after a power cut (docs/schemes/recovery.md).
 
 use super::*;
+use crate::ftl::scan_recovery::{scan, Extent};
 
 impl Kraft {
     /// Rebuilds KRAFT / KAST from the chip alone (the paper gives no recovery protocol:
@@ -50,17 +51,14 @@ impl Kraft {
         let mut pages: Vec<Vec<(u32, Lpn, u32, u8)>> = vec![Vec::new(); g.blocks as usize];
         let mut used = vec![0u32; g.blocks as usize];
         let mut torn: Vec<Vec<u32>> = vec![Vec::new(); g.blocks as usize];
-        for pbn in 0..g.blocks {
-            for o in 0..n {
-                let p = flash.read_oob(pbn * n + o, Cause::Recovery)?;
-                match p.kind {
-                    PageKind::Erased => continue,
-                    PageKind::Data if p.lpn < lp => pages[pbn as usize].push((o, p.lpn, p.seq, p.tag)),
-                    _ => torn[pbn as usize].push(o),
-                }
-                used[pbn as usize] = o + 1;
+        scan(flash, 0..g.blocks, Extent::Whole, |pbn, o, p| {
+            match p.kind {
+                PageKind::Erased => return,
+                PageKind::Data if p.lpn < lp => pages[pbn as usize].push((o, p.lpn, p.seq, p.tag)),
+                _ => torn[pbn as usize].push(o),
             }
-        }
+            used[pbn as usize] = o + 1;
+        })?;
         let mut best: Vec<(u32, Ppn)>;
         loop {
             best = vec![(0, NONE); lp as usize];

@@ -3,6 +3,7 @@
 //! write buffer's lost entries).
 
 use super::*;
+use crate::ftl::scan_recovery::{scan, Extent};
 
 impl LtFtl {
     /// Rebuilds LTFTL from the chip alone after power comes back. Reads the latest
@@ -19,15 +20,12 @@ impl LtFtl {
         flash.note("recovery", || "recovery: reading the metadata section".into());
         // 1. metadata: the record with the highest sequence number.
         let mut best: Option<(u32, Ppn)> = None;
-        for b in 0..2 {
-            for off in 0..ppb {
-                let ppn = b * ppb + off;
-                let p = flash.read_oob(ppn, rc)?;
-                if p.kind == PageKind::Meta && p.tag == TAG_META && best.is_none_or(|(s, _)| p.seq > s) {
-                    best = Some((p.seq, ppn));
-                }
+        scan(flash, 0..2, Extent::Whole, |b, off, p| {
+            let ppn = b * ppb + off;
+            if p.kind == PageKind::Meta && p.tag == TAG_META && best.is_none_or(|(s, _)| p.seq > s) {
+                best = Some((p.seq, ppn));
             }
-        }
+        })?;
         let mut clean = false;
         let mut chain = Vec::new();
         if let Some((seq, ppn)) = best {
@@ -75,9 +73,8 @@ impl LtFtl {
         let mut holds: Vec<Option<Section>> = vec![None; g.blocks as usize];
         // Blocks holding GC copies (the GC frontier among the partly programmed ones).
         let mut copies = vec![false; g.blocks as usize];
-        for ppn in 2 * ppb..g.pages() {
-            let p = flash.read_oob(ppn, rc)?;
-            let b = (ppn / ppb) as usize;
+        scan(flash, 2..g.blocks, Extent::Whole, |pbn, off, p| {
+            let (ppn, b) = (pbn * ppb + off, pbn as usize);
             if p.kind == PageKind::Meta {
                 holds[b] = match p.tag {
                     TAG_MAP => Some(Section::Map),
@@ -97,7 +94,7 @@ impl LtFtl {
                 data_pages.push((p.seq, ppn, p.lpn));
                 f.next_gt = f.next_gt.max(p.seq + 1);
             }
-        }
+        })?;
         // 3. sections: metadata fixed; the committed map slot and log chain from the
         // record; blocks holding data are data blocks; the other blocks (empty or stale)
         // fill the other map slot, the rest of the log section and the free data pool.

@@ -1,6 +1,7 @@
 //! RFTL rebuilt from the chip alone after a power cut (docs/schemes/recovery.md).
 
 use super::*;
+use crate::ftl::scan_recovery::{scan, Extent};
 
 impl Rftl {
     /// Rebuilds RFTL from the chip alone after a power cut. The paper leaves recovery to a
@@ -62,11 +63,10 @@ impl Rftl {
                 let mut best = vec![0u32; ppb as usize];
                 f.loc[range.clone()].fill(NONE);
                 for (i, b) in info.iter_mut().enumerate() {
-                    for o in 0..ppb {
+                    scan(flash, [pbn(i)], Extent::Whole, |_, o, p| {
                         let q = pbn(i) * ppb + o;
-                        let p = flash.read_oob(q, Cause::Recovery)?;
                         match p.kind {
-                            PageKind::Erased => continue,
+                            PageKind::Erased => return,
                             PageKind::Data if p.lpn / ppb == l => {
                                 if b.readable == 0 || p.seq < b.epoch {
                                     b.epoch = p.seq;
@@ -87,7 +87,7 @@ impl Rftl {
                             _ => {}
                         }
                         b.used = o + 1;
-                    }
+                    })?;
                     if b.used > 0 && b.readable == 0 {
                         // Only torn pages: an interrupted erase or first program.
                         flash.erase(pbn(i), Cause::Recovery)?;
