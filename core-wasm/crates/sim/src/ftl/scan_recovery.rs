@@ -176,3 +176,49 @@ pub(crate) fn newest(blks: &[Blk], among: &[usize], lsn: Lpn, ppb: u32) -> Optio
     }
     best
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nand::{Chip, OpKind};
+
+    /// A chip of 4 blocks x 4 pages: block 1 holds pages 0 and 1, block 3 page 0.
+    fn chip() -> Flash {
+        let mut c = Chip::preset("classroom").unwrap();
+        c.geometry.blocks = 4;
+        c.geometry.pages_per_block = 4;
+        let mut f = Flash::new(c);
+        for (i, ppn) in [4, 5, 12].into_iter().enumerate() {
+            f.program(ppn, Page::stamped(i as u32, 1, i as u32 + 1, 0), Cause::Host).unwrap();
+        }
+        f
+    }
+
+    #[test]
+    fn whole_reads_every_page_of_the_blocks_in_order_and_to_first_erased_stops_there() {
+        let mut f = chip();
+        let mut seen = Vec::new();
+        scan(&mut f, [3, 1], Extent::Whole, |pbn, off, p| seen.push((pbn, off, p.is_erased()))).unwrap();
+        let want: Vec<_> =
+            [3, 1].into_iter().flat_map(|b| (0..4).map(move |o| (b, o, !(o == 0 || (b == 1 && o == 1))))).collect();
+        assert_eq!(seen, want);
+        assert_eq!(f.count(OpKind::ReadOob, Cause::Recovery), 8);
+
+        let mut f = chip();
+        seen.clear();
+        scan(&mut f, 0..4, Extent::ToFirstErased, |pbn, off, p| seen.push((pbn, off, p.is_erased()))).unwrap();
+        // Each block up to its first erased page, that page read too: 1 + 3 + 1 + 2.
+        assert_eq!(
+            seen,
+            [(0, 0, true), (1, 0, false), (1, 1, false), (1, 2, true), (2, 0, true), (3, 0, false), (3, 1, true)]
+        );
+        assert_eq!(f.count(OpKind::ReadOob, Cause::Recovery), 7);
+        assert_eq!(f.count(OpKind::ReadOob, Cause::Host), 0);
+
+        let mut f = chip();
+        let all = scan_all(&mut f).unwrap();
+        assert_eq!(all.len(), 4);
+        assert!(all.iter().all(|b| b.len() == 4));
+        assert_eq!((all[1][1].lpn, all[3][0].seq), (1, 3));
+    }
+}
