@@ -4,7 +4,7 @@
 //! docs/cli.md ("Limits") lists them.
 
 use crate::crash::Points;
-use crate::nand::Geometry;
+use crate::nand::{Event, Geometry};
 
 /// Cut points of a crash sweep (`--random N`, wasm `crash_sweep {random}`): each one is
 /// held in memory (8 bytes) and each one is a recovery.
@@ -79,4 +79,37 @@ pub fn session_memory(g: &Geometry) -> Result<u64, String> {
         ));
     }
     Ok(need)
+}
+
+/// Bytes one recovery on a Session's branch keeps for stepping back and for seeking inside
+/// the branch (the stepper's roots): three states (the recovered one, the chip the cut
+/// left, the state before the request it interrupted), the device view of the cut moment
+/// (a page state a page, a role and an owner list a block) and the recovery's events
+/// (`events_bytes`).
+pub fn root_bytes(g: &Geometry, events_bytes: u64) -> u64 {
+    use std::mem::size_of;
+    let view = g.pages() as u64 * size_of::<crate::ftl::PageState>() as u64
+        + g.blocks as u64 * (size_of::<crate::ftl::BlockRole>() + size_of::<Vec<u32>>() + 4) as u64;
+    3 * state_bytes(g) + view + events_bytes
+}
+
+/// Bytes a list of events takes (each event, and a note's text).
+pub fn events_bytes(events: &[Event]) -> u64 {
+    events
+        .iter()
+        .map(|e| {
+            std::mem::size_of::<Event>() as u64
+                + match e {
+                    Event::Note { text, .. } => text.len() as u64,
+                    Event::Op { .. } => 0,
+                }
+        })
+        .sum()
+}
+
+/// What a Session of this chip may keep of recoveries (`root_bytes` each): the budget less
+/// the states and keyframes `session_memory` counts. A power cut that would take the
+/// recoveries kept past it is refused (`Stepper::power_cut`).
+pub fn roots_budget(g: &Geometry) -> u64 {
+    SESSION_MEMORY_BUDGET.saturating_sub(3 * state_bytes(g) + SESSION_KEYFRAME_BYTES as u64)
 }

@@ -83,6 +83,10 @@ pub struct Stepper {
     /// The states right after each recovery of this branch (by position): seeking inside
     /// the branch replays from them, never from the recorded run.
     roots: Vec<Root>,
+    /// Bytes the roots may take (`limits::roots_budget`: the Session's memory budget less
+    /// what `limits::session_memory` counts), and what they take (`limits::root_bytes`).
+    roots_budget: u64,
+    roots_bytes: u64,
     /// The display of `before` (consistent: between requests), and of the moment shown
     /// (src/moment.rs); computed on first read, dropped when the moment changes.
     base: OnceCell<Display>,
@@ -123,6 +127,7 @@ struct Root {
 
 impl Stepper {
     pub fn new(sim: Simulator) -> Stepper {
+        let roots_budget = crate::limits::roots_budget(sim.state.flash.geometry());
         Stepper {
             sim,
             events: Vec::new(),
@@ -140,11 +145,35 @@ impl Stepper {
             verdict: None,
             branch_from: None,
             roots: Vec::new(),
+            roots_budget,
+            roots_bytes: 0,
             base: OnceCell::new(),
             shown: OnceCell::new(),
             track: Track::default(),
             req_blocks: Some(Vec::new()),
         }
+    }
+
+    /// The bytes the recoveries kept on this branch may take (default
+    /// `limits::roots_budget` of the chip), and what they take now.
+    pub fn set_roots_budget(&mut self, bytes: u64) {
+        self.roots_budget = bytes;
+    }
+    pub fn roots_bytes(&self) -> u64 {
+        self.roots_bytes
+    }
+
+    fn root_bytes(&self, events: &[Event]) -> u64 {
+        crate::limits::root_bytes(self.sim.state.flash.geometry(), crate::limits::events_bytes(events))
+    }
+    /// Keeps the roots `keep` accepts; the others no longer count.
+    fn drop_roots(&mut self, keep: impl Fn(&Root) -> bool) {
+        self.roots.retain(|r| keep(r));
+        self.roots_bytes = self.roots.iter().map(|r| self.root_bytes(&r.events)).sum();
+    }
+    fn truncate_roots(&mut self, n: usize) {
+        self.roots.truncate(n);
+        self.roots_bytes = self.roots.iter().map(|r| self.root_bytes(&r.events)).sum();
     }
 
     /// How `recover` rebuilds the scheme from the chip (Scenario::recoverer).
@@ -381,7 +410,7 @@ impl Stepper {
         if self.roots.iter().any(|r| r.state.pos > step) {
             // Going back before a recovery: stepping forward again runs the requests
             // normally, so keyframes made after this point no longer hold.
-            self.roots.retain(|r| r.state.pos <= step);
+            self.drop_roots(|r| r.state.pos <= step);
             self.sim.truncate_keyframes(step);
             if self.roots.is_empty() {
                 self.branch_from = None;
@@ -511,7 +540,7 @@ impl Stepper {
         self.track.need_full();
         let Some(rec) = self.rec.take() else { return };
         self.sim.state = rec.cut;
-        self.roots.pop();
+        self.truncate_roots(self.roots.len().saturating_sub(1));
         self.branch_from = rec.branch_from;
         self.power = Some(rec.off);
         self.forget_request();
@@ -532,6 +561,9 @@ impl Stepper {
         if self.power.is_some() {
             return Err("power is already off".into());
         }
+        if self.rec.is_none() {
+            self.room_for_a_recovery()?;
+        }
         let k = self.k;
         if let Some(rec) = self.rec.take() {
             let mut s = rec.cut.clone();
@@ -542,7 +574,7 @@ impl Stepper {
             s.flash.power_on();
             let display = Display::during(&rec.off.display, &rec.cut, &s, &self.events[..self.cursor], false);
             self.sim.state = s;
-            self.roots.pop();
+            self.truncate_roots(self.roots.len().saturating_sub(1));
             self.branch_from = rec.branch_from;
             self.events.truncate(self.cursor);
             self.in_request = false;
@@ -585,6 +617,30 @@ impl Stepper {
         self.sim.state.clock.interrupt_between();
         let cut_ns = self.sim.state.flash.elapsed_ns;
         self.power = Some(PowerOff { before, req: None, ops: 0, in_recovery: false, display, cut_ns });
+        Ok(())
+    }
+
+    /// The recovery a power cut leads to is kept on the branch (a root, for Back and for
+    /// seeking inside the branch): refused when it would take the roots past their share of
+    /// the Session's memory budget. A cut inside a recovery being revealed replaces its
+    /// root, so only cuts from a running device are held to it. The new root's events are
+    /// taken as the most any root kept has, and at least one operation a page and a block
+    /// (a recovery's scan).
+    fn room_for_a_recovery(&self) -> Result<(), String> {
+        let g = *self.sim.state.flash.geometry();
+        let scan = (g.pages() as u64 + g.blocks as u64) * std::mem::size_of::<Event>() as u64;
+        let events = self.roots.iter().map(|r| crate::limits::events_bytes(&r.events)).max().unwrap_or(0).max(scan);
+        let next = crate::limits::root_bytes(&g, events);
+        if self.roots_bytes + next > self.roots_budget {
+            return Err(format!(
+                "power cut refused: the {} recoveries this session keeps take {} MB and another needs about {} MB, over their {} MB of the session's {} MB memory limit (go back before an earlier power cut, which drops it, or reload the scenario)",
+                self.roots.len(),
+                self.roots_bytes >> 20,
+                next.div_ceil(1 << 20),
+                self.roots_budget >> 20,
+                crate::limits::SESSION_MEMORY_BUDGET >> 20
+            ));
+        }
         Ok(())
     }
 
@@ -641,7 +697,7 @@ impl Stepper {
         self.sim.truncate_keyframes(off.before.pos);
         let prev_branch = self.branch_from;
         self.branch_from = Some(prev_branch.map_or(off.before.pos, |b| b.min(off.before.pos)));
-        self.roots.retain(|r| r.state.pos < pos);
+        self.drop_roots(|r| r.state.pos < pos);
         self.verdict = Some(Verdict {
             ok: j.ok(),
             lost: j.lost,
@@ -654,6 +710,7 @@ impl Stepper {
         });
         self.forget_request();
         let rec = Recovering { off, cut, branch_from: prev_branch };
+        self.roots_bytes += self.root_bytes(&events);
         self.roots.push(Root {
             state: self.sim.state.clone(),
             rec: rec.clone(),

@@ -74,3 +74,75 @@ fn a_chip_over_the_session_budget_is_refused_in_one_line() {
         assert!(need <= SESSION_MEMORY_BUDGET);
     }
 }
+
+/// The recoveries a Session keeps on its branch (the stepper's roots, for Back and for
+/// seeking inside the branch: three states, the cut's device view and the recovery's events
+/// each) count in its memory budget: `roots_budget` is what `session_memory` leaves, each
+/// root is charged `root_bytes` (which bounds what one takes, measured here by the
+/// allocator), and a power cut that would take them past it is refused in one line, with
+/// the power left on. Going back before a cut drops its root and makes room again.
+#[test]
+fn recoveries_a_session_keeps_count_in_its_memory_budget() {
+    use ftl_sim::limits::{events_bytes, root_bytes, roots_budget};
+    use ftl_sim::stepper::Stepper;
+    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
+    for p in PRESET_NAMES {
+        let g = Chip::preset(p).unwrap().geometry;
+        assert_eq!(session_memory(&g).unwrap() + roots_budget(&g), SESSION_MEMORY_BUDGET, "{p}");
+        assert!(roots_budget(&g) >= root_bytes(&g, 0), "{p}: room for a recovery");
+    }
+    let sc: ftl_sim::scenario::Scenario = serde_json::from_value(serde_json::json!({
+        "scheme": "fastcheck",
+        "chip": {"preset": "classroom", "blocks": 256, "pages_per_block": 64},
+        "workload": {"kind": "uniform", "n": 400, "seed": 3, "read_ratio": 0.2}
+    }))
+    .unwrap();
+    let g = *sc.fresh().unwrap().flash.geometry();
+    let mut s = Stepper::new(sc.build().unwrap());
+    s.set_recoverer(sc.recoverer());
+    assert_eq!(s.roots_bytes(), 0);
+    // A cut between requests, recovered and revealed to its end, then a request run.
+    let cycle = |s: &mut Stepper| -> Result<(), String> {
+        s.power_cut()?;
+        s.recover().unwrap();
+        if s.recovering() {
+            s.step_request().unwrap();
+        }
+        s.step_request().unwrap();
+        Ok(())
+    };
+    for _ in 0..3 {
+        cycle(&mut s).unwrap();
+    }
+    // What ten more recoveries kept take, against what they are charged.
+    let (live0, charged0) = (LIVE.load(Relaxed) as u64, s.roots_bytes());
+    for _ in 0..10 {
+        cycle(&mut s).unwrap();
+    }
+    let (took, charged) = (LIVE.load(Relaxed) as u64 - live0, s.roots_bytes() - charged0);
+    eprintln!("10 recoveries kept: {took} bytes allocated, {charged} charged");
+    assert!(took <= charged, "{took} bytes allocated > {charged} charged");
+    assert!(charged >= 10 * root_bytes(&g, 0));
+    // A budget of 3.5 recoveries: the fourth cut is refused, the power stays on.
+    let one = s.roots_bytes() / 13;
+    let mut s = Stepper::new(sc.build().unwrap());
+    s.set_recoverer(sc.recoverer());
+    s.set_roots_budget(one * 7 / 2);
+    s.step_request().unwrap();
+    let mut kept = 0;
+    let e = loop {
+        match cycle(&mut s) {
+            Ok(()) => kept += 1,
+            Err(e) => break e,
+        }
+        assert!(s.roots_bytes() <= one * 7 / 2);
+    };
+    assert_eq!(kept, 3, "{e}");
+    assert!(s.powered(), "a refused cut leaves the power on");
+    assert!(!e.contains('\n') && e.contains("power cut refused") && e.contains("1024 MB memory limit"), "{e}");
+    // Back to the start (before every cut): the branch and its roots are gone.
+    s.seek(0).unwrap();
+    assert_eq!(s.roots_bytes(), 0);
+    cycle(&mut s).unwrap();
+    assert!(s.roots_bytes() > 0 && events_bytes(&[]) == 0);
+}
