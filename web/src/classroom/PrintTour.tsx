@@ -6,6 +6,7 @@ import { stopSnapshot } from '../sim/pageClient';
 import type { SimEvent } from '../sim/protocol';
 import { highlightedBlocks } from '../tour/TourPanel';
 import { stopScenario, type Tour } from '../tour/tours';
+import { TourText } from '../tour/TourText';
 import { chipState } from '../viz/chipState';
 import { DeviceGrid } from '../viz/DeviceGrid';
 import { Legend } from '../viz/Legend';
@@ -120,7 +121,7 @@ export function PrintTour({ tour, onClose }: { tour: Tour; onClose: () => void }
               )}
             </div>
             {typeof c === 'object' && c.narration && <p className="print-narration">{c.narration}</p>}
-            <p>{stop.text}</p>
+            <TourText text={stop.text} terms={false} />
             {stop.quiz && (
               <p>
                 <strong>Quiz:</strong> {stop.quiz.question}

@@ -6,7 +6,7 @@ import type { Snapshot } from '../sim/protocol';
 import { roleStyle } from '../viz/palette';
 import type { Highlight, Tour } from './tours';
 import type { Scenario } from '../scenario/model';
-import { WithGlossary } from '../ui/glossary/Glossary';
+import { TourText } from './TourText';
 import { PredictPanel } from './PredictPanel';
 
 /** Blocks a highlight designates in a snapshot. */
@@ -133,9 +133,7 @@ export function TourPanel({
             <strong>Answer:</strong> {prevQuiz.answer}
           </p>
         )}
-        <p className="tour-text" aria-live="polite">
-          <WithGlossary text={stop.text} />
-        </p>
+        <TourText className="tour-text" text={stop.text} live />
         {stop.quiz && (
           <p className="tour-quiz" data-testid="tour-quiz">
             <strong>Quiz:</strong> {stop.quiz.question}{' '}

@@ -1,4 +1,5 @@
-// The shape of a guided tour (tours.ts lists them; one file per tour in tours/). Each stop
+// The shape of a guided tour (tours.ts lists them; one .tour.json file per tour in tours/,
+// read by tourFile.ts). Each stop
 // is a moment of a scenario (after `step` requests and `op` flash operations of the next
 // one), with narration, blocks to highlight and an optional quiz whose answer is shown at
 // the next stop.

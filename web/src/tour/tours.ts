@@ -1,21 +1,31 @@
-// Guided tours: plain data, one file per tour in tours/ (tourTypes.ts has their shape).
+// Guided tours: plain data, one `.tour.json` file per tour in tours/ (tourFile.ts reads and
+// checks them, as it does a teacher's own; docs/tours.md describes the format).
 // The numbers in the text are the core's own: `expect` lists metrics at that moment, and
 // tours.test.ts runs every stop through the real wasm core and checks them (counts from
 // docs/schemes/*.md).
 import type { Scenario } from '../scenario/model';
 import type { Tour } from './tourTypes';
-import { introFtl, INTRO_TOUR_ID } from './tours/intro-ftl';
-import { bastThrashing } from './tours/bast-thrashing';
-import { fastAssociativity } from './tours/fast-associativity';
-import { fastMerges } from './tours/fast-merges';
-import { ofastLazy } from './tours/ofast-lazy';
-import { rftlBounded } from './tours/rftl-bounded';
-import { kraftK } from './tours/kraft-k';
-import { ltftlTimeShift } from './tours/ltftl-time-shift';
-import { fastcheckPowerCut } from './tours/fastcheck-power-cut';
+import { describeProblems, tourFromObject } from './tourFile';
+import introFtl from './tours/intro-ftl.tour.json';
+import bastThrashing from './tours/bast-thrashing.tour.json';
+import fastAssociativity from './tours/fast-associativity.tour.json';
+import fastMerges from './tours/fast-merges.tour.json';
+import ofastLazy from './tours/ofast-lazy.tour.json';
+import rftlBounded from './tours/rftl-bounded.tour.json';
+import kraftK from './tours/kraft-k.tour.json';
+import ltftlTimeShift from './tours/ltftl-time-shift.tour.json';
+import fastcheckPowerCut from './tours/fastcheck-power-cut.tour.json';
 
 export type { Highlight, Tour, TourStop } from './tourTypes';
-export { INTRO_TOUR_ID };
+/** The first tour: for students who have never seen an FTL (page mapping, greedy GC). */
+export const INTRO_TOUR_ID = 'intro-ftl';
+
+/** A built-in tour file, read through the same checks as a file a teacher opens. */
+function builtin(raw: unknown): Tour {
+  const { tour, problems } = tourFromObject(raw);
+  if (!tour) throw new Error(`a built-in tour is broken: ${describeProblems(problems).join('; ')}`);
+  return tour;
+}
 
 /** Every tour, in the order the tour menu offers them. */
 export const TOURS: Tour[] = [
@@ -28,7 +38,7 @@ export const TOURS: Tour[] = [
   kraftK,
   ltftlTimeShift,
   fastcheckPowerCut,
-];
+].map(builtin);
 
 export function tourById(id: string): Tour | undefined {
   return TOURS.find((t) => t.id === id);

@@ -2,7 +2,7 @@
 // papers.wasm.test.ts re-runs each through the core).
 import type { Claim, RunResult, SessionLike } from '../claimTypes';
 
-/** FastCheck Figure 4 as the FastCheck tour builds it (web/src/tour/tours/fastcheck-power-cut.ts). */
+/** FastCheck Figure 4 as the FastCheck tour builds it (web/src/tour/tours/fastcheck-power-cut.tour.json). */
 const FIG4 =
   'w0-67 w5 w6 w7 w9 w13 w14 w15 w17 w21 w22 w23 w25 w49 w50 w49 w51 w41 w42 w46 w49 w29 w30 w31 w33 w53 w54 w55 w57 w61 w62 w63 w65 w1 w2 w3 w5 w9 w10 w11 w13 w18';
 

@@ -1,0 +1,42 @@
+// What a tour file needs the core for: each scenario the core can run (its scheme, chip and
+// parameters: scenario/model.ts validateScenario) and every stop inside its workload (the
+// core's pattern parser counts a pattern's requests). Built-in tours are checked against
+// the running core by tours.test.ts; a file a teacher opens is checked here.
+import { checkPattern } from '../scenario/core';
+import { coreLoaded } from '../scenario/core';
+import { validateScenario, type Scenario } from '../scenario/model';
+import type { TourProblem } from './tourFile';
+import { stopScenario } from './tours';
+import type { Tour } from './tourTypes';
+
+/** Requests in a scenario's workload, or undefined when only the Session can tell. */
+export function workloadRequests(s: Scenario): number | undefined {
+  const w = s.workload;
+  if (w.kind === 'pattern') return checkPattern(w.text)?.requests ?? undefined;
+  if (w.kind === 'trace') return undefined;
+  return w.n;
+}
+
+/** Problems only the core can see; empty when the core is not loaded yet. */
+export function tourCoreProblems(tour: Tour): TourProblem[] {
+  if (!coreLoaded()) return [];
+  const out: TourProblem[] = [];
+  const scenarios: [string, Scenario][] = [['scenario', tour.scenario]];
+  tour.stops.forEach((s, i) => s.scenario && scenarios.push([`stops[${i}].scenario`, s.scenario]));
+  for (const [path, s] of scenarios) for (const message of validateScenario(s)) out.push({ path, message });
+  if (out.length) return out;
+  tour.stops.forEach((stop, i) => {
+    const total = workloadRequests(stopScenario(tour, i));
+    if (total !== undefined && stop.at.step > total)
+      out.push({
+        path: `stops[${i}].at.step`,
+        message: `request ${stop.at.step} is beyond the workload (${total} requests)`,
+      });
+    else if (total !== undefined && stop.at.step === total && stop.at.op > 0)
+      out.push({
+        path: `stops[${i}].at.op`,
+        message: 'the workload has ended: no request follows to take operations of',
+      });
+  });
+  return out;
+}
