@@ -92,6 +92,13 @@ impl TimingArgs {
         if time_scale.is_some() && rate.is_some() {
             return Err("--time-scale scales a trace's own arrival times and --rate replaces them: give one".into());
         }
+        if self.time_unit.is_some() && rate.is_some() {
+            return Err("--time-unit reads a trace's own arrival times and --rate replaces them: give one".into());
+        }
+        let poisson = self.spacing.as_deref().is_some_and(|s| s.trim().eq_ignore_ascii_case("poisson"));
+        if self.arrival_seed.is_some() && !poisson {
+            return Err("--arrival-seed seeds Poisson arrivals: add --spacing poisson".into());
+        }
         c.rate = rate;
         c.spacing = match self.spacing.as_deref().map(|s| s.trim().to_ascii_lowercase()) {
             None => Spacing::Fixed,

@@ -316,6 +316,26 @@ fn small_usage_errors_are_one_line_exit_2_and_run_nothing() {
             "--rate replaces them: give one",
         ),
         (
+            &["run", "--scheme", "page", "--gen", "uniform:n=50", "--rate", "10", "--arrival-seed", "3"],
+            "--arrival-seed seeds Poisson arrivals: add --spacing poisson",
+        ),
+        (
+            &[
+                "run",
+                "--scheme",
+                "bast",
+                "--trace",
+                "traces/camera.disksim",
+                "--fit",
+                "fold",
+                "--rate",
+                "10",
+                "--time-unit",
+                "ns",
+            ],
+            "--time-unit reads a trace's own arrival times and --rate replaces them",
+        ),
+        (
             &["sweep", "--schemes", "page,nosuch,bast", "--gen", "uniform:n=50", "--json"],
             "unknown scheme 'nosuch' (known: page,",
         ),
