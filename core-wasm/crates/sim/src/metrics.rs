@@ -99,14 +99,28 @@ impl LatencyHist {
 /// A distribution of times in ns with exact count, sum, min and max; percentiles from
 /// the values kept to 5 significant digits (at most 0.005 % off; exact for the sums of
 /// operation times below 100 ms). Open-model response times take any value, so a
-/// sorted map of rounded values, not LatencyHist's exact vector.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// sorted map of rounded values, not LatencyHist's exact vector. Runs of one value (most
+/// requests cost the same) are counted beside the map and added to it when the value
+/// changes (issue 37: a map insert per request was most of the timing model's cost).
+#[derive(Clone, Debug, Default)]
 pub struct TimeHist {
     counts: BTreeMap<u64, u64>,
     n: u64,
     sum: u128,
     min: u64,
     max: u64,
+    /// The value of the current run, as recorded and as kept (rounded), and its count
+    /// (0: no run); not yet in `counts`.
+    hot_ns: u64,
+    hot_key: u64,
+    hot_n: u64,
+}
+
+/// Equal when they hold the same distribution (wherever the current run stands).
+impl PartialEq for TimeHist {
+    fn eq(&self, o: &TimeHist) -> bool {
+        (self.n, self.sum, self.min, self.max) == (o.n, o.sum, o.min, o.max) && self.buckets().eq(o.buckets())
+    }
 }
 
 /// `v` rounded to 5 significant decimal digits.
@@ -119,12 +133,38 @@ fn round5(v: u64) -> u64 {
 }
 
 impl TimeHist {
+    /// `n` times of 0 (the wait of `n` requests that did not wait), as `n` records of 0 give.
+    pub fn zeros(n: u64) -> TimeHist {
+        let mut h = TimeHist::default();
+        if n > 0 {
+            h.n = n;
+            h.counts.insert(0, n);
+        }
+        h
+    }
+    #[inline]
     pub fn record(&mut self, ns: u64) {
         self.min = if self.n == 0 { ns } else { self.min.min(ns) };
         self.max = self.max.max(ns);
         self.n += 1;
         self.sum += ns as u128;
-        *self.counts.entry(round5(ns)).or_default() += 1;
+        if self.hot_n > 0 && ns == self.hot_ns {
+            self.hot_n += 1;
+            return;
+        }
+        self.record_key(ns);
+    }
+    fn record_key(&mut self, ns: u64) {
+        let key = round5(ns);
+        if self.hot_n > 0 {
+            if key == self.hot_key {
+                self.hot_ns = ns;
+                self.hot_n += 1;
+                return;
+            }
+            *self.counts.entry(self.hot_key).or_default() += self.hot_n;
+        }
+        (self.hot_ns, self.hot_key, self.hot_n) = (ns, key, 1);
     }
     pub fn len(&self) -> u64 {
         self.n
@@ -148,7 +188,7 @@ impl TimeHist {
             return Some(self.max);
         }
         let mut seen = 0;
-        for (&v, &c) in &self.counts {
+        for (v, c) in self.buckets() {
             seen += c;
             if seen >= rank {
                 return Some(v.clamp(self.min, self.max));
@@ -158,7 +198,24 @@ impl TimeHist {
     }
     /// `(value, count)` in increasing value (values rounded as kept).
     pub fn buckets(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
-        self.counts.iter().map(|(&v, &c)| (v, c))
+        let mut hot = (self.hot_n > 0).then_some((self.hot_key, self.hot_n));
+        let mut it = self.counts.iter().map(|(&v, &c)| (v, c)).peekable();
+        std::iter::from_fn(move || match (hot, it.peek().copied()) {
+            (Some((hv, hc)), Some((v, c))) if hv <= v => {
+                hot = None;
+                if hv == v {
+                    it.next();
+                    Some((v, c + hc))
+                } else {
+                    Some((hv, hc))
+                }
+            }
+            (Some(h), None) => {
+                hot = None;
+                Some(h)
+            }
+            _ => it.next(),
+        })
     }
     pub fn summary(&self) -> TailSummary {
         let us = |ns: Option<u64>| ns.map(|v| v as f64 / 1000.0).unwrap_or(0.0);
@@ -192,9 +249,15 @@ pub struct TailSummary {
 /// completion − arrival = wait (queueing delay) + service.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct KindTiming {
+    /// Every request's response time.
     pub response: TimeHist,
+    /// Wait and service, kept apart only from the first request that waited (`split`):
+    /// until then every wait was 0 and every service equalled the response, so only the
+    /// response is recorded (the closed model never waits: one record per request, not
+    /// three; issue 37). `summary` gives the same figures either way.
     pub wait: TimeHist,
     pub service: TimeHist,
+    split: bool,
     pub pages: u64,
     /// Requests that waited at all.
     pub waited: u64,
@@ -208,14 +271,37 @@ pub struct KindTiming {
 }
 
 impl KindTiming {
+    /// One acknowledged request's times, ns (response = wait + service).
+    #[inline]
+    pub fn record(&mut self, response: u64, wait: u64, service: u64) {
+        debug_assert_eq!(response, wait + service);
+        if !self.split {
+            if wait == 0 {
+                self.response.record(response);
+                return;
+            }
+            // The first wait: from here on the three differ.
+            self.split = true;
+            self.service = self.response.clone();
+            self.wait = TimeHist::zeros(self.response.len());
+        }
+        self.response.record(response);
+        self.wait.record(wait);
+        self.service.record(service);
+    }
     pub fn summary(&self) -> KindTimingSummary {
         let n = self.response.len();
+        let (wait_us, service_us) = if self.split {
+            (self.wait.summary(), self.service.summary())
+        } else {
+            (TimeHist::zeros(n).summary(), self.response.summary())
+        };
         KindTimingSummary {
             requests: n,
             pages: self.pages,
             response_us: self.response.summary(),
-            wait_us: self.wait.summary(),
-            service_us: self.service.summary(),
+            wait_us,
+            service_us,
             waited: self.waited,
             delayed_by_gc: self.delayed_by_gc,
             delayed_by_gc_share: if n == 0 { 0.0 } else { self.delayed_by_gc as f64 / n as f64 },
@@ -492,6 +578,89 @@ impl Metrics {
             by_cause,
             timing: TimingMetrics::default(),
             scheme_metrics: ftl.scheme_metrics(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The distribution a plain map of every rounded value gives (TimeHist before issue 37).
+    fn reference(values: &[u64]) -> Vec<(u64, u64)> {
+        let mut m = BTreeMap::new();
+        for &v in values {
+            *m.entry(round5(v)).or_insert(0u64) += 1;
+        }
+        m.into_iter().collect()
+    }
+
+    fn values(seed: u64, n: usize) -> Vec<u64> {
+        // A small LCG (no import of the trace module: metrics sits below it).
+        let mut x = seed;
+        let mut next = move || {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            x >> 33
+        };
+        // Runs of one value, values that round alike, and values far apart.
+        let pool = [0, 200_000, 200_004, 200_006, 2_200_000, 15_000, 123_456_789, 99_999, 100_001];
+        let mut out = Vec::new();
+        while out.len() < n {
+            let v = pool[(next() % pool.len() as u64) as usize];
+            let run = 1 + next() % 5;
+            out.extend(std::iter::repeat_n(v, run as usize));
+        }
+        out
+    }
+
+    #[test]
+    fn runs_of_one_value_give_the_same_distribution() {
+        for seed in 1..20 {
+            let vs = values(seed, 500);
+            let mut h = TimeHist::default();
+            for &v in &vs {
+                h.record(v);
+            }
+            assert_eq!(h.buckets().collect::<Vec<_>>(), reference(&vs), "seed {seed}");
+            assert_eq!(h.len(), vs.len() as u64);
+            assert_eq!((h.min(), h.max()), (vs.iter().min().copied(), vs.iter().max().copied()));
+            // Equal to a hist of the same values recorded in another order (other runs).
+            let mut sorted = vs.clone();
+            sorted.sort_unstable();
+            let mut g = TimeHist::default();
+            for &v in &sorted {
+                g.record(v);
+            }
+            assert_eq!(h, g);
+            assert_eq!(h.summary(), g.summary());
+        }
+        assert_eq!(TimeHist::zeros(0), TimeHist::default());
+        let mut z = TimeHist::default();
+        for _ in 0..7 {
+            z.record(0);
+        }
+        assert_eq!((TimeHist::zeros(7), TimeHist::zeros(7).summary()), (z.clone(), z.summary()));
+    }
+
+    /// Wait and service recorded apart only from the first wait: the summary equals three
+    /// histograms recorded for every request.
+    #[test]
+    fn wait_and_service_split_at_the_first_wait() {
+        for seed in 1..20 {
+            let service = values(seed, 300);
+            let wait = values(seed + 100, 300);
+            let first_wait = (seed as usize * 37) % 320; // sometimes never
+            let mut k = KindTiming::default();
+            let (mut r, mut w, mut s) = (TimeHist::default(), TimeHist::default(), TimeHist::default());
+            for (i, (&sv, &wv)) in service.iter().zip(&wait).enumerate() {
+                let wv = if i < first_wait { 0 } else { wv };
+                k.record(sv + wv, wv, sv);
+                r.record(sv + wv);
+                w.record(wv);
+                s.record(sv);
+            }
+            let got = k.summary();
+            assert_eq!((got.response_us, got.wait_us, got.service_us), (r.summary(), w.summary(), s.summary()));
         }
     }
 }

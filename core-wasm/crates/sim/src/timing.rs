@@ -400,15 +400,21 @@ impl Clock {
         self.cur = None;
         // Delayed by GC: some request that finished while this one waited, (arrival,
         // start], carried GC / merge work; the latest such finish is `gc_done`.
-        let by_gc = h.wait_ns() > 0 && self.gc_done.is_some_and(|g| g > h.arrival_ns);
+        let waited = h.wait_ns() > 0;
+        let by_gc = waited && self.gc_done.is_some_and(|g| g > h.arrival_ns);
         // Delayed by a recovery: one finished while it waited.
-        let by_recovery = h.wait_ns() > 0 && self.recovery_done.is_some_and(|r| r > h.arrival_ns);
-        // What it waited behind: the GC or the recovery that finished last while it waited.
-        let behind = [self.last_gc, self.last_recovery]
-            .into_iter()
-            .flatten()
-            .filter(|g| h.wait_ns() > 0 && g.done_ns > h.arrival_ns)
-            .max_by_key(|g| g.done_ns);
+        let by_recovery = waited && self.recovery_done.is_some_and(|r| r > h.arrival_ns);
+        // What it waited behind: the GC or the recovery that finished last while it waited
+        // (nothing when it did not wait: the closed model's every request).
+        let behind = if waited {
+            [self.last_gc, self.last_recovery]
+                .into_iter()
+                .flatten()
+                .filter(|g| g.done_ns > h.arrival_ns)
+                .max_by_key(|g| g.done_ns)
+        } else {
+            None
+        };
         self.last_done = Some((h, behind));
         if h.gc_ns > 0 {
             self.gc_done = Some(h.done_ns);
@@ -433,9 +439,7 @@ impl Clock {
             k.interrupted += 1;
             return Some(h);
         }
-        k.response.record(h.response_ns());
-        k.wait.record(h.wait_ns());
-        k.service.record(h.service_ns());
+        k.record(h.response_ns(), h.wait_ns(), h.service_ns());
         k.waited += (h.wait_ns() > 0) as u64;
         k.delayed_by_gc += by_gc as u64;
         k.delayed_by_recovery += by_recovery as u64;

@@ -28,6 +28,9 @@ pub(crate) struct RowOptions {
     pub(crate) keep: bool,
     /// The timing model (docs/timing.md); None: closed.
     pub(crate) timing: Option<ftl_sim::timing::TimingConfig>,
+    /// The one configuration of the process (`ftl run`): the parsed trace is not cached
+    /// for other rows but handed to the build, which frees it once fitted.
+    pub(crate) own_trace: bool,
 }
 
 /// Metadata writes of the run and the cost of one recovery at its end.
@@ -125,7 +128,7 @@ pub(crate) fn run_scenario(
     row.space_given = o.space;
     let go = || -> Result<(), String> {
         sc.validate()?;
-        let (fit, raw) = parse(setup, &sc, trace, &mut row)?;
+        let (fit, raw) = parse(setup, &sc, trace, o, &mut row)?;
         if let Some(f) = &row.trace {
             check(f)?;
         }
@@ -143,11 +146,21 @@ pub(crate) fn run_scenario(
 
 type Raw = Option<std::rc::Rc<ftl_sim::trace::parse::RawTrace>>;
 
-fn parse(setup: &Setup, sc: &Scenario, trace: Option<&std::path::Path>, row: &mut Row) -> Result<(Fit, Raw), String> {
+fn parse(
+    setup: &Setup,
+    sc: &Scenario,
+    trace: Option<&std::path::Path>,
+    o: &RowOptions,
+    row: &mut Row,
+) -> Result<(Fit, Raw), String> {
     match trace {
         Some(path) => {
             let (_, fit) = load::options_for(sc)?;
             let (raw, file) = setup.parsed_trace(sc, path)?;
+            if o.own_trace {
+                // The only reference left is this row's (`finish` takes it).
+                setup.parsed.borrow_mut().take();
+            }
             row.trace = Some(file);
             Ok((fit, Some(raw)))
         }
@@ -160,7 +173,7 @@ fn parse(setup: &Setup, sc: &Scenario, trace: Option<&std::path::Path>, row: &mu
 
 fn fill(setup: &Setup, point: &Point, o: &RowOptions, row: &mut Row) -> Result<(), String> {
     let sc = setup.scenario_for(point)?;
-    let (fit, raw) = parse(setup, &sc, point.trace.as_deref(), row)?;
+    let (fit, raw) = parse(setup, &sc, point.trace.as_deref(), o, row)?;
     let need = raw.as_ref().and_then(|r| r.max_page()).map(|m| m + 1);
     let plan = plan_one(&sc, fit, need, o.space);
     finish(sc, raw, fit, plan, o, row)
@@ -175,9 +188,12 @@ fn finish(sc: Scenario, raw: Raw, fit: Fit, plan: PlanRun, o: &RowOptions, row: 
         planned.run.timing = o.timing;
     }
     row.scenario = Some(planned.clone());
-    let mut sim = match &raw {
+    let mut sim = match raw {
         Some(raw) => {
-            let (sim, summary) = load::build_with_raw(&planned, raw, fit)?;
+            let (sim, summary) = match std::rc::Rc::try_unwrap(raw) {
+                Ok(owned) => load::build_with_raw_owned(&planned, owned, fit)?,
+                Err(shared) => load::build_with_raw(&planned, &shared, fit)?,
+            };
             row.summary = Some(summary);
             sim
         }

@@ -125,6 +125,7 @@ fn run(args: &mut RunArgs) -> Result<Row, String> {
         timeline: args.timeline.is_some() || args.timing.request_timeline.is_some(),
         keep: true,
         timing: args.timing.option()?,
+        own_trace: true,
     };
     let mut row = match &args.scenario {
         Some(file) => {

@@ -60,6 +60,53 @@ pub fn build_trace(scenario: &Scenario) -> Result<(Simulator, TraceSummary), Str
 /// smallest one whose scheme exports enough logical pages (the summary's
 /// `logical_pages` and the returned simulator show the size chosen).
 pub fn build_with_raw(scenario: &Scenario, raw: &RawTrace, fit: Fit) -> Result<(Simulator, TraceSummary), String> {
+    let (sc, scaled) = scaled(scenario, raw, fit)?;
+    let first = sc.fresh()?;
+    let (reqs, summary) = fit_into(&sc, raw, fit, first.ftl.logical_pages(), first.flash.ppb(), scaled)?;
+    // The arrivals are kept whatever the model: `Simulator::set_timing` may open it later.
+    finish(&sc, first, reqs, raw.schedule(), summary)
+}
+
+/// As `build_with_raw`, taking the parsed trace to free it as soon as it is fitted: the
+/// trace, its fitted requests and the chip are never all in memory at once (`ftl run`;
+/// issue 37). In the closed model it also drops the trace's timestamps before the fit,
+/// so the simulator cannot be switched to the open model afterwards (`set_timing`
+/// refuses: no arrival times); otherwise the same simulator and summary as
+/// `build_with_raw`.
+pub fn build_with_raw_owned(
+    scenario: &Scenario,
+    mut raw: RawTrace,
+    fit: Fit,
+) -> Result<(Simulator, TraceSummary), String> {
+    let (sc, scaled) = scaled(scenario, &raw, fit)?;
+    if sc.run.precondition.is_some() {
+        // The preconditioned state is built once and kept (`factory`): no cheaper probe.
+        return build_with_raw(scenario, &raw, fit);
+    }
+    let schedule = raw.schedule_timed(is_open(&sc));
+    if !is_open(&sc) {
+        raw.times = Vec::new();
+    }
+    // The scheme's space from the scheme alone (as `fresh` builds it), not the whole chip.
+    let chip = sc.chip.chip()?;
+    super::check_params(&sc.scheme, &sc.params, &chip.geometry)?;
+    let logical = ftl::build_on_chip(&sc.scheme, &sc.params, &chip)?.logical_pages();
+    let (reqs, summary) = fit_into(&sc, &raw, fit, logical, chip.geometry.pages_per_block, scaled)?;
+    drop(raw);
+    let first = sc.fresh()?;
+    debug_assert_eq!(first.ftl.logical_pages(), logical);
+    finish(&sc, first, reqs, schedule, summary)
+}
+
+fn is_open(sc: &Scenario) -> bool {
+    sc.run.timing.is_some_and(|t| t.model == crate::timing::Model::Open)
+}
+
+/// The chip's block count and why, when `Fit::Scale` grows it.
+type Scaled = Option<(u32, String)>;
+
+/// The scenario with the chip `Fit::Scale` needs for `raw`.
+fn scaled(scenario: &Scenario, raw: &RawTrace, fit: Fit) -> Result<(Scenario, Scaled), String> {
     let mut sc = scenario.clone();
     let chip = sc.chip.chip()?;
     if chip.geometry.page_bytes != raw.page_bytes {
@@ -84,12 +131,22 @@ pub fn build_with_raw(scenario: &Scenario, raw: &RawTrace, fit: Fit) -> Result<(
             }
         }
     }
-    let first = sc.fresh()?;
+    Ok((sc, scaled))
+}
+
+/// The trace's requests fitted into the space of a scheme exporting `logical` pages in
+/// blocks of `ppb`, and the summary.
+fn fit_into(
+    sc: &Scenario,
+    raw: &RawTrace,
+    fit: Fit,
+    logical: u32,
+    ppb: u32,
+    scaled: Scaled,
+) -> Result<(Vec<crate::trace::Request>, TraceSummary), String> {
     let space = match sc.run.workload_space {
-        Some(ws) => {
-            Space { logical_pages: sc.workload_pages(first.ftl.logical_pages())?, pages_per_block: ws.pages_per_block }
-        }
-        None => Space { logical_pages: first.ftl.logical_pages(), pages_per_block: first.flash.ppb() },
+        Some(ws) => Space { logical_pages: sc.workload_pages(logical)?, pages_per_block: ws.pages_per_block },
+        None => Space { logical_pages: logical, pages_per_block: ppb },
     };
     let (reqs, mut summary) = raw.fit(Some(space), fit)?;
     if let Some((blocks, note)) = scaled {
@@ -105,6 +162,17 @@ pub fn build_with_raw(scenario: &Scenario, raw: &RawTrace, fit: Fit) -> Result<(
             u as f64 * 100.0 / r as f64
         ));
     }
+    Ok((reqs, summary))
+}
+
+/// The simulator of the fitted requests on the fresh state `first`.
+fn finish(
+    sc: &Scenario,
+    first: crate::sim::State,
+    reqs: Vec<crate::trace::Request>,
+    schedule: crate::timing::Schedule,
+    summary: TraceSummary,
+) -> Result<(Simulator, TraceSummary), String> {
     if !first.ftl.time_shift() && reqs.iter().any(|r| r.lpn().is_none()) {
         return Err(format!(
             "the workload uses freeze / unfreeze / revert, which scheme '{}' does not support",
@@ -114,7 +182,7 @@ pub fn build_with_raw(scenario: &Scenario, raw: &RawTrace, fit: Fit) -> Result<(
     let fresh = sc.factory(&first);
     let mut sim = Simulator::with_state(first, fresh, reqs);
     // One host request per trace record, with its arrival time (timing.rs).
-    sim.set_schedule(raw.schedule())?;
+    sim.set_schedule(schedule)?;
     if let Some(t) = sc.run.timing {
         sim.set_timing(t)?;
     }
