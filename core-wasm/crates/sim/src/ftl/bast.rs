@@ -18,7 +18,7 @@
 use super::pool::BlockPool;
 use super::panel::{first_rows, some, DataBlockEntry, DedicatedLog, PANEL_ROWS};
 use super::registry::{self, Builder, Mapping, ParamSpec, Run, SchemeEntry, Value};
-use super::scan_recovery::{max_seq, newest, scan_all, Blk};
+use super::scan_recovery::{erased_free_block, max_seq, newest, scan_all, Blk};
 use super::{BlockRole, Cleaning, Ftl, Panel, PanelData, SchemeParams};
 use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
 
@@ -485,13 +485,7 @@ pub fn recover_bast(flash: &mut Flash, params: &SchemeParams) -> FlashResult<Bas
         if d.is_some_and(|i| blks[i].torn) {
             let todo: Vec<(u32, Ppn)> =
                 (0..n).filter_map(|o| newest(&blks, &group, lbn * n + o, n).map(|(_, p)| (o, p))).collect();
-            let dst = (0..blks.len() as Pbn)
-                .find(|&p| {
-                    !blks[p as usize].programmed
-                        && flash.block_pages(p).iter().all(|x| x.is_erased())
-                        && ftl.usage[p as usize] == Use::Free
-                })
-                .ok_or_else(|| FlashError::Violation("recovery found no free block for a merge".into()))?;
+            let dst = erased_free_block(flash, &blks, &[], |p| ftl.usage[p as usize] == Use::Free)?;
             flash.note("merge_redo", || {
                 format!("LBN {lbn}: its data block holds a torn page → merged into free block {dst}, old blocks erased")
             });

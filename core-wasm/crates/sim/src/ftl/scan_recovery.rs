@@ -31,7 +31,7 @@
 // The scan loops index blocks by pbn and erase/empty them in place: index loops read clearest.
 #![allow(clippy::needless_range_loop)]
 
-use crate::nand::{Cause, Flash, FlashResult, Lpn, Page, PageKind, Pbn, Ppn, NONE};
+use crate::nand::{Cause, Flash, FlashError, FlashResult, Lpn, Page, PageKind, Pbn, Ppn, NONE};
 
 /// The spare-area tag bits every block-mapped scheme's recovery reads (BAST's and FAST's
 /// tags, `bast::tag` and `fast::tag`, use these values).
@@ -157,6 +157,25 @@ pub(crate) fn scan_all(flash: &mut Flash) -> FlashResult<Vec<Vec<Page>>> {
     let mut out: Vec<Vec<Page>> = (0..blocks).map(|_| Vec::with_capacity(ppb as usize)).collect();
     scan(flash, 0..blocks, Extent::Whole, |pbn, _, p| out[pbn as usize].push(*p))?;
     Ok(out)
+}
+
+/// The block a recovery merge copies into (BAST's and FAST's): the lowest pbn the scan found
+/// unprogrammed, still erased (recovery may have programmed it since), not in `skip`, and
+/// free by the scheme's block table (`free`).
+pub(crate) fn erased_free_block(
+    flash: &Flash,
+    blks: &[Blk],
+    skip: &[Pbn],
+    free: impl Fn(Pbn) -> bool,
+) -> FlashResult<Pbn> {
+    (0..blks.len() as Pbn)
+        .find(|&p| {
+            !skip.contains(&p)
+                && !blks[p as usize].programmed
+                && free(p)
+                && flash.block_pages(p).iter().all(|x| x.is_erased())
+        })
+        .ok_or_else(|| FlashError::Violation("recovery found no free block for a merge".into()))
 }
 
 pub(crate) fn max_seq(blks: &[Blk]) -> u32 {

@@ -4,7 +4,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::*;
-use crate::ftl::scan_recovery::{max_seq, newest, scan_all, Blk};
+use crate::ftl::scan_recovery::{erased_free_block, max_seq, newest, scan_all, Blk};
 use crate::nand::PageKind;
 
 // ---- FAST / O-FAST ------------------------------------------------------------------
@@ -442,12 +442,5 @@ pub(super) fn garbage_retired(blks: &[Blk], group: &[usize], s: usize) -> bool {
 
 /// An erased block nobody uses, for a recovery merge.
 pub(super) fn take_erased(flash: &Flash, ftl: &FastFtl, blks: &[Blk], skip: &[Pbn]) -> FlashResult<Pbn> {
-    (0..blks.len() as Pbn)
-        .find(|&p| {
-            !skip.contains(&p)
-                && !blks[p as usize].programmed
-                && ftl.usage[p as usize] == Use::Free
-                && flash.block_pages(p).iter().all(|x| x.is_erased())
-        })
-        .ok_or_else(|| FlashError::Violation("recovery found no free block for a merge".into()))
+    erased_free_block(flash, blks, skip, |p| ftl.usage[p as usize] == Use::Free)
 }
