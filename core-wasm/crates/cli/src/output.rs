@@ -69,6 +69,16 @@ pub(crate) fn print_human(m: &Metrics) {
     );
     println!("  erase count        min {} max {} mean {:.2}", m.erase_count.min, m.erase_count.max, m.erase_count.mean);
     println!("  mapping RAM        {} bytes", m.ram_bytes);
+    // A scheme with a cached mapping table (DFTL) reports its hits and translation pages.
+    let sm = &m.scheme_metrics;
+    if let (Some(hits), Some(misses)) = (sm["cmt_hits"].as_u64(), sm["cmt_misses"].as_u64()) {
+        println!(
+            "  CMT                hits {hits}, misses {misses} (hit ratio {:.4}, {} entries)",
+            sm["cmt_hit_ratio"].as_f64().unwrap_or(0.0),
+            sm["cmt_entries"]
+        );
+        println!("  translation pages  reads {}, writes {}", sm["translation_reads"], sm["translation_writes"]);
+    }
     println!("  wrong reads        {}", m.wrong_reads);
 }
 

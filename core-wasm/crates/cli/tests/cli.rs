@@ -104,6 +104,30 @@ fn run_human_output_names_scheme_and_chip() {
     assert!(out.contains("  wrong reads        0\n"), "{out}");
 }
 
+/// DFTL's counters (issue 38): CMT hits and misses, translation-page reads and writes, in
+/// words and in the JSON, and the same numbers in both.
+#[test]
+fn run_dftl_reports_cmt_hits_and_translation_pages() {
+    let args =
+        ["run", "--scheme", "dftl", "--blocks", "32", "--pages-per-block", "8", "--gen", "uniform:n=3000,seed=4"];
+    let v = json(&[&args[..], &["--json"]].concat());
+    let m = &v["scheme_metrics"];
+    let (hits, misses) = (m["cmt_hits"].as_u64().unwrap(), m["cmt_misses"].as_u64().unwrap());
+    assert_eq!(hits + misses, 3000, "every request looks its LPN up once: {m}");
+    assert!(m["translation_reads"].as_u64().unwrap() > 0 && m["translation_writes"].as_u64().unwrap() > 0, "{m}");
+    let o = ftl(&args);
+    assert_eq!(code(&o), 0);
+    let out = stdout(&o);
+    assert!(out.contains(&format!("CMT                hits {hits}, misses {misses}")), "{out}");
+    assert!(
+        out.contains(&format!(
+            "translation pages  reads {}, writes {}",
+            m["translation_reads"], m["translation_writes"]
+        )),
+        "{out}"
+    );
+}
+
 #[test]
 fn sweep_csv_has_the_documented_columns_and_one_row_per_configuration() {
     let o = ftl(&["sweep", "--schemes", "bast,fast", "--log-blocks", "2,4", "--gen", "uniform:n=2000", "--csv"]);

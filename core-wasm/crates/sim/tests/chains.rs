@@ -69,6 +69,7 @@ fn only_read(scheme: &str, p: SchemeParams) -> SchemeParams {
         fill_max: p.fill_max.filter(|_| keep("fill_max")),
         utilisation: p.utilisation.filter(|_| keep("utilisation")),
         checkpoint_lpns: p.checkpoint_lpns.filter(|_| keep("checkpoint_lpns")),
+        cmt_entries: p.cmt_entries.filter(|_| keep("cmt_entries")),
     }
 }
 

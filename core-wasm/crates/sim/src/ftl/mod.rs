@@ -174,6 +174,9 @@ scheme_params! {
         /// (default page size / 4 B; FastCheck Figure 8 also runs it twice as fast). For
         /// `fast-ltlog`: records per log page P_ltftl (default page size / 16 B).
         checkpoint_lpns: u32,
+        /// DFTL: entries of the cached mapping table (CMT) in RAM. Default: the chip's pages
+        /// / 32, at least 4.
+        cmt_entries: u32,
     }
 }
 
@@ -311,6 +314,7 @@ registry! {
     nftl: ENTRY;
     kraft: ENTRY, KAST_ENTRY;
     ltftl: ENTRY;
+    dftl: ENTRY;
 }
 
 /// The registry's entry of a scheme id.

@@ -474,17 +474,7 @@ mod tests {
                 let Ok(ftl) = build_on_chip(e.id, &SchemeParams::default(), &c) else { continue };
                 let mut p = SchemeParams::default();
                 for spec in e.params {
-                    let v = spec.default.resolve(&c.geometry);
-                    match spec.key {
-                        "op" => p.op = Some(v),
-                        "utilisation" => p.utilisation = Some(v),
-                        "log_blocks" => p.log_blocks = Some(v as u32),
-                        "k" => p.k = Some(v as u32),
-                        "switch_max" => p.switch_max = Some(v as u32),
-                        "fill_max" => p.fill_max = Some(v as u32),
-                        "checkpoint_lpns" => p.checkpoint_lpns = Some(v as u32),
-                        other => panic!("no field for {other}"),
-                    }
+                    assert!(p.set(spec.key, spec.default.resolve(&c.geometry)), "no field for {}", spec.key);
                 }
                 let explicit = build_on_chip(e.id, &p, &c).unwrap();
                 assert_eq!(explicit.logical_pages(), ftl.logical_pages(), "{} on {}", e.id, c.name);

@@ -376,6 +376,7 @@ mod tests {
                     "fill_max" => p.fill_max = Some(1),
                     "utilisation" => p.utilisation = Some(1.0),
                     "checkpoint_lpns" => p.checkpoint_lpns = Some(8),
+                    "cmt_entries" => p.cmt_entries = Some(16),
                     other => panic!("no test value for {other}"),
                 }
                 let g = Chip::preset("fast2007").unwrap().geometry;
