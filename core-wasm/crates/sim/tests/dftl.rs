@@ -157,7 +157,7 @@ fn dftl_recovers_from_power_cut_chains_on_every_workload() {
     let mut seed = 11u64;
     for (ppb, extra) in [(2u32, 0u32), (3, 1), (4, 5), (5, 12), (8, 60), (16, 24)] {
         let p = SchemeParams { cmt_entries: Some(3), ..Default::default() };
-        let blocks = ftl_sim::crash::min_blocks("dftl", &p, "classroom", ppb).unwrap() + extra;
+        let blocks = ftl_sim::fit::min_blocks("dftl", &p, "classroom", ppb).unwrap() + extra;
         for kind in 0..common::WORKLOAD_KINDS.len() {
             seed += 1;
             let c = chip(blocks, ppb, 512);

@@ -85,6 +85,7 @@ pub const ENTRY: SchemeEntry = SchemeEntry {
     params: &[ParamSpec { default: Value::Fixed(DEFAULT_OP), ..registry::OP }, CMT_ENTRIES],
     cleaning: Cleaning::Gc,
     runs: &[Run::Gc],
+    seldom: &[],
     mapping: Mapping::Page,
     panels: &[],
     build: Builder::Geometry(|p, g| Ok(Box::new(Dftl::new(g, p)?))),
