@@ -100,7 +100,28 @@ export const PAPER_TERMS: GlossaryEntry[] = [
     term: 'Map block',
     patterns: ['map blocks', 'map block', 'Map block', 'MAP'],
     definition:
-      'FastCheck §3.2, §4.2: metadata blocks that keep the block-mapping table on flash; it is logged there whenever a merge changes it. The chip tag MAP.',
+      'FastCheck §3.2, §4.2: metadata blocks that keep the block-mapping table on flash; it is logged there whenever a merge changes it. The chip tag MAP (DFTL’s translation blocks carry it too, docs/schemes/dftl.md).',
+  },
+  {
+    id: 'translation-page',
+    term: 'Translation page, translation block (DFTL)',
+    patterns: ['translation pages', 'translation page', 'Translation page', 'translation blocks', 'translation block'],
+    definition:
+      'DFTL (Gupta et al., ASPLOS 2009; docs/schemes/dftl.md): the whole page map is kept on flash, cut into translation pages of page size / 4 entries (one 4-byte physical page number per LPN). They are written out of place into translation blocks, apart from data blocks, and garbage-collected like them.',
+  },
+  {
+    id: 'gtd',
+    term: 'GTD — global translation directory (DFTL)',
+    patterns: ['GTD', 'global translation directory'],
+    definition:
+      'DFTL (docs/schemes/dftl.md): a small table in RAM that says where each translation page is on flash, one entry per translation page. After a power cut it is rebuilt from the translation pages’ spare area.',
+  },
+  {
+    id: 'cmt',
+    term: 'CMT — cached mapping table (DFTL)',
+    patterns: ['CMT', 'cached mapping table'],
+    definition:
+      'DFTL (docs/schemes/dftl.md): the mapping entries (LPN → physical page) DFTL holds in RAM, a fixed number with segmented LRU replacement. A miss reads the LPN’s translation page; evicting a changed (dirty) entry writes its translation page back with every dirty entry of that page at once (batch update).',
   },
   {
     id: 'checkpoint-block',

@@ -52,4 +52,11 @@ export const SCHEME_TERMS: GlossaryEntry[] = [
     definition:
       'LTFTL §3–4: a page-mapping FTL that can freeze the state of the flash and later revert to it, by keeping the pages that state needs (retractable) and an intent log of every mapping change.',
   },
+  {
+    id: 'scheme-dftl',
+    term: 'DFTL — demand-based page mapping',
+    patterns: ['DFTL'],
+    definition:
+      'DFTL (Gupta, Kim, Urgaonkar, ASPLOS 2009; docs/schemes/dftl.md): page mapping whose map lives on flash in translation pages; RAM holds only the GTD and a cached mapping table (CMT) of recently used entries, so a page-level map fits a small RAM at the cost of translation-page reads and writes.',
+  },
 ];
