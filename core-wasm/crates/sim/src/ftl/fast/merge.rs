@@ -16,7 +16,9 @@ impl FastFtl {
         let n = self.ppb;
         let dst = self.take_free(Use::Data, lbn)?;
         self.dest = Some(dst);
-        let srcs: Vec<Option<Ppn>> = (0..n).map(|off| self.locate(lbn * n + off)).collect();
+        let mut srcs = std::mem::take(&mut self.merge_srcs);
+        srcs.clear();
+        srcs.extend((0..n).map(|off| self.locate(lbn * n + off)));
         let old = self.bmt[lbn as usize];
         flash.note("merge", || {
             format!(
@@ -48,6 +50,7 @@ impl FastFtl {
         if last.is_none() {
             marked(flash);
         }
+        self.merge_srcs = srcs;
         self.bmt[lbn as usize] = dst;
         self.map_changed(lbn);
         let k = self.invalidate_rw(lbn);

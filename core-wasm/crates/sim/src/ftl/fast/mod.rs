@@ -193,6 +193,9 @@ pub struct FastFtl {
     /// The free block a merge is filling, until the old data block's erase: it reads DEST
     /// as BAST's does (issue 35; RAM only, None between requests).
     pub(crate) dest: Option<Pbn>,
+    /// The merge's source list, kept between merges so a merge allocates nothing (wasm's
+    /// allocator made FAST's merges slower there than natively; issue 37). Holds no state.
+    pub(crate) merge_srcs: Vec<Option<Ppn>>,
     /// With crash-recovery logging: the lbns whose `bmt` / `bmt_msn` entry changed since
     /// the last map page, so the next map-page snapshot patches a recycled copy instead of
     /// copying the whole block map (simulation bookkeeping only; fastcheck.rs).
@@ -259,6 +262,7 @@ impl FastFtl {
             meta: None,
             map_dirty: Vec::new(),
             track_map: false,
+            merge_srcs: Vec::new(),
             victim: None,
             dest: None,
         })
@@ -365,7 +369,11 @@ impl FastFtl {
     /// Marks every RW sector of `lbn` −1 (3.4): its new data block is up to date.
     pub(crate) fn invalidate_rw(&mut self, lbn: u32) -> u32 {
         let mut k = 0;
-        for ppn in std::mem::take(&mut self.rw_of_lbn[lbn as usize]) {
+        // The list is emptied but keeps its allocation for the block's next RW writes: a
+        // free here and a malloc at the next push cost FAST ~a fifth of its run in wasm,
+        // whose allocator is slower than the native one (issue 37, item 5).
+        let mut list = std::mem::take(&mut self.rw_of_lbn[lbn as usize]);
+        for &ppn in &list {
             let lsn = self.smt[ppn as usize];
             if lsn != NONE && lsn != MERGED {
                 self.smt[ppn as usize] = MERGED;
@@ -375,6 +383,8 @@ impl FastFtl {
                 }
             }
         }
+        list.clear();
+        self.rw_of_lbn[lbn as usize] = list;
         k
     }
 
