@@ -64,8 +64,15 @@ fn cases() -> Vec<(String, Vec<String>)> {
 
 /// What is kept of one output: its hash and the figures that say what moved.
 fn record(stdout: &[u8]) -> Value {
-    let sha: String = sha2::Sha256::digest(stdout).iter().map(|b| format!("{b:02x}")).collect();
     let v: Value = serde_json::from_slice(stdout).expect("one JSON object");
+    // Rows name their trace by absolute path (docs/cli.md), so the checkout's own folder
+    // (and the one beside it, where shared/ lies) is taken out of what is hashed.
+    let text = String::from_utf8(stdout.to_vec()).expect("UTF-8");
+    let root = std::fs::canonicalize(repo()).expect("the repo root");
+    let parent = root.parent().expect("a parent").display().to_string();
+    let placed = text.replace(&root.display().to_string(), "<repo>").replace(&parent, "<parent>");
+    let stdout = placed.as_bytes();
+    let sha: String = sha2::Sha256::digest(stdout).iter().map(|b| format!("{b:02x}")).collect();
     let m = if v.get("metrics").is_some() { &v["metrics"] } else { &v };
     let pick = |k: &str| m.get(k).cloned().unwrap_or(Value::Null);
     json!({
