@@ -13,7 +13,8 @@ import {
 import type { LinkNoticeState } from '../scenario/LinkNotices';
 import { DEFAULT_PRESET } from '../scenario/presets';
 import { decodeHash, encodeHash, type CompareSpec, type ShareState } from '../scenario/share';
-import { tourById } from '../tour/tours';
+import { addOwnTour, tourById } from '../tour/tours';
+import { problemsMessage, tourFromHash } from '../tour/tourShare';
 import { scenarioFromUrl, withoutScenarioQuery } from '../viz/urlScenario';
 import { EMBED } from './embed';
 import type { Theme } from './theme';
@@ -102,7 +103,18 @@ export function useHashRoute({
         setNotices({});
         if (await load(fromUrl.scenario, 0, { step: fromUrl.at, op: 0 })) return;
       }
-      const d = decodeHash(hash);
+      // A whole tour in the link (#tourfile=...): checked, then started like a built-in one.
+      const linked = tourFromHash(hash);
+      if (linked?.tour) {
+        setNotices({});
+        addOwnTour(linked.tour);
+        if (await startTour(linked.tour.id)) return;
+      } else if (linked) {
+        setNotices({
+          error: `${problemsMessage('The tour in this link', linked.problems)}. Showing the default scenario instead.`,
+        });
+      }
+      const d: ReturnType<typeof decodeHash> = linked ? { kind: 'none' } : decodeHash(hash);
       if (d.kind === 'tour') {
         setNotices({});
         if (await startTour(d.id)) return;

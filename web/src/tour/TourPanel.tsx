@@ -6,6 +6,7 @@ import type { Snapshot } from '../sim/protocol';
 import { roleStyle } from '../viz/palette';
 import type { Highlight, Tour } from './tours';
 import type { Scenario } from '../scenario/model';
+import { TourShare } from './TourShare';
 import { TourText } from './TourText';
 import { PredictPanel } from './PredictPanel';
 
@@ -207,6 +208,7 @@ export function TourPanel({
           <button type="button" onClick={onExit} data-testid="tour-exit">
             Leave tour
           </button>
+          <TourShare tour={tour} />
           {onPrint && (
             <button
               type="button"

@@ -30,9 +30,12 @@ export function useFileDrop(onFile: (f: File) => void): boolean {
     };
     const drop = (e: DragEvent) => {
       if (!hasFiles(e)) return;
+      // taken already (a .tour.json: tour/useTourOpen.ts)
+      const taken = e.defaultPrevented;
       e.preventDefault();
       depth = 0;
       setDragging(false);
+      if (taken) return;
       const f = e.dataTransfer?.files?.[0];
       if (f) latest.current(f);
     };
