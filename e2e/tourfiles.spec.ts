@@ -87,6 +87,7 @@ test('a teacher’s tour: opened from a file, saved, reopened from the saved fil
   await page.screenshot({ path: `${SHOTS}/opened.png` });
 
   // Save: the file is the tour as opened.
+  await page.getByTestId('tour-share').click();
   const download = page.waitForEvent('download');
   await page.getByTestId('tour-save').click();
   const saved = await download;
