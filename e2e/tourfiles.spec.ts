@@ -121,6 +121,11 @@ test('a teacher’s tour: opened from a file, saved, reopened from the saved fil
   await fresh.goto(link);
   await playThrough(fresh);
   await fresh.screenshot({ path: `${SHOTS}/last-stop.png` });
+  // A reload (the address now names the tour by id) finds it again in this tab.
+  await expect.poll(() => fresh.url()).toMatch(/#v1=/);
+  await fresh.reload();
+  await expect(fresh.getByTestId('tour-panel')).toHaveAttribute('data-tour', MINE.id);
+  await expect(fresh.getByTestId('tour-panel')).toHaveAttribute('data-stop', '2');
   await fresh.getByTestId('tour-print').click();
   await expect(fresh.getByTestId('print-tour')).toHaveAttribute('data-ready', 'true');
   await expect(fresh.getByTestId('print-stop')).toHaveCount(3);

@@ -5,7 +5,7 @@
 // docs/schemes/*.md).
 import type { Scenario } from '../scenario/model';
 import type { Tour } from './tourTypes';
-import { describeProblems, tourFromObject } from './tourFile';
+import { describeProblems, tourFromObject, tourToFile } from './tourFile';
 import introFtl from './tours/intro-ftl.tour.json';
 import bastThrashing from './tours/bast-thrashing.tour.json';
 import fastAssociativity from './tours/fast-associativity.tour.json';
@@ -40,12 +40,32 @@ export const TOURS: Tour[] = [
   fastcheckPowerCut,
 ].map(builtin);
 
-/** Tours opened in this page (a file, a link, the editor): found by id before the built-in ones. */
+/**
+ * Tours opened in this tab (a file, a link): found by id before the built-in ones. Kept in
+ * sessionStorage so a reload (whose address names the tour by id) finds them again; read
+ * back through the same checks.
+ */
 const OWN = new Map<string, Tour>();
+const OWN_KEY = 'ftlscope-own-tours';
+try {
+  const saved: unknown = JSON.parse(globalThis.sessionStorage?.getItem(OWN_KEY) ?? '[]');
+  if (Array.isArray(saved))
+    for (const raw of saved) {
+      const { tour } = tourFromObject(raw);
+      if (tour) OWN.set(tour.id, tour);
+    }
+} catch {
+  // no storage, or not ours: the tab starts with no own tours
+}
 
-/** Make a checked tour (tourFile.ts, tourCheck.ts) startable by its id in this page. */
+/** Make a checked tour (tourFile.ts, tourCheck.ts) startable by its id in this tab. */
 export function addOwnTour(tour: Tour): void {
   OWN.set(tour.id, tour);
+  try {
+    globalThis.sessionStorage?.setItem(OWN_KEY, JSON.stringify([...OWN.values()].map(tourToFile)));
+  } catch {
+    // storage full or blocked: the tour lasts until the page is reloaded
+  }
 }
 
 export function tourById(id: string): Tour | undefined {
