@@ -211,3 +211,36 @@ fn after_every_cut_the_recovered_tables_agree_with_the_device_view() {
         assert_eq!(r.recovered_correctly, r.points_tried, "{blocks} x {ppb}: {:#?}", r.first_failures);
     }
 }
+
+/// The app's DFTL panels: the CMT's entries (each where the scheme says its LPN is, dirty
+/// where its translation page lags), the translation counters, the GTD.
+#[test]
+fn the_panels_show_the_cmt_the_counters_and_the_gtd() {
+    use ftl_sim::ftl::panel::{Cell, PanelData};
+    let (ftl, flash) = drive(chip(64, 8, 64), 6, 3000, 5, true);
+    let panels = ftl.panels(&flash);
+    assert_eq!(panels.len(), 3);
+    let rows = |i: usize| match &panels[i].data {
+        PanelData::Table { rows, .. } => rows.clone(),
+        other => panic!("{other:?}"),
+    };
+    let n = |c: &Cell| match c {
+        Cell::Number(x) => *x as u32,
+        Cell::Text(t) => panic!("{t}"),
+    };
+    let cmt = rows(0);
+    assert_eq!(cmt.len(), ftl.cmt().len());
+    for r in &cmt {
+        let lpn = n(&r[0]);
+        let at = ftl.locate(lpn).unwrap();
+        assert_eq!((n(&r[2]), n(&r[3])), (at / 8, at % 8), "lpn {lpn}");
+        let lags = ftl.gtd(lpn / 16).and_then(|t| flash.payload(t).map(|e| e[(lpn % 16) as usize])) != Some(at);
+        assert_eq!(r[4] == Cell::Text("dirty".into()), lags, "lpn {lpn}");
+    }
+    let s = ftl.stats();
+    let counters = rows(1);
+    assert_eq!(n(&counters[0][1]) as u64, s.cmt_hits);
+    assert_eq!(n(&counters[3][1]) as u64, s.translation_reads());
+    assert_eq!(n(&counters[7][1]) as u64, s.translation_writes());
+    assert_eq!(rows(2).len() as u32, ftl.translation_pages());
+}

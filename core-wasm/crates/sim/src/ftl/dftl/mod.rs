@@ -21,10 +21,11 @@ use std::collections::{BTreeMap, VecDeque};
 
 use super::greedy::ValidBuckets;
 use super::registry::{self, Builder, Mapping, ParamSpec, Run, SchemeEntry, Value};
-use super::{BlockRole, Cleaning, Ftl, MetaKind, PageState, SchemeParams};
+use super::{BlockRole, Cleaning, Ftl, MetaKind, PageState, Panel, SchemeParams};
 use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
 
 pub mod cmt;
+mod panels;
 mod recovery;
 
 use cmt::Cmt;
@@ -560,6 +561,10 @@ impl Ftl for Dftl {
         // The paper's accounting: a CMT entry is an (LPN, PPN) pair of 4 bytes each, a GTD
         // entry one 4-byte page number.
         8 * self.cmt.capacity() as u64 + 4 * self.gtd.len() as u64
+    }
+
+    fn panels(&self, _flash: &Flash) -> Vec<Panel> {
+        self.panel_list()
     }
 
     fn meta_kind(&self, tag: u8) -> Option<MetaKind> {
