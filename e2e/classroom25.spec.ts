@@ -1,8 +1,8 @@
 // Issue 25, in front of a class: the power-cut panel reads right, a restored moment reads as
 // the stepped one, the tour's buttons stay in view, presentation keeps the chip's marks.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { counter, watch } from './helpers';
+import { counter, settled, watch } from './helpers';
 
 const SHOTS = 'test-results/classroom25';
 test.beforeAll(() => mkdirSync(SHOTS, { recursive: true }));
@@ -252,12 +252,26 @@ test('print tour: each printed stop has its own highlight, the one the live stop
           .join(','),
       root,
     );
+  // Each stop's moment, from the tour's file: the live highlight is read only once that
+  // moment is drawn and nothing moves (right after Next the previous stop's is still up).
+  const at: { step: number; op: number }[] = (
+    JSON.parse(readFileSync('web/src/tour/tours/fast-merges.tour.json', 'utf8')) as {
+      stops: { at: { step: number; op: number } }[];
+    }
+  ).stops.map((s) => s.at);
+  expect(at).toHaveLength(stops);
   const live: string[] = [];
   for (let i = 0; i < stops; i++) {
     if (i > 0) {
       await page.getByTestId('tour-next').click();
       await expect(panel).toHaveAttribute('data-stop', String(i));
     }
+    await expect
+      .poll(async () => {
+        const s = await settled(page);
+        return `${s.step}:${s.op}`;
+      })
+      .toBe(`${at[i].step}:${at[i].op}`);
     await expect(page.getByTestId('tour-next')).toBeEnabled();
     await expect.poll(() => hi('.chip-area')).not.toBe('');
     live.push(await hi('.chip-area'));
