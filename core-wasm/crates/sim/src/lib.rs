@@ -13,6 +13,7 @@ pub mod precondition;
 pub mod runlog;
 pub mod scenario;
 pub mod sim;
+pub mod ssd;
 pub mod stepper;
 pub mod timing;
 pub mod trace;

@@ -287,6 +287,10 @@ impl Simulator {
         }
         Ok(())
     }
+    /// Builds the state at step 0 (a device builds one per die from it, ssd.rs).
+    pub fn fresh(&self) -> &Fresh {
+        &self.fresh
+    }
     pub fn schedule(&self) -> &Schedule {
         &self.schedule
     }
