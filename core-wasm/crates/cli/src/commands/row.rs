@@ -31,6 +31,8 @@ pub(crate) struct RowOptions {
     /// The one configuration of the process (`ftl run`): the parsed trace is not cached
     /// for other rows but handed to the build, which frees it once fitted.
     pub(crate) own_trace: bool,
+    /// A device of several dies (ssd.rs); None or one die: the one chip of today.
+    pub(crate) device: Option<ftl_sim::ssd::Shape>,
 }
 
 /// Metadata writes of the run and the cost of one recovery at its end.
@@ -70,6 +72,8 @@ pub(crate) struct Row {
     pub(crate) sim: Option<Simulator>,
     /// The workload space given to the run (`--space`, or a sweep's common space).
     pub(crate) space_given: Option<u32>,
+    /// A run on several dies: the device's summary instead of one chip's metrics.
+    pub(crate) device: Option<ftl_sim::ssd::DeviceSummary>,
 }
 
 impl Row {
@@ -90,6 +94,7 @@ impl Row {
             error: None,
             sim: None,
             space_given: None,
+            device: None,
         }
     }
 }
@@ -201,6 +206,14 @@ fn finish(sc: Scenario, raw: Raw, fit: Fit, plan: PlanRun, o: &RowOptions, row: 
     };
     row.requests = sim.total() as u64;
     row.request_hash = Some(ftl_sim::trace::request_hash(sim.requests()));
+    if let Some(shape) = o.device.filter(|d| d.dies() > 1) {
+        // Each die built as the one chip would be (same chip, scheme, preconditioning);
+        // the requests, host requests and arrivals are the one chip's (ssd.rs).
+        let mut dev = ftl_sim::ssd::Device::new(shape, &planned.scheme, &**sim.fresh())?;
+        dev.run(sim.requests(), sim.schedule(), sim.arrivals())?;
+        row.device = Some(dev.summary());
+        return Ok(());
+    }
     // Nothing seeks here: no keyframes, no run log, metrics by counters.
     sim.set_mode(RunMode::FullSpeed);
     sim.record_timeline(o.timeline);
@@ -351,6 +364,11 @@ impl Row {
         let o = v.as_object_mut().expect("an object");
         if self.metrics.is_some() {
             o.insert("latency_tail_us".into(), json!({"read": self.read_tail, "write": self.write_tail}));
+        }
+        if let Some(d) = &self.device {
+            // Only a device of several dies adds it: one die prints today's bytes.
+            o.insert("wrong_reads".into(), json!(d.wrong_reads));
+            o.insert("device".into(), json!(d));
         }
         o.insert("setup".into(), self.setup_json(setup));
         o.insert("scenario".into(), json!(self.scenario));

@@ -56,6 +56,41 @@ pub(crate) struct RunArgs {
     /// carries it and its fingerprint, so `ftl merge` refuses rows of other sweeps.
     #[arg(long, value_name = "JSON", requires = "row")]
     pub(crate) sweep_spec: Option<String>,
+    /// Channels of the device (docs/ssd.md); with --dies-per-channel, one FTL per die.
+    #[arg(long, default_value_t = 1)]
+    pub(crate) channels: u32,
+    /// Dies on each channel.
+    #[arg(long, default_value_t = 1)]
+    pub(crate) dies_per_channel: u32,
+    /// Stripe unit over the dies: page or block (default: page for page-mapped schemes,
+    /// block for block and log-block mapped ones, whose logical blocks must stay whole).
+    #[arg(long)]
+    pub(crate) stripe: Option<String>,
+}
+
+/// The device shape asked for (None: one die, today's chip).
+fn device(args: &RunArgs, scheme: &str) -> Result<Option<ftl_sim::ssd::Shape>, String> {
+    use ftl_sim::ssd::{Shape, Stripe};
+    let stripe = match &args.stripe {
+        Some(s) => Stripe::from_name(s)?,
+        None if ftl_sim::ftl::entry(scheme).is_some_and(|e| e.mapping != ftl_sim::ftl::Mapping::Page) => Stripe::Block,
+        None => Stripe::Page,
+    };
+    let shape = Shape { channels: args.channels, dies_per_channel: args.dies_per_channel, stripe };
+    shape.check(scheme)?;
+    if shape.dies() == 1 {
+        return Ok(None);
+    }
+    ftl_sim::limits::at_most("--channels x --dies-per-channel", shape.dies() as u64, 64)?;
+    let not_yet = [
+        (args.recovery, "--recovery"),
+        (args.timeline.is_some() || args.timing.request_timeline.is_some(), "--timeline / --request-timeline"),
+        (args.row.is_some(), "--row"),
+    ];
+    if let Some((_, flag)) = not_yet.iter().find(|(on, _)| *on) {
+        return Err(format!("{flag} is not available on a device of several dies yet (docs/ssd.md)"));
+    }
+    Ok(Some(shape))
 }
 
 pub(crate) fn execute(mut args: RunArgs) -> ExitCode {
@@ -76,6 +111,19 @@ pub(crate) fn execute(mut args: RunArgs) -> ExitCode {
     }
     if let Some(s) = &row.summary {
         print_trace_summary(s);
+    }
+    if let Some(d) = &row.device {
+        if args.json {
+            print_json(&row.to_json(&args.setup));
+        } else {
+            print_device(d);
+            print_setup(&row);
+        }
+        if d.wrong_reads > 0 {
+            eprintln!("error: {} reads disagreed with the reference model", d.wrong_reads);
+            return ExitCode::from(EXIT_FAILED_CHECK);
+        }
+        return ExitCode::SUCCESS;
     }
     let m = row.metrics.as_ref().expect("a row without error has metrics");
     if args.json {
@@ -98,6 +146,42 @@ pub(crate) fn execute(mut args: RunArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// A device of several dies: its shape, host response times and each die's share.
+fn print_device(d: &ftl_sim::ssd::DeviceSummary) {
+    println!(
+        "device             {} channels x {} dies = {} dies, stripe {} ({} pages), channel transfer not modelled (0 us)",
+        d.channels,
+        d.dies_per_channel,
+        d.dies,
+        d.stripe.name(),
+        d.stripe_unit_pages
+    );
+    println!(
+        "  host requests      {}, wrong reads {}, makespan {:.1} us",
+        d.host_requests, d.wrong_reads, d.makespan_us
+    );
+    for (name, r) in [("read", &d.read), ("write", &d.write)] {
+        println!(
+            "  {name:<6} response  n {} mean {:.1} p50 {:.1} p99 {:.1} max {:.1} us",
+            r.count, r.mean_us, r.p50_us, r.p99_us, r.max_us
+        );
+    }
+    println!("  die  channel  pages   busy (us)  utilisation  mean wait (us)  erases  WA");
+    for x in &d.per_die {
+        println!(
+            "  {:<4} {:<8} {:<7} {:<10.1} {:<12.3} {:<15.1} {:<7} {:.2}",
+            x.die,
+            x.channel,
+            x.page_requests,
+            x.busy_us,
+            x.utilisation,
+            x.mean_wait_us,
+            x.erases,
+            x.write_amplification
+        );
+    }
+}
+
 /// What the human output adds under the metrics: space, fit, request-list hash (give
 /// them back with --space and --fit to reproduce the run).
 fn print_setup(row: &Row) {
@@ -118,6 +202,9 @@ fn fit_name(row: &Row) -> String {
 }
 
 fn run(args: &mut RunArgs) -> Result<Row, String> {
+    if args.scenario.is_some() && args.channels.saturating_mul(args.dies_per_channel) != 1 {
+        return Err("--scenario is not available on a device of several dies yet (docs/ssd.md)".into());
+    }
     let opts = RowOptions {
         space: args.setup.space,
         recovery: args.recovery,
@@ -126,6 +213,7 @@ fn run(args: &mut RunArgs) -> Result<Row, String> {
         keep: true,
         timing: args.timing.option()?,
         own_trace: true,
+        device: None,
     };
     let mut row = match &args.scenario {
         Some(file) => {
@@ -190,7 +278,9 @@ fn run(args: &mut RunArgs) -> Result<Row, String> {
             row
         }
         None => {
-            let point = args.setup.point(args.scheme.as_deref().expect("clap requires --scheme"))?;
+            let scheme = args.scheme.as_deref().expect("clap requires --scheme");
+            let opts = RowOptions { device: device(args, scheme)?, ..opts };
+            let point = args.setup.point(scheme)?;
             run_point(&args.setup, &point, &opts)
         }
     };

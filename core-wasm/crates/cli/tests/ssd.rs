@@ -1,0 +1,103 @@
+//! `ftl run --channels C --dies-per-channel W --stripe page|block` (docs/ssd.md): one die
+//! prints today's bytes; every scheme on 4 dies reads back what it wrote.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn ftl(args: &[&str]) -> Output {
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../..");
+    Command::new(env!("CARGO_BIN_EXE_ftl")).args(args).current_dir(repo).output().expect("the ftl binary runs")
+}
+
+fn ok(args: &[&str]) -> Output {
+    let o = ftl(args);
+    assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    o
+}
+
+const SCHEMES: [&str; 5] = ["page", "bast", "fast", "nftl", "gftl"];
+
+#[test]
+fn one_die_prints_todays_bytes() {
+    for s in SCHEMES {
+        for timing in [&[][..], &["--rate", "3000", "--spacing", "poisson"][..]] {
+            let text = [
+                &["run", "--scheme", s, "--gen", "uniform:n=3000,seed=2,read_ratio=0.3", "--pages-per-block", "16"][..],
+                timing,
+            ]
+            .concat();
+            let base = [&text[..], &["--json"]].concat();
+            let today = ok(&base).stdout;
+            for stripe in ["page", "block"] {
+                if s != "page" && stripe == "page" {
+                    continue;
+                }
+                let one = [&base[..], &["--channels", "1", "--dies-per-channel", "1", "--stripe", stripe]].concat();
+                assert_eq!(ok(&one).stdout, today, "{s} {timing:?} --stripe {stripe}");
+            }
+            let out = ok(&[&text[..], &["--channels", "1"]].concat()).stdout;
+            assert_eq!(out, ok(&text).stdout, "{s}: human output unchanged");
+            assert!(!String::from_utf8_lossy(&out).contains("device "), "one die: no device section");
+        }
+    }
+}
+
+#[test]
+fn every_scheme_on_four_dies_has_no_wrong_reads() {
+    let schemes: Vec<&str> = ftl_sim::ftl::SCHEMES.iter().map(|s| s.0).collect();
+    for &s in &schemes {
+        let o = ok(&[
+            "run",
+            "--scheme",
+            s,
+            "--gen",
+            "uniform:n=4000,seed=3,read_ratio=0.4",
+            "--blocks",
+            "128",
+            "--pages-per-block",
+            "16",
+            "--channels",
+            "2",
+            "--dies-per-channel",
+            "2",
+            "--rate",
+            "2000",
+            "--json",
+        ]);
+        let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+        let d = &v["device"];
+        assert_eq!(v["wrong_reads"], 0, "{s}");
+        assert_eq!(
+            (d["channels"].as_u64(), d["dies_per_channel"].as_u64(), d["dies"].as_u64()),
+            (Some(2), Some(2), Some(4))
+        );
+        let want = if s == "page" || s == "ltftl" { "page" } else { "block" };
+        assert_eq!(d["stripe"], want, "{s}: the default stripe unit");
+        let per = d["per_die"].as_array().unwrap();
+        assert_eq!(per.len(), 4);
+        let pages: u64 = per.iter().map(|x| x["page_requests"].as_u64().unwrap()).sum();
+        assert_eq!(pages, 4000, "{s}: every page request ran on one die");
+        assert!(per.iter().all(|x| x["utilisation"].as_f64().unwrap() > 0.0), "{s}");
+        assert_eq!(d["read"]["count"].as_u64().unwrap() + d["write"]["count"].as_u64().unwrap(), 4000);
+    }
+    assert!(schemes.len() >= 5, "{schemes:?}");
+    // Human output names the shape and each die.
+    let o = ok(&["run", "--scheme", "page", "--gen", "uniform:n=500", "--channels", "4", "--dies-per-channel", "2"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("4 channels x 2 dies = 8 dies, stripe page"), "{text}");
+}
+
+#[test]
+fn page_striping_of_block_mapped_schemes_and_unsupported_flags_are_refused() {
+    let base = ["run", "--gen", "uniform:n=100", "--channels", "2", "--dies-per-channel", "2"];
+    let o = ftl(&[&base[..], &["--scheme", "bast", "--stripe", "page"]].concat());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("use --stripe block"));
+    let o = ftl(&[&base[..], &["--scheme", "page", "--recovery"]].concat());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not available on a device of several dies"));
+    let o = ftl(&[&base[..], &["--scheme", "page", "--stripe", "plane"]].concat());
+    assert_eq!(o.status.code(), Some(2));
+}
