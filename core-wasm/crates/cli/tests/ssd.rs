@@ -73,7 +73,8 @@ fn every_scheme_on_four_dies_has_no_wrong_reads() {
             (d["channels"].as_u64(), d["dies_per_channel"].as_u64(), d["dies"].as_u64()),
             (Some(2), Some(2), Some(4))
         );
-        let want = if s == "page" || s == "ltftl" { "page" } else { "block" };
+        let paged = ftl_sim::ftl::entry(s).unwrap().mapping == ftl_sim::ftl::Mapping::Page;
+        let want = if paged { "page" } else { "block" };
         assert_eq!(d["stripe"], want, "{s}: the default stripe unit");
         let per = d["per_die"].as_array().unwrap();
         assert_eq!(per.len(), 4);
