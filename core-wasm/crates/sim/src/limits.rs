@@ -30,6 +30,10 @@ pub const MAX_MERGE_LINE: u64 = MAX_SCENARIO_BYTES + (1 << 20);
 pub const SESSION_MEMORY_BUDGET: u64 = 1 << 30;
 /// Keyframes a Session keeps (wasm memory is small; the CLI keeps more).
 pub const SESSION_KEYFRAME_BYTES: usize = 16 << 20;
+/// Requests between the keyframe a Stepper keeps near the cursor and the target of the
+/// long seek back that made it (`Simulator::set_near_keyframe`): the next this many steps
+/// back replay at most this many requests each.
+pub const NEAR_KEYFRAME_GAP: usize = 256;
 
 /// The cut points of a crash sweep from its options (`--all`, `--every N`, `--random N`),
 /// with the caps above. The CLI and wasm `crash_sweep` both use it.

@@ -176,6 +176,12 @@ pub struct Simulator {
     fresh: Fresh,
     keyframes: Vec<State>,
     interval: usize,
+    /// One more keyframe, near the cursor: taken `near_gap` requests before the target of
+    /// a long replay back, so the next steps back replay a few requests from it instead of
+    /// the whole way from the last keyframe (or step 0, on a chip too large for any; issue
+    /// 37, item 3). Off (0) unless the owner has memory for one more state.
+    near: Option<State>,
+    near_gap: usize,
     /// Keyframe budget in bytes (used in `RunMode::Player`).
     budget: usize,
     mode: RunMode,
@@ -212,6 +218,8 @@ impl Simulator {
             fresh,
             keyframes: Vec::new(),
             interval: 0,
+            near: None,
+            near_gap: 0,
             budget: KEYFRAME_BUDGET,
             mode: RunMode::Player,
             error: None,
@@ -233,6 +241,7 @@ impl Simulator {
         if self.mode == RunMode::FullSpeed {
             self.interval = usize::MAX;
             self.keyframes.clear();
+            self.near = None;
             return;
         }
         let g = self.state.flash.geometry();
@@ -312,6 +321,7 @@ impl Simulator {
             return Ok(());
         }
         self.keyframes.clear();
+        self.near = None;
         self.state = (self.fresh)();
         self.state.clock.config = self.timing;
         self.seek(pos)
@@ -386,6 +396,18 @@ impl Simulator {
     /// Drops keyframes after request `pos` (the run diverged there: a power cut and recovery).
     pub fn truncate_keyframes(&mut self, pos: usize) {
         self.keyframes.retain(|k| k.pos <= pos);
+        if self.near.as_ref().is_some_and(|k| k.pos > pos) {
+            self.near = None;
+        }
+    }
+
+    /// Keeps a keyframe near the cursor `gap` requests before the target of a long seek
+    /// back (0: none, and the one kept is dropped). It costs one more state in memory.
+    pub fn set_near_keyframe(&mut self, gap: usize) {
+        self.near_gap = gap;
+        if gap == 0 {
+            self.near = None;
+        }
     }
 
     /// Turns the per-request response-time record on or off (off by default: 8 bytes
@@ -501,9 +523,16 @@ impl Simulator {
     pub fn seek(&mut self, step: usize) -> Result<(), String> {
         let step = step.min(self.total());
         let recording = self.state.flash.recording();
-        if step < self.state.pos || self.error.is_some() {
+        let back = step < self.state.pos;
+        // The nearest kept state at or before `step`: a keyframe or the one near the cursor.
+        let kf = self.keyframes.iter().rev().find(|k| k.pos <= step);
+        let near = self.near.as_ref().filter(|k| k.pos <= step);
+        let base = match (kf, near) {
+            (Some(k), Some(n)) => Some(if n.pos > k.pos { n } else { k }),
+            (k, n) => k.or(n),
+        };
+        if back || self.error.is_some() {
             self.error = None;
-            let base = self.keyframes.iter().rev().find(|k| k.pos <= step);
             self.state = match base {
                 Some(k) => k.clone(),
                 None => {
@@ -512,12 +541,24 @@ impl Simulator {
                     s
                 }
             };
-        } else if let Some(k) = self.keyframes.iter().rev().find(|k| k.pos <= step && k.pos > self.state.pos) {
+        } else if let Some(k) = base.filter(|k| k.pos > self.state.pos) {
             self.state = k.clone();
         }
         self.state.flash.set_recording(false);
-        let n = step - self.state.pos;
-        let r = self.run(n);
+        let mut r = Ok(0);
+        if back && self.near_gap > 0 && step - self.state.pos > 2 * self.near_gap {
+            // A long replay back: keep the state `near_gap` requests before the target,
+            // so the steps back that follow replay from there.
+            let mid = step - self.near_gap;
+            r = self.run(mid - self.state.pos);
+            if r.is_ok() {
+                self.near = Some(self.state.clone());
+            }
+        }
+        if r.is_ok() {
+            let n = step - self.state.pos;
+            r = self.run(n);
+        }
         self.state.flash.set_recording(recording);
         r.map(|_| ())
     }

@@ -86,6 +86,9 @@ pub struct Stepper {
     /// Bytes the roots may take (`limits::roots_budget`: the Session's memory budget less
     /// what `limits::session_memory` counts), and what they take (`limits::root_bytes`).
     roots_budget: u64,
+    /// What the Simulator's keyframe near the cursor may take (0: none kept), out of
+    /// `roots_budget`.
+    near_bytes: u64,
     roots_bytes: u64,
     /// The display of `before` (consistent: between requests), and of the moment shown
     /// (src/moment.rs); computed on first read, dropped when the moment changes.
@@ -126,8 +129,18 @@ struct Root {
 }
 
 impl Stepper {
-    pub fn new(sim: Simulator) -> Stepper {
-        let roots_budget = crate::limits::roots_budget(sim.state.flash.geometry());
+    pub fn new(mut sim: Simulator) -> Stepper {
+        let g = *sim.state.flash.geometry();
+        let roots_budget = crate::limits::roots_budget(&g);
+        // Back as fast as forward (issue 37, item 3): one more state kept near the cursor
+        // for steps back, out of the memory the recoveries may take; the first power cut
+        // that needs that room drops it for the rest of the session (room_for_a_recovery).
+        let mut near_bytes = crate::limits::state_bytes(&g);
+        if roots_budget >= near_bytes {
+            sim.set_near_keyframe(crate::limits::NEAR_KEYFRAME_GAP);
+        } else {
+            near_bytes = 0;
+        }
         Stepper {
             sim,
             events: Vec::new(),
@@ -147,6 +160,7 @@ impl Stepper {
             roots: Vec::new(),
             roots_budget,
             roots_bytes: 0,
+            near_bytes,
             base: OnceCell::new(),
             shown: OnceCell::new(),
             track: Track::default(),
@@ -155,7 +169,8 @@ impl Stepper {
     }
 
     /// The bytes the recoveries kept on this branch may take (default
-    /// `limits::roots_budget` of the chip), and what they take now.
+    /// `limits::roots_budget` of the chip; the near keyframe takes its share of it until
+    /// a recovery needs the room), and what they take now.
     pub fn set_roots_budget(&mut self, bytes: u64) {
         self.roots_budget = bytes;
     }
@@ -626,11 +641,16 @@ impl Stepper {
     /// root, so only cuts from a running device are held to it. The new root's events are
     /// taken as the most any root kept has, and at least one operation a page and a block
     /// (a recovery's scan).
-    fn room_for_a_recovery(&self) -> Result<(), String> {
+    fn room_for_a_recovery(&mut self) -> Result<(), String> {
         let g = *self.sim.state.flash.geometry();
         let scan = (g.pages() as u64 + g.blocks as u64) * std::mem::size_of::<Event>() as u64;
         let events = self.roots.iter().map(|r| crate::limits::events_bytes(&r.events)).max().unwrap_or(0).max(scan);
         let next = crate::limits::root_bytes(&g, events);
+        if self.near_bytes > 0 && self.roots_bytes + next + self.near_bytes > self.roots_budget {
+            // The recoveries come first: steps back replay from keyframes again.
+            self.sim.set_near_keyframe(0);
+            self.near_bytes = 0;
+        }
         if self.roots_bytes + next > self.roots_budget {
             return Err(format!(
                 "power cut refused: the {} recoveries this session keeps take {} MB and another needs about {} MB, over their {} MB of the session's {} MB memory limit (go back before an earlier power cut, which drops it, or reload the scenario)",

@@ -400,3 +400,34 @@ fn a_moment_reached_by_seek_goto_or_back_reads_as_the_one_reached_by_stepping() 
         assert_eq!(&shown(&s), &by_step[i], "back from ({i}, 1)");
     }
 }
+
+/// Back steps replay from the keyframe kept near the cursor (issue 37, item 3) and land
+/// on the moment a fresh Stepper reaches by going there directly: on a chip with no
+/// keyframes, every operation step back from request 1000 to 420 (past two near keyframes,
+/// taken at 742 and 485), each checked against a fresh `goto` (pages, metrics).
+#[test]
+fn steps_back_from_the_near_keyframe_land_where_goto_does() {
+    let text = "(w0-19)x2 (w3 w7 w1 w15 w2 w9 w11 w0 w4 w13 w17 w5 r3 w19 w6)x80";
+    let build = || {
+        let sc = scenario("page", SchemeParams::default(), 8, 4, Workload::Pattern { text: text.into() });
+        let mut sim = sc.build().unwrap();
+        sim.set_keyframe_budget(0);
+        Stepper::new(sim)
+    };
+    let mut s = build();
+    s.seek(1000).unwrap();
+    let mut back = 0;
+    while s.step() >= 420 {
+        assert!(back < 100_000);
+        assert!(s.back_op().unwrap());
+        back += 1;
+        let (step, op) = (s.step(), s.op_cursor());
+        let mut fresh = build();
+        fresh.goto(step, op).unwrap();
+        assert_eq!(
+            (s.page_states(), s.page_lpns(), s.metrics_json()),
+            (fresh.page_states(), fresh.page_lpns(), fresh.metrics_json()),
+            "after {back} steps back, at request {step} op {op}"
+        );
+    }
+}
