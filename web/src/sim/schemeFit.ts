@@ -5,6 +5,7 @@
 // never restates those rules and cannot drift from them.
 import { CHIPS, chipSpec, type Scenario } from './scenarioTypes';
 import { loadPageCore, peekPageCore, type PageCore } from './pageCore';
+import type { ChipFit } from './generated/ChipFit';
 
 export type { PageCore };
 
@@ -66,21 +67,15 @@ function candidates(chip: Scenario['chip']): Scenario['chip'][] {
   return out;
 }
 
-/** The core's answer (ftl_sim::fit::Fit). */
-interface CoreFit {
-  chip: { preset: string; blocks: number | null; pages_per_block: number | null };
-  refused: string | null;
-}
-
 /**
  * The chip to run `s.scheme` on: the form's own when the core accepts it, else the nearest
  * one it accepts (the candidates are the form's, the answer the core's), with a sentence
  * saying what changed and the core's reason.
  */
 export function fitChip(core: PageCore, s: Scenario): Fit | { error: string } {
-  let fit: CoreFit;
+  let fit: ChipFit;
   try {
-    fit = JSON.parse(core.fit_chip(JSON.stringify(forCheck(s, true)), JSON.stringify(candidates(s.chip)))) as CoreFit;
+    fit = core.fit_chip(JSON.stringify(forCheck(s, true)), JSON.stringify(candidates(s.chip)));
   } catch (e) {
     return { error: message(e) };
   }

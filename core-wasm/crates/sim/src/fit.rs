@@ -4,6 +4,7 @@
 //! scenario form asks on every edit and when a scheme is picked (web/src/sim/schemeFit.ts).
 
 use serde::Serialize;
+use ts_rs::TS;
 
 use crate::ftl::{self, SchemeParams};
 use crate::nand::Chip;
@@ -88,8 +89,10 @@ pub fn fit_scenario(s: &Scenario, candidates: &[ChipSpec]) -> Result<Fit, String
     fit_chip(&s.scheme, &s.params, &s.chip, candidates)
 }
 
-/// The chip to run a scheme on.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// The chip to run a scheme on (`fit_chip()` of the wasm module; `ChipFit` in TypeScript,
+/// beside the trace's `Fit`).
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[ts(export, rename = "ChipFit")]
 pub struct Fit {
     pub chip: ChipSpec,
     /// Why the chip asked for was refused (`check`'s message); None when it fits.

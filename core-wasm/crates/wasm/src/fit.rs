@@ -5,20 +5,21 @@
 use ftl_sim::scenario::{ChipSpec, Scenario};
 use wasm_bindgen::prelude::*;
 
+use crate::types::to_js;
 use crate::{js_err, memory_for};
 
 /// The chip to run the scenario's scheme on (ftl_sim::fit::fit_chip): the scenario's own
 /// chip when the scheme runs on it, else the first of `candidates_json` (`[ChipSpec]`,
-/// nearest first) it runs on. JSON `{chip, refused}` (`refused`: why the scenario's chip
-/// was not kept, null when it was); an error with the core's message when none fits.
+/// nearest first) it runs on: `{chip, refused}` (`refused`: why the scenario's chip was
+/// not kept, null when it was); an error with the core's message when none fits.
 /// The workload is not looked at; preconditioning and timing no chip mends are refused.
-#[wasm_bindgen]
-pub fn fit_chip(scenario_json: &str, candidates_json: &str) -> Result<String, JsError> {
+#[wasm_bindgen(unchecked_return_type = "ChipFit")]
+pub fn fit_chip(scenario_json: &str, candidates_json: &str) -> Result<JsValue, JsError> {
     let s = Scenario::from_json(scenario_json).map_err(js_err)?;
     let candidates: Vec<ChipSpec> =
         serde_json::from_str(candidates_json).map_err(|e| js_err(format!("invalid candidate chips: {e}")))?;
     let fit = ftl_sim::fit::fit_scenario(&s, &candidates).map_err(js_err)?;
-    serde_json::to_string(&fit).map_err(js_err)
+    to_js(&fit)
 }
 
 /// Why the scenario cannot run, or None. `geometry_only`: scheme, parameters and chip from

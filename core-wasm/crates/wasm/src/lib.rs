@@ -18,6 +18,7 @@ use types::{to_js, CrashHere, Prediction};
 #[wasm_bindgen(typescript_custom_section)]
 const TS_IMPORTS: &str = r#"
 import type { Catalog } from "../generated/Catalog";
+import type { ChipFit } from "../generated/ChipFit";
 import type { CrashHere } from "../generated/CrashHere";
 import type { LatencyHistogram } from "../generated/LatencyHistogram";
 import type { ParamRange } from "../generated/ParamRange";

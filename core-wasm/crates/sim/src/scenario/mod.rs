@@ -15,8 +15,11 @@ use crate::trace::Request;
 pub mod load;
 pub mod plan;
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A scenario's chip: a preset, optionally resized (`ScenarioChip` in TypeScript: the web's
+/// `ChipSpec` is a preset's description).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(default, deny_unknown_fields)]
+#[ts(export, rename = "ScenarioChip")]
 pub struct ChipSpec {
     pub preset: String,
     pub blocks: Option<u32>,
