@@ -1,20 +1,27 @@
 #!/usr/bin/env node
 // Stepping one flash operation on a large chip, in the .wasm the app ships (issue 14):
 // median latency of Session.step_op / back_op, alone and with the getters a snapshot reads
-// (web/src/sim/host.ts takeSnapshot). Prints one JSON line. Not a timed test.
-//   node scripts/bench-step.mjs [scheme] [blocks] [pages_per_block] [warm-up requests] [steps]
+// (web/src/sim/host.ts takeSnapshot: a getter that returns JSON text is parsed, as the
+// worker does). Prints one JSON line. Not a timed test.
+//   node scripts/bench-step.mjs [scheme] [blocks] [pages_per_block] [warm-up requests] [steps] [--against DIR]...
+// `--against DIR` (repeatable): another wasm-bindgen build (a web/src/sim/pkg directory,
+// e.g. main's) stepped through the same moments in the same process, alternating step by
+// step with this one, so load on the machine hits both alike; prints one line per build,
+// then a line of ratios (this build / the other) of the medians.
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const PKG = join(ROOT, 'web', 'src', 'sim', 'pkg');
-const { initSync, Session } = await import(join(PKG, 'ftlscope_wasm.js'));
-const wasm = initSync({ module: readFileSync(join(PKG, 'ftlscope_wasm_bg.wasm')) });
-
-const [scheme = 'page', blocksArg = '65536', ppbArg = '64', warmArg = '3000000', stepsArg = '60'] =
-  process.argv.slice(2);
+const args = process.argv.slice(2);
+const pkgs = [join(ROOT, 'web', 'src', 'sim', 'pkg')];
+const positional = [];
+for (let i = 0; i < args.length; i++) {
+  if (args[i] === '--against') pkgs.push(resolve(args[++i]));
+  else positional.push(args[i]);
+}
+const [scheme = 'page', blocksArg = '65536', ppbArg = '64', warmArg = '3000000', stepsArg = '60'] = positional;
 const blocks = Number(blocksArg);
 const ppb = Number(ppbArg);
 const warm = Number(warmArg);
@@ -25,98 +32,130 @@ const scenario = {
   chip: { preset: 'classroom', blocks, pages_per_block: ppb },
   workload: { kind: 'uniform', n: warm + 10 * steps, seed: 7 },
 };
-const s = new Session(JSON.stringify(scenario));
-let t = performance.now();
-s.run(warm);
-const warmS = (performance.now() - t) / 1000;
 
 const med = (xs) => {
   const a = [...xs].sort((x, y) => x - y);
-  return a.length ? Number(a[Math.floor(a.length / 2)].toFixed(2)) : null;
+  return a.length ? Number(a[Math.floor(a.length / 2)].toFixed(3)) : null;
 };
-const getters = () => {
-  s.page_states();
-  s.block_roles();
-  s.block_erase_counts();
-  s.block_owners();
-  s.metrics();
-  s.events();
-  s.narration();
-  s.view();
-  s.victims();
-};
-// What the worker reads after a step on a big chip since issue 26: the core's delta (what
-// the step changed) and the small getters, instead of the whole chip.
-const deltaGetters = () => {
-  const d = s.take_delta();
-  if (!d.full()) {
-    d.pages();
-    d.page_states();
-    d.page_lpns();
-    d.blocks();
-    d.block_roles();
-    d.block_owners();
-    d.block_erase_counts();
-    d.owner_sets();
-  }
-  d.free();
-  s.metrics();
-  s.events();
-  s.narration();
-  s.view();
-  s.victims();
-};
-// Step op by op; times split into the first op of a request (runs it whole, keeps the
-// state before it) and the later ones (re-run from the kept state, paused after k ops).
-const first = [];
-const inner = [];
-const back = [];
-const withGetters = [];
-const withDelta = [];
-const backDelta = [];
-let multi = 0;
-for (let i = 0; i < steps; i++) {
-  t = performance.now();
-  s.step_op();
-  const dt = performance.now() - t;
-  (s.op_cursor() <= 1 ? first : inner).push(dt);
-  if (s.op_count() > 1) multi++;
-  t = performance.now();
-  if (i % 2 === 0) {
-    getters();
-    withGetters.push(dt + performance.now() - t);
-    s.take_delta().free(); // the next delta starts from the moment just read whole
-  } else {
-    deltaGetters();
-    withDelta.push(dt + performance.now() - t);
-  }
-  if (i % 5 === 4) {
-    t = performance.now();
-    s.back_op();
-    const db = performance.now() - t;
-    back.push(db);
-    t = performance.now();
-    deltaGetters();
-    backDelta.push(db + performance.now() - t);
+// A getter's value as the worker holds it (host.ts parses the ones that cross as JSON text).
+const read = (v) => (typeof v === 'string' ? JSON.parse(v) : v);
+
+/** One build: its Session at the same moments, and its samples. */
+async function bench(pkg) {
+  const m = await import(pathToFileURL(join(pkg, 'ftlscope_wasm.js')).href);
+  const wasm = m.initSync({ module: readFileSync(join(pkg, 'ftlscope_wasm_bg.wasm')) });
+  const s = new m.Session(JSON.stringify(scenario));
+  let t = performance.now();
+  s.run(warm);
+  const warmS = (performance.now() - t) / 1000;
+  const getters = () => {
+    s.page_states();
+    s.block_roles();
+    s.block_erase_counts();
+    s.block_owners();
+    read(s.metrics());
+    read(s.events());
+    s.narration();
+    read(s.view());
+    s.victims();
+  };
+  // What the worker reads after a step on a big chip since issue 26: the core's delta (what
+  // the step changed) and the small getters, instead of the whole chip.
+  const deltaGetters = () => {
+    const d = s.take_delta();
+    if (!d.full()) {
+      d.pages();
+      d.page_states();
+      d.page_lpns();
+      d.blocks();
+      d.block_roles();
+      d.block_owners();
+      d.block_erase_counts();
+      read(d.owner_sets());
+    }
+    d.free();
+    read(s.metrics());
+    read(s.events());
+    s.narration();
+    read(s.view());
+    s.victims();
+  };
+  const r = { first: [], inner: [], back: [], withGetters: [], withDelta: [], backDelta: [], view: [], multi: 0 };
+  r.viewBytes = () => {
+    const v = s.view();
+    return typeof v === 'string' ? v.length : JSON.stringify(v).length;
+  };
+  // Step i (op by op); times split into the first op of a request (runs it whole, keeps the
+  // state before it) and the later ones (re-run from the kept state, paused after k ops).
+  r.step = (i) => {
+    let t = performance.now();
     s.step_op();
-    deltaGetters();
-  }
-}
-console.log(
-  JSON.stringify({
+    const dt = performance.now() - t;
+    (s.op_cursor() <= 1 ? r.first : r.inner).push(dt);
+    if (s.op_count() > 1) r.multi++;
+    t = performance.now();
+    if (i % 2 === 0) {
+      getters();
+      r.withGetters.push(dt + performance.now() - t);
+      s.take_delta().free(); // the next delta starts from the moment just read whole
+    } else {
+      deltaGetters();
+      r.withDelta.push(dt + performance.now() - t);
+    }
+    t = performance.now();
+    read(s.view());
+    r.view.push(performance.now() - t);
+    if (i % 5 === 4) {
+      t = performance.now();
+      s.back_op();
+      const db = performance.now() - t;
+      r.back.push(db);
+      t = performance.now();
+      deltaGetters();
+      r.backDelta.push(db + performance.now() - t);
+      s.step_op();
+      deltaGetters();
+    }
+  };
+  r.summary = () => ({
+    pkg: pkg.startsWith(ROOT) ? pkg.slice(ROOT.length + 1) : pkg,
     scheme,
     chip: `${blocks} x ${ppb}`,
     warm_requests: warm,
     warm_s: Number(warmS.toFixed(1)),
     steps,
-    requests_with_several_ops: multi,
-    step_op_ms_median: med([...first, ...inner]),
-    first_op_of_request_ms_median: med(first),
-    later_op_ms_median: med(inner),
-    back_op_ms_median: med(back),
-    step_op_plus_snapshot_getters_ms_median: med(withGetters),
-    step_op_plus_delta_ms_median: med(withDelta),
-    back_op_plus_delta_ms_median: med(backDelta),
+    requests_with_several_ops: r.multi,
+    step_op_ms_median: med([...r.first, ...r.inner]),
+    first_op_of_request_ms_median: med(r.first),
+    later_op_ms_median: med(r.inner),
+    back_op_ms_median: med(r.back),
+    step_op_plus_snapshot_getters_ms_median: med(r.withGetters),
+    step_op_plus_delta_ms_median: med(r.withDelta),
+    back_op_plus_delta_ms_median: med(r.backDelta),
+    view_read_ms_median: med(r.view),
+    view_bytes_last: r.viewBytes(),
     wasm_memory_mb: Math.round(wasm.memory.buffer.byteLength / 2 ** 20),
-  }),
-);
+  });
+  return r;
+}
+
+const runs = [];
+for (const p of pkgs) runs.push(await bench(p));
+// Alternate the builds step by step, so both see the same load; which goes first flips
+// every two steps (a step reads whole or by delta by its parity: flipping on parity would
+// always put one build's delta reads after the other's whole-chip garbage).
+for (let i = 0; i < steps; i++) {
+  const order = Math.floor(i / 2) % 2 === 0 ? runs : [...runs].reverse();
+  for (const r of order) r.step(i);
+}
+const sums = runs.map((r) => r.summary());
+for (const s of sums) console.log(JSON.stringify(s));
+if (sums.length > 1) {
+  for (const other of sums.slice(1)) {
+    const ratio = { ratio: `${sums[0].pkg} / ${other.pkg}` };
+    for (const k of Object.keys(sums[0])) {
+      if (/_ms_median$|_bytes/.test(k) && other[k]) ratio[k] = Number((sums[0][k] / other[k]).toFixed(2));
+    }
+    console.log(JSON.stringify(ratio));
+  }
+}

@@ -133,7 +133,7 @@ describe('scheme tables', () => {
       title: 'Sector-mapping table: RW log blocks',
       data: {
         kind: 'shared_log_blocks',
-        blocks: [{ order: 0, pbn: 7, lsns: ['merged', 'merged', 'empty', { lsn: 3 }] }],
+        blocks: [{ order: 0, pbn: 7, lsns: [-1, -1, null, 3] }],
       },
     };
     expect(panelTable(rw)).toEqual({

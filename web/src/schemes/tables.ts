@@ -151,8 +151,8 @@ export function fixed1(v: number): string {
 }
 const pct = (v: number) => `${fixed1(v * 100)}%`;
 
-/** A log page's sector-map entry: its LSN, −1 once merged out, · while empty. */
-export const sectorText = (e: SectorEntry) => (e === 'empty' ? '·' : e === 'merged' ? '-1' : String(e.lsn));
+/** A log page's sector-map entry: its LSN, −1 once merged out, · while empty (null). */
+export const sectorText = (e: SectorEntry) => (e === null ? '·' : String(e));
 
 const PHASE: Record<GcPhase['phase'], string> = {
   start: 'Start',

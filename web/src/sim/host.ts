@@ -17,7 +17,6 @@ import type {
   Metrics,
   SimEvent,
 } from './protocol';
-import type { SchemeView } from './generated/SchemeView';
 import { TRACE_COMMANDS, TraceHost } from './traceHost';
 import { Revival, errorMessage, isTrap } from './revival';
 import { isUploadWorkload, type TraceCommand, type TraceCore } from './traceTypes';
@@ -58,7 +57,6 @@ function cutRequests(s: Session): Snapshot['cutRequests'] {
 export function takeSnapshot(s: Session, lean = false, delta?: ChipDelta): Snapshot {
   const pageStates = delta ? new Uint8Array(0) : s.page_states();
   const skipLpns = delta || (lean && pageStates.length > LEAN_PAGES);
-  const view = parseJson<SchemeView>(s.view(), 'view');
   return {
     step: s.step(),
     total: s.total(),
@@ -73,7 +71,7 @@ export function takeSnapshot(s: Session, lean = false, delta?: ChipDelta): Snaps
     metrics: parseJson<Metrics>(s.metrics(), 'metrics'),
     events: parseJson<SimEvent[]>(s.events(), 'events'),
     narration: s.narration(),
-    view: { panels: Array.isArray(view?.panels) ? view.panels : [] },
+    view: { panels: s.view().panels },
     powered: s.powered(),
     recovering: s.recovering(),
     victims: Array.from(s.victims()),

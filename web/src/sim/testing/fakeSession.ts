@@ -2,6 +2,7 @@
 // unit tests of the worker host and client. It follows docs/session-api.md closely
 // enough to exercise the protocol; the Rust core is the real simulator.
 import type { QueueView, SessionConstructor, SessionInfo, SimEvent } from '../protocol';
+import type { SchemeView } from '../generated/SchemeView';
 
 interface Req {
   op: 'r' | 'w';
@@ -296,8 +297,8 @@ export class FakeSession {
     const ev = this.lastEvents[this.lastEvents.length - 1];
     return ev ? `${ev.text} (${ev.cause})` : '';
   }
-  view() {
-    return JSON.stringify({
+  view(): SchemeView {
+    return {
       panels: [
         {
           title: 'Page map (LPN → PPN)',
@@ -308,7 +309,8 @@ export class FakeSession {
           },
         },
       ],
-    });
+      powered: true,
+    };
   }
   free() {
     this.freed = true;

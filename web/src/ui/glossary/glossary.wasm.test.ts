@@ -17,7 +17,7 @@ import { fitChip } from '../../sim/schemeFit';
 import { TOURS } from '../../tour/tours';
 import { BLOCK_ROLES, PAGE_STATES } from '../../viz/palette';
 import { metricRows } from '../../viz/MetricsPanel';
-import type { Metrics, QueueView, SchemeViewData } from '../../sim/protocol';
+import type { Metrics, QueueView } from '../../sim/protocol';
 import { panelTable } from '../../schemes/tables';
 import { findTerms, termOf, unexplained } from './glossary';
 
@@ -37,7 +37,7 @@ function walk(scenario: Scenario, shown: Shown, cutAt: number | null, maxOps = 4
     const look = () => {
       for (const st of new Set(s.page_states())) shown.labels.add(PAGE_STATES[st]?.label ?? `page state ${st}`);
       for (const r of new Set(s.block_roles())) shown.labels.add(BLOCK_ROLES[r]?.label ?? `block role ${r}`);
-      const view = JSON.parse(s.view()) as SchemeViewData;
+      const view = s.view();
       for (const t of view.panels.map(panelTable)) {
         shown.texts.add(t.title);
         for (const c of t.columns) shown.texts.add(c);

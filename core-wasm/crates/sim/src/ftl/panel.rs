@@ -260,15 +260,28 @@ pub struct SequentialLog {
     pub sectors: u32,
 }
 
-/// What a log page's sector-map entry holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, TS)]
-#[serde(rename_all = "snake_case")]
-#[ts(export)]
+/// What a log page's sector-map entry holds. It crosses as one number per page, as the
+/// paper's table writes it: the LSN, −1 once merged out, null while empty. FAST's view()
+/// lists every page of its RW log blocks on each step (4,032 with 64 log blocks of 64
+/// pages): as `{"lsn": n}` objects the view doubled in size and the per-step path got
+/// slower than the text table it replaced (issue 36, docs/performance.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, TS)]
+#[ts(export, type = "number | null")]
 pub enum SectorEntry {
     Empty,
     /// Its sector was merged out (the paper's −1).
     Merged,
     Lsn(u32),
+}
+
+impl Serialize for SectorEntry {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match *self {
+            SectorEntry::Empty => s.serialize_none(),
+            SectorEntry::Merged => s.serialize_i32(-1),
+            SectorEntry::Lsn(l) => s.serialize_u32(l),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, TS)]
@@ -452,7 +465,7 @@ mod tests {
         assert_eq!(v["data"]["groups"][0]["primary"], serde_json::json!({"pbn": 1, "used": 32, "of": 32}));
         assert_eq!(v["data"]["groups"][0]["gc"], serde_json::json!({"kind": "primary_and_buffer", "step": 5, "of": 8}));
         let sectors = serde_json::to_value([SectorEntry::Empty, SectorEntry::Merged, SectorEntry::Lsn(7)]).unwrap();
-        assert_eq!(sectors, serde_json::json!(["empty", "merged", {"lsn": 7}]));
+        assert_eq!(sectors, serde_json::json!([null, -1, 7]));
         let phases = serde_json::to_value([GcPhase::Start, GcPhase::Copy(3)]).unwrap();
         assert_eq!(phases, serde_json::json!([{"phase": "start"}, {"phase": "copy", "page": 3}]));
         let t =
