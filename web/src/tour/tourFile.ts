@@ -181,6 +181,9 @@ function checkStop(c: Checker, v: unknown, path: string) {
     });
 }
 
+/** Every check of tourFromObject passed: the object has a tour file's shape (no cast needed). */
+const passed = (raw: Obj, c: Checker): raw is Obj & TourFile => c.problems.length === 0;
+
 /**
  * A tour from a parsed file: the tour, or every problem with its path. Checks the shape,
  * the bounds and the glossary links; what needs the core (the scenario's scheme and
@@ -209,8 +212,8 @@ export function tourFromObject(raw: unknown): { tour?: Tour; problems: TourProbl
     c.add('stops', `too many stops: ${raw.stops.length} (at most ${LIMITS.stops})`);
   else raw.stops.forEach((s, i) => checkStop(c, s, join('stops', i)));
   if (c.more) c.problems.push({ path: '', message: `and ${c.more} more problems` });
-  if (c.problems.length) return { problems: c.problems };
-  const file = raw as unknown as TourFile;
+  if (!passed(raw, c)) return { problems: c.problems };
+  const file: TourFile = raw;
   const schemes = [file.scenario, ...file.stops.map((s) => s.scenario)].flatMap((s) => (s ? [s.scheme] : []));
   const { format: _f, version: _v, ...rest } = file;
   // params may be left out (the scheme's defaults)
