@@ -182,7 +182,7 @@ function checkStop(c: Checker, v: unknown, path: string) {
 }
 
 /** Every check of tourFromObject passed: the object has a tour file's shape (no cast needed). */
-const passed = (raw: Obj, c: Checker): raw is Obj & TourFile => c.problems.length === 0;
+const passed = (raw: Obj, c: Checker): raw is Obj & TourFile => isObj(raw) && c.problems.length === 0;
 
 /**
  * A tour from a parsed file: the tour, or every problem with its path. Checks the shape,
