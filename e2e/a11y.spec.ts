@@ -27,7 +27,7 @@ test('header tools, tour panel and compare view have no axe violations, light an
   await page.getByTestId('compare-run').click();
   await expect(page.getByTestId('compare-table')).toBeVisible({ timeout: 30_000 });
   // FAST with 16 log blocks on a 16-block chip: the core's message is shown, and accessible.
-  await expect(page.getByTestId('compare-errors')).toContainText('log blocks 16');
+  await expect(page.getByTestId('compare-errors')).toContainText('FAST · Log blocks 16');
   await chipStill(page);
   expect(await violations(page, '.compare')).toEqual([]);
   await page.getByRole('button', { name: 'Dark theme' }).click();

@@ -369,7 +369,7 @@ test('compare: BAST with 4, 8 and 16 log blocks on one screen, best marked, expo
   await page.getByTestId('compare-scrubber').fill('1500');
   await expect(page.getByTestId('compare-counter')).toContainText('1500');
   const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('compare-csv').click()]);
-  expect((await saved(csv)).toString()).toMatch(/^metric,BAST · log blocks 4,BAST · log blocks 8,BAST · log blocks 16/);
+  expect((await saved(csv)).toString()).toMatch(/^metric,BAST · Log blocks 4,BAST · Log blocks 8,BAST · Log blocks 16/);
   const [png] = await Promise.all([page.waitForEvent('download'), page.getByTestId('compare-chart-png').click()]);
   expect((await saved(png)).subarray(0, 4).toString('hex')).toBe('89504e47');
   const [svg] = await Promise.all([page.waitForEvent('download'), page.getByTestId('compare-chart-svg').click()]);

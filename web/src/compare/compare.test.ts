@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultScenario } from '../scenario/model';
 import { loadNodeCore } from '../scenario/testing/nodeCore';
-import { bestOf, defaultRuns, logBlockSweep, metricAt, runLabel, runScenario } from './compare';
+import { bestOf, defaultRuns, logBlockSweep, metricAt, resolvedParamsText, runLabel, runScenario } from './compare';
 
 loadNodeCore();
 
@@ -27,7 +27,11 @@ describe('compare', () => {
     expect(defaultRuns(big)).toEqual(logBlockSweep('bast', { log_blocks: 2 }));
     expect(defaultRuns(big).map((r) => r.params.log_blocks)).toEqual([4, 8, 16]);
     expect(defaultRuns(defaultScenario()).map((r) => r.scheme)).toEqual(['page', 'fast']);
-    expect(runLabel({ scheme: 'kraft', params: { log_blocks: 8, k: 4 } })).toBe('KRAFT · log blocks 8, k 4');
+    // The parameters by the labels the scenario form shows (the catalog's parameter specs).
+    expect(runLabel({ scheme: 'kraft', params: { log_blocks: 8, k: 4 } })).toBe(
+      'KRAFT · Log blocks 8, Associativity K 4',
+    );
+    expect(resolvedParamsText({ log_blocks: 4, k: 8 }, { k: 8 })).toBe('Log blocks 4 (default), Associativity K 8');
   });
 
   it('keeps the workload and chip of the base scenario', () => {

@@ -1,5 +1,13 @@
 // Compare: the pure part — which runs, their labels, the metrics table and its best values.
-import { SCHEMES, chipSpec, defaultParams, schemeSpec, type Scenario, type SchemeParams } from '../scenario/model';
+import {
+  SCHEMES,
+  chipSpec,
+  defaultParams,
+  paramSpec,
+  schemeSpec,
+  type Scenario,
+  type SchemeParams,
+} from '../scenario/model';
 import { COMPARE_DEFAULTS } from '../scenario/presets';
 import type { Plan } from '../sim/protocol';
 import type { CompareSpec } from '../scenario/share';
@@ -17,10 +25,7 @@ export function runLabel(run: Run): string {
   const name = spec?.label ?? run.scheme;
   const params = (spec?.params ?? [])
     .filter((p) => run.params[p.key] !== undefined)
-    .map(
-      (p) =>
-        `${p.key === 'log_blocks' ? 'log blocks' : p.key === 'utilisation' ? 'util.' : p.key === 'op' ? 'OP' : p.key} ${run.params[p.key]}`,
-    );
+    .map((p) => `${p.label} ${run.params[p.key]}`);
   return params.length ? `${name} · ${params.join(', ')}` : name;
 }
 
@@ -166,7 +171,7 @@ export function bestOf(values: (number | undefined)[]): Set<number> {
   return new Set(values.flatMap((v, i) => (v === lo ? [i] : [])));
 }
 
-/** "log blocks 4 (default), K 8 (default)": every parameter the run's scheme read, with the
+/** "Log blocks 4 (default), Associativity K 8 (default)": every parameter the run's scheme read, with the
  * defaults resolved on its chip (the core's info.params_resolved) marked as such. */
 export function resolvedParamsText(resolved: Record<string, number> | undefined, given: SchemeParams): string {
   if (!resolved) return '—';
@@ -177,8 +182,9 @@ export function resolvedParamsText(resolved: Record<string, number> | undefined,
   return parts.length ? parts.join(', ') : 'none';
 }
 
+/** A parameter's label as the scenario form shows it (the catalog's parameter spec). */
 function paramLabel(key: string): string {
-  return key === 'log_blocks' ? 'log blocks' : key === 'utilisation' ? 'util.' : key === 'op' ? 'OP' : key;
+  return paramSpec(key).label;
 }
 
 /** Parameter fields a run may edit. */
