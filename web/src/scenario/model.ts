@@ -165,18 +165,22 @@ export function validateScenario(s: Scenario): string[] {
     if (!Number.isInteger(w.n) || w.n < 1 || w.n > MAX_REQUESTS)
       errors.push(`requests must be a whole number from 1 to ${MAX_REQUESTS}`);
     if (w.kind !== 'sequential') {
-      if (!Number.isInteger(w.seed) || w.seed < 0) errors.push('seed must be a whole number ≥ 0');
+      // An absent field takes the core's default (generated Workload: optional fields).
+      if (w.seed !== undefined && (!Number.isInteger(w.seed) || w.seed < 0))
+        errors.push('seed must be a whole number ≥ 0');
     }
-    if ('read_ratio' in w && !(w.read_ratio >= 0 && w.read_ratio <= 1))
+    if ('read_ratio' in w && w.read_ratio !== undefined && !(w.read_ratio >= 0 && w.read_ratio <= 1))
       errors.push('read ratio must be between 0 and 1');
     if (w.kind === 'live') {
       if (!Number.isInteger(w.block_pages) || w.block_pages < 1) errors.push('block pages must be a whole number ≥ 1');
-      else if (!Number.isInteger(w.live) || w.live < 1 || w.live > w.block_pages)
+      else if (w.live !== undefined && (!Number.isInteger(w.live) || w.live < 1 || w.live > w.block_pages))
         errors.push(`live pages must be a whole number from 1 to ${w.block_pages} (block pages)`);
     }
     if (w.kind === 'hotcold') {
-      if (!(w.hot_fraction > 0 && w.hot_fraction < 1)) errors.push('hot fraction must be between 0 and 1 (exclusive)');
-      if (!(w.hot_ratio >= 0 && w.hot_ratio <= 1)) errors.push('hot ratio must be between 0 and 1');
+      if (w.hot_fraction !== undefined && !(w.hot_fraction > 0 && w.hot_fraction < 1))
+        errors.push('hot fraction must be between 0 and 1 (exclusive)');
+      if (w.hot_ratio !== undefined && !(w.hot_ratio >= 0 && w.hot_ratio <= 1))
+        errors.push('hot ratio must be between 0 and 1');
     }
   }
   return errors;
@@ -257,7 +261,13 @@ export function describeScenario(s: Scenario): string {
       workload = `uniform, ${w.n} requests, seed ${w.seed}`;
       break;
     case 'hotcold':
-      workload = `hot/cold ${Math.round(w.hot_ratio * 100)}/${Math.round(w.hot_fraction * 100)}, ${w.n} requests, seed ${w.seed}`;
+      {
+        // An absent field is the core's default (its catalog's generator defaults).
+        const d = generatorDefaults('hotcold') ?? {};
+        const ratio = w.hot_ratio ?? d.hot_ratio;
+        const fraction = w.hot_fraction ?? d.hot_fraction;
+        workload = `hot/cold ${Math.round(ratio * 100)}/${Math.round(fraction * 100)}, ${w.n} requests, seed ${w.seed}`;
+      }
       break;
     case 'camera':
     case 'oltp':

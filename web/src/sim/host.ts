@@ -71,7 +71,7 @@ export function takeSnapshot(s: Session, lean = false, delta?: ChipDelta): Snaps
     metrics: parseJson<Metrics>(s.metrics(), 'metrics'),
     events: parseJson<SimEvent[]>(s.events(), 'events'),
     narration: s.narration(),
-    view: { panels: s.view().panels },
+    view: s.view(),
     powered: s.powered(),
     recovering: s.recovering(),
     victims: Array.from(s.victims()),

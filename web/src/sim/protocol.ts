@@ -11,6 +11,7 @@ import type { LatencyHistogram } from './generated/LatencyHistogram';
 import type { Metrics } from './generated/Metrics';
 import type { Plan } from './generated/Plan';
 import type { QueueView } from './generated/QueueView';
+import type { SchemeView } from './generated/SchemeView';
 import type { SeriesPoint } from './generated/SeriesPoint';
 import type { SessionInfo } from './generated/SessionInfo';
 import type { SimEvent } from './generated/SimEvent';
@@ -44,10 +45,8 @@ export type SessionConstructor = new (...args: ConstructorParameters<typeof Sess
 
 export type { Panel };
 
-/** The scheme panels of a moment (core: ftl/panel.rs, generated types). */
-export interface SchemeViewData {
-  panels: Panel[];
-}
+/** The scheme panels of a moment and whether the RAM holds them (core: stepper/view.rs, ftl/panel.rs). */
+export type { SchemeView };
 
 /** Everything the UI draws, captured after each command. */
 export interface Snapshot {
@@ -65,7 +64,7 @@ export interface Snapshot {
   metrics: Metrics;
   events: SimEvent[];
   narration: string;
-  view: SchemeViewData;
+  view: SchemeView;
   /** false after a power cut until recover() */
   powered: boolean;
   /** a recovery's flash operations are being revealed */

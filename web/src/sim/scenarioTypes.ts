@@ -1,101 +1,56 @@
 // The scenario as it crosses to the core: exactly the JSON the wasm `Session` constructor
 // takes (docs/session-api.md), so it lives with the other wire types in the shared layer
-// (sim/ and every feature read it), with the chip presets. Its model (defaults, checks,
+// (sim/ and every feature read it), with the chip presets. The types are generated from the
+// core's (core-wasm/crates/sim/src/scenario/, ts-rs: scripts/gen-types.mjs); only the
+// page-side fields of an uploaded trace are declared here. Its model (defaults, checks,
 // descriptions, the catalog's schemes) is web/src/scenario/model.ts, which re-exports these.
+import type { ChipPreset } from './generated/ChipPreset';
+import type { Scenario as CoreScenario } from './generated/Scenario';
+import type { SchemeParams as CoreSchemeParams } from './generated/SchemeParams';
+import type { Workload as CoreWorkload } from './generated/Workload';
 
-export type ChipPreset = 'classroom' | 'fast2007' | 'rftl-small' | 'rftl-large' | 'fastcheck';
-
-export interface SchemeParams {
-  op?: number;
-  log_blocks?: number;
-  k?: number;
-  switch_max?: number;
-  fill_max?: number;
-  utilisation?: number;
-  checkpoint_lpns?: number;
-  /** any other parameter the core's catalog() lists */
-  [key: string]: number | undefined;
-}
-
-export interface ChipConfig {
-  preset: ChipPreset;
-  blocks?: number;
-  pages_per_block?: number;
-}
-
-export type Workload =
-  | { kind: 'sequential'; n: number }
-  | { kind: 'uniform'; n: number; seed: number; read_ratio: number }
-  | {
-      kind: 'hotcold';
-      n: number;
-      seed: number;
-      read_ratio: number;
-      hot_fraction: number;
-      hot_ratio: number;
-    }
-  | { kind: 'pattern'; text: string }
-  /** the core's application-like generators (src/trace/gen.rs); their other knobs keep the core's defaults */
-  | { kind: 'camera'; n: number; seed: number }
-  | { kind: 'oltp'; n: number; seed: number; read_ratio: number; skew?: number }
-  | { kind: 'postmark'; n: number; seed: number }
-  /** live pages per logical block (RFTL Table 4; opened from links such as the Paper results page, not in the picker) */
-  | { kind: 'live'; n: number; seed: number; read_ratio: number; block_pages: number; live: number }
-  | TraceWorkload;
+export type { ChipConfig } from './generated/ChipConfig';
+export type { ChipPreset };
+export type { Precondition } from './generated/Precondition';
+export type { SchemeParamKey } from './generated/SchemeParamKey';
+export type { TimingConfig } from './generated/TimingConfig';
+export type { WorkloadSpace } from './generated/WorkloadSpace';
 
 /**
- * An uploaded trace. Its requests live with the upload (never in a link): a link
- * carries only `{kind: 'trace', name, missing: true}`, and the app asks for the file again.
+ * An uploaded trace: the core's trace workload plus fields the page keeps beside it, which
+ * never reach the core (sim/traceTypes.ts `coreScenario` removes them). Its requests live
+ * with the upload (never in a link): a link carries only `{kind: 'trace', name, missing: true}`,
+ * and the app asks for the file again.
  */
-export interface TraceWorkload {
-  kind: 'trace';
+export type TraceWorkload = Extract<CoreWorkload, { kind: 'trace' }> & {
+  /** the file name, for people */
   name: string;
-  format?: string;
-  /** further trace options (fit, device, ...) travel as they are */
-  [option: string]: string | number | boolean | undefined;
-  /** the trace text as uploaded (absent in a link) */
-  text?: string;
   /** set when the trace was left out of a link or file and must be provided again */
   missing?: boolean;
-}
+  /** the parser's id in the worker (sim/traceTypes.ts UploadWorkload) */
+  upload?: number;
+  /** the column mapping as JSON */
+  mapping?: string;
+  /** the file's size and SHA-256 (hex): a link reopened with another file is refused */
+  size?: number;
+  sha256?: string;
+};
+
+/** The core's workloads, its trace workload with the page-side fields. */
+export type Workload = Exclude<CoreWorkload, { kind: 'trace' }> | TraceWorkload;
 
 export type WorkloadKind = Workload['kind'];
 
 /**
- * Fill the device before measuring (core-wasm/crates/sim/src/precondition.rs): a
- * sequential fill of the logical space, then `random_writes` random writes; metrics
- * count only what runs after it (request 0 is the filled chip).
+ * The core's parameters (generated from `SchemeParams`, one field per `scheme_params!`
+ * declaration), addressable by a key read at run time: the form, compare and links take
+ * the keys from the catalog's parameter specs or a link, as strings. A key the core does
+ * not declare is kept and refused by the core with its message (links stay as written).
  */
-export interface Precondition {
-  fill: boolean;
-  random_writes: number;
-  seed: number;
-}
+export type SchemeParams = CoreSchemeParams & { [key: string]: number | undefined };
 
-export interface Scenario {
-  scheme: string;
-  params: SchemeParams;
-  chip: ChipConfig;
-  workload: Workload;
-  /** absent: a fresh (empty) chip */
-  precondition?: Precondition;
-  /** absent: the closed timing model (docs/timing.md) */
-  timing?: TimingConfig;
-}
-
-/**
- * The run's timing model as scenarios carry it (core-wasm/crates/sim/src/timing.rs,
- * docs/timing.md): closed (each request starts when the previous ends) or open
- * (requests arrive at the trace's times × time_scale, or at `rate` per second).
- */
-export interface TimingConfig {
-  model: 'closed' | 'open';
-  time_scale?: number;
-  rate?: number;
-  spacing?: 'fixed' | 'poisson';
-  seed?: number;
-  time_unit?: 's' | 'ms' | 'us' | 'ns' | 'filetime';
-}
+/** The core's scenario (absent precondition: a fresh chip; absent timing: the closed model). */
+export type Scenario = Omit<CoreScenario, 'workload' | 'params'> & { params: SchemeParams; workload: Workload };
 
 /** The chip presets the core knows (its `nand` presets), as the pickers offer them. */
 export interface ChipSpec {

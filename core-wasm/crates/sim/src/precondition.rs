@@ -14,20 +14,26 @@
 //! filled pages are checked too.
 
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 use crate::metrics::HostCounters;
 use crate::sim::State;
 use crate::trace::rng::SplitMix64;
 use crate::trace::Request;
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// Fill the device before measuring: metrics count only what runs after it (request 0
+/// is the filled chip).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
 #[serde(default, deny_unknown_fields)]
 pub struct Precondition {
     /// Write every logical page once, 0, 1, 2, ... (a sequential fill).
     pub fill: bool,
     /// Then this many writes to uniformly random logical pages.
+    #[ts(type = "number")]
     pub random_writes: u64,
     /// Seed of the random writes.
+    #[ts(type = "number")]
     pub seed: u64,
 }
 

@@ -12,12 +12,14 @@
 //! Depends on metrics only (the trace parser and the simulator use it).
 
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 use crate::metrics::{KindTiming, RecoveryTiming, TimeHist, TimingMetrics};
 
 /// Unit of a trace's timestamps (each format has its own, docs/traces.md; `time_unit`
 /// overrides it, e.g. `ns` for MQSim's variant of the DiskSim format).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
 #[serde(rename_all = "snake_case")]
 pub enum TimeUnit {
     S,
@@ -61,7 +63,8 @@ impl TimeUnit {
 }
 
 /// Which timing model a run uses.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export, rename = "TimingModel")]
 #[serde(rename_all = "snake_case")]
 pub enum Model {
     #[default]
@@ -86,7 +89,8 @@ impl Model {
 }
 
 /// How arrivals are spaced when made at a rate.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
 #[serde(rename_all = "snake_case")]
 pub enum Spacing {
     /// Every 1/rate seconds.
@@ -97,19 +101,26 @@ pub enum Spacing {
 }
 
 /// A run's timing model (`--timing`, `--time-scale`, `--rate`; the scenario's `timing`).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+/// In the web's TS (generated) every field but `model` may be left out: its default here.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
 #[serde(default, deny_unknown_fields)]
 pub struct TimingConfig {
     pub model: Model,
     /// Open, trace times: every gap between arrivals × this (0.5 = twice as fast).
+    #[ts(optional, as = "Option<f64>")]
     pub time_scale: f64,
     /// Open: host requests per second, instead of the trace's times (a generated
     /// workload has none, so it needs one).
+    #[ts(optional)]
     pub rate: Option<f64>,
+    #[ts(optional, as = "Option<Spacing>")]
     pub spacing: Spacing,
+    #[ts(optional, as = "Option<f64>")]
     pub seed: u64,
     /// The unit of the trace's timestamps, instead of the one they were read in
     /// (`--time-unit`; MQSim's DiskSim-layout traces are in ns).
+    #[ts(optional)]
     pub time_unit: Option<TimeUnit>,
 }
 

@@ -114,7 +114,15 @@ macro_rules! scheme_params {
     ($(#[$meta:meta])* pub struct $name:ident { $($(#[doc = $doc:expr])* $field:ident: $ty:ty,)* }) => {
         $(#[$meta])*
         pub struct $name {
-            $($(#[doc = $doc])* pub $field: Option<$ty>,)*
+            $($(#[doc = $doc])* #[ts(optional)] pub $field: Option<$ty>,)*
+        }
+
+        /// Every parameter's key as a type (the web's TS: the union of the keys; ts-rs).
+        #[derive(TS)]
+        #[ts(export)]
+        #[allow(non_camel_case_types, dead_code)]
+        pub enum SchemeParamKey {
+            $($field,)*
         }
 
         impl $name {
@@ -151,7 +159,9 @@ macro_rules! scheme_params {
 
 scheme_params! {
     /// Scheme name plus its parameters, as they come from a scenario or the CLI.
-    #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+    /// (The web's scenario type is generated from it: scripts/gen-types.mjs.)
+    #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, TS)]
+    #[ts(export)]
     #[serde(default, deny_unknown_fields)]
     pub struct SchemeParams {
         /// Over-provisioning ratio of the page-mapping FTL: the share of physical pages not

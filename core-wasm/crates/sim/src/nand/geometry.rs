@@ -1,6 +1,7 @@
 //! Chip geometry and timing, with the presets the papers use.
 
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 /// Physical shape of the chip. Pages are addressed as `ppn = pbn * pages_per_block + page`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -89,7 +90,52 @@ pub struct Chip {
     pub in_order_programming: bool,
 }
 
-pub const PRESET_NAMES: &[&str] = &["classroom", "fast2007", "rftl-small", "rftl-large", "fastcheck"];
+/// The chip presets `Chip::preset` knows, by the name scenarios give (`chip.preset`). The
+/// web's `ChipPreset` (the union its pickers and links use) is generated from this enum
+/// (ts-rs, scripts/gen-types.mjs), so the two cannot drift.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+#[serde(rename_all = "kebab-case")]
+pub enum ChipPreset {
+    Classroom,
+    #[serde(rename = "fast2007")]
+    Fast2007,
+    RftlSmall,
+    RftlLarge,
+    Fastcheck,
+}
+
+impl ChipPreset {
+    pub const ALL: [ChipPreset; 5] = [
+        ChipPreset::Classroom,
+        ChipPreset::Fast2007,
+        ChipPreset::RftlSmall,
+        ChipPreset::RftlLarge,
+        ChipPreset::Fastcheck,
+    ];
+
+    /// Its name, as serde writes it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ChipPreset::Classroom => "classroom",
+            ChipPreset::Fast2007 => "fast2007",
+            ChipPreset::RftlSmall => "rftl-small",
+            ChipPreset::RftlLarge => "rftl-large",
+            ChipPreset::Fastcheck => "fastcheck",
+        }
+    }
+}
+
+/// Every preset's name, in `ChipPreset::ALL`'s order.
+pub const PRESET_NAMES: &[&str] = &{
+    let mut out = [""; ChipPreset::ALL.len()];
+    let mut i = 0;
+    while i < out.len() {
+        out[i] = ChipPreset::ALL[i].name();
+        i += 1;
+    }
+    out
+};
 
 impl Chip {
     /// Presets from the papers.
@@ -128,5 +174,22 @@ impl Chip {
             other => return Err(format!("unknown chip preset '{other}' (known: {})", PRESET_NAMES.join(", "))),
         };
         Ok(Chip { name: name.to_string(), geometry, timing, in_order_programming: false })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The names the web's generated `ChipPreset` union holds (serde's) are `name()`, and
+    /// `Chip::preset` builds each.
+    #[test]
+    fn every_preset_name_is_its_serde_name_and_builds() {
+        for p in ChipPreset::ALL {
+            assert_eq!(serde_json::to_string(&p).unwrap(), format!("\"{}\"", p.name()));
+            assert_eq!(serde_json::from_str::<ChipPreset>(&format!("\"{}\"", p.name())).unwrap(), p);
+            assert_eq!(Chip::preset(p.name()).unwrap().name, p.name());
+        }
+        assert!(Chip::preset("nope").is_err());
     }
 }

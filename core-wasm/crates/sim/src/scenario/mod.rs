@@ -21,8 +21,12 @@ pub mod plan;
 #[serde(default, deny_unknown_fields)]
 #[ts(export, rename = "ScenarioChip")]
 pub struct ChipSpec {
+    /// A `ChipPreset` name (a string here: an unknown one gets `Chip::preset`'s message).
+    #[ts(as = "crate::nand::ChipPreset")]
     pub preset: String,
+    #[ts(optional)]
     pub blocks: Option<u32>,
+    #[ts(optional)]
     pub pages_per_block: Option<u32>,
 }
 
@@ -46,8 +50,10 @@ impl ChipSpec {
     }
 }
 
-/// Unknown top-level fields are ignored (the app keeps view options beside these).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// Unknown top-level fields are ignored (the app keeps view options beside these). The
+/// web's scenario type is generated from this one (scripts/gen-types.mjs).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
 pub struct Scenario {
     pub scheme: String,
     #[serde(default)]
@@ -62,7 +68,8 @@ pub struct Scenario {
 
 /// The logical space a comparison's or sweep's workload is generated or fitted in, the
 /// same for every run (scenario::plan::plan decides it once for all runs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
 #[serde(deny_unknown_fields)]
 pub struct WorkloadSpace {
     pub logical_pages: u32,
@@ -71,16 +78,19 @@ pub struct WorkloadSpace {
 }
 
 /// Options of a run beside scheme, chip and workload; absent fields = a plain run.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, TS)]
 pub struct RunOptions {
     /// None: the workload fills the scheme's own logical space (a single run).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub workload_space: Option<WorkloadSpace>,
-    /// Fill the device before measuring (src/precondition.rs).
+    /// Fill the device before measuring (src/precondition.rs); absent: a fresh (empty) chip.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub precondition: Option<Precondition>,
     /// The timing model (timing.rs, docs/timing.md); None: closed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub timing: Option<crate::timing::TimingConfig>,
 }
 

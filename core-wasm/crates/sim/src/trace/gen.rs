@@ -1,34 +1,49 @@
 //! Synthetic workload generators, each seeded and deterministic.
 
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 use super::rng::SplitMix64;
 use super::Request;
 
 /// A workload as a scenario or the CLI names it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+/// The web's TS is generated from it (ts-rs): a field with a serde default may be left out.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum Workload {
     /// Writes lpn 0, 1, 2, ... wrapping over the logical space.
-    Sequential { n: u64 },
+    Sequential {
+        #[ts(type = "number")]
+        n: u64,
+    },
     /// Uniformly random LPNs (the FAST paper's pattern E); a share of them reads.
     Uniform {
+        #[ts(type = "number")]
         n: u64,
         #[serde(default = "one")]
+        #[ts(optional, as = "Option<f64>")]
         seed: u64,
         #[serde(default)]
+        #[ts(optional, as = "Option<f64>")]
         read_ratio: f64,
     },
     /// Skewed: `hot_ratio` of the requests go to the first `hot_fraction` of the space.
     Hotcold {
+        #[ts(type = "number")]
         n: u64,
         #[serde(default = "one")]
+        #[ts(optional, as = "Option<f64>")]
         seed: u64,
         #[serde(default)]
+        #[ts(optional, as = "Option<f64>")]
         read_ratio: f64,
         #[serde(default = "hot_fraction")]
+        #[ts(optional, as = "Option<f64>")]
         hot_fraction: f64,
         #[serde(default = "hot_ratio")]
+        #[ts(optional, as = "Option<f64>")]
         hot_ratio: f64,
     },
     /// The inline pattern language (`w0 w4 w8 r3 (w1 w2)x3`).
@@ -36,45 +51,59 @@ pub enum Workload {
     /// Digital camera: photos written as long sequential runs, each followed by
     /// small random updates of the FAT / directory area at the start of the space.
     Camera {
+        #[ts(type = "number")]
         n: u64,
         #[serde(default = "one")]
+        #[ts(optional, as = "Option<f64>")]
         seed: u64,
         /// Mean photo size in pages (each photo is 1/2..3/2 of it).
         #[serde(default = "camera_file_pages")]
+        #[ts(optional, as = "Option<f64>")]
         file_pages: u64,
         /// Share of the space that is FAT / directory (at least 1 page).
         #[serde(default = "camera_fat_fraction")]
+        #[ts(optional, as = "Option<f64>")]
         fat_fraction: f64,
         /// FAT / directory page writes after each photo.
         #[serde(default = "camera_fat_writes")]
+        #[ts(optional, as = "Option<f64>")]
         fat_writes: u64,
     },
     /// OLTP: single-page random requests over a skewed footprint (page rank r drawn
     /// with density ~ r^(1/skew - 1), scattered over the space), a share of them reads.
     Oltp {
+        #[ts(type = "number")]
         n: u64,
         #[serde(default = "one")]
+        #[ts(optional, as = "Option<f64>")]
         seed: u64,
         #[serde(default = "oltp_read_ratio")]
+        #[ts(optional, as = "Option<f64>")]
         read_ratio: f64,
         /// 1 = uniform; larger = more skewed (3: about 20% of pages get 60% of requests).
         #[serde(default = "oltp_skew")]
+        #[ts(optional, as = "Option<f64>")]
         skew: f64,
     },
     /// Postmark: a pool of small files created, appended, read and deleted; every
     /// create, append and delete also writes a metadata page (inode / directory).
     Postmark {
+        #[ts(type = "number")]
         n: u64,
         #[serde(default = "one")]
+        #[ts(optional, as = "Option<f64>")]
         seed: u64,
         /// Files alive at once (at most).
         #[serde(default = "postmark_files")]
+        #[ts(optional, as = "Option<f64>")]
         files: u64,
         /// Largest file in pages at creation (1..=this).
         #[serde(default = "postmark_file_pages")]
+        #[ts(optional, as = "Option<f64>")]
         file_pages: u64,
         /// Share of the space kept for metadata pages (at least 1 page).
         #[serde(default = "postmark_meta_fraction")]
+        #[ts(optional, as = "Option<f64>")]
         meta_fraction: f64,
     },
     /// A chosen number of live pages in every logical block: `live` pages of each
@@ -84,15 +113,20 @@ pub enum Workload {
     /// copy, i.e. on the live pages per logical block, not on how many logical blocks are
     /// in use (docs/schemes/rftl.md, "Table 4 with a live-pages workload").
     Live {
+        #[ts(type = "number")]
         n: u64,
         #[serde(default = "one")]
+        #[ts(optional, as = "Option<f64>")]
         seed: u64,
         #[serde(default = "live_read_ratio")]
+        #[ts(optional, as = "Option<f64>")]
         read_ratio: f64,
         /// Pages per logical block (the chip's pages per block for RFTL / NFTL / GFTL).
+        #[ts(type = "number")]
         block_pages: u64,
         /// Live pages per logical block (1..=block_pages), spread evenly over the block.
         #[serde(default = "live_pages")]
+        #[ts(optional, as = "Option<f64>")]
         live: u64,
     },
     /// A block I/O trace as text (docs/traces.md); the scenario's chip gives the
@@ -100,19 +134,25 @@ pub enum Workload {
     Trace {
         /// The trace text (empty when the requests come from a streamed parser).
         #[serde(default)]
+        #[ts(optional, as = "Option<String>")]
         text: String,
         /// None: auto-detect.
         #[serde(default)]
+        #[ts(optional)]
         format: Option<super::parse::Format>,
         /// Addresses beyond the logical space: none (error), fold, compact, scale.
         #[serde(default)]
+        #[ts(optional, as = "Option<super::fit::Fit>")]
         fit: super::fit::Fit,
         #[serde(default)]
+        #[ts(optional)]
         device: Option<String>,
         #[serde(default)]
+        #[ts(optional, as = "Option<bool>")]
         skip_bad_lines: bool,
         /// blkparse: the action that counts (default D).
         #[serde(default)]
+        #[ts(optional)]
         blkparse_action: Option<String>,
     },
 }
