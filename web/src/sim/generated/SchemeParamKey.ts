@@ -3,4 +3,5 @@
 /**
  * Every parameter's key as a type (the web's TS: the union of the keys; ts-rs).
  */
-export type SchemeParamKey = 'op' | 'log_blocks' | 'k' | 'switch_max' | 'fill_max' | 'utilisation' | 'checkpoint_lpns';
+export type SchemeParamKey =
+  'op' | 'log_blocks' | 'k' | 'switch_max' | 'fill_max' | 'utilisation' | 'checkpoint_lpns' | 'cmt_entries';

@@ -39,4 +39,9 @@ export type SchemeParams = {
    * `fast-ltlog`: records per log page P_ltftl (default page size / 16 B).
    */
   checkpoint_lpns?: number;
+  /**
+   * DFTL: entries of the cached mapping table (CMT) in RAM. Default: the chip's pages
+   * / 32, at least 4.
+   */
+  cmt_entries?: number;
 };
