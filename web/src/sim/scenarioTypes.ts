@@ -9,7 +9,7 @@ import type { Scenario as CoreScenario } from './generated/Scenario';
 import type { SchemeParams as CoreSchemeParams } from './generated/SchemeParams';
 import type { Workload as CoreWorkload } from './generated/Workload';
 
-export type { ChipConfig } from './generated/ChipConfig';
+export type { ScenarioChip as ChipConfig } from './generated/ScenarioChip';
 export type { ChipPreset };
 export type { Precondition } from './generated/Precondition';
 export type { SchemeParamKey } from './generated/SchemeParamKey';
