@@ -3,6 +3,7 @@
 //! MSN checks), and the LTFTL-style replay it is compared with (section 6.2).
 
 use super::*;
+use crate::ftl::scan_recovery::{scan, Extent};
 
 pub(super) fn reads(flash: &Flash) -> u64 {
     use crate::nand::OpKind;
@@ -22,20 +23,18 @@ pub(super) fn newest_meta(
     let n = flash.ppb();
     let mut best = None;
     let mut next = n;
-    for off in 0..n {
-        let ppn = pbn * n + off;
-        let p = flash.read_oob(ppn, Cause::Recovery)?;
+    scan(flash, [pbn], Extent::ToFirstErased, |_, off, p| {
         if p.is_erased() {
             next = off;
-            break;
+            return;
         }
         if p.kind != PageKind::Torn {
             *clock = (*clock).max(p.seq);
         }
         if p.kind == PageKind::Meta && p.tag == tag && best.is_none_or(|(s, _)| p.seq > s) {
-            best = Some((p.seq, ppn));
+            best = Some((p.seq, pbn * n + off));
         }
-    }
+    })?;
     Ok((best, next))
 }
 
@@ -394,16 +393,13 @@ pub fn recover(flash: &mut Flash, params: &SchemeParams, mode: Mode) -> FlashRes
     let mut skip = m.meta_blocks();
     let order: Vec<Pbn> = rw_list.iter().map(|x| x.0).collect();
     skip.extend(order.iter().copied());
-    let mut blks = Vec::with_capacity(g.blocks as usize);
-    for pbn in 0..g.blocks {
-        let mut v = vec![Page::ERASED; n as usize];
-        if !skip.contains(&pbn) {
-            for (off, slot) in v.iter_mut().enumerate() {
-                *slot = flash.read_oob(pbn * n + off as u32, Cause::Recovery)?;
-            }
-        }
-        blks.push(Blk::new(pbn, v, n, fast::tag::MERGE));
-    }
+    // The shared scan (scan_recovery.rs) over the blocks not skipped; the metadata and RW
+    // log blocks were read in the steps before and stay unread here.
+    let mut pages_of = vec![vec![Page::ERASED; n as usize]; g.blocks as usize];
+    let data_blocks = (0..g.blocks).filter(|pbn| !skip.contains(pbn));
+    scan(flash, data_blocks, Extent::Whole, |pbn, off, p| pages_of[pbn as usize][off as usize] = *p)?;
+    let blks: Vec<Blk> =
+        pages_of.into_iter().zip(0..).map(|(v, pbn)| Blk::new(pbn, v, n, fast::tag::MERGE)).collect();
     st.data_block_scan = reads(flash) - r0;
     let ext = ExtRw { order: order.clone(), pages, map_bmt: map_bmt.clone() };
     let meta_skip = m.meta_blocks();
