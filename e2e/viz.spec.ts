@@ -43,10 +43,19 @@ test('a BAST merge is revealed op by op: tokens copy, blocks flash clean, nothin
   await expect.poll(async () => (await counter(page)).step).toBe(18);
   const grid = page.getByTestId('device-grid');
   const app = page.locator('.app');
+  // A copy token lives for one operation's animation: under load a poll can miss it, so a
+  // MutationObserver set up before the step records that one was drawn.
+  await grid.evaluate((el) => {
+    const w = window as unknown as { fxTokenSeen?: boolean };
+    w.fxTokenSeen = false;
+    new MutationObserver(() => {
+      if (el.querySelector('.fx-token')) w.fxTokenSeen = true;
+    }).observe(el, { childList: true, subtree: true });
+  });
   await page.getByTestId('btn-step-request').click();
   // mid-reveal: the request's operations are shown one by one, a copy token moves
   await expect(app).toHaveAttribute('data-revealing', 'true');
-  await expect(grid.locator('.fx-token').first()).toBeVisible();
+  await expect.poll(() => page.evaluate(() => (window as unknown as { fxTokenSeen?: boolean }).fxTokenSeen)).toBe(true);
   await expect.poll(async () => (await counter(page)).op).toBeGreaterThan(1);
   // no caption over the chip (the narration says what the merge does)
   await expect(grid.locator('.fx-label')).toHaveCount(0);
