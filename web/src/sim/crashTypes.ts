@@ -9,27 +9,10 @@ export interface SweepOptions {
   recut?: boolean;
 }
 
-export interface Summary {
-  min: number;
-  mean: number;
-  p99: number;
-  max: number;
-}
-
-export interface SweepReport {
-  scheme: string;
-  run_ops: number;
-  points_tried: number;
-  recovered_correctly: number;
-  acked_writes_lost: number;
-  wrong_reads: number;
-  torn_mapped: number;
-  errors: number;
-  recut_points: number;
-  recovery_pages_read: Summary;
-  recovery_us: Summary;
-  first_failures: string[];
-}
+// The report and its summaries are the core's (generated from crash::SweepReport).
+export type { SweepReport } from './generated/SweepReport';
+export type { SweepSummary as Summary } from './generated/SweepSummary';
+import type { SweepReport } from './generated/SweepReport';
 
 export interface CrashRequest {
   scenario: unknown;
