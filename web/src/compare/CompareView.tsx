@@ -1,6 +1,7 @@
 // Compare: two to six schemes (or parameter sets) on one workload, each run planned from
-// itself alone (the core's plan_runs: scenario::plan::plan; a workload space given makes one
-// request list for all). Runs all of them to the
+// itself alone (the core's plan_runs: scenario::plan::plan) with one workload space: by
+// default the smallest own space among the runs, so all replay one request list (issue 38,
+// as `ftl sweep`); "each scheme's own space" for the paper defaults. Runs all of them to the
 // end in the worker (progress, cancel), then shows a metrics table with the best value
 // in each row marked (latency percentiles included), cumulative counts and latency CDFs
 // overlaid, and the device views side by side (canvas above 4,096 pages), stepped
@@ -97,7 +98,7 @@ export function CompareView({ client, base: given, spec, theme, onSpec, onClose,
     const scenarios = runs.map((r) => runScenario(base, r));
     let plan: PlanResult;
     try {
-      plan = await planRuns(client, base, scenarios, spec.space ?? 0);
+      plan = await planRuns(client, base, scenarios, spec.space ?? (spec.ownSpace ? 'own' : 'common'));
     } catch (e) {
       setProgress(null);
       setStatus(`Cannot compare: ${(e as Error).message}`);
@@ -231,7 +232,13 @@ export function CompareView({ client, base: given, spec, theme, onSpec, onClose,
         <p className="muted" data-testid="compare-workload">
           {planned
             ? planSummary(planned, base)
-            : `Workload: ${describeScenario(base).split(' · ').slice(2).join(' · ')}. Each run's chip and workload space are decided from that run alone when you run them.`}
+            : `Workload: ${describeScenario(base).split(' · ').slice(2).join(' · ')}. ${
+                spec.space !== undefined
+                  ? `Every run gets the workload space of ${spec.space.toLocaleString('en-US')} pages.`
+                  : spec.ownSpace
+                    ? "Each run gets its own scheme's logical space (the paper defaults)."
+                    : 'Every run replays one request list, in the smallest logical space among the runs.'
+              } Each run's chip is decided from that run alone when you run them.`}
           {' · '}
           {describePrecondition(precondition)}
         </p>
@@ -326,6 +333,13 @@ export function CompareView({ client, base: given, spec, theme, onSpec, onClose,
             onSpec(next);
           }}
           testid="compare-space"
+          own={!!spec.ownSpace}
+          onOwn={(own) => {
+            const next: CompareSpec = { ...spec, runs };
+            if (own) next.ownSpace = true;
+            else delete next.ownSpace;
+            onSpec(next);
+          }}
         />
       </fieldset>
 

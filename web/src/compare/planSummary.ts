@@ -12,11 +12,13 @@ export function planSummary(p: PlanResult, base: Scenario): string {
   const spaces = new Set(ok.map((r) => r.workload_pages));
   const parts = [
     chips.size === 1 ? `Chip ${base.chip.preset} ${[...chips][0]}` : `Chips: ${[...chips].join('; ')}`,
-    p.plan.space !== null
-      ? `workload space ${n(p.plan.space)} pages for every run (one request list)`
-      : spaces.size === 1
-        ? `workload in each run's own logical space (${n(ok[0]?.workload_pages ?? 0)} pages for all)`
-        : `workload in each run's own logical space (${[...spaces].map((s) => n(s ?? 0)).join('; ')} pages): request lists differ; give a workload space for one list`,
+    p.plan.space !== null && p.spaceMode === 'common'
+      ? `workload space ${n(p.plan.space)} pages for every run, the smallest own space among them (one request list; "each scheme's own space" for the paper defaults)`
+      : p.plan.space !== null
+        ? `workload space ${n(p.plan.space)} pages for every run (one request list)`
+        : spaces.size === 1
+          ? `workload in each run's own logical space (${n(ok[0]?.workload_pages ?? 0)} pages for all)`
+          : `workload in each run's own logical space (${[...spaces].map((s) => n(s ?? 0)).join('; ')} pages): request lists differ; give a workload space for one list`,
   ];
   if (p.trace) {
     const fp = (p.trace as { fitted_footprint_pages?: number }).fitted_footprint_pages;

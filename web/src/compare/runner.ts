@@ -6,8 +6,15 @@ import type { Scenario } from '../scenario/model';
 import { isUploadWorkload, type TraceSummary } from '../trace/types';
 import { applyPlan, planInput, type Planned } from './compare';
 
+/** The workload space asked for: a number of pages for every run, `'common'` (the default,
+ * issue 38: the smallest own space among the runs, so all replay one request list) or
+ * `'own'` (each scheme's own space with its paper defaults). */
+export type SpaceChoice = number | 'common' | 'own';
+
 export interface PlanResult {
   plan: Plan;
+  /** how the workload space was chosen: given, the common space of the set, or each run's own */
+  spaceMode: 'given' | 'common' | 'own';
   planned: Planned[];
   /** the trace fit ('none' for generated workloads) and the pages a trace needs unchanged */
   fit: string;
@@ -16,14 +23,43 @@ export interface PlanResult {
   trace?: TraceSummary;
 }
 
-/** Decides the chip and workload space of every run, each alone (`space` > 0: that space for
- * every run). Throws when no run can run. */
+/** Does the request list depend on the workload space? The page-side mirror of
+ * scenario::plan::space_shapes_requests (core-wasm/crates/sim/src/scenario/plan.rs):
+ * generated workloads are made in the space and folded or compacted traces fitted into it;
+ * a trace run unchanged (or on a scaled chip) and a pattern are the same requests in any space. */
+export function spaceShapesRequests(w: Scenario['workload']): boolean {
+  if (w.kind === 'pattern') return false;
+  if (w.kind === 'trace') return w.fit === 'fold' || w.fit === 'compact';
+  return true;
+}
+
+/** The common workload space of a set (scenario::plan::common_space, as `ftl sweep` uses it):
+ * the smallest own logical space among the runs that can be built, from a plan made with no
+ * trace and no space given (`plan_one(sc, Fit::None, None, None)` for each run). */
+export function commonSpaceOf(own: Plan): number | undefined {
+  const spaces = own.runs.flatMap((r) => (r.logical_pages === null ? [] : [r.logical_pages]));
+  return spaces.length ? Math.min(...spaces) : undefined;
+}
+
+/** Decides the chip and workload space of every run, each alone with the space chosen
+ * (`space`: see SpaceChoice; 0 is 'own'). Throws when no run can run. */
 export async function planRuns(
   client: SimClient,
   base: Scenario,
   scenarios: Scenario[],
-  space = 0,
+  space: SpaceChoice = 0,
 ): Promise<PlanResult> {
+  let given = typeof space === 'number' ? space : 0;
+  let spaceMode: PlanResult['spaceMode'] = given > 0 ? 'given' : 'own';
+  if (space === 'common' && spaceShapesRequests(base.workload)) {
+    // Each run is then planned alone with this space given, as `ftl run --space N`.
+    const own = await client.plan(scenarios.map(planInput), 'none', 0, 0).catch(() => undefined);
+    const common = own && commonSpaceOf(own);
+    if (common) {
+      given = common;
+      spaceMode = 'common';
+    }
+  }
   const w = base.workload;
   let fit = 'none';
   let need = 0;
@@ -38,7 +74,7 @@ export async function planRuns(
       if (probe.ok) need = probe.summary.needed_logical_pages;
     }
   }
-  const plan = await client.plan(scenarios.map(planInput), fit, need, space);
+  const plan = await client.plan(scenarios.map(planInput), fit, need, given);
   const planned = applyPlan(scenarios, plan);
   let trace: TraceSummary | undefined;
   const first = planned.find((p): p is Extract<Planned, { scenario: unknown }> => 'scenario' in p);
@@ -46,7 +82,7 @@ export async function planRuns(
     const r = await client.request('trace_fit', { pid: w.upload, scenario: first.scenario });
     if (r.ok) trace = r.summary;
   }
-  return { plan, planned, fit, need, trace };
+  return { plan, spaceMode, planned, fit, need, trace };
 }
 
 export interface Outcome {

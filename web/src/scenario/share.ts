@@ -35,8 +35,11 @@ export interface CompareSpec {
   runs: { scheme: string; params: Scenario['params'] }[];
   /** preconditioning for every run; null = none (overrides the scenario's), absent = the scenario's */
   precondition?: Precondition | null;
-  /** the workload space for every run (pages); absent = each run's own (docs/compare.md) */
+  /** the workload space for every run (pages); absent = the smallest own space of the runs,
+   * or each run's own with `ownSpace` (docs/compare.md) */
   space?: number;
+  /** each scheme's own space with its paper defaults instead of one request list (issue 38) */
+  ownSpace?: boolean;
 }
 
 export interface ShareState {
@@ -131,6 +134,7 @@ function compareFrom(raw: unknown): CompareSpec | undefined {
   if (!runs.length) return undefined;
   const spec: CompareSpec = { runs };
   if (typeof raw.space === 'number' && Number.isInteger(raw.space) && raw.space >= 1) spec.space = raw.space;
+  if (raw.ownSpace === true) spec.ownSpace = true;
   if (raw.precondition === null) spec.precondition = null;
   else if (raw.precondition !== undefined) {
     try {
