@@ -14,6 +14,7 @@ pub mod runlog;
 pub mod scenario;
 pub mod sim;
 pub mod ssd;
+pub mod ssd_step;
 pub mod stepper;
 pub mod timing;
 pub mod trace;

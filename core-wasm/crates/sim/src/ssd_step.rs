@@ -1,0 +1,454 @@
+//! Stepping a device one flash operation at a time (issue 40, item 4): each die is
+//! stepped by its own per-chip `Stepper` (stepper.rs: op-exact moments, Back by
+//! keyframes), and the dies' operations are merged into one sequence ordered by their
+//! start time under the device's timing (ssd.rs: one FIFO queue and busy time per die).
+//!
+//! The timing of every operation is planned once when the device is built: the workload
+//! runs once on fresh dies (as `Device::run` does, same arithmetic) recording each page
+//! request's flash operations, so the start of operation k of a page request on a die is
+//! the page request's start on that die plus the durations of its operations before k.
+//! Stepping then needs no timing of its own: the next operation is the one of smallest
+//! (start, die) among each die's next; Back undoes the one of largest (start, die) among
+//! each die's last. A page request that does no flash operation (a read of a page never
+//! written) takes one step of zero duration, as the one-chip Stepper shows it.
+//!
+//! The dies never interact (each its own chip and FTL), so a die's moment depends only on
+//! how many of its own steps were taken: every moment of the device is a tuple of die
+//! moments, and one die is today's Stepper exactly.
+
+use crate::nand::{Event, OpKind};
+use crate::sim::{Fresh, Simulator};
+use crate::ssd::{place, DeviceHost, DieStats, Shape, Stripe};
+use crate::stepper::Stepper;
+use crate::timing::{Model, Schedule, TimingConfig};
+use crate::trace::Request;
+
+/// One page request's share of a die: when it starts there and its operations.
+#[derive(Clone, Copy, Debug)]
+struct DieStep {
+    /// Page request index in the device's workload.
+    request: u32,
+    /// Host request it belongs to.
+    host: u32,
+    start_ns: u64,
+    /// Its operations' durations are `op_ns[first_op .. first_op + ops]` of the die.
+    first_op: u32,
+    ops: u32,
+}
+
+impl DieStep {
+    /// Steps the one-chip Stepper takes through it (one even with no operation).
+    fn units(&self) -> usize {
+        (self.ops as usize).max(1)
+    }
+}
+
+#[derive(Default)]
+struct DiePlan {
+    steps: Vec<DieStep>,
+    op_ns: Vec<u32>,
+    /// The die-local requests, in order (what its Stepper runs).
+    local: Vec<Request>,
+}
+
+impl DiePlan {
+    /// Start and end of unit `k` of step `s`.
+    fn unit_time(&self, s: usize, k: usize) -> (u64, u64) {
+        let st = &self.steps[s];
+        if st.ops == 0 {
+            return (st.start_ns, st.start_ns);
+        }
+        let f = st.first_op as usize;
+        let before: u64 = self.op_ns[f..f + k].iter().map(|&n| n as u64).sum();
+        let start = st.start_ns + before;
+        (start, start + self.op_ns[f + k] as u64)
+    }
+}
+
+/// A die's place in its steps: `s` page requests complete, `k` operations of the next.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Pos {
+    s: usize,
+    k: usize,
+}
+
+/// One step of the device: a flash operation (or a page request without one) on a die.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, ts_rs::TS)]
+#[ts(export)]
+pub struct DeviceOp {
+    pub die: u32,
+    /// Page request (0-based index in the device's workload) and its host request.
+    pub request: u32,
+    pub host: u32,
+    /// The page request's index among the die's own requests.
+    pub local_request: u32,
+    /// 1-based operation of the page request on the die (0: it does no flash operation).
+    pub op: u32,
+    pub ops: u32,
+    #[ts(type = "number")]
+    pub start_ns: u64,
+    #[ts(type = "number")]
+    pub end_ns: u64,
+}
+
+/// A page request waiting or running on a die at the moment shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, ts_rs::TS)]
+#[ts(export)]
+pub struct DieQueueItem {
+    pub request: u32,
+    pub host: u32,
+    /// Die-local LPN and whether it is a read.
+    pub lpn: u32,
+    pub read: bool,
+    /// Host request arrival and this page request's start on the die (ns).
+    #[ts(type = "number")]
+    pub arrival_ns: u64,
+    #[ts(type = "number")]
+    pub start_ns: u64,
+    /// Its operations under way (false: waiting for the die).
+    pub running: bool,
+}
+
+/// A device of several dies stepped op by op (see the module comment).
+pub struct DeviceStepper {
+    pub shape: Shape,
+    /// Stripe unit, pages.
+    pub unit: u32,
+    pub dies: Vec<Stepper>,
+    plan: Vec<DiePlan>,
+    /// Host requests in time and each die's share of the whole run (`Device::run`'s).
+    pub hosts: Vec<DeviceHost>,
+    pub die_stats: Vec<DieStats>,
+    pos: Vec<Pos>,
+    /// Busy time of the steps revealed, by die.
+    busy: Vec<u64>,
+    cursor: usize,
+    total: usize,
+}
+
+impl DeviceStepper {
+    /// The device of `shape` running `sim`'s workload (its requests, host requests and
+    /// arrivals), each die built by `sim`'s `fresh` (ssd.rs). `keyframe_bytes`: the
+    /// keyframe budget of all dies together.
+    pub fn new(shape: Shape, scheme: &str, sim: &Simulator, keyframe_bytes: usize) -> Result<DeviceStepper, String> {
+        shape.check(scheme)?;
+        let fresh: Fresh = sim.fresh().clone();
+        let d = shape.dies() as usize;
+        let unit = match shape.stripe {
+            Stripe::Page => 1,
+            Stripe::Block => fresh().flash.geometry().pages_per_block,
+        };
+        let (plan, hosts, die_stats) = plan(sim.requests(), sim.schedule(), sim.arrivals(), &fresh, d, unit)?;
+        let mut dies = Vec::with_capacity(d);
+        for p in &plan {
+            let mut s = Simulator::new(fresh.clone(), p.local.clone());
+            s.set_keyframe_budget(keyframe_bytes / d);
+            if d == 1 {
+                // One die: the one chip's own host requests and timing, so it is today's.
+                s.set_schedule(sim.schedule().clone())?;
+                s.set_timing(*sim.timing())?;
+            } else {
+                // Each die's clock is its queue in the device: its jobs (a host request's
+                // pages on the die) arrive when their host request does (open model at the
+                // device's arrivals, closed ones included), so its waits are the device's.
+                let (starts, arrivals) = die_jobs(p, &hosts);
+                s.set_schedule(Schedule::new(starts, p.local.len(), Some(arrivals)))?;
+                s.set_timing(TimingConfig { model: Model::Open, ..TimingConfig::default() })?;
+            }
+            dies.push(Stepper::new(s));
+        }
+        let total = plan.iter().map(|p| p.steps.iter().map(DieStep::units).sum::<usize>()).sum();
+        Ok(DeviceStepper {
+            shape,
+            unit,
+            dies,
+            plan,
+            hosts,
+            die_stats,
+            pos: vec![Pos::default(); d],
+            busy: vec![0; d],
+            cursor: 0,
+            total,
+        })
+    }
+
+    /// Steps taken (flash operations, and page requests without one), and in the run.
+    pub fn cursor(&self) -> usize {
+        self.cursor
+    }
+    pub fn total(&self) -> usize {
+        self.total
+    }
+
+    /// The die whose step comes next: smallest (start, die) of each die's next step.
+    fn next_die(&self) -> Option<usize> {
+        (0..self.plan.len())
+            .filter(|&d| self.pos[d].s < self.plan[d].steps.len())
+            .min_by_key(|&d| (self.plan[d].unit_time(self.pos[d].s, self.pos[d].k).0, d))
+    }
+
+    /// Die `d`'s last step revealed, as (step, unit).
+    fn last_of(&self, d: usize) -> Option<(usize, usize)> {
+        let p = self.pos[d];
+        if p.k > 0 {
+            Some((p.s, p.k - 1))
+        } else if p.s > 0 {
+            Some((p.s - 1, self.plan[d].steps[p.s - 1].units() - 1))
+        } else {
+            None
+        }
+    }
+
+    /// The die of the last step revealed: largest (start, die) of each die's last.
+    fn last_die(&self) -> Option<usize> {
+        (0..self.plan.len())
+            .filter_map(|d| self.last_of(d).map(|(s, k)| ((self.plan[d].unit_time(s, k).0, d), d)))
+            .max()
+            .map(|(_, d)| d)
+    }
+
+    fn advance(&mut self, d: usize) {
+        let (s, k) = (self.pos[d].s, self.pos[d].k);
+        let (a, b) = self.plan[d].unit_time(s, k);
+        self.busy[d] += b - a;
+        self.pos[d] = if k + 1 >= self.plan[d].steps[s].units() { Pos { s: s + 1, k: 0 } } else { Pos { s, k: k + 1 } };
+        self.cursor += 1;
+    }
+
+    fn retreat(&mut self, d: usize) {
+        let (s, k) = self.last_of(d).expect("a step revealed on the die");
+        let (a, b) = self.plan[d].unit_time(s, k);
+        self.busy[d] -= b - a;
+        self.pos[d] = Pos { s, k };
+        self.cursor -= 1;
+    }
+
+    /// One more step (the next operation in time, on whichever die). False at the end.
+    pub fn step_op(&mut self) -> Result<bool, String> {
+        let Some(d) = self.next_die() else { return Ok(false) };
+        if !self.dies[d].step_op()? {
+            return Err(format!("die {d} ran out of requests before its plan did"));
+        }
+        self.advance(d);
+        Ok(true)
+    }
+
+    /// Back one step (the last operation in time). False at the start.
+    pub fn back_op(&mut self) -> Result<bool, String> {
+        let Some(d) = self.last_die() else { return Ok(false) };
+        self.dies[d].back_op()?;
+        self.retreat(d);
+        Ok(true)
+    }
+
+    /// The moment after `n` steps: the dies' places are worked out from the plan, then
+    /// each die that moves goes there by its Stepper's `goto` (keyframes and replay).
+    pub fn goto(&mut self, n: usize) -> Result<(), String> {
+        let n = n.min(self.total);
+        let before = self.pos.clone();
+        while self.cursor < n {
+            let d = self.next_die().expect("steps remain");
+            self.advance(d);
+        }
+        while self.cursor > n {
+            let d = self.last_die().expect("steps revealed");
+            self.retreat(d);
+        }
+        for (d, was) in before.iter().enumerate() {
+            let p = self.pos[d];
+            if p != *was {
+                if p.k == 0 {
+                    self.dies[d].seek(p.s)?;
+                } else {
+                    self.dies[d].goto(p.s, p.k)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The last step revealed (None at the start): the die the screen highlights.
+    pub fn current(&self) -> Option<DeviceOp> {
+        let d = self.last_die()?;
+        let (s, k) = self.last_of(d)?;
+        Some(self.op_at(d, s, k))
+    }
+
+    /// The next step (None at the end).
+    pub fn next(&self) -> Option<DeviceOp> {
+        let d = self.next_die()?;
+        Some(self.op_at(d, self.pos[d].s, self.pos[d].k))
+    }
+
+    fn op_at(&self, d: usize, s: usize, k: usize) -> DeviceOp {
+        let st = &self.plan[d].steps[s];
+        let (start_ns, end_ns) = self.plan[d].unit_time(s, k);
+        DeviceOp {
+            die: d as u32,
+            request: st.request,
+            host: st.host,
+            local_request: s as u32,
+            op: if st.ops == 0 { 0 } else { k as u32 + 1 },
+            ops: st.ops,
+            start_ns,
+            end_ns,
+        }
+    }
+
+    /// The device's time at the moment shown: the latest end of a step revealed.
+    pub fn now_ns(&self) -> u64 {
+        (0..self.plan.len())
+            .filter_map(|d| self.last_of(d).map(|(s, k)| self.plan[d].unit_time(s, k).1))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Busy time of each die so far (the steps revealed), ns.
+    pub fn busy_ns(&self) -> &[u64] {
+        &self.busy
+    }
+
+    /// Each die's share of the time so far busy (busy / `now_ns`; 0 at the start).
+    pub fn utilisation(&self) -> Vec<f64> {
+        let now = self.now_ns();
+        self.busy.iter().map(|&b| if now == 0 { 0.0 } else { b as f64 / now as f64 }).collect()
+    }
+
+    /// Die `d`'s queue at the moment shown (at the start of the current step): its page
+    /// request under way, then those whose host request has arrived, in FIFO order; at
+    /// most `limit`.
+    pub fn queue(&self, d: usize, limit: usize) -> Vec<DieQueueItem> {
+        let now = self.current().map_or(0, |c| c.start_ns);
+        let p = &self.plan[d];
+        let (first, running) = match self.last_of(d) {
+            // The die's page request under way: not all of it revealed, or its last
+            // operation revealed still running at the moment shown.
+            Some((s, k)) if k + 1 < p.steps[s].units() || p.unit_time(s, k).1 > now => (s, true),
+            _ => (self.pos[d].s, false),
+        };
+        p.steps[first..]
+            .iter()
+            .enumerate()
+            .map(|(i, st)| (i, st, self.hosts[st.host as usize].arrival_ns))
+            .take_while(|&(i, _, arrival)| (i == 0 && running) || arrival <= now)
+            .take(limit)
+            .map(|(i, st, arrival_ns)| {
+                let req = p.local[first + i];
+                DieQueueItem {
+                    request: st.request,
+                    host: st.host,
+                    lpn: req.lpn().unwrap_or(0),
+                    read: matches!(req, Request::Read { .. }),
+                    arrival_ns,
+                    start_ns: st.start_ns,
+                    running: i == 0 && running,
+                }
+            })
+            .collect()
+    }
+}
+
+/// A die's jobs as a schedule: bit s set when its page request s begins a host
+/// request's share of the die, and each job's arrival (its host request's).
+fn die_jobs(p: &DiePlan, hosts: &[DeviceHost]) -> (Vec<u64>, Vec<u64>) {
+    let mut starts = vec![0u64; p.steps.len().div_ceil(64)];
+    let mut arrivals = Vec::new();
+    for (s, st) in p.steps.iter().enumerate() {
+        if s == 0 || p.steps[s - 1].host != st.host {
+            starts[s / 64] |= 1 << (s % 64);
+            arrivals.push(hosts[st.host as usize].arrival_ns);
+        }
+    }
+    (starts, arrivals)
+}
+
+type Plan = (Vec<DiePlan>, Vec<DeviceHost>, Vec<DieStats>);
+
+/// Runs the workload once on fresh dies, recording each page request's operations and
+/// its start on its die under the device's timing (the arithmetic of `Device::run`).
+fn plan(
+    requests: &[Request],
+    schedule: &Schedule,
+    arrivals: Option<&[u64]>,
+    fresh: &Fresh,
+    d: usize,
+    unit: u32,
+) -> Result<Plan, String> {
+    let mut states: Vec<_> = (0..d).map(|_| fresh()).collect();
+    for s in &mut states {
+        s.flash.set_recording(true);
+    }
+    let mut dies: Vec<DiePlan> = (0..d).map(|_| DiePlan::default()).collect();
+    let mut stats = vec![DieStats::default(); d];
+    let mut hosts: Vec<DeviceHost> = Vec::new();
+    let mut free_at = vec![0u64; d];
+    let mut touched = vec![false; d];
+    let mut host: Option<DeviceHost> = None;
+    let mut last_done = 0u64;
+    for (i, &req) in requests.iter().enumerate() {
+        let lpn = req
+            .lpn()
+            .ok_or_else(|| format!("request {} ({req:?}): time-shift requests need a device of one die", i + 1))?;
+        if schedule.begins(i) || host.is_none() {
+            let k = hosts.len();
+            let arrival = arrivals.and_then(|a| a.get(k).copied()).unwrap_or(last_done);
+            host =
+                Some(DeviceHost { arrival_ns: arrival, start_ns: u64::MAX, done_ns: arrival, pages: 0, read: false });
+            touched.iter_mut().for_each(|t| *t = false);
+        }
+        let h = host.as_mut().expect("a host request in service");
+        let (die, local) = place(lpn, d as u32, unit);
+        let di = die as usize;
+        let local_req = match req {
+            Request::Read { .. } => Request::Read { lpn: local },
+            _ => Request::Write { lpn: local },
+        };
+        let st = &mut states[di];
+        if local >= st.ftl.logical_pages() {
+            return Err(format!("request {}: lpn {lpn} is beyond the device's logical space", i + 1));
+        }
+        let t0 = st.flash.elapsed_ns;
+        st.exec(local_req).map_err(|e| format!("request {} ({req:?}) on die {die} failed: {e}", i + 1))?;
+        let service = st.flash.elapsed_ns - t0;
+        let t = *st.flash.timing();
+        let p = &mut dies[di];
+        let first_op = p.op_ns.len() as u32;
+        for e in st.flash.take_events() {
+            if let Event::Op { kind, .. } = e {
+                let ns = match kind {
+                    OpKind::Read => t.read_ns,
+                    OpKind::ReadOob => t.read_oob_ns,
+                    OpKind::Program => t.program_ns,
+                    OpKind::Erase => t.erase_ns,
+                };
+                p.op_ns.push(u32::try_from(ns).map_err(|_| "an operation longer than 4 s".to_string())?);
+            }
+        }
+        let ops = p.op_ns.len() as u32 - first_op;
+        debug_assert_eq!(p.op_ns[first_op as usize..].iter().map(|&n| n as u64).sum::<u64>(), service);
+        let s = &mut stats[di];
+        if !touched[di] {
+            // The request joins this die's FIFO queue at its arrival.
+            touched[di] = true;
+            let start = h.arrival_ns.max(free_at[di]);
+            s.jobs += 1;
+            s.wait_ns_sum += start - h.arrival_ns;
+            free_at[di] = start;
+            h.start_ns = h.start_ns.min(start);
+        }
+        p.steps.push(DieStep { request: i as u32, host: hosts.len() as u32, start_ns: free_at[di], first_op, ops });
+        p.local.push(local_req);
+        free_at[di] += service;
+        s.busy_ns += service;
+        s.page_requests += 1;
+        h.done_ns = h.done_ns.max(free_at[di]);
+        h.pages += 1;
+        h.read = matches!(req, Request::Read { .. });
+        if schedule.ends(i) {
+            let h = host.take().expect("a host request in service");
+            last_done = h.done_ns;
+            hosts.push(h);
+        }
+    }
+    Ok((dies, hosts, stats))
+}
