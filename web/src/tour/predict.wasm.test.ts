@@ -45,6 +45,36 @@ describe('predictions (Session.predict_next)', () => {
     );
   });
 
+  it('the DFTL tour’s prediction stop: GC of translation block 13, one translation page copied', async () => {
+    const tour = tourById('dftl-cached-map')!;
+    const i = tour.stops.findIndex((s) => s.predict);
+    expect(i).toBeGreaterThan(0);
+    const sc = stopScenario(tour, i);
+    const step = tour.stops[i].at.step;
+    const p = await predictWith(sc, step);
+    expect(p).toMatchObject({ kind: 'gc', erased: [13], copies: 1, gc_runs: 1 });
+    const ctx = { blocks: 64, ppb: 4, scheme: 'dftl' };
+    expect(rightValue(QUESTIONS.kind, p, ctx)).toBe('gc');
+    expect(rightValue(QUESTIONS.victim, p, ctx)).toBe('13');
+    expect(rightValue(QUESTIONS.copies, p, ctx)).toBe('1');
+    // What stepping the request then does: block 13 was a translation block (MAP) and is erased.
+    const s = new core.Session(JSON.stringify(sc));
+    try {
+      s.goto(step, 0);
+      expect(s.block_roles()[13]).toBe(10);
+      const before = JSON.parse(s.metrics());
+      s.goto(step + 1, 0);
+      const after = JSON.parse(s.metrics());
+      expect(after.erases - before.erases).toBe(p.erases);
+      expect(
+        after.scheme_metrics.translation.translation_gc_copies -
+          before.scheme_metrics.translation.translation_gc_copies,
+      ).toBe(1);
+    } finally {
+      s.free();
+    }
+  });
+
   it('agrees with what the session then does, request after request (KRAFT, K = 2)', async () => {
     const sc = kpat(2);
     const s = new core.Session(JSON.stringify(sc));

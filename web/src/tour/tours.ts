@@ -15,6 +15,7 @@ import rftlBounded from './tours/rftl-bounded.tour.json';
 import kraftK from './tours/kraft-k.tour.json';
 import ltftlTimeShift from './tours/ltftl-time-shift.tour.json';
 import fastcheckPowerCut from './tours/fastcheck-power-cut.tour.json';
+import dftl from './tours/dftl.tour.json';
 
 export type { Highlight, Tour, TourStop } from './tourTypes';
 /** The first tour: for students who have never seen an FTL (page mapping, greedy GC). */
@@ -38,6 +39,7 @@ export const TOURS: Tour[] = [
   kraftK,
   ltftlTimeShift,
   fastcheckPowerCut,
+  dftl,
 ].map(builtin);
 
 /**
