@@ -4,6 +4,9 @@ import { Welcome } from '../classroom/Welcome';
 import { PredictPanel } from '../tour/PredictPanel';
 import { canPredict } from '../tour/predict';
 import { TourPanel } from '../tour/TourPanel';
+import { TourEditor } from '../tour/editor/TourEditor';
+import { useEditor } from '../tour/editor/editorStore';
+import { scenarioToJson } from '../scenario/model';
 import { INTRO_TOUR_ID, tourById, type Tour } from '../tour/tours';
 import type { Classroom } from './useClassroom';
 import type { Sim } from './useSimulation';
@@ -31,9 +34,10 @@ export function TourArea({
   const { tourAt } = player;
   const tour = tourAt ? tourById(tourAt.id) : undefined;
   const { score } = classroom;
+  const editing = useEditor().open;
   return (
     <>
-      {classroom.welcome && !tourAt && (
+      {classroom.welcome && !tourAt && !editing && (
         <Welcome
           canTour={tours.some((t) => t.id === INTRO_TOUR_ID)}
           onClose={() => classroom.setWelcome(false)}
@@ -75,6 +79,19 @@ export function TourArea({
           onPrint={() => classroom.setPrinting(tour.id)}
         />
       )}
+      <TourEditor
+        loaded={loaded ? { scenario: loaded.scenario, snapshot: loaded.snapshot } : undefined}
+        show={(scenario, at) => {
+          if (loaded && scenarioToJson(loaded.scenario) === scenarioToJson(scenario)) void sim.goto(at.step, at.op);
+          else void sim.load(scenario, 0, at);
+        }}
+        onTry={onStartTour}
+        hidden={!!tourAt}
+        onLeaveTour={() => {
+          player.stop();
+          player.setTourAt(null);
+        }}
+      />
       {classroom.predictOpen && loaded && info && snap && (
         <PredictPanel
           scenario={loaded.scenario}

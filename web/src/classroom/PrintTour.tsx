@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { stopSnapshot } from '../sim/pageClient';
 import type { SimEvent } from '../sim/protocol';
 import { highlightedBlocks } from '../tour/TourPanel';
+import { PrintedPageHighlights } from '../tour/PrintedPageHighlights';
 import { stopScenario, type Tour } from '../tour/tours';
 import { TourText } from '../tour/TourText';
 import { chipState } from '../viz/chipState';
@@ -90,6 +91,7 @@ export function PrintTour({ tour, onClose }: { tour: Tour; onClose: () => void }
           Close
         </button>
       </div>
+      <PrintedPageHighlights tour={tour} />
       {tour.stops.map((stop, i) => {
         const c = chips?.[i];
         return (

@@ -4,6 +4,8 @@ import { useRef } from 'react';
 import { Menu } from '../ui/Menu';
 import type { Tour } from './tours';
 import { useTourOpen } from './useTourOpen';
+import { requestEditor } from './editor/editorStore';
+import './tour.css';
 
 export function TourMenu({
   tours,
@@ -23,7 +25,7 @@ export function TourMenu({
           tours.length === 0 ? (
             <p className="muted">Loading the tours…</p>
           ) : (
-            <>
+            <div className="tour-menu-body">
               <ul className="tour-list">
                 {tours.map((t) => (
                   <li key={t.id}>
@@ -45,6 +47,17 @@ export function TourMenu({
               <p className="tour-open">
                 <button
                   type="button"
+                  data-testid="tour-new"
+                  title="Write your own tour on the scenario the chip runs now"
+                  onClick={() => {
+                    close();
+                    requestEditor({ kind: 'new' });
+                  }}
+                >
+                  New tour…
+                </button>{' '}
+                <button
+                  type="button"
                   data-testid="tour-open-file"
                   onClick={() => {
                     close();
@@ -55,7 +68,7 @@ export function TourMenu({
                 </button>{' '}
                 <span className="muted">or drop a .tour.json file on the page</span>
               </p>
-            </>
+            </div>
           )
         }
       </Menu>

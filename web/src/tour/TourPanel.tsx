@@ -9,6 +9,8 @@ import type { Scenario } from '../scenario/model';
 import { TourShare } from './TourShare';
 import { TourText } from './TourText';
 import { PredictPanel } from './PredictPanel';
+import { requestEditor } from './editor/editorStore';
+import './tour.css';
 
 /** Blocks a highlight designates in a snapshot. */
 export function highlightedBlocks(
@@ -23,18 +25,36 @@ export function highlightedBlocks(
     if (roles.has(roleStyle(r).key) || (owners.size && owners.has(snap.owners[b]))) out.add(b);
   });
   if (h.touched) for (const e of snap.events) if (e.pbn != null) out.add(e.pbn);
+  for (const b of h.blocks ?? []) out.add(b);
   return out;
+}
+
+/** Pages a highlight picks ("pbn:page" keys; the editor's click-picked pages). */
+export function highlightedPages(h: Highlight | undefined): Set<string> {
+  return new Set((h?.pages ?? []).map(([b, p]) => `${b}:${p}`));
 }
 
 /**
  * Mark the highlighted blocks of the device view (re-applied after every render); only the
  * chip view's grid, not the printed tour's (each printed stop draws its own highlight).
  */
-export function useBlockHighlight(blocks: Set<number>, container = '.chip-area [data-testid=device-grid]') {
+export function useBlockHighlight(
+  blocks: Set<number>,
+  pages: Set<string> = new Set(),
+  container = '.chip-area [data-testid=device-grid]',
+) {
   useEffect(() => {
     const els = document.querySelectorAll<SVGGElement>(`${container} g.block`);
     els.forEach((el) => el.classList.toggle('tour-hi', blocks.has(Number(el.dataset.block))));
-    return () => els.forEach((el) => el.classList.remove('tour-hi'));
+    const cells = document.querySelectorAll<SVGGElement>(`${container} g.block g.page-cell`);
+    cells.forEach((el) => {
+      const b = el.closest<SVGGElement>('g.block')?.dataset.block;
+      el.classList.toggle('tour-hi-page', pages.has(`${b}:${el.dataset.page}`));
+    });
+    return () => {
+      els.forEach((el) => el.classList.remove('tour-hi'));
+      cells.forEach((el) => el.classList.remove('tour-hi-page'));
+    };
   });
 }
 
@@ -80,7 +100,7 @@ export function TourPanel({
   // The quiz is about the request after the stop's moment: its answer shows once that
   // request has finished (stepped past), not after its first flash operation.
   const passed = !!snapshot && snapshot.step > stop.at.step;
-  useBlockHighlight(highlightedBlocks(stop.highlight, snapshot));
+  useBlockHighlight(highlightedBlocks(stop.highlight, snapshot), highlightedPages(stop.highlight));
 
   // Presenter keys: PageDown / PageUp step the tour (not while typing in a field).
   const ref = useRef({ index, last, onGo });
@@ -209,6 +229,18 @@ export function TourPanel({
             Leave tour
           </button>
           <TourShare tour={tour} />
+          <button
+            type="button"
+            className="tour-edit edit-only"
+            data-testid="tour-edit"
+            title="Change this tour in the editor (a built-in tour is edited as your own copy)"
+            onClick={() => {
+              requestEditor({ kind: 'edit', id: tour.id });
+              onExit();
+            }}
+          >
+            Edit this tour
+          </button>
           {onPrint && (
             <button
               type="button"

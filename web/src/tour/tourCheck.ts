@@ -5,6 +5,7 @@
 import { checkPattern } from '../scenario/core';
 import { coreLoaded } from '../scenario/core';
 import { validateScenario, type Scenario } from '../scenario/model';
+import { chipSpec } from '../sim/scenarioTypes';
 import type { TourProblem } from './tourFile';
 import { stopScenario } from './tours';
 import type { Tour } from './tourTypes';
@@ -17,6 +18,14 @@ export function workloadRequests(s: Scenario): number | undefined {
   return w.n;
 }
 
+/** A scenario's chip: blocks and pages a block (the preset's unless the scenario sets them). */
+export function chipSize(s: Scenario): { blocks: number; ppb: number } | undefined {
+  const spec = chipSpec(s.chip.preset);
+  const blocks = s.chip.blocks ?? spec?.blocks;
+  const ppb = s.chip.pages_per_block ?? spec?.pages_per_block;
+  return blocks === undefined || ppb === undefined ? undefined : { blocks, ppb };
+}
+
 /** Problems only the core can see; empty when the core is not loaded yet. */
 export function tourCoreProblems(tour: Tour): TourProblem[] {
   if (!coreLoaded()) return [];
@@ -26,6 +35,25 @@ export function tourCoreProblems(tour: Tour): TourProblem[] {
   for (const [path, s] of scenarios) for (const message of validateScenario(s)) out.push({ path, message });
   if (out.length) return out;
   tour.stops.forEach((stop, i) => {
+    // Picked blocks and pages must be on the stop's chip.
+    const chip = chipSize(stopScenario(tour, i));
+    const h = stop.highlight;
+    if (chip && h) {
+      h.blocks?.forEach((b, j) => {
+        if (b >= chip.blocks)
+          out.push({
+            path: `stops[${i}].highlight.blocks[${j}]`,
+            message: `no block ${b}: the chip has ${chip.blocks}`,
+          });
+      });
+      h.pages?.forEach(([b, p], j) => {
+        if (b >= chip.blocks || p >= chip.ppb)
+          out.push({
+            path: `stops[${i}].highlight.pages[${j}]`,
+            message: `no page ${p} of block ${b}: the chip has ${chip.blocks} blocks of ${chip.ppb} pages`,
+          });
+      });
+    }
     const total = workloadRequests(stopScenario(tour, i));
     if (total !== undefined && stop.at.step > total)
       out.push({

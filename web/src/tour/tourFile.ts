@@ -121,9 +121,9 @@ function checkStop(c: Checker, v: unknown, path: string) {
   const h = v.highlight;
   if (h !== undefined) {
     const hp = join(path, 'highlight');
-    if (!isObj(h)) c.add(hp, 'must be an object (roles, owners, touched)');
+    if (!isObj(h)) c.add(hp, 'must be an object (roles, owners, touched, blocks, pages)');
     else {
-      c.fields(h, hp, ['roles', 'owners', 'touched']);
+      c.fields(h, hp, ['roles', 'owners', 'touched', 'blocks', 'pages']);
       if (h.roles !== undefined && c.list(h.roles, join(hp, 'roles')))
         h.roles.forEach((r, i) => {
           if (typeof r !== 'string' || !ROLE_KEYS.has(r))
@@ -133,6 +133,14 @@ function checkStop(c: Checker, v: unknown, path: string) {
         h.owners.forEach((o, i) => c.int(o, join(join(hp, 'owners'), i)));
       if (h.touched !== undefined && typeof h.touched !== 'boolean')
         c.add(join(hp, 'touched'), 'must be true or false');
+      if (h.blocks !== undefined && c.list(h.blocks, join(hp, 'blocks')))
+        h.blocks.forEach((b, i) => c.int(b, join(join(hp, 'blocks'), i)));
+      if (h.pages !== undefined && c.list(h.pages, join(hp, 'pages')))
+        h.pages.forEach((pg, i) => {
+          const pp = join(join(hp, 'pages'), i);
+          if (!Array.isArray(pg) || pg.length !== 2) c.add(pp, 'must be [block, page]');
+          else pg.forEach((x, j) => c.int(x, join(pp, j)));
+        });
     }
   }
   if (v.quiz !== undefined) {

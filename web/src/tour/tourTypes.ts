@@ -14,6 +14,10 @@ export interface Highlight {
   owners?: number[];
   /** blocks the revealed operations of the current request touched */
   touched?: boolean;
+  /** these physical blocks (pbn), picked on the chip in the editor */
+  blocks?: number[];
+  /** these physical pages: [pbn, page in the block], picked on the chip in the editor */
+  pages?: [number, number][];
 }
 
 export interface TourStop {

@@ -70,6 +70,11 @@ export function addOwnTour(tour: Tour): void {
   }
 }
 
+/** A tour opened, linked or written in this tab (not a built-in one). */
+export function isOwnTour(id: string): boolean {
+  return OWN.has(id);
+}
+
 export function tourById(id: string): Tour | undefined {
   return OWN.get(id) ?? TOURS.find((t) => t.id === id);
 }

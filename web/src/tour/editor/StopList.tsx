@@ -1,0 +1,73 @@
+// The draft's stops in order: select one (the chip goes to its moment), move it up or down
+// (buttons, so the keyboard can reorder too) or delete it.
+import type { TourStop } from '../tourTypes';
+
+export function StopList({
+  stops,
+  selected,
+  onSelect,
+  onMove,
+  onDelete,
+}: {
+  stops: TourStop[];
+  selected: number;
+  onSelect: (i: number) => void;
+  onMove: (i: number, by: -1 | 1) => void;
+  onDelete: (i: number) => void;
+}) {
+  if (stops.length === 0)
+    return (
+      <p className="muted ted-empty" data-testid="ted-empty">
+        No stops yet. Step the chip to a moment (→, Step request, or the timeline) and press <em>Add stop here</em>.
+      </p>
+    );
+  return (
+    <ol className="ted-stops" data-testid="ted-stops" aria-label="Stops">
+      {stops.map((s, i) => (
+        <li key={i} className={i === selected ? 'current' : undefined} data-testid="ted-stop-item">
+          <button
+            type="button"
+            className="ted-stop-go"
+            aria-current={i === selected ? 'true' : undefined}
+            onClick={() => onSelect(i)}
+            title="Edit this stop (the chip goes to its moment)"
+          >
+            {i + 1}. {s.title || '(no title)'}{' '}
+            <span className="muted">
+              r{s.at.step}
+              {s.at.op ? `+${s.at.op}` : ''}
+            </span>
+          </button>
+          <span className="ted-stop-tools">
+            <button
+              type="button"
+              aria-label={`Move stop ${i + 1} up`}
+              disabled={i === 0}
+              onClick={() => onMove(i, -1)}
+              data-testid="ted-up"
+            >
+              ↑
+            </button>
+            <button
+              type="button"
+              aria-label={`Move stop ${i + 1} down`}
+              disabled={i === stops.length - 1}
+              onClick={() => onMove(i, 1)}
+              data-testid="ted-down"
+            >
+              ↓
+            </button>
+            <button
+              type="button"
+              aria-label={`Delete stop ${i + 1}`}
+              onClick={() => onDelete(i)}
+              data-testid="ted-delete"
+            >
+              ✕
+            </button>
+          </span>
+        </li>
+      ))}
+    </ol>
+  );
+}
