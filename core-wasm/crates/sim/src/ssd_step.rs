@@ -109,6 +109,48 @@ pub struct DieQueueItem {
     pub running: bool,
 }
 
+/// One die at the moment shown (its chip's arrays are read apart, by die).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, ts_rs::TS)]
+#[ts(export)]
+pub struct DieMoment {
+    pub die: u32,
+    pub channel: u32,
+    /// The die's own requests completed and the operations revealed of the next.
+    pub step: u32,
+    pub op_cursor: u32,
+    pub op_count: u32,
+    /// The die's page requests in the whole run.
+    pub requests: u32,
+    #[ts(type = "number")]
+    pub busy_ns: u64,
+    /// Busy share of the time so far (`DeviceStepper::utilisation`).
+    pub utilisation: f64,
+    /// Its queue (`DeviceStepper::queue`), and how many more wait beyond those listed.
+    pub queue: Vec<DieQueueItem>,
+    pub queue_more: u32,
+}
+
+/// The device at the moment shown (`DeviceStepper::moment`).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, ts_rs::TS)]
+#[ts(export)]
+pub struct DeviceMoment {
+    pub cursor: u32,
+    pub total: u32,
+    pub channels: u32,
+    pub dies_per_channel: u32,
+    pub stripe: String,
+    pub stripe_unit_pages: u32,
+    #[ts(type = "number")]
+    pub now_ns: u64,
+    /// The last step revealed (the die highlighted) and the next one.
+    pub current: Option<DeviceOp>,
+    pub next: Option<DeviceOp>,
+    /// Host requests completed by now (their last page done at or before `now_ns`).
+    pub hosts_done: u32,
+    pub hosts: u32,
+    pub dies: Vec<DieMoment>,
+}
+
 /// A device of several dies stepped op by op (see the module comment).
 pub struct DeviceStepper {
     pub shape: Shape,
@@ -312,6 +354,58 @@ impl DeviceStepper {
     pub fn utilisation(&self) -> Vec<f64> {
         let now = self.now_ns();
         self.busy.iter().map(|&b| if now == 0 { 0.0 } else { b as f64 / now as f64 }).collect()
+    }
+
+    /// The device at the moment shown, each die's queue listed up to `queue_limit`.
+    pub fn moment(&self, queue_limit: usize) -> DeviceMoment {
+        let util = self.utilisation();
+        let now = self.now_ns();
+        let dies = (0..self.plan.len())
+            .map(|d| {
+                let s = &self.dies[d];
+                let mut queue = self.queue(d, queue_limit + 1);
+                let more = queue.len().saturating_sub(queue_limit) as u32;
+                queue.truncate(queue_limit);
+                DieMoment {
+                    die: d as u32,
+                    channel: d as u32 / self.shape.dies_per_channel,
+                    step: s.step() as u32,
+                    op_cursor: s.op_cursor() as u32,
+                    op_count: s.op_count() as u32,
+                    requests: self.plan[d].steps.len() as u32,
+                    busy_ns: self.busy[d],
+                    utilisation: util[d],
+                    queue,
+                    queue_more: more,
+                }
+            })
+            .collect();
+        DeviceMoment {
+            cursor: self.cursor as u32,
+            total: self.total as u32,
+            channels: self.shape.channels,
+            dies_per_channel: self.shape.dies_per_channel,
+            stripe: self.shape.stripe.name().to_string(),
+            stripe_unit_pages: self.unit,
+            now_ns: now,
+            current: self.current(),
+            next: self.next(),
+            hosts_done: self.hosts_done() as u32,
+            hosts: self.hosts.len() as u32,
+            dies,
+        }
+    }
+
+    /// Host requests whose every page is done at the moment shown: each die's page
+    /// requests completed are counted, and a host request is done when all its pages are.
+    fn hosts_done(&self) -> usize {
+        let mut left: Vec<u32> = self.hosts.iter().map(|h| h.pages).collect();
+        for (d, p) in self.plan.iter().enumerate() {
+            for st in &p.steps[..self.pos[d].s] {
+                left[st.host as usize] -= 1;
+            }
+        }
+        left.iter().filter(|&&l| l == 0).count()
     }
 
     /// Die `d`'s queue at the moment shown (at the start of the current step): its page

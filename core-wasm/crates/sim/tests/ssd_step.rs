@@ -175,3 +175,34 @@ fn refusals() {
     let e = DeviceStepper::new(shape(2, 1, Stripe::Page), "bast", &sim, KEYFRAMES).err().unwrap();
     assert!(e.contains("--stripe block"), "{e}");
 }
+
+/// The moment the app reads: the die of the step shown runs the page request at its
+/// queue's head; host requests count as done when all their pages are.
+#[test]
+fn the_moment_names_the_die_at_work() {
+    let sim = workload("page", 300, 40_000.0);
+    let mut dev = DeviceStepper::new(shape(2, 4, Stripe::Page), "page", &sim, KEYFRAMES).unwrap();
+    let m = dev.moment(4);
+    assert_eq!((m.cursor, m.hosts_done, m.current), (0, 0, None));
+    assert_eq!(m.dies.len(), 8);
+    let mut waited = false;
+    while dev.step_op().unwrap() {
+        let m = dev.moment(4);
+        let cur = m.current.unwrap();
+        let die = &m.dies[cur.die as usize];
+        if cur.op > 0 && cur.op < cur.ops {
+            let head = die.queue[0];
+            assert!(head.running && head.request == cur.request, "step {}: {head:?} {cur:?}", m.cursor);
+        }
+        assert!(die.queue.len() <= 4);
+        waited |= m.dies.iter().any(|d| d.queue.len() > 1 || d.queue_more > 0);
+        let steps: u32 = m.dies.iter().map(|d| d.step).sum();
+        assert!(steps as usize <= m.cursor as usize);
+    }
+    assert!(waited, "at 40,000 requests/s some page requests wait for their die");
+    let m = dev.moment(4);
+    assert_eq!((m.cursor, m.hosts_done), (m.total, m.hosts));
+    // At the start of the last operation the others' last operations may still run;
+    // nothing waits.
+    assert!(m.dies.iter().all(|d| d.step == d.requests && d.queue.iter().all(|q| q.running)), "{:?}", m.dies);
+}

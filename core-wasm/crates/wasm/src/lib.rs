@@ -8,6 +8,7 @@ use ftl_sim::trace::fit::Fit;
 use ftl_sim::trace::parse::{self, RawTrace, TraceOptions};
 use wasm_bindgen::prelude::*;
 
+mod device;
 mod fit;
 mod types;
 use types::{to_js, CrashHere, Prediction};
@@ -20,6 +21,7 @@ const TS_IMPORTS: &str = r#"
 import type { Catalog } from "../generated/Catalog";
 import type { ChipFit } from "../generated/ChipFit";
 import type { CrashHere } from "../generated/CrashHere";
+import type { DeviceMoment } from "../generated/DeviceMoment";
 import type { LatencyHistogram } from "../generated/LatencyHistogram";
 import type { ParamRange } from "../generated/ParamRange";
 import type { PatternCheck } from "../generated/PatternCheck";

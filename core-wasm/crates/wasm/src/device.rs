@@ -1,0 +1,111 @@
+//! The wasm boundary of a device stepped op by op (issue 40, item 4): a thin
+//! `DeviceSession` over ftl_sim::ssd_step::DeviceStepper. Typed values only: the moment
+//! through serde-wasm-bindgen (`DeviceMoment`, generated TypeScript), each die's chip
+//! arrays as typed arrays (as `Session`'s getters).
+
+use ftl_sim::scenario::Scenario;
+use ftl_sim::ssd::{Shape, Stripe};
+use ftl_sim::ssd_step::DeviceStepper;
+use ftl_sim::stepper::Stepper;
+use wasm_bindgen::prelude::*;
+
+use crate::js_err;
+use crate::types::to_js;
+
+/// Page requests listed per die in the moment's queues (the queue strip shows a few).
+const QUEUE_LIMIT: usize = 12;
+
+#[wasm_bindgen]
+pub struct DeviceSession {
+    dev: DeviceStepper,
+}
+
+/// The device's simulation memory: per die the state, the state before the request being
+/// stepped, the moment shown and the keyframe near the cursor; the keyframes shared.
+/// Refused over the Session's budget (ftl_sim::limits), as one chip is.
+fn device_memory(scenario: &Scenario, dies: u32) -> Result<(), String> {
+    use ftl_sim::limits::{state_bytes, SESSION_KEYFRAME_BYTES, SESSION_MEMORY_BUDGET};
+    let g = scenario.chip.chip()?.geometry;
+    let need = dies as u64 * 4 * state_bytes(&g) + SESSION_KEYFRAME_BYTES as u64;
+    if need > SESSION_MEMORY_BUDGET {
+        return Err(format!(
+            "device too large for the app: {dies} dies of {} blocks x {} pages need about {} MB of simulation memory, over the limit of {} MB (fewer dies or a smaller chip, or the ftl CLI)",
+            g.blocks,
+            g.pages_per_block,
+            need >> 20,
+            SESSION_MEMORY_BUDGET >> 20
+        ));
+    }
+    Ok(())
+}
+
+#[wasm_bindgen]
+impl DeviceSession {
+    /// The scenario's workload on `channels` x `dies_per_channel` dies of its chip, striped
+    /// by `stripe` ("page" or "block"; page striping is refused for schemes that map
+    /// logical blocks, with the core's message).
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        scenario_json: &str,
+        channels: u32,
+        dies_per_channel: u32,
+        stripe: &str,
+    ) -> Result<DeviceSession, JsError> {
+        let scenario = Scenario::from_json(scenario_json).map_err(js_err)?;
+        scenario.validate().map_err(js_err)?;
+        let stripe = Stripe::from_name(stripe).map_err(js_err)?;
+        let shape = Shape { channels, dies_per_channel, stripe };
+        shape.check(&scenario.scheme).map_err(js_err)?;
+        device_memory(&scenario, shape.dies()).map_err(js_err)?;
+        let sim = scenario.build().map_err(js_err)?;
+        let dev = DeviceStepper::new(shape, &scenario.scheme, &sim, ftl_sim::limits::SESSION_KEYFRAME_BYTES)
+            .map_err(js_err)?;
+        Ok(DeviceSession { dev })
+    }
+
+    pub fn dies(&self) -> u32 {
+        self.dev.dies.len() as u32
+    }
+    pub fn cursor(&self) -> u32 {
+        self.dev.cursor() as u32
+    }
+    pub fn total(&self) -> u32 {
+        self.dev.total() as u32
+    }
+    /// The next operation in time, on whichever die. False at the end.
+    pub fn step_op(&mut self) -> Result<bool, JsError> {
+        self.dev.step_op().map_err(js_err)
+    }
+    /// Back one operation in time. False at the start.
+    pub fn back_op(&mut self) -> Result<bool, JsError> {
+        self.dev.back_op().map_err(js_err)
+    }
+    /// The moment after `n` operations of the device.
+    pub fn goto(&mut self, n: u32) -> Result<(), JsError> {
+        self.dev.goto(n as usize).map_err(js_err)
+    }
+
+    #[wasm_bindgen(unchecked_return_type = "DeviceMoment")]
+    pub fn moment(&self) -> Result<JsValue, JsError> {
+        to_js(&self.dev.moment(QUEUE_LIMIT))
+    }
+
+    fn die(&self, d: u32) -> Result<&Stepper, JsError> {
+        self.dev.dies.get(d as usize).ok_or_else(|| JsError::new(&format!("no die {d}")))
+    }
+    pub fn page_states(&self, die: u32) -> Result<Vec<u8>, JsError> {
+        Ok(self.die(die)?.page_states())
+    }
+    pub fn page_lpns(&self, die: u32) -> Result<Vec<u32>, JsError> {
+        Ok(self.die(die)?.page_lpns())
+    }
+    pub fn block_roles(&self, die: u32) -> Result<Vec<u8>, JsError> {
+        Ok(self.die(die)?.block_roles())
+    }
+    pub fn block_erase_counts(&self, die: u32) -> Result<Vec<u32>, JsError> {
+        Ok(self.die(die)?.erase_counts())
+    }
+    pub fn block_owners(&self, die: u32) -> Result<Vec<i32>, JsError> {
+        Ok(self.die(die)?.block_owners())
+    }
+}

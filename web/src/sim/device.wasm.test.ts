@@ -1,0 +1,63 @@
+/// <reference types="node" />
+// The device session across the wasm boundary (issue 40, item 4; core tests in
+// core-wasm/crates/sim/tests/ssd_step.rs): typed moments, each die's chip arrays, steps in
+// time order across dies, Back to the start, and the core's refusal of page striping for
+// a scheme that maps logical blocks.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DeviceSession, initSync } from './pkg/ftlscope_wasm.js';
+import type { DeviceMoment } from './generated/DeviceMoment';
+
+beforeAll(() => {
+  initSync({ module: readFileSync(fileURLToPath(new URL('./pkg/ftlscope_wasm_bg.wasm', import.meta.url))) });
+});
+
+const scenario = (scheme: string) =>
+  JSON.stringify({
+    scheme,
+    chip: { preset: 'classroom' },
+    workload: { kind: 'uniform', n: 200, seed: 3, read_ratio: 0.3 },
+  });
+
+describe('DeviceSession', () => {
+  it('steps 8 dies op by op in time order and back', () => {
+    const s = new DeviceSession(scenario('page'), 4, 2, 'page');
+    expect(s.dies()).toBe(8);
+    const first: DeviceMoment = s.moment();
+    expect(first.cursor).toBe(0);
+    expect(first.current).toBeNull();
+    expect(first.dies.map((d) => d.die)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    const pages = s.page_states(0).length;
+    expect(pages).toBeGreaterThan(0);
+    const seen = new Set<number>();
+    let last = -1;
+    let n = 0;
+    while (s.step_op()) {
+      const m = s.moment();
+      const cur = m.current!;
+      seen.add(cur.die);
+      // (start, die) never goes back: the steps are in time order.
+      expect(cur.start_ns * 16 + cur.die).toBeGreaterThanOrEqual(last);
+      last = cur.start_ns * 16 + cur.die;
+      n++;
+    }
+    expect(n).toBe(s.total());
+    expect(seen.size).toBe(8);
+    for (let d = 0; d < 8; d++) {
+      expect(s.page_states(d)).toBeInstanceOf(Uint8Array);
+      expect(s.page_states(d).length).toBe(pages);
+    }
+    while (s.back_op()) n--;
+    expect(n).toBe(0);
+    expect(s.moment()).toEqual(first);
+    s.free();
+  });
+
+  it('refuses page striping for a block-mapped scheme with the core message', () => {
+    expect(() => new DeviceSession(scenario('bast'), 2, 1, 'page')).toThrow(/--stripe block/);
+    const s = new DeviceSession(scenario('bast'), 2, 1, 'block');
+    expect(s.step_op()).toBe(true);
+    s.free();
+  });
+});
