@@ -135,7 +135,7 @@ test('the first minute: request 0, the welcome, the introductory tour with a glo
   await page.getByTestId('welcome-tour').click();
   const panel = page.getByTestId('tour-panel');
   await expect(panel).toContainText('What a flash translation layer does');
-  await expect(panel).toHaveAttribute('data-stops', '7');
+  await expect(panel).toHaveAttribute('data-stops', '8');
   await expect(page.getByTestId('welcome')).toBeHidden();
   expect((await counter(page)).step).toBe(0);
   await expect(page.getByTestId('scenario-line')).toContainText('classroom 8×4');
@@ -204,7 +204,7 @@ test('a prediction answered right at a tour stop, one answered wrong on demand, 
   await page.getByTestId('predict-toggle').click();
 
   // The tour's score at its last stop counts the tour's own prediction.
-  for (let i = 4; i < 7; i++) {
+  for (let i = 4; i < 8; i++) {
     await page.getByTestId('tour-next').click();
     await expect(panel).toHaveAttribute('data-stop', String(i));
   }
@@ -285,7 +285,7 @@ test('a tour on paper: one stop a page, each with its chip', async ({ page }) =>
   await page.getByTestId('tour-print').click();
   const pt = page.getByTestId('print-tour');
   await expect(pt).toHaveAttribute('data-ready', 'true');
-  await expect(pt.getByTestId('print-stop')).toHaveCount(7);
+  await expect(pt.getByTestId('print-stop')).toHaveCount(8);
   await expect(pt.getByTestId('print-stop').nth(3).locator('[data-testid=device-grid] text.lpn').first()).toBeVisible();
   await page.emulateMedia({ media: 'print' });
   await expect(page.locator('header.app-header')).toBeHidden();

@@ -122,6 +122,21 @@ test('author a three-stop BAST tour by clicking, save it, reopen it from the fil
   await page.getByTestId('tour-copy-link').click();
   const link = await page.getByTestId('tour-link').inputValue();
   expect(link).toMatch(/#tourfile=/);
+  // Embed code for a course page: the iframe plays the tour inside the page.
+  await page.getByTestId('tour-copy-embed').click();
+  const code = await page.getByTestId('tour-embed').inputValue();
+  expect(code).toMatch(/^<iframe src="http:[^"]*\?embed=1#tourfile=[^"]+" width="960" height="600"/);
+  await page.screenshot({ path: `${SHOTS}/embed-code.png` });
+  const course = await context.newPage();
+  const courseProblems = watch(course);
+  await course.setContent(`<h1>Lecture 7: BAST</h1>${code}`);
+  const frame = course.frameLocator('iframe');
+  await expect(frame.getByTestId('tour-panel')).toHaveAttribute('data-tour', 'bast-thrashing-my-way');
+  await expect(frame.locator('.app')).toHaveAttribute('data-embed', 'true');
+  await expect(frame.getByTestId('tour-edit')).toBeHidden();
+  await course.screenshot({ path: `${SHOTS}/embedded.png` });
+  expect(courseProblems).toEqual([]);
+  await course.close();
 
   // A fresh page: the saved file opened from the Tours menu, played to the end.
   const fromFile = await context.newPage();
@@ -213,5 +228,37 @@ test('the draft survives a reload; stops reorder from the keyboard; closing asks
   await page.reload();
   await expect(page.locator('[data-testid=device-grid] rect.page').first()).toBeVisible();
   await expect(page.getByTestId('tour-editor')).toHaveCount(0);
+  expect(problems).toEqual([]);
+});
+
+test('the Tours menu fits a 720 px window: the list scrolls inside it, every entry reachable from the keyboard', async ({
+  page,
+}) => {
+  const problems = watch(page);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await ready(page);
+  await page.getByTestId('tour-menu').click();
+  const list = page.locator('.tour-list');
+  await expect(list.locator('button').first()).toBeVisible();
+  const bottom = await page.evaluate(() => document.querySelector('.menu-popup')!.getBoundingClientRect().bottom);
+  expect(bottom).toBeLessThanOrEqual(720);
+  await expect(page.getByTestId('tour-new')).toBeInViewport();
+  await expect(page.getByTestId('tour-open-file')).toBeInViewport();
+  // Tab from the menu button through every tour: each focused entry is scrolled into view.
+  const n = await list.locator('button').count();
+  expect(n).toBeGreaterThanOrEqual(9);
+  await page.getByTestId('tour-menu').focus();
+  for (let i = 0; i < n; i++) {
+    await page.keyboard.press('Tab');
+    await expect(list.locator('button').nth(i)).toBeFocused();
+    await expect(list.locator('button').nth(i)).toBeInViewport();
+  }
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('tour-new')).toBeFocused();
+  // The page itself did not scroll to show the menu.
+  expect(await page.evaluate(() => document.scrollingElement!.scrollTop)).toBe(0);
+  await page.keyboard.press('Escape');
+  await expect(list).toHaveCount(0);
+  await expect(page.getByTestId('tour-menu')).toBeFocused();
   expect(problems).toEqual([]);
 });

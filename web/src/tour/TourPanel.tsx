@@ -143,6 +143,18 @@ export function TourPanel({
     >
       <div className="tour-head">
         <h2 id="tour-h">Tour · {tour.title}</h2>
+        <button
+          type="button"
+          className="tour-edit edit-only"
+          data-testid="tour-edit"
+          title="Change this tour in the editor (a built-in tour is edited as your own copy)"
+          onClick={() => {
+            requestEditor({ kind: 'edit', id: tour.id });
+            onExit();
+          }}
+        >
+          Edit this tour
+        </button>
         <span className="tour-where" data-testid="tour-where">
           {index + 1} / {tour.stops.length}
         </span>
@@ -229,18 +241,6 @@ export function TourPanel({
             Leave tour
           </button>
           <TourShare tour={tour} />
-          <button
-            type="button"
-            className="tour-edit edit-only"
-            data-testid="tour-edit"
-            title="Change this tour in the editor (a built-in tour is edited as your own copy)"
-            onClick={() => {
-              requestEditor({ kind: 'edit', id: tour.id });
-              onExit();
-            }}
-          >
-            Edit this tour
-          </button>
           {onPrint && (
             <button
               type="button"

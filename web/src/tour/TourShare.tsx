@@ -1,24 +1,33 @@
 // Share the running tour: "Share tour" opens a box (above the page, so the tour panel keeps
-// its height for the stop) to save it as a `.tour.json` file or copy a link carrying it
-// (tourShare.ts); a tour too long for a link says so and points to the file.
+// its height for the stop) to save it as a `.tour.json` file, copy a link carrying it, or
+// copy embed code for a course page (tourShare.ts); a tour too long for a link says so and
+// points to the file.
 import { useState } from 'react';
 import { download } from '../ui/download';
-import { tourFileName, tourFileText, tourLink } from './tourShare';
+import { tourEmbedCode, tourFileName, tourFileText, tourLink } from './tourShare';
 import type { Tour } from './tourTypes';
 
 export function TourShare({ tour }: { tour: Tour }) {
   const [open, setOpen] = useState(false);
-  const [status, setStatus] = useState<{ text: string; url?: string } | null>(null);
-  const copyLink = () => {
-    const link = tourLink(tour, location.href);
-    if ('error' in link) return setStatus({ text: link.error });
-    const copied = { text: 'Tour link copied to the clipboard.', url: link.url };
-    const manual = { text: 'Copy the link below (the clipboard is not available here).', url: link.url };
+  const [status, setStatus] = useState<{ text: string; url?: string; what?: string } | null>(null);
+  const copy = (what: 'link' | 'embed code', value: string) => {
+    const copied = { text: `Tour ${what} copied to the clipboard.`, url: value, what };
+    const manual = { text: `Copy the ${what} below (the clipboard is not available here).`, url: value, what };
     if (!navigator.clipboard) return setStatus(manual);
-    navigator.clipboard.writeText(link.url).then(
+    navigator.clipboard.writeText(value).then(
       () => setStatus(copied),
       () => setStatus(manual),
     );
+  };
+  const copyLink = () => {
+    const link = tourLink(tour, location.href);
+    if ('error' in link) return setStatus({ text: link.error });
+    copy('link', link.url);
+  };
+  const copyEmbed = () => {
+    const embed = tourEmbedCode(tour, location.href);
+    if ('error' in embed) return setStatus({ text: embed.error });
+    copy('embed code', embed.code);
   };
   return (
     <>
@@ -56,6 +65,14 @@ export function TourShare({ tour }: { tour: Tour }) {
           >
             Copy tour link
           </button>
+          <button
+            type="button"
+            data-testid="tour-copy-embed"
+            title="An <iframe> for a course page that plays this tour (small tours only)"
+            onClick={copyEmbed}
+          >
+            Copy embed code
+          </button>
           <button type="button" onClick={() => setOpen(false)}>
             Close
           </button>
@@ -66,8 +83,8 @@ export function TourShare({ tour }: { tour: Tour }) {
             <input
               readOnly
               value={status.url}
-              aria-label="Tour link"
-              data-testid="tour-link"
+              aria-label={status.what === 'embed code' ? 'Embed code' : 'Tour link'}
+              data-testid={status.what === 'embed code' ? 'tour-embed' : 'tour-link'}
               onFocus={(e) => e.currentTarget.select()}
             />
           )}

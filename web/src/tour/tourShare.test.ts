@@ -4,7 +4,7 @@ import { compressToEncodedURIComponent } from 'lz-string';
 import { describe, expect, it } from 'vitest';
 import { loadNodeCore } from '../scenario/testing/nodeCore';
 import { tourToFile } from './tourFile';
-import { MAX_TOUR_LINK, openTourText, tourFileText, tourFromHash, tourLink } from './tourShare';
+import { MAX_TOUR_LINK, openTourText, tourEmbedCode, tourFileText, tourFromHash, tourLink } from './tourShare';
 import { tourById } from './tours';
 
 loadNodeCore();
@@ -48,5 +48,23 @@ describe('tour links', () => {
   it('a saved file opens as the same tour', () => {
     const t = tourById('rftl-bounded')!;
     expect(openTourText(tourFileText(t))).toEqual({ tour: t });
+  });
+
+  it('embed code plays the tour in the embedded app, with the title escaped; a long tour points to the file', () => {
+    const t = { ...tourById('bast-thrashing')!, title: 'Mine "quoted" <b>&</b>' };
+    const embed = tourEmbedCode(t, BASE);
+    if ('error' in embed) throw new Error(embed.error);
+    expect(embed.code).toMatch(/^<iframe src="[^"<]+" width="960" height="600" title="[^"<]+"/);
+    expect(embed.code).toContain('title="ftlscope tour “Mine &quot;quoted&quot; &lt;b>&amp;&lt;/b>”"');
+    const src = new URL(/src="([^"]+)"/.exec(embed.code)![1].replace(/&amp;/g, '&'));
+    expect(src.pathname).toBe('/index.html');
+    expect(src.search).toBe('?embed=1');
+    expect(tourFromHash(src.hash)).toEqual({ tour: t });
+    let x = 7;
+    const noise = () =>
+      Array.from({ length: 3000 }, () => 'abcdefghij klmnopqrstuvwxyz'[(x = (x * 48271) % 2147483647) % 27]).join('');
+    const long = { ...t, stops: t.stops.map((s) => ({ ...s, text: noise() })) };
+    const refused = tourEmbedCode(long, BASE);
+    expect('error' in refused && refused.error).toMatch(/too long to embed.*Save tour file.*Open tour file/);
   });
 });

@@ -33,6 +33,27 @@ export function tourLink(tour: Tour, base: string): { url: string } | { error: s
   return { url };
 }
 
+/**
+ * An <iframe> for a course page that plays this tour: the app with `?embed=1` (only the chip,
+ * the narration and the tour: web/src/app/embed.tsx) and the tour carried in the address as
+ * the tour link carries it. A tour too long for a link has no embed code: the message points
+ * to the file, which students open from Tours ▾.
+ */
+export function tourEmbedCode(tour: Tour, href: string): { code: string } | { error: string } {
+  const u = new URL(href);
+  u.search = '?embed=1';
+  u.hash = '';
+  const link = tourLink(tour, u.href);
+  if ('error' in link)
+    return {
+      error: `This tour is too long to embed (its address would be over ${MAX_TOUR_LINK.toLocaleString('en-US')} characters). Save it as a file (Save tour file), put the file on the course page, and have students open it from Tours ▾ → Open tour file… on ftlscope.`,
+    };
+  const esc = (x: string) => x.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  return {
+    code: `<iframe src="${esc(link.url)}" width="960" height="600" title="${esc(`ftlscope tour “${tour.title}”`)}" style="border: 1px solid #ccc; max-width: 100%" loading="lazy"></iframe>`,
+  };
+}
+
 export type OpenedTour = { tour: Tour; problems?: undefined } | { tour?: undefined; problems: TourProblem[] };
 
 /** A tour file's text, fully checked (shape, bounds, and what the core can run). */
