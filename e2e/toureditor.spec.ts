@@ -262,3 +262,47 @@ test('the Tours menu fits a 720 px window: the list scrolls inside it, every ent
   await expect(page.getByTestId('tour-menu')).toBeFocused();
   expect(problems).toEqual([]);
 });
+
+test('Edit this tour: a built-in tour becomes your copy; Try it and back keeps the draft; hostile text previews as text', async ({
+  page,
+}) => {
+  const problems = watch(page);
+  page.on('dialog', (d) => problems.push(`dialog: ${d.message()}`));
+  await page.goto('/#tour=intro-ftl');
+  const panel = page.getByTestId('tour-panel');
+  await expect(panel).toHaveAttribute('data-stop', '0');
+  await page.getByTestId('tour-edit').click();
+  const editor = page.getByTestId('tour-editor');
+  await expect(editor).toHaveAttribute('data-stops', '8');
+  await expect(panel).toHaveCount(0);
+  await expect(page.getByTestId('ted-title')).toHaveValue('My copy of What a flash translation layer does (3 minutes)');
+  // The copy keeps the built-in's highlight (roles), shown as removable.
+  await expect(page.getByTestId('ted-picked')).toContainText('role free');
+  await page.getByTestId('ted-title').fill('Intro, my order');
+  await page.getByRole('button', { name: 'Delete stop 8' }).click();
+  await expect(editor).toHaveAttribute('data-stops', '7');
+  await page
+    .getByTestId('ted-stop-text')
+    .fill('<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">');
+  await expect(page.getByTestId('ted-preview').locator('.tour-text')).toHaveText(
+    '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">',
+  );
+  await expect(page.getByTestId('ted-preview').locator('script, img')).toHaveCount(0);
+
+  await page.getByTestId('ted-try').click();
+  await expect(panel).toHaveAttribute('data-tour', 'intro-my-order');
+  await expect(panel).toHaveAttribute('data-stops', '7');
+  // The built-in tour is untouched.
+  await page.getByTestId('tour-edit').click();
+  await expect(editor).toHaveAttribute('data-stops', '7');
+  await expect(page.getByTestId('ted-confirm')).toHaveCount(0);
+  await expect(page.getByTestId('ted-title')).toHaveValue('Intro, my order');
+  await page.getByTestId('ted-close').click();
+  await page.getByTestId('ted-confirm-yes').click();
+  await page.getByTestId('tour-menu').click();
+  await page.getByTestId('tour-intro-ftl').click();
+  await expect(panel).toHaveAttribute('data-tour', 'intro-ftl');
+  await expect(panel).toHaveAttribute('data-stops', '8');
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  expect(problems).toEqual([]);
+});

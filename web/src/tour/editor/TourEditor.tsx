@@ -138,7 +138,7 @@ export function TourEditor({ loaded, show, onTry, hidden, onLeaveTour }: TourEdi
               const r = moveStop(draft, i, by);
               change(r.draft, r.index);
             }}
-            onDelete={(i) => change(deleteStop(draft, i), i > 0 ? i - 1 : 0)}
+            onDelete={(i) => change(deleteStop(draft, i), selected > i ? selected - 1 : selected)}
           />
           {onTourScenario ? (
             <button

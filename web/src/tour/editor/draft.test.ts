@@ -116,6 +116,10 @@ describe('tour editor draft', () => {
     expect(draftFromStored(JSON.parse(JSON.stringify(copy)))).toEqual(copy);
     expect(draftFromStored({ ...copy, stops: [{ title: 1 }] })).toBeNull();
     expect(draftFromStored('x')).toBeNull();
+    const odd = { ...copy, stops: [{ ...copy.stops[0], highlight: { blocks: 'all', pages: [[1]] } }] };
+    expect(draftFromStored(odd)!.stops[0].highlight).toBeUndefined();
+    const fine = { ...copy, stops: [{ ...copy.stops[0], highlight: { blocks: [1], pages: [[1, 2]] } }] };
+    expect(draftFromStored(fine)!.stops[0].highlight).toEqual({ blocks: [1], pages: [[1, 2]] });
     expect(slug('  Über FTLs: BAST!  ')).toBe('uber-ftls-bast');
     expect(slug('!!!')).toBe('my-tour');
   });

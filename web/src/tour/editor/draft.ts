@@ -173,5 +173,23 @@ export function draftFromStored(raw: unknown): Draft | null {
       Number.isInteger(x.at.op)
     );
   };
-  return d.stops.every(okStop) ? (d as Draft) : null;
+  if (!d.stops.every(okStop)) return null;
+  // A highlight is drawn as the draft is edited: one that is not of the file's shape is dropped.
+  const ints = (v: unknown, n?: number) =>
+    Array.isArray(v) && (n === undefined || v.length === n) && v.every((x) => Number.isInteger(x));
+  const okHighlight = (h: Highlight) =>
+    typeof h === 'object' &&
+    h !== null &&
+    (h.blocks === undefined || ints(h.blocks)) &&
+    (h.owners === undefined || ints(h.owners)) &&
+    (h.roles === undefined || (Array.isArray(h.roles) && h.roles.every((r) => typeof r === 'string'))) &&
+    (h.pages === undefined || (Array.isArray(h.pages) && h.pages.every((p) => ints(p, 2))));
+  return {
+    ...(d as Draft),
+    stops: d.stops.map((s) => {
+      if (s.highlight === undefined || okHighlight(s.highlight)) return s;
+      const { highlight: _dropped, ...rest } = s;
+      return rest;
+    }),
+  };
 }
