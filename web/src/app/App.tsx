@@ -2,6 +2,9 @@
 // address bar, classroom) and the columns. Behaviour lives in the hooks and components.
 import { useCallback, useMemo, useState } from 'react';
 import { CompareScreen } from '../compare/CompareScreen';
+import { DeviceScreen } from '../device/DeviceScreen';
+import { ONE_DIE } from '../device/DeviceFields';
+import type { DeviceShape } from '../sim/deviceTypes';
 import { DEFAULT_PRESENT_SCALE } from '../classroom/PresentTools';
 import { PrintTour } from '../classroom/PrintTour';
 import type { LinkNoticeState } from '../scenario/LinkNotices';
@@ -35,6 +38,9 @@ export function App() {
   // A link or file whose uploaded trace is being provided again (web/src/trace checks it).
   const [reopen, setReopen] = useState<ShareState | null>(null);
   const [compare, setCompare] = useState<CompareSpec | null>(null);
+  // The device shape (issue 40): several dies open the device view over the scenario.
+  const [device, setDevice] = useState<DeviceShape>(ONE_DIE);
+  const [deviceOpen, setDeviceOpen] = useState(false);
   const presentation = usePresentation();
   const { present } = presentation;
   const classroom = useClassroom();
@@ -121,14 +127,22 @@ export function App() {
           onClose={() => setCompare(null)}
         />
       )}
+      {deviceOpen && !compare && loaded && (
+        <DeviceScreen scenario={loaded.scenario} shape={device} theme={theme} onClose={() => setDeviceOpen(false)} />
+      )}
       {/* Hidden, not unmounted, while comparing: the grid keeps its measured size. */}
-      <div className="layout" style={compare && loaded ? { display: 'none' } : undefined}>
+      <div className="layout" style={(compare || (deviceOpen && !compare)) && loaded ? { display: 'none' } : undefined}>
         <aside className="left">
           <ScenarioForm
             /* an uploaded trace stays: Apply edits scheme, chip and parameters around it */
             current={loaded ? loaded.scenario : DEFAULT_PRESET.scenario}
             busy={!loaded && !client}
             onApply={applyScenario}
+            device={device}
+            onDevice={(d) => {
+              setDevice(d);
+              setDeviceOpen(d.channels * d.diesPerChannel > 1);
+            }}
           />
           <p className="keys-hint">
             Keys: <kbd>Space</kbd> play/pause · <kbd>→</kbd> step op · <kbd>←</kbd> back

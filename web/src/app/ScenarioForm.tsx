@@ -21,12 +21,17 @@ import { NumberField, termLabel } from './NumberField';
 import { SchemeChipPicker } from '../scenario/SchemeChipPicker';
 import { TimingField } from './TimingField';
 import { timingProblem } from '../scenario/timing';
+import { DeviceFields, ONE_DIE } from '../device/DeviceFields';
+import type { DeviceShape } from '../sim/deviceTypes';
 
 export interface ScenarioFormProps {
   current: Scenario;
   busy: boolean;
   /** resolves false when the app could not start it (the app then keeps what it ran) */
   onApply: (s: Scenario, openAt: number) => void | Promise<boolean>;
+  /** the device shape applied (issue 40; one die: the chip view) and where Apply sends it */
+  device?: DeviceShape;
+  onDevice?: (d: DeviceShape) => void;
 }
 
 /** Chips up to this many pages are checked by the core on every edit; bigger ones at Apply. */
@@ -39,8 +44,12 @@ function coreErrorNow(s: Scenario): string[] {
   return msg ? [`the core cannot run this: ${msg}`] : [];
 }
 
-export function ScenarioForm({ current, busy, onApply }: ScenarioFormProps) {
+export function ScenarioForm({ current, busy, onApply, device, onDevice }: ScenarioFormProps) {
   const [draft, setDraft] = useState<Scenario>(current);
+  const [deviceDraft, setDeviceDraft] = useState<DeviceShape>(device ?? ONE_DIE);
+  useEffect(() => {
+    if (device) setDeviceDraft(device);
+  }, [device]);
   const [presetId, setPresetId] = useState('');
   const [openAt, setOpenAt] = useState(0);
   const ids = { preset: useId(), kind: useId(), pattern: useId() };
@@ -101,6 +110,7 @@ export function ScenarioForm({ current, busy, onApply }: ScenarioFormProps) {
           }
           setApplyError(null);
           const ok = await onApply(draft, openAt);
+          if (ok !== false) onDevice?.(deviceDraft);
           if (ok === false)
             setApplyError(
               'Not applied: the simulator could not start this scenario (see the message above); the chip still shows the previous one.',
@@ -286,6 +296,8 @@ export function ScenarioForm({ current, busy, onApply }: ScenarioFormProps) {
           })
         }
       />
+
+      {onDevice && <DeviceFields value={deviceDraft} onChange={setDeviceDraft} />}
 
       {applyError && (
         <p className="form-errors" role="alert" data-testid="apply-error">

@@ -1,0 +1,108 @@
+// The device view (issue 40, item 4): an 8-die SSD steps op by op, one die's operation at
+// a time in time order (the core orders them, ssd_step.rs); each step moves exactly the
+// highlighted die by one operation and leaves the others; Back retraces the moments; page
+// striping of a block-mapped scheme is refused with the core's message. Screenshots of 1,
+// 2 and 8 dies at 1366 x 768.
+import { expect, test, type Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import { ready, watch } from './helpers';
+
+const SHOTS = 'test-results/device';
+
+async function openDevice(page: Page, channels: number, dies: number, stripe: 'page' | 'block', scheme?: string) {
+  if (scheme) await page.getByTestId('scheme').selectOption(scheme);
+  await page.getByTestId('device-channels').selectOption(String(channels));
+  await page.getByTestId('device-dies').selectOption(String(dies));
+  await page.getByTestId('device-stripe').selectOption(stripe);
+  await page.getByTestId('apply').click();
+}
+
+/** The moment the device view shows: cursor, current die, and each die's (step, op). */
+async function moment(page: Page) {
+  const view = page.getByTestId('device-view');
+  const cursor = Number(await view.getAttribute('data-cursor'));
+  const current = await view.getAttribute('data-current-die');
+  const dies = await page
+    .locator('.device-die')
+    .evaluateAll((els) => els.map((e) => `${e.getAttribute('data-step')}:${e.getAttribute('data-op')}`));
+  const highlighted = await page
+    .locator('.device-die[data-current]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-die')));
+  return { cursor, current: current === null ? null : Number(current), dies, highlighted };
+}
+
+async function stepTo(page: Page, button: string, cursor: number) {
+  await page.getByTestId(button).click();
+  await expect(page.getByTestId('device-view')).toHaveAttribute('data-cursor', String(cursor));
+}
+
+test('an 8-die device steps op by op, the dies in turn, and Back retraces it', async ({ page }) => {
+  test.setTimeout(120_000);
+  const problems = watch(page);
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await ready(page);
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/1-die.png` });
+
+  await openDevice(page, 4, 2, 'page');
+  const view = page.getByTestId('device-view');
+  await expect(view).toHaveAttribute('data-ready', 'true');
+  await expect(view).toHaveAttribute('data-cursor', '0');
+  await expect(page.locator('.device-die')).toHaveCount(8);
+  await expect(page.locator('.device-die [data-testid=device-grid]')).toHaveCount(8);
+
+  const moments = [await moment(page)];
+  expect(moments[0].highlighted).toEqual([]);
+  const N = 40;
+  for (let i = 1; i <= N; i++) {
+    await stepTo(page, 'device-step', i);
+    const m = await moment(page);
+    // Exactly the highlighted die moved, by one step of its own; the others stand.
+    expect(m.highlighted).toEqual([String(m.current)]);
+    const prev = moments[i - 1];
+    const moved = m.dies.map((d, k) => (d === prev.dies[k] ? -1 : k)).filter((k) => k >= 0);
+    expect(moved.length).toBeLessThanOrEqual(1);
+    if (moved.length === 1) expect(moved[0]).toBe(m.current);
+    moments.push(m);
+  }
+  const used = new Set(moments.slice(1).map((m) => m.current));
+  expect(used.size).toBeGreaterThanOrEqual(4);
+  // The dies take turns: operations of different dies follow one another.
+  const turns = moments.slice(2).filter((m, i) => m.current !== moments[i + 1].current).length;
+  expect(turns).toBeGreaterThanOrEqual(4);
+  await page.screenshot({ path: `${SHOTS}/8-dies.png` });
+
+  // Back, by button and key, retraces every moment.
+  for (let i = N - 1; i >= N - 10; i--) {
+    await stepTo(page, 'device-back', i);
+    expect(await moment(page)).toEqual(moments[i]);
+  }
+  await view.focus();
+  await page.keyboard.press('ArrowLeft');
+  await expect(view).toHaveAttribute('data-cursor', String(N - 11));
+  expect(await moment(page)).toEqual(moments[N - 11]);
+  await page.keyboard.press('ArrowRight');
+  await expect(view).toHaveAttribute('data-cursor', String(N - 10));
+  expect(await moment(page)).toEqual(moments[N - 10]);
+
+  // Two dies.
+  await page.getByTestId('device-close').click();
+  await openDevice(page, 2, 1, 'page');
+  await expect(view).toHaveAttribute('data-ready', 'true');
+  await expect(page.locator('.device-die')).toHaveCount(2);
+  for (let i = 1; i <= 12; i++) await stepTo(page, 'device-step', i);
+  await page.screenshot({ path: `${SHOTS}/2-dies.png` });
+  expect(problems).toEqual([]);
+});
+
+test('page striping of a block-mapped scheme is refused with the core message', async ({ page }) => {
+  const problems = watch(page);
+  await ready(page);
+  await openDevice(page, 2, 1, 'page', 'bast');
+  await expect(page.getByTestId('device-error')).toContainText('page striping would split each logical block');
+  await page.getByTestId('device-close').click();
+  await openDevice(page, 2, 1, 'block');
+  await expect(page.getByTestId('device-view')).toHaveAttribute('data-ready', 'true');
+  await expect(page.getByTestId('device-error')).toHaveCount(0);
+  expect(problems).toEqual([]);
+});

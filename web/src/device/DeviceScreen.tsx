@@ -1,0 +1,230 @@
+// The device view (issue 40, item 4): an SSD of channels x dies stepped one flash
+// operation at a time in time order across the dies (core: ssd_step.rs). The dies side by
+// side, each its chip grid (SVG, or the canvas for big chips), the die of the operation
+// shown highlighted, each die's queue and utilisation. One die never comes here: the app's
+// own view is that device.
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import {
+  DeviceClient,
+  type DeviceMoment,
+  type DeviceShape,
+  type DieArrays,
+  type DieMoment,
+  type DeviceReply,
+  type DeviceRequest,
+} from '../sim/deviceTypes';
+import { CanvasGrid } from '../viz/CanvasGrid';
+import { DeviceGrid } from '../viz/DeviceGrid';
+import { SVG_MAX_PAGES } from '../viz/ChipView';
+import { useSize } from '../ui/useSize';
+import './device.css';
+
+export interface DeviceScreenProps {
+  /** the scenario each die runs its share of (the app's scenario) */
+  scenario: unknown;
+  shape: DeviceShape;
+  theme: string;
+  onClose: () => void;
+}
+
+interface Shown {
+  moment: DeviceMoment;
+  dies: DieArrays[];
+}
+
+export function shapeLabel(s: DeviceShape): string {
+  const dies = s.channels * s.diesPerChannel;
+  return `${s.channels} channel${s.channels === 1 ? '' : 's'} × ${s.diesPerChannel} die${
+    s.diesPerChannel === 1 ? '' : 's'
+  } (${dies} dies), ${s.stripe} striping`;
+}
+
+export function DeviceScreen({ scenario, shape, theme, onClose }: DeviceScreenProps) {
+  const [client, setClient] = useState<DeviceClient | null>(null);
+  const [shown, setShown] = useState<Shown | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const pending = useRef(false);
+
+  const apply = useCallback((r: DeviceReply) => {
+    if (r.kind === 'error') {
+      if (r.message !== 'closed') setError(r.message);
+      return;
+    }
+    setError(null);
+    setShown({ moment: r.moment, dies: r.dies });
+  }, []);
+
+  useEffect(() => {
+    const c = new DeviceClient();
+    setClient(c);
+    setShown(null);
+    setError(null);
+    void c.request({ kind: 'open', scenario, shape }).then(apply);
+    return () => c.close();
+  }, [scenario, shape, apply]);
+
+  const send = useCallback(
+    (r: DeviceRequest) => {
+      // One request at a time: a held key does not queue up moves.
+      if (!client || pending.current) return;
+      pending.current = true;
+      void client
+        .request(r)
+        .then(apply)
+        .finally(() => (pending.current = false));
+    },
+    [client, apply],
+  );
+
+  const onKey = (e: KeyboardEvent) => {
+    if (e.key === 'ArrowRight') send({ kind: 'step' });
+    else if (e.key === 'ArrowLeft') send({ kind: 'back' });
+    else if (e.key === 'Home') send({ kind: 'goto', cursor: 0 });
+    else return;
+    e.preventDefault();
+  };
+
+  const m = shown?.moment;
+  const cur = m?.current ?? null;
+  const cols = Math.min(shape.channels * shape.diesPerChannel, 4);
+  return (
+    <main
+      className="device-screen"
+      aria-labelledby="device-h"
+      data-testid="device-view"
+      data-cursor={m?.cursor}
+      data-total={m?.total}
+      data-current-die={cur?.die}
+      data-current-request={cur?.request}
+      data-current-op={cur ? `${cur.op}/${cur.ops}` : undefined}
+      data-ready={shown ? 'true' : undefined}
+      tabIndex={-1}
+      onKeyDown={onKey}
+    >
+      <div className="device-head">
+        <h2 id="device-h">SSD: {shapeLabel(shape)}</h2>
+        <div className="device-controls" role="group" aria-label="Device stepping">
+          <button type="button" onClick={() => send({ kind: 'goto', cursor: 0 })} disabled={!m || m.cursor === 0}>
+            Start
+          </button>
+          <button
+            type="button"
+            onClick={() => send({ kind: 'back' })}
+            disabled={!m || m.cursor === 0}
+            data-testid="device-back"
+          >
+            ← Back op
+          </button>
+          <button
+            type="button"
+            className="primary"
+            onClick={() => send({ kind: 'step' })}
+            disabled={!m || m.cursor >= m.total}
+            data-testid="device-step"
+          >
+            Step op →
+          </button>
+          <button type="button" onClick={onClose} data-testid="device-close">
+            Close device view
+          </button>
+        </div>
+      </div>
+      {error && (
+        <p className="device-error" role="alert" data-testid="device-error">
+          {error}
+        </p>
+      )}
+      {m && (
+        <p className="device-status" aria-live="polite" data-testid="device-status">
+          Operation <b>{m.cursor}</b> of {m.total}
+          {cur ? (
+            <>
+              {' '}
+              on <b>die {cur.die}</b>: page request {cur.request + 1} (host request {cur.host + 1}),{' '}
+              {cur.ops === 0 ? 'no flash operation' : `operation ${cur.op} of ${cur.ops}`}, at{' '}
+              {(cur.start_ns / 1000).toFixed(1)} µs
+            </>
+          ) : (
+            ' (before the first)'
+          )}
+          . Host requests done: {m.hosts_done} of {m.hosts}.
+          {m.next && (
+            <>
+              {' '}
+              Next: die {m.next.die} at {(m.next.start_ns / 1000).toFixed(1)} µs.
+            </>
+          )}
+        </p>
+      )}
+      <div className="device-dies" style={{ gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))` }}>
+        {m &&
+          shown.dies.map((arrays, d) => (
+            <DieCard key={d} die={m.dies[d]} arrays={arrays} current={cur?.die === d} theme={theme} />
+          ))}
+      </div>
+      <p className="device-note">
+        Each die is a chip of its own running the scheme over its share of the logical space (stripe unit:{' '}
+        {m ? `${m.stripe_unit_pages} page${m.stripe_unit_pages === 1 ? '' : 's'}` : shape.stripe}); its queue is first
+        in, first out; operations are shown in the order they start (docs/ssd.md). Keys: → step, ← back.
+      </p>
+    </main>
+  );
+}
+
+function DieCard({
+  die,
+  arrays,
+  current,
+  theme,
+}: {
+  die: DieMoment;
+  arrays: DieArrays;
+  current: boolean;
+  theme: string;
+}) {
+  const [ref, { width, height }] = useSize<HTMLDivElement>();
+  const blocks = arrays.blockRoles.length;
+  const ppb = blocks > 0 ? arrays.pageStates.length / blocks : 0;
+  const large = blocks * ppb > SVG_MAX_PAGES;
+  const pct = Math.round(die.utilisation * 100);
+  const grid = { ...arrays, blocks, pagesPerBlock: ppb, width, height, theme };
+  return (
+    <section
+      className={`device-die${current ? ' current' : ''}`}
+      data-die={die.die}
+      data-current={current || undefined}
+      data-step={die.step}
+      data-op={die.op_cursor}
+      aria-label={`Die ${die.die}, channel ${die.channel}${current ? ', the operation shown' : ''}`}
+    >
+      <header>
+        <b>Die {die.die}</b> <span className="device-ch">channel {die.channel}</span>
+        <span className="device-req">
+          {die.step} of {die.requests} page requests{die.op_count > 0 ? `, op ${die.op_cursor}/${die.op_count}` : ''}
+        </span>
+      </header>
+      <div className="device-chip" ref={ref}>
+        {width > 0 && height > 0 && (large ? <CanvasGrid {...grid} /> : <DeviceGrid {...grid} transitionMs={0} />)}
+      </div>
+      <div className="device-util" title="Busy share of the time so far">
+        <span>Utilisation {pct} %</span>
+        <span className="device-bar" aria-hidden="true">
+          <span style={{ width: `${Math.min(100, pct)}%` }} />
+        </span>
+      </div>
+      <ol className="device-queue" aria-label={`Die ${die.die} queue`} data-testid={`die-queue-${die.die}`}>
+        {die.queue.length === 0 && <li className="empty">queue empty</li>}
+        {die.queue.map((q) => (
+          <li
+            key={q.request}
+            className={q.running ? 'running' : undefined}
+            title={`page request ${q.request + 1} (host request ${q.host + 1})${q.running ? ', running' : ', waiting'}`}
+          >
+            {q.read ? 'R' : 'W'} {q.lpn}
+          </li>
+        ))}
+        {die.queue_more > 0 && <li className="more">+{die.queue_more}</li>}
+      </ol>
+    </section>
+  );
+}

@@ -1,0 +1,59 @@
+// A device of channels x dies stepped op by op (issue 40, item 4) in a worker of its own
+// (deviceWorker.ts, its own wasm instance and one DeviceSession): what goes in and out.
+// The moment is the core's (generated from ssd_step::DeviceMoment).
+import type { DeviceMoment } from './generated/DeviceMoment';
+export type { DeviceMoment } from './generated/DeviceMoment';
+export type { DeviceOp } from './generated/DeviceOp';
+export type { DieMoment } from './generated/DieMoment';
+export type { DieQueueItem } from './generated/DieQueueItem';
+
+/** The device's shape as the scenario form and links carry it (ssd::Shape). */
+export interface DeviceShape {
+  channels: number;
+  diesPerChannel: number;
+  stripe: 'page' | 'block';
+}
+
+export type DeviceRequest =
+  | { kind: 'open'; scenario: unknown; shape: DeviceShape }
+  | { kind: 'step' }
+  | { kind: 'back' }
+  | { kind: 'goto'; cursor: number };
+
+/** One die's chip arrays (the grids' ChipState). */
+export interface DieArrays {
+  pageStates: Uint8Array;
+  pageLpns: Uint32Array;
+  blockRoles: Uint8Array;
+  eraseCounts: Uint32Array;
+  owners: Int32Array;
+}
+
+export type DeviceReply =
+  { kind: 'moment'; moment: DeviceMoment; dies: DieArrays[]; moved: boolean } | { kind: 'error'; message: string };
+
+/** A worker holding one device session; requests are answered in order. */
+export class DeviceClient {
+  private worker: Worker;
+  private queue: ((r: DeviceReply) => void)[] = [];
+
+  constructor() {
+    this.worker = new Worker(new URL('./deviceWorker.ts', import.meta.url), {
+      type: 'module',
+      name: 'ftlscope-device',
+    });
+    this.worker.addEventListener('message', (ev: MessageEvent<DeviceReply>) => this.queue.shift()?.(ev.data));
+  }
+
+  request(r: DeviceRequest): Promise<DeviceReply> {
+    return new Promise((resolve) => {
+      this.queue.push(resolve);
+      this.worker.postMessage(r);
+    });
+  }
+
+  close(): void {
+    this.worker.terminate();
+    for (const q of this.queue.splice(0)) q({ kind: 'error', message: 'closed' });
+  }
+}
