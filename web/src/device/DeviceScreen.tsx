@@ -102,7 +102,7 @@ export function DeviceScreen({ scenario, shape, theme, onClose }: DeviceScreenPr
       onKeyDown={onKey}
     >
       <div className="device-head">
-        <h2 id="device-h">SSD: {shapeLabel(shape)}</h2>
+        <h2 id="device-h">Device of {shapeLabel(shape)}</h2>
         <div className="device-controls" role="group" aria-label="Device stepping">
           <button type="button" onClick={() => send({ kind: 'goto', cursor: 0 })} disabled={!m || m.cursor === 0}>
             Start
