@@ -3,6 +3,7 @@
 // reopens it from the file and from its link in fresh pages, plays it to the end and prints
 // it. And nothing is lost: the draft survives a reload, closing asks before discarding.
 import { mkdirSync, readFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { ready, settled, watch } from './helpers';
 
@@ -304,5 +305,30 @@ test('Edit this tour: a built-in tour becomes your copy; Try it and back keeps t
   await expect(panel).toHaveAttribute('data-tour', 'intro-ftl');
   await expect(panel).toHaveAttribute('data-stops', '8');
   expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  expect(problems).toEqual([]);
+});
+
+test('the editor has no axe violations, light and dark, with a stop, problems listed and the picker on', async ({
+  page,
+}) => {
+  const problems = watch(page);
+  await bast(page);
+  await newTour(page);
+  await page.getByTestId('ted-add').click();
+  await page.getByTestId('ted-try').click();
+  await expect(page.getByTestId('ted-problems')).toBeVisible();
+  await page.getByTestId('ted-pick').click();
+  await page.getByTestId('ted-pick-block').fill('3');
+  await page.getByTestId('ted-pick-add').click();
+  await expect(page.getByTestId('ted-picked')).toContainText('block 3');
+  const axe = async () =>
+    (await new AxeBuilder({ page }).include('.tour-editor').analyze()).violations.map(
+      (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+    );
+  expect(await axe()).toEqual([]);
+  await page.getByRole('button', { name: 'Dark theme' }).click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  expect(await axe()).toEqual([]);
+  await page.screenshot({ path: `${SHOTS}/dark.png` });
   expect(problems).toEqual([]);
 });
