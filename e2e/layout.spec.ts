@@ -43,8 +43,14 @@ async function chipDrawn(page: Page, mode: { present: boolean; scale?: number })
   );
 }
 
-/** What is wrong with the layout now (empty: the chip is whole, in view, big enough). */
+/**
+ * What is wrong with the layout now (empty: the chip is whole, in view, big enough), read
+ * once a frame has been rendered since the last change: the narration scrolls its newest
+ * line into view from a ResizeObserver, delivered in a frame's rendering (a script's forced
+ * layout in between sees the box before its scroll).
+ */
 async function layoutProblems(page: Page): Promise<string[]> {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   return page.evaluate(() => {
     const out: string[] = [];
     const W = innerWidth;
@@ -74,6 +80,28 @@ async function layoutProblems(page: Page): Promise<string[]> {
       clips.every(
         (c) => r.left >= c.left - 0.5 && r.top >= c.top - 0.5 && r.right <= c.right + 0.5 && r.bottom <= c.bottom + 0.5,
       );
+    // The narration in the window, its newest line (a torn page, "Valid again", the
+    // operation) in its box's view: whole when it fits the box, else from its start.
+    const narration = document.querySelector<HTMLElement>('[data-testid=narration]');
+    const newest = narration?.querySelector('[data-newest]');
+    if (!narration || !newest) out.push('no narration');
+    else {
+      const nb = narration.getBoundingClientRect();
+      if (nb.top < -0.5 || nb.bottom > H + 0.5 || nb.left < -0.5 || nb.right > W + 0.5)
+        out.push(`the narration (${Math.round(nb.top)}–${Math.round(nb.bottom)} px) is not in the window`);
+      const style = getComputedStyle(narration);
+      const top = nb.top + narration.clientTop + parseFloat(style.paddingTop);
+      const bottom = nb.top + narration.clientTop + narration.clientHeight - parseFloat(style.paddingBottom);
+      const lines = Array.from(newest.getClientRects()).filter((r) => r.height > 0);
+      const first = lines[0];
+      const last = lines[lines.length - 1];
+      const text = (newest.textContent ?? '').trim().slice(0, 40);
+      if (!first) out.push("the narration's newest line is not drawn");
+      else if (first.top < top - 1 || first.bottom > bottom + 1)
+        out.push(`the narration's newest line ("${text}…") is out of its box's view`);
+      else if (last.bottom - first.top <= bottom - top && last.bottom > bottom + 1)
+        out.push(`the narration's newest line ("${text}…") fits its box but is cut`);
+    }
     const blocks = Array.from(grid.querySelectorAll<SVGGElement>('g.block'));
     for (const b of blocks) {
       const n = b.dataset.block;
@@ -209,3 +237,73 @@ test('a role change’s old band shrinks under the band’s text, never over it'
   expect(roles.filter((r) => !r.endsWith(':under'))).toEqual([]);
   expect(problems).toEqual([]);
 });
+
+// FastCheck on a 24 × 4 chip (uniform, seed 1): power cut after operation 12 of request 82
+// tears all four pages of block 18 (four "torn" lines), and the recovery ends with a copy
+// valid again (lpn 28): the narration's longest last lines.
+const TORN = {
+  scheme: 'fastcheck',
+  chip: { preset: 'classroom', blocks: 24, pages_per_block: 4 },
+  workload: { kind: 'uniform', n: 300, seed: 1, read_ratio: 0.2 },
+};
+
+for (const vp of [
+  { width: 1024, height: 768 },
+  { width: 1366, height: 768 },
+]) {
+  test(`${vp.width}×${vp.height}: the power-cut narration's torn and "Valid again" lines are in view, normal and presentation at every text step`, async ({
+    page,
+  }) => {
+    test.setTimeout(180_000);
+    const problems = watch(page);
+    await page.setViewportSize(vp);
+    await page.goto(`/?scenario=${encodeURIComponent(JSON.stringify(TORN))}&at=81`);
+    await expect(page.getByTestId('step-counter')).toHaveAttribute('data-step', '81');
+    await settled(page);
+    for (let i = 1; i <= 12; i++) {
+      await page.getByTestId('btn-step-op').click();
+      await expect(page.getByTestId('step-counter')).toHaveAttribute('data-op', String(i));
+      await settled(page);
+    }
+    await page.getByTestId('power-cut').click();
+    await expect(page.getByTestId('power-off')).toBeVisible();
+    const newest = page.getByTestId('narration').locator('[data-newest]');
+    await expect(newest).toContainText('Page 3 of block 18 is torn');
+    const failures: string[] = [];
+    const present = (on: boolean) =>
+      page.getByTestId('present-toggle').evaluate((b, on) => {
+        if ((document.querySelector<HTMLElement>('.app')?.dataset.present === 'true') !== on)
+          (b as HTMLElement).click();
+      }, on);
+    const everyMode = async (where: string) => {
+      await settled(page);
+      await chipDrawn(page, { present: false });
+      for (const p of await layoutProblems(page)) failures.push(`${where}, normal: ${p}`);
+      await present(true);
+      for (const s of SCALES) {
+        const label = `${Math.round(s * 50)}%`;
+        while ((await page.getByTestId('present-scale').textContent()) !== label) {
+          const now = Number((await page.getByTestId('present-scale').textContent())!.replace('%', '')) / 50;
+          const before = await page.getByTestId('present-scale').textContent();
+          await page.keyboard.press(now < s ? '+' : '-');
+          await expect(page.getByTestId('present-scale')).not.toHaveText(before!);
+        }
+        await chipDrawn(page, { present: true, scale: s });
+        for (const p of await layoutProblems(page)) failures.push(`${where}, presentation ${label}: ${p}`);
+        if (s === 2) await page.screenshot({ path: `test-results/layout-${where}-${vp.width}-present.png` });
+      }
+      await present(false);
+      await chipDrawn(page, { present: false });
+      await page.screenshot({ path: `test-results/layout-${where}-${vp.width}.png` });
+    };
+    await everyMode('torn');
+    await page.getByTestId('power-recover').click();
+    await expect(page.getByTestId('power-recovering')).toBeVisible();
+    await page.getByTestId('power-finish').click();
+    await expect(page.getByTestId('power-verdict')).toContainText('Recovered');
+    await expect(newest).toContainText('Valid again: lpn 28 in page 0 of block 19');
+    await everyMode('valid-again');
+    expect(failures).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+}

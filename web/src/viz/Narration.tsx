@@ -1,12 +1,14 @@
-import { useEffect } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import { useOverflows } from './useOverflows';
 import { WithGlossary } from '../ui/glossary/Glossary';
 
 /**
  * Plain words about the moment shown: the request or recovery, the notes revealed with the
  * last flash operation (one line each) and the operation itself (Session.narration()).
- * A box of fixed height (styles.css) that scrolls when a moment says more, back to its top
- * at each new moment: the chip below keeps its place.
+ * A box of fixed height (styles.css) that scrolls when a moment says more: the chip below
+ * keeps its place. The newest line (the last: the operation, a torn page, "Valid again")
+ * is scrolled into view at each new moment and whenever the box or its text is resized
+ * (a text step): whole when it fits the box, else from its start (issue 35).
  */
 export function Narration({
   text,
@@ -36,15 +38,44 @@ export function Narration({
         : step > 0
           ? 'request done'
           : 'start';
+  const lines = (text || fallback).split('\n');
   const [ref, overflows] = useOverflows<HTMLParagraphElement>(text);
-  useEffect(() => {
-    if (ref.current) ref.current.scrollTop = 0;
+  const newest = useRef<HTMLSpanElement>(null);
+  useLayoutEffect(() => {
+    const box = ref.current;
+    const line = newest.current;
+    if (!box || !line) return;
+    const show = () => {
+      const b = box.getBoundingClientRect();
+      const l = line.getBoundingClientRect();
+      const pad = parseFloat(getComputedStyle(box).paddingTop) || 0;
+      // the line's place in the box's scrolled content
+      const top = l.top - b.top - box.clientTop + box.scrollTop - pad;
+      const room = box.clientHeight - 2 * pad;
+      box.scrollTop = l.height <= room ? top + l.height - room : top;
+    };
+    show();
+    const ro = new ResizeObserver(show);
+    // the box, and its text (a flex item, so a block: an inline line reports no resize)
+    ro.observe(box);
+    if (line.parentElement) ro.observe(line.parentElement);
+    return () => ro.disconnect();
   }, [text, ref]);
   return (
     <p ref={ref} className="narration" data-testid="narration" aria-live="polite" tabIndex={overflows ? 0 : undefined}>
       <span className="narration-where">{where}</span>
       <span className="narration-text">
-        <WithGlossary text={text || fallback} />
+        {lines.map((l, i) => (
+          <span
+            key={i}
+            className="narration-line"
+            ref={i === lines.length - 1 ? newest : undefined}
+            data-newest={i === lines.length - 1 ? 'true' : undefined}
+          >
+            <WithGlossary text={l} />
+            {i < lines.length - 1 ? '\n' : null}
+          </span>
+        ))}
       </span>
     </p>
   );
