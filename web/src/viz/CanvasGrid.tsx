@@ -249,15 +249,17 @@ export function CanvasGrid(props: CanvasGridProps) {
     if (follow) followTo(props.lastEvent);
   }, [props.lastEvent, follow]);
 
-  // d3-zoom on the canvas: wheel/drag/pinch, double-click to zoom in. Set up again (and
-  // centred) when the layout or the box changes, not when the drawing does.
+  // d3-zoom (wheel/drag/pinch, double-click): set up again, centred, when the layout or box
+  // changes; up to 72 px a page × the text scale ("16383 · e12" fits at canvasDraw's minFont).
   const onZoomed = useEffectEvent(() => schedule());
+  const maxK = Math.max(4, (72 * Math.max(1, props.textScale ?? 1)) / Math.max(fitK, 1e-6));
+  const maxKNow = useEffectEvent(() => maxK);
+  useEffect(() => void zoomRef.current?.scaleExtent([0.8, maxK]), [maxK]);
   useEffect(() => {
     const canvas = canvasRef.current;
     if (!canvas) return;
-    const maxK = Math.max(4, (48 / Math.max(fitK, 1e-6)) * 1);
     const z = d3zoom<HTMLCanvasElement, unknown>()
-      .scaleExtent([0.8, maxK])
+      .scaleExtent([0.8, maxKNow()])
       .on('zoom', (ev: { transform: ZoomTransform }) => {
         transformRef.current = ev.transform;
         moved.current = true;

@@ -110,3 +110,96 @@ describe('canvas drawing of a torn page', () => {
     });
   });
 });
+
+// Block band labels on big chips (issue 35): a band's "number · erase count" and its
+// "DATA L<lbn>" shrink to fit the band and are drawn as soon as they fit at the smallest
+// band font (8 px); the marks reported (the legend's) are those drawn.
+describe('band labels of 4- and 5-digit blocks', () => {
+  const G = globalThis as { Path2D?: unknown };
+  const had = G.Path2D;
+  beforeEach(() => {
+    G.Path2D = class {
+      rect() {}
+      moveTo() {}
+      lineTo() {}
+    };
+  });
+  afterEach(() => {
+    G.Path2D = had;
+  });
+  const col = readColors(null);
+
+  /** Draw at `k` px per page with the last block at the top left; what was written, at which font. */
+  function drawLast(blocks: number, ppb: number, k: number) {
+    const pages = blocks * ppb;
+    const p = {
+      blocks,
+      pageStates: new Uint8Array(pages).fill(1),
+      pageLpns: new Uint32Array(pages).map((_, i) => i),
+      blockRoles: new Uint8Array(blocks).fill(1),
+      owners: new Int32Array(blocks).map((_, b) => b),
+      eraseCounts: new Uint32Array(blocks).fill(12),
+    };
+    const texts: { text: string; px: number; max: number }[] = [];
+    const ctx = {
+      fillStyle: '',
+      strokeStyle: '',
+      lineWidth: 1,
+      font: '',
+      textAlign: '',
+      textBaseline: '',
+      fillRect() {},
+      stroke() {},
+      fill() {},
+      // 0.6 em a character, at the font set
+      measureText(s: string) {
+        return { width: s.length * 0.6 * parseFloat(this.font) };
+      },
+      fillText(text: string, _x: number, _y: number, max: number) {
+        texts.push({ text, px: parseFloat(this.font), max });
+      },
+    };
+    const box = { width: 800, height: 600 };
+    const layout = canvasLayout(blocks, ppb, box.width, box.height);
+    const b = blocks - 1;
+    const c = b % layout.cols;
+    const r = Math.floor(b / layout.cols);
+    const t = { x: -c * k, y: -r * (ppb + 1) * k, k } as unknown as ZoomTransform;
+    const drew = drawDetail(ctx as unknown as CanvasRenderingContext2D, t, k, box, layout, ppb, p, col);
+    const of = (text: string) => texts.find((x) => x.text === text);
+    return { drew, of, last: b };
+  }
+
+  for (const [blocks, ppb] of [
+    [4096, 32],
+    [16384, 64],
+  ]) {
+    it(`${blocks} × ${ppb}: the last block's number and LBN appear as soon as they fit, never squeezed`, () => {
+      const b = blocks - 1;
+      const num = `${b} · e12`;
+      const lbn = `DATA L${b}`;
+      // the smallest k at which the number fits at 8 px: (k - 0.12 k) ≥ its width at 8 px
+      const fits = (s: string) => Math.ceil((s.length * 0.6 * 8) / 0.88);
+      const kNum = fits(num);
+      const under = drawLast(blocks, ppb, kNum - 1);
+      expect(under.of(num)).toBeUndefined();
+      expect(under.drew.block).toBe(false);
+      const at = drawLast(blocks, ppb, kNum);
+      const n = at.of(num);
+      expect(n, `"${num}" at ${kNum} px per page`).toBeDefined();
+      expect(n!.px).toBeGreaterThanOrEqual(8);
+      // it fits its band at its font (fillText's max width never squeezes it)
+      expect(num.length * 0.6 * n!.px).toBeLessThanOrEqual(n!.max + 1e-9);
+      expect(at.drew.block).toBe(true);
+      // the LBN (as long as the number here, or longer): drawn exactly when it fits
+      const kLbn = fits(lbn);
+      expect(drawLast(blocks, ppb, kLbn - 1).drew.lbn).toBe(false);
+      expect(drawLast(blocks, ppb, kLbn - 1).of('DATA')).toBeDefined();
+      const withLbn = drawLast(blocks, ppb, kLbn);
+      expect(withLbn.drew.lbn).toBe(true);
+      expect(withLbn.of(lbn)!.px).toBeGreaterThanOrEqual(8);
+      // within the zoom's reach: 72 px per page (CanvasGrid's maxK)
+      expect(Math.max(kNum, kLbn)).toBeLessThanOrEqual(72);
+    });
+  }
+});

@@ -169,6 +169,13 @@ export function paintBlock(
   }
 }
 
+/** The largest font, up to `max` px, at which `text` is at most `width` wide. */
+function fitFont(ctx: CanvasRenderingContext2D, text: string, max: number, width: number): number {
+  ctx.font = `${max}px system-ui, sans-serif`;
+  const w = ctx.measureText(text).width;
+  return w <= width ? max : (max * width) / w;
+}
+
 /**
  * Page-level detail (cells, hatching, LPNs; on each band its role and LBN, and under them
  * the block's number and erase count once two lines fit) for the visible blocks only.
@@ -201,7 +208,9 @@ export function drawDetail(
   const marks = ts <= 1 || fontPx >= 9 * ts;
   // the band's two lines (role and LBN; number · erase count) at a font that fits both
   const font2 = Math.min(12 * ts, (k - gap) / 2.6);
-  const twoLines = font2 >= (ts > 1 ? 9 * ts : 8);
+  // the smallest band text drawn: 8 px, in presentation 9 px × the scale (as the marks)
+  const minFont = ts > 1 ? 9 * ts : 8;
+  const twoLines = font2 >= minFont;
   ctx.font = `${fontPx}px system-ui, sans-serif`;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
@@ -219,17 +228,36 @@ export function drawDetail(
       ctx.fillRect(bx, by + gap / 2, k - gap, k - gap);
       if (k >= TEXT_K * 1.6 && marks) {
         ctx.fillStyle = bandTextColor({ ...role, color: col.role[p.blockRoles[b]] ?? '#000' });
-        // room in 9-px characters (bandLabel's unit) at this font
-        const room = ts > 1 ? (k * 9) / fontPx : k;
-        const label = bandLabel(role, p.owners[b], room, p.ownerSets?.[b]);
+        // Each line at the largest font up to the band's that fits its width, drawn as soon
+        // as that is at least the smallest readable (issue 35: 3-5-digit block numbers and
+        // LBNs shrink to fit rather than vanish).
+        const base = twoLines ? font2 : fontPx;
+        // the whole label (all its LBNs), else the longest that fits at the smallest font
+        // by bandLabel's estimate (9-px characters), else the role alone
+        const owners = [p.owners[b], p.ownerSets?.[b]] as const;
+        let label = role.short;
+        let f = 0;
+        for (const c of [
+          bandLabel(role, owners[0], Infinity, owners[1]),
+          bandLabel(role, owners[0], ((k - gap) * 9) / minFont, owners[1]),
+          role.short,
+        ]) {
+          label = c;
+          f = fitFont(ctx, c, base, k - gap);
+          if (f >= minFont) break;
+        }
         const num = `${b} · e${p.eraseCounts?.[b] ?? 0}`;
-        if (twoLines) ctx.font = `${font2}px system-ui, sans-serif`;
-        const both = twoLines && ctx.measureText(num).width <= k - gap;
+        const fNum = twoLines ? fitFont(ctx, num, font2, k - gap) : 0;
+        const both = twoLines && fNum >= minFont;
+        ctx.font = `${f}px system-ui, sans-serif`;
         ctx.fillText(label, bx + (k - gap) / 2, by + (both ? k * 0.3 : k / 2), k - gap);
-        if (both) ctx.fillText(num, bx + (k - gap) / 2, by + k * 0.7, k - gap);
-        if (twoLines) ctx.font = `${fontPx}px system-ui, sans-serif`;
+        if (both) {
+          ctx.font = `${fNum}px system-ui, sans-serif`;
+          ctx.fillText(num, bx + (k - gap) / 2, by + k * 0.7, k - gap);
+        }
+        ctx.font = `${fontPx}px system-ui, sans-serif`;
         drew.block ||= both;
-        drew.lbn ||= /L\d/.test(label);
+        drew.lbn ||= f >= minFont && /L\d/.test(label);
       }
       const pStart = Math.max(0, Math.floor(y0 - r * rowH - 1));
       const pEnd = Math.min(ppb, Math.ceil(y1 - r * rowH));
