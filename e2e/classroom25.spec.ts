@@ -273,8 +273,11 @@ test('print tour: each printed stop has its own highlight, the one the live stop
       })
       .toBe(`${at[i].step}:${at[i].op}`);
     await expect(page.getByTestId('tour-next')).toBeEnabled();
-    await expect.poll(() => hi('.chip-area')).not.toBe('');
-    live.push(await hi('.chip-area'));
+    // The highlight is applied in the commit that draws the stop (TourPanel's layout
+    // effect): read once, here, it is this stop's, never the previous one's.
+    const now = await hi('.chip-area');
+    expect(now, `stop ${i + 1}'s live highlight`).not.toBe('');
+    live.push(now);
   }
   await page.getByTestId('tour-print').click();
   const printed = page.getByTestId('print-stop');

@@ -147,11 +147,21 @@ export function useHashRoute({
   useEffect(() => {
     if (ready) openInitial();
   }, [ready]);
+  // A hash changed before the app is ready is opened by openInitial, which reads the address
+  // bar then. Opened here as well, it would start a load before the catalog is there (no
+  // such tour, the default instead) whose address write could land first and replace the
+  // hash openInitial was to read (issue 35: the startup overwrote a hash changed during it).
+  const isReady = useRef(ready);
+  isReady.current = ready;
   useEffect(() => {
     // The hash navigated to, from the event: the address bar may since have been rewritten
     // for the moment still drawn (useLayoutEffect below) before this handler ran.
-    const onHash = (e: HashChangeEvent) => void openFromHash(new URL(e.newURL).hash);
+    const onHash = (e: HashChangeEvent) => {
+      if (isReady.current) void openFromHash(new URL(e.newURL).hash);
+    };
     window.addEventListener('hashchange', onHash);
+    // for tests: the app now hears hash changes (a startup race test changes it then)
+    document.documentElement.dataset.hashListening = 'true';
     return () => window.removeEventListener('hashchange', onHash);
   }, [openFromHash]);
 

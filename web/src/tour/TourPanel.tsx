@@ -1,7 +1,7 @@
 // The running tour: where we are, the narration, the quiz, and Prev / Next
 // (PageUp / PageDown, as presenter clickers send). Highlights are drawn on the
 // device view by marking its blocks (g.block[data-block]) with a class.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { Snapshot } from '../sim/protocol';
 import { roleStyle } from '../viz/palette';
 import type { Highlight, Tour } from './tours';
@@ -43,7 +43,9 @@ export function useBlockHighlight(
   pages: Set<string> = new Set(),
   container = '.chip-area [data-testid=device-grid]',
 ) {
-  useEffect(() => {
+  // in the commit that draws the stop (a layout effect): no script sees a stop's chip with
+  // the previous stop's highlight (issue 35)
+  useLayoutEffect(() => {
     const els = document.querySelectorAll<SVGGElement>(`${container} g.block`);
     els.forEach((el) => el.classList.toggle('tour-hi', blocks.has(Number(el.dataset.block))));
     const cells = document.querySelectorAll<SVGGElement>(`${container} g.block g.page-cell`);
