@@ -376,3 +376,58 @@ test('run to end can be cancelled, and comes back to the same moment', async ({ 
   expect(covered).toBeLessThan(5_000_000);
   expect(problems).toEqual([]);
 });
+
+// Canvas band labels on a 4,096 × 32 chip (issue 35): zoomed in, a band's 4-digit
+// "number · erase count" and its "DATA L<lbn>" appear as soon as they fit (canvasDraw's
+// fitted fonts, at least 8 px), and the legend explains the marks drawn.
+for (const vp of [
+  { width: 1024, height: 768 },
+  { width: 1366, height: 768 },
+]) {
+  test(`${vp.width}×${vp.height}: a 4,096 × 32 chip zoomed in draws its 4-digit block numbers and LBNs on the bands, and the legend names them`, async ({
+    page,
+  }) => {
+    const problems = watch(page);
+    await page.setViewportSize(vp);
+    await page.addInitScript(() => {
+      const w = window as unknown as { __texts: [string, number][] };
+      w.__texts = [];
+      const fill = CanvasRenderingContext2D.prototype.fillText;
+      CanvasRenderingContext2D.prototype.fillText = function (text, x, y, max) {
+        if (this.canvas.getAttribute('data-testid') === 'device-canvas')
+          w.__texts.push([String(text), parseFloat(this.font)]);
+        return fill.call(this, text, x, y, max);
+      };
+    });
+    const scenario = {
+      scheme: 'bast',
+      params: {},
+      chip: { preset: 'fastcheck', blocks: 4096, pages_per_block: 32 },
+      workload: { kind: 'uniform', n: 20000, seed: 1, read_ratio: 0 },
+    };
+    await page.goto(url(scenario, 15000));
+    await expect(page.getByTestId('device-canvas')).toBeVisible({ timeout: 30_000 });
+    await expect.poll(async () => (await counter(page)).step).toBe(15000);
+    const level = page.getByTestId('zoom-level');
+    const texts = () => page.evaluate(() => (window as unknown as { __texts: [string, number][] }).__texts);
+    // zoom in until the zoom stops growing (the most it allows)
+    for (let i = 0; i < 30; i++) {
+      const before = await level.textContent();
+      await page.evaluate(() => ((window as unknown as { __texts: [string, number][] }).__texts = []));
+      await page.getByTestId('zoom-in').click();
+      // each click either zooms (the read-out changes) or is at the most
+      const after = await level.textContent();
+      if (after === before) break;
+    }
+    await page.getByTestId('zoom-in').click();
+    await expect.poll(async () => (await texts()).filter(([t]) => /^\d{4} · e\d+$/.test(t)).length).toBeGreaterThan(0);
+    const drawn = await texts();
+    for (const [t, px] of drawn.filter(([t]) => /·|L\d/.test(t))) expect(px, `"${t}"`).toBeGreaterThanOrEqual(8);
+    expect(drawn.some(([t]) => /^DATA L\d{4}$/.test(t))).toBe(true);
+    const legend = page.getByTestId('legend');
+    await expect(legend.locator('[data-mark=block]')).toBeVisible();
+    await expect(legend.locator('[data-mark=lbn]')).toBeVisible();
+    await page.screenshot({ path: `test-results/canvas-labels-${vp.width}.png` });
+    expect(problems).toEqual([]);
+  });
+}

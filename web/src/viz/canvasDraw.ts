@@ -246,6 +246,8 @@ export function drawDetail(
           f = fitFont(ctx, c, base, k - gap);
           if (f >= minFont) break;
         }
+        // the role alone is never drawn under the smallest font (fillText's width narrows it)
+        f = Math.max(f, minFont);
         const num = `${b} · e${p.eraseCounts?.[b] ?? 0}`;
         const fNum = twoLines ? fitFont(ctx, num, font2, k - gap) : 0;
         const both = twoLines && fNum >= minFont;
@@ -257,7 +259,7 @@ export function drawDetail(
         }
         ctx.font = `${fontPx}px system-ui, sans-serif`;
         drew.block ||= both;
-        drew.lbn ||= f >= minFont && /L\d/.test(label);
+        drew.lbn ||= /L\d/.test(label);
       }
       const pStart = Math.max(0, Math.floor(y0 - r * rowH - 1));
       const pEnd = Math.min(ppb, Math.ceil(y1 - r * rowH));
