@@ -106,3 +106,28 @@ test('page striping of a block-mapped scheme is refused with the core message', 
   await expect(page.getByTestId('device-error')).toHaveCount(0);
   expect(problems).toEqual([]);
 });
+
+test('open model: requests wait in several dies’ queues at once while the dies work in turn', async ({ page }) => {
+  test.setTimeout(120_000);
+  const problems = watch(page);
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await ready(page);
+  await page.getByTestId('timing-open').check();
+  await page.getByTestId('timing-arrivals').selectOption('poisson');
+  await page.getByTestId('timing-rate').fill('20000');
+  await openDevice(page, 4, 2, 'page');
+  const view = page.getByTestId('device-view');
+  await expect(view).toHaveAttribute('data-ready', 'true');
+  let busyAtOnce = 0;
+  for (let i = 1; i <= 60; i++) {
+    await stepTo(page, 'device-step', i);
+    // Dies with a page request under way (running) at the start of the operation shown.
+    const running = await page.locator('.device-die .device-queue li.running').count();
+    busyAtOnce = Math.max(busyAtOnce, running);
+  }
+  expect(busyAtOnce).toBeGreaterThanOrEqual(3);
+  await expect(page.locator('.device-queue li:not(.running):not(.empty)').first()).toBeVisible();
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/8-dies-open.png` });
+  expect(problems).toEqual([]);
+});
