@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { watch, counter, settled, chipStill } from './helpers';
+import { watch, counter, settled, stepTo, chipStill } from './helpers';
 
 // Collect console errors/warnings, page errors and off-site requests for each test.
 
@@ -59,9 +59,7 @@ test('stepping changes the counters and the grid', async ({ page }) => {
   await expect.poll(() => metric(page, 'page_programs')).not.toBe(before.programs);
 
   // Step op reveals one operation at a time: the event list grows or a new request starts.
-  const c1 = await counter(page);
-  await page.getByTestId('btn-step-op').click();
-  await expect.poll(async () => JSON.stringify(await counter(page))).not.toBe(JSON.stringify(c1));
+  await stepTo(page, 'btn-step-op');
   await expect(page.getByTestId('event-list').locator('li').first()).toBeVisible();
   expect(problems).toEqual([]);
 });
@@ -103,9 +101,7 @@ test('step back undoes a step, by button and by arrow keys', async ({ page }) =>
   expect((await counter(page)).step).toBeGreaterThan(c0.step);
   // Back one operation at a time until we are where we started.
   for (let i = 0; i < 50 && JSON.stringify(await counter(page)) !== JSON.stringify(c0); i++) {
-    const before = JSON.stringify(await counter(page));
-    await page.getByTestId('btn-back').click();
-    await expect.poll(async () => JSON.stringify(await counter(page))).not.toBe(before);
+    await stepTo(page, 'btn-back');
   }
   expect(await counter(page)).toEqual(c0);
   expect(await gridSignature(page)).toBe(g0);

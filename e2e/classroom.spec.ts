@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { counter, watch } from './helpers';
+import { counter, settled, watch } from './helpers';
 
 const SHOTS = 'test-results/classroom';
 
@@ -317,8 +317,16 @@ test('classroom additions have no axe violations, light and dark', async ({ page
   await page.locator('.pattern-help summary').count();
   expect(await check()).toEqual([]);
   await page.getByTestId('welcome-tour').click();
-  await page.goto('/#tour=intro-ftl');
-  for (let i = 0; i < 3; i++) await page.getByTestId('tour-next').click();
+  // the welcome's button starts the intro tour: wait for it, then each Next's stop
+  const tour = page.getByTestId('tour-panel');
+  await expect(tour).toHaveAttribute('data-tour', 'intro-ftl');
+  await expect(tour).toHaveAttribute('data-stop', '0');
+  await settled(page);
+  for (let i = 1; i <= 3; i++) {
+    await page.getByTestId('tour-next').click();
+    await expect(tour).toHaveAttribute('data-stop', String(i));
+  }
+  await settled(page);
   await expect(page.getByTestId('predict')).toBeVisible();
   const panel = async () =>
     (await new AxeBuilder({ page }).include('.tour-panel').analyze()).violations.map(

@@ -2,7 +2,7 @@
 // the stepped one, the tour's buttons stay in view, presentation keeps the chip's marks.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { counter, settled, watch } from './helpers';
+import { counter, settled, stepTo, watch } from './helpers';
 
 const SHOTS = 'test-results/classroom25';
 test.beforeAll(() => mkdirSync(SHOTS, { recursive: true }));
@@ -24,9 +24,7 @@ async function open(page: Page, path: string, at: { step: number; op: number }) 
 }
 
 async function stepOp(page: Page) {
-  const before = JSON.stringify(await counter(page));
-  await page.getByTestId('btn-step-op').click();
-  await expect.poll(async () => JSON.stringify(await counter(page))).not.toBe(before);
+  await stepTo(page, 'btn-step-op');
 }
 
 test('power cut: Step and Play disabled with the reason, no stale banner after recovery, the verdict wraps, the counter names the lost request', async ({

@@ -33,6 +33,25 @@ export async function ready(page: Page) {
   await page.goto('/');
   await expect(page.locator('[data-testid=device-grid] rect.page').first()).toBeVisible();
   await expect(page.getByTestId('btn-step-op')).toBeEnabled();
+  // the startup done: nothing queued or revealing, the address bar written for the moment
+  await settled(page);
+}
+
+/**
+ * Click a stepping control and wait until the app has settled on another moment (not
+ * merely until the counter moved: a reveal, the address bar or a panel may still follow).
+ */
+export async function stepTo(page: Page, testid: string) {
+  const before = await settled(page);
+  await page.getByTestId(testid).click();
+  const handle = await page.waitForFunction((was) => {
+    const doc = document.documentElement.dataset;
+    const el = document.querySelector('[data-testid=step-counter]');
+    if (doc.settled !== 'true' || !el) return null;
+    const at = `${el.getAttribute('data-step')}:${el.getAttribute('data-op')}`;
+    return at !== was && doc.hashMoment === at ? at : null;
+  }, `${before.step}:${before.op}`);
+  return (await handle.jsonValue()) as string;
 }
 
 /**

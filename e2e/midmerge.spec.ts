@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { counter, settled, watch } from './helpers';
+import { counter, settled, stepTo, watch } from './helpers';
 
 // Mid-merge, the chip shows what a real chip holds (issue 24): page states and block roles
 // true at every flash operation, a layout that never moves mid-request, Back that stays on
@@ -166,9 +166,7 @@ test('a power cut mid-request, recovered: Back twice stays on the branch', async
   await expect.poll(async () => (await counter(page)).step).toBe(19);
   const where = page.locator('.narration-where');
   for (let i = 1; i <= 2; i++) {
-    const before = JSON.stringify(await counter(page));
-    await page.getByTestId('btn-back').click();
-    await expect.poll(async () => JSON.stringify(await counter(page))).not.toBe(before);
+    await stepTo(page, 'btn-back');
     // The cut request's moment (its recovery, the cut, or an operation up to the cut),
     // never the operations the cut prevented.
     const text = (await page.getByTestId('step-counter').textContent()) ?? '';

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import lz from 'lz-string';
-import { counter, watch } from './helpers';
+import { counter, stepTo, watch } from './helpers';
 
 // What is on screen at (request, flash operation) is the simulation's state at that
 // moment (issue 14; docs/architecture.md, "Op-exact moments").
@@ -26,11 +26,9 @@ async function ops(page: Page) {
   return Number(await page.getByTestId('step-counter').getAttribute('data-ops'));
 }
 
-/** One step, waiting until the counter moved. */
+/** One step, waiting until the app settled on the next moment. */
 async function stepOp(page: Page) {
-  const before = JSON.stringify(await counter(page));
-  await page.getByTestId('btn-step-op').click();
-  await expect.poll(async () => JSON.stringify(await counter(page))).not.toBe(before);
+  await stepTo(page, 'btn-step-op');
 }
 
 function shot(page: Page, name: string) {

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { watch } from './helpers';
+import { settled, watch } from './helpers';
 
 // The Paper results page (web/src/papers): claims beside our figures, and a claim's
 // scenario opened in the simulator from its button.
@@ -47,6 +47,8 @@ test('Paper results lists the claims and opens a claim’s scenario in the simul
 test('a live-pages scenario (RFTL Table 4) opens from its link', async ({ page }) => {
   const problems = watch(page);
   await page.goto('/');
+  // the startup's default is open (its load would otherwise queue after the paper's)
+  await settled(page);
   await page.getByTestId('papers-toggle').click();
   await page.getByTestId('open-rftl-table4-64-50').click();
   await expect(page.getByTestId('scenario-line')).toContainText('2 live pages of 64 per logical block');

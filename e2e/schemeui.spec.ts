@@ -2,7 +2,7 @@
 // Trace upload (issue 8) and the scheme panels of RFTL/GFTL/NFTL (issue 5) and KRAFT/KAST (issue 4).
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { counter, ready, still, watch } from './helpers';
+import { counter, ready, stepTo, still, watch } from './helpers';
 
 async function shot(page: Page, name: string) {
   mkdirSync('test-results', { recursive: true });
@@ -308,9 +308,7 @@ test('power cut at the current operation: RAM panels go dark, recovery is reveal
   await page.getByTestId('scrubber').fill('66');
   await expect.poll(async () => (await counter(page)).step).toBe(66);
   for (let i = 0; i < 20 && (await counter(page)).op === 0; i++) {
-    const before = JSON.stringify(await counter(page));
-    await page.getByTestId('btn-step-op').click();
-    await expect.poll(async () => JSON.stringify(await counter(page))).not.toBe(before);
+    await stepTo(page, 'btn-step-op');
   }
   expect((await counter(page)).op).toBeGreaterThan(0);
   await page.getByTestId('power-cut').click();
