@@ -326,6 +326,7 @@ impl Setup {
                     .transpose()?
                     .flatten(),
                 timing: None,
+                device: None,
             },
         };
         scenario.validate()?;

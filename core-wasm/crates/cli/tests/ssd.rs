@@ -102,3 +102,40 @@ fn page_striping_of_block_mapped_schemes_and_unsupported_flags_are_refused() {
     let o = ftl(&[&base[..], &["--scheme", "page", "--stripe", "plane"]].concat());
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// The workload is planned over the device's logical space, D × a die's (whole stripe
+/// units), and the row's scenario carries the shape: `ftl run --scenario ROW` replays
+/// it on the same device, byte for byte.
+#[test]
+fn the_workload_spans_the_device_and_a_row_replays_on_it() {
+    let dir = std::env::temp_dir().join(format!("ftl-ssd-row-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (s, stripe) in [("page", "page"), ("bast", "block"), ("dftl", "block")] {
+        let base = ["run", "--scheme", s, "--gen", "uniform:n=3000,seed=1,read_ratio=0.5", "--blocks", "128"];
+        let base = [&base[..], &["--pages-per-block", "16", "--rate", "3000", "--json"]].concat();
+        let one: Value = serde_json::from_slice(&ok(&base).stdout).unwrap();
+        let die = one["setup"]["logical_pages"].as_u64().unwrap();
+        let dev = ["--channels", "2", "--dies-per-channel", "2", "--stripe", stripe, "--channel-mb-s", "100"];
+        let out = ok(&[&base[..], &dev[..]].concat()).stdout;
+        let v: Value = serde_json::from_slice(&out).unwrap();
+        let whole = 4 * (die / 16 * 16);
+        assert_eq!(v["setup"]["logical_pages"].as_u64(), Some(whole), "{s}: D x a die's space");
+        assert_eq!(v["setup"]["workload_space"].as_u64(), Some(whole), "{s}");
+        assert_eq!(v["device"]["logical_pages"].as_u64(), Some(whole), "{s}");
+        assert_eq!(v["device"]["bus_mb_s"], 100);
+        assert_eq!(v["device"]["channel_transfer_us"], 5.12, "512 B at 100 MB/s");
+        assert_eq!(
+            v["scenario"]["device"],
+            serde_json::json!({"channels": 2, "dies_per_channel": 2, "stripe": stripe, "bus_mb_s": 100}),
+            "{s}"
+        );
+        let row = dir.join(format!("{s}.json"));
+        std::fs::write(&row, &out).unwrap();
+        let again = ok(&["run", "--scenario", row.to_str().unwrap(), "--json"]).stdout;
+        assert_eq!(String::from_utf8_lossy(&again), String::from_utf8_lossy(&out), "{s}: replayed on the same device");
+        // The device comes from the row: flags beside it are refused.
+        let o = ftl(&["run", "--scenario", row.to_str().unwrap(), "--channels", "2"]);
+        assert_eq!(o.status.code(), Some(2), "{s}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -14,7 +14,7 @@ use ftl_sim::trace::rng::SplitMix64;
 use ftl_sim::trace::Request;
 
 fn shape(c: u32, w: u32, stripe: Stripe) -> Shape {
-    Shape { channels: c, dies_per_channel: w, stripe }
+    Shape::new(c, w, stripe)
 }
 
 fn stripe_for(scheme: &str) -> Stripe {
@@ -76,6 +76,13 @@ fn one_die_is_the_simulator() {
         assert_eq!(got, want, "{scheme}");
         let (a, b) = (sim.state.metrics(), dev.dies[0].metrics());
         assert_eq!((a.erases, a.page_programs, a.page_reads), (b.erases, b.page_programs, b.page_reads), "{scheme}");
+        // Delayed by GC on one die is timing.rs's count (same definition).
+        let s = dev.summary();
+        let (tr, tw) = (&a.timing.read, &a.timing.write);
+        assert_eq!((s.read.count, s.write.count), (tr.requests, tw.requests), "{scheme}");
+        assert_eq!((s.read.delayed_by_gc, s.write.delayed_by_gc), (tr.delayed_by_gc, tw.delayed_by_gc), "{scheme}");
+        assert!(tw.delayed_by_gc + tr.delayed_by_gc > 0 || scheme == "page", "{scheme}: some request waits behind GC");
+        assert_eq!(s.per_die[0].mean_channel_wait_us, 0.0, "one die never waits for its channel");
         assert_eq!(dev.wrong_reads(), 0);
         // Closed model too: each request starts when the previous one ends.
         let mut closed = Device::new(shape(1, 1, Stripe::Page), scheme, &**sim.fresh()).unwrap();
@@ -131,7 +138,8 @@ fn page_striped_dies_are_md1_queues() {
         t += -(1.0 - rng.unit()).ln() / lambda;
         arrivals.push(t.round() as u64);
     }
-    let mut dev = Device::new(shape(2, 2, Stripe::Page), "page", &*fresh).unwrap();
+    // One die per channel: no die waits for another's transfer, the service stays fixed.
+    let mut dev = Device::new(shape(4, 1, Stripe::Page), "page", &*fresh).unwrap();
     // Per-page schedule: every request is one host request.
     dev.run(&reqs, &Schedule::per_page(reqs.len()), Some(&arrivals)).unwrap();
     assert_eq!(dev.wrong_reads(), 0);
@@ -153,4 +161,77 @@ fn page_striped_dies_are_md1_queues() {
             err * 100.0
         );
     }
+}
+
+/// Channels (docs/ssd.md): two dies on one channel receive a two-page write at once; the
+/// second die's data waits for the first's transfer, then programs. On two channels both
+/// go at once. A read's data goes out at the end of its service.
+#[test]
+fn dies_on_one_channel_wait_for_each_others_transfer() {
+    let sc = scenario("page", SchemeParams::default(), 64, 8, Workload::Sequential { n: 1 });
+    let sim = sc.build().unwrap();
+    let fresh = sim.fresh().clone();
+    let t = *fresh().flash.timing();
+    let mb_s = 40; // a 512-byte page: 12.8 us on the bus, inside the 15 us read
+    let x = 512 * 1000 / mb_s as u64;
+    // One host request of two pages (LPN 0 on die 0, LPN 1 on die 1), then a read of each
+    // at once, long after.
+    let reqs =
+        [Request::Write { lpn: 0 }, Request::Write { lpn: 1 }, Request::Read { lpn: 0 }, Request::Read { lpn: 1 }];
+    let schedule = Schedule::new(vec![0b0101], 4, None);
+    let arrivals = [0u64, 10_000_000];
+    let run = |c: u32, w: u32| {
+        let mut s = shape(c, w, Stripe::Page);
+        s.bus_mb_s = Some(mb_s);
+        let mut dev = Device::new(s, "page", &*fresh).unwrap();
+        dev.run(&reqs, &schedule, Some(&arrivals)).unwrap();
+        assert_eq!(dev.wrong_reads(), 0);
+        assert_eq!(dev.transfer_ns, x);
+        dev
+    };
+    let one = run(1, 2);
+    assert_eq!(one.hosts[0].done_ns, x + t.program_ns, "die 1's data waited for die 0's");
+    assert_eq!(one.hosts[1].done_ns - 10_000_000, t.read_ns + x, "both read, then out one after the other");
+    assert_eq!(one.die_stats[0].channel_wait_ns, 0);
+    assert_eq!(one.die_stats[1].channel_wait_ns, 2 * x, "die 1 waited one transfer in each request");
+    let two = run(2, 1);
+    assert_eq!(two.hosts[0].done_ns, t.program_ns, "own channels: no wait");
+    assert_eq!(two.hosts[1].done_ns - 10_000_000, t.read_ns);
+    // A rate whose transfer would not fit in a read is refused, naming the least rate.
+    let mut slow = shape(1, 2, Stripe::Page);
+    slow.bus_mb_s = Some(1);
+    let e = Device::new(slow, "page", &*fresh).err().unwrap();
+    assert!(e.contains("at least 35 MB/s"), "{e}");
+}
+
+/// GC on one die delays only the requests that need that die: every request delayed by
+/// GC waited on a die where GC work finished during its wait, and a die with no GC never
+/// delays anyone by GC.
+#[test]
+fn gc_delays_only_requests_of_the_die_that_does_it() {
+    let wl = Workload::Uniform { n: 1, seed: 1, read_ratio: 0.0 };
+    let sc = scenario("page", SchemeParams::default(), 64, 8, wl);
+    let sim = sc.build().unwrap();
+    let fresh = sim.fresh().clone();
+    let space = fresh().ftl.logical_pages();
+    // Die 0 (even LPNs) gets writes in a small hot range until it collects garbage; die 1
+    // (odd LPNs) only reads, each arriving while die 0 is busy.
+    let mut reqs = vec![Request::Write { lpn: 1 }];
+    let mut arrivals = vec![0u64];
+    let mut rng = SplitMix64::new(7);
+    for k in 0..4000u64 {
+        reqs.push(Request::Write { lpn: 2 * rng.below(space as u64 / 4) as u32 });
+        arrivals.push(1_000_000 + k * 150_000);
+        reqs.push(Request::Read { lpn: 1 });
+        arrivals.push(1_000_000 + k * 150_000 + 1);
+    }
+    let mut dev = Device::new(shape(2, 1, Stripe::Page), "page", &*fresh).unwrap();
+    dev.run(&reqs, &Schedule::per_page(reqs.len()), Some(&arrivals)).unwrap();
+    assert_eq!(dev.wrong_reads(), 0);
+    let (d0, d1) = (&dev.die_stats[0], &dev.die_stats[1]);
+    assert!(d0.gc_ns > 0 && d0.delayed_by_gc > 0, "die 0 collects garbage and delays its own queue");
+    assert_eq!((d1.gc_ns, d1.delayed_by_gc), (0, 0), "die 1 does no GC: nobody waits on it behind GC");
+    let s = dev.summary();
+    assert_eq!(s.read.delayed_by_gc, 0, "the reads need die 1 only");
+    assert_eq!(s.write.delayed_by_gc, d0.delayed_by_gc);
 }

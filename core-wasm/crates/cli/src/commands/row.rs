@@ -5,6 +5,7 @@
 //! rows. The JSON of a row carries its whole setup (docs/cli.md, "What a result records").
 
 use ftl_sim::metrics::Metrics;
+use ftl_sim::scenario::device::plan_device;
 use ftl_sim::scenario::load;
 use ftl_sim::scenario::plan::{plan_one, PlanRun};
 use ftl_sim::scenario::Scenario;
@@ -139,9 +140,14 @@ pub(crate) fn run_scenario(
         }
         let ws = sc.run.workload_space.map(|w| w.logical_pages);
         let need = raw.as_ref().and_then(|r| r.max_page()).map(|m| m + 1);
-        // The recorded chip (scaled, if it was) and space are planned again: the same plan.
-        let plan = plan_one(&sc, fit, need, ws);
-        finish(sc, raw, fit, plan, o, &mut row)
+        // The recorded chip (scaled, if it was), space and device are planned again: the
+        // same plan.
+        let device = sc.run.device.filter(|d| d.dies() > 1);
+        let plan = match &device {
+            Some(shape) => plan_device(&sc, shape, fit, need, ws),
+            None => plan_one(&sc, fit, need, ws),
+        };
+        finish(sc, raw, fit, plan, device, o, &mut row)
     };
     if let Err(e) = go() {
         row.error = Some(e);
@@ -180,19 +186,47 @@ fn fill(setup: &Setup, point: &Point, o: &RowOptions, row: &mut Row) -> Result<(
     let sc = setup.scenario_for(point)?;
     let (fit, raw) = parse(setup, &sc, point.trace.as_deref(), o, row)?;
     let need = raw.as_ref().and_then(|r| r.max_page()).map(|m| m + 1);
-    let plan = plan_one(&sc, fit, need, o.space);
-    finish(sc, raw, fit, plan, o, row)
+    let device = o.device.filter(|d| d.dies() > 1);
+    let plan = match &device {
+        Some(shape) => plan_device(&sc, shape, fit, need, o.space),
+        None => plan_one(&sc, fit, need, o.space),
+    };
+    finish(sc, raw, fit, plan, device, o, row)
 }
 
-fn finish(sc: Scenario, raw: Raw, fit: Fit, plan: PlanRun, o: &RowOptions, row: &mut Row) -> Result<(), String> {
+fn finish(
+    sc: Scenario,
+    raw: Raw,
+    fit: Fit,
+    plan: PlanRun,
+    device: Option<ftl_sim::ssd::Shape>,
+    o: &RowOptions,
+    row: &mut Row,
+) -> Result<(), String> {
     row.fit = fit;
     row.plan = Some(plan.clone());
-    let mut planned = plan.apply(&sc)?;
+    let mut planned = match device {
+        Some(shape) => ftl_sim::scenario::device::apply(&plan, &sc, shape)?,
+        None => plan.apply(&sc)?,
+    };
     if o.timing.is_some() {
         // In the scenario, so the row records it and `ftl run --scenario` replays it.
         planned.run.timing = o.timing;
     }
     row.scenario = Some(planned.clone());
+    if let Some(shape) = device {
+        // Each die built as the one chip would be (same chip, scheme, preconditioning);
+        // the workload over the device's logical space (scenario::device).
+        let (sim, summary) = ftl_sim::scenario::device::build(&planned, raw.as_deref(), fit)?;
+        drop(raw);
+        row.summary = summary;
+        row.requests = sim.total() as u64;
+        row.request_hash = Some(ftl_sim::trace::request_hash(sim.requests()));
+        let mut dev = ftl_sim::ssd::Device::new(shape, &planned.scheme, &**sim.fresh())?;
+        dev.run(sim.requests(), sim.schedule(), sim.arrivals())?;
+        row.device = Some(dev.summary());
+        return Ok(());
+    }
     let mut sim = match raw {
         Some(raw) => {
             let (sim, summary) = match std::rc::Rc::try_unwrap(raw) {
@@ -206,14 +240,6 @@ fn finish(sc: Scenario, raw: Raw, fit: Fit, plan: PlanRun, o: &RowOptions, row: 
     };
     row.requests = sim.total() as u64;
     row.request_hash = Some(ftl_sim::trace::request_hash(sim.requests()));
-    if let Some(shape) = o.device.filter(|d| d.dies() > 1) {
-        // Each die built as the one chip would be (same chip, scheme, preconditioning);
-        // the requests, host requests and arrivals are the one chip's (ssd.rs).
-        let mut dev = ftl_sim::ssd::Device::new(shape, &planned.scheme, &**sim.fresh())?;
-        dev.run(sim.requests(), sim.schedule(), sim.arrivals())?;
-        row.device = Some(dev.summary());
-        return Ok(());
-    }
     // Nothing seeks here: no keyframes, no run log, metrics by counters.
     sim.set_mode(RunMode::FullSpeed);
     sim.record_timeline(o.timeline);

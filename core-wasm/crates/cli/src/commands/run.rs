@@ -66,6 +66,9 @@ pub(crate) struct RunArgs {
     /// block for block and log-block mapped ones, whose logical blocks must stay whole).
     #[arg(long)]
     pub(crate) stripe: Option<String>,
+    /// Channel bus rate of the device, MB/s (default 200: ONFI 2.1, docs/ssd.md).
+    #[arg(long, value_name = "MB_S")]
+    pub(crate) channel_mb_s: Option<u32>,
 }
 
 /// The device shape asked for (None: one die, today's chip).
@@ -73,15 +76,21 @@ fn device(args: &RunArgs, scheme: &str) -> Result<Option<ftl_sim::ssd::Shape>, S
     use ftl_sim::ssd::{Shape, Stripe};
     let stripe = match &args.stripe {
         Some(s) => Stripe::from_name(s)?,
-        None if ftl_sim::ftl::entry(scheme).is_some_and(|e| e.mapping != ftl_sim::ftl::Mapping::Page) => Stripe::Block,
-        None => Stripe::Page,
+        None => Stripe::default_for(scheme),
     };
-    let shape = Shape { channels: args.channels, dies_per_channel: args.dies_per_channel, stripe };
+    let shape =
+        Shape { channels: args.channels, dies_per_channel: args.dies_per_channel, stripe, bus_mb_s: args.channel_mb_s };
     shape.check(scheme)?;
     if shape.dies() == 1 {
         return Ok(None);
     }
     ftl_sim::limits::at_most("--channels x --dies-per-channel", shape.dies() as u64, 64)?;
+    not_on_device(args)?;
+    Ok(Some(shape))
+}
+
+/// What a device of several dies cannot do yet.
+fn not_on_device(args: &RunArgs) -> Result<(), String> {
     let not_yet = [
         (args.recovery, "--recovery"),
         (args.timeline.is_some() || args.timing.request_timeline.is_some(), "--timeline / --request-timeline"),
@@ -90,7 +99,7 @@ fn device(args: &RunArgs, scheme: &str) -> Result<Option<ftl_sim::ssd::Shape>, S
     if let Some((_, flag)) = not_yet.iter().find(|(on, _)| *on) {
         return Err(format!("{flag} is not available on a device of several dies yet (docs/ssd.md)"));
     }
-    Ok(Some(shape))
+    Ok(())
 }
 
 pub(crate) fn execute(mut args: RunArgs) -> ExitCode {
@@ -149,12 +158,14 @@ pub(crate) fn execute(mut args: RunArgs) -> ExitCode {
 /// A device of several dies: its shape, host response times and each die's share.
 fn print_device(d: &ftl_sim::ssd::DeviceSummary) {
     println!(
-        "device             {} channels x {} dies = {} dies, stripe {} ({} pages), channel transfer not modelled (0 us)",
+        "device             {} channels x {} dies = {} dies, stripe {} ({} pages), channel {} MB/s ({:.2} us a page)",
         d.channels,
         d.dies_per_channel,
         d.dies,
         d.stripe.name(),
-        d.stripe_unit_pages
+        d.stripe_unit_pages,
+        d.bus_mb_s,
+        d.channel_transfer_us
     );
     println!(
         "  host requests      {}, wrong reads {}, makespan {:.1} us",
@@ -162,20 +173,28 @@ fn print_device(d: &ftl_sim::ssd::DeviceSummary) {
     );
     for (name, r) in [("read", &d.read), ("write", &d.write)] {
         println!(
-            "  {name:<6} response  n {} mean {:.1} p50 {:.1} p99 {:.1} max {:.1} us",
-            r.count, r.mean_us, r.p50_us, r.p99_us, r.max_us
+            "  {name:<6} response  n {} mean {:.1} p50 {:.1} p99 {:.1} max {:.1} us, delayed by GC {} ({:.1} %)",
+            r.count,
+            r.mean_us,
+            r.p50_us,
+            r.p99_us,
+            r.max_us,
+            r.delayed_by_gc,
+            r.delayed_by_gc_share * 100.0
         );
     }
-    println!("  die  channel  pages   busy (us)  utilisation  mean wait (us)  erases  WA");
+    println!("  die  channel  pages   busy (us)  utilisation  mean wait (us)  bus wait (us)  GC-delayed  erases  WA");
     for x in &d.per_die {
         println!(
-            "  {:<4} {:<8} {:<7} {:<10.1} {:<12.3} {:<15.1} {:<7} {:.2}",
+            "  {:<4} {:<8} {:<7} {:<10.1} {:<12.3} {:<15.1} {:<14.2} {:<11} {:<7} {:.2}",
             x.die,
             x.channel,
             x.page_requests,
             x.busy_us,
             x.utilisation,
             x.mean_wait_us,
+            x.mean_channel_wait_us,
+            x.delayed_by_gc,
             x.erases,
             x.write_amplification
         );
@@ -202,8 +221,12 @@ fn fit_name(row: &Row) -> String {
 }
 
 fn run(args: &mut RunArgs) -> Result<Row, String> {
-    if args.scenario.is_some() && args.channels.saturating_mul(args.dies_per_channel) != 1 {
-        return Err("--scenario is not available on a device of several dies yet (docs/ssd.md)".into());
+    if args.scenario.is_some()
+        && (args.channels.saturating_mul(args.dies_per_channel) != 1
+            || args.stripe.is_some()
+            || args.channel_mb_s.is_some())
+    {
+        return Err("--scenario replays the device its scenario records (its `device`): give no device flags".into());
     }
     let opts = RowOptions {
         space: args.setup.space,
@@ -237,6 +260,9 @@ fn run(args: &mut RunArgs) -> Result<Row, String> {
                 }
             }
             let mut sc = sc;
+            if sc.run.device.is_some_and(|d| d.dies() > 1) {
+                not_on_device(args)?;
+            }
             if let Some(n) = args.setup.space {
                 let ppb = sc.chip.chip()?.geometry.pages_per_block;
                 sc.run.workload_space =

@@ -12,6 +12,7 @@ use crate::sim::{Simulator, State};
 use crate::trace::gen::Workload;
 use crate::trace::Request;
 
+pub mod device;
 pub mod load;
 pub mod plan;
 
@@ -92,6 +93,11 @@ pub struct RunOptions {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub timing: Option<crate::timing::TimingConfig>,
+    /// A device of channels × dies (ssd, docs/ssd.md): `workload_space` is then the
+    /// device's and the chip is each die's. None: one chip, as always.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub device: Option<crate::ssd::Shape>,
 }
 
 impl Scenario {
