@@ -18,7 +18,7 @@
 
 use crate::nand::{Event, OpKind};
 use crate::sim::{Fresh, Simulator};
-use crate::ssd::{place, DeviceHost, DieStats, Shape, Stripe};
+use crate::ssd::{exec_page, place, DeviceClock, DeviceHost, DieStats, Shape, Stripe};
 use crate::stepper::Stepper;
 use crate::timing::{Model, Schedule, TimingConfig};
 use crate::trace::Request;
@@ -180,7 +180,8 @@ impl DeviceStepper {
             Stripe::Page => 1,
             Stripe::Block => fresh().flash.geometry().pages_per_block,
         };
-        let (plan, hosts, die_stats) = plan(sim.requests(), sim.schedule(), sim.arrivals(), &fresh, d, unit)?;
+        let clock = DeviceClock::new(&shape, crate::ssd::transfer_ns(&shape, &fresh())?);
+        let (plan, hosts, die_stats) = plan(sim.requests(), sim.schedule(), sim.arrivals(), &fresh, clock, unit)?;
         let mut dies = Vec::with_capacity(d);
         for p in &plan {
             let mut s = Simulator::new(fresh.clone(), p.local.clone());
@@ -459,15 +460,17 @@ fn die_jobs(p: &DiePlan, hosts: &[DeviceHost]) -> (Vec<u64>, Vec<u64>) {
 type Plan = (Vec<DiePlan>, Vec<DeviceHost>, Vec<DieStats>);
 
 /// Runs the workload once on fresh dies, recording each page request's operations and
-/// its start on its die under the device's timing (the arithmetic of `Device::run`).
+/// its start on its die under the device's timing (`DeviceClock`, which `Device::run`
+/// drives too).
 fn plan(
     requests: &[Request],
     schedule: &Schedule,
     arrivals: Option<&[u64]>,
     fresh: &Fresh,
-    d: usize,
+    mut clock: DeviceClock,
     unit: u32,
 ) -> Result<Plan, String> {
+    let d = clock.dies();
     let mut states: Vec<_> = (0..d).map(|_| fresh()).collect();
     for s in &mut states {
         s.flash.set_recording(true);
@@ -475,22 +478,18 @@ fn plan(
     let mut dies: Vec<DiePlan> = (0..d).map(|_| DiePlan::default()).collect();
     let mut stats = vec![DieStats::default(); d];
     let mut hosts: Vec<DeviceHost> = Vec::new();
-    let mut free_at = vec![0u64; d];
-    let mut touched = vec![false; d];
-    let mut host: Option<DeviceHost> = None;
-    let mut last_done = 0u64;
+    let floors = arrivals.map(DeviceClock::floors);
     for (i, &req) in requests.iter().enumerate() {
-        let lpn = req
-            .lpn()
-            .ok_or_else(|| format!("request {} ({req:?}): time-shift requests need a device of one die", i + 1))?;
-        if schedule.begins(i) || host.is_none() {
-            let k = hosts.len();
-            let arrival = arrivals.and_then(|a| a.get(k).copied()).unwrap_or(last_done);
-            host =
-                Some(DeviceHost { arrival_ns: arrival, start_ns: u64::MAX, done_ns: arrival, pages: 0, read: false });
-            touched.iter_mut().for_each(|t| *t = false);
+        if req.lpn().is_none() {
+            return Err(format!("request {} ({req:?}): time-shift requests need a device of one die", i + 1));
         }
-        let h = host.as_mut().expect("a host request in service");
+        let lpn = req.lpn().unwrap_or(0);
+        if schedule.begins(i) || !clock.in_host() {
+            let k = hosts.len();
+            let arrival = arrivals.and_then(|a| a.get(k).copied()).unwrap_or(clock.last_done());
+            let floor = floors.as_ref().and_then(|f| f.get(k).copied()).unwrap_or(arrival);
+            clock.begin(arrival, floor);
+        }
         let (die, local) = place(lpn, d as u32, unit);
         let di = die as usize;
         let local_req = match req {
@@ -501,9 +500,9 @@ fn plan(
         if local >= st.ftl.logical_pages() {
             return Err(format!("request {}: lpn {lpn} is beyond the device's logical space", i + 1));
         }
-        let t0 = st.flash.elapsed_ns;
-        st.exec(local_req).map_err(|e| format!("request {} ({req:?}) on die {die} failed: {e}", i + 1))?;
-        let service = st.flash.elapsed_ns - t0;
+        let w =
+            exec_page(st, local_req).map_err(|e| format!("request {} ({req:?}) on die {die} failed: {e}", i + 1))?;
+        let service = w.service_ns;
         let t = *st.flash.timing();
         let p = &mut dies[di];
         let first_op = p.op_ns.len() as u32;
@@ -520,28 +519,14 @@ fn plan(
         }
         let ops = p.op_ns.len() as u32 - first_op;
         debug_assert_eq!(p.op_ns[first_op as usize..].iter().map(|&n| n as u64).sum::<u64>(), service);
-        let s = &mut stats[di];
-        if !touched[di] {
-            // The request joins this die's FIFO queue at its arrival.
-            touched[di] = true;
-            let start = h.arrival_ns.max(free_at[di]);
-            s.jobs += 1;
-            s.wait_ns_sum += start - h.arrival_ns;
-            free_at[di] = start;
-            h.start_ns = h.start_ns.min(start);
-        }
-        p.steps.push(DieStep { request: i as u32, host: hosts.len() as u32, start_ns: free_at[di], first_op, ops });
+        let pt = clock.page(di, w, &mut stats[di]);
+        // The operations run back to back from here; a write's wait for the channel
+        // comes first (a read's comes before its data-out, at the end: PageTime).
+        let start_ns = if w.read { pt.ready_ns } else { pt.ready_ns + pt.channel_wait_ns };
+        p.steps.push(DieStep { request: i as u32, host: hosts.len() as u32, start_ns, first_op, ops });
         p.local.push(local_req);
-        free_at[di] += service;
-        s.busy_ns += service;
-        s.page_requests += 1;
-        h.done_ns = h.done_ns.max(free_at[di]);
-        h.pages += 1;
-        h.read = matches!(req, Request::Read { .. });
         if schedule.ends(i) {
-            let h = host.take().expect("a host request in service");
-            last_done = h.done_ns;
-            hosts.push(h);
+            hosts.push(clock.end());
         }
     }
     Ok((dies, hosts, stats))

@@ -102,6 +102,183 @@ impl Bus {
     }
 }
 
+/// What one page request cost its die (`exec_page`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PageWork {
+    /// The die's chip time for it (every operation, the page transfer included).
+    pub service_ns: u64,
+    /// GC / merge / metadata work in it: the service beyond the host page's own operation.
+    pub gc_ns: u64,
+    /// The host page's data crossed the channel (the die read or programmed it for the
+    /// host; a read of a never-written page moves nothing).
+    pub moved: bool,
+    pub read: bool,
+}
+
+/// Runs `req` (a die-local request) on die `st` and measures it.
+pub fn exec_page(st: &mut State, req: Request) -> Result<PageWork, crate::nand::FlashError> {
+    let f = &st.flash;
+    let (t0, h0) = (f.elapsed_ns, f.time_ns(Cause::Host));
+    let moved0 = f.count(OpKind::Read, Cause::Host) + f.count(OpKind::Program, Cause::Host);
+    st.exec(req)?;
+    let f = &st.flash;
+    let service_ns = f.elapsed_ns - t0;
+    Ok(PageWork {
+        service_ns,
+        gc_ns: service_ns - (f.time_ns(Cause::Host) - h0),
+        moved: f.count(OpKind::Read, Cause::Host) + f.count(OpKind::Program, Cause::Host) > moved0,
+        read: matches!(req, Request::Read { .. }),
+    })
+}
+
+/// When one page request ran on its die.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PageTime {
+    /// Its turn in the die's FIFO queue: the die is its from here.
+    pub ready_ns: u64,
+    pub end_ns: u64,
+    /// Time inside [ready, end) spent waiting for the channel bus: before the first
+    /// operation for a write (its data comes in first), before the data-out at the end
+    /// for a read. end = ready + service + channel wait.
+    pub channel_wait_ns: u64,
+}
+
+/// The device's timing arithmetic, page request by page request (module comment): one
+/// FIFO queue per die, one bus per channel, host requests' arrivals and completions, and
+/// the delayed-by-GC rule. `Device::run` and the stepper (ssd_step.rs) both drive it, so
+/// they cannot disagree.
+#[derive(Clone, Debug)]
+pub struct DeviceClock {
+    dies_per_channel: usize,
+    pub transfer_ns: u64,
+    free_at: Vec<u64>,
+    bus: Vec<Bus>,
+    /// By die: when the last job that carried GC work on it finished there.
+    gc_done: Vec<Option<u64>>,
+    touched: Vec<bool>,
+    job_done: Vec<u64>,
+    job_gc: Vec<u64>,
+    used: Vec<usize>,
+    host: Option<DeviceHost>,
+    last_done: u64,
+}
+
+impl DeviceClock {
+    pub fn new(shape: &Shape, transfer_ns: u64) -> DeviceClock {
+        let n = shape.dies() as usize;
+        DeviceClock {
+            dies_per_channel: shape.dies_per_channel as usize,
+            transfer_ns,
+            free_at: vec![0; n],
+            bus: vec![Bus::default(); shape.channels as usize],
+            gc_done: vec![None; n],
+            touched: vec![false; n],
+            job_done: vec![0; n],
+            job_gc: vec![0; n],
+            used: Vec::new(),
+            host: None,
+            last_done: 0,
+        }
+    }
+
+    /// The earliest arrival from each host request on (`floor` for `begin`): bus time
+    /// before it is never asked for again (trace times may step back, docs/timing.md).
+    pub fn floors(arrivals: &[u64]) -> Vec<u64> {
+        let mut f = arrivals.to_vec();
+        for i in (0..f.len().saturating_sub(1)).rev() {
+            f[i] = f[i].min(f[i + 1]);
+        }
+        f
+    }
+
+    pub fn dies(&self) -> usize {
+        self.free_at.len()
+    }
+
+    /// A host request in service (begun, not ended).
+    pub fn in_host(&self) -> bool {
+        self.host.is_some()
+    }
+
+    /// When the last host request completed (the closed model's next arrival).
+    pub fn last_done(&self) -> u64 {
+        self.last_done
+    }
+
+    /// A host request arrives at `arrival`; no later one arrives before `floor`.
+    pub fn begin(&mut self, arrival: u64, floor: u64) {
+        self.bus.iter_mut().for_each(|b| b.forget_before(floor.min(arrival)));
+        self.host =
+            Some(DeviceHost { arrival_ns: arrival, start_ns: u64::MAX, done_ns: arrival, ..Default::default() });
+        for &u in &self.used {
+            self.touched[u] = false;
+            self.job_gc[u] = 0;
+        }
+        self.used.clear();
+    }
+
+    /// The current host request's next page request ran on die `di` with `w`.
+    pub fn page(&mut self, di: usize, w: PageWork, stats: &mut DieStats) -> PageTime {
+        let h = self.host.as_mut().expect("a host request in service");
+        let x = if w.moved { self.transfer_ns.min(w.service_ns) } else { 0 };
+        if !self.touched[di] {
+            // The request joins this die's FIFO queue at its arrival.
+            self.touched[di] = true;
+            self.used.push(di);
+            let start = h.arrival_ns.max(self.free_at[di]);
+            stats.jobs += 1;
+            stats.wait_ns_sum += start - h.arrival_ns;
+            // Delayed by GC: it waited, and a job that finished on this die during the
+            // wait carried GC work (one die: timing.rs's definition exactly).
+            if start > h.arrival_ns && self.gc_done[di].is_some_and(|g| g > h.arrival_ns) {
+                stats.delayed_by_gc += 1;
+                h.delayed_by_gc = true;
+            }
+            self.free_at[di] = start;
+            h.start_ns = h.start_ns.min(start);
+        }
+        let ready = self.free_at[di];
+        let bus = &mut self.bus[di / self.dies_per_channel];
+        let (end, wait) = if w.read {
+            // Data out after the die's own work.
+            let a = ready + w.service_ns - x;
+            let t = bus.reserve(a, x);
+            (t + x, t - a)
+        } else {
+            // Data in before the program.
+            let t = bus.reserve(ready, x);
+            (t + w.service_ns, t - ready)
+        };
+        self.free_at[di] = end;
+        stats.busy_ns += w.service_ns;
+        stats.channel_wait_ns += wait;
+        stats.gc_ns += w.gc_ns;
+        stats.page_requests += 1;
+        self.job_done[di] = end;
+        self.job_gc[di] += w.gc_ns;
+        h.gc_ns += w.gc_ns;
+        h.done_ns = h.done_ns.max(end);
+        if h.pages == 0 {
+            // Its kind is its first page's (as timing.rs counts it).
+            h.read = w.read;
+        }
+        h.pages += 1;
+        PageTime { ready_ns: ready, end_ns: end, channel_wait_ns: wait }
+    }
+
+    /// The current host request's last page request ran: the request, completed.
+    pub fn end(&mut self) -> DeviceHost {
+        for &u in &self.used {
+            if self.job_gc[u] > 0 {
+                self.gc_done[u] = Some(self.job_done[u]);
+            }
+        }
+        let h = self.host.take().expect("a host request in service");
+        self.last_done = h.done_ns;
+        h
+    }
+}
+
 /// A device run: every die's state and the host requests in time.
 pub struct Device {
     pub shape: Shape,
@@ -112,10 +289,28 @@ pub struct Device {
     pub dies: Vec<State>,
     pub die_stats: Vec<DieStats>,
     pub hosts: Vec<DeviceHost>,
-    free_at: Vec<u64>,
-    bus: Vec<Bus>,
-    /// By die: when the last job that carried GC work on it finished there.
-    gc_done: Vec<Option<u64>>,
+    clock: DeviceClock,
+}
+
+/// A page's transfer on `shape`'s channel for the chip of `st`, refused when it does not
+/// fit inside the chip's read or program time (docs/ssd.md, "Channels").
+pub fn transfer_ns(shape: &Shape, st: &State) -> Result<u64, String> {
+    let (g, t) = (*st.flash.geometry(), *st.flash.timing());
+    let x = shape.transfer_ns(g.page_bytes);
+    let op = t.read_ns.min(t.program_ns);
+    if x > op {
+        let need = (g.page_bytes as u64 * 1000).div_ceil(op.max(1));
+        return Err(format!(
+            "a {}-byte page takes {:.2} us on a {} MB/s channel, longer than the chip's read ({} us) or program \
+             ({} us) it is part of (docs/ssd.md): give a bus rate of at least {need} MB/s",
+            g.page_bytes,
+            x as f64 / 1000.0,
+            shape.bus_mb_s(),
+            t.read_ns as f64 / 1000.0,
+            t.program_ns as f64 / 1000.0
+        ));
+    }
+    Ok(x)
 }
 
 impl Device {
@@ -123,32 +318,16 @@ impl Device {
     pub fn new(shape: Shape, scheme: &str, fresh: &dyn Fn() -> State) -> Result<Device, String> {
         shape.check(scheme)?;
         let dies: Vec<State> = (0..shape.dies()).map(|_| fresh()).collect();
-        let (g, t) = (*dies[0].flash.geometry(), *dies[0].flash.timing());
-        let transfer_ns = shape.transfer_ns(g.page_bytes);
-        let op = t.read_ns.min(t.program_ns);
-        if transfer_ns > op {
-            let need = (g.page_bytes as u64 * 1000).div_ceil(op.max(1));
-            return Err(format!(
-                "a {}-byte page takes {:.2} us on a {} MB/s channel, longer than the chip's read ({} us) or program \
-                 ({} us) it is part of (docs/ssd.md): give a bus rate of at least {need} MB/s",
-                g.page_bytes,
-                transfer_ns as f64 / 1000.0,
-                shape.bus_mb_s(),
-                t.read_ns as f64 / 1000.0,
-                t.program_ns as f64 / 1000.0
-            ));
-        }
+        let transfer_ns = transfer_ns(&shape, &dies[0])?;
         let n = dies.len();
         Ok(Device {
             shape,
-            unit: shape.unit(g.pages_per_block),
+            unit: shape.unit(dies[0].flash.geometry().pages_per_block),
             transfer_ns,
             dies,
             die_stats: vec![DieStats::default(); n],
             hosts: Vec::new(),
-            free_at: vec![0; n],
-            bus: vec![Bus::default(); shape.channels as usize],
-            gc_done: vec![None; n],
+            clock: DeviceClock::new(&shape, transfer_ns),
         })
     }
 
@@ -161,113 +340,28 @@ impl Device {
     /// (open model, ns by host request) or each when the previous one completed (closed).
     pub fn run(&mut self, requests: &[Request], schedule: &Schedule, arrivals: Option<&[u64]>) -> Result<(), String> {
         let d = self.dies.len() as u32;
-        let w = self.shape.dies_per_channel as usize;
-        // The earliest arrival from each host request on: bus time before it is never
-        // asked for again (trace times may step back, docs/timing.md).
-        let floors: Option<Vec<u64>> = arrivals.map(|a| {
-            let mut f = a.to_vec();
-            for i in (0..f.len().saturating_sub(1)).rev() {
-                f[i] = f[i].min(f[i + 1]);
-            }
-            f
-        });
-        let mut touched: Vec<bool> = vec![false; d as usize];
-        let mut job_done: Vec<u64> = vec![0; d as usize];
-        let mut job_gc: Vec<u64> = vec![0; d as usize];
-        let mut used: Vec<usize> = Vec::new();
-        let mut host: Option<DeviceHost> = None;
-        let mut last_done = 0u64;
+        let floors = arrivals.map(DeviceClock::floors);
         for (i, &req) in requests.iter().enumerate() {
             let lpn = req
                 .lpn()
                 .ok_or_else(|| format!("request {} ({req:?}): time-shift requests need a device of one die", i + 1))?;
-            if schedule.begins(i) || host.is_none() {
+            if schedule.begins(i) || !self.clock.in_host() {
                 let k = self.hosts.len();
-                let arrival = arrivals.and_then(|a| a.get(k).copied()).unwrap_or(last_done);
+                let arrival = arrivals.and_then(|a| a.get(k).copied()).unwrap_or(self.clock.last_done());
                 let floor = floors.as_ref().and_then(|f| f.get(k).copied()).unwrap_or(arrival);
-                self.bus.iter_mut().for_each(|b| b.forget_before(floor));
-                host = Some(DeviceHost {
-                    arrival_ns: arrival,
-                    start_ns: u64::MAX,
-                    done_ns: arrival,
-                    ..Default::default()
-                });
-                for &u in &used {
-                    touched[u] = false;
-                    job_gc[u] = 0;
-                }
-                used.clear();
+                self.clock.begin(arrival, floor);
             }
-            let h = host.as_mut().expect("a host request in service");
             let (die, local) = place(lpn, d, self.unit);
             let (di, local_req) = (die as usize, with_lpn(req, local));
             let st = &mut self.dies[di];
             if local >= st.ftl.logical_pages() {
                 return Err(format!("request {}: lpn {lpn} is beyond the device's logical space", i + 1));
             }
-            let f = &st.flash;
-            let (t0, h0) = (f.elapsed_ns, f.time_ns(Cause::Host));
-            let moved0 = f.count(OpKind::Read, Cause::Host) + f.count(OpKind::Program, Cause::Host);
-            st.exec(local_req).map_err(|e| format!("request {} ({req:?}) on die {die} failed: {e}", i + 1))?;
-            let f = &st.flash;
-            let service = f.elapsed_ns - t0;
-            let gc = service - (f.time_ns(Cause::Host) - h0);
-            // The host page's data crosses the channel when the die read or programmed it
-            // (a read of a never-written page moves nothing).
-            let moved = f.count(OpKind::Read, Cause::Host) + f.count(OpKind::Program, Cause::Host) > moved0;
-            let x = if moved { self.transfer_ns.min(service) } else { 0 };
-            let stats = &mut self.die_stats[di];
-            if !touched[di] {
-                // The request joins this die's FIFO queue at its arrival.
-                touched[di] = true;
-                used.push(di);
-                let start = h.arrival_ns.max(self.free_at[di]);
-                stats.jobs += 1;
-                stats.wait_ns_sum += start - h.arrival_ns;
-                // Delayed by GC: it waited, and a job that finished on this die during
-                // the wait carried GC work (one die: timing.rs's definition exactly).
-                if start > h.arrival_ns && self.gc_done[di].is_some_and(|g| g > h.arrival_ns) {
-                    stats.delayed_by_gc += 1;
-                    h.delayed_by_gc = true;
-                }
-                self.free_at[di] = start;
-                h.start_ns = h.start_ns.min(start);
-            }
-            let ready = self.free_at[di];
-            let bus = &mut self.bus[di / w];
-            let (end, chan_wait) = if matches!(req, Request::Read { .. }) {
-                // Data out after the die's own work.
-                let a = ready + service - x;
-                let t = bus.reserve(a, x);
-                (t + x, t - a)
-            } else {
-                // Data in before the program.
-                let t = bus.reserve(ready, x);
-                (t + service, t - ready)
-            };
-            self.free_at[di] = end;
-            stats.busy_ns += service;
-            stats.channel_wait_ns += chan_wait;
-            stats.gc_ns += gc;
-            stats.page_requests += 1;
-            job_done[di] = end;
-            job_gc[di] += gc;
-            h.gc_ns += gc;
-            h.done_ns = h.done_ns.max(end);
-            if h.pages == 0 {
-                // Its kind is its first page's (as timing.rs counts it).
-                h.read = matches!(req, Request::Read { .. });
-            }
-            h.pages += 1;
+            let w = exec_page(st, local_req)
+                .map_err(|e| format!("request {} ({req:?}) on die {die} failed: {e}", i + 1))?;
+            self.clock.page(di, w, &mut self.die_stats[di]);
             if schedule.ends(i) {
-                for &u in &used {
-                    if job_gc[u] > 0 {
-                        self.gc_done[u] = Some(job_done[u]);
-                    }
-                }
-                let h = host.take().expect("a host request in service");
-                last_done = h.done_ns;
-                self.hosts.push(h);
+                self.hosts.push(self.clock.end());
             }
         }
         Ok(())

@@ -19,7 +19,7 @@ use crate::ftl::registry::Mapping;
 
 mod device;
 
-pub use device::{Device, DeviceHost};
+pub use device::{exec_page, transfer_ns, Device, DeviceClock, DeviceHost, PageTime, PageWork};
 pub use device::{DeviceSummary, DieStats, DieSummary, Responses};
 
 /// The channel bus rate when none is given, MB/s (10^6 bytes a second): ONFI 2.1's
