@@ -99,8 +99,16 @@ describe('no scheme id in web/src outside tours, presets, tests and fixtures', (
     // tests and their fakes, the generated wasm bindings.
     const exempt = /(^tour\/tours\/|presets\.ts$|^papers\/claims\/|\.test\.tsx?$|\/testing\/|^sim\/pkg\/)/;
     // Not scheme ids: the chip preset named like FastCheck, CSS classes; and the scenario
-    // the app opens on (its default preset); a device's stripe unit (a page or a block).
-    const allowed = [/ChipPreset = /, /\bstripe\b/, /id: 'fastcheck',\s*$/, /cls: '/, /^\s*scheme: 'page',\s*$/];
+    // the app opens on (its default preset); a device's stripe unit (a page or a block, also
+    // the generated DeviceStripe type).
+    const allowed = [
+      /ChipPreset = /,
+      /\bstripe\b/,
+      /DeviceStripe = /,
+      /id: 'fastcheck',\s*$/,
+      /cls: '/,
+      /^\s*scheme: 'page',\s*$/,
+    ];
     const ids = catalog.schemes.map((s) => s.id.replace(/[-]/g, '\\-')).join('|');
     const found: string[] = [];
     for (const f of files.filter((x) => !exempt.test(x)))

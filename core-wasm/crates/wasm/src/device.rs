@@ -54,7 +54,7 @@ impl DeviceSession {
         let scenario = Scenario::from_json(scenario_json).map_err(js_err)?;
         scenario.validate().map_err(js_err)?;
         let stripe = Stripe::from_name(stripe).map_err(js_err)?;
-        let shape = Shape { channels, dies_per_channel, stripe };
+        let shape = Shape::new(channels, dies_per_channel, stripe);
         shape.check(&scenario.scheme).map_err(js_err)?;
         device_memory(&scenario, shape.dies()).map_err(js_err)?;
         let sim = scenario.build().map_err(js_err)?;
