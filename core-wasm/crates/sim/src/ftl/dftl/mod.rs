@@ -27,6 +27,7 @@ use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, P
 pub mod cmt;
 mod panels;
 mod recovery;
+pub use recovery::RecoveryReads;
 
 use cmt::Cmt;
 
@@ -161,8 +162,9 @@ pub struct Dftl {
     host: Option<Frontier>,
     gc: Option<Frontier>,
     trans: Option<Frontier>,
-    /// Spare-area sequence number: host writes and translation writes take the next; GC
-    /// copies keep their source's (equal numbers are equal contents, for recovery).
+    /// Spare-area sequence number: host writes, GC copies of data and translation
+    /// write-backs take the next (a translation block's GC copy keeps its page's: same
+    /// contents). Increasing in program order, which bounds recovery's scan (recovery.rs).
     seq: u32,
     stats: DftlStats,
 }
@@ -442,8 +444,12 @@ impl Dftl {
             }
             let dst = self.next_page(1)?;
             let data = flash.read(src, cause)?;
-            // The copy keeps its source's sequence number: same number, same data.
-            flash.program(dst, Page::stamped(data.lpn, data.version, data.seq, TAG_GC), cause)?;
+            // The copy takes the next sequence number, as a host write does: the newest copy
+            // of an LPN is still the one with the highest number (the source's data, copied),
+            // and every page programmed after a translation page has a higher number than it,
+            // which bounds recovery's scan (recovery.rs).
+            let seq = self.next_seq();
+            flash.program(dst, Page::stamped(data.lpn, data.version, seq, TAG_GC), cause)?;
             self.advance(1);
             self.stats.data_gc_copies += 1;
             self.relocate(data.lpn, dst);

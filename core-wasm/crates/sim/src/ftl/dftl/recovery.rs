@@ -8,84 +8,96 @@
 //!   programmed, and GC updates a cached entry in the CMT, an uncached one in its
 //!   translation page before the victim's erase. So a mapping its translation page does
 //!   not hold is always a CMT entry: after a cut there are at most `cmt_entries` of them.
-//! - Recovery reads every page's spare area (as page mapping's recovery does): the newest
-//!   copy of each translation page gives the GTD; the newest sequence number of each LPN
-//!   gives its data (a GC copy keeps its source's number: equal numbers are equal data).
-//!   Each translation page is read once; an entry that points at anything but a newest copy
-//!   of its LPN is corrected by a dirty CMT entry (no flash write during the scan).
+//! - Every program of a data page (host write or GC copy) and every translation write-back
+//!   takes the next sequence number, so numbers increase in program order; a translation
+//!   block's GC copy keeps its page's number (same contents).
+//! - Recovery reads only what it needs (issue 38: the paper leaves recovery open; cheaper
+//!   than the full scan of every spare area this replaced):
+//!   1. the first page's spare area of every block: erased (a free block), a translation
+//!      page (a translation block: all its spare areas are read; the newest copy of each
+//!      translation page gives the GTD and its number T), or data;
+//!   2. `T_min`, the smallest T over the translation pages (0 if one was never written);
+//!   3. each data block's last page: if it holds data numbered below `T_min`, every page of
+//!      the block is older than every translation page and the block is not read further
+//!      (see below); otherwise all its spare areas are read;
+//!   4. each translation page once. For an LPN whose translation page has number T, a copy
+//!      numbered above T was programmed after that page was written and lags it (a dirty
+//!      CMT entry at the cut); the newest such copy, if any, is found in step 3's reads (a
+//!      skipped block holds only numbers below `T_min` <= T), and goes back into the CMT as
+//!      a dirty entry (no flash write). Otherwise the translation page's entry is right: a
+//!      write or GC move of the LPN after T would have a number above T, and every copy
+//!      numbered below T was written back into that page (or superseded) by its write T,
+//!      which wrote every dirty CMT entry of the page.
+//!
+//!   `ftl_sim::ftl::dftl::RecoveryReads` counts what the scan read and what it skipped.
 //! - Then GC runs until the reserve is back, as before any request.
 
-use super::{BlockUse, Dftl, Frontier, SchemeParams, TAG_GC, TAG_TRANS};
-use crate::nand::{Cause, Flash, FlashError, FlashResult, PageKind, Ppn, NONE};
+use std::collections::BTreeMap;
 
-/// What the spare-area scan keeps of one data page.
-#[derive(Clone, Copy)]
-struct Seen {
-    lpn: u32,
-    seq: u32,
+use super::{BlockUse, Dftl, Frontier, SchemeParams, TAG_GC, TAG_TRANS};
+use crate::nand::{Cause, Flash, FlashError, FlashResult, Lpn, Page, PageKind, Pbn, Ppn, NONE};
+
+/// What a DFTL recovery read (docs/schemes/dftl.md, "Power cuts"): spare areas read, of
+/// how many on the chip, and the data blocks whose pages were not read past the last one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RecoveryReads {
+    pub spare_reads: u64,
+    pub chip_pages: u64,
+    pub skipped_blocks: u32,
+    /// The smallest newest-copy number of a translation page (the scan's bound).
+    pub t_min: u32,
 }
 
 impl Dftl {
     pub fn recover(flash: &mut Flash, params: &SchemeParams) -> FlashResult<Dftl> {
+        Self::recover_counted(flash, params).map(|(ftl, _)| ftl)
+    }
+
+    /// `recover`, with what its scan read.
+    pub fn recover_counted(flash: &mut Flash, params: &SchemeParams) -> FlashResult<(Dftl, RecoveryReads)> {
         let g = *flash.geometry();
         flash.note("recovery", || {
-            "DFTL recovery: read every spare area; the newest copy of each translation page rebuilds the GTD, the newest copy of each LPN its data; translation entries that lag go into the CMT as dirty entries".into()
+            "DFTL recovery: read each block's first spare area and every translation block's; the newest copy of each translation page rebuilds the GTD; data blocks older than every translation page are skipped, the others scanned; mappings newer than their translation page go into the CMT as dirty entries".into()
         });
         let mut ftl = Dftl::new(&g, params).map_err(FlashError::Violation)?;
+        let mut reads = RecoveryReads { chip_pages: g.pages() as u64, ..Default::default() };
         let lp = ftl.logical_pages as usize;
+        // The newest copy of each LPN among the pages read (its number and place).
         let mut best_seq = vec![0u32; lp];
         let mut best_ppn = vec![NONE; lp];
         let mut gtd_seq = vec![0u32; ftl.gtd.len()];
-        // The data page each readable data page holds (for checking translation entries).
-        let mut seen = vec![Seen { lpn: NONE, seq: 0 }; g.pages() as usize];
         // Partly written blocks: (role of the last readable page, frontier).
         let mut partial: Vec<(Option<BlockUse>, Frontier)> = Vec::new();
+        // Blocks whose first page holds data or is unreadable: (block, that page).
+        let mut data_blocks: Vec<(Pbn, Page)> = Vec::new();
         ftl.free.clear();
+        // 1. The first page of every block; translation blocks whole.
         for pbn in 0..g.blocks {
-            let (mut next, mut role, mut trans) = (g.pages_per_block, None, false);
-            for off in 0..g.pages_per_block {
-                let ppn = pbn * g.pages_per_block + off;
-                let p = flash.read_oob(ppn, Cause::Recovery)?;
-                match p.kind {
-                    PageKind::Erased => {
-                        next = off;
-                        break;
-                    }
-                    PageKind::Data if p.lpn < ftl.logical_pages => {
-                        role = Some(if p.tag == TAG_GC { BlockUse::DataGc } else { BlockUse::Host });
-                        ftl.seq = ftl.seq.max(p.seq);
-                        seen[ppn as usize] = Seen { lpn: p.lpn, seq: p.seq };
-                        let l = p.lpn as usize;
-                        // Among equal numbers (a GC copy and its source) the later-found one.
-                        if p.seq >= best_seq[l] {
-                            best_seq[l] = p.seq;
-                            best_ppn[l] = ppn;
-                        }
-                    }
-                    PageKind::Meta if p.tag == TAG_TRANS && (p.lpn as usize) < ftl.gtd.len() => {
-                        role = Some(BlockUse::TransOpen);
-                        trans = true;
-                        ftl.seq = ftl.seq.max(p.seq);
-                        let t = p.lpn as usize;
-                        if p.seq >= gtd_seq[t] {
-                            gtd_seq[t] = p.seq;
-                            ftl.gtd[t] = ppn;
-                        }
-                    }
-                    _ => {}
+            let first = flash.read_oob(pbn * g.pages_per_block, Cause::Recovery)?;
+            reads.spare_reads += 1;
+            match first.kind {
+                PageKind::Erased => ftl.free.push_back(pbn),
+                PageKind::Meta if first.tag == TAG_TRANS => {
+                    ftl.scan_block(flash, pbn, first, &mut reads, &mut best_seq, &mut best_ppn, &mut gtd_seq, &mut partial)?
+                }
+                _ => data_blocks.push((pbn, first)),
+            }
+        }
+        // 2. The bound: every translation page is at least this new.
+        let t_min = gtd_seq.iter().copied().min().unwrap_or(0);
+        reads.t_min = t_min;
+        // 3. Data blocks: skipped when their last page is older than every translation page.
+        for (pbn, first) in data_blocks {
+            if g.pages_per_block > 1 && first.kind == PageKind::Data {
+                let last = flash.read_oob(pbn * g.pages_per_block + g.pages_per_block - 1, Cause::Recovery)?;
+                reads.spare_reads += 1;
+                if last.kind == PageKind::Data && last.seq < t_min {
+                    reads.skipped_blocks += 1;
+                    ftl.close(pbn, BlockUse::Data);
+                    continue;
                 }
             }
-            if next == 0 {
-                ftl.free.push_back(pbn);
-                continue;
-            }
-            let full = if trans { BlockUse::Trans } else { BlockUse::Data };
-            if next < g.pages_per_block {
-                partial.push((role, Frontier { pbn, next }));
-                ftl.usage[pbn as usize] = full;
-            } else {
-                ftl.close(pbn, full);
-            }
+            ftl.scan_block(flash, pbn, first, &mut reads, &mut best_seq, &mut best_ppn, &mut gtd_seq, &mut partial)?;
         }
         // The partly written blocks become the frontiers again (one per role; a block with
         // no readable page serves a data role left open, else it is closed like a full one).
@@ -117,30 +129,26 @@ impl Dftl {
                 ftl.close(f.pbn, u);
             }
         }
-        // The translation pages, once each: every entry that does not point at a newest copy
-        // of its LPN lags a write the CMT held; it goes back into the CMT, dirty.
+        // 4. The translation pages, once each: an LPN with a copy newer than its translation
+        // page lags it (a dirty CMT entry at the cut); it goes back into the CMT, dirty.
         let per_page = ftl.per_page;
         let mut lagging: Vec<(u32, Ppn)> = Vec::new();
         for tvpn in 0..ftl.gtd.len() as u32 {
             let entries = ftl.read_translation(flash, tvpn, Cause::Recovery)?;
-            for (i, &t) in entries.iter().enumerate() {
+            let t = gtd_seq[tvpn as usize];
+            for (i, &entry) in entries.iter().enumerate() {
                 let lpn = tvpn * per_page + i as u32;
                 if lpn as usize >= lp {
                     break;
                 }
                 let l = lpn as usize;
-                let newest = best_ppn[l] != NONE;
-                let agrees = if newest {
-                    t != NONE && (t as usize) < seen.len() && seen[t as usize].lpn == lpn && seen[t as usize].seq == best_seq[l]
-                } else {
-                    t == NONE
-                };
-                let at = if agrees { t } else { best_ppn[l] };
+                let newer = best_ppn[l] != NONE && best_seq[l] > t;
+                let at = if newer { best_ppn[l] } else { entry };
                 if at != NONE {
                     ftl.at[l] = at;
                     ftl.valid.incr(at / ftl.ppb);
                 }
-                if !agrees {
+                if newer {
                     lagging.push((lpn, at));
                 }
             }
@@ -150,14 +158,118 @@ impl Dftl {
                 ftl.valid.incr(p / ftl.ppb);
             }
         }
-        flash.note("recovery", || format!("{} mappings lagged their translation pages: back in the CMT, dirty", lagging.len()));
-        for (lpn, ppn) in lagging {
-            while ftl.cmt.is_full() {
-                ftl.evict(flash)?;
+        flash.note("recovery", || {
+            format!(
+                "{} mappings lagged their translation pages: back in the CMT, dirty; {} spare areas read of {} ({} data blocks older than every translation page skipped)",
+                lagging.len(),
+                reads.spare_reads,
+                reads.chip_pages,
+                reads.skipped_blocks
+            )
+        });
+        // Into the CMT, dirty. When they do not all fit, an eviction writes its translation
+        // page back with the lagging entries of that page not yet inserted too: a translation
+        // page written now must hold every mapping older than it, or the next recovery
+        // (a cut during this one) would trust it for them.
+        let mut pending: BTreeMap<Lpn, Ppn> = lagging.into_iter().collect();
+        while let Some((&lpn, _)) = pending.first_key_value() {
+            // Room first, with this entry still pending (an eviction may write it back).
+            while ftl.cmt.is_full() && pending.contains_key(&lpn) {
+                ftl.evict_in_recovery(flash, &mut pending)?;
             }
-            ftl.cmt.insert(lpn, ppn, true);
+            if let Some(ppn) = pending.remove(&lpn) {
+                ftl.cmt.insert(lpn, ppn, true);
+            }
         }
         ftl.ensure_free(flash, Cause::Recovery)?;
-        Ok(ftl)
+        Ok((ftl, reads))
+    }
+
+    /// `evict`, taking the lagging entries of the victim's translation page still to be
+    /// inserted (`pending`) into its write-back.
+    fn evict_in_recovery(&mut self, flash: &mut Flash, pending: &mut BTreeMap<Lpn, Ppn>) -> FlashResult<()> {
+        let Some(victim) = self.cmt.victim() else { return Ok(()) };
+        if self.cmt.peek(victim).is_some_and(|(_, dirty)| dirty) {
+            let tvpn = victim / self.per_page;
+            let first = tvpn * self.per_page;
+            let extra: Vec<(Lpn, Ppn)> = pending.range(first..first.saturating_add(self.per_page)).map(|(&l, &p)| (l, p)).collect();
+            for (l, _) in &extra {
+                pending.remove(l);
+            }
+            if self.write_back(flash, tvpn, &extra, Cause::Recovery)? {
+                self.stats.translation_reads_update += 1;
+            }
+            self.stats.translation_writes_evict += 1;
+        }
+        self.cmt.remove(victim);
+        Ok(())
+    }
+
+    /// Reads the spare areas of block `pbn` after its first page (`first`, read already)
+    /// up to the first erased page: the newest copies of LPNs and translation pages, the
+    /// write sequence, and whether the block is full or a frontier left open.
+    #[allow(clippy::too_many_arguments)]
+    fn scan_block(
+        &mut self,
+        flash: &mut Flash,
+        pbn: Pbn,
+        first: Page,
+        reads: &mut RecoveryReads,
+        best_seq: &mut [u32],
+        best_ppn: &mut [Ppn],
+        gtd_seq: &mut [u32],
+        partial: &mut Vec<(Option<BlockUse>, Frontier)>,
+    ) -> FlashResult<()> {
+        let ppb = self.ppb;
+        let (mut next, mut role, mut trans) = (ppb, None, false);
+        for off in 0..ppb {
+            let ppn = pbn * ppb + off;
+            let p = if off == 0 {
+                first
+            } else {
+                reads.spare_reads += 1;
+                flash.read_oob(ppn, Cause::Recovery)?
+            };
+            match p.kind {
+                PageKind::Erased => {
+                    next = off;
+                    break;
+                }
+                PageKind::Data if p.lpn < self.logical_pages => {
+                    role = Some(if p.tag == TAG_GC { BlockUse::DataGc } else { BlockUse::Host });
+                    self.seq = self.seq.max(p.seq);
+                    let l = p.lpn as usize;
+                    if p.seq >= best_seq[l] {
+                        best_seq[l] = p.seq;
+                        best_ppn[l] = ppn;
+                    }
+                }
+                PageKind::Meta if p.tag == TAG_TRANS && (p.lpn as usize) < self.gtd.len() => {
+                    role = Some(BlockUse::TransOpen);
+                    trans = true;
+                    self.seq = self.seq.max(p.seq);
+                    let t = p.lpn as usize;
+                    // Among equal numbers (a translation block's GC copy and its source,
+                    // same contents) the later-found one.
+                    if p.seq >= gtd_seq[t] {
+                        gtd_seq[t] = p.seq;
+                        self.gtd[t] = ppn;
+                    }
+                }
+                _ => {}
+            }
+        }
+        if next == 0 {
+            self.free.push_back(pbn);
+            return Ok(());
+        }
+        let full = if trans { BlockUse::Trans } else { BlockUse::Data };
+        if next < ppb {
+            partial.push((role, Frontier { pbn, next }));
+            self.usage[pbn as usize] = full;
+        } else {
+            self.close(pbn, full);
+        }
+        Ok(())
     }
 }
