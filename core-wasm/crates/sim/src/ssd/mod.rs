@@ -17,6 +17,7 @@ use ts_rs::TS;
 
 use crate::ftl::registry::Mapping;
 
+pub mod cut;
 mod device;
 
 pub use device::{exec_page, transfer_ns, Device, DeviceClock, DeviceHost, PageTime, PageWork};
