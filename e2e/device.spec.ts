@@ -129,5 +129,18 @@ test('open model: requests wait in several dies’ queues at once while the dies
   await expect(page.locator('.device-queue li:not(.running):not(.empty)').first()).toBeVisible();
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: `${SHOTS}/8-dies-open.png` });
+  // The link carries the shape: reloading it opens the same device (at its first operation).
+  await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#v1=/);
+  await page.reload();
+  await expect(view).toHaveAttribute('data-ready', 'true');
+  await expect(page.locator('.device-die')).toHaveCount(8);
+  await expect(page.getByRole('heading', { name: /4 channels × 2 dies \(8 dies\), page striping/ })).toBeVisible();
+  await stepTo(page, 'device-step', 1);
+  // Closing the view drops the shape from the link: a reload opens the chip view.
+  await page.getByTestId('device-close').click();
+  await expect(view).toHaveCount(0);
+  await page.reload();
+  await expect(page.locator('[data-testid=device-grid] rect.page').first()).toBeVisible();
+  await expect(view).toHaveCount(0);
   expect(problems).toEqual([]);
 });

@@ -41,6 +41,10 @@ export function App() {
   // The device shape (issue 40): several dies open the device view over the scenario.
   const [device, setDevice] = useState<DeviceShape>(ONE_DIE);
   const [deviceOpen, setDeviceOpen] = useState(false);
+  const openDevice = useCallback((d: DeviceShape | null) => {
+    if (d) setDevice(d);
+    setDeviceOpen(!!d && d.channels * d.diesPerChannel > 1);
+  }, []);
   const presentation = usePresentation();
   const { present } = presentation;
   const classroom = useClassroom();
@@ -55,6 +59,8 @@ export function App() {
     toggleTheme,
     compare,
     setCompare,
+    device: deviceOpen ? device : null,
+    setDevice: openDevice,
     notices,
     setNotices,
     onFirstVisit: classroom.showWelcome,
@@ -139,10 +145,7 @@ export function App() {
             busy={!loaded && !client}
             onApply={applyScenario}
             device={device}
-            onDevice={(d) => {
-              setDevice(d);
-              setDeviceOpen(d.channels * d.diesPerChannel > 1);
-            }}
+            onDevice={openDevice}
           />
           <p className="keys-hint">
             Keys: <kbd>Space</kbd> play/pause · <kbd>→</kbd> step op · <kbd>←</kbd> back

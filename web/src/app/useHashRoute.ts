@@ -13,6 +13,7 @@ import {
 import type { LinkNoticeState } from '../scenario/LinkNotices';
 import { DEFAULT_PRESET } from '../scenario/presets';
 import { decodeHash, encodeHash, type CompareSpec, type ShareState } from '../scenario/share';
+import type { DeviceShape } from '../sim/deviceTypes';
 import { addOwnTour, tourById } from '../tour/tours';
 import { problemsMessage, tourFromHash } from '../tour/tourShare';
 import { scenarioFromUrl, withoutScenarioQuery } from '../viz/urlScenario';
@@ -57,6 +58,9 @@ export interface HashRouteDeps {
   toggleTheme: () => void;
   compare: CompareSpec | null;
   setCompare: Dispatch<SetStateAction<CompareSpec | null>>;
+  /** the device view's shape while it is open (issue 40), and opening / closing it */
+  device?: DeviceShape | null;
+  setDevice?: (d: DeviceShape | null) => void;
   notices: LinkNoticeState;
   setNotices: Dispatch<SetStateAction<LinkNoticeState>>;
   /** a first visit (no link, not embedded): show the welcome */
@@ -72,6 +76,8 @@ export function useHashRoute({
   toggleTheme,
   compare,
   setCompare,
+  device,
+  setDevice,
   notices,
   setNotices,
   onFirstVisit,
@@ -90,9 +96,10 @@ export function useHashRoute({
       setTourAt(t ? { id: t.id, index: Math.min(state.view.tour!.index, t.stops.length - 1) } : null);
       setPresent(!!state.view.present);
       setCompare(state.compare ?? null);
+      setDevice?.(state.device ?? null);
       if (state.view.speed && SPEEDS.some((x) => x.id === state.view.speed)) setSpeed(state.view.speed);
     },
-    [toggleTheme, setTourAt, setPresent, setCompare, setSpeed],
+    [toggleTheme, setTourAt, setPresent, setCompare, setDevice, setSpeed],
   );
 
   /** Open what the address bar's hash says: a shared state, a tour, or the default. */
@@ -179,8 +186,9 @@ export function useHashRoute({
       },
     };
     if (compare) state.compare = compare;
+    if (device) state.device = device;
     return state;
-  }, [tourAt, present, compare]);
+  }, [tourAt, present, compare, device]);
 
   // The address bar follows the moment drawn: written in the commit that draws it (a
   // layout effect, so no script ever sees the new moment with the old address; and

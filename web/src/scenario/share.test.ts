@@ -105,6 +105,30 @@ describe('links: encode / decode', () => {
     }
   });
 
+  it('carries the device shape (issue 40), and drops a damaged or one-die shape', () => {
+    const base: ShareState = { scenario: defaultScenario(), at: { step: 0, op: 0 }, view: {} };
+    for (const device of [
+      { channels: 4, diesPerChannel: 2, stripe: 'page' as const },
+      { channels: 2, diesPerChannel: 1, stripe: 'block' as const },
+    ]) {
+      const back = decodeHash(`#${encodeHash({ ...base, device })}`);
+      expect(back.kind === 'state' && back.state.device).toEqual(device);
+    }
+    const raw = (device: unknown) =>
+      decodeHash(`#v1=${compressToEncodedURIComponent(JSON.stringify({ v: 1, scenario: base.scenario, device }))}`);
+    for (const bad of [
+      { channels: 1, diesPerChannel: 1, stripe: 'page' },
+      { channels: 0, diesPerChannel: 2, stripe: 'page' },
+      { channels: 2, diesPerChannel: 2, stripe: 'plane' },
+      { channels: 2.5, diesPerChannel: 2, stripe: 'block' },
+      'eight',
+    ]) {
+      const back = raw(bad);
+      expect(back.kind).toBe('state');
+      expect(back.kind === 'state' && back.state.device).toBeUndefined();
+    }
+  });
+
   it('builds a URL on the current page', () => {
     const url = shareUrl(
       { scenario: defaultScenario(), at: { step: 3, op: 1 }, view: {} },

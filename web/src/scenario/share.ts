@@ -2,12 +2,13 @@
 // and the view options, in the URL hash (`#v1=<lz-string>`) or a JSON file.
 //
 // Versions:
-//   v1  {v:1, scenario, at:{step, op}, view:{theme?, tour?, present?, speed?}, compare?}
+//   v1  {v:1, scenario, at:{step, op}, view:{theme?, tour?, present?, speed?}, compare?, device?}
 //   v0  the bare Session scenario JSON of docs/session-api.md (no step, no view),
 //       compressed the same way: migrated to v1 at step 0.
 //   `#tour=<id>` is a readable link to a guided tour (see tour/tours.ts).
 // Uploaded traces are never put in a link: a trace workload becomes
 // `{kind: 'trace', name, missing: true}` and the app asks for the file again.
+import type { DeviceShape } from '../sim/deviceTypes';
 import { compressToEncodedURIComponent, decompressFromEncodedURIComponent } from 'lz-string';
 import { preconditionFrom, scenarioFromObject, type Precondition, type Scenario } from './model';
 
@@ -47,6 +48,8 @@ export interface ShareState {
   at: Moment;
   view: ViewOptions;
   compare?: CompareSpec;
+  /** the device view open over the scenario: its shape (issue 40; absent: the chip view) */
+  device?: DeviceShape;
 }
 
 export type Decoded =
@@ -86,6 +89,7 @@ export function stateToJson(state: ShareState): string {
   const view = Object.fromEntries(Object.entries(state.view).filter(([, v]) => v !== undefined && v !== false));
   if (Object.keys(view).length) out.view = view;
   if (state.compare) out.compare = state.compare;
+  if (state.device) out.device = state.device;
   return JSON.stringify(out);
 }
 
@@ -146,6 +150,17 @@ function compareFrom(raw: unknown): CompareSpec | undefined {
   return spec;
 }
 
+/** A device shape of several dies, or nothing (a damaged one opens the chip view). */
+function deviceFrom(raw: unknown): DeviceShape | undefined {
+  if (!isObject(raw)) return undefined;
+  const n = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 64 ? v : 0);
+  const channels = n(raw.channels);
+  const diesPerChannel = n(raw.diesPerChannel);
+  const stripe = raw.stripe === 'block' ? 'block' : raw.stripe === 'page' ? 'page' : null;
+  if (!channels || !diesPerChannel || !stripe || channels * diesPerChannel < 2) return undefined;
+  return { channels, diesPerChannel, stripe };
+}
+
 /** The migrations, oldest first: each takes version n to n + 1. */
 const MIGRATIONS: Record<number, (raw: unknown) => Record<string, unknown>> = {
   // v0: a bare Session scenario → a v1 state at step 0.
@@ -181,6 +196,8 @@ export function stateFromObject(
   const state: ShareState = { scenario, at, view: viewFrom(cur.view) };
   const compare = compareFrom(cur.compare);
   if (compare) state.compare = compare;
+  const device = deviceFrom(cur.device);
+  if (device) state.device = device;
   return { state, missingTrace, migrated };
 }
 
