@@ -346,6 +346,14 @@ impl Simulator {
             self.state.clock.note_gc(what);
         }
         let i = self.state.pos - 1;
+        if self.arrivals.is_none() && self.schedule.begins(i) && self.schedule.ends(i) {
+            // A one-page request in the closed model: it never waits (issue 37).
+            let h = self.state.clock.page_closed(i as u64, kind_of(req), service_ns, gc_ns);
+            if self.host_timeline.is_some() {
+                self.keep_host_time(Some(h));
+            }
+            return;
+        }
         let (begins, ends, arrival) = self.page_place(&self.state.clock, i);
         let done = self.state.clock.page(i as u64, begins, ends, arrival, kind_of(req), service_ns, gc_ns);
         self.keep_host_time(done);

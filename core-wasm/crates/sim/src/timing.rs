@@ -327,6 +327,46 @@ impl Clock {
         self.advance(page, begins, ends, arrival, kind, service_ns, gc_ns, false)
     }
 
+    /// `page` for a host request of one page that arrives when the chip is free (the
+    /// closed model's every request, the full-speed loop's common case; issue 37): the
+    /// same state and record as `page(page, true, true, None, ..)`, without the
+    /// multi-page bookkeeping and the wait checks (such a request never waits).
+    #[inline]
+    pub fn page_closed(&mut self, page: u64, kind: Kind, service_ns: u64, gc_ns: u64) -> HostTime {
+        let start = self.free_at;
+        let h = HostTime {
+            index: self.begun,
+            first_page: page,
+            pages: 1,
+            arrival_ns: start,
+            start_ns: start,
+            done_ns: start + service_ns,
+            gc_ns,
+            interrupted: false,
+        };
+        self.begun += 1;
+        self.cur = None;
+        self.free_at = h.done_ns;
+        self.last_done = Some((h, None));
+        if gc_ns > 0 {
+            self.gc_done = Some(h.done_ns);
+            let what = self.gc_what.take().unwrap_or("GC work");
+            self.last_gc = Some(GcNote { index: h.index, first_page: page, done_ns: h.done_ns, gc_ns, what });
+        }
+        self.gc_what = None;
+        let k = match kind {
+            Kind::Read => &mut self.read,
+            Kind::Write => &mut self.write,
+            Kind::Other => {
+                self.other += 1;
+                return h;
+            }
+        };
+        k.pages += 1;
+        k.record(service_ns, 0, service_ns);
+        h
+    }
+
     /// Power was cut during page request `page` after `work_ns` of its chip time (`gc_ns`
     /// of it GC / merge work): the chip spent that time, and the host request it belongs
     /// to is never acknowledged. Its later pages (a record of several pages, run after the

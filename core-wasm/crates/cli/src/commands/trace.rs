@@ -51,8 +51,8 @@ fn summary(args: &TraceArgs) -> Result<serde_json::Value, String> {
     let (raw, fit, _) = args.setup.parse_trace(&scenario, path)?;
     let parse_s = t0.elapsed().as_secs_f64();
     let c1 = cpu_seconds();
-    let s = match load::build_with_raw(&scenario, &raw, fit) {
-        Ok((_, s)) => s,
+    let s = match load::summary_with_raw(&scenario, &raw, fit) {
+        Ok(s) => s,
         // The fit failed (e.g. addresses out of range and no --fit):
         // still show the trace, with the reason as a warning.
         Err(e) => {

@@ -98,6 +98,33 @@ pub fn build_with_raw_owned(
     finish(&sc, first, reqs, schedule, summary)
 }
 
+/// The summary `build_with_raw` returns, without building the chip or keeping the
+/// fitted requests (`ftl trace`; issue 37): the same checks and the same errors, from the
+/// scheme's space alone as `build_with_raw_owned` takes it.
+pub fn summary_with_raw(scenario: &Scenario, raw: &RawTrace, fit: Fit) -> Result<TraceSummary, String> {
+    let (sc, scaled) = scaled(scenario, raw, fit)?;
+    if sc.run.precondition.is_some() {
+        return build_with_raw(scenario, raw, fit).map(|(_, s)| s);
+    }
+    let chip = sc.chip.chip()?;
+    super::check_params(&sc.scheme, &sc.params, &chip.geometry)?;
+    let ftl = ftl::build_on_chip(&sc.scheme, &sc.params, &chip)?;
+    let (logical, time_shift) = (ftl.logical_pages(), ftl.time_shift());
+    drop(ftl);
+    let space = space_of(&sc, logical, chip.geometry.pages_per_block)?;
+    let summary = raw.fit_summary(Some(space), fit)?;
+    let summary = finish_summary(summary, scaled);
+    if !time_shift && raw.has_time_shift() {
+        return Err(time_shift_refused(&sc));
+    }
+    // `Simulator::set_timing`'s refusal (e.g. trace arrivals without timestamps).
+    if let Some(t) = sc.run.timing {
+        let mut rng = crate::trace::rng::SplitMix64::new(t.seed);
+        t.arrivals(&raw.schedule_timed(is_open(&sc)), || rng.unit())?;
+    }
+    Ok(summary)
+}
+
 fn is_open(sc: &Scenario) -> bool {
     sc.run.timing.is_some_and(|t| t.model == crate::timing::Model::Open)
 }
@@ -144,11 +171,22 @@ fn fit_into(
     ppb: u32,
     scaled: Scaled,
 ) -> Result<(Vec<crate::trace::Request>, TraceSummary), String> {
-    let space = match sc.run.workload_space {
+    let space = space_of(sc, logical, ppb)?;
+    let (reqs, summary) = raw.fit(Some(space), fit)?;
+    Ok((reqs, finish_summary(summary, scaled)))
+}
+
+/// The space the trace is fitted into: the scheme's `logical` pages in blocks of `ppb`,
+/// or the comparison's shared workload space.
+fn space_of(sc: &Scenario, logical: u32, ppb: u32) -> Result<Space, String> {
+    Ok(match sc.run.workload_space {
         Some(ws) => Space { logical_pages: sc.workload_pages(logical)?, pages_per_block: ws.pages_per_block },
         None => Space { logical_pages: logical, pages_per_block: ppb },
-    };
-    let (reqs, mut summary) = raw.fit(Some(space), fit)?;
+    })
+}
+
+/// The fit's summary with the scaling note and the unwritten-reads warning.
+fn finish_summary(mut summary: TraceSummary, scaled: Scaled) -> TraceSummary {
     if let Some((blocks, note)) = scaled {
         summary.scaled_blocks = Some(blocks);
         summary.fit_note = note;
@@ -162,7 +200,11 @@ fn fit_into(
             u as f64 * 100.0 / r as f64
         ));
     }
-    Ok((reqs, summary))
+    summary
+}
+
+fn time_shift_refused(sc: &Scenario) -> String {
+    format!("the workload uses freeze / unfreeze / revert, which scheme '{}' does not support", sc.scheme)
 }
 
 /// The simulator of the fitted requests on the fresh state `first`.
@@ -174,10 +216,7 @@ fn finish(
     summary: TraceSummary,
 ) -> Result<(Simulator, TraceSummary), String> {
     if !first.ftl.time_shift() && reqs.iter().any(|r| r.lpn().is_none()) {
-        return Err(format!(
-            "the workload uses freeze / unfreeze / revert, which scheme '{}' does not support",
-            sc.scheme
-        ));
+        return Err(time_shift_refused(sc));
     }
     let fresh = sc.factory(&first);
     let mut sim = Simulator::with_state(first, fresh, reqs);

@@ -149,6 +149,19 @@ impl RawTrace {
     /// The requests fitted into `space`, and the summary. `space = None` gives the
     /// summary of the trace alone (no fit; `sample` holds the raw pages).
     pub fn fit(&self, space: Option<Space>, fit: Fit) -> Result<(Vec<Request>, TraceSummary), String> {
+        let mut reqs = Vec::with_capacity(if space.is_some() { self.packed.len() } else { 0 });
+        let s = self.fit_each(space, fit, |r| reqs.push(r))?;
+        Ok((reqs, s))
+    }
+
+    /// The summary `fit` gives, without keeping the fitted requests (`ftl trace`: the
+    /// summary of a large trace without a second copy of it in memory; issue 37).
+    pub fn fit_summary(&self, space: Option<Space>, fit: Fit) -> Result<TraceSummary, String> {
+        self.fit_each(space, fit, |_| ())
+    }
+
+    /// `fit`, handing each fitted request to `keep` in order.
+    fn fit_each(&self, space: Option<Space>, fit: Fit, mut keep: impl FnMut(Request)) -> Result<TraceSummary, String> {
         let ppb = space.map(|s| s.pages_per_block.max(1)).unwrap_or(1) as u64;
         let lp = space.map(|s| s.logical_pages as u64).unwrap_or(0);
         let mut s = self.base_summary(ppb);
@@ -156,7 +169,7 @@ impl RawTrace {
         s.fit = fit;
         let total = s.requests;
         if space.is_none() {
-            return Ok((Vec::new(), self.summary(1)));
+            return Ok(self.summary(1));
         }
         if lp == 0 {
             return Err("the scheme exports no logical pages".into());
@@ -221,9 +234,13 @@ impl RawTrace {
                 }
             }),
         };
-        let mut reqs = Vec::with_capacity(self.packed.len());
+        // Fitted pages are < lp <= 2^26: bitsets, 1 bit per page.
+        let mut blocks = Bits::new(lp.div_ceil(ppb));
+        let mut written = Bits::new(lp);
+        let mut pages = Bits::new(lp);
+        let step = sample_step(self.packed.len());
         let mut touched = 0u64;
-        for &p in &self.packed {
+        for (i, &p) in self.packed.iter().enumerate() {
             let (k, v) = unpack(p);
             let r = match k {
                 K_READ | K_WRITE => {
@@ -242,7 +259,26 @@ impl RawTrace {
                 K_REVERT => Request::Revert { state: v as u32 },
                 _ => unreachable!("only the parser packs requests"),
             };
-            reqs.push(r);
+            if let Some(lpn) = r.lpn() {
+                s.fitted_footprint_pages += !pages.set(lpn as u64) as u64;
+                if i % step == 0 {
+                    s.sample.push([i as u64, lpn as u64]);
+                }
+            }
+            match r {
+                Request::Write { lpn } => {
+                    written.set(lpn as u64);
+                    s.fitted_footprint_blocks += !blocks.set(lpn as u64 / ppb) as u64;
+                }
+                Request::Read { lpn } => {
+                    s.fitted_footprint_blocks += !blocks.set(lpn as u64 / ppb) as u64;
+                    if !written.get(lpn as u64) {
+                        s.reads_of_unwritten += 1;
+                    }
+                }
+                _ => {}
+            }
+            keep(r);
         }
         s.fit_touched = touched;
         match fit {
@@ -270,28 +306,6 @@ impl RawTrace {
             }
             _ => {}
         }
-        // Fitted pages are < lp <= 2^26: bitsets, 1 bit per page.
-        let mut blocks = Bits::new(lp.div_ceil(ppb));
-        let mut written = Bits::new(lp);
-        let mut pages = Bits::new(lp);
-        for r in &reqs {
-            if let Some(lpn) = r.lpn() {
-                s.fitted_footprint_pages += !pages.set(lpn as u64) as u64;
-            }
-            match *r {
-                Request::Write { lpn } => {
-                    written.set(lpn as u64);
-                    s.fitted_footprint_blocks += !blocks.set(lpn as u64 / ppb) as u64;
-                }
-                Request::Read { lpn } => {
-                    s.fitted_footprint_blocks += !blocks.set(lpn as u64 / ppb) as u64;
-                    if !written.get(lpn as u64) {
-                        s.reads_of_unwritten += 1;
-                    }
-                }
-                _ => {}
-            }
-        }
         if fit == Fit::Fold && s.fitted_footprint_pages < s.footprint_pages {
             s.fit_note.push_str(&format!(
                 "; fold merged {} distinct pages into {}",
@@ -304,10 +318,7 @@ impl RawTrace {
                 s.reads_of_unwritten, s.reads
             ));
         }
-        let step = sample_step(reqs.len());
-        s.sample =
-            reqs.iter().enumerate().step_by(step).filter_map(|(i, r)| r.lpn().map(|l| [i as u64, l as u64])).collect();
-        Ok((reqs, s))
+        Ok(s)
     }
 
     fn fill_sample(&self, s: &mut TraceSummary, f: impl Fn(u64) -> Option<u64>) {

@@ -191,6 +191,10 @@ impl RawTrace {
         };
         Schedule::new(self.starts.clone(), self.packed.len(), arrivals).with_unit(self.time_unit)
     }
+    /// Whether the trace freezes, unfreezes or reverts (time-shifting schemes only).
+    pub fn has_time_shift(&self) -> bool {
+        self.packed.iter().any(|&p| !matches!(unpack(p).0, K_READ | K_WRITE))
+    }
     /// Page requests (after splitting).
     pub fn len(&self) -> usize {
         self.packed.len()
