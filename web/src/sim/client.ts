@@ -136,8 +136,9 @@ export class SimClient {
   runLog(sid: number): Promise<RunLog> {
     return this.request('run_log', { sid });
   }
-  runAhead(sid: number, count: number): Promise<RunAheadResult> {
-    return this.request('run_ahead', { sid, count });
+  /** Up to `count` requests; with `ms`, stops once that long has passed (protocol.ts). */
+  runAhead(sid: number, count: number, ms?: number): Promise<RunAheadResult> {
+    return this.request('run_ahead', ms === undefined ? { sid, count } : { sid, count, ms });
   }
   /** compare / sweep: each run's chip and workload space, planned alone (the core's plan_runs);
    * `space` > 0: that workload space for every run (one request list across runs) */

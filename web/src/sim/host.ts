@@ -93,6 +93,33 @@ export function snapshotTransferables(snap: Snapshot): ArrayBuffer[] {
   return [...buffers];
 }
 
+/** Requests run per slice of a timed run-ahead at first (doubled while slices are quick). */
+const FIRST_SLICE = 1024;
+/** Largest slice: a FAST or BAST request with a full merge costs up to ~1 ms in wasm. */
+const MAX_SLICE = 1 << 16;
+
+/**
+ * Runs up to `count` requests of `s` with `Session.run` (the core's run loop: no snapshot,
+ * no events; the run log, keyframes and response-time timeline kept as the player keeps
+ * them, so Back and the charts cover what ran). With `ms`, in slices that stop once `ms`
+ * milliseconds have passed: a chunk of "Run to end" takes about that long, so the page's
+ * progress and Cancel answer within it whatever a request costs (a merge storm is slower
+ * per request than a run of hits). Returns the requests run.
+ */
+export function runAhead(s: Pick<Session, 'run'>, count: number, ms?: number): number {
+  if (ms === undefined) return s.run(count);
+  const until = performance.now() + Math.max(1, ms);
+  let ran = 0;
+  let slice = FIRST_SLICE;
+  while (ran < count) {
+    const r = s.run(Math.min(slice, count - ran));
+    ran += r;
+    if (r === 0 || performance.now() >= until) break;
+    slice = Math.min(MAX_SLICE, slice * 2);
+  }
+  return ran;
+}
+
 export class SessionHost {
   private sessions = new Map<number, Session>();
   /** Huge chips: the page states last sent per Session (the base of the next patch). */
@@ -286,7 +313,7 @@ export class SessionHost {
         const s = this.session(cmd.sid);
         // Finish a half-revealed request so run() starts on a boundary.
         if (s.op_cursor() > 0 && s.op_cursor() < s.op_count()) s.step_request();
-        const ran = s.run(Math.max(1, Math.floor(cmd.count)));
+        const ran = runAhead(s, Math.max(1, Math.floor(cmd.count)), cmd.ms);
         const result: RunAheadResult = { ran, step: s.step(), total: s.total() };
         return result;
       }

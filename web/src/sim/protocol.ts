@@ -130,8 +130,12 @@ export type Command =
   | { type: 'series'; sid: number }
   /** markers, series and latency histogram of what has run so far */
   | { type: 'run_log'; sid: number }
-  /** run up to `count` requests at full speed (no snapshot): "run to end" in chunks */
-  | { type: 'run_ahead'; sid: number; count: number }
+  /**
+   * run up to `count` requests (no snapshot): "run to end" in chunks. With `ms`, the worker
+   * stops after the slice that passes `ms` milliseconds, so each chunk takes about that long
+   * whatever a request costs (progress and Cancel answer within it).
+   */
+  | { type: 'run_ahead'; sid: number; count: number; ms?: number }
   /** compare / sweep (web/src/compare): one chip and workload space for every run */
   | { type: 'plan'; runs: unknown[]; fit: string; need: number; space?: number }
   /** compare: go to `step` and return only what a thumbnail grid draws (no events, tables, LPNs) */

@@ -135,6 +135,9 @@ export function Charts({
         {ahead.running ? (
           <>
             <progress max={ahead.total} value={ahead.done} aria-label="Running to the end" data-testid="run-progress" />
+            <span className="muted" data-testid="run-progress-text">
+              Running: request {ahead.done.toLocaleString('en-US')} of {ahead.total.toLocaleString('en-US')}
+            </span>
             <button type="button" onClick={onCancel} data-testid="run-cancel">
               Cancel
             </button>

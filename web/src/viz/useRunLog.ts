@@ -12,6 +12,9 @@ export interface RunAhead {
   total: number;
 }
 
+/** Worker time per chunk of "Run to end": the longest wait for Cancel, and the progress bar's tick. */
+const CHUNK_MS = 150;
+
 type Exec = <T>(fn: (c: SimClient, sid: number) => Promise<T>) => Promise<T | undefined>;
 
 export function useRunLog(
@@ -96,19 +99,16 @@ export function useRunLog(
     const back = { step: snap.step, ops: snap.opCursor };
     const total = snap.total;
     setAhead({ running: true, done: snap.step, total });
-    let chunk = 2000;
     let at = snap.step;
     try {
       while (!cancel.current && at < total) {
-        const t0 = performance.now();
-        const r = await exec((c, s) => c.runAhead(s, chunk));
+        // The worker runs for about CHUNK_MS per round trip (sim/host.ts runAhead), so
+        // progress and Cancel answer within it whatever a request costs.
+        const r = await exec((c, s) => c.runAhead(s, total - at, CHUNK_MS));
         if (!r) break;
         at = r.step;
         setAhead({ running: true, done: at, total });
         if (r.ran === 0) break;
-        // Aim at ~150 ms per chunk so progress and cancel stay responsive.
-        const dt = performance.now() - t0;
-        chunk = Math.max(100, Math.min(1_000_000, Math.round(chunk * (150 / Math.max(10, dt)))));
       }
     } finally {
       apply(await exec((c, s) => c.goto(s, back.step, back.ops)));

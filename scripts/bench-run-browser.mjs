@@ -1,0 +1,117 @@
+#!/usr/bin/env node
+/* global document, window, performance, PerformanceObserver -- page.evaluate callbacks run in the browser */
+// "Run to end" in Chromium, as a user waits for it (issue 37, item 4): from the click on
+// the charts' "Run to end" to the charts covering the whole run and the moment shown again;
+// long main-thread tasks (> 50 ms) during it. Drives the production build (`npx vite
+// build` first) with Playwright. Prints one JSON line.
+//   node scripts/bench-run-browser.mjs '<scenario json>' [at request] [--port N]
+// Not a timed test: the benchmark reports it.
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from '@playwright/test';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const portAt = args.indexOf('--port');
+const PORT = portAt >= 0 ? Number(args[portAt + 1]) : Number(process.env.PW_PORT ?? 4202);
+const pos = portAt >= 0 ? args.filter((_, i) => i !== portAt && i !== portAt + 1) : args;
+const [json, atArg = '0'] = pos;
+if (!json) throw new Error("usage: bench-run-browser.mjs '<scenario json>' [at request] [--port N]");
+const scenario = JSON.parse(json);
+const at = Number(atArg);
+
+const server = spawn(
+  process.execPath,
+  [
+    join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'),
+    'preview',
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(PORT),
+    '--strictPort',
+  ],
+  { cwd: ROOT, stdio: 'ignore' },
+);
+const base = `http://127.0.0.1:${PORT}`;
+for (let i = 0; ; i++) {
+  try {
+    if ((await fetch(base)).ok) break;
+  } catch {
+    /* not up yet */
+  }
+  if (i > 300) throw new Error('vite preview did not start');
+  await new Promise((r) => setTimeout(r, 100));
+}
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+});
+try {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  const t0 = Date.now();
+  await page.goto(`${base}/?scenario=${encodeURIComponent(JSON.stringify(scenario))}&at=${at}`);
+  const stepIs = (w) =>
+    page.waitForFunction(
+      (w) => document.querySelector('[data-testid=step-counter]')?.getAttribute('data-step') === w,
+      String(w),
+      {
+        timeout: 600_000,
+      },
+    );
+  await stepIs(at);
+  const openS = (Date.now() - t0) / 1000;
+  await page.getByTestId('tab-charts').click();
+  await page.getByTestId('run-to-end').waitFor();
+  await page.evaluate(() => {
+    window.__long = [];
+    new PerformanceObserver((l) => l.getEntries().forEach((e) => window.__long.push(e.duration))).observe({
+      type: 'longtask',
+    });
+  });
+  // When the progress bar first shows the last request run (the run itself, before the
+  // return to the moment shown and the charts' redraw).
+  await page.evaluate(() => {
+    window.__ranAt = null;
+    const tick = () => {
+      const p = document.querySelector('[data-testid=run-progress]');
+      if (p && Number(p.getAttribute('value')) >= Number(p.getAttribute('max'))) window.__ranAt = performance.now();
+      else requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  const t1 = Date.now();
+  const c1 = await page.evaluate(() => performance.now());
+  await page.getByTestId('run-to-end').click();
+  await page.waitForFunction(
+    () =>
+      document.querySelector('[data-testid=charts-coverage]')?.textContent?.includes('(the whole run)') &&
+      !document.querySelector('[data-testid=run-progress]'),
+    null,
+    { timeout: 1_800_000, polling: 20 },
+  );
+  const runS = (Date.now() - t1) / 1000;
+  const ranAt = await page.evaluate(() => window.__ranAt);
+  await stepIs(at);
+  const long = await page.evaluate(() => window.__long);
+  console.log(
+    JSON.stringify({
+      scheme: scenario.scheme,
+      chip: `${scenario.chip.blocks} x ${scenario.chip.pages_per_block}`,
+      requests: scenario.workload.n ?? null,
+      at,
+      open_s: openS,
+      run_to_end_s: runS,
+      // click to the progress bar full: the run in the worker (the rest: back to the moment
+      // shown, the run log fetched, the charts drawn)
+      ran_s: ranAt == null ? null : Number(((ranAt - c1) / 1000).toFixed(3)),
+      long_tasks_over_50ms: long.filter((d) => d > 50).length,
+      longest_task_ms: long.length ? Number(Math.max(...long).toFixed(1)) : 0,
+    }),
+  );
+} finally {
+  await browser.close();
+  server.kill();
+}

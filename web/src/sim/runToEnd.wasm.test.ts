@@ -1,0 +1,168 @@
+// "Run to end" (issue 37, item 4) on the real core, through the worker's SessionHost: the
+// timed run-ahead chunks the page sends (useRunLog) must leave the Session exactly where
+// stepping request by request leaves it, and Back and a seek must work after it.
+import { describe, expect, it } from 'vitest';
+import { loadNodeCore } from '../scenario/testing/nodeCore';
+import { SessionHost, runAhead } from './host';
+import type {
+  CreateResult,
+  Response,
+  RunAheadResult,
+  RunLog,
+  SessionConstructor,
+  Snapshot,
+  StepResult,
+} from './protocol';
+
+const core = loadNodeCore();
+let id = 1;
+const ok = <T>(r: Response): T => {
+  if (!r.ok) throw new Error(r.error);
+  return r.result as T;
+};
+
+const SCENARIOS = [
+  {
+    scheme: 'page',
+    params: { op: 0.25 },
+    chip: { preset: 'classroom', blocks: 32, pages_per_block: 8 },
+    workload: { kind: 'hotcold', n: 6000, seed: 1, read_ratio: 0.2, hot_fraction: 0.2, hot_ratio: 0.8 },
+  },
+  {
+    scheme: 'fast',
+    params: { log_blocks: 4 },
+    chip: { preset: 'classroom', blocks: 64, pages_per_block: 8 },
+    workload: { kind: 'uniform', n: 5000, seed: 3, read_ratio: 0.1 },
+  },
+  {
+    scheme: 'bast',
+    params: { log_blocks: 4 },
+    chip: { preset: 'classroom', blocks: 64, pages_per_block: 8 },
+    workload: { kind: 'hotcold', n: 5000, seed: 2, read_ratio: 0.1, hot_fraction: 0.1, hot_ratio: 0.9 },
+  },
+];
+
+/** The moment's chip, counters and metrics: what the page draws. */
+function moment(s: Snapshot) {
+  return {
+    step: s.step,
+    op: s.opCursor,
+    metrics: s.metrics,
+    pageStates: Array.from(s.pageStates),
+    pageLpns: Array.from(s.pageLpns),
+    blockRoles: Array.from(s.blockRoles),
+    eraseCounts: Array.from(s.eraseCounts),
+    owners: Array.from(s.owners),
+  };
+}
+
+/** LPNs the workload writes up to `upto` requests (the pattern text: `w<lpn>` tokens). */
+function writtenLpns(host: SessionHost, sid: number, upto: number): Promise<Set<number>> {
+  return host.handle({ id: id++, type: 'workload_pattern', sid, from: 0, to: upto }).then((r) => {
+    const text = ok<string>(r);
+    return new Set([...text.matchAll(/\bw(\d+)\b/g)].map((m) => Number(m[1])));
+  });
+}
+
+describe('Run to end: timed run-ahead chunks in the worker', () => {
+  for (const scenario of SCENARIOS) {
+    it(`${scenario.scheme}: equals stepping to the end, then Back and seeks work`, async () => {
+      const host = new SessionHost(() => Promise.resolve(core.Session as unknown as SessionConstructor));
+      const a = ok<CreateResult>(await host.handle({ id: id++, type: 'create', scenario }));
+      const b = ok<CreateResult>(await host.handle({ id: id++, type: 'create', scenario }));
+      const total = a.info.total_requests;
+      // The user is mid-request at 100 (three ops in), as useRunLog finds them.
+      ok(await host.handle({ id: id++, type: 'goto', sid: a.sid, step: 100, ops: 3 }));
+      let chunks = 0;
+      let at = 100;
+      while (at < total) {
+        // Chunks of at most 700 requests (so several, whatever the machine's speed), every
+        // other one timed as the page asks (1 ms: it stops after its first slice).
+        const ms = chunks % 2 === 0 ? 1 : undefined;
+        const count = Math.min(700, total - at);
+        const r = ok<RunAheadResult>(await host.handle({ id: id++, type: 'run_ahead', sid: a.sid, count, ms }));
+        expect(r.ran).toBeGreaterThan(0);
+        expect(r.total).toBe(total);
+        at = r.step;
+        chunks++;
+      }
+      expect(at).toBe(total);
+      expect(chunks).toBeGreaterThan(1);
+      // The run log (timeline markers, charts' series) covers the whole run as the chunks
+      // left it (read before any seek, which would replay and fill it).
+      const logA = ok<RunLog>(await host.handle({ id: id++, type: 'run_log', sid: a.sid }));
+      // Stepping the other Session request by request, as the Step button does.
+      for (;;) {
+        const r = ok<StepResult>(await host.handle({ id: id++, type: 'step_request', sid: b.sid }));
+        if (!r.moved) break;
+      }
+      const endA = ok<StepResult>(await host.handle({ id: id++, type: 'goto', sid: a.sid, step: total, ops: 0 }));
+      const endB = ok<Snapshot>(await host.handle({ id: id++, type: 'snapshot', sid: b.sid }));
+      expect(moment(endA.snapshot)).toEqual(moment(endB));
+      // ... and equals stepping's.
+      const logB = ok<RunLog>(await host.handle({ id: id++, type: 'run_log', sid: b.sid }));
+      expect(logA.logUpto).toBe(total);
+      expect(logA).toEqual(logB);
+
+      // A chip's invariants at the end: every written LPN has exactly one valid copy.
+      const end = endA.snapshot;
+      const valid = new Map<number, number>();
+      end.pageStates.forEach((st, i) => {
+        if (st === 1) valid.set(end.pageLpns[i], (valid.get(end.pageLpns[i]) ?? 0) + 1);
+      });
+      for (const lpn of await writtenLpns(host, a.sid, total)) expect(valid.get(lpn)).toBe(1);
+      expect(end.metrics.wrong_reads).toBe(0);
+
+      // Back after it: the op steps back equal the same steps back on the stepped Session.
+      for (let i = 0; i < 12; i++) {
+        const x = ok<StepResult>(await host.handle({ id: id++, type: 'back_op', sid: a.sid }));
+        const y = ok<StepResult>(await host.handle({ id: id++, type: 'back_op', sid: b.sid }));
+        expect(moment(x.snapshot)).toEqual(moment(y.snapshot));
+      }
+      // A scrub back into the run lands where a fresh Session stepped there does.
+      const mid = Math.floor(total / 2);
+      const seek = ok<StepResult>(await host.handle({ id: id++, type: 'seek', sid: a.sid, step: mid }));
+      const fresh = new core.Session(JSON.stringify(scenario));
+      try {
+        fresh.seek(mid);
+        expect(seek.snapshot.step).toBe(mid);
+        expect(Array.from(seek.snapshot.pageStates)).toEqual(Array.from(fresh.page_states()));
+        expect(Array.from(seek.snapshot.pageLpns)).toEqual(Array.from(fresh.page_lpns()));
+        expect(seek.snapshot.metrics).toEqual(JSON.parse(fresh.metrics()));
+      } finally {
+        fresh.free();
+      }
+      for (const sid of [a.sid, b.sid]) await host.handle({ id: id++, type: 'dispose', sid });
+    });
+  }
+});
+
+describe('runAhead: slices bounded by time', () => {
+  it('runs the count asked for without a time limit, and stops at the end', () => {
+    let pos = 0;
+    const s = { run: (n: number) => ((n = Math.min(n, 5000 - pos)), (pos += n), n) };
+    expect(runAhead(s, 3000)).toBe(3000);
+    expect(runAhead(s, 9999, 60_000)).toBe(2000);
+    expect(runAhead(s, 10, 60_000)).toBe(0);
+  });
+  it('stops after the slice that passes the time, in slices of growing size', () => {
+    const asked: number[] = [];
+    let now = 0;
+    const real = performance.now;
+    performance.now = () => now;
+    try {
+      // Each request "takes" 0.01 ms: 1024 + 2048 + 4096 requests pass 50 ms.
+      const s = {
+        run: (n: number) => {
+          asked.push(n);
+          now += n * 0.01;
+          return n;
+        },
+      };
+      expect(runAhead(s, 1_000_000, 50)).toBe(1024 + 2048 + 4096);
+      expect(asked).toEqual([1024, 2048, 4096]);
+    } finally {
+      performance.now = real;
+    }
+  });
+});
