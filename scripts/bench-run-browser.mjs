@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/* global document, window, performance, PerformanceObserver -- page.evaluate callbacks run in the browser */
+/* global document, window, requestAnimationFrame -- page.evaluate callbacks run in the browser */
 // "Run to end" in Chromium, as a user waits for it (issue 37, item 4): from the click on
 // the charts' "Run to end" to the charts covering the whole run and the moment shown again;
 // long main-thread tasks (> 50 ms) during it. Drives the production build (`npx vite
