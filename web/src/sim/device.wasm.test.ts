@@ -60,4 +60,40 @@ describe('DeviceSession', () => {
     expect(s.step_op()).toBe(true);
     s.free();
   });
+
+  it('cuts power on every die, recovers each, and goes back to the moment before the cut', () => {
+    // Core tests: core-wasm/crates/sim/tests/ssd_step_cut.rs.
+    const s = new DeviceSession(scenario('page'), 2, 2, 'page');
+    s.goto(Math.floor(s.total() / 2));
+    const before: DeviceMoment = s.moment();
+    expect(before.power).toBe('on');
+    expect(before.recovery).toEqual([]);
+    s.power_cut();
+    expect(s.power()).toBe('off');
+    expect(() => s.step_op()).toThrow(/power is off/);
+    s.recover();
+    let m: DeviceMoment = s.moment();
+    expect(m.power).toBe('recovering');
+    expect(m.recovery.map((r) => r.die)).toEqual([0, 1, 2, 3]);
+    expect(m.recovery_next!.start_ns).toBeGreaterThanOrEqual(before.now_ns);
+    const ops = m.recovery.reduce((a, r) => a + r.op_count, 0);
+    expect(ops).toBeGreaterThan(0);
+    expect(s.step_op()).toBe(true);
+    expect(s.moment().recovery_current!.op).toBe(1);
+    s.recover_whole();
+    m = s.moment();
+    expect(m.power).toBe('recovered');
+    for (const r of m.recovery) {
+      expect(r.op_cursor).toBe(r.op_count);
+      expect(r.verdict).not.toBeNull();
+      expect(r.verdict!.ok).toBe(true);
+      expect(r.verdict!.lost).toBe(0);
+      expect(r.verdict!.wrong).toBe(0);
+    }
+    expect(() => s.step_op()).toThrow(/not stepped/);
+    for (let i = 0; i < ops + 2; i++) s.back_op();
+    expect(s.power()).toBe('on');
+    expect(s.moment()).toEqual(before);
+    s.free();
+  });
 });

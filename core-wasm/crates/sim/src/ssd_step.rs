@@ -16,7 +16,11 @@
 //! how many of its own steps were taken: every moment of the device is a tuple of die
 //! moments, and one die is today's Stepper exactly.
 
-use crate::nand::{Event, OpKind};
+mod power;
+pub use power::{DevicePower, DieRecoveryMoment, RecoveryOp};
+
+use crate::crash::Recover;
+use crate::nand::{Event, OpKind, Timing};
 use crate::sim::{Fresh, Simulator};
 use crate::ssd::{exec_page, place, DeviceClock, DeviceHost, DieStats, Shape, Stripe};
 use crate::stepper::Stepper;
@@ -149,6 +153,12 @@ pub struct DeviceMoment {
     pub hosts_done: u32,
     pub hosts: u32,
     pub dies: Vec<DieMoment>,
+    /// Power: on, or since a cut (`power_cut`); while recovering, each die's recovery
+    /// and the recovery operation last revealed and next (ssd_step/power.rs).
+    pub power: DevicePower,
+    pub recovery: Vec<DieRecoveryMoment>,
+    pub recovery_current: Option<RecoveryOp>,
+    pub recovery_next: Option<RecoveryOp>,
 }
 
 /// A device of several dies stepped op by op (see the module comment).
@@ -166,6 +176,13 @@ pub struct DeviceStepper {
     busy: Vec<u64>,
     cursor: usize,
     total: usize,
+    /// What builds a die's Stepper again (`die_stepper`).
+    fresh: Fresh,
+    keyframe_bytes: usize,
+    one_die: Option<(Schedule, TimingConfig)>,
+    /// A power cut and the recovery after it (ssd_step/power.rs).
+    cut: Option<power::Cut>,
+    recoverer: Option<Recover>,
 }
 
 impl DeviceStepper {
@@ -182,29 +199,12 @@ impl DeviceStepper {
         };
         let clock = DeviceClock::new(&shape, crate::ssd::transfer_ns(&shape, &fresh())?);
         let (plan, hosts, die_stats) = plan(sim.requests(), sim.schedule(), sim.arrivals(), &fresh, clock, unit)?;
-        let mut dies = Vec::with_capacity(d);
-        for p in &plan {
-            let mut s = Simulator::new(fresh.clone(), p.local.clone());
-            s.set_keyframe_budget(keyframe_bytes / d);
-            if d == 1 {
-                // One die: the one chip's own host requests and timing, so it is today's.
-                s.set_schedule(sim.schedule().clone())?;
-                s.set_timing(*sim.timing())?;
-            } else {
-                // Each die's clock is its queue in the device: its jobs (a host request's
-                // pages on the die) arrive when their host request does (open model at the
-                // device's arrivals, closed ones included), so its waits are the device's.
-                let (starts, arrivals) = die_jobs(p, &hosts);
-                s.set_schedule(Schedule::new(starts, p.local.len(), Some(arrivals)))?;
-                s.set_timing(TimingConfig { model: Model::Open, ..TimingConfig::default() })?;
-            }
-            dies.push(Stepper::new(s));
-        }
         let total = plan.iter().map(|p| p.steps.iter().map(DieStep::units).sum::<usize>()).sum();
-        Ok(DeviceStepper {
+        let one_die = (d == 1).then(|| (sim.schedule().clone(), *sim.timing()));
+        let mut dev = DeviceStepper {
             shape,
             unit,
-            dies,
+            dies: Vec::with_capacity(d),
             plan,
             hosts,
             die_stats,
@@ -212,7 +212,37 @@ impl DeviceStepper {
             busy: vec![0; d],
             cursor: 0,
             total,
-        })
+            fresh,
+            keyframe_bytes,
+            one_die,
+            cut: None,
+            recoverer: None,
+        };
+        for i in 0..d {
+            let s = dev.die_stepper(i)?;
+            dev.dies.push(s);
+        }
+        Ok(dev)
+    }
+
+    /// Die `d`'s Stepper at the start of the run.
+    fn die_stepper(&self, d: usize) -> Result<Stepper, String> {
+        let p = &self.plan[d];
+        let mut s = Simulator::new(self.fresh.clone(), p.local.clone());
+        s.set_keyframe_budget(self.keyframe_bytes / self.plan.len());
+        if let Some((schedule, timing)) = &self.one_die {
+            // One die: the one chip's own host requests and timing, so it is today's.
+            s.set_schedule(schedule.clone())?;
+            s.set_timing(*timing)?;
+        } else {
+            // Each die's clock is its queue in the device: its jobs (a host request's
+            // pages on the die) arrive when their host request does (open model at the
+            // device's arrivals, closed ones included), so its waits are the device's.
+            let (starts, arrivals) = die_jobs(p, &self.hosts);
+            s.set_schedule(Schedule::new(starts, p.local.len(), Some(arrivals)))?;
+            s.set_timing(TimingConfig { model: Model::Open, ..TimingConfig::default() })?;
+        }
+        Ok(Stepper::new(s))
     }
 
     /// Steps taken (flash operations, and page requests without one), and in the run.
@@ -268,6 +298,9 @@ impl DeviceStepper {
 
     /// One more step (the next operation in time, on whichever die). False at the end.
     pub fn step_op(&mut self) -> Result<bool, String> {
+        if self.cut.is_some() {
+            return self.step_cut();
+        }
         let Some(d) = self.next_die() else { return Ok(false) };
         if !self.dies[d].step_op()? {
             return Err(format!("die {d} ran out of requests before its plan did"));
@@ -278,6 +311,10 @@ impl DeviceStepper {
 
     /// Back one step (the last operation in time). False at the start.
     pub fn back_op(&mut self) -> Result<bool, String> {
+        if self.cut.is_some() {
+            self.back_cut()?;
+            return Ok(true);
+        }
         let Some(d) = self.last_die() else { return Ok(false) };
         self.dies[d].back_op()?;
         self.retreat(d);
@@ -288,6 +325,7 @@ impl DeviceStepper {
     /// each die that moves goes there by its Stepper's `goto` (keyframes and replay).
     pub fn goto(&mut self, n: usize) -> Result<(), String> {
         let n = n.min(self.total);
+        self.leave_cut()?;
         let before = self.pos.clone();
         while self.cursor < n {
             let d = self.next_die().expect("steps remain");
@@ -394,6 +432,10 @@ impl DeviceStepper {
             hosts_done: self.hosts_done() as u32,
             hosts: self.hosts.len() as u32,
             dies,
+            power: self.power(),
+            recovery: self.recoveries(),
+            recovery_current: self.recovery_current(),
+            recovery_next: self.recovery_next(),
         }
     }
 
@@ -457,6 +499,16 @@ fn die_jobs(p: &DiePlan, hosts: &[DeviceHost]) -> (Vec<u64>, Vec<u64>) {
     (starts, arrivals)
 }
 
+/// An operation's duration on the chip.
+fn op_ns(kind: OpKind, t: &Timing) -> u64 {
+    match kind {
+        OpKind::Read => t.read_ns,
+        OpKind::ReadOob => t.read_oob_ns,
+        OpKind::Program => t.program_ns,
+        OpKind::Erase => t.erase_ns,
+    }
+}
+
 type Plan = (Vec<DiePlan>, Vec<DeviceHost>, Vec<DieStats>);
 
 /// Runs the workload once on fresh dies, recording each page request's operations and
@@ -508,12 +560,7 @@ fn plan(
         let first_op = p.op_ns.len() as u32;
         for e in st.flash.take_events() {
             if let Event::Op { kind, .. } = e {
-                let ns = match kind {
-                    OpKind::Read => t.read_ns,
-                    OpKind::ReadOob => t.read_oob_ns,
-                    OpKind::Program => t.program_ns,
-                    OpKind::Erase => t.erase_ns,
-                };
+                let ns = op_ns(kind, &t);
                 p.op_ns.push(u32::try_from(ns).map_err(|_| "an operation longer than 4 s".to_string())?);
             }
         }

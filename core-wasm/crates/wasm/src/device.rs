@@ -58,8 +58,9 @@ impl DeviceSession {
         shape.check(&scenario.scheme).map_err(js_err)?;
         device_memory(&scenario, shape.dies()).map_err(js_err)?;
         let sim = scenario.build().map_err(js_err)?;
-        let dev = DeviceStepper::new(shape, &scenario.scheme, &sim, ftl_sim::limits::SESSION_KEYFRAME_BYTES)
+        let mut dev = DeviceStepper::new(shape, &scenario.scheme, &sim, ftl_sim::limits::SESSION_KEYFRAME_BYTES)
             .map_err(js_err)?;
+        dev.set_recoverer(scenario.recoverer());
         Ok(DeviceSession { dev })
     }
 
@@ -83,6 +84,27 @@ impl DeviceSession {
     /// The moment after `n` operations of the device.
     pub fn goto(&mut self, n: u32) -> Result<(), JsError> {
         self.dev.goto(n as usize).map_err(js_err)
+    }
+
+    /// Cuts power at the moment shown: every die stops after the operations it has
+    /// revealed (ssd_step/power.rs; docs/ssd.md, "Power cuts"). While the power is off
+    /// `step_op` refuses, `back_op` returns to the moment of the cut, `goto` leaves it.
+    pub fn power_cut(&mut self) -> Result<(), JsError> {
+        self.dev.power_cut().map_err(js_err)
+    }
+    /// "on" | "off" | "recovering" | "recovered" (the moment's `power`).
+    #[wasm_bindgen(unchecked_return_type = "DevicePower")]
+    pub fn power(&self) -> Result<JsValue, JsError> {
+        to_js(&self.dev.power())
+    }
+    /// Power back on every die: each recovers from its own chip; `step_op` reveals the
+    /// recovery operations of all dies in time order, `back_op` takes them back.
+    pub fn recover(&mut self) -> Result<(), JsError> {
+        self.dev.recover().map_err(js_err)
+    }
+    /// Recovers every die and reveals the whole recovery (from power off or mid-recovery).
+    pub fn recover_whole(&mut self) -> Result<(), JsError> {
+        self.dev.recover_whole().map_err(js_err)
     }
 
     #[wasm_bindgen(unchecked_return_type = "DeviceMoment")]
