@@ -171,7 +171,7 @@ fn figure2_states_s8_s12_and_revert() {
     assert_eq!(img[6], u32::MAX, "sector 6 is not in S8");
     // U(8-12): the entries after the epoch.
     let u: Vec<(Lpn, Ppn, Ppn, u32)> =
-        r.ftl.log_entries().iter().filter(|e| e.gt >= 8).map(|e| (e.sector, e.old, e.new, e.gt)).collect();
+        r.ftl.log_entries().iter().filter(|e| e.gt >= 8).map(|e| (e.sector(), e.old, e.new, e.gt)).collect();
     assert_eq!(
         u,
         vec![

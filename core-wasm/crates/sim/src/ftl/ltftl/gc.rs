@@ -101,7 +101,7 @@ impl LtFtl {
             // The time field of a move holds the moved data's birth: recovery uses it
             // to find the entry that invalidated the data (see `death_entry`).
             let gt = self.birth[src as usize];
-            self.append(LogEntry { sector, old: src, new: dst, gt, moved: true });
+            self.append(LogEntry::gc_move(sector, src, dst, gt));
             if self.log.len() - self.flushed >= self.entries_per_log_page() {
                 self.flush_log(flash, Cause::Log)?;
             }

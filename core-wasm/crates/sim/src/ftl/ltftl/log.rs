@@ -4,7 +4,7 @@ use super::*;
 
 impl LtFtl {
     pub(super) fn append(&mut self, e: LogEntry) {
-        if !e.moved && e.old != NONE {
+        if !e.moved() && e.old != NONE {
             self.old_ref[e.old as usize] = self.log.len() as u32;
         }
         self.log.push(e);
@@ -85,12 +85,12 @@ impl LtFtl {
         let mut seen = vec![NONE; self.logical_pages as usize];
         let mut out = Vec::new();
         let mut interval = 0u32;
-        for e in self.log.iter().filter(|e| !e.moved && e.gt >= first.epoch) {
+        for e in self.log.iter().filter(|e| !e.moved() && e.gt >= first.epoch) {
             while (interval as usize) + 1 < epochs.len() && e.gt >= epochs[interval as usize + 1] {
                 interval += 1;
             }
-            if seen[e.sector as usize] != interval {
-                seen[e.sector as usize] = interval;
+            if seen[e.sector() as usize] != interval {
+                seen[e.sector() as usize] = interval;
                 out.push(*e);
             }
         }
@@ -174,7 +174,10 @@ impl LtFtl {
                 self.erase_if_written(flash, b, cause)?;
             }
         }
-        self.log = kept;
+        // Into the same buffer: it keeps its capacity for the next threshold of entries.
+        self.log.clear();
+        self.log.extend_from_slice(&kept);
+        drop(kept);
         self.flushed = self.log.len();
         self.since_dump = 0;
         self.rebuild_old_ref();
@@ -188,7 +191,7 @@ impl LtFtl {
     pub(super) fn rebuild_old_ref(&mut self) {
         self.old_ref.fill(NONE);
         for (i, e) in self.log.iter().enumerate() {
-            if !e.moved && e.old != NONE && self.death[e.old as usize] == e.gt {
+            if !e.moved() && e.old != NONE && self.death[e.old as usize] == e.gt {
                 self.old_ref[e.old as usize] = i as u32;
             }
         }

@@ -117,25 +117,45 @@ enum Use {
     Closed,
 }
 
-/// One intent-log entry ⟨sector, old page, new page, global_time⟩ (section 4).
+/// One intent-log entry ⟨sector, old page, new page, global_time⟩ (section 4: "We
+/// define each field in the data structure as integer type", four 4-byte integers).
+/// Held in RAM exactly as on flash, 16 bytes: a GC move is the sector word's top bit
+/// (`MOVE_FLAG`), not a separate bool (which padded the entry to 20 bytes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LogEntry {
-    pub sector: Lpn,
+    /// The sector, with `MOVE_FLAG` set for a GC move.
+    word: u32,
     /// NONE = φ (the sector had no page).
     pub old: Ppn,
     pub new: Ppn,
+    /// For a move, the global time at which the moved data was written.
     pub gt: u32,
-    /// A GC relocation of `old` to `new` (not a host write; never undone). For a move,
-    /// `gt` is the global time at which the moved data was written.
-    pub moved: bool,
 }
 
+const _: () = assert!(std::mem::size_of::<LogEntry>() == ENTRY_BYTES as usize);
+
 impl LogEntry {
+    /// A host write of `sector` from `old` to `new` at global time `gt`.
+    pub fn write(sector: Lpn, old: Ppn, new: Ppn, gt: u32) -> LogEntry {
+        debug_assert!(sector & MOVE_FLAG == 0);
+        LogEntry { word: sector, old, new, gt }
+    }
+    /// A GC relocation of `old` to `new` (not a host write; never undone).
+    pub fn gc_move(sector: Lpn, old: Ppn, new: Ppn, gt: u32) -> LogEntry {
+        debug_assert!(sector & MOVE_FLAG == 0);
+        LogEntry { word: sector | MOVE_FLAG, old, new, gt }
+    }
+    pub fn sector(&self) -> Lpn {
+        self.word & !MOVE_FLAG
+    }
+    pub fn moved(&self) -> bool {
+        self.word & MOVE_FLAG != 0
+    }
     fn encode(&self, out: &mut Vec<u32>) {
-        out.extend_from_slice(&[self.sector | if self.moved { MOVE_FLAG } else { 0 }, self.old, self.new, self.gt]);
+        out.extend_from_slice(&[self.word, self.old, self.new, self.gt]);
     }
     fn decode(w: &[u32]) -> LogEntry {
-        LogEntry { sector: w[0] & !MOVE_FLAG, old: w[1], new: w[2], gt: w[3], moved: w[0] & MOVE_FLAG != 0 }
+        LogEntry { word: w[0], old: w[1], new: w[2], gt: w[3] }
     }
 }
 
@@ -313,7 +333,9 @@ impl LtFtl {
             next_gt: 0,
             states: Vec::new(),
             next_id: 1,
-            log: Vec::new(),
+            // One threshold of entries (plus the one that trips the dump), reserved once:
+            // grown by doubling it would peak at twice that while copying.
+            log: Vec::with_capacity(pages as usize + 1),
             flushed: 0,
             since_dump: 0,
             old_ref: vec![NONE; pages as usize],
@@ -417,9 +439,9 @@ impl LtFtl {
     fn undo_targets(&self, epoch: u32) -> Vec<(Lpn, Ppn)> {
         let mut seen = std::collections::HashSet::new();
         let mut out = Vec::new();
-        for e in self.log.iter().filter(|e| !e.moved && e.gt >= epoch) {
-            if seen.insert(e.sector) {
-                out.push((e.sector, e.old));
+        for e in self.log.iter().filter(|e| !e.moved() && e.gt >= epoch) {
+            if seen.insert(e.sector()) {
+                out.push((e.sector(), e.old));
             }
         }
         out
@@ -647,7 +669,7 @@ impl Ftl for LtFtl {
             let pinned = self.needed_by_state(old);
             self.set_retr(old, pinned);
         }
-        self.append(LogEntry { sector: lpn, old, new: ppn, gt, moved: false });
+        self.append(LogEntry::write(lpn, old, ppn, gt));
         self.after_append(flash)
     }
 

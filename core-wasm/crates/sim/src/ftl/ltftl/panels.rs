@@ -19,8 +19,8 @@ impl LtFtl {
             let e: &LogEntry = &self.log[i];
             IntentEntry {
                 n: i as u32,
-                moved: e.moved,
-                sector: e.sector,
+                moved: e.moved(),
+                sector: e.sector(),
                 old: some(e.old),
                 new: some(e.new),
                 global_time: e.gt,

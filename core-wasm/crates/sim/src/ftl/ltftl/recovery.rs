@@ -243,26 +243,26 @@ impl LtFtl {
                 for w in words.chunks(4) {
                     let e = LogEntry::decode(w);
                     // Moves are never in the history part (a dump resolves them).
-                    if e.moved || e.gt >= f.dump_gt {
-                        if e.moved {
-                            if f.fwd[e.sector as usize] == e.old {
-                                f.fwd[e.sector as usize] = e.new;
+                    if e.moved() || e.gt >= f.dump_gt {
+                        if e.moved() {
+                            if f.fwd[e.sector() as usize] == e.old {
+                                f.fwd[e.sector() as usize] = e.new;
                             }
                             // A moved page that a frozen state needs: the entry that
                             // invalidated its data now names the copy. (A move entry's
                             // time field holds the moved data's birth.)
-                            if let Some(i) = Self::death_entry(&f.log, &by_sector, e.sector, e.gt) {
+                            if let Some(i) = Self::death_entry(&f.log, &by_sector, e.sector(), e.gt) {
                                 if f.log[i].old == e.old {
                                     f.log[i].old = e.new;
                                 }
                             }
                         } else {
-                            f.fwd[e.sector as usize] = e.new;
+                            f.fwd[e.sector() as usize] = e.new;
                             last_logged = Some(last_logged.map_or(e.gt, |l| l.max(e.gt)));
                         }
                     }
-                    if !e.moved && (e.sector as usize) < by_sector.len() {
-                        by_sector[e.sector as usize].push(f.log.len() as u32);
+                    if !e.moved() && (e.sector() as usize) < by_sector.len() {
+                        by_sector[e.sector() as usize].push(f.log.len() as u32);
                     }
                     f.log.push(e);
                 }
@@ -284,7 +284,7 @@ impl LtFtl {
                 let old = f.fwd[sector as usize];
                 f.fwd[sector as usize] = ppn;
                 by_sector[sector as usize].push(f.log.len() as u32);
-                f.log.push(LogEntry { sector, old, new: ppn, gt, moved: false });
+                f.log.push(LogEntry::write(sector, old, ppn, gt));
             }
         }
         // 7. RAM indexes: owner from the map, deaths from the log.
@@ -294,7 +294,7 @@ impl LtFtl {
                 if p.kind != PageKind::Data || p.lpn != sector as u32 {
                     return Err(FlashError::Violation(format!(
                         "recovery: sector {sector} maps to page {ppn}, which does not hold it ({:?}); gen {} dump_gt {} clean {clean} last_logged {last_logged:?} log {:?}",
-                        p, f.generation, f.dump_gt, f.log.iter().filter(|e| e.sector == sector as u32).collect::<Vec<_>>()
+                        p, f.generation, f.dump_gt, f.log.iter().filter(|e| e.sector() == sector as u32).collect::<Vec<_>>()
                     )));
                 }
                 f.set_owner(ppn, sector as u32);

@@ -181,9 +181,11 @@ pub struct Rftl {
     pub lbs: Vec<LogicalBlock>,
     /// Per physical block: (logical block, role), or None if unused.
     owner: Vec<Option<(u32, u8)>>,
-    /// The OOB sub-tables, indexed by page: its sub-table entries (only the latest copy
-    /// of each is kept; a dense vector, so a program costs no tree search or rebalancing).
-    oob: Vec<Option<Box<[Ppn]>>>,
+    /// The OOB sub-tables: only the latest copy of each is kept, and that copy lives in
+    /// the page `sub_index` names, so one slot of `alpha` entries per (logical block,
+    /// sub-table) holds it: about a word per logical page, where a boxed table per chip
+    /// page cost a 16-byte pointer for every page (issue 37: peak RSS).
+    oob: Vec<Ppn>,
     /// Simulation bookkeeping, not RFTL's RAM: where every LPN lives, for `locate`,
     /// page states and the GC's cost model (invalid pages are skipped at no cost, as
     /// equations 1–2 charge only valid-page copies).
@@ -235,7 +237,7 @@ impl Rftl {
             logical_pages: n_lbs * ppb,
             lbs,
             owner,
-            oob: vec![None; (g.blocks * g.pages_per_block) as usize],
+            oob: vec![NONE; (n_lbs * p.n_sub * p.alpha) as usize],
             loc: vec![NONE; (n_lbs * ppb) as usize],
             seq: 0,
             stats: Stats::default(),
@@ -254,10 +256,14 @@ impl Rftl {
             return Ok(vec![NONE; self.p.alpha as usize]);
         }
         flash.read_oob(idx, cause)?;
-        match self.oob[idx as usize].as_deref() {
-            Some(t) => Ok(t.to_vec()),
-            None => Self::violation(format!("sub-table {g} of logical block {lbn} missing from the OOB of page {idx}")),
-        }
+        Ok(self.oob[Self::oob_slot(&self.p, lbn, g)].to_vec())
+    }
+
+    /// The entries of sub-table `g` of logical block `lbn` in `oob` (the OOB of the page
+    /// `sub_index[g]` names).
+    fn oob_slot(p: &RftlParams, lbn: u32, g: u32) -> std::ops::Range<usize> {
+        let start = ((lbn * p.n_sub + g) * p.alpha) as usize;
+        start..start + p.alpha as usize
     }
 
     /// Programs `page` at `dst` with the updated sub-table `table` in its OOB, then moves
@@ -281,12 +287,11 @@ impl Rftl {
         let role = self.lbs[lbn as usize].blocks.iter().position(|&b| b == dst / self.ppb).unwrap_or(PRIMARY);
         page.tag = role as u8;
         flash.program(dst, page, cause)?;
-        let old = std::mem::replace(&mut self.lbs[lbn as usize].sub_index[g as usize], dst);
-        if old != NONE {
-            // Still on the chip, but no longer reachable: nothing reads it again.
-            self.oob[old as usize] = None;
-        }
-        self.oob[dst as usize] = Some(table.into_boxed_slice());
+        // The older copy is still on the chip, but no longer reachable: nothing reads it
+        // again, so the new one takes its slot.
+        self.lbs[lbn as usize].sub_index[g as usize] = dst;
+        let slot = Self::oob_slot(&self.p, lbn, g);
+        self.oob[slot].copy_from_slice(&table);
         self.loc[page.lpn as usize] = dst;
         Ok(())
     }

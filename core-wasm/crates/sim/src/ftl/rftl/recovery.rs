@@ -237,9 +237,10 @@ impl Rftl {
                 }
                 lb.sub_index[grp] = q;
                 let lo = l * ppb + grp as u32 * f.p.alpha;
-                let table: Vec<Ppn> =
-                    (lo..lo + f.p.alpha).map(|x| if x < (l + 1) * ppb { f.loc[x as usize] } else { NONE }).collect();
-                f.oob[q as usize] = Some(table.into_boxed_slice());
+                let slot = Rftl::oob_slot(&f.p, l, grp as u32);
+                for (k, x) in (lo..lo + f.p.alpha).enumerate() {
+                    f.oob[slot.start + k] = if x < (l + 1) * ppb { f.loc[x as usize] } else { NONE };
+                }
             }
             f.refresh_owner(l);
         }
