@@ -50,6 +50,7 @@ export function DeviceScreen({ scenario, shape, theme, onClose }: DeviceScreenPr
       if (r.message !== 'closed') setError(r.message);
       return;
     }
+    if (r.kind !== 'moment') return;
     setError(null);
     setShown({ moment: r.moment, dies: r.dies });
   }, []);

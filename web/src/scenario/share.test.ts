@@ -89,6 +89,15 @@ function randomState(r: () => number): ShareState {
         { scheme: 'fast', params: { log_blocks: 8 } },
       ],
     };
+  if (state.compare && r() < 0.5)
+    state.compare.devices = {
+      scheme: r() < 0.5 ? 'page' : 'dftl',
+      shapes: [
+        { channels: 1, diesPerChannel: 1 },
+        { channels: 1 + Math.floor(r() * 8), diesPerChannel: 1 + Math.floor(r() * 4) },
+      ],
+      ...(r() < 0.5 ? { rate: 500 + Math.floor(r() * 5000) } : {}),
+    };
   return state;
 }
 
@@ -102,6 +111,38 @@ describe('links: encode / decode', () => {
       expect(hash).toMatch(/^v1=[A-Za-z0-9+\-$]+$/);
       const back = decodeHash(`#${hash}`);
       expect(back).toEqual({ kind: 'state', state, missingTrace: undefined, notice: undefined });
+    }
+  });
+
+  it("carries the compare's device shapes (issue 40), and drops damaged ones", () => {
+    const base: ShareState = {
+      scenario: defaultScenario(),
+      at: { step: 0, op: 0 },
+      view: {},
+      compare: {
+        runs: [
+          { scheme: 'page', params: {} },
+          { scheme: 'page', params: {} },
+        ],
+      },
+    };
+    const devices = {
+      scheme: 'page',
+      shapes: [
+        { channels: 1, diesPerChannel: 1 },
+        { channels: 8, diesPerChannel: 1 },
+      ],
+      rate: 2000,
+    };
+    const back = decodeHash(`#${encodeHash({ ...base, compare: { ...base.compare!, devices } })}`);
+    expect(back.kind === 'state' && back.state.compare?.devices).toEqual(devices);
+    for (const bad of [
+      { scheme: 'page', shapes: [] },
+      { scheme: 'page', shapes: [{ channels: 0.5, diesPerChannel: 1 }] },
+      { shapes: [] },
+    ]) {
+      const b = decodeHash(`#${encodeHash({ ...base, compare: { ...base.compare!, devices: bad as never } })}`);
+      expect(b.kind === 'state' && b.state.compare && 'devices' in b.state.compare).toBe(false);
     }
   });
 

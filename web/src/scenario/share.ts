@@ -8,7 +8,7 @@
 //   `#tour=<id>` is a readable link to a guided tour (see tour/tours.ts).
 // Uploaded traces are never put in a link: a trace workload becomes
 // `{kind: 'trace', name, missing: true}` and the app asks for the file again.
-import type { DeviceShape } from '../sim/deviceTypes';
+import type { DeviceShape, DevicesSpec } from '../sim/deviceTypes';
 import { compressToEncodedURIComponent, decompressFromEncodedURIComponent } from 'lz-string';
 import { preconditionFrom, scenarioFromObject, type Precondition, type Scenario } from './model';
 
@@ -41,6 +41,8 @@ export interface CompareSpec {
   space?: number;
   /** each scheme's own space with its paper defaults instead of one request list (issue 38) */
   ownSpace?: boolean;
+  /** device shapes of one scheme side by side (issue 40: 1 die against 8) */
+  devices?: DevicesSpec;
 }
 
 export interface ShareState {
@@ -139,6 +141,8 @@ function compareFrom(raw: unknown): CompareSpec | undefined {
   const spec: CompareSpec = { runs };
   if (typeof raw.space === 'number' && Number.isInteger(raw.space) && raw.space >= 1) spec.space = raw.space;
   if (raw.ownSpace === true) spec.ownSpace = true;
+  const devices = devicesFrom(raw.devices);
+  if (devices) spec.devices = devices;
   if (raw.precondition === null) spec.precondition = null;
   else if (raw.precondition !== undefined) {
     try {
@@ -148,6 +152,21 @@ function compareFrom(raw: unknown): CompareSpec | undefined {
     }
   }
   return spec;
+}
+
+/** The compare's device shapes (1 to 4 of whole channels x dies), or nothing when damaged. */
+function devicesFrom(raw: unknown): DevicesSpec | undefined {
+  if (!isObject(raw) || typeof raw.scheme !== 'string' || !Array.isArray(raw.shapes)) return undefined;
+  const n = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 16 ? v : 0);
+  const shapes = raw.shapes
+    .filter(isObject)
+    .map((x) => ({ channels: n(x.channels), diesPerChannel: n(x.diesPerChannel) }))
+    .filter((x) => x.channels && x.diesPerChannel)
+    .slice(0, 4);
+  if (!shapes.length) return undefined;
+  const out: DevicesSpec = { scheme: raw.scheme, shapes };
+  if (typeof raw.rate === 'number' && Number.isFinite(raw.rate) && raw.rate > 0) out.rate = raw.rate;
+  return out;
 }
 
 /** A device shape of several dies, or nothing (a damaged one opens the chip view). */

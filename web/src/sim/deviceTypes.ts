@@ -14,11 +14,29 @@ export interface DeviceShape {
   stripe: 'page' | 'block';
 }
 
+/** A device shape to compare: C channels x W dies per channel (the stripe is the scheme's). */
+export interface ShapeSpec {
+  channels: number;
+  diesPerChannel: number;
+}
+
+/** The compare view's device comparison as links carry it (CompareSpec.devices). */
+export interface DevicesSpec {
+  scheme: string;
+  shapes: ShapeSpec[];
+  /** host requests per second, Poisson arrivals (absent: the scenario's own timing) */
+  rate?: number;
+}
+
 export type DeviceRequest =
   | { kind: 'open'; scenario: unknown; shape: DeviceShape }
   | { kind: 'step' }
   | { kind: 'back' }
-  | { kind: 'goto'; cursor: number };
+  | { kind: 'goto'; cursor: number }
+  /** a whole run of a device (the compare's device shapes): `device_run`'s JSON; the open session is untouched */
+  | { kind: 'run'; scenario: unknown; space: number }
+  /** the stripe unit a scheme needs on several dies (`device_stripe_for`) */
+  | { kind: 'stripe'; scheme: string };
 
 /** One die's chip arrays (the grids' ChipState). */
 export interface DieArrays {
@@ -30,7 +48,10 @@ export interface DieArrays {
 }
 
 export type DeviceReply =
-  { kind: 'moment'; moment: DeviceMoment; dies: DieArrays[]; moved: boolean } | { kind: 'error'; message: string };
+  | { kind: 'moment'; moment: DeviceMoment; dies: DieArrays[]; moved: boolean }
+  | { kind: 'run'; json: string }
+  | { kind: 'stripe'; stripe: 'page' | 'block' }
+  | { kind: 'error'; message: string };
 
 /** A worker holding one device session; requests are answered in order. */
 export class DeviceClient {

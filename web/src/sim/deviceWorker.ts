@@ -2,7 +2,7 @@
 // A worker of its own for the device view (own wasm instance, one DeviceSession): the
 // simulation worker keeps its one-chip session. Each request is answered with the moment
 // and every die's chip arrays (deviceTypes.ts).
-import init, { DeviceSession } from './pkg/ftlscope_wasm.js';
+import init, { DeviceSession, device_run, device_stripe_for } from './pkg/ftlscope_wasm.js';
 import type { DeviceReply, DeviceRequest, DieArrays } from './deviceTypes';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -31,6 +31,9 @@ function handle(r: DeviceRequest): DeviceReply {
     session = new DeviceSession(JSON.stringify(r.scenario), channels, diesPerChannel, stripe);
     return reply(session, false);
   }
+  if (r.kind === 'run') return { kind: 'run', json: device_run(JSON.stringify(r.scenario), r.space) };
+  if (r.kind === 'stripe')
+    return { kind: 'stripe', stripe: device_stripe_for(r.scheme) === 'block' ? 'block' : 'page' };
   if (!session) return { kind: 'error', message: 'no device is open' };
   if (r.kind === 'step') return reply(session, session.step_op());
   if (r.kind === 'back') return reply(session, session.back_op());

@@ -9,6 +9,7 @@ use ftl_sim::trace::parse::{self, RawTrace, TraceOptions};
 use wasm_bindgen::prelude::*;
 
 mod device;
+mod device_run;
 mod fit;
 mod types;
 use types::{to_js, CrashHere, Prediction};
