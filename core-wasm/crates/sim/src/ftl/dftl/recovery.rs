@@ -30,6 +30,8 @@
 //!      which wrote every dirty CMT entry of the page.
 //!
 //!   `ftl_sim::ftl::dftl::RecoveryReads` counts what the scan read and what it skipped.
+//! - Closed translation blocks with no valid translation page are erased (the map-block
+//!   pool as a cut-free run leaves it; `erase_dead_translation_blocks`).
 //! - Then GC runs until the reserve is back, as before any request.
 
 use std::collections::BTreeMap;
@@ -181,8 +183,31 @@ impl Dftl {
                 ftl.cmt.insert(lpn, ppn, true);
             }
         }
+        ftl.erase_dead_translation_blocks(flash)?;
         ftl.ensure_free(flash, Cause::Recovery)?;
         Ok((ftl, reads))
+    }
+
+    /// Erases every closed translation block with no valid translation page (only older
+    /// copies, torn pages, or an open block the scan closed as a second frontier). Normal
+    /// operation reclaims such a block at the next GC, which prefers the block that lost its
+    /// last valid page most recently; the scan rebuilds the GC candidates in block order, so
+    /// after a cut (most of all one inside a write-back or a recovery's own, cut again) dead
+    /// translation blocks could outnumber any cut-free run's (chains on 8-11 x 2-16 found 3
+    /// map blocks where the cut-free run has at most 2). Recovery restores the pool itself:
+    /// erasing a block of stale copies changes no mapping (the GTD holds only the newest copy
+    /// of each translation page), and an erase cut short leaves torn pages only, which the
+    /// next recovery closes as a data block with nothing valid (GC's next victim).
+    fn erase_dead_translation_blocks(&mut self, flash: &mut Flash) -> FlashResult<()> {
+        let dead: Vec<Pbn> =
+            (0..self.usage.len() as Pbn).filter(|&b| self.usage[b as usize] == BlockUse::Trans && self.valid.valid(b) == 0).collect();
+        if !dead.is_empty() {
+            flash.note("recovery", || format!("translation blocks {dead:?} hold no valid translation page: erased"));
+        }
+        for pbn in dead {
+            self.erase(flash, pbn, Cause::Recovery)?;
+        }
+        Ok(())
     }
 
     /// `evict`, taking the lagging entries of the victim's translation page still to be
