@@ -1,12 +1,10 @@
 //! Bad input through the `ftl` binary (issue 29): exit code 2 and one clear line on
 //! stderr, never a panic, an abort or a stack overflow; a closed pipe ends quietly.
 
+mod common;
+use common::*;
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
-fn ftl(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ftl")).args(args).output().expect("the ftl binary runs")
-}
+use std::process::{Command, Stdio};
 
 /// Exit 2, one line on stderr starting with "error:", containing `want`.
 fn refused(args: &[&str], want: &str) {

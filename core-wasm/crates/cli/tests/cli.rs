@@ -1,38 +1,9 @@
 //! The `ftl` binary as a user runs it: the JSON fields docs/cli.md promises as stable,
 //! and the exit codes (0 success, 2 bad arguments or input, 3 a failed check).
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
+mod common;
+use common::*;
 use serde_json::Value;
-
-fn ftl(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ftl")).args(args).current_dir(repo()).output().expect("the ftl binary runs")
-}
-
-/// The repository root (traces/ and docs/traces/ hold the sample traces).
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../..")
-}
-
-fn code(o: &Output) -> i32 {
-    o.status.code().expect("exited normally")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("UTF-8 output")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).expect("UTF-8 output")
-}
-
-/// Runs and parses the one JSON object on stdout, asserting exit code 0.
-fn json(args: &[&str]) -> Value {
-    let o = ftl(args);
-    assert_eq!(code(&o), 0, "ftl {args:?}: {}", stderr(&o));
-    serde_json::from_str(stdout(&o).trim()).expect("one JSON object")
-}
 
 fn has(v: &Value, path: &str) -> bool {
     path.split('.').try_fold(v, |v, k| v.get(k)).is_some()

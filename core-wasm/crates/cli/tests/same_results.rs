@@ -6,10 +6,12 @@
 //! when one differs. `FTL_WRITE_GOLDEN=1 cargo test --release -p ftlscope-cli --test
 //! same_results` writes it again (only on purpose: a result that changes for a reason).
 
+mod common;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;
 
+use common::repo;
 use serde_json::{json, Value};
 use sha2::Digest;
 
@@ -17,10 +19,6 @@ const SCHEMES: &[&str] =
     &["page", "bast", "fast", "ofast", "fastcheck", "fast-ltlog", "rftl", "gftl", "nftl", "kraft", "kast", "ltftl"];
 
 /// The repo's root (commands run there, so trace paths in the outputs are relative).
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../..")
-}
-
 /// The shared MQSim trace, relative to the repo (shared/ lies beside it), if present.
 fn shared_trace() -> Option<&'static str> {
     const P: &str = "../shared/traces/mqsim-tpcc-small.trace";

@@ -3,36 +3,11 @@
 //! `ftl run --json` (item 3), merges and replays that refuse mixed inputs (item 4), and
 //! the small usage errors (item 6).
 
+mod common;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
+use common::*;
 use serde_json::Value;
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../..")
-}
-
-fn ftl_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ftl")).args(args).current_dir(dir).output().expect("the ftl binary runs")
-}
-
-fn ftl(args: &[&str]) -> Output {
-    ftl_in(&repo(), args)
-}
-
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn out(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = ftl(args);
-    assert_eq!(o.status.code(), Some(0), "ftl {args:?}: {}", err(&o));
-    out(&o)
-}
 
 fn lines(s: &str) -> Vec<Value> {
     s.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
@@ -168,7 +143,7 @@ fn merge_refuses_rows_of_different_sweeps_and_names_the_difference() {
     let shard = |name: &str, lb: &str, seed: &str, i: &str| {
         let gen = format!("uniform:n=800,seed={seed}");
         let o = ftl(&["sweep", "--schemes", "bast,fast", "--log-blocks", lb, "--gen", &gen, "--json", "--shard", i]);
-        assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
         let f = dir.join(name);
         std::fs::write(&f, &o.stdout).unwrap();
         f.to_str().unwrap().to_string()
@@ -179,22 +154,22 @@ fn merge_refuses_rows_of_different_sweeps_and_names_the_difference() {
     let c2 = shard("c2.jsonl", "4,8", "8", "2/2");
     assert_eq!(ftl(&["merge", &a1, &a2]).status.code(), Some(0));
     let o = ftl(&["merge", &a1, &b2]);
-    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
-    assert!(out(&o).is_empty(), "nothing printed");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stdout(&o).is_empty(), "nothing printed");
     assert!(
-        err(&o).contains("rows of different sweeps") && err(&o).contains("log_blocks [4,8] vs [4,12]"),
+        stderr(&o).contains("rows of different sweeps") && stderr(&o).contains("log_blocks [4,8] vs [4,12]"),
         "{}",
-        err(&o)
+        stderr(&o)
     );
     let o = ftl(&["merge", "--csv", &a1, &c2]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(err(&o).contains(r#"gen "uniform:n=800,seed=7" vs "uniform:n=800,seed=8""#), "{}", err(&o));
+    assert!(stderr(&o).contains(r#"gen "uniform:n=800,seed=7" vs "uniform:n=800,seed=8""#), "{}", stderr(&o));
     // A plain `ftl run --json` is of no sweep: not merged with a sweep's rows.
     let run = dir.join("run.json");
     std::fs::write(&run, ok(&["run", "--scheme", "bast", "--gen", "uniform:n=800,seed=7", "--json"])).unwrap();
     let o = ftl(&["merge", &a1, run.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(err(&o).contains("a run of no sweep"), "{}", err(&o));
+    assert!(stderr(&o).contains("a run of no sweep"), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -213,7 +188,7 @@ fn a_trace_changed_between_shards_is_refused() {
     let run = |i: &'static str| {
         let a = args(i);
         let o = ftl_in(&dir, &a.iter().map(String::as_str).collect::<Vec<_>>());
-        assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
         o.stdout
     };
     std::fs::write(dir.join("s1.jsonl"), run("1/2")).unwrap();
@@ -223,8 +198,8 @@ fn a_trace_changed_between_shards_is_refused() {
     std::fs::write(&t, &text[..=cut]).unwrap();
     std::fs::write(dir.join("s2.jsonl"), run("2/2")).unwrap();
     let o = ftl_in(&dir, &["merge", "s1.jsonl", "s2.jsonl"]);
-    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
-    assert!(err(&o).contains("t.csv differs between rows"), "{}", err(&o));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("t.csv differs between rows"), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -250,7 +225,7 @@ fn a_row_replays_its_own_trace_from_anywhere_and_refuses_another() {
             "--json",
         ],
     );
-    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let row: Value = serde_json::from_slice(&o.stdout).unwrap();
     let recorded = row["setup"]["trace"]["path"].as_str().unwrap();
     assert!(Path::new(recorded).is_absolute(), "{recorded}");
@@ -264,16 +239,16 @@ fn a_row_replays_its_own_trace_from_anywhere_and_refuses_another() {
     // Another trace: refused, naming both traces, not the --column flags.
     let other = repo().join("traces/oltp.csv");
     let o = ftl(&["run", "--scenario", rows, "--trace", other.to_str().unwrap(), "--json"]);
-    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
-    let e = err(&o);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let e = stderr(&o);
     assert!(
         e.contains("oltp.csv") && e.contains("is not the trace the row ran (trace.csv") && !e.contains("--column"),
         "{e}"
     );
-    assert!(out(&o).is_empty());
+    assert!(stdout(&o).is_empty());
     let o = ftl(&["run", "--scenario", rows, "--trace", other.to_str().unwrap(), "--accept-trace-change", "--json"]);
-    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
-    assert!(err(&o).contains("warning: trace") && err(&o).contains("--accept-trace-change"), "{}", err(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("warning: trace") && stderr(&o).contains("--accept-trace-change"), "{}", stderr(&o));
     // A relative path is taken against the row file's directory.
     let mut rel = row.clone();
     rel["setup"]["trace"]["path"] = "trace.csv".into();
@@ -346,9 +321,9 @@ fn small_usage_errors_are_one_line_exit_2_and_run_nothing() {
     ];
     for (args, want) in cases {
         let o = ftl(args);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", err(&o));
-        assert!(out(&o).is_empty(), "{args:?} ran something: {}", out(&o));
-        let e = err(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stdout(&o).is_empty(), "{args:?} ran something: {}", stdout(&o));
+        let e = stderr(&o);
         assert_eq!(e.lines().count(), 1, "{args:?}: one line: {e}");
         assert!(e.starts_with("error: ") && e.contains(want), "{args:?}: {e}");
     }

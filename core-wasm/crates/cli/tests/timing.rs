@@ -1,21 +1,8 @@
 //! `ftl run`'s timing flags (docs/timing.md): the model is named in the JSON and the
 //! text output, open arrivals from a trace's times or a rate, the request timeline.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-use serde_json::Value;
-
-fn ftl(args: &[&str]) -> Output {
-    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../..");
-    Command::new(env!("CARGO_BIN_EXE_ftl")).args(args).current_dir(repo).output().expect("the ftl binary runs")
-}
-
-fn json(args: &[&str]) -> Value {
-    let o = ftl(args);
-    assert_eq!(o.status.code(), Some(0), "ftl {args:?}: {}", String::from_utf8_lossy(&o.stderr));
-    serde_json::from_slice(&o.stdout).expect("one JSON object")
-}
+mod common;
+use common::*;
 
 const CAMERA: &[&str] = &[
     "run",
