@@ -95,13 +95,31 @@ test('an 8-die device steps op by op, the dies in turn, and Back retraces it', a
   expect(problems).toEqual([]);
 });
 
-test('page striping of a block-mapped scheme is refused with the core message', async ({ page }) => {
+test('page striping of a block-mapped scheme is caught up front, explained, and mended', async ({ page }) => {
   const problems = watch(page);
+  await page.setViewportSize({ width: 1280, height: 720 });
   await ready(page);
   await openDevice(page, 2, 1, 'page', 'bast');
-  await expect(page.getByTestId('device-error')).toContainText('page striping would split each logical block');
-  await page.getByTestId('device-close').click();
-  await openDevice(page, 2, 1, 'block');
+  // Caught in the form, before Apply changes anything: why, and a way out.
+  const problem = page.getByTestId('device-stripe-problem');
+  await expect(problem).toContainText('maps logical blocks');
+  await expect(problem).toContainText('Choose block striping');
+  await expect(problem).not.toContainText('--stripe');
+  await expect(page.getByTestId('device-stripe')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByTestId('device-view')).toHaveCount(0);
+  await expect(page.getByText(/Not applied: .*maps logical blocks/)).toBeVisible();
+  mkdirSync(SHOTS, { recursive: true });
+  await page.getByTestId('device-fields').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/stripe-problem-1280x720.png` });
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.getByTestId('device-fields').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/stripe-problem-1024x768.png` });
+  // The button (by keyboard) chooses block striping; Apply opens the device.
+  await problem.getByRole('button', { name: 'Use block striping' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('device-stripe')).toHaveValue('block');
+  await expect(problem).toHaveCount(0);
+  await page.getByTestId('apply').click();
   await expect(page.getByTestId('device-view')).toHaveAttribute('data-ready', 'true');
   await expect(page.getByTestId('device-error')).toHaveCount(0);
   expect(problems).toEqual([]);

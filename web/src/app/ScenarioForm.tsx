@@ -21,7 +21,7 @@ import { NumberField, termLabel } from './NumberField';
 import { SchemeChipPicker } from '../scenario/SchemeChipPicker';
 import { TimingField } from './TimingField';
 import { timingProblem } from '../scenario/timing';
-import { DeviceFields, ONE_DIE } from '../device/DeviceFields';
+import { DeviceFields, ONE_DIE, stripeProblem } from '../device/DeviceFields';
 import type { DeviceShape } from '../sim/deviceTypes';
 
 export interface ScenarioFormProps {
@@ -103,7 +103,7 @@ export function ScenarioForm({ current, busy, onApply, device, onDevice }: Scena
         void (async () => {
           // Apply runs exactly what the form shows, or says why not and changes nothing.
           const C = await coreReady();
-          const msg = C ? coreError(C, draft) : null;
+          const msg = (C ? coreError(C, draft) : null) ?? (onDevice ? stripeProblem(draft.scheme, deviceDraft) : null);
           if (msg) {
             setApplyError(`Not applied: ${msg}`);
             return;
@@ -297,7 +297,7 @@ export function ScenarioForm({ current, busy, onApply, device, onDevice }: Scena
         }
       />
 
-      {onDevice && <DeviceFields value={deviceDraft} onChange={setDeviceDraft} />}
+      {onDevice && <DeviceFields value={deviceDraft} onChange={setDeviceDraft} scheme={draft.scheme} />}
 
       {applyError && (
         <p className="form-errors" role="alert" data-testid="apply-error">

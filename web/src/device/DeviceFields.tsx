@@ -1,68 +1,94 @@
 // The scenario form's device fields (issue 40): channels x dies per channel and the
 // stripe unit. One die (the default) is the app's own one-chip view; several open the
-// device view on Apply. Page striping of a scheme that maps logical blocks is refused by
-// the core when the device opens, with its message.
+// device view on Apply. Page striping of a scheme that maps logical blocks is caught here,
+// up front (stripeProblem, from the core's device_stripe_for), with why.
 import { useId } from 'react';
 import type { DeviceShape } from '../sim/deviceTypes';
+import { peekPageCore } from '../sim/pageCore';
+import { schemeSpec } from '../scenario/model';
+import { NumberSelect } from './NumberSelect';
 
 export const ONE_DIE: DeviceShape = { channels: 1, diesPerChannel: 1, stripe: 'page' };
 
 const CHANNELS = [1, 2, 4, 8];
 const DIES = [1, 2, 4];
 
-export function DeviceFields({ value, onChange }: { value: DeviceShape; onChange: (s: DeviceShape) => void }) {
-  const ids = { ch: useId(), dies: useId(), stripe: useId() };
+/**
+ * Why `shape` cannot run `scheme`, or null: a scheme that maps logical blocks (block or
+ * log-block mapping) keeps each logical block whole on one die, so it needs block striping.
+ * Null until the core is loaded on the page (the device view refuses it then too).
+ */
+export function stripeProblem(scheme: string, shape: DeviceShape): string | null {
+  if (shape.channels * shape.diesPerChannel < 2 || shape.stripe === 'block') return null;
+  const core = peekPageCore();
+  if (!core || core.device_stripe_for(scheme) !== 'block') return null;
+  const name = schemeSpec(scheme)?.label ?? scheme;
+  return `${name} maps logical blocks: each logical block's pages must stay together on one die (its block map, log blocks and merges work on whole blocks), so page striping would scatter them over the dies. Choose block striping: logical block 0 on die 0, block 1 on die 1, and so on.`;
+}
+
+export function DeviceFields({
+  value,
+  onChange,
+  scheme,
+}: {
+  value: DeviceShape;
+  onChange: (s: DeviceShape) => void;
+  /** the form's scheme, to check the stripe up front */
+  scheme?: string;
+}) {
+  const stripeId = useId();
+  const problemId = useId();
   const dies = value.channels * value.diesPerChannel;
+  const problem = scheme ? stripeProblem(scheme, value) : null;
   return (
     <fieldset className="device-fields" data-testid="device-fields">
       <legend>Device (SSD)</legend>
       <div className="field">
-        <label htmlFor={ids.ch}>Channels</label>
-        <select
-          id={ids.ch}
-          data-testid="device-channels"
+        <NumberSelect
+          label="Channels"
           value={value.channels}
-          onChange={(e) => onChange({ ...value, channels: Number(e.target.value) })}
-        >
-          {CHANNELS.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
-        </select>
+          options={CHANNELS}
+          onChange={(channels) => onChange({ ...value, channels })}
+          testid="device-channels"
+        />
       </div>
       <div className="field">
-        <label htmlFor={ids.dies}>Dies per channel</label>
-        <select
-          id={ids.dies}
-          data-testid="device-dies"
+        <NumberSelect
+          label="Dies per channel"
           value={value.diesPerChannel}
-          onChange={(e) => onChange({ ...value, diesPerChannel: Number(e.target.value) })}
-        >
-          {DIES.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
-        </select>
+          options={DIES}
+          onChange={(diesPerChannel) => onChange({ ...value, diesPerChannel })}
+          testid="device-dies"
+        />
       </div>
       <div className="field">
-        <label htmlFor={ids.stripe}>Stripe unit</label>
+        <label htmlFor={stripeId}>Stripe unit</label>
         <select
-          id={ids.stripe}
+          id={stripeId}
           data-testid="device-stripe"
           value={value.stripe}
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={problem ? problemId : undefined}
           onChange={(e) => onChange({ ...value, stripe: e.target.value === 'block' ? 'block' : 'page' })}
         >
           <option value="page">page</option>
           <option value="block">block</option>
         </select>
       </div>
-      <p className="hint">
-        {dies === 1
-          ? 'One die: the chip view.'
-          : `${dies} dies, each a chip with its own scheme over a ${value.stripe}-striped share of the logical space: Apply opens the device view.`}
-      </p>
+      {problem ? (
+        <p className="form-errors" id={problemId} role="alert" data-testid="device-stripe-problem">
+          {problem}{' '}
+          <button type="button" onClick={() => onChange({ ...value, stripe: 'block' })}>
+            Use block striping
+          </button>
+        </p>
+      ) : (
+        <p className="hint">
+          {dies === 1
+            ? 'One die: the chip view.'
+            : `${dies} dies, each a chip with its own scheme over a ${value.stripe}-striped share of the logical space: Apply opens the device view.`}
+        </p>
+      )}
     </fieldset>
   );
 }

@@ -6,7 +6,7 @@
 /** The wasm module's free functions the page calls (their types: the package's .d.ts). */
 export type PageCore = Pick<
   typeof import('./pkg/ftlscope_wasm'),
-  'catalog' | 'check_pattern' | 'fit_chip' | 'scenario_error'
+  'catalog' | 'check_pattern' | 'fit_chip' | 'scenario_error' | 'device_stripe_for'
 >;
 
 let core: PageCore | null = null;
