@@ -139,3 +139,56 @@ fn the_workload_spans_the_device_and_a_row_replays_on_it() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The app's device (`scenario::device::stepper`, what the wasm `DeviceSession` builds)
+/// stepped to the end ends where `ftl run --scenario FILE --json` does (the file's `device`:
+/// 4 x 1 page-striped, 2 x 2 block-striped): the
+/// same requests on the same dies (per die: page requests, erases, write amplification,
+/// wrong reads) and the same host responses (read and write p99, count).
+#[test]
+fn the_apps_device_is_the_clis() {
+    use ftl_sim::scenario::Scenario;
+    use ftl_sim::ssd::{Shape, Stripe};
+    for (scheme, stripe, c, w) in [("page", Stripe::Page, 4, 1), ("fast", Stripe::Block, 2, 2)] {
+        let text = format!(
+            r#"{{"scheme":"{scheme}","chip":{{"preset":"classroom"}},"workload":{{"kind":"uniform","n":6000,"seed":5,"read_ratio":0.3}},"device":{{"channels":{c},"dies_per_channel":{w},"stripe":"{}"}}}}"#,
+            stripe.name()
+        );
+        let path = std::env::temp_dir().join(format!("ftl-app-device-{}-{scheme}.json", std::process::id()));
+        std::fs::write(&path, &text).unwrap();
+        // The scenario carries the shape (its `device`), as the app's link does.
+        let o = ok(&["run", "--scenario", path.to_str().unwrap(), "--json"]);
+        std::fs::remove_file(&path).ok();
+        let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+        let d = &v["device"];
+
+        let sc = Scenario::from_json(&text).unwrap();
+        let mut dev = ftl_sim::scenario::device::stepper(&sc, Shape::new(c, w, stripe), 16 << 20).unwrap();
+        dev.goto(dev.total()).unwrap();
+        let m = dev.moment(0);
+        let per = d["per_die"].as_array().unwrap();
+        assert_eq!(per.len(), dev.dies.len());
+        let mut erases = 0;
+        for (i, s) in dev.dies.iter().enumerate() {
+            let met = s.view().metrics();
+            let p = &per[i];
+            assert_eq!(p["page_requests"].as_u64(), Some(m.dies[i].requests as u64), "{scheme} die {i}");
+            assert_eq!(p["erases"].as_u64(), Some(met.erases), "{scheme} die {i}");
+            assert_eq!(p["write_amplification"].as_f64(), Some(met.write_amplification), "{scheme} die {i}");
+            assert_eq!(p["wrong_reads"].as_u64(), Some(s.view().host.wrong_reads), "{scheme} die {i}");
+            erases += met.erases;
+        }
+        assert!(erases > 0, "{scheme}: the run reaches garbage collection on the dies");
+        assert_eq!(d["host_requests"].as_u64(), Some(dev.hosts.len() as u64));
+        for (kind, read) in [("read", true), ("write", false)] {
+            let mut r: Vec<u64> =
+                dev.hosts.iter().filter(|h| h.read == read).map(|h| h.done_ns - h.arrival_ns).collect();
+            r.sort_unstable();
+            let n = r.len();
+            assert_eq!(d[kind]["count"].as_u64(), Some(n as u64), "{scheme} {kind}");
+            // The nearest-rank p99 (ssd::Responses).
+            let p99 = r[((0.99 * n as f64).ceil() as usize).clamp(1, n) - 1] as f64 / 1000.0;
+            assert_eq!(d[kind]["p99_us"].as_f64(), Some(p99), "{scheme} {kind} p99");
+        }
+    }
+}

@@ -57,10 +57,9 @@ impl DeviceSession {
         let shape = Shape::new(channels, dies_per_channel, stripe);
         shape.check(&scenario.scheme).map_err(js_err)?;
         device_memory(&scenario, shape.dies()).map_err(js_err)?;
-        let sim = scenario.build().map_err(js_err)?;
-        let mut dev = DeviceStepper::new(shape, &scenario.scheme, &sim, ftl_sim::limits::SESSION_KEYFRAME_BYTES)
+        // The workload over the device's logical space, as `ftl run --channels ...` plans it.
+        let dev = ftl_sim::scenario::device::stepper(&scenario, shape, ftl_sim::limits::SESSION_KEYFRAME_BYTES)
             .map_err(js_err)?;
-        dev.set_recoverer(scenario.recoverer());
         Ok(DeviceSession { dev })
     }
 

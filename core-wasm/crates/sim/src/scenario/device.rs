@@ -106,3 +106,32 @@ pub fn apply(run: &PlanRun, sc: &Scenario, shape: Shape) -> Result<Scenario, Str
     out.run.device = Some(shape);
     Ok(out)
 }
+
+/// The device of `shape` running `sc`, stepped op by op (the app's `DeviceSession`): its
+/// workload planned as `ftl run --channels ...` plans it (`plan_device` over the device's
+/// logical space, `apply`, `build`), so the two run the same requests on the same dies.
+/// `sc.run.workload_space`, when set, is the device's (the CLI's `--space`). One die is
+/// the one chip's scenario as it is (today's Stepper exactly, ssd_step.rs).
+pub fn stepper(sc: &Scenario, shape: Shape, keyframe_bytes: usize) -> Result<crate::ssd_step::DeviceStepper, String> {
+    if shape.dies() == 1 {
+        let sim = sc.build()?;
+        let mut dev = crate::ssd_step::DeviceStepper::new(shape, &sc.scheme, &sim, keyframe_bytes)?;
+        dev.set_recoverer(sc.recoverer());
+        return Ok(dev);
+    }
+    let (fit, raw) = match &sc.workload {
+        Workload::Trace { text, .. } => {
+            let (opts, fit) = super::load::options_for(sc)?;
+            (fit, Some(parse_bytes(text.as_bytes(), opts).map_err(|e| format!("trace: {e}"))?))
+        }
+        _ => (Fit::None, None),
+    };
+    let need = raw.as_ref().and_then(|r| r.max_page()).map(|m| m + 1);
+    let ws = sc.run.workload_space.map(|w| w.logical_pages);
+    let plan = plan_device(sc, &shape, fit, need, ws);
+    let planned = apply(&plan, sc, shape)?;
+    let (sim, _) = build(&planned, raw.as_ref(), fit)?;
+    let mut dev = crate::ssd_step::DeviceStepper::new(shape, &planned.scheme, &sim, keyframe_bytes)?;
+    dev.set_recoverer(planned.recoverer());
+    Ok(dev)
+}
