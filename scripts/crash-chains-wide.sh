@@ -18,13 +18,13 @@
 # check), the arguments, cuts, correct, lost, wrong, stuck, pools beyond the cut-free
 # bound, the first failure. Any variable narrows the run, e.g. a slice:
 #   SCHEMES="page ltftl" PPBS="3 5" SIZES=min CUTS=2000 SEEDS=1 scripts/crash-chains-wide.sh
-# The whole run is 12 schemes x up to 24 chips x 5 x 3 = up to 4,320 chains of 100,000
-# cuts (about 430 M cuts: days on one core). Build first:
+# The whole run is 13 schemes x up to 24 chips x 5 x 3 = up to 4,680 chains of 100,000
+# cuts (about 470 M cuts: days on one core). Build first:
 #   cargo build --release --manifest-path core-wasm/Cargo.toml -p ftlscope-cli
 FTL=${FTL:-core-wasm/target/release/ftl}
 CUTS=${CUTS:-100000}
 N=${N:-5000}
-SCHEMES=${SCHEMES:-"page bast fast ofast fastcheck fast-ltlog rftl gftl nftl kraft kast ltftl"}
+SCHEMES=${SCHEMES:-"page bast fast ofast fastcheck fast-ltlog rftl gftl nftl kraft kast ltftl dftl"}
 PPBS=${PPBS:-"2 3 4 5 7 8 11 16"}
 SIZES=${SIZES:-"min min+2 256"}
 SEEDS=${SEEDS:-"1 2 3"}
