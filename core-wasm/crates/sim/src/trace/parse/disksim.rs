@@ -1,6 +1,6 @@
 //! The DiskSim / MQSim ASCII trace format.
 
-use super::helpers::{clip, fields, is_number, need, parse_time, parse_u64, LineResult, Rec};
+use super::helpers::{clip, fields_n, is_number, need, parse_time, parse_u64, LineResult, Rec};
 use super::{Cx, Entry, Format, LineReader, LineView, TimeUnit, TraceFormat};
 
 pub(super) const ENTRY: Entry = Entry {
@@ -33,7 +33,8 @@ struct Disksim;
 impl LineReader for Disksim {
     /// `arrival_time device lba size_in_sectors type` (type 0 write, 1 read).
     fn read<'a>(&mut self, line: &'a str, cx: &mut Cx<'_>) -> LineResult<'a> {
-        let f = fields(line, None);
+        // Five columns, and a sixth to refuse.
+        let f = fields_n::<6>(line, None);
         need(&f, 5, line.len(), "arrival_time device lba size_in_sectors type")?;
         let time = parse_time(f[0].0, f[0].1, "the arrival time")?;
         parse_u64(f[1].0, f[1].1, "the device number")?;

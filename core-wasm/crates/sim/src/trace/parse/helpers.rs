@@ -15,25 +15,27 @@ pub(crate) fn trim(b: &[u8]) -> (&[u8], usize) {
     (&b[start..end.max(start)], start)
 }
 
-/// The fields of a line with their 1-based columns, at most MAX_FIELDS kept (no
-/// allocation per line: parsing runs at hundreds of MB/s).
-pub(crate) struct Fields<'a> {
-    f: [(usize, &'a str); MAX_FIELDS],
+/// The fields of a line with their 1-based columns, at most `N` kept (no allocation per
+/// line: parsing runs at hundreds of MB/s). A format with a fixed number of columns keeps
+/// a few more than it reads (`fields_n`): the array is set up for every line, and 32 of
+/// them cost more than splitting a short line (issue 37, callgrind).
+pub(crate) struct Fields<'a, const N: usize = MAX_FIELDS> {
+    f: [(usize, &'a str); N],
     n: usize,
     /// Fields in the line, including those beyond MAX_FIELDS.
     pub(crate) total: usize,
 }
 
-impl<'a> std::ops::Deref for Fields<'a> {
+impl<'a, const N: usize> std::ops::Deref for Fields<'a, N> {
     type Target = [(usize, &'a str)];
     fn deref(&self) -> &Self::Target {
         &self.f[..self.n]
     }
 }
 
-impl<'a> Fields<'a> {
+impl<'a, const N: usize> Fields<'a, N> {
     fn push(&mut self, col: usize, s: &'a str) {
-        if self.n < MAX_FIELDS {
+        if self.n < N {
             self.f[self.n] = (col, s);
             self.n += 1;
         }
@@ -44,8 +46,13 @@ impl<'a> Fields<'a> {
 /// Fields of a line: split by `delim` (each trimmed), or by runs of whitespace when
 /// `delim` is None.
 pub(crate) fn fields(line: &str, delim: Option<u8>) -> Fields<'_> {
+    fields_n(line, delim)
+}
+
+/// As `fields`, keeping at most `N` fields (`total` still counts them all).
+pub(crate) fn fields_n<const N: usize>(line: &str, delim: Option<u8>) -> Fields<'_, N> {
     let b = line.as_bytes();
-    let mut out = Fields { f: [(0, ""); MAX_FIELDS], n: 0, total: 0 };
+    let mut out = Fields { f: [(0, ""); N], n: 0, total: 0 };
     match delim {
         Some(d) => {
             let mut start = 0;
@@ -207,7 +214,12 @@ pub(crate) type RecordResult = Result<Option<(bool, u64, u64, Option<i128>)>, (u
 pub(crate) type LineResult<'a> = Result<Option<Rec<'a>>, (usize, String)>;
 
 /// At least `n` fields, else an error at the end of the line.
-pub(crate) fn need(f: &Fields, n: usize, line_len: usize, what: &str) -> Result<(), (usize, String)> {
+pub(crate) fn need<const N: usize>(
+    f: &Fields<N>,
+    n: usize,
+    line_len: usize,
+    what: &str,
+) -> Result<(), (usize, String)> {
     if f.total < n {
         let col = f.last().map(|x| x.0 + x.1.len()).unwrap_or(1).min(line_len + 1);
         return Err((col, format!("expected {n} fields ({what}), found {}", f.total)));
