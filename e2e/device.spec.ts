@@ -162,3 +162,83 @@ test('open model: requests wait in several dies’ queues at once while the dies
   await expect(view).toHaveCount(0);
   expect(problems).toEqual([]);
 });
+
+test('a power cut stops every die, each recovers from its own chip, the verdict, and Back undoes it', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const problems = watch(page);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await ready(page);
+  await openDevice(page, 2, 2, 'page');
+  const view = page.getByTestId('device-view');
+  await expect(view).toHaveAttribute('data-ready', 'true');
+  for (let i = 1; i <= 30; i++) await stepTo(page, 'device-step', i);
+  const before = await moment(page);
+
+  const power = page.getByTestId('device-power');
+  await expect(power).toHaveAttribute('data-power', 'on');
+  await page.getByTestId('device-cut').focus();
+  await page.keyboard.press('Enter');
+  await expect(power).toHaveAttribute('data-power', 'off');
+  // Every die stopped where it was: the cursor and each die's place stand; no step while off.
+  await expect(view).toHaveAttribute('data-cursor', '30');
+  await expect(page.getByTestId('device-step')).toBeDisabled();
+  expect((await moment(page)).dies).toEqual(before.dies);
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/power-off-1280x720.png` });
+
+  // Power on: Step reveals the dies' recovery operations in time order, one die at a time.
+  await page.getByTestId('device-recover').click();
+  await expect(power).toHaveAttribute('data-power', 'recovering');
+  await expect(page.locator('[data-testid^=die-recovery-]')).toHaveCount(4);
+  const revealed = async () =>
+    (
+      await page
+        .locator('[data-testid^=die-recovery-]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-ops')))
+    )
+      .map((x) => Number(x!.split('/')[0]))
+      .reduce((a, b) => a + b, 0);
+  for (let i = 1; i <= 3; i++) {
+    await page.getByTestId('device-step').click();
+    await expect.poll(revealed).toBe(i);
+    await expect(page.locator('.device-die[data-current]')).toHaveCount(1);
+  }
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.screenshot({ path: `${SHOTS}/power-recovering-1024x768.png` });
+  await page.getByTestId('device-recover-whole').click();
+  await expect(power).toHaveAttribute('data-power', 'recovered');
+  const verdict = page.getByTestId('device-verdict');
+  await expect(verdict).toHaveAttribute('data-ok', 'true');
+  await expect(verdict).toContainText('no acknowledged write lost');
+  // Every die's recovery revealed whole, each with its own verdict.
+  const ops = await page
+    .locator('[data-testid^=die-recovery-]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-ops')!.split('/').map(Number)));
+  expect(ops).toHaveLength(4);
+  for (const [done, all] of ops) expect(done).toBe(all);
+  await expect(page.locator('[data-testid^=die-recovery-] b.ok')).toHaveCount(4);
+  await expect(page.getByTestId('device-step')).toBeDisabled();
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.screenshot({ path: `${SHOTS}/power-recovered-1280x720.png` });
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.screenshot({ path: `${SHOTS}/power-recovered-1024x768.png` });
+
+  // Back through the recovery and the cut: the exact moment before the cut again.
+  const total = ops.reduce((a, [, all]) => a + all, 0);
+  for (let i = 0; i <= total + 1; i++) {
+    if ((await power.getAttribute('data-power')) === 'on') break;
+    const was = await page.getByTestId('device-status').innerText();
+    const p = await power.getAttribute('data-power');
+    const n = await revealed().catch(() => -1);
+    await page.getByTestId('device-back').click();
+    await expect
+      .poll(async () => [await power.getAttribute('data-power'), await revealed().catch(() => -1)])
+      .not.toEqual([p, n]);
+    expect(was).toBeTruthy();
+  }
+  await expect(power).toHaveAttribute('data-power', 'on');
+  expect(await moment(page)).toEqual(before);
+  expect(problems).toEqual([]);
+});

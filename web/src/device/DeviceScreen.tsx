@@ -3,7 +3,7 @@
 // side, each its chip grid (SVG, or the canvas for big chips), the die of the operation
 // shown highlighted, each die's queue and utilisation. One die never comes here: the app's
 // own view is that device.
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import {
   DeviceClient,
   type DeviceMoment,
@@ -17,6 +17,7 @@ import { CanvasGrid } from '../viz/CanvasGrid';
 import { DeviceGrid } from '../viz/DeviceGrid';
 import { SVG_MAX_PAGES } from '../viz/ChipView';
 import { useSize } from '../ui/useSize';
+import { DevicePowerPanel, DieRecoveryLine } from './DevicePowerPanel';
 import './device.css';
 
 export interface DeviceScreenProps {
@@ -78,8 +79,10 @@ export function DeviceScreen({ scenario, shape, theme, onClose }: DeviceScreenPr
   );
 
   const onKey = (e: KeyboardEvent) => {
-    if (e.key === 'ArrowRight') send({ kind: 'step' });
-    else if (e.key === 'ArrowLeft') send({ kind: 'back' });
+    const off = shown?.moment.power === 'off' || shown?.moment.power === 'recovered';
+    if (e.key === 'ArrowRight') {
+      if (!off) send({ kind: 'step' });
+    } else if (e.key === 'ArrowLeft') send({ kind: 'back' });
     else if (e.key === 'Home') send({ kind: 'goto', cursor: 0 });
     else return;
     e.preventDefault();
@@ -105,13 +108,17 @@ export function DeviceScreen({ scenario, shape, theme, onClose }: DeviceScreenPr
       <div className="device-head">
         <h2 id="device-h">Device of {shapeLabel(shape)}</h2>
         <div className="device-controls" role="group" aria-label="Device stepping">
-          <button type="button" onClick={() => send({ kind: 'goto', cursor: 0 })} disabled={!m || m.cursor === 0}>
+          <button
+            type="button"
+            onClick={() => send({ kind: 'goto', cursor: 0 })}
+            disabled={!m || (m.cursor === 0 && m.power === 'on')}
+          >
             Start
           </button>
           <button
             type="button"
             onClick={() => send({ kind: 'back' })}
-            disabled={!m || m.cursor === 0}
+            disabled={!m || (m.cursor === 0 && m.power === 'on')}
             data-testid="device-back"
           >
             ← Back op
@@ -120,7 +127,7 @@ export function DeviceScreen({ scenario, shape, theme, onClose }: DeviceScreenPr
             type="button"
             className="primary"
             onClick={() => send({ kind: 'step' })}
-            disabled={!m || m.cursor >= m.total}
+            disabled={!m || m.power === 'off' || m.power === 'recovered' || (m.power === 'on' && m.cursor >= m.total)}
             data-testid="device-step"
           >
             Step op →
@@ -135,9 +142,10 @@ export function DeviceScreen({ scenario, shape, theme, onClose }: DeviceScreenPr
           {error}
         </p>
       )}
+      {m && <DevicePowerPanel m={m} send={send} />}
       {m && (
         <p className="device-status" aria-live="polite" data-testid="device-status">
-          Operation <b>{m.cursor}</b> of {m.total}
+          {m.power === 'on' ? 'Operation' : 'Power cut after operation'} <b>{m.cursor}</b> of {m.total}
           {cur ? (
             <>
               {' '}
@@ -149,7 +157,7 @@ export function DeviceScreen({ scenario, shape, theme, onClose }: DeviceScreenPr
             ' (before the first)'
           )}
           . Host requests done: {m.hosts_done} of {m.hosts}.
-          {m.next && (
+          {m.next && m.power === 'on' && (
             <>
               {' '}
               Next: die {m.next.die} at {(m.next.start_ns / 1000).toFixed(1)} µs.
@@ -160,7 +168,16 @@ export function DeviceScreen({ scenario, shape, theme, onClose }: DeviceScreenPr
       <div className="device-dies" style={{ gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))` }}>
         {m &&
           shown.dies.map((arrays, d) => (
-            <DieCard key={d} die={m.dies[d]} arrays={arrays} current={cur?.die === d} theme={theme} />
+            <DieCard
+              key={d}
+              die={m.dies[d]}
+              arrays={arrays}
+              current={
+                m.power === 'recovering' || m.power === 'recovered' ? m.recovery_current?.die === d : cur?.die === d
+              }
+              theme={theme}
+              recovery={<DieRecoveryLine m={m} die={d} />}
+            />
           ))}
       </div>
       <p className="device-note">
@@ -177,11 +194,13 @@ function DieCard({
   arrays,
   current,
   theme,
+  recovery,
 }: {
   die: DieMoment;
   arrays: DieArrays;
   current: boolean;
   theme: string;
+  recovery?: ReactNode;
 }) {
   const [ref, { width, height }] = useSize<HTMLDivElement>();
   const blocks = arrays.blockRoles.length;
@@ -213,6 +232,7 @@ function DieCard({
           <span style={{ width: `${Math.min(100, pct)}%` }} />
         </span>
       </div>
+      {recovery}
       <ol className="device-queue" aria-label={`Die ${die.die} queue`} data-testid={`die-queue-${die.die}`}>
         {die.queue.length === 0 && <li className="empty">queue empty</li>}
         {die.queue.map((q) => (

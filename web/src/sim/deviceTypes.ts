@@ -33,6 +33,10 @@ export type DeviceRequest =
   | { kind: 'step' }
   | { kind: 'back' }
   | { kind: 'goto'; cursor: number }
+  /** power: cut at the moment shown, recover (then Step reveals it), recover whole (x-api2.md) */
+  | { kind: 'cut' }
+  | { kind: 'recover' }
+  | { kind: 'recover_whole' }
   /** a whole run of a device (the compare's device shapes): `device_run`'s JSON; the open session is untouched */
   | { kind: 'run'; scenario: unknown; space: number }
   /** the stripe unit a scheme needs on several dies (`device_stripe_for`) */

@@ -37,6 +37,18 @@ function handle(r: DeviceRequest): DeviceReply {
   if (!session) return { kind: 'error', message: 'no device is open' };
   if (r.kind === 'step') return reply(session, session.step_op());
   if (r.kind === 'back') return reply(session, session.back_op());
+  if (r.kind === 'cut') {
+    session.power_cut();
+    return reply(session, true);
+  }
+  if (r.kind === 'recover') {
+    session.recover();
+    return reply(session, true);
+  }
+  if (r.kind === 'recover_whole') {
+    session.recover_whole();
+    return reply(session, true);
+  }
   session.goto(r.cursor);
   return reply(session, true);
 }
