@@ -132,7 +132,7 @@ test('open model: requests wait in several dies’ queues at once while the dies
   await ready(page);
   await page.getByTestId('timing-open').check();
   await page.getByTestId('timing-arrivals').selectOption('poisson');
-  await page.getByTestId('timing-rate').fill('20000');
+  await page.getByTestId('timing-rate').fill('50000');
   await openDevice(page, 4, 2, 'page');
   const view = page.getByTestId('device-view');
   await expect(view).toHaveAttribute('data-ready', 'true');
