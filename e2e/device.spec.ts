@@ -4,7 +4,7 @@
 // striping of a block-mapped scheme is refused with the core's message. Screenshots of 1,
 // 2 and 8 dies at 1366 x 768.
 import { expect, test, type Page } from '@playwright/test';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { ready, watch } from './helpers';
 
 const SHOTS = 'test-results/device';
@@ -240,5 +240,27 @@ test('a power cut stops every die, each recovers from its own chip, the verdict,
   }
   await expect(power).toHaveAttribute('data-power', 'on');
   expect(await moment(page)).toEqual(before);
+  expect(problems).toEqual([]);
+});
+
+test('a scenario file saved from the device view carries its shape and opens it again', async ({ page }) => {
+  const problems = watch(page);
+  await ready(page);
+  await openDevice(page, 4, 2, 'page');
+  await expect(page.getByTestId('device-view')).toHaveAttribute('data-ready', 'true');
+  await page.getByTestId('file-menu').click();
+  const [d] = await Promise.all([page.waitForEvent('download'), page.getByTestId('save-scenario').click()]);
+  const path = await d.path();
+  const text = readFileSync(path, 'utf8');
+  expect(JSON.parse(text).device).toEqual({ channels: 4, diesPerChannel: 2, stripe: 'page' });
+  // Close the device, open the file: the same 8-die device again.
+  await page.getByTestId('device-close').click();
+  await expect(page.getByTestId('device-view')).toHaveCount(0);
+  await page.getByTestId('file-menu').click();
+  await page
+    .getByTestId('open-scenario-input')
+    .setInputFiles({ name: 'device.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+  await expect(page.getByTestId('device-view')).toHaveAttribute('data-ready', 'true');
+  await expect(page.locator('.device-die')).toHaveCount(8);
   expect(problems).toEqual([]);
 });

@@ -146,6 +146,18 @@ describe('links: encode / decode', () => {
     }
   });
 
+  it('scenario files carry the device shape and load it back (issue 40)', () => {
+    const device = { channels: 4, diesPerChannel: 2, stripe: 'block' as const };
+    const state: ShareState = { scenario: defaultScenario(), at: { step: 3, op: 0 }, view: {}, device };
+    const file = stateToFile(state);
+    expect(JSON.parse(file).device).toEqual(device);
+    expect(stateFromFile(file).state.device).toEqual(device);
+    // Without the device view open, the file has no shape and opens the chip view.
+    const chip = stateToFile({ ...state, device: undefined });
+    expect(JSON.parse(chip)).not.toHaveProperty('device');
+    expect(stateFromFile(chip).state.device).toBeUndefined();
+  });
+
   it('carries the device shape (issue 40), and drops a damaged or one-die shape', () => {
     const base: ShareState = { scenario: defaultScenario(), at: { step: 0, op: 0 }, view: {} };
     for (const device of [
