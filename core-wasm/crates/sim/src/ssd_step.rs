@@ -38,6 +38,9 @@ struct DieStep {
     /// Its operations' durations are `op_ns[first_op .. first_op + ops]` of the die.
     first_op: u32,
     ops: u32,
+    /// A read's wait for its channel before the data-out (PageTime): its last operation
+    /// ends that much later, the die held meanwhile (not busy: ssd/device.rs).
+    tail_wait_ns: u32,
 }
 
 impl DieStep {
@@ -56,16 +59,28 @@ struct DiePlan {
 }
 
 impl DiePlan {
-    /// Start and end of unit `k` of step `s`.
+    /// Start and end of unit `k` of step `s` (a read's last operation ends after its
+    /// wait for the channel: the page request ends when `DeviceClock` says it does).
     fn unit_time(&self, s: usize, k: usize) -> (u64, u64) {
         let st = &self.steps[s];
         if st.ops == 0 {
-            return (st.start_ns, st.start_ns);
+            return (st.start_ns, st.start_ns + st.tail_wait_ns as u64);
         }
         let f = st.first_op as usize;
         let before: u64 = self.op_ns[f..f + k].iter().map(|&n| n as u64).sum();
         let start = st.start_ns + before;
-        (start, start + self.op_ns[f + k] as u64)
+        let tail = if k + 1 == st.ops as usize { st.tail_wait_ns as u64 } else { 0 };
+        (start, start + self.op_ns[f + k] as u64 + tail)
+    }
+
+    /// The die's busy time in unit `k` of step `s`: its operation (not a wait for the bus).
+    fn unit_busy(&self, s: usize, k: usize) -> u64 {
+        let st = &self.steps[s];
+        if st.ops == 0 {
+            0
+        } else {
+            self.op_ns[st.first_op as usize + k] as u64
+        }
     }
 }
 
@@ -282,16 +297,14 @@ impl DeviceStepper {
 
     fn advance(&mut self, d: usize) {
         let (s, k) = (self.pos[d].s, self.pos[d].k);
-        let (a, b) = self.plan[d].unit_time(s, k);
-        self.busy[d] += b - a;
+        self.busy[d] += self.plan[d].unit_busy(s, k);
         self.pos[d] = if k + 1 >= self.plan[d].steps[s].units() { Pos { s: s + 1, k: 0 } } else { Pos { s, k: k + 1 } };
         self.cursor += 1;
     }
 
     fn retreat(&mut self, d: usize) {
         let (s, k) = self.last_of(d).expect("a step revealed on the die");
-        let (a, b) = self.plan[d].unit_time(s, k);
-        self.busy[d] -= b - a;
+        self.busy[d] -= self.plan[d].unit_busy(s, k);
         self.pos[d] = Pos { s, k };
         self.cursor -= 1;
     }
@@ -568,9 +581,13 @@ fn plan(
         debug_assert_eq!(p.op_ns[first_op as usize..].iter().map(|&n| n as u64).sum::<u64>(), service);
         let pt = clock.page(di, w, &mut stats[di]);
         // The operations run back to back from here; a write's wait for the channel
-        // comes first (a read's comes before its data-out, at the end: PageTime).
-        let start_ns = if w.read { pt.ready_ns } else { pt.ready_ns + pt.channel_wait_ns };
-        p.steps.push(DieStep { request: i as u32, host: hosts.len() as u32, start_ns, first_op, ops });
+        // comes first, a read's before its data-out, at the end of its last operation
+        // (PageTime): either way the page request ends at `pt.end_ns`.
+        let (start_ns, tail) =
+            if w.read { (pt.ready_ns, pt.channel_wait_ns) } else { (pt.ready_ns + pt.channel_wait_ns, 0) };
+        let tail_wait_ns = u32::try_from(tail).map_err(|_| "a wait for the channel longer than 4 s".to_string())?;
+        p.steps.push(DieStep { request: i as u32, host: hosts.len() as u32, start_ns, first_op, ops, tail_wait_ns });
+        debug_assert_eq!(p.unit_time(p.steps.len() - 1, p.steps.last().map_or(0, |s| s.units() - 1)).1, pt.end_ns);
         p.local.push(local_req);
         if schedule.ends(i) {
             hosts.push(clock.end());

@@ -56,6 +56,9 @@ pub struct DieStats {
     pub gc_ns: u64,
     /// Jobs that waited for this die while it finished another request's GC work.
     pub delayed_by_gc: u64,
+    /// When its last page request ended (the channel wait included; not printed).
+    #[serde(skip)]
+    pub end_ns: u64,
 }
 
 /// A channel's bus: its busy intervals (sorted, disjoint), those before every later
@@ -254,6 +257,7 @@ impl DeviceClock {
         stats.channel_wait_ns += wait;
         stats.gc_ns += w.gc_ns;
         stats.page_requests += 1;
+        stats.end_ns = end;
         self.job_done[di] = end;
         self.job_gc[di] += w.gc_ns;
         h.gc_ns += w.gc_ns;
