@@ -6,51 +6,16 @@
 // build` first) with Playwright. Prints one JSON line.
 //   node scripts/bench-run-browser.mjs '<scenario json>' [at request] [--port N]
 // Not a timed test: the benchmark reports it.
-import { spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from '@playwright/test';
+import { benchArgs, longTasks, openBench, watchLongTasks } from './bench-browser-lib.mjs';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const args = process.argv.slice(2);
-const portAt = args.indexOf('--port');
-const PORT = portAt >= 0 ? Number(args[portAt + 1]) : Number(process.env.PW_PORT ?? 4202);
-const pos = portAt >= 0 ? args.filter((_, i) => i !== portAt && i !== portAt + 1) : args;
+const { port: PORT, positional: pos } = benchArgs();
 const [json, atArg = '0'] = pos;
 if (!json) throw new Error("usage: bench-run-browser.mjs '<scenario json>' [at request] [--port N]");
 const scenario = JSON.parse(json);
 const at = Number(atArg);
 
-const server = spawn(
-  process.execPath,
-  [
-    join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'),
-    'preview',
-    '--host',
-    '127.0.0.1',
-    '--port',
-    String(PORT),
-    '--strictPort',
-  ],
-  { cwd: ROOT, stdio: 'ignore' },
-);
-const base = `http://127.0.0.1:${PORT}`;
-for (let i = 0; ; i++) {
-  try {
-    if ((await fetch(base)).ok) break;
-  } catch {
-    /* not up yet */
-  }
-  if (i > 300) throw new Error('vite preview did not start');
-  await new Promise((r) => setTimeout(r, 100));
-}
-
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-});
+const { base, page, close } = await openBench(PORT);
 try {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   const t0 = Date.now();
   await page.goto(`${base}/?scenario=${encodeURIComponent(JSON.stringify(scenario))}&at=${at}`);
   const stepIs = (w) =>
@@ -65,12 +30,7 @@ try {
   const openS = (Date.now() - t0) / 1000;
   await page.getByTestId('tab-charts').click();
   await page.getByTestId('run-to-end').waitFor();
-  await page.evaluate(() => {
-    window.__long = [];
-    new PerformanceObserver((l) => l.getEntries().forEach((e) => window.__long.push(e.duration))).observe({
-      type: 'longtask',
-    });
-  });
+  await watchLongTasks(page);
   // When the progress bar first shows the last request run (the run itself, before the
   // return to the moment shown and the charts' redraw).
   await page.evaluate(() => {
@@ -95,7 +55,9 @@ try {
   const runS = (Date.now() - t1) / 1000;
   const ranAt = await page.evaluate(() => window.__ranAt);
   await stepIs(at);
-  const long = await page.evaluate(() => window.__long);
+  // When each long task began, in ms after the click: the ones at the end are the return
+  // to the moment shown and the charts; the ones during the run are the chunks' replies.
+  const long = (await longTasks(page)).map((t) => ({ at_ms: Math.round(t.start - c1), ms: Math.round(t.ms) }));
   console.log(
     JSON.stringify({
       scheme: scenario.scheme,
@@ -107,11 +69,11 @@ try {
       // click to the progress bar full: the run in the worker (the rest: back to the moment
       // shown, the run log fetched, the charts drawn)
       ran_s: ranAt == null ? null : Number(((ranAt - c1) / 1000).toFixed(3)),
-      long_tasks_over_50ms: long.filter((d) => d > 50).length,
-      longest_task_ms: long.length ? Number(Math.max(...long).toFixed(1)) : 0,
+      long_tasks_over_50ms: long.filter((t) => t.ms > 50).length,
+      longest_task_ms: long.length ? Math.max(...long.map((t) => t.ms)) : 0,
+      long_tasks: long,
     }),
   );
 } finally {
-  await browser.close();
-  server.kill();
+  await close();
 }

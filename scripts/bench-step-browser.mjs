@@ -6,16 +6,9 @@
 // Drives the production build (`npx vite build` first) with Playwright. Prints one JSON line.
 //   node scripts/bench-step-browser.mjs [scheme] [blocks] [pages_per_block] [warm-up requests] [steps] [--port N]
 // Not a timed test: the benchmark (scripts/bench.mjs) reports it.
-import { spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from '@playwright/test';
+import { benchArgs, longTasks, openBench, watchLongTasks } from './bench-browser-lib.mjs';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const args = process.argv.slice(2);
-const portAt = args.indexOf('--port');
-const PORT = portAt >= 0 ? Number(args[portAt + 1]) : Number(process.env.PW_PORT ?? 4202);
-const pos = portAt >= 0 ? args.filter((_, i) => i !== portAt && i !== portAt + 1) : args;
+const { port: PORT, positional: pos } = benchArgs();
 const [scheme = 'page', blocks = '65536', ppb = '64', warm = '5000000', stepsArg = '40'] = pos;
 const steps = Number(stepsArg);
 
@@ -26,39 +19,8 @@ const scenario = {
   workload: { kind: 'uniform', n: Number(warm) + 10 * steps, seed: 7 },
 };
 
-const server = spawn(
-  process.execPath,
-  [
-    join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'),
-    'preview',
-    '--host',
-    '127.0.0.1',
-    '--port',
-    String(PORT),
-    '--strictPort',
-  ],
-  {
-    cwd: ROOT,
-    stdio: 'ignore',
-  },
-);
-const base = `http://127.0.0.1:${PORT}`;
-for (let i = 0; ; i++) {
-  try {
-    if ((await fetch(base)).ok) break;
-  } catch {
-    /* not up yet */
-  }
-  if (i > 300) throw new Error('vite preview did not start');
-  await new Promise((r) => setTimeout(r, 100));
-}
-
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-});
+const { base, page, close } = await openBench(PORT);
 try {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   const t0 = Date.now();
   await page.goto(`${base}/?scenario=${encodeURIComponent(JSON.stringify(scenario))}&at=${warm}`);
   await page.waitForFunction(
@@ -73,12 +35,7 @@ try {
     return p && p.idle() && p.drawn() === p.received();
   });
   const openS = (Date.now() - t0) / 1000;
-  await page.evaluate(() => {
-    window.__long = [];
-    new PerformanceObserver((l) => l.getEntries().forEach((e) => window.__long.push(e.duration))).observe({
-      type: 'longtask',
-    });
-  });
+  await watchLongTasks(page);
   // One key press: ms to the counter changing and to the canvas drawn with the new moment.
   const press = (key) =>
     page.evaluate(async (key) => {
@@ -106,7 +63,7 @@ try {
     (i % 4 === 3 ? back : fwd).push(r);
     byChange = r.byChange;
   }
-  const long = await page.evaluate(() => window.__long);
+  const long = (await longTasks(page)).map((t) => t.ms);
   const med = (xs) => {
     const a = xs.filter((x) => x != null).sort((x, y) => x - y);
     return a.length ? Number(a[Math.floor(a.length / 2)].toFixed(1)) : null;
@@ -130,6 +87,5 @@ try {
     }),
   );
 } finally {
-  await browser.close();
-  server.kill();
+  await close();
 }

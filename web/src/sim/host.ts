@@ -120,12 +120,29 @@ export function runAhead(s: Pick<Session, 'run'>, count: number, ms?: number): n
   return ran;
 }
 
+/** A chip delta that changes nothing (new arrays each time: the worker transfers them). */
+const noChange = (): ChipDelta => ({
+  pages: new Uint32Array(0),
+  states: new Uint8Array(0),
+  lpns: new Uint32Array(0),
+  blocks: new Uint32Array(0),
+  roles: new Uint8Array(0),
+  owners: new Int32Array(0),
+  eraseCounts: new Uint32Array(0),
+  ownerSets: {},
+});
+
 export class SessionHost {
   private sessions = new Map<number, Session>();
   /** Huge chips: the page states last sent per Session (the base of the next patch). */
   private sentStates = new Map<number, Uint8Array>();
   /** Huge chips whose page holds the whole chip as last sent: op steps send deltas. */
   private synced = new Set<number>();
+  /**
+   * Run to end on a huge chip the page holds whole: the moment the page held when the
+   * first chunk ran (step, op). Going back to it sends no chip (see `goto`).
+   */
+  private aheadFrom = new Map<number, { step: number; ops: number }>();
   private nextSid = 1;
   /** uploaded traces and their parsers (web/src/trace) */
   readonly traces: TraceHost;
@@ -221,6 +238,10 @@ export class SessionHost {
   }
 
   private async dispatch(cmd: Command): Promise<unknown> {
+    // Anything but more chunks, the run log or the return moves the Session elsewhere.
+    if ('sid' in cmd && cmd.type !== 'run_ahead' && cmd.type !== 'run_log' && cmd.type !== 'goto') {
+      this.aheadFrom.delete(cmd.sid);
+    }
     if (TRACE_COMMANDS.has(cmd.type)) return this.traces.handle(cmd as TraceCommand);
     if (PAGE_COMMANDS.has(cmd.type)) return this.pages.handle(cmd as PageCommand);
     switch (cmd.type) {
@@ -296,7 +317,18 @@ export class SessionHost {
       case 'goto': {
         const s = this.session(cmd.sid);
         const target = Math.max(0, Math.min(Math.floor(cmd.step), s.total()));
-        s.goto(target, Math.max(0, Math.floor(cmd.ops)));
+        const ops = Math.max(0, Math.floor(cmd.ops));
+        const from = this.aheadFrom.get(cmd.sid);
+        this.aheadFrom.delete(cmd.sid);
+        s.goto(target, ops);
+        if (from && from.step === target && from.ops === ops && this.synced.has(cmd.sid)) {
+          // Back from Run to end to the moment the page still holds: the chip is the one it
+          // has (the run is deterministic), so send none of it (a 4 M-page chip's full
+          // snapshot and redraw took 60-140 ms of the main thread; issue 37) and make this
+          // moment the base of the core's next delta.
+          s.take_delta().free();
+          return { moved: true, snapshot: takeSnapshot(s, false, noChange()) };
+        }
         return this.stepped(s, true, cmd.sid);
       }
       case 'run_log': {
@@ -311,6 +343,7 @@ export class SessionHost {
       }
       case 'run_ahead': {
         const s = this.session(cmd.sid);
+        if (!this.aheadFrom.has(cmd.sid)) this.aheadFrom.set(cmd.sid, { step: s.step(), ops: s.op_cursor() });
         // Finish a half-revealed request so run() starts on a boundary.
         if (s.op_cursor() > 0 && s.op_cursor() < s.op_count()) s.step_request();
         const ran = runAhead(s, Math.max(1, Math.floor(cmd.count)), cmd.ms);

@@ -137,6 +137,78 @@ describe('Run to end: timed run-ahead chunks in the worker', () => {
   }
 });
 
+describe('Run to end on a huge chip the page holds whole', () => {
+  // 8,192 x 64 = 524,288 pages: over LEAN_PAGES, so op steps send the core's deltas.
+  const scenario = {
+    scheme: 'page',
+    chip: { preset: 'classroom', blocks: 8192, pages_per_block: 64 },
+    workload: { kind: 'uniform', n: 3000, seed: 5, read_ratio: 0.2 },
+  };
+  /** Pages that differ (half a million: toEqual on arrays that long is slow). */
+  const mismatches = (x: ArrayLike<number>, y: ArrayLike<number>) => {
+    let n = Math.abs(x.length - y.length);
+    for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) n++;
+    return n;
+  };
+  it('the return to the moment shown sends no chip, and the next step is a delta from it', async () => {
+    const host = new SessionHost(() => Promise.resolve(core.Session as unknown as SessionConstructor));
+    const a = ok<CreateResult>(await host.handle({ id: id++, type: 'create', scenario }));
+    const total = a.info.total_requests;
+    // A seek sends the whole chip (the page holds it from now on); two op steps are deltas.
+    const held = ok<StepResult>(await host.handle({ id: id++, type: 'goto', sid: a.sid, step: 1000, ops: 0 }));
+    expect(held.snapshot.pageStates.length).toBe(8192 * 64);
+    const states = Uint8Array.from(held.snapshot.pageStates);
+    const lpns = Uint32Array.from(held.snapshot.pageLpns);
+    const applyDelta = (snap: Snapshot) => {
+      const d = snap.chipDelta;
+      if (!d) throw new Error('expected a delta');
+      d.pages.forEach((p, i) => {
+        states[p] = d.states[i];
+        lpns[p] = d.lpns[i];
+      });
+      return d.pages.length;
+    };
+    let changed = 0;
+    for (let i = 0; i < 2; i++)
+      changed += applyDelta(ok<StepResult>(await host.handle({ id: id++, type: 'step_op', sid: a.sid })).snapshot);
+    expect(changed).toBeGreaterThan(0);
+    const shown = ok<Snapshot>(await host.handle({ id: id++, type: 'snapshot', sid: a.sid }));
+    const back = { step: shown.step, ops: shown.opCursor };
+    for (let at = back.step; at < total;) {
+      at = ok<RunAheadResult>(await host.handle({ id: id++, type: 'run_ahead', sid: a.sid, count: 700 })).step;
+    }
+    const log = ok<RunLog>(await host.handle({ id: id++, type: 'run_log', sid: a.sid }));
+    expect(log.logUpto).toBe(total);
+    const ret = ok<StepResult>(await host.handle({ id: id++, type: 'goto', sid: a.sid, ...back }));
+    expect([ret.snapshot.step, ret.snapshot.opCursor]).toEqual([back.step, back.ops]);
+    expect(ret.snapshot.pageStates.length).toBe(0);
+    expect(ret.snapshot.chipDelta?.pages.length).toBe(0);
+    expect(ret.snapshot.metrics).toEqual(shown.metrics);
+    // What the page holds is the chip a fresh Session has at that moment ...
+    const fresh = new core.Session(JSON.stringify(scenario));
+    try {
+      fresh.goto(back.step, back.ops);
+      expect(mismatches(states, fresh.page_states())).toBe(0);
+      expect(mismatches(lpns, fresh.page_lpns())).toBe(0);
+      // ... and the next op steps are deltas from it (the core's delta base is that moment).
+      for (let i = 0; i < 5; i++) {
+        applyDelta(ok<StepResult>(await host.handle({ id: id++, type: 'step_op', sid: a.sid })).snapshot);
+        fresh.step_op();
+      }
+      expect(mismatches(states, fresh.page_states())).toBe(0);
+      expect(mismatches(lpns, fresh.page_lpns())).toBe(0);
+    } finally {
+      fresh.free();
+    }
+    // A run ahead followed by a move anywhere else sends the whole chip.
+    ok(await host.handle({ id: id++, type: 'run_ahead', sid: a.sid, count: 700 }));
+    const elsewhere = ok<StepResult>(await host.handle({ id: id++, type: 'goto', sid: a.sid, step: 500, ops: 0 }));
+    expect(elsewhere.snapshot.pageStates.length).toBe(8192 * 64);
+    expect(elsewhere.snapshot.chipDelta).toBeUndefined();
+    await host.handle({ id: id++, type: 'dispose', sid: a.sid });
+  }, 120_000);
+});
+
 describe('runAhead: slices bounded by time', () => {
   it('runs the count asked for without a time limit, and stops at the end', () => {
     let pos = 0;

@@ -480,12 +480,14 @@ impl TraceParser {
 
     /// Preview of the fit on a scenario (scheme, chip, `workload.fit`):
     /// `{ok: true, summary}` or `{ok: false, message}` (e.g. addresses out of range).
+    /// The summary alone: no chip, scheme state or fitted requests are built (issue 37;
+    /// `load::summary_with_raw`, the same checks and errors as building the run).
     #[wasm_bindgen(unchecked_return_type = "TraceFitPreview")]
     pub fn fit(&self, scenario_json: &str) -> Result<JsValue, JsError> {
         use types::TraceFitPreview;
         let r = self
             .scenario_and_raw(scenario_json)
-            .and_then(|(sc, raw, fit)| load::build_with_raw(&sc, raw, fit).map(|(_, s)| s));
+            .and_then(|(sc, raw, fit)| load::summary_with_raw(&sc, raw, fit));
         to_js(&match r {
             Ok(summary) => TraceFitPreview::Fitted { ok: true, summary: Box::new(summary) },
             Err(message) => TraceFitPreview::Refused { ok: false, message },

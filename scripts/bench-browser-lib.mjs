@@ -1,0 +1,80 @@
+/* global window -- page.evaluate callbacks run in the browser */
+// What the browser benchmarks share (scripts/bench-step-browser.mjs,
+// scripts/bench-run-browser.mjs): the arguments, `vite preview` of the production build
+// (`npx vite build` first) and its wait, Chromium's launch, and the long-task observer.
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from '@playwright/test';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** `--port N` (else PW_PORT, else 4202) and the other arguments in order. */
+export function benchArgs(argv = process.argv.slice(2)) {
+  const at = argv.indexOf('--port');
+  const port = at >= 0 ? Number(argv[at + 1]) : Number(process.env.PW_PORT ?? 4202);
+  return { port, positional: at >= 0 ? argv.filter((_, i) => i !== at && i !== at + 1) : argv };
+}
+
+/**
+ * `vite preview` on the port and Chromium (/usr/bin/chromium or CHROMIUM_PATH), once the
+ * server answers. `close()` stops both.
+ */
+export async function openBench(port) {
+  const server = spawn(
+    process.execPath,
+    [
+      join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'),
+      'preview',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--strictPort',
+    ],
+    { cwd: ROOT, stdio: 'ignore' },
+  );
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    for (let i = 0; ; i++) {
+      try {
+        if ((await fetch(base)).ok) break;
+      } catch {
+        /* not up yet */
+      }
+      if (i > 300) throw new Error('vite preview did not start');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+    });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    return {
+      base,
+      page,
+      close: async () => {
+        await browser.close();
+        server.kill();
+      },
+    };
+  } catch (e) {
+    server.kill();
+    throw e;
+  }
+}
+
+/** Starts recording the page's long tasks (> 50 ms, the browser's definition). */
+export function watchLongTasks(page) {
+  return page.evaluate(() => {
+    window.__long = [];
+    new PerformanceObserver((l) =>
+      l.getEntries().forEach((e) => window.__long.push({ start: e.startTime, ms: e.duration })),
+    ).observe({ type: 'longtask' });
+  });
+}
+
+/** The long tasks recorded since `watchLongTasks`: `[{start, ms}]`, start in page ms. */
+export function longTasks(page) {
+  return page.evaluate(() => window.__long);
+}
