@@ -1,6 +1,6 @@
 // The worker-side logic, independent of the Worker global so it can be unit tested
 // with a fake Session: it owns the Sessions and answers one Request with one Response.
-import { LEAN_PAGES, diffStates, readDelta } from './patch';
+import { LEAN_PAGES, diffStates, noChange, readDelta } from './patch';
 import type { Session, plan_runs } from './pkg/ftlscope_wasm';
 import type {
   ChipDelta,
@@ -120,28 +120,13 @@ export function runAhead(s: Pick<Session, 'run'>, count: number, ms?: number): n
   return ran;
 }
 
-/** A chip delta that changes nothing (new arrays each time: the worker transfers them). */
-const noChange = (): ChipDelta => ({
-  pages: new Uint32Array(0),
-  states: new Uint8Array(0),
-  lpns: new Uint32Array(0),
-  blocks: new Uint32Array(0),
-  roles: new Uint8Array(0),
-  owners: new Int32Array(0),
-  eraseCounts: new Uint32Array(0),
-  ownerSets: {},
-});
-
 export class SessionHost {
   private sessions = new Map<number, Session>();
   /** Huge chips: the page states last sent per Session (the base of the next patch). */
   private sentStates = new Map<number, Uint8Array>();
   /** Huge chips whose page holds the whole chip as last sent: op steps send deltas. */
   private synced = new Set<number>();
-  /**
-   * Run to end on a huge chip the page holds whole: the moment the page held when the
-   * first chunk ran (step, op). Going back to it sends no chip (see `goto`).
-   */
+  /** Run to end: the moment the page showed at the first chunk (a goto back sends no chip). */
   private aheadFrom = new Map<number, { step: number; ops: number }>();
   private nextSid = 1;
   /** uploaded traces and their parsers (web/src/trace) */
@@ -322,10 +307,8 @@ export class SessionHost {
         this.aheadFrom.delete(cmd.sid);
         s.goto(target, ops);
         if (from && from.step === target && from.ops === ops && this.synced.has(cmd.sid)) {
-          // Back from Run to end to the moment the page still holds: the chip is the one it
-          // has (the run is deterministic), so send none of it (a 4 M-page chip's full
-          // snapshot and redraw took 60-140 ms of the main thread; issue 37) and make this
-          // moment the base of the core's next delta.
+          // Back from Run to end to the moment the page holds (the run is deterministic): no
+          // chip (4 M pages: 21.6 MB and a full redraw; issue 37); the next delta starts here.
           s.take_delta().free();
           return { moved: true, snapshot: takeSnapshot(s, false, noChange()) };
         }

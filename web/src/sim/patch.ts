@@ -173,3 +173,15 @@ export function readDelta(s: Session): ChipDelta | null {
     d.free();
   }
 }
+
+/** A chip delta that changes nothing (new arrays each time: the worker transfers them). */
+export const noChange = (): ChipDelta => ({
+  pages: new Uint32Array(0),
+  states: new Uint8Array(0),
+  lpns: new Uint32Array(0),
+  blocks: new Uint32Array(0),
+  roles: new Uint8Array(0),
+  owners: new Int32Array(0),
+  eraseCounts: new Uint32Array(0),
+  ownerSets: {},
+});
