@@ -26,11 +26,8 @@ fn trace() -> RawTrace {
 }
 
 fn scenario(scheme: &str, fit: Fit) -> Scenario {
-    let params = if scheme == "page" {
-        SchemeParams::default()
-    } else {
-        serde_json::from_str(r#"{"log_blocks":4}"#).unwrap()
-    };
+    let params =
+        if scheme == "page" { SchemeParams::default() } else { serde_json::from_str(r#"{"log_blocks":4}"#).unwrap() };
     Scenario {
         scheme: scheme.into(),
         params,

@@ -485,9 +485,7 @@ impl TraceParser {
     #[wasm_bindgen(unchecked_return_type = "TraceFitPreview")]
     pub fn fit(&self, scenario_json: &str) -> Result<JsValue, JsError> {
         use types::TraceFitPreview;
-        let r = self
-            .scenario_and_raw(scenario_json)
-            .and_then(|(sc, raw, fit)| load::summary_with_raw(&sc, raw, fit));
+        let r = self.scenario_and_raw(scenario_json).and_then(|(sc, raw, fit)| load::summary_with_raw(&sc, raw, fit));
         to_js(&match r {
             Ok(summary) => TraceFitPreview::Fitted { ok: true, summary: Box::new(summary) },
             Err(message) => TraceFitPreview::Refused { ok: false, message },
