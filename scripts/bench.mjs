@@ -87,7 +87,7 @@ const CHIP_ARGS = ['--chip', 'fastcheck', '--blocks', '8192', '--pages-per-block
 const CHIP = { preset: 'fastcheck', blocks: 8192, pages_per_block: 64 };
 const PAGES = 8192 * 64;
 const logBlocks = (scheme) =>
-  ['rftl', 'gftl', 'nftl', 'page', 'ltftl'].includes(scheme) ? [] : ['--log-blocks', '16'];
+  ['rftl', 'gftl', 'nftl', 'page', 'ltftl', 'dftl'].includes(scheme) ? [] : ['--log-blocks', '16'];
 const params = (scheme) => (logBlocks(scheme).length ? { log_blocks: 16 } : {});
 
 // ---- 1. whole process on trace files ---------------------------------------------------
@@ -287,7 +287,14 @@ if (!only && !args.includes('--no-browser') && browserStep) {
 {
   const t = [];
   const add = (figure, target, value, unit, ratio, met, load) =>
-    t.push({ figure, target, value: value == null ? '-' : `${f2(value)} ${unit}`, ratio, met, load });
+    t.push({
+      figure,
+      target,
+      value: value == null ? '-' : unit ? `${f2(value)} ${unit}` : String(value),
+      ratio,
+      met,
+      load,
+    });
   for (const s of schemes) {
     const r = rows[s];
     for (const [path, key] of [

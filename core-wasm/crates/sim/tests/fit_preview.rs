@@ -18,7 +18,7 @@ fn trace() -> RawTrace {
         x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         let sector = if i % 3 == 0 { (x >> 20) % 2_000_000 } else { (x >> 24) % 512 };
         let sectors = 1 + (x >> 60) % 8;
-        let read = (x >> 40) % 4 == 0;
+        let read = (x >> 40).is_multiple_of(4);
         text.push_str(&format!("{}.{:03} 0 {sector} {sectors} {}\n", i / 10, i % 10, u8::from(read)));
     }
     parse_bytes(text.as_bytes(), TraceOptions { page_bytes: 512, ..TraceOptions::default() })
