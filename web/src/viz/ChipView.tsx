@@ -152,11 +152,23 @@ export function ChipView({ info, snap, transitionMs, budgetMs, theme, textScale,
       </p>
       {legendIn ? (
         createPortal(
-          <Legend roles={roles} states={states} timing={timingModel(snap.metrics)} marks={marks ?? undefined} />,
+          <Legend
+            roles={roles}
+            states={states}
+            timing={timingModel(snap.metrics)}
+            marks={marks ?? undefined}
+            reserve={large}
+          />,
           legendIn,
         )
       ) : (
-        <Legend roles={roles} states={states} timing={timingModel(snap.metrics)} marks={marks ?? undefined} />
+        <Legend
+          roles={roles}
+          states={states}
+          timing={timingModel(snap.metrics)}
+          marks={marks ?? undefined}
+          reserve={large}
+        />
       )}
     </div>
   );
