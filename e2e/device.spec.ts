@@ -147,13 +147,21 @@ test('open model: requests wait in several dies’ queues at once while the dies
   await expect(page.locator('.device-queue li:not(.running):not(.empty)').first()).toBeVisible();
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: `${SHOTS}/8-dies-open.png` });
-  // The link carries the shape: reloading it opens the same device (at its first operation).
+  // The link carries the shape and the operation shown: reloading it opens the same device
+  // at the same moment (every die in the same place).
+  const at = await moment(page);
+  expect(at.cursor).toBe(60);
   await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#v1=/);
+  const hashAt60 = await page.evaluate(() => location.hash);
   await page.reload();
   await expect(view).toHaveAttribute('data-ready', 'true');
+  await expect(view).toHaveAttribute('data-cursor', '60');
   await expect(page.locator('.device-die')).toHaveCount(8);
   await expect(page.getByRole('heading', { name: /4 channels × 2 dies \(8 dies\), page striping/ })).toBeVisible();
-  await stepTo(page, 'device-step', 1);
+  expect(await moment(page)).toEqual(at);
+  await stepTo(page, 'device-step', 61);
+  // The link follows the step.
+  await expect.poll(() => page.evaluate(() => location.hash)).not.toBe(hashAt60);
   // Closing the view drops the shape from the link: a reload opens the chip view.
   await page.getByTestId('device-close').click();
   await expect(view).toHaveCount(0);

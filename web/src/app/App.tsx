@@ -45,6 +45,15 @@ export function App() {
     if (d) setDevice(d);
     setDeviceOpen(!!d && d.channels * d.diesPerChannel > 1);
   }, []);
+  // The device's operation shown travels in the link (0: left out).
+  const onDeviceCursor = useCallback((cursor: number) => {
+    setDevice((d) => {
+      const next = { ...d };
+      if (cursor > 0) next.cursor = cursor;
+      else delete next.cursor;
+      return next.cursor === d.cursor ? d : next;
+    });
+  }, []);
   const presentation = usePresentation();
   const { present } = presentation;
   const classroom = useClassroom();
@@ -134,7 +143,13 @@ export function App() {
         />
       )}
       {deviceOpen && !compare && loaded && (
-        <DeviceScreen scenario={loaded.scenario} shape={device} theme={theme} onClose={() => setDeviceOpen(false)} />
+        <DeviceScreen
+          scenario={loaded.scenario}
+          shape={device}
+          theme={theme}
+          onClose={() => setDeviceOpen(false)}
+          onCursor={onDeviceCursor}
+        />
       )}
       {/* Hidden, not unmounted, while comparing: the grid keeps its measured size. */}
       <div className="layout" style={(compare || (deviceOpen && !compare)) && loaded ? { display: 'none' } : undefined}>
@@ -145,7 +160,10 @@ export function App() {
             busy={!loaded && !client}
             onApply={applyScenario}
             device={device}
-            onDevice={openDevice}
+            onDevice={(d) =>
+              // Apply opens the device at its first operation (a link's cursor is not the new run's).
+              openDevice({ channels: d.channels, diesPerChannel: d.diesPerChannel, stripe: d.stripe })
+            }
           />
           <p className="keys-hint">
             Keys: <kbd>Space</kbd> play/pause · <kbd>→</kbd> step op · <kbd>←</kbd> back

@@ -26,6 +26,8 @@ export interface DeviceScreenProps {
   shape: DeviceShape;
   theme: string;
   onClose: () => void;
+  /** the operation shown, after each move (the link follows it) */
+  onCursor?: (cursor: number) => void;
 }
 
 interface Shown {
@@ -40,11 +42,20 @@ export function shapeLabel(s: DeviceShape): string {
   } (${dies} dies), ${s.stripe} striping`;
 }
 
-export function DeviceScreen({ scenario, shape, theme, onClose }: DeviceScreenProps) {
+export function DeviceScreen({ scenario, shape, theme, onClose, onCursor }: DeviceScreenProps) {
   const [client, setClient] = useState<DeviceClient | null>(null);
   const [shown, setShown] = useState<Shown | null>(null);
   const [error, setError] = useState<string | null>(null);
   const pending = useRef(false);
+  const cursorOut = useRef(onCursor);
+  useEffect(() => {
+    cursorOut.current = onCursor;
+  }, [onCursor]);
+  // The device reopens only when its shape changes, not when the link's cursor follows it;
+  // the cursor given when it opens (a link, a scenario file) is where it opens.
+  const { channels, diesPerChannel, stripe } = shape;
+  const openAt = useRef(shape.cursor ?? 0);
+  openAt.current = shape.cursor ?? 0;
 
   const apply = useCallback((r: DeviceReply) => {
     if (r.kind === 'error') {
@@ -54,6 +65,7 @@ export function DeviceScreen({ scenario, shape, theme, onClose }: DeviceScreenPr
     if (r.kind !== 'moment') return;
     setError(null);
     setShown({ moment: r.moment, dies: r.dies });
+    cursorOut.current?.(r.moment.cursor);
   }, []);
 
   useEffect(() => {
@@ -61,9 +73,13 @@ export function DeviceScreen({ scenario, shape, theme, onClose }: DeviceScreenPr
     setClient(c);
     setShown(null);
     setError(null);
-    void c.request({ kind: 'open', scenario, shape }).then(apply);
+    const at = openAt.current;
+    void c
+      .request({ kind: 'open', scenario, shape: { channels, diesPerChannel, stripe } })
+      .then((r) => (r.kind === 'moment' && at > 0 ? c.request({ kind: 'goto', cursor: at }) : r))
+      .then(apply);
     return () => c.close();
-  }, [scenario, shape, apply]);
+  }, [scenario, channels, diesPerChannel, stripe, apply]);
 
   const send = useCallback(
     (r: DeviceRequest) => {

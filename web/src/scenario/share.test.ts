@@ -146,6 +146,17 @@ describe('links: encode / decode', () => {
     }
   });
 
+  it("links carry the device's operation shown, and drop a damaged one (issue 40)", () => {
+    const base: ShareState = { scenario: defaultScenario(), at: { step: 0, op: 0 }, view: {} };
+    const device = { channels: 8, diesPerChannel: 1, stripe: 'page' as const, cursor: 60 };
+    const back = decodeHash(`#${encodeHash({ ...base, device })}`);
+    expect(back.kind === 'state' && back.state.device).toEqual(device);
+    for (const cursor of [-1, 1.5, 'x', 0]) {
+      const b = decodeHash(`#${encodeHash({ ...base, device: { ...device, cursor: cursor as number } })}`);
+      expect(b.kind === 'state' && b.state.device).toEqual({ channels: 8, diesPerChannel: 1, stripe: 'page' });
+    }
+  });
+
   it('scenario files carry the device shape and load it back (issue 40)', () => {
     const device = { channels: 4, diesPerChannel: 2, stripe: 'block' as const };
     const state: ShareState = { scenario: defaultScenario(), at: { step: 3, op: 0 }, view: {}, device };

@@ -177,7 +177,10 @@ function deviceFrom(raw: unknown): DeviceShape | undefined {
   const diesPerChannel = n(raw.diesPerChannel);
   const stripe = raw.stripe === 'block' ? 'block' : raw.stripe === 'page' ? 'page' : null;
   if (!channels || !diesPerChannel || !stripe || channels * diesPerChannel < 2) return undefined;
-  return { channels, diesPerChannel, stripe };
+  const out: DeviceShape = { channels, diesPerChannel, stripe };
+  const c = raw.cursor;
+  if (typeof c === 'number' && Number.isInteger(c) && c > 0 && c < 2 ** 32) out.cursor = c;
+  return out;
 }
 
 /** The migrations, oldest first: each takes version n to n + 1. */

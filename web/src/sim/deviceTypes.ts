@@ -12,6 +12,8 @@ export interface DeviceShape {
   channels: number;
   diesPerChannel: number;
   stripe: 'page' | 'block';
+  /** the device's operation shown (links and scenario files; absent: the first) */
+  cursor?: number;
 }
 
 /** A device shape to compare: C channels x W dies per channel (the stripe is the scheme's). */
