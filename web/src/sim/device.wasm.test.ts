@@ -54,8 +54,8 @@ describe('DeviceSession', () => {
     s.free();
   });
 
-  it('refuses page striping for a block-mapped scheme with the core message', () => {
-    expect(() => new DeviceSession(scenario('bast'), 2, 1, 'page')).toThrow(/--stripe block/);
+  it('refuses page striping for a block-mapped scheme with the core neutral message (no CLI flag)', () => {
+    expect(() => new DeviceSession(scenario('bast'), 2, 1, 'page')).toThrow(/needs block striping$/);
     const s = new DeviceSession(scenario('bast'), 2, 1, 'block');
     expect(s.step_op()).toBe(true);
     s.free();

@@ -204,7 +204,7 @@ fn one_die_is_todays_stepper() {
 fn refusals() {
     let sim = workload("bast", 50, 1000.0);
     let e = DeviceStepper::new(shape(2, 1, Stripe::Page), "bast", &sim, KEYFRAMES).err().unwrap();
-    assert!(e.contains("--stripe block"), "{e}");
+    assert!(e.contains("needs block striping") && !e.contains("--"), "{e}");
 }
 
 /// The moment the app reads: the die of the step shown runs the page request at its

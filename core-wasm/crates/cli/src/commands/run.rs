@@ -80,6 +80,8 @@ fn device(args: &RunArgs, scheme: &str) -> Result<Option<ftl_sim::ssd::Shape>, S
     };
     let shape =
         Shape { channels: args.channels, dies_per_channel: args.dies_per_channel, stripe, bus_mb_s: args.channel_mb_s };
+    // The core's reason, with this command's flag for it.
+    shape.striping(scheme).map_err(|r| format!("{r}: use --stripe block"))?;
     shape.check(scheme)?;
     if shape.dies() == 1 {
         return Ok(None);

@@ -114,14 +114,37 @@ impl Shape {
         if self.bus_mb_s == Some(0) {
             return Err("the channel bus rate must be at least 1 MB/s".into());
         }
+        self.striping(scheme).map_err(|r| r.to_string())
+    }
+
+    /// Whether `scheme` can be striped as this shape says (typed, for callers that add
+    /// their own hint: the CLI names its `--stripe block` flag).
+    pub fn striping(&self, scheme: &str) -> Result<(), StripeRefusal> {
         let mapping = crate::ftl::entry(scheme).map(|e| e.mapping);
         if self.stripe == Stripe::Page && self.dies() > 1 && mapping.is_some_and(|m| m != Mapping::Page) {
-            return Err(format!(
-                "{scheme} maps logical blocks (block or log-block mapping): page striping would split each logical \
-                 block over the dies; use --stripe block"
-            ));
+            return Err(StripeRefusal::BlockMappedNeedsBlockStripe { scheme: scheme.to_string() });
         }
         Ok(())
+    }
+}
+
+/// Why a shape's striping is refused for a scheme (`Shape::striping`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StripeRefusal {
+    /// A block- or log-block-mapped scheme keeps its logical blocks whole: it needs block
+    /// striping, never page striping.
+    BlockMappedNeedsBlockStripe { scheme: String },
+}
+
+impl std::fmt::Display for StripeRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StripeRefusal::BlockMappedNeedsBlockStripe { scheme } => write!(
+                f,
+                "{scheme} maps logical blocks (block or log-block mapping): page striping would split each logical \
+                 block over the dies; it needs block striping"
+            ),
+        }
     }
 }
 
