@@ -70,31 +70,9 @@ export function HighlightPicker({
         </span>
       </div>
       <div className="ted-row">
-        <label>
-          block{' '}
-          <input
-            type="number"
-            min={0}
-            max={chip ? chip.blocks - 1 : undefined}
-            value={block}
-            onChange={(e) => setBlock(e.target.value)}
-            data-testid="ted-pick-block"
-            className="ted-num"
-          />
-        </label>
+        <IndexInput label="block" value={block} onChange={setBlock} count={chip?.blocks} testid="ted-pick-block" />
         {mode === 'pages' && (
-          <label>
-            page{' '}
-            <input
-              type="number"
-              min={0}
-              max={chip ? chip.ppb - 1 : undefined}
-              value={page}
-              onChange={(e) => setPage(e.target.value)}
-              data-testid="ted-pick-page"
-              className="ted-num"
-            />
-          </label>
+          <IndexInput label="page" value={page} onChange={setPage} count={chip?.ppb} testid="ted-pick-page" />
         )}
         <button type="button" onClick={typed} data-testid="ted-pick-add">
           Add / remove
@@ -102,50 +80,79 @@ export function HighlightPicker({
       </div>
       <ul className="ted-picked" data-testid="ted-picked" aria-label="Highlighted">
         {h.blocks?.map((b) => (
-          <li key={`b${b}`}>
-            block {b}{' '}
-            <button type="button" aria-label={`Remove block ${b}`} onClick={() => onChange(toggleBlock(h, b))}>
-              ×
-            </button>
-          </li>
+          <Picked
+            key={`b${b}`}
+            text={`block ${b}`}
+            remove={`Remove block ${b}`}
+            onRemove={() => onChange(toggleBlock(h, b))}
+          />
         ))}
         {h.pages?.map(([b, p]) => (
-          <li key={`p${b}:${p}`}>
-            block {b} page {p}{' '}
-            <button
-              type="button"
-              aria-label={`Remove page ${p} of block ${b}`}
-              onClick={() => onChange(togglePage(h, b, p))}
-            >
-              ×
-            </button>
-          </li>
+          <Picked
+            key={`p${b}:${p}`}
+            text={`block ${b} page ${p}`}
+            remove={`Remove page ${p} of block ${b}`}
+            onRemove={() => onChange(togglePage(h, b, p))}
+          />
         ))}
         {h.roles?.length ? (
-          <li>
-            role {h.roles.join(', ')}{' '}
-            <button type="button" aria-label="Remove the role highlight" onClick={() => without('roles')}>
-              ×
-            </button>
-          </li>
+          <Picked
+            text={`role ${h.roles.join(', ')}`}
+            remove="Remove the role highlight"
+            onRemove={() => without('roles')}
+          />
         ) : null}
         {h.owners?.length ? (
-          <li>
-            LBN {h.owners.join(', ')}{' '}
-            <button type="button" aria-label="Remove the LBN highlight" onClick={() => without('owners')}>
-              ×
-            </button>
-          </li>
+          <Picked
+            text={`LBN ${h.owners.join(', ')}`}
+            remove="Remove the LBN highlight"
+            onRemove={() => without('owners')}
+          />
         ) : null}
         {h.touched ? (
-          <li>
-            blocks this request touched{' '}
-            <button type="button" aria-label="Remove the touched highlight" onClick={() => without('touched')}>
-              ×
-            </button>
-          </li>
+          <Picked
+            text="blocks this request touched"
+            remove="Remove the touched highlight"
+            onRemove={() => without('touched')}
+          />
         ) : null}
       </ul>
     </fieldset>
+  );
+}
+
+/** A block or page index typed in (0 … count − 1). */
+function IndexInput(p: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  count?: number;
+  testid: string;
+}) {
+  return (
+    <label>
+      {p.label}{' '}
+      <input
+        type="number"
+        min={0}
+        max={p.count !== undefined ? p.count - 1 : undefined}
+        value={p.value}
+        onChange={(e) => p.onChange(e.target.value)}
+        data-testid={p.testid}
+        className="ted-num"
+      />
+    </label>
+  );
+}
+
+/** One highlighted item and its × to take it away. */
+function Picked(p: { text: string; remove: string; onRemove: () => void }) {
+  return (
+    <li>
+      {p.text}{' '}
+      <button type="button" aria-label={p.remove} onClick={p.onRemove}>
+        ×
+      </button>
+    </li>
   );
 }
