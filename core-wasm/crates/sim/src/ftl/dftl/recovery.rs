@@ -36,7 +36,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{BlockUse, Dftl, Frontier, SchemeParams, TAG_GC, TAG_TRANS};
+use super::{BlockUse, Dftl, Frontier, SchemeParams, GC_LOW, TAG_GC, TAG_TRANS};
 use crate::nand::{Cause, Flash, FlashError, FlashResult, Lpn, Page, PageKind, Pbn, Ppn, NONE};
 
 /// What a DFTL recovery read (docs/schemes/dftl.md, "Power cuts"): spare areas read, of
@@ -173,6 +173,13 @@ impl Dftl {
         // page back with the lagging entries of that page not yet inserted too: a translation
         // page written now must hold every mapping older than it, or the next recovery
         // (a cut during this one) would trust it for them.
+        // Blocks holding nothing valid are erased before anything is programmed: lagging
+        // entries beyond the CMT's room make the refill below write a translation page, and
+        // a cut tearing that write-back in a fresh block (recut after recut) leaves the scan
+        // no free block, only closed ones with nothing valid (11 x 2: two torn write-backs,
+        // 0 free, "ran out of free blocks" before GC could run). Erasing them is the
+        // copy-free part of the GC that follows (no mapping changes).
+        ftl.erase_empty_blocks(flash)?;
         let mut pending: BTreeMap<Lpn, Ppn> = lagging.into_iter().collect();
         while let Some((&lpn, _)) = pending.first_key_value() {
             // Room first, with this entry still pending (an eviction may write it back).
@@ -206,6 +213,21 @@ impl Dftl {
         }
         for pbn in dead {
             self.erase(flash, pbn, Cause::Recovery)?;
+        }
+        Ok(())
+    }
+
+    /// Erases closed blocks with no valid page while fewer than `GC_LOW` are free: what GC
+    /// would erase first (greedy: fewest valid), without a copy or a translation write.
+    fn erase_empty_blocks(&mut self, flash: &mut Flash) -> FlashResult<()> {
+        while (self.free.len() as u32) < GC_LOW {
+            match self.valid.min() {
+                Some(b) if self.valid.valid(b) == 0 => {
+                    flash.note("recovery", || format!("block {b} holds nothing valid: erased before any program"));
+                    self.erase(flash, b, Cause::Recovery)?;
+                }
+                _ => break,
+            }
         }
         Ok(())
     }
