@@ -7,6 +7,11 @@ impl LtFtl {
         if !e.moved() && e.old != NONE {
             self.old_ref[e.old as usize] = self.log.len() as u32;
         }
+        if self.log.capacity() == 0 {
+            // One threshold of entries (plus the one that trips the dump), reserved once:
+            // grown by doubling it would peak at twice that while copying.
+            self.log.reserve_exact(self.pages as usize + 1);
+        }
         self.log.push(e);
         self.since_dump += 1;
     }

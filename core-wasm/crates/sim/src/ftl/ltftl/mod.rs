@@ -333,9 +333,9 @@ impl LtFtl {
             next_gt: 0,
             states: Vec::new(),
             next_id: 1,
-            // One threshold of entries (plus the one that trips the dump), reserved once:
-            // grown by doubling it would peak at twice that while copying.
-            log: Vec::with_capacity(pages as usize + 1),
+            // Reserved at the first append (`append`), not here: a fresh state stays within
+            // limits::state_bytes (tests/session_memory.rs).
+            log: Vec::new(),
             flushed: 0,
             since_dump: 0,
             old_ref: vec![NONE; pages as usize],
