@@ -1,5 +1,5 @@
 // Shared by the e2e specs: what every test asserts about the page, and where it stands.
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import lz from 'lz-string';
 
 /** Console errors and warnings, uncaught errors and any request off this machine. */
@@ -42,29 +42,8 @@ export async function ready(page: Page) {
  * merely until the counter moved: a reveal, the address bar or a panel may still follow).
  */
 export async function stepTo(page: Page, testid: string) {
-  return moveTo(page, () => page.getByTestId(testid).click());
-}
-
-/** Press a key (← → Home End…) and wait, as stepTo does, until settled on another moment. */
-export async function pressTo(page: Page, key: string) {
-  return moveTo(page, () => page.keyboard.press(key));
-}
-
-/** A `?scenario=…&at=…` address: the scenario opened at request `at`. */
-export function scenarioUrl(scenario: object, at = 0) {
-  return `/?scenario=${encodeURIComponent(JSON.stringify(scenario))}${at ? `&at=${at}` : ''}`;
-}
-
-/** Open a scenario at request `at` and wait until the app has settled there. */
-export async function openAt(page: Page, scenario: object, at = 0) {
-  await page.goto(scenarioUrl(scenario, at));
-  await expect(page.getByTestId('step-counter')).toHaveAttribute('data-step', String(at));
-  return settled(page);
-}
-
-async function moveTo(page: Page, act: () => Promise<void>) {
   const before = await settled(page);
-  await act();
+  await page.getByTestId(testid).click();
   const handle = await page.waitForFunction((was) => {
     const doc = document.documentElement.dataset;
     const el = document.querySelector('[data-testid=step-counter]');
@@ -122,16 +101,4 @@ export async function still(page: Page) {
   const at = await settled(page);
   await chipStill(page);
   return at;
-}
-
-/** Wait until the element is wholly inside the window (not merely visible: not below it). */
-export async function inWindow(locator: Locator) {
-  await expect
-    .poll(() =>
-      locator.evaluate((el) => {
-        const r = el.getBoundingClientRect();
-        return r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
-      }),
-    )
-    .toBe(true);
 }

@@ -152,23 +152,11 @@ export function ChipView({ info, snap, transitionMs, budgetMs, theme, textScale,
       </p>
       {legendIn ? (
         createPortal(
-          <Legend
-            roles={roles}
-            states={states}
-            timing={timingModel(snap.metrics)}
-            marks={marks ?? undefined}
-            reserve={large}
-          />,
+          <Legend roles={roles} states={states} timing={timingModel(snap.metrics)} marks={marks ?? undefined} />,
           legendIn,
         )
       ) : (
-        <Legend
-          roles={roles}
-          states={states}
-          timing={timingModel(snap.metrics)}
-          marks={marks ?? undefined}
-          reserve={large}
-        />
+        <Legend roles={roles} states={states} timing={timingModel(snap.metrics)} marks={marks ?? undefined} />
       )}
     </div>
   );

@@ -8,8 +8,7 @@ import { WithGlossary } from '../ui/glossary/Glossary';
  * A box of fixed height (styles.css) that scrolls when a moment says more: the chip below
  * keeps its place. The newest line (the last: the operation, a torn page, "Valid again")
  * is scrolled into view at each new moment and whenever the box or its text is resized
- * (a text step), and the box grows to hold it whole: its fixed lines are a floor, so the
- * chip moves only when a moment's newest line is longer than they are (issue 35).
+ * (a text step): whole when it fits the box, else from its start (issue 35).
  */
 export function Narration({
   text,
@@ -52,11 +51,6 @@ export function Narration({
       const pad = parseFloat(getComputedStyle(box).paddingTop) || 0;
       // the line's place in the box's scrolled content
       const top = l.top - b.top - box.clientTop + box.scrollTop - pad;
-      // The box grows (styles.css: never under its fixed lines) until the newest line fits
-      // whole: a four-line torn sentence at 1024 px is read without scrolling (issue 35).
-      const need = Math.ceil(l.height + 2 * pad + box.offsetHeight - box.clientHeight);
-      if (box.style.getPropertyValue('--narration-need') !== `${need}px`)
-        box.style.setProperty('--narration-need', `${need}px`);
       const room = box.clientHeight - 2 * pad;
       box.scrollTop = l.height <= room ? top + l.height - room : top;
     };
