@@ -122,7 +122,7 @@ impl Run {
                 &bad[..bad.len().min(8)]
             );
         }
-        if let Err(e) = self.ftl.check_counters() {
+        if let Err(e) = self.ftl.check_counters(&self.flash) {
             panic!("{when}: {e}");
         }
         for ppn in 0..self.flash.geometry().pages() {
@@ -625,6 +625,47 @@ fn clean_shutdown_flag_and_spare_area_tail() {
     clean.ftl = LtFtl::recover(&mut clean.flash, &p, false).unwrap();
     clean.check("after clean recovery");
     assert!(clean.flash.count(OpKind::ReadOob, Cause::Recovery) > oob0);
+}
+
+/// With no frozen state RAM keeps only the log buffer (flushed entries live in the log
+/// section alone), yet the intent-log panel still lists the last 64 flushed entries, read
+/// back from the log pages: each names the write it records (sector, old and new page,
+/// global time), and the buffer panel the entries not flushed yet.
+#[test]
+fn intent_log_panel_reads_flushed_entries_from_the_log_pages() {
+    // 512-byte pages: 32 entries a log page; 200 writes, no GC on 64 x 16.
+    let mut r = Run::new(chip(64, 16, 512), &params(0.25, None));
+    let mut pages = Vec::new();
+    let mut last: Vec<Option<Ppn>> = vec![None; 50];
+    for n in 0..200u32 {
+        let l = n % 50;
+        r.write(l);
+        let new = r.ftl.forward_map()[l as usize];
+        pages.push((l, last[l as usize], new));
+        last[l as usize] = Some(new);
+    }
+    assert_eq!(r.ftl.log_entries().len(), 8, "RAM holds the buffer only: 200 - 6 x 32");
+    let panels = r.ftl.panels(&r.flash);
+    let (first, logged) = panels
+        .iter()
+        .find_map(|p| match &p.data {
+            PanelData::IntentLog { first, entries } => Some((*first, entries)),
+            _ => None,
+        })
+        .unwrap();
+    let buffer = panels
+        .iter()
+        .find_map(|p| match &p.data {
+            PanelData::LogBuffer { entries } => Some(entries),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!((first, logged.len(), buffer.len()), (128, 64, 8));
+    for e in logged.iter().chain(buffer) {
+        let (l, old, new) = pages[e.n as usize];
+        assert_eq!((e.moved, e.sector, e.old, e.new, e.global_time), (false, l, old, Some(new), e.n), "entry {}", e.n);
+    }
+    r.check("after 200 writes");
 }
 
 // ---- wear levelling (section 5.1) ---------------------------------------------------

@@ -82,8 +82,10 @@ impl LtFtl {
                 *n += 1;
             }
             let sector = data.lpn;
-            self.birth[dst as usize] = self.birth[src as usize];
-            self.death[dst as usize] = self.death[src as usize];
+            // The copy keeps the spare area's ⟨sector, global_time⟩, so its birth.
+            if !self.death.is_empty() {
+                self.death[dst as usize] = self.death[src as usize];
+            }
             if valid {
                 self.fwd[sector as usize] = dst;
                 self.set_owner(dst, sector);
@@ -93,14 +95,17 @@ impl LtFtl {
                 self.set_retr(src, false);
                 self.retractable_copies += 1;
             }
-            let r = self.old_ref[src as usize];
+            let r = self.old_ref.get(src as usize).copied().unwrap_or(NONE);
             if r != NONE {
-                self.log[r as usize].old = dst;
+                // Entries named by `old_ref` are in RAM (kept while a state is frozen).
+                let i = r as usize - self.log_base;
+                self.log_diverged |= i < self.flushed;
+                self.log[i].old = dst;
                 self.old_ref[dst as usize] = r;
             }
             // The time field of a move holds the moved data's birth: recovery uses it
             // to find the entry that invalidated the data (see `death_entry`).
-            let gt = self.birth[src as usize];
+            let gt = data.seq;
             self.append(LogEntry::gc_move(sector, src, dst, gt));
             if self.log.len() - self.flushed >= self.entries_per_log_page() {
                 self.flush_log(flash, Cause::Log)?;

@@ -4,13 +4,15 @@ use super::*;
 
 impl LtFtl {
     pub(super) fn append(&mut self, e: LogEntry) {
-        if !e.moved() && e.old != NONE {
-            self.old_ref[e.old as usize] = self.log.len() as u32;
+        if !e.moved() && e.old != NONE && !self.old_ref.is_empty() {
+            self.old_ref[e.old as usize] = self.log_len() as u32;
         }
-        if self.log.capacity() == 0 {
-            // One threshold of entries (plus the one that trips the dump), reserved once:
-            // grown by doubling it would peak at twice that while copying.
-            self.log.reserve_exact(self.pages as usize + 1);
+        if self.log.len() == self.log.capacity() {
+            // While no state is frozen RAM holds the one-page buffer (`log_base`);
+            // otherwise one threshold of entries (plus the one that trips the dump),
+            // reserved once: grown by doubling it would peak at twice that while copying.
+            let want = if self.keeps_flushed() { self.pages as usize + 1 } else { self.entries_per_log_page() + 1 };
+            self.log.reserve_exact(want.max(self.log.len() + 1) - self.log.len());
         }
         self.log.push(e);
         self.since_dump += 1;
@@ -49,11 +51,42 @@ impl LtFtl {
             tag: TAG_LOG,
         };
         self.prog_meta(flash, ppn, page, payload, cause)?;
-        self.log_pages.push((ppn, self.flushed));
+        self.log_pages.push((ppn, self.log_base + self.flushed));
         self.chain_next += 1;
         self.flushed = self.log.len();
         self.log_flushes += 1;
+        if !self.keeps_flushed() {
+            // In the log section now, and nothing will undo or compact them.
+            self.log_base += self.log.len();
+            self.log.clear();
+            self.flushed = 0;
+        }
         Ok(())
+    }
+
+    /// Flushed entries stay in RAM while a state is frozen (undo and compaction read
+    /// them, and GC moves substitute their old pages) or while RAM differs from the log
+    /// section; otherwise RAM keeps only the buffer.
+    fn keeps_flushed(&self) -> bool {
+        !self.states.is_empty() || self.log_diverged
+    }
+
+    /// Entries `range` of the log since the last dump (numbered from 0 at the dump), from
+    /// RAM where held, else decoded from the log pages (the panels; no flash operation:
+    /// what the log section holds, shown). Inside a dump, once it has erased the old
+    /// chain's blocks, their entries are gone from the chip and are not listed.
+    pub(super) fn logged(&self, flash: &Flash, range: std::ops::Range<usize>) -> Vec<(usize, LogEntry)> {
+        range
+            .filter_map(|i| {
+                if i >= self.log_base {
+                    return Some((i, self.log[i - self.log_base]));
+                }
+                let k = self.log_pages.partition_point(|&(_, first)| first <= i).checked_sub(1)?;
+                let (ppn, first) = self.log_pages[k];
+                let w = flash.payload(ppn)?.get((i - first) * 4..(i - first + 1) * 4)?;
+                Some((i, LogEntry::decode(w)))
+            })
+            .collect()
     }
 
     pub(super) fn free_log_blocks(&self) -> Vec<Pbn> {
@@ -148,7 +181,9 @@ impl LtFtl {
             self.slot_next += 1;
         }
         // 2. the log, compacted, into fresh log blocks.
-        self.log_pages.clear();
+        // The new chain's pages: `log_pages` names the old chain's until the log in RAM
+        // is renumbered with them (step 5), so a moment inside the dump reads the old.
+        let mut log_pages = Vec::new();
         self.chain_next = self.ppb;
         let mut free_iter = free.into_iter();
         for (k, chunk) in kept.chunks(per_page).enumerate() {
@@ -165,7 +200,7 @@ impl LtFtl {
             let ppn = *self.chain.last().unwrap() * self.ppb + self.chain_next;
             let page = Page { lpn: k as u32, version: 0, seq: gen, kind: PageKind::Meta, tag: TAG_LOG };
             self.prog_meta(flash, ppn, page, payload, cause)?;
-            self.log_pages.push((ppn, k * per_page));
+            log_pages.push((ppn, k * per_page));
             self.chain_next += 1;
         }
         // 3. commit.
@@ -179,11 +214,14 @@ impl LtFtl {
                 self.erase_if_written(flash, b, cause)?;
             }
         }
-        // Into the same buffer: it keeps its capacity for the next threshold of entries.
+        // 5. Into the same buffer: it keeps its capacity for the next threshold of entries.
+        self.log_pages = log_pages;
         self.log.clear();
         self.log.extend_from_slice(&kept);
         drop(kept);
         self.flushed = self.log.len();
+        self.log_base = 0;
+        self.log_diverged = false;
         self.since_dump = 0;
         self.rebuild_old_ref();
         self.dumps += 1;
@@ -194,10 +232,13 @@ impl LtFtl {
     /// name a page number that has since been erased and reused ("stale"); only the
     /// entry whose time is the page's recorded death is the page's own.
     pub(super) fn rebuild_old_ref(&mut self) {
+        if self.old_ref.is_empty() {
+            return;
+        }
         self.old_ref.fill(NONE);
         for (i, e) in self.log.iter().enumerate() {
             if !e.moved() && e.old != NONE && self.death[e.old as usize] == e.gt {
-                self.old_ref[e.old as usize] = i as u32;
+                self.old_ref[e.old as usize] = (self.log_base + i) as u32;
             }
         }
     }

@@ -38,6 +38,7 @@ mod log;
 mod meta;
 mod panels;
 mod recovery;
+mod retractable;
 mod time_shift;
 
 /// Spare-area tags of the page kinds LTFTL writes.
@@ -191,9 +192,11 @@ pub struct LtFtl {
     fwd: Vec<Ppn>,
     /// RAM copy of the inverted table: the sector a valid page holds, NONE otherwise.
     owner: Vec<Lpn>,
-    /// Global time a data page was written (its spare `seq`; kept through GC copies).
-    birth: Vec<u32>,
-    /// Global time of the write that invalidated a page (NONE: none recorded).
+    /// Global time of the write that invalidated a page (NONE: none recorded). A page's
+    /// birth is not kept in RAM: it is the ⟨sector, global_time⟩ its spare area holds
+    /// (section 4; `birth`). Empty while no state is frozen: only a revertible state makes
+    /// an invalid page retractable (equation 2), and a state frozen later has an epoch
+    /// after every death recorded before it, so those deaths can never pin a page.
     death: Vec<u32>,
     /// Per block: valid pages; per page: retractable (kept in step with the definitions
     /// in `page_state`, so GC picks victims without scanning every page).
@@ -210,13 +213,24 @@ pub struct LtFtl {
     states: Vec<FrozenState>,
     next_id: u32,
 
-    /// The intent log since the last dump, in RAM: `log[..flushed]` is in the log
-    /// section, `log[flushed..]` is the one-page RAM buffer.
+    /// The intent log since the last dump from entry `log_base` on, in RAM:
+    /// `log[..flushed]` is in the log section too, `log[flushed..]` is the one-page RAM
+    /// buffer. Entries before `log_base` are only in the log section: a flushed entry is
+    /// dropped from RAM while no state is frozen, since undo and compaction read only
+    /// entries at or after the oldest frozen epoch (equation 1; section 4's log "changes
+    /// dynamically depending on the number of revertible states").
     log: Vec<LogEntry>,
     flushed: usize,
+    log_base: usize,
+    /// A flushed entry in RAM was changed since the last dump (a GC move substituted its
+    /// old page), so RAM no longer equals the log section: such entries are kept until the
+    /// dump rewrites the log.
+    log_diverged: bool,
     /// Entries appended since the last map dump (threshold check).
     since_dump: usize,
-    /// Index of the log entry whose `old` is this page (substituted on GC moves).
+    /// Index of the log entry whose `old` is this page (substituted on GC moves). Empty
+    /// while no state is frozen: only retractable pages are moved with an entry naming
+    /// them, and entries before the oldest epoch are never undone.
     old_ref: Vec<u32>,
     /// For each log page in the chain: its ppn and the index of its first entry.
     log_pages: Vec<(Ppn, usize)>,
@@ -322,8 +336,7 @@ impl LtFtl {
             gc_frontier: None,
             fwd: vec![NONE; logical_pages as usize],
             owner: vec![NONE; pages as usize],
-            birth: vec![NONE; pages as usize],
-            death: vec![NONE; pages as usize],
+            death: Vec::new(),
             valid_cnt: vec![0; g.blocks as usize],
             retr: vec![false; pages as usize],
             retr_cnt: vec![0; g.blocks as usize],
@@ -337,8 +350,10 @@ impl LtFtl {
             // limits::state_bytes (tests/session_memory.rs).
             log: Vec::new(),
             flushed: 0,
+            log_base: 0,
+            log_diverged: false,
             since_dump: 0,
-            old_ref: vec![NONE; pages as usize],
+            old_ref: Vec::new(),
             log_pages: Vec::new(),
             log_section,
             chain: Vec::new(),
@@ -373,9 +388,16 @@ impl LtFtl {
     pub fn global_time(&self) -> u32 {
         self.next_gt
     }
-    /// The intent log since the last map dump (flushed part, then the RAM buffer).
+    /// The intent log since the last map dump held in RAM (flushed part, then the RAM
+    /// buffer): every entry at or after the oldest frozen epoch; while no state is
+    /// frozen, the RAM buffer only (the rest is in the log section).
     pub fn log_entries(&self) -> &[LogEntry] {
         &self.log
+    }
+    /// Entries written since the last map dump, RAM buffer included (`log_entries` may
+    /// hold fewer: see there).
+    pub fn log_len(&self) -> usize {
+        self.log_base + self.log.len()
     }
     /// Entries still in the one-page RAM buffer.
     pub fn log_buffer(&self) -> &[LogEntry] {
@@ -411,18 +433,6 @@ impl LtFtl {
         self.released_states
     }
 
-    /// A page is retractable when no longer current but held by a frozen state's
-    /// image: born before the state's epoch, invalidated at or after it (equation 2).
-    fn needed_by_state(&self, ppn: Ppn) -> bool {
-        let (b, d) = (self.birth[ppn as usize], self.death[ppn as usize]);
-        d != NONE && b != NONE && self.states.iter().any(|s| b < s.epoch && s.epoch <= d)
-    }
-
-    fn pins(&self, s: &FrozenState, ppn: Ppn) -> bool {
-        let (b, d) = (self.birth[ppn as usize], self.death[ppn as usize]);
-        d != NONE && b != NONE && b < s.epoch && s.epoch <= d
-    }
-
     /// The image (sector → page) of a frozen state, computed as `revert` would
     /// (equation 1: undo the log backward to the epoch), without changing anything.
     pub fn image_of(&self, id: u32) -> Option<Vec<Ppn>> {
@@ -451,7 +461,7 @@ impl LtFtl {
     /// metadata and free.
     pub fn space_shares(&self) -> SpaceShares {
         // From RAM alone (programmed-page counts per block, the inverted table and the
-        // birth/death times), so `scheme_metrics` can report it.
+        // retractable flags), so `scheme_metrics` can report it.
         let mut s = SpaceShares::default();
         let ppb = self.ppb as f64;
         for b in 0..self.section.len() as u32 {
@@ -468,9 +478,11 @@ impl LtFtl {
                 }
                 Section::Data => {
                     for p in b * self.ppb..b * self.ppb + programmed {
+                        // `retr` is kept equal to "not valid and needed by a state"
+                        // (`check_counters`), so no spare area is read here.
                         if self.owner[p as usize] != NONE {
                             s.valid += 1.0;
-                        } else if self.needed_by_state(p) {
+                        } else if self.retr[p as usize] {
                             s.retractable += 1.0;
                         } else {
                             s.invalid += 1.0;
@@ -521,9 +533,10 @@ impl LtFtl {
         for i in lo..lo + self.ppb as usize {
             self.set_owner(i as Ppn, NONE);
             self.set_retr(i as Ppn, false);
-            self.birth[i] = NONE;
-            self.death[i] = NONE;
-            self.old_ref[i] = NONE;
+        }
+        if !self.death.is_empty() {
+            self.death[lo..lo + self.ppb as usize].fill(NONE);
+            self.old_ref[lo..lo + self.ppb as usize].fill(NONE);
         }
         self.erases_since_wl += 1;
         Ok(())
@@ -586,37 +599,6 @@ impl LtFtl {
         }
     }
 
-    /// Recomputes every page's retractable flag (after unfreeze, revert, recovery).
-    fn recount_retractable(&mut self) {
-        for p in 0..self.pages {
-            let on = self.owner[p as usize] == NONE && self.needed_by_state(p);
-            self.set_retr(p, on);
-        }
-    }
-
-    /// Checks the per-block counters against the definitions (tests).
-    pub fn check_counters(&self) -> Result<(), String> {
-        for b in 0..self.section.len() as u32 {
-            let pages = b * self.ppb..(b + 1) * self.ppb;
-            let valid = pages.clone().filter(|&p| self.owner[p as usize] != NONE).count() as u32;
-            let retr =
-                pages.clone().filter(|&p| self.owner[p as usize] == NONE && self.needed_by_state(p)).count() as u32;
-            if valid != self.valid_cnt[b as usize] || retr != self.retr_cnt[b as usize] {
-                return Err(format!(
-                    "block {b}: valid {valid} (counter {}), retractable {retr} (counter {})",
-                    self.valid_cnt[b as usize], self.retr_cnt[b as usize]
-                ));
-            }
-            if pages
-                .clone()
-                .any(|p| self.retr[p as usize] != (self.owner[p as usize] == NONE && self.needed_by_state(p)))
-            {
-                return Err(format!("block {b}: a retractable flag is stale"));
-            }
-        }
-        Ok(())
-    }
-
     // ---- metadata section ---------------------------------------------------------
 
     // ---- intent log -------------------------------------------------------------
@@ -661,12 +643,15 @@ impl Ftl for LtFtl {
         let old = self.fwd[lpn as usize];
         self.fwd[lpn as usize] = ppn;
         self.set_owner(ppn, lpn);
-        self.birth[ppn as usize] = gt;
-        self.death[ppn as usize] = NONE;
+        if !self.death.is_empty() {
+            self.death[ppn as usize] = NONE;
+        }
         if old != NONE {
             self.set_owner(old, NONE);
-            self.death[old as usize] = gt;
-            let pinned = self.needed_by_state(old);
+            if !self.death.is_empty() {
+                self.death[old as usize] = gt;
+            }
+            let pinned = self.needed_by_state(flash, old);
             self.set_retr(old, pinned);
         }
         self.append(LogEntry::write(lpn, old, ppn, gt));
@@ -708,7 +693,7 @@ impl Ftl for LtFtl {
             PageKind::Data => {
                 if self.owner[ppn as usize] != NONE {
                     PageState::Valid
-                } else if self.needed_by_state(ppn) {
+                } else if self.needed_by_state(flash, ppn) {
                     PageState::Retractable
                 } else {
                     PageState::Invalid
@@ -732,7 +717,7 @@ impl Ftl for LtFtl {
             },
             "frozen_states": self.states.len(),
             "global_time": self.next_gt,
-            "log_entries": self.log.len(),
+            "log_entries": self.log_len(),
             "log_buffer_entries": self.log.len() - self.flushed,
             "log_flushes": self.log_flushes,
             "map_dumps": self.dumps,
@@ -742,8 +727,8 @@ impl Ftl for LtFtl {
         })
     }
 
-    fn panels(&self, _flash: &Flash) -> Vec<Panel> {
-        self.scheme_panels()
+    fn panels(&self, flash: &Flash) -> Vec<Panel> {
+        self.scheme_panels(flash)
     }
 
     fn time_shift(&self) -> bool {
@@ -764,6 +749,7 @@ impl Ftl for LtFtl {
         let s = FrozenState { id: self.next_id, epoch: self.next_gt };
         self.next_id += 1;
         self.states.push(s);
+        self.sync_state_arrays();
         flash.note("freeze", || format!("freeze: state {} is S{}", s.id, s.epoch));
         self.write_meta(flash, false, Cause::Log)?;
         Ok(Ok(s.id))
@@ -775,7 +761,8 @@ impl Ftl for LtFtl {
         }
         self.ensure_mounted(flash)?;
         self.states.retain(|s| s.id != state);
-        self.recount_retractable();
+        self.sync_state_arrays();
+        self.recount_retractable(flash);
         flash.note("unfreeze", || format!("unfreeze: state {state} released; its retractable pages are invalid now"));
         self.write_meta(flash, false, Cause::Log)?;
         Ok(Ok(()))

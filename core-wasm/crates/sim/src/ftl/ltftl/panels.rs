@@ -5,18 +5,18 @@ use crate::ftl::panel::{some, FrozenStateRow, IntentEntry, RevertRow, Sections};
 use crate::ftl::PanelData;
 
 impl LtFtl {
-    pub(super) fn scheme_panels(&self) -> Vec<Panel> {
+    pub(super) fn scheme_panels(&self, flash: &Flash) -> Vec<Panel> {
         let states = self
             .states
             .iter()
             .map(|s| FrozenStateRow {
                 id: s.id,
                 epoch: s.epoch,
-                pinned: (0..self.pages).filter(|&p| self.owner[p as usize] == NONE && self.pins(s, p)).count() as u32,
+                pinned: (0..self.pages).filter(|&p| self.owner[p as usize] == NONE && self.pins(flash, s, p)).count()
+                    as u32,
             })
             .collect();
-        let entry = |i: usize| {
-            let e: &LogEntry = &self.log[i];
+        let entry = |(i, e): (usize, LogEntry)| {
             IntentEntry {
                 n: i as u32,
                 moved: e.moved(),
@@ -26,9 +26,10 @@ impl LtFtl {
                 global_time: e.gt,
             }
         };
-        let start = self.flushed.saturating_sub(64);
-        let in_flash = (start..self.flushed).map(entry).collect();
-        let in_ram = (self.flushed..self.log.len()).map(entry).collect();
+        let flushed = self.log_base + self.flushed;
+        let start = flushed.saturating_sub(64);
+        let in_flash = self.logged(flash, start..flushed).into_iter().map(entry).collect();
+        let in_ram = self.logged(flash, flushed..self.log_len()).into_iter().map(entry).collect();
         let [meta, map, data, log] = self.sections();
         // What reverting to each state would change (equation 1), newest state first.
         let mut diff = Vec::new();

@@ -57,6 +57,7 @@ impl LtFtl {
             f.meta_block = ppn / ppb;
             f.slots[f.cur_slot] = slot;
         }
+        f.sync_state_arrays();
         // Records are written in order; continue after the last programmed page (the
         // OOB reads above saw them; a torn record counts as programmed).
         let blk = f.meta_block;
@@ -90,7 +91,6 @@ impl LtFtl {
             if p.kind == PageKind::Data && (p.tag == TAG_DATA || p.tag == TAG_GC_COPY) && p.lpn < f.logical_pages {
                 copies[b] |= p.tag == TAG_GC_COPY;
                 has_data[b] = true;
-                f.birth[ppn as usize] = p.seq;
                 data_pages.push((p.seq, ppn, p.lpn));
                 f.next_gt = f.next_gt.max(p.seq + 1);
             }
@@ -300,7 +300,9 @@ impl LtFtl {
                 f.set_owner(ppn, sector as u32);
             }
         }
-        for &(birth, ppn, sector) in &data_pages {
+        // (Deaths matter only to frozen states: `death` is empty without one.)
+        let deaths = if f.death.is_empty() { &[][..] } else { &data_pages[..] };
+        for &(birth, ppn, sector) in deaths {
             if f.owner[ppn as usize] != NONE {
                 continue;
             }
@@ -311,7 +313,7 @@ impl LtFtl {
             }
         }
         f.rebuild_old_ref();
-        f.recount_retractable();
+        f.recount_retractable(flash);
         f.mounted = true;
         // 8. "when LTFTL is initialized": dump the up-to-date map (or revert first).
         match f.states.last().copied() {

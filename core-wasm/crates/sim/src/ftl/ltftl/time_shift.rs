@@ -8,7 +8,8 @@ impl LtFtl {
     /// nothing needs any more are dropped at the next dump.
     pub(super) fn release(&mut self, flash: &mut Flash, id: u32, why: &str, persist: bool) -> FlashResult<()> {
         self.states.retain(|s| s.id != id);
-        self.recount_retractable();
+        self.sync_state_arrays();
+        self.recount_retractable(flash);
         self.released_states += 1;
         flash.note("unfreeze", || format!("state {id} released automatically: {why}"));
         if persist {
@@ -22,7 +23,9 @@ impl LtFtl {
             return Ok(Err(format!("no frozen state {id}")));
         };
         // (1) the up-to-date map is in RAM; charge reading the log pages undone.
-        let first_undone = self.log.iter().position(|e| e.gt >= s.epoch).unwrap_or(self.log.len());
+        // Entries before `log_base` were flushed while no state was frozen: all before
+        // this state's epoch.
+        let first_undone = self.log_base + self.log.iter().position(|e| e.gt >= s.epoch).unwrap_or(self.log.len());
         let reads: Vec<Ppn> = self
             .log_pages
             .iter()
@@ -50,7 +53,7 @@ impl LtFtl {
             if cur != NONE {
                 self.set_owner(cur, NONE);
                 // Written after the epoch and undone: no state can need it again.
-                self.death[cur as usize] = self.birth[cur as usize];
+                self.death[cur as usize] = self.birth(flash, cur);
             }
             self.fwd[sector as usize] = old;
             if old != NONE {
@@ -61,7 +64,7 @@ impl LtFtl {
         // Time shift is linear: states frozen after this one are dropped with the
         // history they need.
         self.states.retain(|t| t.epoch <= s.epoch);
-        self.recount_retractable();
+        self.recount_retractable(flash);
         let keep = self.log.iter().position(|e| e.gt >= s.epoch).unwrap_or(self.log.len());
         self.log.truncate(keep);
         self.flushed = self.flushed.min(keep);
