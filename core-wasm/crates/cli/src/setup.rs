@@ -97,6 +97,8 @@ pub(crate) struct Parsed {
     pub(crate) given: std::path::PathBuf,
     pub(crate) raw: std::rc::Rc<RawTrace>,
     pub(crate) file: TraceFile,
+    /// Parsed with its timestamps (`parse_trace`'s `timed`).
+    pub(crate) timed: bool,
 }
 
 /// What identifies a trace file in every output: name, path, size and SHA-256.
@@ -376,40 +378,46 @@ impl Setup {
             return Ok((scenario.build()?, None));
         };
         let (_, fit) = load::options_for(scenario)?;
-        let (raw, _) = self.parsed_trace(scenario, path)?;
+        // With the timestamps: `build_with_raw` keeps the arrivals whatever the model.
+        let (raw, _) = self.parsed_trace(scenario, path, true)?;
         let (sim, summary) = load::build_with_raw(scenario, &raw, fit)?;
         Ok((sim, Some(summary)))
     }
 
-    /// The trace file parsed for the scenario's page size (the last one is kept).
+    /// The trace file parsed for the scenario's page size (the last one is kept), with its
+    /// timestamps if `timed` (a trace parsed with them serves an untimed use too).
     pub(crate) fn parsed_trace(
         &self,
         scenario: &Scenario,
         path: &std::path::Path,
+        timed: bool,
     ) -> Result<(std::rc::Rc<RawTrace>, TraceFile), String> {
         let page_bytes = scenario.chip.chip()?.geometry.page_bytes;
         if let Some(p) = &*self.parsed.borrow() {
-            if p.page_bytes == page_bytes && p.given == path {
+            if p.page_bytes == page_bytes && p.given == path && (p.timed || !timed) {
                 return Ok((p.raw.clone(), p.file.clone()));
             }
         }
         // Drop the previous trace before parsing the next (one in memory at a time).
         *self.parsed.borrow_mut() = None;
-        let (raw, _, file) = self.parse_trace(scenario, path)?;
+        let (raw, _, file) = self.parse_trace(scenario, path, timed)?;
         let raw = std::rc::Rc::new(raw);
         *self.parsed.borrow_mut() =
-            Some(Parsed { page_bytes, given: path.to_path_buf(), raw: raw.clone(), file: file.clone() });
+            Some(Parsed { page_bytes, given: path.to_path_buf(), raw: raw.clone(), file: file.clone(), timed });
         Ok((raw, file))
     }
 
-    /// Streams and parses a trace file, hashing it (SHA-256 of the file as stored).
+    /// Streams and parses a trace file, hashing it (SHA-256 of the file as stored). Without
+    /// `timed` no timestamp is kept (a closed-model run never reads them; issue 37).
     pub(crate) fn parse_trace(
         &self,
         scenario: &Scenario,
         path: &std::path::Path,
+        timed: bool,
     ) -> Result<(RawTrace, Fit, TraceFile), String> {
         use sha2::Digest;
         let (mut opts, fit) = load::options_for(scenario)?;
+        opts.drop_times = !timed;
         for c in &self.columns {
             opts.mapping.set_column(c)?;
         }

@@ -167,7 +167,10 @@ fn parse(
     match trace {
         Some(path) => {
             let (_, fit) = load::options_for(sc)?;
-            let (raw, file) = setup.parsed_trace(sc, path)?;
+            // The row's model (`finish` puts `o.timing` in the scenario): a closed run never
+            // reads the timestamps; a preconditioned one is built keeping its arrivals.
+            let open = o.timing.or(sc.run.timing).is_some_and(|t| t.model == ftl_sim::timing::Model::Open);
+            let (raw, file) = setup.parsed_trace(sc, path, open || sc.run.precondition.is_some())?;
             if o.own_trace {
                 // The only reference left is this row's (`finish` takes it).
                 setup.parsed.borrow_mut().take();

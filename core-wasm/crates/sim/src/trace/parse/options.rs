@@ -162,6 +162,11 @@ pub struct TraceOptions {
     /// `obj_id` and the one-address-per-line reader (default pages; libCacheSim's
     /// CloudPhysics sample uses 512-byte sectors: `--id-unit sectors`).
     pub id_unit: Option<Unit>,
+    /// Keep no timestamps (`RawTrace::schedule` then has no arrivals): for a run known to
+    /// be in the closed model, which never reads them (8 bytes a record less while parsing;
+    /// issue 37). Not in JSON: the app may open the model after parsing.
+    #[serde(skip)]
+    pub drop_times: bool,
 }
 
 impl Default for TraceOptions {
@@ -180,6 +185,7 @@ impl Default for TraceOptions {
             mapping: Mapping::default(),
             time_unit: None,
             id_unit: None,
+            drop_times: false,
         }
     }
 }

@@ -612,7 +612,7 @@ impl TraceParser {
             self.out.record_reads += 1;
         }
         let kind = if write { K_WRITE } else { K_READ };
-        self.out.mark_start(time);
+        self.out.mark_start(time, !self.opts.drop_times);
         self.out.packed.extend((first..=last).map(|p| pack(kind, p)));
     }
 

@@ -152,8 +152,9 @@ pub struct RawTrace {
 }
 
 impl RawTrace {
-    /// The next page request begins a host request (a record) with this timestamp.
-    pub(crate) fn mark_start(&mut self, time: Option<i128>) {
+    /// The next page request begins a host request (a record) with this timestamp, kept
+    /// in `times` if `keep`.
+    pub(crate) fn mark_start(&mut self, time: Option<i128>, keep: bool) {
         let i = self.packed.len();
         if i / 64 >= self.starts.len() {
             self.starts.resize(i / 64 + 1, 0);
@@ -162,7 +163,9 @@ impl RawTrace {
         match time {
             Some(t) if self.untimed == 0 => {
                 let t0 = *self.time0.get_or_insert(t);
-                self.times.push((t - t0) as f64 * 1e-9);
+                if keep {
+                    self.times.push((t - t0) as f64 * 1e-9);
+                }
             }
             _ => {
                 self.untimed += 1;
