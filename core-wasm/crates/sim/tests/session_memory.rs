@@ -48,9 +48,11 @@ fn state_bytes_bounds_every_schemes_state() {
             let Ok(mut st) = sc.fresh() else { continue };
             let mut used = (LIVE.load(Relaxed) - before) as u64;
             if st.ftl.time_shift() {
-                // A time-shifting scheme's state grows at the first freeze (LTFTL keeps a
-                // page's death and log reference only while a state is frozen).
+                // A time-shifting scheme's state grows while a state is frozen: LTFTL then
+                // keeps each page's death and log reference, and the intent log since the
+                // epoch in RAM (reserved for one threshold at the first write).
                 st.ftl.freeze(&mut st.flash).unwrap().unwrap();
+                st.ftl.write(&mut st.flash, 0, 1).unwrap();
                 used = used.max((LIVE.load(Relaxed) - before) as u64);
             }
             let g = *st.flash.geometry();

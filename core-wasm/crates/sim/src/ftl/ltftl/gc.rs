@@ -70,7 +70,7 @@ impl LtFtl {
             format!("GC picks data block {victim}: {gain} of {ppb} pages reclaimable; valid and retractable pages are copied")
         });
         for src in victim * ppb..(victim + 1) * ppb {
-            let valid = self.owner[src as usize] != NONE;
+            let valid = self.is_valid(flash, src);
             let retractable = !valid && self.retr[src as usize];
             if !valid && !retractable {
                 continue;
@@ -88,8 +88,8 @@ impl LtFtl {
             }
             if valid {
                 self.fwd[sector as usize] = dst;
-                self.set_owner(dst, sector);
-                self.set_owner(src, NONE);
+                self.count_valid(dst, true);
+                self.count_valid(src, false);
             } else {
                 self.set_retr(dst, true);
                 self.set_retr(src, false);

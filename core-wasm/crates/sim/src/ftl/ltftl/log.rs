@@ -174,7 +174,7 @@ impl LtFtl {
         for i in 0..self.map_pages {
             let lo = i as usize * per_map;
             let hi = (lo + per_map).min(self.pages as usize);
-            let payload = self.owner[lo..hi].to_vec();
+            let payload = (lo..hi).map(|p| self.owner(flash, p as Ppn)).collect();
             let ppn = self.slot_ppn(self.slot_next);
             let page = Page { lpn: i, version: 0, seq: gen, kind: PageKind::Meta, tag: TAG_MAP };
             self.prog_meta(flash, ppn, page, payload, cause)?;

@@ -190,8 +190,6 @@ pub struct LtFtl {
 
     /// Forward map sector → page (RAM, section 4).
     fwd: Vec<Ppn>,
-    /// RAM copy of the inverted table: the sector a valid page holds, NONE otherwise.
-    owner: Vec<Lpn>,
     /// Global time of the write that invalidated a page (NONE: none recorded). A page's
     /// birth is not kept in RAM: it is the ⟨sector, global_time⟩ its spare area holds
     /// (section 4; `birth`). Empty while no state is frozen: only a revertible state makes
@@ -335,7 +333,6 @@ impl LtFtl {
             frontier: None,
             gc_frontier: None,
             fwd: vec![NONE; logical_pages as usize],
-            owner: vec![NONE; pages as usize],
             death: Vec::new(),
             valid_cnt: vec![0; g.blocks as usize],
             retr: vec![false; pages as usize],
@@ -460,8 +457,8 @@ impl LtFtl {
     /// Shares of the chip's pages (Figure 8): valid, invalid, retractable, log, map,
     /// metadata and free.
     pub fn space_shares(&self) -> SpaceShares {
-        // From RAM alone (programmed-page counts per block, the inverted table and the
-        // retractable flags), so `scheme_metrics` can report it.
+        // From RAM alone (programmed, valid and retractable pages per block), so
+        // `scheme_metrics` can report it.
         let mut s = SpaceShares::default();
         let ppb = self.ppb as f64;
         for b in 0..self.section.len() as u32 {
@@ -477,17 +474,12 @@ impl LtFtl {
                     s.free += ppb - programmed as f64;
                 }
                 Section::Data => {
-                    for p in b * self.ppb..b * self.ppb + programmed {
-                        // `retr` is kept equal to "not valid and needed by a state"
-                        // (`check_counters`), so no spare area is read here.
-                        if self.owner[p as usize] != NONE {
-                            s.valid += 1.0;
-                        } else if self.retr[p as usize] {
-                            s.retractable += 1.0;
-                        } else {
-                            s.invalid += 1.0;
-                        }
-                    }
+                    // The counters are kept equal to the definitions (`check_counters`);
+                    // valid and retractable pages are among the programmed ones.
+                    let (valid, retr) = (self.valid_cnt[b as usize], self.retr_cnt[b as usize]);
+                    s.valid += valid as f64;
+                    s.retractable += retr as f64;
+                    s.invalid += (programmed - valid - retr) as f64;
                     s.free += ppb - programmed as f64;
                 }
             }
@@ -530,8 +522,10 @@ impl LtFtl {
         self.programmed[pbn as usize] = 0;
         self.traded[pbn as usize] = None;
         let lo = (pbn * self.ppb) as usize;
+        let kept = self.kept(pbn as usize);
+        self.valid_cnt[pbn as usize] = 0;
+        self.rebucket(pbn as usize, kept);
         for i in lo..lo + self.ppb as usize {
-            self.set_owner(i as Ppn, NONE);
             self.set_retr(i as Ppn, false);
         }
         if !self.death.is_empty() {
@@ -573,15 +567,33 @@ impl LtFtl {
         }
     }
 
-    fn set_owner(&mut self, ppn: Ppn, sector: Lpn) {
+    /// Whether a page is valid: the current page of the sector its spare area names
+    /// (`fwd`). The inverted table the paper keeps in the mapping section (section 4) is
+    /// this, read from the forward map and the pages, not a RAM array of its own.
+    pub(super) fn is_valid(&self, flash: &Flash, ppn: Ppn) -> bool {
+        let p = flash.peek(ppn);
+        p.kind == PageKind::Data && self.fwd.get(p.lpn as usize) == Some(&ppn)
+    }
+
+    /// The sector page `ppn` holds if valid, else NONE (an inverted-table entry).
+    pub(super) fn owner(&self, flash: &Flash, ppn: Ppn) -> Lpn {
+        if self.is_valid(flash, ppn) {
+            flash.peek(ppn).lpn
+        } else {
+            NONE
+        }
+    }
+
+    /// Counts page `ppn` as turned valid (`on`) or invalid: called once per change,
+    /// after `fwd` changed.
+    fn count_valid(&mut self, ppn: Ppn, on: bool) {
         let b = (ppn / self.ppb) as usize;
         let old = self.kept(b);
-        match (self.owner[ppn as usize] == NONE, sector == NONE) {
-            (true, false) => self.valid_cnt[b] += 1,
-            (false, true) => self.valid_cnt[b] -= 1,
-            _ => {}
+        if on {
+            self.valid_cnt[b] += 1;
+        } else {
+            self.valid_cnt[b] -= 1;
         }
-        self.owner[ppn as usize] = sector;
         self.rebucket(b, old);
     }
 
@@ -642,12 +654,12 @@ impl Ftl for LtFtl {
         self.next_gt += 1;
         let old = self.fwd[lpn as usize];
         self.fwd[lpn as usize] = ppn;
-        self.set_owner(ppn, lpn);
+        self.count_valid(ppn, true);
         if !self.death.is_empty() {
             self.death[ppn as usize] = NONE;
         }
         if old != NONE {
-            self.set_owner(old, NONE);
+            self.count_valid(old, false);
             if !self.death.is_empty() {
                 self.death[old as usize] = gt;
             }
@@ -691,7 +703,7 @@ impl Ftl for LtFtl {
             PageKind::Meta => PageState::Metadata,
             PageKind::Torn => PageState::Torn,
             PageKind::Data => {
-                if self.owner[ppn as usize] != NONE {
+                if self.is_valid(flash, ppn) {
                     PageState::Valid
                 } else if self.needed_by_state(flash, ppn) {
                     PageState::Retractable

@@ -12,7 +12,7 @@ impl LtFtl {
             .map(|s| FrozenStateRow {
                 id: s.id,
                 epoch: s.epoch,
-                pinned: (0..self.pages).filter(|&p| self.owner[p as usize] == NONE && self.pins(flash, s, p)).count()
+                pinned: (0..self.pages).filter(|&p| !self.is_valid(flash, p) && self.pins(flash, s, p)).count()
                     as u32,
             })
             .collect();

@@ -297,13 +297,13 @@ impl LtFtl {
                         p, f.generation, f.dump_gt, f.log.iter().filter(|e| e.sector() == sector as u32).collect::<Vec<_>>()
                     )));
                 }
-                f.set_owner(ppn, sector as u32);
+                f.count_valid(ppn, true);
             }
         }
         // (Deaths matter only to frozen states: `death` is empty without one.)
         let deaths = if f.death.is_empty() { &[][..] } else { &data_pages[..] };
         for &(birth, ppn, sector) in deaths {
-            if f.owner[ppn as usize] != NONE {
+            if f.is_valid(flash, ppn) {
                 continue;
             }
             if let Some(i) = Self::death_entry(&f.log, &by_sector, sector, birth) {

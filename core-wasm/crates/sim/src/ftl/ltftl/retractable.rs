@@ -52,7 +52,7 @@ impl LtFtl {
     /// Recomputes every page's retractable flag (after unfreeze, revert, recovery).
     pub(super) fn recount_retractable(&mut self, flash: &Flash) {
         for p in 0..self.pages {
-            let on = self.owner[p as usize] == NONE && self.needed_by_state(flash, p);
+            let on = !self.is_valid(flash, p) && self.needed_by_state(flash, p);
             self.set_retr(p, on);
         }
     }
@@ -61,9 +61,8 @@ impl LtFtl {
     pub fn check_counters(&self, flash: &Flash) -> Result<(), String> {
         for b in 0..self.section.len() as u32 {
             let pages = b * self.ppb..(b + 1) * self.ppb;
-            let valid = pages.clone().filter(|&p| self.owner[p as usize] != NONE).count() as u32;
-            let retr = pages.clone().filter(|&p| self.owner[p as usize] == NONE && self.needed_by_state(flash, p)).count()
-                as u32;
+            let valid = pages.clone().filter(|&p| self.is_valid(flash, p)).count() as u32;
+            let retr = pages.clone().filter(|&p| !self.is_valid(flash, p) && self.needed_by_state(flash, p)).count() as u32;
             if valid != self.valid_cnt[b as usize] || retr != self.retr_cnt[b as usize] {
                 return Err(format!(
                     "block {b}: valid {valid} (counter {}), retractable {retr} (counter {})",
@@ -72,7 +71,7 @@ impl LtFtl {
             }
             if pages
                 .clone()
-                .any(|p| self.retr[p as usize] != (self.owner[p as usize] == NONE && self.needed_by_state(flash, p)))
+                .any(|p| self.retr[p as usize] != (!self.is_valid(flash, p) && self.needed_by_state(flash, p)))
             {
                 return Err(format!("block {b}: a retractable flag is stale"));
             }

@@ -51,13 +51,13 @@ impl LtFtl {
         for (sector, old) in targets {
             let cur = self.fwd[sector as usize];
             if cur != NONE {
-                self.set_owner(cur, NONE);
+                self.count_valid(cur, false);
                 // Written after the epoch and undone: no state can need it again.
                 self.death[cur as usize] = self.birth(flash, cur);
             }
             self.fwd[sector as usize] = old;
             if old != NONE {
-                self.set_owner(old, sector);
+                self.count_valid(old, true);
                 self.death[old as usize] = NONE;
             }
         }
