@@ -230,6 +230,36 @@ pub(crate) struct Extra {
     pub(crate) rec: bool,
     /// Some row ran the open timing model: the per-kind response, wait and service tails.
     pub(crate) open: bool,
+    /// Some row ran on a device of several dies (`ftl sweep --channels ...`): its shape and
+    /// host response times (`DEVICE_CSV`).
+    pub(crate) device: bool,
+}
+
+/// The device columns (docs/cli.md, `ftl sweep`): the shape, then the `device` object's
+/// host response times, makespan, the busiest die's utilisation and the erases of all dies.
+pub(crate) const DEVICE_CSV: &[(&str, &str)] = &[
+    ("channels", "channels"),
+    ("dies_per_channel", "dies_per_channel"),
+    ("dies", "dies"),
+    ("stripe", "stripe"),
+    ("device_read_mean_us", "read.mean_us"),
+    ("device_read_p99_us", "read.p99_us"),
+    ("device_write_mean_us", "write.mean_us"),
+    ("device_write_p99_us", "write.p99_us"),
+    ("device_read_delayed_by_gc_share", "read.delayed_by_gc_share"),
+    ("device_makespan_us", "makespan_us"),
+];
+
+/// The device cells of a row (empty for a one-die row).
+fn device_cells(v: &serde_json::Value) -> Vec<serde_json::Value> {
+    use serde_json::Value;
+    let d = &v["device"];
+    let mut out: Vec<Value> = DEVICE_CSV.iter().map(|(_, p)| p.split('.').fold(d, |x, k| &x[k]).clone()).collect();
+    let per = d["per_die"].as_array();
+    let util = per.and_then(|p| p.iter().filter_map(|x| x["utilisation"].as_f64()).reduce(f64::max));
+    out.push(util.map(|u| Value::String(format!("{u:.4}"))).unwrap_or(Value::Null));
+    out.push(per.map(|p| p.iter().filter_map(|x| x["erases"].as_u64()).sum::<u64>().into()).unwrap_or(Value::Null));
+    out
 }
 
 impl Extra {
@@ -238,6 +268,7 @@ impl Extra {
         rows.into_iter().fold(Extra::default(), |e, v| Extra {
             rec: e.rec || !v["recovery"].is_null(),
             open: e.open || v["timing"]["model"] == "open",
+            device: e.device || !v["device"].is_null(),
         })
     }
 }
@@ -357,6 +388,9 @@ pub(crate) fn csv_line(v: &serde_json::Value, extra: Extra) -> String {
         let open = v["timing"]["model"] == "open";
         cells.extend(open_columns().iter().map(|(_, path)| if open { m(path) } else { Value::Null }));
     }
+    if extra.device {
+        cells.extend(device_cells(v));
+    }
     cells.iter().map(cell).collect::<Vec<_>>().join(",")
 }
 
@@ -375,6 +409,12 @@ pub(crate) fn csv_header(extra: Extra) -> String {
             h.push_str(&c);
         }
     }
+    if extra.device {
+        for c in DEVICE_CSV.iter().map(|(c, _)| *c).chain(["device_max_utilisation", "device_erases"]) {
+            h.push(',');
+            h.push_str(c);
+        }
+    }
     h
 }
 
@@ -390,7 +430,7 @@ pub(crate) fn print_table(rows: &[serde_json::Value], extra: Extra) {
 pub(crate) fn print_table_header(extra: Extra) {
     let with_rec = extra.rec;
     println!(
-        "{:>4} {:48} {:>13} {:>9} {:>9} {:>16} {:>10} {:>7} {:>8} {:>8} {:>8} {:>11} {:>10} {:>10} {:>8}{}{}",
+        "{:>4} {:48} {:>13} {:>9} {:>9} {:>16} {:>10} {:>7} {:>8} {:>8} {:>8} {:>11} {:>10} {:>10} {:>8}{}{}{}",
         "row",
         "configuration",
         "chip",
@@ -411,7 +451,8 @@ pub(crate) fn print_table_header(extra: Extra) {
             format!(" {:>22} {:>26} {:>26}", "timing", "read resp. ms p50/p99/p99.9", "write resp. ms p50/p99/p99.9")
         } else {
             String::new()
-        }
+        },
+        if extra.device { format!(" {:>28}", "device: dies, r/w p99 us") } else { String::new() }
     );
 }
 
@@ -480,7 +521,7 @@ pub(crate) fn print_table_row(v: &serde_json::Value, extra: Extra) {
         String::new()
     };
     println!(
-        "{:>4} {:48} {:>13} {:>9} {:>9} {:>16} {:>10} {:>7.3} {:>8} {:>8} {:>8} {:>11.3} {:>10.1} {:>10.1} {:>8}{}{}",
+        "{:>4} {:48} {:>13} {:>9} {:>9} {:>16} {:>10} {:>7.3} {:>8} {:>8} {:>8} {:>11.3} {:>10.1} {:>10.1} {:>8}{}{}{}",
         n(&v["row"]),
         conf,
         chip,
@@ -497,6 +538,20 @@ pub(crate) fn print_table_row(v: &serde_json::Value, extra: Extra) {
         f(&v["latency_tail_us"]["write"]["p99_9"]),
         v["log_utilisation"].as_f64().map(|u| format!("{:.1}%", u * 100.0)).unwrap_or_else(|| "-".into()),
         rc,
-        timing_cells(v, extra)
+        timing_cells(v, extra),
+        if extra.device { device_table_cell(v) } else { String::new() }
     );
+}
+
+/// A table row's device cell: dies (channels x dies per channel, stripe) and the host
+/// read / write p99 on the device.
+fn device_table_cell(v: &serde_json::Value) -> String {
+    let d = &v["device"];
+    if d.is_null() {
+        return format!(" {:>28}", "1 die");
+    }
+    let f = |x: &serde_json::Value| x.as_f64().map(|u| format!("{u:.1}")).unwrap_or_else(|| "-".into());
+    let shape =
+        format!("{} ({}x{} {})", d["dies"], d["channels"], d["dies_per_channel"], d["stripe"].as_str().unwrap_or(""));
+    format!(" {shape:>16} {}/{}", f(&d["read"]["p99_us"]), f(&d["write"]["p99_us"]))
 }

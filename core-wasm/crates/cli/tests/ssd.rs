@@ -96,9 +96,26 @@ fn page_striping_of_block_mapped_schemes_and_unsupported_flags_are_refused() {
     let o = ftl(&[&base[..], &["--scheme", "bast", "--stripe", "page"]].concat());
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("use --stripe block"));
-    let o = ftl(&[&base[..], &["--scheme", "page", "--recovery"]].concat());
+    // A chain's options that need one chip's workload feed are refused on a device.
+    let chain = ["crash-sweep", "--scheme", "ltftl", "--chain", "5", "--channels", "2", "--time-shift"];
+    let o = ftl(&chain);
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("not available on a device of several dies"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not available with a chain on a device of several dies"));
+    let o = ftl(&[
+        "crash-sweep",
+        "--scheme",
+        "fast",
+        "--gen",
+        "uniform:n=100",
+        "--random",
+        "5",
+        "--channels",
+        "2",
+        "--stripe",
+        "page",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("use --stripe block"));
     let o = ftl(&[&base[..], &["--scheme", "page", "--stripe", "plane"]].concat());
     assert_eq!(o.status.code(), Some(2));
 }

@@ -250,7 +250,7 @@ pub struct Summary {
 }
 
 /// The histogram reports thousandths (ns → µs); pages are recorded ×1000 to match.
-fn summary(h: &LatencyHist) -> Summary {
+pub(crate) fn summary(h: &LatencyHist) -> Summary {
     let s = h.summary();
     Summary { min: s.best, mean: s.mean, p99: s.p99, max: s.worst }
 }

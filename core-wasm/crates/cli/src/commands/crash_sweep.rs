@@ -5,7 +5,10 @@ use std::process::ExitCode;
 
 use clap::Args;
 use ftl_sim::scenario::Scenario;
+use ftl_sim::sim::State;
+use ftl_sim::ssd::Shape;
 use ftl_sim::trace::gen::Workload;
+use ftl_sim::trace::Request;
 
 use crate::output::{fail, print_chain_report, print_json, print_sweep_report, EXIT_FAILED_CHECK};
 use crate::setup::Setup;
@@ -60,17 +63,29 @@ pub(crate) struct CrashArgs {
     /// Chain: write every cut's verdict to this file, one JSON object a line.
     #[arg(long, requires = "chain")]
     pub(crate) verdicts: Option<std::path::PathBuf>,
+    /// The device: channels, dies per channel, stripe, bus rate (docs/ssd.md, "Power cuts").
+    #[command(flatten)]
+    pub(crate) ssd: crate::device::DeviceArgs,
 }
 
 pub(crate) fn execute(a: CrashArgs) -> ExitCode {
+    let shape = match a.ssd.shape(&a.scheme) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
     if let Some(n) = a.chain {
-        return crash_chain(&a, n);
+        return crash_chain(&a, n, shape);
     }
-    match crash_sweep(&a) {
+    let run = match shape {
+        Some(shape) => device_sweep(&a, shape),
+        None => crash_sweep(&a),
+    };
+    match run {
         Ok(r) => {
             if a.json {
-                print_json(&r);
+                print_report(&r, shape);
             } else {
+                print_device_line(shape);
                 print_sweep_report(&r);
             }
             if r.recovered_correctly == r.points_tried {
@@ -104,10 +119,154 @@ fn crash_sweep(a: &CrashArgs) -> Result<ftl_sim::crash::SweepReport, String> {
     Ok(report)
 }
 
-fn crash_chain(a: &CrashArgs, n: u64) -> ExitCode {
+/// A report's JSON, with the device's shape (`device`) on several dies; one die: the
+/// report's bytes as ever (a JSON value would sort its keys).
+fn print_report(r: &impl serde::Serialize, shape: Option<Shape>) {
+    let Some(s) = shape else { return print_json(r) };
+    let mut v = serde_json::to_value(r).expect("the report serialises");
+    v["device"] = serde_json::json!(s);
+    print_json(&v);
+}
+
+fn print_device_line(shape: Option<Shape>) {
+    if let Some(s) = shape {
+        println!(
+            "device: {} channels x {} dies = {} dies, stripe {}; every cut stops every die, each recovers from its own chip",
+            s.channels,
+            s.dies_per_channel,
+            s.dies(),
+            s.stripe.name()
+        );
+    }
+}
+
+/// A device's fresh dies and its request list (device LPNs), planned as `ftl run` with
+/// the device flags plans it (over the device's logical space, `scenario::device`).
+fn device_workload(a: &CrashArgs, shape: Shape) -> Result<(Vec<State>, Vec<Request>, Scenario), String> {
+    use ftl_sim::scenario::device::{apply, build, plan_device};
+    let st = &a.setup;
+    let sc = st.scenario(&a.scheme)?;
+    let (fit, raw) = match st.trace.first() {
+        Some(path) => {
+            let (_, fit) = ftl_sim::scenario::load::options_for(&sc)?;
+            let (raw, _) = st.parsed_trace(&sc, path, false)?;
+            (fit, Some(raw))
+        }
+        None => (ftl_sim::trace::fit::Fit::None, None),
+    };
+    let need = raw.as_ref().and_then(|r| r.max_page()).map(|m| m + 1);
+    let plan = plan_device(&sc, &shape, fit, need, st.space);
+    if let Some(e) = &plan.error {
+        return Err(e.clone());
+    }
+    let planned = apply(&plan, &sc, shape)?;
+    let (sim, _) = build(&planned, raw.as_deref(), fit)?;
+    let dies = (0..shape.dies()).map(|_| sim.fresh()()).collect();
+    Ok((dies, sim.requests().to_vec(), planned))
+}
+
+fn device_sweep(a: &CrashArgs, shape: Shape) -> Result<ftl_sim::crash::SweepReport, String> {
+    if !a.all && a.every.is_none() && a.random.is_none() {
+        return Err("choose the cut points: --all, --every N or --random N [--seed X]".into());
+    }
+    let points = ftl_sim::limits::cut_points(a.all, a.every, a.random, a.seed).map_err(|e| format!("--{e}"))?;
+    let (dies, reqs, sc) = device_workload(a, shape)?;
+    let unit = shape.unit(dies[0].flash.geometry().pages_per_block);
+    let at = ftl_sim::ssd::crash::Dies { shape: &shape, unit };
+    let recut = (!a.no_recut).then_some(a.seed);
+    let mut last = std::time::Instant::now();
+    let r = ftl_sim::ssd::crash::sweep(&dies, &at, &reqs, &sc.recoverer(), points, recut, |done, total| {
+        if last.elapsed().as_millis() > 500 {
+            eprint!("\r{done}/{total} cut points");
+            last = std::time::Instant::now();
+        }
+    });
+    eprint!("\r{:40}\r", "");
+    r
+}
+
+/// `--chain N` on a device of several dies (ssd::crash::chain).
+fn device_chain(a: &CrashArgs, n: u64, shape: Shape) -> Result<ftl_sim::crash::ChainReport, String> {
+    use ftl_sim::ssd::crash::{chain, DeviceChainOptions, Dies};
+    let st = &a.setup;
+    let not_yet = [
+        (a.time_shift, "--time-shift"),
+        (a.paired_pages, "--paired-pages"),
+        (a.reads_erased, "--reads-erased"),
+        (a.targeted, "--targeted"),
+        (a.pool_baseline.is_some(), "--pool-baseline"),
+    ];
+    if let Some((_, flag)) = not_yet.iter().find(|(on, _)| *on) {
+        return Err(format!("{flag} is not available with a chain on a device of several dies (docs/ssd.md)"));
+    }
+    ftl_sim::limits::at_most("--chain", n, ftl_sim::limits::MAX_CHAIN_CUTS)?;
+    let given = st.gen.is_some() || st.pattern.is_some();
+    let sc = if given {
+        st.scenario(&a.scheme)?
+    } else {
+        let point = st.point(&a.scheme)?;
+        Scenario {
+            scheme: a.scheme.clone(),
+            params: point.params,
+            chip: point.chip,
+            workload: Workload::Pattern { text: String::new() },
+            run: Default::default(),
+        }
+    };
+    sc.validate()?;
+    let first = sc.fresh()?;
+    let unit = shape.unit(first.flash.geometry().pages_per_block);
+    let space = ftl_sim::ssd::device_pages(first.ftl.logical_pages(), shape.dies(), unit);
+    let mut o = DeviceChainOptions::new(n, a.seed);
+    if given {
+        let reqs =
+            sc.workload.requests(u32::try_from(space).map_err(|_| "the device's space exceeds 32-bit pages")?)?;
+        if reqs.is_empty() {
+            return Err("the workload has no requests".into());
+        }
+        o.workload = Some(reqs);
+    }
+    if a.no_recut {
+        o.recut_chance = 0.0;
+    }
+    let fresh = sc.factory(&first);
+    let dies: Vec<State> = (0..shape.dies()).map(|_| fresh()).collect();
+    let mut out = match &a.verdicts {
+        Some(p) => Some(std::io::BufWriter::new(
+            std::fs::File::create(p).map_err(|e| format!("cannot write {}: {e}", p.display()))?,
+        )),
+        None => None,
+    };
+    let mut last = std::time::Instant::now();
+    let r = chain(&dies, &Dies { shape: &shape, unit }, space, &sc.recoverer(), &o, |v| {
+        if let Some(w) = &mut out {
+            use std::io::Write;
+            let _ = writeln!(w, "{}", serde_json::to_string(v).expect("verdict serialises"));
+        }
+        if last.elapsed().as_millis() > 1000 {
+            eprint!("\r{}/{n} cuts", v.cut);
+            last = std::time::Instant::now();
+        }
+    });
+    eprint!("\r{:40}\r", "");
+    Ok(r)
+}
+
+fn crash_chain(a: &CrashArgs, n: u64, shape: Option<Shape>) -> ExitCode {
     use ftl_sim::crash::{chain, ChainOptions};
     let run = || -> Result<ftl_sim::crash::ChainReport, String> {
         let st = &a.setup;
+        if let Some(shape) = shape {
+            if !st.trace.is_empty() {
+                return Err(
+                    "a chain runs a generated workload (--gen or --pattern) or its own (--seed): drop --trace".into()
+                );
+            }
+            if st.precondition.is_some() {
+                return Err("a chain starts from an empty chip: drop --precondition".into());
+            }
+            return device_chain(a, n, shape);
+        }
         if !st.trace.is_empty() {
             return Err(
                 "a chain runs a generated workload (--gen or --pattern) or its own (--seed): drop --trace".into()
@@ -177,8 +336,9 @@ fn crash_chain(a: &CrashArgs, n: u64) -> ExitCode {
     match run() {
         Ok(r) => {
             if a.json {
-                print_json(&r);
+                print_report(&r, shape);
             } else {
+                print_device_line(shape);
                 print_chain_report(&r);
             }
             let clean = r.recovered_correctly == r.cuts && r.wrong_reads == 0 && r.stopped.is_none();

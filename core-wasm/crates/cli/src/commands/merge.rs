@@ -32,6 +32,8 @@ struct Line {
     recovery: bool,
     /// Ran the open timing model (the sweep's open-model columns).
     open: bool,
+    /// A row on a device of several dies (its device columns).
+    device: bool,
     /// The input it came from (for messages).
     file: std::rc::Rc<str>,
     /// The sweep's fingerprint (`sweep.fingerprint`); None for a plain `ftl run --json`.
@@ -133,6 +135,7 @@ fn read_lines(
             error: !v["error"].is_null(),
             recovery: !v["recovery"].is_null(),
             open: v["timing"]["model"] == "open",
+            device: !v["device"].is_null(),
             text,
         });
     }
@@ -205,7 +208,11 @@ pub(crate) fn execute(args: MergeArgs) -> ExitCode {
     if failed > 0 {
         problems.push(format!("{failed} of {} rows could not run", rows.len()));
     }
-    let extra = crate::output::Extra { rec: rows.iter().any(|v| v.recovery), open: rows.iter().any(|v| v.open) };
+    let extra = crate::output::Extra {
+        rec: rows.iter().any(|v| v.recovery),
+        open: rows.iter().any(|v| v.open),
+        device: rows.iter().any(|v| v.device),
+    };
     let value = |l: &Line| serde_json::from_str::<Value>(&l.text).expect("parsed when read");
     if args.csv {
         println!("{}", csv_header(extra));

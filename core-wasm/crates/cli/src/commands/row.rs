@@ -45,6 +45,8 @@ pub(crate) struct RecoveryCost {
     /// Those restoring the log-page-mapping table (FastCheck equations 5-6: checkpoints or
     /// dump + log records, and the restoration scan); the whole scan for scan-based schemes.
     pub(crate) mapping_pages_read: u64,
+    /// A device: the most pages one die read (the dies recover in parallel); None on one chip.
+    pub(crate) slowest_die_pages_read: Option<u64>,
 }
 
 /// Nearest-rank percentiles of the exact latency histograms, in µs.
@@ -75,6 +77,9 @@ pub(crate) struct Row {
     pub(crate) space_given: Option<u32>,
     /// A run on several dies: the device's summary instead of one chip's metrics.
     pub(crate) device: Option<ftl_sim::ssd::DeviceSummary>,
+    /// The device run itself, kept with `keep` (its timelines; `sim` then holds its
+    /// request list).
+    pub(crate) dev: Option<ftl_sim::ssd::Device>,
 }
 
 impl Row {
@@ -96,6 +101,7 @@ impl Row {
             sim: None,
             space_given: None,
             device: None,
+            dev: None,
         }
     }
 }
@@ -226,8 +232,22 @@ fn finish(
         row.requests = sim.total() as u64;
         row.request_hash = Some(ftl_sim::trace::request_hash(sim.requests()));
         let mut dev = ftl_sim::ssd::Device::new(shape, &planned.scheme, &**sim.fresh())?;
-        dev.run(sim.requests(), sim.schedule(), sim.arrivals())?;
+        dev.record_pages(o.timeline);
+        // As one chip: --recovery recovers every die at K points spread over the run.
+        let (total, k) = (sim.total(), if o.recovery { o.recovery_samples.max(1) } else { 1 });
+        let mut samples = Vec::new();
+        for i in 1..=k {
+            dev.run_to(sim.requests(), sim.schedule(), sim.arrivals(), total * i / k)?;
+            if o.recovery {
+                samples.push(device_recovery_cost(&planned, &dev)?);
+            }
+        }
+        row.rec = mean_cost(&samples);
         row.device = Some(dev.summary());
+        if o.keep {
+            row.dev = Some(dev);
+            row.sim = Some(sim);
+        }
         return Ok(());
     }
     let mut sim = match raw {
@@ -253,19 +273,10 @@ fn finish(
         let upto = total * i / k;
         sim.run(upto - sim.pos())?;
         if o.recovery {
-            samples.push(recovery_cost(&planned, &sim)?);
+            samples.push(recovery_cost(&planned, &sim.state)?);
         }
     }
-    row.rec = (!samples.is_empty()).then(|| {
-        let n = samples.len() as u64;
-        let last = samples.last().expect("not empty");
-        RecoveryCost {
-            map_pages: last.map_pages,
-            log_pages: last.log_pages,
-            pages_read: samples.iter().map(|c| c.pages_read).sum::<u64>() / n,
-            mapping_pages_read: samples.iter().map(|c| c.mapping_pages_read).sum::<u64>() / n,
-        }
-    });
+    row.rec = mean_cost(&samples);
     let tail = |h: &ftl_sim::metrics::LatencyHist| {
         let us = |p: f64| h.percentile(p).map(|ns| ns as f64 / 1000.0).unwrap_or(0.0);
         Tail { p99: us(99.0), p99_9: us(99.9) }
@@ -279,9 +290,46 @@ fn finish(
     Ok(())
 }
 
-fn recovery_cost(scenario: &Scenario, sim: &Simulator) -> Result<RecoveryCost, String> {
+/// The samples' metadata writes at the last point and mean recovery reads.
+fn mean_cost(samples: &[RecoveryCost]) -> Option<RecoveryCost> {
+    let last = samples.last()?;
+    let n = samples.len() as u64;
+    Some(RecoveryCost {
+        map_pages: last.map_pages,
+        log_pages: last.log_pages,
+        pages_read: samples.iter().map(|c| c.pages_read).sum::<u64>() / n,
+        mapping_pages_read: samples.iter().map(|c| c.mapping_pages_read).sum::<u64>() / n,
+        slowest_die_pages_read: last
+            .slowest_die_pages_read
+            .map(|_| samples.iter().filter_map(|c| c.slowest_die_pages_read).sum::<u64>() / n),
+    })
+}
+
+/// A power cut between requests on a device: every die recovers from its own chip (in
+/// parallel). Metadata writes and pages read summed over the dies; the slowest die's
+/// pages read beside them (docs/ssd.md, "Power cuts").
+fn device_recovery_cost(scenario: &Scenario, dev: &ftl_sim::ssd::Device) -> Result<RecoveryCost, String> {
+    let mut sum = RecoveryCost {
+        map_pages: 0,
+        log_pages: 0,
+        pages_read: 0,
+        mapping_pages_read: 0,
+        slowest_die_pages_read: Some(0),
+    };
+    for st in &dev.dies {
+        let c = recovery_cost(scenario, st)?;
+        sum.map_pages += c.map_pages;
+        sum.log_pages += c.log_pages;
+        sum.pages_read += c.pages_read;
+        sum.mapping_pages_read += c.mapping_pages_read;
+        sum.slowest_die_pages_read = sum.slowest_die_pages_read.max(Some(c.pages_read));
+    }
+    Ok(sum)
+}
+
+fn recovery_cost(scenario: &Scenario, state: &ftl_sim::sim::State) -> Result<RecoveryCost, String> {
     use ftl_sim::nand::{Cause, OpKind};
-    let f = &sim.state.flash;
+    let f = &state.flash;
     let mut flash = f.clone();
     let reads =
         |f: &ftl_sim::nand::Flash| f.count(OpKind::Read, Cause::Recovery) + f.count(OpKind::ReadOob, Cause::Recovery);
@@ -300,6 +348,7 @@ fn recovery_cost(scenario: &Scenario, sim: &Simulator) -> Result<RecoveryCost, S
         log_pages: f.count(OpKind::Program, Cause::Log),
         pages_read,
         mapping_pages_read: mapping,
+        slowest_die_pages_read: None,
     })
 }
 
@@ -403,10 +452,17 @@ impl Row {
         o.insert("scenario".into(), json!(self.scenario));
         o.insert(
             "recovery".into(),
-            json!(self.rec.as_ref().map(|c| json!({
-                "map_pages": c.map_pages, "log_pages": c.log_pages,
-                "pages_read": c.pages_read, "mapping_pages_read": c.mapping_pages_read,
-            }))),
+            json!(self.rec.as_ref().map(|c| {
+                let mut r = json!({
+                    "map_pages": c.map_pages, "log_pages": c.log_pages,
+                    "pages_read": c.pages_read, "mapping_pages_read": c.mapping_pages_read,
+                });
+                if let Some(n) = c.slowest_die_pages_read {
+                    // Only a device of several dies adds it: one die prints today's bytes.
+                    r["slowest_die_pages_read"] = json!(n);
+                }
+                r
+            })),
         );
         o.insert("error".into(), json!(self.error));
         v

@@ -56,52 +56,9 @@ pub(crate) struct RunArgs {
     /// carries it and its fingerprint, so `ftl merge` refuses rows of other sweeps.
     #[arg(long, value_name = "JSON", requires = "row")]
     pub(crate) sweep_spec: Option<String>,
-    /// Channels of the device (docs/ssd.md); with --dies-per-channel, one FTL per die.
-    #[arg(long, default_value_t = 1)]
-    pub(crate) channels: u32,
-    /// Dies on each channel.
-    #[arg(long, default_value_t = 1)]
-    pub(crate) dies_per_channel: u32,
-    /// Stripe unit over the dies: page or block (default: page for page-mapped schemes,
-    /// block for block and log-block mapped ones, whose logical blocks must stay whole).
-    #[arg(long)]
-    pub(crate) stripe: Option<String>,
-    /// Channel bus rate of the device, MB/s (default 200: ONFI 2.1, docs/ssd.md).
-    #[arg(long, value_name = "MB_S")]
-    pub(crate) channel_mb_s: Option<u32>,
-}
-
-/// The device shape asked for (None: one die, today's chip).
-fn device(args: &RunArgs, scheme: &str) -> Result<Option<ftl_sim::ssd::Shape>, String> {
-    use ftl_sim::ssd::{Shape, Stripe};
-    let stripe = match &args.stripe {
-        Some(s) => Stripe::from_name(s)?,
-        None => Stripe::default_for(scheme),
-    };
-    let shape =
-        Shape { channels: args.channels, dies_per_channel: args.dies_per_channel, stripe, bus_mb_s: args.channel_mb_s };
-    // The core's reason, with this command's flag for it.
-    shape.striping(scheme).map_err(|r| format!("{r}: use --stripe block"))?;
-    shape.check(scheme)?;
-    if shape.dies() == 1 {
-        return Ok(None);
-    }
-    ftl_sim::limits::at_most("--channels x --dies-per-channel", shape.dies() as u64, 64)?;
-    not_on_device(args)?;
-    Ok(Some(shape))
-}
-
-/// What a device of several dies cannot do yet.
-fn not_on_device(args: &RunArgs) -> Result<(), String> {
-    let not_yet = [
-        (args.recovery, "--recovery"),
-        (args.timeline.is_some() || args.timing.request_timeline.is_some(), "--timeline / --request-timeline"),
-        (args.row.is_some(), "--row"),
-    ];
-    if let Some((_, flag)) = not_yet.iter().find(|(on, _)| *on) {
-        return Err(format!("{flag} is not available on a device of several dies yet (docs/ssd.md)"));
-    }
-    Ok(())
+    /// The device: channels, dies per channel, stripe, bus rate (docs/ssd.md).
+    #[command(flatten)]
+    pub(crate) ssd: crate::device::DeviceArgs,
 }
 
 pub(crate) fn execute(mut args: RunArgs) -> ExitCode {
@@ -125,7 +82,13 @@ pub(crate) fn execute(mut args: RunArgs) -> ExitCode {
     }
     if let Some(d) = &row.device {
         if args.json {
-            print_json(&row.to_json(&args.setup));
+            let mut v = row.to_json(&args.setup);
+            if let (Some(i), Some(n), Some(spec)) = (args.row, args.rows, &sweep) {
+                v["row"] = i.into();
+                v["rows"] = n.into();
+                v["sweep"] = super::sweep::sweep_json(spec);
+            }
+            print_json(&v);
         } else {
             print_device(d);
             print_setup(&row);
@@ -223,11 +186,7 @@ fn fit_name(row: &Row) -> String {
 }
 
 fn run(args: &mut RunArgs) -> Result<Row, String> {
-    if args.scenario.is_some()
-        && (args.channels.saturating_mul(args.dies_per_channel) != 1
-            || args.stripe.is_some()
-            || args.channel_mb_s.is_some())
-    {
+    if args.scenario.is_some() && args.ssd.given() {
         return Err("--scenario replays the device its scenario records (its `device`): give no device flags".into());
     }
     let opts = RowOptions {
@@ -262,9 +221,6 @@ fn run(args: &mut RunArgs) -> Result<Row, String> {
                 }
             }
             let mut sc = sc;
-            if sc.run.device.is_some_and(|d| d.dies() > 1) {
-                not_on_device(args)?;
-            }
             if let Some(n) = args.setup.space {
                 let ppb = sc.chip.chip()?.geometry.pages_per_block;
                 sc.run.workload_space =
@@ -307,11 +263,17 @@ fn run(args: &mut RunArgs) -> Result<Row, String> {
         }
         None => {
             let scheme = args.scheme.as_deref().expect("clap requires --scheme");
-            let opts = RowOptions { device: device(args, scheme)?, ..opts };
+            let opts = RowOptions { device: args.ssd.shape(scheme)?, ..opts };
             let point = args.setup.point(scheme)?;
             run_point(&args.setup, &point, &opts)
         }
     };
+    if let (Some(dev), Some(sim)) = (&row.dev, &row.sim) {
+        write_device_timelines(args, dev, sim.requests())?;
+        row.sim = None;
+        row.dev = None;
+        return Ok(row);
+    }
     if let (Some(path), Some(sim)) = (&args.timeline, &row.sim) {
         use std::fmt::Write as _;
         let mut out = String::from("request,op,lpn,total_us,gc_us\n");
@@ -332,6 +294,58 @@ fn run(args: &mut RunArgs) -> Result<Row, String> {
     }
     row.sim = None;
     Ok(row)
+}
+
+/// `--timeline` and `--request-timeline` of a device run (docs/cli.md): one chip's columns,
+/// the page request's die and die-local LPN after them; a host request's times on the
+/// device's clock.
+fn write_device_timelines(
+    args: &RunArgs,
+    dev: &ftl_sim::ssd::Device,
+    requests: &[ftl_sim::trace::Request],
+) -> Result<(), String> {
+    use ftl_sim::trace::Request;
+    use std::fmt::Write as _;
+    let us = |ns: u64| ns as f64 / 1000.0;
+    let op = |r: Option<&Request>| match r {
+        Some(Request::Read { lpn }) => ("r", lpn.to_string()),
+        Some(Request::Write { lpn }) => ("w", lpn.to_string()),
+        _ => ("state", String::new()),
+    };
+    let write = |path: &std::path::Path, out: String| {
+        std::fs::write(path, out).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    };
+    if let Some(path) = &args.timeline {
+        let mut out = String::from("request,op,lpn,total_us,gc_us,die,die_lpn\n");
+        for (i, p) in dev.pages.as_deref().unwrap_or(&[]).iter().enumerate() {
+            let (op, lpn) = op(requests.get(i));
+            let _ = writeln!(out, "{},{op},{lpn},{},{},{},{}", i + 1, us(p.service_ns), us(p.gc_ns), p.die, p.lpn);
+        }
+        write(path, out)?;
+    }
+    if let Some(path) = &args.timing.request_timeline {
+        let mut out =
+            String::from("request,op,first_lpn,pages,arrival_us,start_us,wait_us,service_us,gc_us,response_us\n");
+        let mut first = 0usize;
+        for (k, h) in dev.hosts.iter().enumerate() {
+            let (op, lpn) = op(requests.get(first));
+            first += h.pages as usize;
+            let _ = writeln!(
+                out,
+                "{},{op},{lpn},{},{},{},{},{},{},{}",
+                k + 1,
+                h.pages,
+                us(h.arrival_ns),
+                us(h.start_ns),
+                us(h.start_ns - h.arrival_ns),
+                us(h.done_ns - h.start_ns),
+                us(h.gc_ns),
+                us(h.done_ns - h.arrival_ns)
+            );
+        }
+        write(path, out)?;
+    }
+    Ok(())
 }
 
 /// What a scenario file gives: an app scenario, or a row (`{"scenario": ..., "setup":

@@ -53,6 +53,10 @@ pub(crate) struct SweepArgs {
     /// The timing model (docs/timing.md); `--rate` and `--time-scale` take lists.
     #[command(flatten)]
     pub(crate) timing: TimingArgs,
+    /// Device shapes (docs/ssd.md): `--channels` and `--dies-per-channel` take lists, each
+    /// combination a row.
+    #[command(flatten)]
+    pub(crate) ssd: crate::device::DeviceLists,
 }
 
 /// `I/N` → (I - 1, N).
@@ -110,6 +114,11 @@ fn sweep_spec(a: &SweepArgs) -> Value {
     put("precondition", json!(s.precondition));
     put("space", json!(s.space));
     put("own_space", json!(a.own_space));
+    // Only given device flags enter the plan: a one-die sweep keeps its fingerprint.
+    put("channels", json!(a.ssd.channels));
+    put("dies_per_channel", json!(a.ssd.dies_per_channel));
+    put("stripe", json!(a.ssd.stripe));
+    put("channel_mb_s", json!(a.ssd.channel_mb_s));
     put("recovery", json!(a.recovery));
     if a.recovery {
         put("recovery_samples", json!(a.recovery_samples));
@@ -209,9 +218,23 @@ pub(crate) fn execute(args: SweepArgs) -> ExitCode {
         Ok(t) => t,
         Err(e) => return fail(e),
     };
-    // The timing models are the innermost list: each configuration at each rate.
-    let mut points: Vec<Point> =
-        points.into_iter().flat_map(|p| timings.iter().map(move |t| Point { timing: *t, ..p.clone() })).collect();
+    // Device shapes, then the timing models, are the innermost lists: each configuration
+    // on each shape at each rate. Every shape is checked before anything runs.
+    let specs = args.ssd.specs();
+    let mut points_shapes: Vec<(Point, Option<ftl_sim::ssd::Shape>)> = Vec::new();
+    for p in points {
+        for &spec in &specs {
+            let shape = match args.ssd.shape(spec, &p.scheme) {
+                Ok(s) => s,
+                Err(e) => return fail(format!("{} on {} x {} dies: {e}", p.scheme, spec.0, spec.1)),
+            };
+            for t in &timings {
+                points_shapes.push((Point { timing: *t, ..p.clone() }, shape));
+            }
+        }
+    }
+    let shapes: Vec<Option<ftl_sim::ssd::Shape>> = points_shapes.iter().map(|(_, s)| *s).collect();
+    let mut points: Vec<Point> = points_shapes.into_iter().map(|(p, _)| p).collect();
     let spaces = common_space(&args, &mut points);
     let spec = sweep_spec(&args);
     let sweep = sweep_json(&spec);
@@ -223,7 +246,7 @@ pub(crate) fn execute(args: SweepArgs) -> ExitCode {
     let mine: Vec<(usize, &Point)> = points.iter().enumerate().filter(|(i, _)| i % n == me).collect();
     if args.list_jobs {
         for (i, p) in &mine {
-            println!("{}", job_line(&args, p, *i, total, &spec));
+            println!("{}", job_line(&args, p, shapes[*i], *i, total, &spec));
         }
         return ExitCode::SUCCESS;
     }
@@ -235,11 +258,14 @@ pub(crate) fn execute(args: SweepArgs) -> ExitCode {
             recovery: args.recovery,
             recovery_samples: args.recovery_samples,
             timing: p.timing,
+            device: shapes[*i],
             ..Default::default()
         };
         let row = run_point(&args.setup, p, &opts);
         if let Some(e) = &row.error {
-            eprintln!("sweep: row {i} ({}) cannot run: {e}", describe(p));
+            let on =
+                shapes[*i].map(|s| format!(" on {} x {} dies", s.channels, s.dies_per_channel)).unwrap_or_default();
+            eprintln!("sweep: row {i} ({}{on}) cannot run: {e}", describe(p));
         }
         let mut v = row.to_json(&args.setup);
         v["row"] = (*i).into();
@@ -270,7 +296,8 @@ pub(crate) fn execute(args: SweepArgs) -> ExitCode {
         if hashes.len() == 1 { "" } else { "s" },
         if hashes.len() == 1 && rows.len() > 1 { ", identical for every row" } else { "" }
     );
-    let wrong: u64 = rows.iter().filter_map(|(_, r)| r.metrics.as_ref()).map(|m| m.wrong_reads).sum();
+    let wrong: u64 = rows.iter().filter_map(|(_, r)| r.metrics.as_ref()).map(|m| m.wrong_reads).sum::<u64>()
+        + rows.iter().filter_map(|(_, r)| r.device.as_ref()).map(|d| d.wrong_reads).sum::<u64>();
     if wrong > 0 {
         eprintln!("error: {wrong} reads disagreed with the reference model");
         return ExitCode::from(EXIT_FAILED_CHECK);
@@ -294,7 +321,14 @@ fn sh(s: &str) -> String {
 
 /// The `ftl run` command line of one row: the same configuration run alone, with its
 /// row index, the row count and the sweep's plan (so its output is the sweep's row).
-pub(crate) fn job_line(args: &SweepArgs, p: &Point, row: usize, rows: usize, spec: &Value) -> String {
+pub(crate) fn job_line(
+    args: &SweepArgs,
+    p: &Point,
+    shape: Option<ftl_sim::ssd::Shape>,
+    row: usize,
+    rows: usize,
+    spec: &Value,
+) -> String {
     let s = &args.setup;
     let mut a: Vec<String> = vec!["ftl".into(), "run".into(), "--scheme".into(), sh(&p.scheme)];
     let mut flag = |name: &str, v: String| {
@@ -375,6 +409,18 @@ pub(crate) fn job_line(args: &SweepArgs, p: &Point, row: usize, rows: usize, spe
     }
     if s.skip_bad_lines && p.trace.is_some() {
         a.push("--skip-bad-lines".into());
+    }
+    if let Some(d) = shape {
+        a.extend([
+            "--channels".into(),
+            d.channels.to_string(),
+            "--dies-per-channel".into(),
+            d.dies_per_channel.to_string(),
+        ]);
+        a.extend(["--stripe".into(), d.stripe.name().to_string()]);
+        if let Some(r) = d.bus_mb_s {
+            a.extend(["--channel-mb-s".into(), r.to_string()]);
+        }
     }
     let mut flag = |name: &str, v: String| {
         a.push(format!("--{name}"));

@@ -93,7 +93,7 @@ pub fn run_with_cuts(
 }
 
 /// A die the cut found between page requests: RAM lost, recovery from its chip alone.
-fn recover_idle(st: &mut State, recover: &Recover) -> CrashOutcome {
+pub(super) fn recover_idle(st: &mut State, recover: &Recover) -> CrashOutcome {
     let mut flash = st.flash.clone();
     let t0 = flash.elapsed_ns;
     let mut o = match recover(&mut flash) {

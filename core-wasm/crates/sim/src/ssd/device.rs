@@ -293,7 +293,24 @@ pub struct Device {
     pub dies: Vec<State>,
     pub die_stats: Vec<DieStats>,
     pub hosts: Vec<DeviceHost>,
+    /// Every page request's die and work, in request order, when recording
+    /// (`record_pages`: `ftl run --timeline` on a device).
+    pub pages: Option<Vec<PageRecord>>,
+    /// Requests run so far (`run_range` goes on from here).
+    pub pos: usize,
     clock: DeviceClock,
+}
+
+/// One page request of a device run (`Device::pages`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PageRecord {
+    pub die: u32,
+    /// Its die-local LPN.
+    pub lpn: u32,
+    /// Its service on the die (as one chip's `--timeline` counts it) and the GC / merge
+    /// work in it.
+    pub service_ns: u64,
+    pub gc_ns: u64,
 }
 
 /// A page's transfer on `shape`'s channel for the chip of `st`, refused when it does not
@@ -331,6 +348,8 @@ impl Device {
             dies,
             die_stats: vec![DieStats::default(); n],
             hosts: Vec::new(),
+            pages: None,
+            pos: 0,
             clock: DeviceClock::new(&shape, transfer_ns),
         })
     }
@@ -340,12 +359,31 @@ impl Device {
         super::device_pages(self.dies[0].ftl.logical_pages(), self.dies.len() as u32, self.unit)
     }
 
+    /// Records every page request's die and work from now on (`pages`).
+    pub fn record_pages(&mut self, on: bool) {
+        self.pages = on.then(Vec::new);
+    }
+
     /// Runs `requests` grouped into host requests by `schedule`, arriving at `arrivals`
     /// (open model, ns by host request) or each when the previous one completed (closed).
     pub fn run(&mut self, requests: &[Request], schedule: &Schedule, arrivals: Option<&[u64]>) -> Result<(), String> {
+        self.run_to(requests, schedule, arrivals, requests.len())
+    }
+
+    /// As `run`, from request `pos` (where the last call stopped) to request `to`
+    /// (exclusive): the run in pieces is the run whole (a host request cut by a piece's end
+    /// goes on in the next). `ftl run --recovery` recovers the dies between pieces.
+    pub fn run_to(
+        &mut self,
+        requests: &[Request],
+        schedule: &Schedule,
+        arrivals: Option<&[u64]>,
+        to: usize,
+    ) -> Result<(), String> {
         let d = self.dies.len() as u32;
         let floors = arrivals.map(DeviceClock::floors);
-        for (i, &req) in requests.iter().enumerate() {
+        let from = self.pos.min(to);
+        for (i, &req) in requests.iter().enumerate().take(to).skip(from) {
             let lpn = req
                 .lpn()
                 .ok_or_else(|| format!("request {} ({req:?}): time-shift requests need a device of one die", i + 1))?;
@@ -364,6 +402,10 @@ impl Device {
             let w = exec_page(st, local_req)
                 .map_err(|e| format!("request {} ({req:?}) on die {die} failed: {e}", i + 1))?;
             self.clock.page(di, w, &mut self.die_stats[di]);
+            if let Some(p) = &mut self.pages {
+                p.push(PageRecord { die, lpn: local, service_ns: w.service_ns, gc_ns: w.gc_ns });
+            }
+            self.pos = i + 1;
             if schedule.ends(i) {
                 self.hosts.push(self.clock.end());
             }

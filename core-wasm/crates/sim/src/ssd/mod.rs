@@ -17,11 +17,12 @@ use ts_rs::TS;
 
 use crate::ftl::registry::Mapping;
 
+pub mod crash;
 pub mod cut;
 mod device;
 
 pub use device::{exec_page, transfer_ns, Device, DeviceClock, DeviceHost, PageTime, PageWork};
-pub use device::{DeviceSummary, DieStats, DieSummary, Responses};
+pub use device::{DeviceSummary, DieStats, DieSummary, PageRecord, Responses};
 
 /// The channel bus rate when none is given, MB/s (10^6 bytes a second): ONFI 2.1's
 /// 200 MT/s synchronous interface on an 8-bit bus (docs/ssd.md). At this rate every
