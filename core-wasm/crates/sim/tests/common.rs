@@ -5,7 +5,9 @@
 use ftl_sim::ftl::SchemeParams;
 use ftl_sim::scenario::{ChipSpec, Scenario};
 use ftl_sim::sim::Simulator;
+use ftl_sim::trace::fit::Fit;
 use ftl_sim::trace::gen::Workload;
+use ftl_sim::trace::parse::{parse_bytes, RawTrace, TraceOptions};
 
 pub fn scenario(scheme: &str, params: SchemeParams, blocks: u32, ppb: u32, workload: Workload) -> Scenario {
     Scenario {
@@ -15,6 +17,30 @@ pub fn scenario(scheme: &str, params: SchemeParams, blocks: u32, ppb: u32, workl
         workload,
         run: Default::default(),
     }
+}
+
+/// A hybrid scheme's parameters with `n` log blocks (the rest the registry's defaults).
+pub fn lb(n: u32) -> SchemeParams {
+    SchemeParams { log_blocks: Some(n), ..Default::default() }
+}
+
+/// An uploaded trace's workload as the app and `ftl run --trace` give it: the text is
+/// parsed apart (`parse_text`) and handed to `load::build_with_raw` with `fit`.
+pub fn trace_workload(fit: Fit) -> Workload {
+    Workload::Trace {
+        text: String::new(),
+        format: None,
+        fit,
+        device: None,
+        skip_bad_lines: false,
+        blkparse_action: None,
+    }
+}
+
+/// Trace text parsed at `page_bytes` a page (format detected as for an upload).
+pub fn parse_text(text: &str, page_bytes: u32) -> RawTrace {
+    parse_bytes(text.as_bytes(), TraceOptions { page_bytes, ..TraceOptions::default() })
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Runs the whole workload, checking every `check_every` requests that every logical

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{run_checked, scenario};
+use common::{lb, parse_text, run_checked, scenario, trace_workload};
 use ftl_sim::ftl::SchemeParams;
 use ftl_sim::precondition::Precondition;
 use ftl_sim::scenario::load;
@@ -13,12 +13,8 @@ use ftl_sim::scenario::{ChipSpec, Scenario};
 use ftl_sim::sim::Simulator;
 use ftl_sim::trace::fit::Fit;
 use ftl_sim::trace::gen::Workload;
-use ftl_sim::trace::parse::{parse_bytes, RawTrace, TraceOptions};
+use ftl_sim::trace::parse::RawTrace;
 use ftl_sim::trace::{request_hash, Request};
-
-fn lb(n: u32) -> SchemeParams {
-    SchemeParams { log_blocks: Some(n), ..Default::default() }
-}
 
 /// The configurations of a comparison: their own logical spaces differ on one chip.
 fn configs(blocks: u32, ppb: u32, w: Workload) -> Vec<Scenario> {
@@ -152,19 +148,11 @@ fn trace_in(pages: &[u64], page_bytes: u32) -> RawTrace {
     for (i, p) in pages.iter().enumerate() {
         text.push_str(&format!("{},{p}\n", if i % 5 == 4 { "r" } else { "w" }));
     }
-    parse_bytes(text.as_bytes(), TraceOptions { page_bytes, ..TraceOptions::default() }).unwrap()
+    parse_text(&text, page_bytes)
 }
 
 fn trace_scenarios(blocks: u32, fit: Fit) -> Vec<Scenario> {
-    let w = Workload::Trace {
-        text: String::new(),
-        format: None,
-        fit,
-        device: None,
-        skip_bad_lines: false,
-        blkparse_action: None,
-    };
-    let mut scs = configs(blocks, 4, w);
+    let mut scs = configs(blocks, 4, trace_workload(fit));
     for s in &mut scs {
         s.chip.preset = "classroom".into();
     }

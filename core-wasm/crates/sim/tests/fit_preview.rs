@@ -2,12 +2,14 @@
 //! for the summary without building the chip or keeping the fitted requests (issue 37).
 //! It must say what building the run says: the same summary, or the same refusal.
 
+mod common;
+
+use common::{lb, parse_text, scenario as scenario_on, trace_workload};
 use ftl_sim::ftl::SchemeParams;
 use ftl_sim::scenario::load;
-use ftl_sim::scenario::{ChipSpec, Scenario};
+use ftl_sim::scenario::Scenario;
 use ftl_sim::trace::fit::Fit;
-use ftl_sim::trace::gen::Workload;
-use ftl_sim::trace::parse::{parse_bytes, RawTrace, TraceOptions};
+use ftl_sim::trace::parse::RawTrace;
 
 /// DiskSim text, 512 B pages (the classroom chip's): writes and reads spread over far more pages than a small
 /// chip holds (so every fit does something and `none` refuses), then a hot range.
@@ -21,27 +23,13 @@ fn trace() -> RawTrace {
         let read = (x >> 40).is_multiple_of(4);
         text.push_str(&format!("{}.{:03} 0 {sector} {sectors} {}\n", i / 10, i % 10, u8::from(read)));
     }
-    parse_bytes(text.as_bytes(), TraceOptions { page_bytes: 512, ..TraceOptions::default() })
-        .unwrap_or_else(|e| panic!("{e}"))
+    parse_text(&text, 512)
 }
 
+/// The uploaded trace on a 64 x 16 classroom chip (4 log blocks for the hybrid schemes).
 fn scenario(scheme: &str, fit: Fit) -> Scenario {
-    let params =
-        if scheme == "page" { SchemeParams::default() } else { serde_json::from_str(r#"{"log_blocks":4}"#).unwrap() };
-    Scenario {
-        scheme: scheme.into(),
-        params,
-        chip: ChipSpec { preset: "classroom".into(), blocks: Some(64), pages_per_block: Some(16) },
-        workload: Workload::Trace {
-            text: String::new(),
-            format: None,
-            fit,
-            device: None,
-            skip_bad_lines: false,
-            blkparse_action: None,
-        },
-        run: Default::default(),
-    }
+    let params = if scheme == "page" { SchemeParams::default() } else { lb(4) };
+    scenario_on(scheme, params, 64, 16, trace_workload(fit))
 }
 
 #[test]
