@@ -522,6 +522,15 @@ impl Stepper {
             if self.sim.pos() == 0 {
                 return Ok(false);
             }
+            if self.n <= 1 && self.request.is_some() && !self.recovery_events && self.roots.is_empty() {
+                // The request shown complete had at most one operation (most do): back is
+                // the previous request complete, so seek there once instead of re-running
+                // this request from a keyframe only to restore the state before it (which
+                // seeks again): one keyframe replay, no chip copy (issue 37 item 3).
+                self.forget_request();
+                let _ = self.seek_shown(self.sim.pos() - 1);
+                return Ok(true);
+            }
             let pos = self.sim.pos() - 1;
             self.mark_request();
             self.seek_to(pos)?;

@@ -429,5 +429,7 @@ fn steps_back_from_the_near_keyframe_land_where_goto_does() {
             (fresh.page_states(), fresh.page_lpns(), fresh.metrics_json()),
             "after {back} steps back, at request {step} op {op}"
         );
+        // And it reads the same: the request shown, its operations, the narration.
+        assert_eq!(shown(&s), shown(&fresh), "after {back} steps back");
     }
 }
