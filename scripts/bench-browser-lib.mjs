@@ -78,3 +78,46 @@ export function watchLongTasks(page) {
 export function longTasks(page) {
   return page.evaluate(() => window.__long);
 }
+
+/**
+ * Starts a Chromium trace (CDP Tracing, through Playwright) of the page. `stop()` ends it
+ * and returns the renderer main thread's tasks over 50 ms: `[{ms, top: [[what, ms], ...]}]`,
+ * `top` the events inside the task by duration (functions with their script, layout,
+ * paint, GC, message handlers), so a long task says where it went.
+ */
+export async function startTrace(page) {
+  const browser = page.context().browser();
+  await browser.startTracing(page, {
+    categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing'],
+  });
+  return {
+    stop: async () => attributeLongTasks(JSON.parse((await browser.stopTracing()).toString('utf8'))),
+  };
+}
+
+function attributeLongTasks(trace) {
+  const events = trace.traceEvents ?? trace;
+  const mainTids = new Set(
+    events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`),
+  );
+  const onMain = events.filter((e) => e.ph === 'X' && mainTids.has(`${e.pid}:${e.tid}`));
+  const what = (e) => {
+    const d = e.args?.data ?? {};
+    // file:line:column of the minified code (line 1-based): map it with the build's source
+    // map (`npx vite build --sourcemap`).
+    if (d.functionName || d.url)
+      return `${e.name} ${d.functionName || '(anonymous)'} ${(d.url ?? '').split('/').pop()}:${(d.lineNumber ?? -1) + 1}:${d.columnNumber ?? ''}`;
+    if (d.type) return `${e.name} ${d.type}`;
+    return e.name;
+  };
+  return onMain
+    .filter((e) => e.name === 'RunTask' && e.dur > 50_000)
+    .map((t) => {
+      const inside = onMain
+        .filter((e) => e !== t && e.ts >= t.ts && e.ts + (e.dur ?? 0) <= t.ts + t.dur && e.name !== 'RunTask')
+        .sort((a, b) => b.dur - a.dur)
+        .slice(0, 6)
+        .map((e) => [what(e), Number((e.dur / 1000).toFixed(1))]);
+      return { ms: Number((t.dur / 1000).toFixed(1)), top: inside };
+    });
+}

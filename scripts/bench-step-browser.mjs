@@ -2,14 +2,19 @@
 /* global document, window, KeyboardEvent -- page.evaluate callbacks run in the browser */
 // One op step on a big chip in Chromium, as a user waits for it (issue 26): from the key
 // press to the canvas drawn with the new moment (the grid's probe, viz/canvasDelta.ts),
-// and to the step counter changing; forward and back; long tasks (> 50 ms) over the steps.
+// and to the step counter changing; `steps` back, then `steps` forward; long tasks (> 50
+// ms) over each run of steps (count and longest). `--trace`: also record a Chromium trace
+// (CDP Tracing) over the steps and print what each main-thread task over 50 ms spent its
+// time in (the events inside it, longest first) — the timings then include the tracing.
 // Drives the production build (`npx vite build` first) with Playwright. Prints one JSON line.
-//   node scripts/bench-step-browser.mjs [scheme] [blocks] [pages_per_block] [warm-up requests] [steps] [--port N]
+//   node scripts/bench-step-browser.mjs [scheme] [blocks] [pages_per_block] [warm-up requests] [steps] [--port N] [--trace]
 // Not a timed test: the benchmark (scripts/bench.mjs) reports it.
-import { benchArgs, longTasks, openBench, watchLongTasks } from './bench-browser-lib.mjs';
+import { benchArgs, longTasks, openBench, startTrace, watchLongTasks } from './bench-browser-lib.mjs';
 
-const { port: PORT, positional: pos } = benchArgs();
-const [scheme = 'page', blocks = '65536', ppb = '64', warm = '5000000', stepsArg = '40'] = pos;
+const { port: PORT, positional: args } = benchArgs();
+const TRACE = args.includes('--trace');
+const pos = args.filter((a) => a !== '--trace');
+const [scheme = 'page', blocks = '65536', ppb = '64', warm = '5000000', stepsArg = '30'] = pos;
 const steps = Number(stepsArg);
 
 const scenario = {
@@ -55,20 +60,26 @@ try {
       }
       return { drawn: performance.now() - t, counted, byChange: probe.byChange() };
     }, key);
-  const fwd = [];
-  const back = [];
-  let byChange = 0;
-  for (let i = 0; i < steps; i++) {
-    const r = await press(i % 4 === 3 ? 'ArrowLeft' : 'ArrowRight');
-    (i % 4 === 3 ? back : fwd).push(r);
-    byChange = r.byChange;
-  }
-  const long = (await longTasks(page)).map((t) => t.ms);
+  // `steps` op steps back from the moment opened (each to a moment not yet shown: the
+  // worker seeks from its keyframe), then `steps` forward again; long tasks per direction.
+  const tracing = TRACE ? await startTrace(page) : null;
+  const run = async (key) => {
+    const c0 = await page.evaluate(() => performance.now());
+    const rs = [];
+    for (let i = 0; i < steps; i++) rs.push(await press(key));
+    const c1 = await page.evaluate(() => performance.now());
+    const long = (await longTasks(page)).filter((t) => t.start >= c0 && t.start < c1).map((t) => t.ms);
+    return { rs, long };
+  };
+  const back = await run('ArrowLeft');
+  const fwd = await run('ArrowRight');
+  const attributed = tracing ? await tracing.stop() : null;
   const med = (xs) => {
     const a = xs.filter((x) => x != null).sort((x, y) => x - y);
     return a.length ? Number(a[Math.floor(a.length / 2)].toFixed(1)) : null;
   };
-  const max = (xs) => Number(Math.max(...xs).toFixed(1));
+  const max = (xs) => (xs.length ? Number(Math.max(...xs).toFixed(1)) : 0);
+  const over = (xs) => xs.filter((d) => d > 50).length;
   console.log(
     JSON.stringify({
       scheme,
@@ -76,14 +87,20 @@ try {
       warm_requests: Number(warm),
       open_s: openS,
       steps,
-      drawn_by_change: byChange,
-      step_drawn_ms_median: med(fwd.map((r) => r.drawn)),
-      step_drawn_ms_max: max(fwd.map((r) => r.drawn)),
-      step_counter_ms_median: med(fwd.map((r) => r.counted)),
-      back_drawn_ms_median: med(back.map((r) => r.drawn)),
-      back_drawn_ms_max: max(back.map((r) => r.drawn)),
-      long_tasks_over_50ms: long.filter((d) => d > 50).length,
-      longest_task_ms: long.length ? max(long) : 0,
+      drawn_by_change: fwd.rs[fwd.rs.length - 1].byChange,
+      step_drawn_ms_median: med(fwd.rs.map((r) => r.drawn)),
+      step_drawn_ms_max: max(fwd.rs.map((r) => r.drawn)),
+      step_counter_ms_median: med(fwd.rs.map((r) => r.counted)),
+      back_drawn_ms_median: med(back.rs.map((r) => r.drawn)),
+      back_drawn_ms_max: max(back.rs.map((r) => r.drawn)),
+      back_counter_ms_median: med(back.rs.map((r) => r.counted)),
+      long_tasks_over_50ms: over(fwd.long) + over(back.long),
+      longest_task_ms: max([...fwd.long, ...back.long]),
+      forward_long_tasks: over(fwd.long),
+      forward_longest_task_ms: max(fwd.long),
+      back_long_tasks: over(back.long),
+      back_longest_task_ms: max(back.long),
+      ...(attributed ? { traced_long_tasks: attributed } : {}),
     }),
   );
 } finally {

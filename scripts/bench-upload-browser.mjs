@@ -1,0 +1,155 @@
+#!/usr/bin/env node
+/* global document */
+// An upload in Chromium, as a user waits for it (issue 37, item 6): from choosing the file
+// to the trace's summary shown (read in the worker by the core's TraceParser, 4 MB a
+// request; the file's SHA-256 is taken in the same worker meanwhile), and the tab's memory
+// while it reads: the page's JS heap (CDP Performance.getMetrics JSHeapUsedSize) and the
+// renderer process's resident memory (/proc: the worker and its wasm memory live in the
+// tab's renderer), sampled every 100 ms, with the renderer's VmHWM at the end.
+// Makes a DiskSim text file of MB megabytes (one 8-sector, 4 KB-aligned request a line,
+// like a 4 KB file system's trace) in the temp directory unless it is there.
+// Drives the production build (`npx vite build` first). Prints one JSON line.
+//   node scripts/bench-upload-browser.mjs [MB] [page bytes: 4096 | 512] [--port N]
+// Not a timed test: the benchmark (scripts/bench.mjs) reports it.
+import { createWriteStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { benchArgs, openBench } from './bench-browser-lib.mjs';
+
+const { port: PORT, positional: pos } = benchArgs();
+const MB = Number(pos[0] ?? 64);
+const PAGE_BYTES = Number(pos[1] ?? 4096);
+// The app reads a trace at the page size of the chip on screen (trace/upload.ts PRESET_PAGE_BYTES).
+const PRESET = { 4096: 'fastcheck', 512: 'classroom' }[PAGE_BYTES];
+if (!PRESET) throw new Error('page bytes: 4096 or 512');
+
+/** `MB` MB of DiskSim text: time (ms), device 0, sector, 8 sectors, read 1 / write 0. */
+async function makeTrace(mb) {
+  const path = join(tmpdir(), `ftlscope-upload-${mb}mb.disksim`);
+  if (existsSync(path) && statSync(path).size >= mb * 1e6) return path;
+  const out = createWriteStream(path);
+  let bytes = 0;
+  let x = 12345n;
+  let t = 0;
+  const M = (1n << 64n) - 1n;
+  while (bytes < mb * 1e6) {
+    const lines = [];
+    for (let i = 0; i < 20000; i++) {
+      x = (x * 6364136223846793005n + 1442695040888963407n) & M;
+      const r = Number(x >> 32n);
+      t += 0.05 + (r % 997) / 1000;
+      // 2 GiB of 4 KB blocks; 30 % reads
+      lines.push(`${t.toFixed(3)} 0 ${(r % 524288) * 8} 8 ${r % 10 < 3 ? 1 : 0}\n`);
+    }
+    const s = lines.join('');
+    bytes += s.length;
+    if (!out.write(s)) await new Promise((r) => out.once('drain', r));
+  }
+  await new Promise((r) => out.end(r));
+  return path;
+}
+
+/** Chromium's renderer processes started by this script (descendants of this process). */
+function renderers() {
+  const kids = new Map();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      kids.set(Number(d), ppid);
+    } catch {
+      /* gone */
+    }
+  }
+  const mine = (p) => {
+    for (let q = p, i = 0; q > 1 && i < 20; q = kids.get(q) ?? 0, i++) if (q === process.pid) return true;
+    return false;
+  };
+  return [...kids.keys()].filter((p) => {
+    if (!mine(p)) return false;
+    try {
+      return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('--type=renderer');
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** kB fields of /proc/PID/status (VmRSS, VmHWM). */
+function status(pid) {
+  try {
+    const s = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (k) => Number(s.match(new RegExp(`${k}:\\s+(\\d+)`))?.[1] ?? 0);
+    return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+  } catch {
+    return { rss: 0, hwm: 0 };
+  }
+}
+
+const file = await makeTrace(MB);
+const size = statSync(file).size;
+const scenario = {
+  scheme: 'page',
+  // a small chip: the tab's memory is the upload's, not a big chip's
+  chip: { preset: PRESET, blocks: 256, pages_per_block: 64 },
+  workload: { kind: 'uniform', n: 100, seed: 1 },
+};
+const { base, page, close } = await openBench(PORT);
+try {
+  await page.goto(`${base}/?scenario=${encodeURIComponent(JSON.stringify(scenario))}`);
+  // The scenario on screen (its chip's page size is the one the dialog reads at).
+  await page.waitForFunction(() => {
+    const p = document.querySelector('[data-testid=device-canvas]')?.__ftlGrid;
+    return p && p.idle() && p.drawn() === p.received();
+  });
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const heap = async () =>
+    (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0;
+  // The tab's renderer is the one that grows (Chromium keeps a spare renderer or two).
+  const procs = renderers();
+  const peak = new Map(procs.map((p) => [p, status(p).rss]));
+  const before = { heap: await heap(), rss: new Map(peak) };
+  let peakHeap = before.heap;
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      for (const p of procs) peak.set(p, Math.max(peak.get(p), status(p).rss));
+      peakHeap = Math.max(peakHeap, await heap().catch(() => 0));
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  const t0 = Date.now();
+  await page.getByTestId('trace-input').setInputFiles(file);
+  await page.getByTestId('trace-summary').waitFor({ timeout: 1_800_000 });
+  const readS = (Date.now() - t0) / 1000;
+  sampling = false;
+  await sampler;
+  const requests = await page.getByTestId('trace-requests').textContent();
+  const records = await page.getByTestId('trace-summary').locator('dt:text-is("Records") + dd').textContent();
+  for (const p of procs) peak.set(p, Math.max(peak.get(p), status(p).rss, status(p).hwm));
+  const tab = procs.reduce((a, p) => (peak.get(p) - before.rss.get(p) > peak.get(a) - before.rss.get(a) ? p : a));
+  const mb = (b) => Number((b / 1e6).toFixed(1));
+  const kb = (k) => mb(k * 1024);
+  console.log(
+    JSON.stringify({
+      file_mb: mb(size),
+      page_bytes: PAGE_BYTES,
+      records: records?.trim() ?? null,
+      page_requests: requests?.trim() ?? null,
+      read_s: readS,
+      read_mb_per_s: Number((size / 1e6 / readS).toFixed(1)),
+      // the tab's renderer: resident before the upload and its peak (sampled, and VmHWM)
+      tab_before_mb: kb(before.rss.get(tab)),
+      tab_peak_mb: kb(peak.get(tab)),
+      other_renderers_mb: procs.filter((p) => p !== tab).map((p) => kb(peak.get(p))),
+      js_heap_before_mb: mb(before.heap),
+      js_heap_peak_mb: mb(peakHeap),
+      // the target: the tab's memory at most twice the file
+      tab_peak_over_file: Number(((peak.get(tab) * 1024) / size).toFixed(2)),
+    }),
+  );
+} finally {
+  await close();
+}
