@@ -2,7 +2,8 @@
 // Stepping one flash operation on a large chip, in the .wasm the app ships (issue 14):
 // median latency of Session.step_op / back_op, alone and with the getters a snapshot reads
 // (web/src/sim/host.ts takeSnapshot: a getter that returns JSON text is parsed, as the
-// worker does). Prints one JSON line. Not a timed test.
+// worker does), and of `steps` Backs in a row at the end (each with its delta). Prints one
+// JSON line. Not a timed test.
 //   node scripts/bench-step.mjs [scheme] [blocks] [pages_per_block] [warm-up requests] [steps] [--against DIR]...
 // `--against DIR` (repeatable): another wasm-bindgen build (a web/src/sim/pkg directory,
 // e.g. main's) stepped through the same moments in the same process, alternating step by
@@ -80,7 +81,17 @@ async function bench(pkg) {
     read(s.view());
     s.victims();
   };
-  const r = { first: [], inner: [], back: [], withGetters: [], withDelta: [], backDelta: [], view: [], multi: 0 };
+  const r = {
+    first: [],
+    inner: [],
+    back: [],
+    withGetters: [],
+    withDelta: [],
+    backDelta: [],
+    backAfterBack: [],
+    view: [],
+    multi: 0,
+  };
   r.viewBytes = () => {
     const v = s.view();
     return typeof v === 'string' ? v.length : JSON.stringify(v).length;
@@ -117,6 +128,13 @@ async function bench(pkg) {
       deltaGetters();
     }
   };
+  // Back after Back (issue 37 item 3): no state before the request is kept then.
+  r.backAgain = () => {
+    const t = performance.now();
+    s.back_op();
+    deltaGetters();
+    r.backAfterBack.push(performance.now() - t);
+  };
   r.summary = () => ({
     pkg: pkg.startsWith(ROOT) ? pkg.slice(ROOT.length + 1) : pkg,
     scheme,
@@ -132,6 +150,7 @@ async function bench(pkg) {
     step_op_plus_snapshot_getters_ms_median: med(r.withGetters),
     step_op_plus_delta_ms_median: med(r.withDelta),
     back_op_plus_delta_ms_median: med(r.backDelta),
+    back_after_back_plus_delta_ms_median: med(r.backAfterBack),
     view_read_ms_median: med(r.view),
     view_bytes_last: r.viewBytes(),
     wasm_memory_mb: Math.round(wasm.memory.buffer.byteLength / 2 ** 20),
@@ -147,6 +166,11 @@ for (const p of pkgs) runs.push(await bench(p));
 for (let i = 0; i < steps; i++) {
   const order = Math.floor(i / 2) % 2 === 0 ? runs : [...runs].reverse();
   for (const r of order) r.step(i);
+}
+// Then `steps` op steps back in a row, alternating the same way.
+for (let i = 0; i < steps; i++) {
+  const order = Math.floor(i / 2) % 2 === 0 ? runs : [...runs].reverse();
+  for (const r of order) r.backAgain();
 }
 const sums = runs.map((r) => r.summary());
 for (const s of sums) console.log(JSON.stringify(s));
