@@ -17,7 +17,7 @@
 //! moments, and one die is today's Stepper exactly.
 
 mod power;
-pub use power::{DevicePower, DieRecoveryMoment, RecoveryOp};
+pub use power::{DevicePower, DieRecoveryMoment};
 
 use crate::crash::Recover;
 use crate::nand::{Event, OpKind, Timing};
@@ -91,23 +91,36 @@ struct Pos {
     k: usize,
 }
 
-/// One step of the device: a flash operation (or a page request without one) on a die.
+/// One operation of a die in the device's time: operation `op` (1-based) of `ops` of what
+/// the die runs, from `start_ns` to `end_ns`. A step of the run (`DeviceOp`) and a step of a
+/// recovery (`recovery_current`) are both one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, ts_rs::TS)]
 #[ts(export)]
-pub struct DeviceOp {
+pub struct OpSpan {
     pub die: u32,
-    /// Page request (0-based index in the device's workload) and its host request.
-    pub request: u32,
-    pub host: u32,
-    /// The page request's index among the die's own requests.
-    pub local_request: u32,
-    /// 1-based operation of the page request on the die (0: it does no flash operation).
+    /// 1-based operation on the die (a run's page request: 0 when it does no flash
+    /// operation; a recovery: of the die's recovery).
     pub op: u32,
     pub ops: u32,
     #[ts(type = "number")]
     pub start_ns: u64,
     #[ts(type = "number")]
     pub end_ns: u64,
+}
+
+/// One step of the device: a flash operation (or a page request without one) on a die.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, ts_rs::TS)]
+#[ts(export)]
+pub struct DeviceOp {
+    /// Which die, which of the page request's operations, and when.
+    #[serde(flatten)]
+    #[ts(flatten)]
+    pub span: OpSpan,
+    /// Page request (0-based index in the device's workload) and its host request.
+    pub request: u32,
+    pub host: u32,
+    /// The page request's index among the die's own requests.
+    pub local_request: u32,
 }
 
 /// A page request waiting or running on a die at the moment shown.
@@ -172,8 +185,8 @@ pub struct DeviceMoment {
     /// and the recovery operation last revealed and next (ssd_step/power.rs).
     pub power: DevicePower,
     pub recovery: Vec<DieRecoveryMoment>,
-    pub recovery_current: Option<RecoveryOp>,
-    pub recovery_next: Option<RecoveryOp>,
+    pub recovery_current: Option<OpSpan>,
+    pub recovery_next: Option<OpSpan>,
 }
 
 /// A device of several dies stepped op by op (see the module comment).
@@ -378,14 +391,16 @@ impl DeviceStepper {
         let st = &self.plan[d].steps[s];
         let (start_ns, end_ns) = self.plan[d].unit_time(s, k);
         DeviceOp {
-            die: d as u32,
+            span: OpSpan {
+                die: d as u32,
+                op: if st.ops == 0 { 0 } else { k as u32 + 1 },
+                ops: st.ops,
+                start_ns,
+                end_ns,
+            },
             request: st.request,
             host: st.host,
             local_request: s as u32,
-            op: if st.ops == 0 { 0 } else { k as u32 + 1 },
-            ops: st.ops,
-            start_ns,
-            end_ns,
         }
     }
 
@@ -468,7 +483,7 @@ impl DeviceStepper {
     /// request under way, then those whose host request has arrived, in FIFO order; at
     /// most `limit`.
     pub fn queue(&self, d: usize, limit: usize) -> Vec<DieQueueItem> {
-        let now = self.current().map_or(0, |c| c.start_ns);
+        let now = self.current().map_or(0, |c| c.span.start_ns);
         let p = &self.plan[d];
         let (first, running) = match self.last_of(d) {
             // The die's page request under way: not all of it revealed, or its last

@@ -71,24 +71,24 @@ fn stepped_to_the_end_it_is_device_run() {
         let mut prev_die = None;
         while dev.step_op().unwrap() {
             let op = dev.current().unwrap();
-            let d = op.die as usize;
+            let d = op.span.die as usize;
             // Time order: (start, die) never goes back.
-            assert!((op.start_ns, op.die) >= last, "{scheme}: step {} out of order", dev.cursor());
-            last = (op.start_ns, op.die);
+            assert!((op.span.start_ns, op.span.die) >= last, "{scheme}: step {} out of order", dev.cursor());
+            last = (op.span.start_ns, op.span.die);
             // The die's own Stepper is at this operation of this request.
             let s = &dev.dies[d];
-            if op.op < op.ops {
-                assert_eq!((s.step(), s.op_cursor()), (op.local_request as usize, op.op as usize), "{scheme}");
+            if op.span.op < op.span.ops {
+                assert_eq!((s.step(), s.op_cursor()), (op.local_request as usize, op.span.op as usize), "{scheme}");
             } else {
                 assert_eq!((s.step(), s.op_cursor()), (op.local_request as usize + 1, 0), "{scheme}");
             }
             per_die_ops[d] += 1;
-            die_end[d] = op.end_ns;
-            host_done[op.host as usize] = host_done[op.host as usize].max(op.end_ns);
-            if prev_die.is_some_and(|p| p != op.die) {
+            die_end[d] = op.span.end_ns;
+            host_done[op.host as usize] = host_done[op.host as usize].max(op.span.end_ns);
+            if prev_die.is_some_and(|p| p != op.span.die) {
                 switches += 1;
             }
-            prev_die = Some(op.die);
+            prev_die = Some(op.span.die);
             assert!(dev.utilisation().iter().all(|&u| (0.0..=1.0).contains(&u)), "{scheme}");
         }
         assert_eq!(dev.cursor(), dev.total());
@@ -220,8 +220,8 @@ fn the_moment_names_the_die_at_work() {
     while dev.step_op().unwrap() {
         let m = dev.moment(4);
         let cur = m.current.unwrap();
-        let die = &m.dies[cur.die as usize];
-        if cur.op > 0 && cur.op < cur.ops {
+        let die = &m.dies[cur.span.die as usize];
+        if cur.span.op > 0 && cur.span.op < cur.span.ops {
             let head = die.queue[0];
             assert!(head.running && head.request == cur.request, "step {}: {head:?} {cur:?}", m.cursor);
         }

@@ -51,7 +51,7 @@ fn a_cut_stops_every_die_and_each_recovers() {
         let mut mid_at = 1;
         while dev.step_op().unwrap() {
             let c = dev.current().unwrap();
-            if c.op >= 1 && c.op < c.ops {
+            if c.span.op >= 1 && c.span.op < c.span.ops {
                 mid_at = dev.cursor();
                 break;
             }

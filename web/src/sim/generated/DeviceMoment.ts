@@ -3,7 +3,7 @@ import type { DeviceOp } from './DeviceOp';
 import type { DevicePower } from './DevicePower';
 import type { DieMoment } from './DieMoment';
 import type { DieRecoveryMoment } from './DieRecoveryMoment';
-import type { RecoveryOp } from './RecoveryOp';
+import type { OpSpan } from './OpSpan';
 
 /**
  * The device at the moment shown (`DeviceStepper::moment`).
@@ -33,6 +33,6 @@ export type DeviceMoment = {
    */
   power: DevicePower;
   recovery: Array<DieRecoveryMoment>;
-  recovery_current: RecoveryOp | null;
-  recovery_next: RecoveryOp | null;
+  recovery_current: OpSpan | null;
+  recovery_next: OpSpan | null;
 };

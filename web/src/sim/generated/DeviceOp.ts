@@ -4,7 +4,6 @@
  * One step of the device: a flash operation (or a page request without one) on a die.
  */
 export type DeviceOp = {
-  die: number;
   /**
    * Page request (0-based index in the device's workload) and its host request.
    */
@@ -14,8 +13,10 @@ export type DeviceOp = {
    * The page request's index among the die's own requests.
    */
   local_request: number;
+  die: number;
   /**
-   * 1-based operation of the page request on the die (0: it does no flash operation).
+   * 1-based operation on the die (a run's page request: 0 when it does no flash
+   * operation; a recovery: of the die's recovery).
    */
   op: number;
   ops: number;

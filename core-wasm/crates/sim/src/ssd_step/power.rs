@@ -9,7 +9,7 @@
 //! of the later requests is the recorded run's); Back retraces the recovery and the cut,
 //! and `goto` leaves the cut for the recorded run.
 
-use super::{op_ns, DeviceStepper, Pos};
+use super::{op_ns, DeviceStepper, OpSpan, Pos};
 use crate::crash::Recover;
 use crate::nand::Event;
 use crate::stepper::{Stepper, Verdict};
@@ -63,20 +63,6 @@ pub struct DieRecoveryMoment {
     pub total_ns: u64,
     /// Its verdict (the one-chip session's), once the die's recovery is revealed whole.
     pub verdict: Option<Verdict>,
-}
-
-/// One recovery operation stepped (`DeviceStepper::recovery_current`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, ts_rs::TS)]
-#[ts(export)]
-pub struct RecoveryOp {
-    pub die: u32,
-    /// 1-based operation of the die's recovery.
-    pub op: u32,
-    pub ops: u32,
-    #[ts(type = "number")]
-    pub start_ns: u64,
-    #[ts(type = "number")]
-    pub end_ns: u64,
 }
 
 impl DeviceStepper {
@@ -260,28 +246,22 @@ impl DeviceStepper {
     }
 
     /// The recovery operation revealed last (None outside a recovery).
-    pub fn recovery_current(&self) -> Option<RecoveryOp> {
+    pub fn recovery_current(&self) -> Option<OpSpan> {
         let (d, j) = self.last_recovery()?;
         Some(self.recovery_op(d, j))
     }
 
     /// The recovery operation next (None outside a recovery, or at its end).
-    pub fn recovery_next(&self) -> Option<RecoveryOp> {
+    pub fn recovery_next(&self) -> Option<OpSpan> {
         let (d, j) = self.next_recovery()?;
         Some(self.recovery_op(d, j))
     }
 
-    fn recovery_op(&self, d: usize, j: usize) -> RecoveryOp {
+    fn recovery_op(&self, d: usize, j: usize) -> OpSpan {
         let cut = self.cut.as_ref().expect("a cut");
         let r = &cut.rec.as_ref().expect("a recovery")[d];
         let start_ns = r.start(j, cut.now_ns);
-        RecoveryOp {
-            die: d as u32,
-            op: j as u32 + 1,
-            ops: r.op_ns.len() as u32,
-            start_ns,
-            end_ns: start_ns + r.op_ns[j],
-        }
+        OpSpan { die: d as u32, op: j as u32 + 1, ops: r.op_ns.len() as u32, start_ns, end_ns: start_ns + r.op_ns[j] }
     }
 
     /// Each die's recovery at the moment shown (empty unless recovering or recovered).
