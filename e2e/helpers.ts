@@ -102,3 +102,60 @@ export async function still(page: Page) {
   await chipStill(page);
   return at;
 }
+
+/** A `?scenario=…&at=…` address: the scenario opened at request `at`. */
+export function scenarioUrl(scenario: object, at = 0) {
+  return `/?scenario=${encodeURIComponent(JSON.stringify(scenario))}${at ? `&at=${at}` : ''}`;
+}
+
+/**
+ * Watch, from before an action, for a Step request reveal (`data-revealing` on `.app`): a
+ * MutationObserver records, at each commit while revealing, the moment shown and the
+ * Metrics panel's values. Tests wait on that record, which stays, not on the transient
+ * attribute (a loaded machine can end a reveal before a poll sees it).
+ */
+export async function watchReveal(page: Page) {
+  await page.evaluate(() => {
+    type Frame = { step: number; op: number; metrics: Record<string, string> };
+    const w = window as unknown as { __reveal: Frame[] };
+    w.__reveal = [];
+    const app = document.querySelector('.app');
+    if (!app) throw new Error('no .app');
+    const look = () => {
+      if (app.getAttribute('data-revealing') !== 'true') return;
+      const el = document.querySelector('[data-testid=step-counter]');
+      const step = Number(el?.getAttribute('data-step'));
+      const op = Number(el?.getAttribute('data-op'));
+      const last = w.__reveal[w.__reveal.length - 1];
+      if (last && last.step === step && last.op === op) return;
+      const metrics = Object.fromEntries(
+        Array.from(document.querySelectorAll('[data-testid^=metric-]'), (m) => [
+          m.getAttribute('data-testid') ?? '',
+          m.querySelector('dd')?.textContent?.trim() ?? '',
+        ]),
+      );
+      w.__reveal.push({ step, op, metrics });
+    };
+    new MutationObserver(look).observe(document.body, {
+      attributes: true,
+      childList: true,
+      subtree: true,
+      characterData: true,
+    });
+  });
+  return {
+    /** Wait until a reveal has started; its first frame (the state before the request). */
+    started: async () => {
+      const h = await page.waitForFunction(() => (window as unknown as { __reveal: unknown[] }).__reveal[0]);
+      return (await h.jsonValue()) as { step: number; op: number; metrics: Record<string, string> };
+    },
+    /** Every moment shown while revealing, in order. */
+    frames: () =>
+      page.evaluate(() =>
+        (window as unknown as { __reveal: { step: number; op: number }[] }).__reveal.map(({ step, op }) => ({
+          step,
+          op,
+        })),
+      ),
+  };
+}
