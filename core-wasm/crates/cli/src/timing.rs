@@ -143,7 +143,7 @@ impl TimingArgs {
             String::from("request,op,first_lpn,pages,arrival_us,start_us,wait_us,service_us,gc_us,response_us\n");
         let us = |ns: u64| ns as f64 / 1000.0;
         for h in sim.host_timeline().unwrap_or(&[]) {
-            let (op, lpn) = match sim.requests().get(h.first_page as usize) {
+            let (op, lpn) = match sim.request(h.first_page as usize) {
                 Some(ftl_sim::trace::Request::Read { lpn }) => ("r", lpn.to_string()),
                 Some(ftl_sim::trace::Request::Write { lpn }) => ("w", lpn.to_string()),
                 _ => ("state", String::new()),

@@ -8,6 +8,7 @@ use crate::metrics::{HostCounters, Metrics};
 use crate::nand::{Flash, FlashError, Lpn, PageKind};
 use crate::oracle::Oracle;
 use crate::timing::{Clock, HostTime, Kind, Schedule, TimingConfig};
+use crate::trace::requests::Requests;
 use crate::trace::Request;
 
 impl Clone for Box<dyn Ftl> {
@@ -172,7 +173,10 @@ pub enum RunMode {
 
 pub struct Simulator {
     pub state: State,
-    requests: Vec<Request>,
+    /// Packed 4 bytes a request when built from a fitted trace (`with_requests`).
+    requests: Requests,
+    /// The packed requests as a slice, made on the first `requests()` call.
+    requests_slice: std::sync::OnceLock<Vec<Request>>,
     fresh: Fresh,
     keyframes: Vec<State>,
     interval: usize,
@@ -210,11 +214,17 @@ impl Simulator {
 
     /// As `new`, with the step-0 state already built (a large chip is built once, not twice).
     pub fn with_state(state: State, fresh: Fresh, requests: Vec<Request>) -> Simulator {
+        Simulator::with_requests(state, fresh, requests.into())
+    }
+
+    /// As `with_state`, the requests in any store (`ftl run` packs a fitted trace's).
+    pub fn with_requests(state: State, fresh: Fresh, requests: Requests) -> Simulator {
         let log = crate::runlog::RunLog::new(requests.len());
         let schedule = Schedule::per_page(requests.len());
         let mut sim = Simulator {
             state,
             requests,
+            requests_slice: std::sync::OnceLock::new(),
             fresh,
             keyframes: Vec::new(),
             interval: 0,
@@ -273,11 +283,23 @@ impl Simulator {
     pub fn total(&self) -> usize {
         self.requests.len()
     }
+    /// The requests as a slice: for a packed store a copy, made once and kept (8 bytes a
+    /// request more); `request`, `request_hash` and `total` read the store itself.
     pub fn requests(&self) -> &[Request] {
-        &self.requests
+        match self.requests.as_slice() {
+            Some(s) => s,
+            None => self.requests_slice.get_or_init(|| self.requests.to_vec()),
+        }
+    }
+    pub fn request(&self, i: usize) -> Option<Request> {
+        self.requests.get(i)
+    }
+    /// `trace::request_hash` of the requests, from the store as it is.
+    pub fn request_hash(&self) -> String {
+        crate::trace::request_hash_of(self.requests.iter())
     }
     pub fn next_request(&self) -> Option<Request> {
-        self.requests.get(self.state.pos).copied()
+        self.requests.get(self.state.pos)
     }
     /// Groups the page requests into host requests with arrival times (a parsed trace's
     /// records, `RawTrace::schedule`). Refused when it does not cover the requests.
@@ -511,7 +533,7 @@ impl Simulator {
         let start = self.state.pos;
         let end = start.saturating_add(n).min(self.requests.len());
         for i in start..end {
-            let req = self.requests[i];
+            let req = self.requests.get(i).expect("i < the requests' length");
             let f = &self.state.flash;
             let (t0, h0, c0) = (f.elapsed_ns, f.time_ns(crate::nand::Cause::Host), cleanings(f));
             if let Err(e) = self.state.exec(req) {

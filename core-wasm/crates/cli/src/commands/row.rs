@@ -262,7 +262,8 @@ fn finish(
         None => planned.build()?,
     };
     row.requests = sim.total() as u64;
-    row.request_hash = Some(ftl_sim::trace::request_hash(sim.requests()));
+    // From the store: a fitted trace's requests stay packed (no 8-byte copy).
+    row.request_hash = Some(sim.request_hash());
     // Nothing seeks here: no keyframes, no run log, metrics by counters.
     sim.set_mode(RunMode::FullSpeed);
     sim.record_timeline(o.timeline);

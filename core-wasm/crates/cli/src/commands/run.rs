@@ -277,7 +277,8 @@ fn run(args: &mut RunArgs) -> Result<Row, String> {
     if let (Some(path), Some(sim)) = (&args.timeline, &row.sim) {
         use std::fmt::Write as _;
         let mut out = String::from("request,op,lpn,total_us,gc_us\n");
-        for (i, (r, t)) in sim.requests().iter().zip(sim.timeline().unwrap_or(&[])).enumerate() {
+        let reqs = (0..sim.total()).map_while(|i| sim.request(i));
+        for (i, (r, t)) in reqs.zip(sim.timeline().unwrap_or(&[])).enumerate() {
             let (op, lpn) = match r {
                 ftl_sim::trace::Request::Read { lpn } => ("r", lpn.to_string()),
                 ftl_sim::trace::Request::Write { lpn } => ("w", lpn.to_string()),

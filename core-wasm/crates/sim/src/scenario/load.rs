@@ -64,7 +64,7 @@ pub fn build_with_raw(scenario: &Scenario, raw: &RawTrace, fit: Fit) -> Result<(
     let first = sc.fresh()?;
     let (reqs, summary) = fit_into(&sc, raw, fit, first.ftl.logical_pages(), first.flash.ppb(), scaled)?;
     // The arrivals are kept whatever the model: `Simulator::set_timing` may open it later.
-    finish(&sc, first, reqs, raw.schedule(), summary)
+    finish(&sc, first, reqs.into(), raw.schedule(), summary)
 }
 
 /// As `build_with_raw`, taking the parsed trace to free it as soon as it is fitted: the
@@ -91,7 +91,10 @@ pub fn build_with_raw_owned(
     let chip = sc.chip.chip()?;
     super::check_params(&sc.scheme, &sc.params, &chip.geometry)?;
     let logical = ftl::build_on_chip(&sc.scheme, &sc.params, &chip)?.logical_pages();
-    let (reqs, summary) = fit_into(&sc, &raw, fit, logical, chip.geometry.pages_per_block, scaled)?;
+    // Packed, 4 bytes a request: the run reads them one at a time (issue 37).
+    let space = space_of(&sc, logical, chip.geometry.pages_per_block)?;
+    let (reqs, summary) = raw.fit_packed(Some(space), fit)?;
+    let summary = finish_summary(summary, scaled);
     drop(raw);
     let first = sc.fresh()?;
     debug_assert_eq!(first.ftl.logical_pages(), logical);
@@ -211,7 +214,7 @@ fn time_shift_refused(sc: &Scenario) -> String {
 fn finish(
     sc: &Scenario,
     first: crate::sim::State,
-    reqs: Vec<crate::trace::Request>,
+    reqs: crate::trace::requests::Requests,
     schedule: crate::timing::Schedule,
     summary: TraceSummary,
 ) -> Result<(Simulator, TraceSummary), String> {
@@ -219,7 +222,7 @@ fn finish(
         return Err(time_shift_refused(sc));
     }
     let fresh = sc.factory(&first);
-    let mut sim = Simulator::with_state(first, fresh, reqs);
+    let mut sim = Simulator::with_requests(first, fresh, reqs);
     // One host request per trace record, with its arrival time (timing.rs).
     sim.set_schedule(schedule)?;
     if let Some(t) = sc.run.timing {

@@ -334,7 +334,7 @@ pub fn info(scenario: &Scenario, sim: &Simulator) -> SessionInfo {
             writes: p.writes(s.ftl.logical_pages()),
         }),
         total_requests: sim.total() as u32,
-        request_hash: crate::trace::request_hash(sim.requests()),
+        request_hash: sim.request_hash(),
         params: scenario.params.clone(),
         params_resolved: ftl::registry::resolved_params(&scenario.scheme, &scenario.params, &c.geometry)
             .into_iter()

@@ -154,6 +154,18 @@ impl RawTrace {
         Ok((reqs, s))
     }
 
+    /// As `fit`, the requests packed 4 bytes each (`Requests`; `ftl run`, issue 37).
+    pub fn fit_packed(
+        &self,
+        space: Option<Space>,
+        fit: Fit,
+    ) -> Result<(super::requests::Requests, TraceSummary), String> {
+        let mut reqs =
+            super::requests::Requests::packed_with_capacity(if space.is_some() { self.packed.len() } else { 0 });
+        let s = self.fit_each(space, fit, |r| reqs.push(r))?;
+        Ok((reqs, s))
+    }
+
     /// The summary `fit` gives, without keeping the fitted requests (`ftl trace`: the
     /// summary of a large trace without a second copy of it in memory; issue 37).
     pub fn fit_summary(&self, space: Option<Space>, fit: Fit) -> Result<TraceSummary, String> {

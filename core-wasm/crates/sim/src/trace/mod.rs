@@ -10,6 +10,7 @@ pub mod fit;
 pub mod gen;
 pub mod parse;
 pub mod pattern;
+pub mod requests;
 pub mod rng;
 pub mod write;
 
@@ -67,10 +68,15 @@ impl std::fmt::Display for ParseError {
 /// compare): FNV-1a 64 over one tag byte and the little-endian u32 operand of each
 /// request, as 16 hex digits. Two runs with the same hash replayed the same requests.
 pub fn request_hash(reqs: &[Request]) -> String {
+    request_hash_of(reqs.iter().copied())
+}
+
+/// `request_hash` of requests in any store (`requests::Requests`).
+pub fn request_hash_of(reqs: impl Iterator<Item = Request>) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut eat = |b: u8| h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
     for r in reqs {
-        let (tag, v) = match *r {
+        let (tag, v) = match r {
             Request::Read { lpn } => (0u8, lpn),
             Request::Write { lpn } => (1, lpn),
             Request::Freeze => (2, 0),
