@@ -4,7 +4,7 @@
 // same moment while a different file is refused.
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { counter, hashMoment, ready, settled, watch } from './helpers';
+import { hashMoment, ready, settled, settledAt, watch } from './helpers';
 
 async function shot(page: Page, name: string) {
   mkdirSync('test-results', { recursive: true });
@@ -119,7 +119,7 @@ test('a link reopened with the same file lands on the same step with the same me
   await (await chooser2).setFiles(FILE);
   await expect(again.getByTestId('trace-dialog')).toBeHidden();
   await expect(again.getByTestId('scenario-line')).toContainText('odd-columns.csv');
-  await expect.poll(() => counter(again)).toEqual(at);
+  await settledAt(again, at);
   await expect(again.locator('section.metrics dl.metrics-list')).toHaveText(metrics ?? '');
   await shot(again, 'byo-reopened');
   expect(p3).toEqual([]);

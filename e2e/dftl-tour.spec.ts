@@ -3,7 +3,7 @@
 // (GC of translation block 13, one copy) is answered right by the core.
 import { expect, test } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
-import { counter, watch } from './helpers';
+import { chipStill, settledAt, watch } from './helpers';
 
 test('DFTL tour: CMT miss, batched write-back, translation-block GC predicted and shown', async ({ page }) => {
   test.setTimeout(120_000);
@@ -23,7 +23,7 @@ test('DFTL tour: CMT miss, batched write-back, translation-block GC predicted an
     await page.getByTestId('tour-next').click();
     await expect(panel).toHaveAttribute('data-stop', String(i));
   }
-  await expect.poll(async () => (await counter(page)).step, { timeout: 60_000 }).toBe(353);
+  await settledAt(page, { step: 353 }, 60_000);
   const predict = panel.getByTestId('predict');
   await expect(predict).toContainText('What happens next?');
   await predict.getByTestId('predict-kind-gc').check();
@@ -35,7 +35,8 @@ test('DFTL tour: CMT miss, batched write-back, translation-block GC predicted an
     await expect(predict.getByTestId(`predict-result-${q}`)).toHaveAttribute('data-right', 'true');
   await page.getByTestId('tour-next').click();
   await expect(panel).toHaveAttribute('data-stop', '5');
-  await expect.poll(async () => await counter(page)).toEqual({ step: 353, op: 3 });
+  await settledAt(page, { step: 353, op: 3 });
+  await chipStill(page);
   await page.screenshot({ path: 'test-results/dftl-tour-translation-gc.png' });
   expect(problems).toEqual([]);
 });

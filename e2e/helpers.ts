@@ -159,3 +159,50 @@ export async function watchReveal(page: Page) {
       ),
   };
 }
+
+// ---- q-walk (issue 35, item 7): waits on moments the app has settled on, not on counters ----
+
+/**
+ * Wait until the app has settled (nothing queued, revealing or playing; the address bar
+ * written) on request `step` — and operation `op` when given. A counter read while a reveal
+ * runs can pass through the wanted numbers; this waits for the moment the app rests on.
+ */
+export async function settledAt(
+  page: Page,
+  want: { step: number; op?: number },
+  timeout?: number,
+): Promise<{ step: number; op: number; hash: string }> {
+  const handle = await page.waitForFunction(
+    (w) => {
+      const doc = document.documentElement.dataset;
+      const el = document.querySelector('[data-testid=step-counter]');
+      if (doc.settled !== 'true' || !el) return null;
+      const at = { step: Number(el.getAttribute('data-step')), op: Number(el.getAttribute('data-op')) };
+      if (doc.hashMoment !== `${at.step}:${at.op}`) return null;
+      if (at.step !== w.step || (w.op !== undefined && at.op !== w.op)) return null;
+      return { ...at, hash: location.hash };
+    },
+    want,
+    { timeout },
+  );
+  return (await handle.jsonValue()) as { step: number; op: number; hash: string };
+}
+
+/**
+ * Record every moment the step counter shows from now on ("step:op"), by a MutationObserver
+ * installed in the page before the action: a moment shown for one frame of a reveal is
+ * seen, where polling could miss it. Returns a reader of the moments seen so far.
+ */
+export async function recordMoments(page: Page): Promise<() => Promise<string[]>> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __moments: string[]; __momentsObserver?: MutationObserver };
+    w.__momentsObserver?.disconnect();
+    w.__moments = [];
+    const el = document.querySelector('[data-testid=step-counter]');
+    if (!el) throw new Error('no step counter');
+    const note = () => w.__moments.push(`${el.getAttribute('data-step')}:${el.getAttribute('data-op')}`);
+    w.__momentsObserver = new MutationObserver(note);
+    w.__momentsObserver.observe(el, { attributes: true, attributeFilter: ['data-step', 'data-op'] });
+  });
+  return () => page.evaluate(() => (window as unknown as { __moments: string[] }).__moments.slice());
+}

@@ -53,7 +53,7 @@ test('a cut mid-merge tears the program under way: its own state, legend entry, 
   const torn = page.locator('[data-testid=device-grid] rect.page[data-state="5"]');
   await expect(torn).toHaveCount(1);
   const cell = page.locator('[data-testid=device-grid] g.page-cell:has(rect.page[data-state="5"]) > title');
-  await expect(cell).toContainText('Torn: the program under way when power failed');
+  await expect(cell).toContainText('Torn: a program (or its block’s erase) under way when power failed');
   await expect(page.getByTestId('legend').locator('[data-state-key=torn]')).toBeVisible();
   await expect(narration(page)).toContainText('Power cut during request 32');
   await expect(narration(page)).toContainText(/Page \d of block \d+ is torn/);
@@ -79,6 +79,9 @@ test('the verdict shows only with its recovery complete on screen: Back into the
   await page.getByTestId('power-finish').click();
   const verdict = page.getByTestId('power-verdict');
   await expect(verdict).toContainText('Recovered');
+  // Request 32 was the workload's last: no "next request" to go on with.
+  await expect(verdict).toContainText('That was the workload’s last request.');
+  await expect(verdict).not.toContainText('next request');
   await settled(page);
   // The last recovery operation is narrated with "Recovery done".
   await expect(narration(page)).toContainText(/Recovery — op (\d+)\/\1: /);

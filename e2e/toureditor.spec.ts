@@ -5,7 +5,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { ready, settled, watch } from './helpers';
+import { ready, settled, stepTo, watch } from './helpers';
 
 const SHOTS = 'test-results/toureditor';
 test.beforeAll(() => mkdirSync(SHOTS, { recursive: true }));
@@ -30,13 +30,10 @@ async function newTour(page: Page) {
   await expect(page.getByTestId('tour-editor')).toBeVisible();
 }
 
+/** Step `n` whole requests, each time waiting until the app has settled on the next one. */
 async function stepRequests(page: Page, n: number) {
-  const at = Number(await page.getByTestId('step-counter').getAttribute('data-step'));
-  for (let i = 1; i <= n; i++) {
-    await page.getByTestId('btn-step-request').click();
-    await expect(page.getByTestId('step-counter')).toHaveAttribute('data-step', String(at + i));
-  }
-  await settled(page);
+  const { step: at } = await settled(page);
+  for (let i = 1; i <= n; i++) expect(await stepTo(page, 'btn-step-request')).toBe(`${at + i}:0`);
 }
 
 const stops = (page: Page) => page.getByTestId('ted-stop-item');

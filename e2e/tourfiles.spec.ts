@@ -2,7 +2,8 @@
 // like a built-in one; a hostile file is one clear error, or inert text.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { watch } from './helpers';
+import lz from 'lz-string';
+import { still, watch } from './helpers';
 
 const SHOTS = 'test-results/tourfiles';
 test.beforeAll(() => mkdirSync(SHOTS, { recursive: true }));
@@ -120,9 +121,14 @@ test('a teacher’s tour: opened from a file, saved, reopened from the saved fil
   const freshProblems = watch(fresh);
   await fresh.goto(link);
   await playThrough(fresh);
+  // the moment drawn, the chip still and the address bar written for it (not a stop before)
+  const { hash } = await still(fresh);
   await fresh.screenshot({ path: `${SHOTS}/last-stop.png` });
-  // A reload (the address now names the tour by id) finds it again in this tab.
-  await expect.poll(() => fresh.url()).toMatch(/#v1=/);
+  // A reload (the address now names the tour by id, at its last stop) finds it again in this tab.
+  const state = JSON.parse(lz.decompressFromEncodedURIComponent(hash.replace(/^#v1=/, '')) ?? 'null') as {
+    view?: { tour?: { index: number } };
+  } | null;
+  expect(state?.view?.tour?.index).toBe(2);
   await fresh.reload();
   await expect(fresh.getByTestId('tour-panel')).toHaveAttribute('data-tour', MINE.id);
   await expect(fresh.getByTestId('tour-panel')).toHaveAttribute('data-stop', '2');

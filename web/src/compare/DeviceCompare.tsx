@@ -6,6 +6,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { SCHEMES, type Scenario } from '../scenario/model';
 import { DeviceClient, type DevicesSpec, type ShapeSpec } from '../sim/deviceTypes';
 import { NumberSelect } from '../device/NumberSelect';
+import { LabelTerm } from '../ui/glossary/Glossary';
 import {
   DEFAULT_SHAPES,
   MAX_SHAPES,
@@ -200,7 +201,9 @@ export function DeviceCompare({
               );
             })}
             <tr data-row="Per-die utilisation">
-              <th scope="row">Per-die utilisation</th>
+              <th scope="row">
+                <LabelTerm label="Per-die utilisation" />
+              </th>
               {results.map((r, i) => (
                 <td key={i} data-testid={`device-compare-util-${i}`}>
                   {'error' in r ? <span className="form-errors">{r.error}</span> : <UtilBars run={r.run} />}

@@ -90,10 +90,18 @@ export function RelativeAddressing({ table, pagesPerBlock }: { table: RelativeTa
       <table className="rel-table">
         <thead>
           <tr>
-            <th scope="col">PSN</th>
-            <th scope="col">RI</th>
-            <th scope="col">RLSN</th>
-            <th scope="col">LSN</th>
+            <th scope="col">
+              <LabelTerm label="PSN" />
+            </th>
+            <th scope="col">
+              <LabelTerm label="RI" />
+            </th>
+            <th scope="col">
+              <LabelTerm label="RLSN" />
+            </th>
+            <th scope="col">
+              <LabelTerm label="LSN" />
+            </th>
           </tr>
         </thead>
         <tbody>

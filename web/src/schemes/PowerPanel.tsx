@@ -146,7 +146,7 @@ export function PowerPanel({ client, sid, snapshot, onCut, onRecover, onFinish }
           verdict, shown only with the recovery it describes complete on screen: Back into the
           recovery (or to the cut) hides it, Step to its end shows it again (issue 35). */}
       <div aria-live="polite" data-testid="power-live">
-        {verdict && verdictShown && <VerdictView v={verdict} onClose={() => setVerdict(null)} />}
+        {verdict && verdictShown && <VerdictView v={verdict} last={atEnd} onClose={() => setVerdict(null)} />}
       </div>
       {error && (
         <p className="alert" role="alert" data-testid="power-error">
@@ -161,7 +161,7 @@ function count(n: number, what: string) {
   return `${n.toLocaleString('en-US')} ${what}${n === 1 ? '' : 's'}`;
 }
 
-function VerdictView({ v, onClose }: { v: Verdict; onClose: () => void }) {
+function VerdictView({ v, last, onClose }: { v: Verdict; last: boolean; onClose: () => void }) {
   return (
     <div data-testid="power-verdict">
       <p className={v.ok ? 'recovery-verdict ok' : 'recovery-verdict bad'}>
@@ -176,7 +176,8 @@ function VerdictView({ v, onClose }: { v: Verdict; onClose: () => void }) {
           : v.in_flight_survived
             ? ' The interrupted write survived whole.'
             : ' The interrupted request is lost, as it was never acknowledged.'}{' '}
-        The run goes on with the next request.
+        {/* the cut request may have been the workload's last: then no request follows */}
+        {last ? 'That was the workload’s last request.' : 'The run goes on with the next request.'}
       </p>
       <button type="button" onClick={onClose}>
         Close

@@ -3,7 +3,7 @@
 // button: it jumps to that moment (the state right after that operation).
 import type { SimEvent } from '../sim/protocol';
 import { groupEvents } from './effects';
-import { FLASH_OP_KINDS, eventKindLabel } from './palette';
+import { FLASH_OP_KINDS, causeLabel, eventKindLabel } from './palette';
 
 function where(e: SimEvent): string {
   if (e.pbn == null) return '';
@@ -41,7 +41,7 @@ export function EventList({ events, step, opCount, onJump }: EventListProps) {
         <span className="event-kind">{eventKindLabel(e.kind)}</span>
         {e.pbn != null && <span className="event-where">{where(e)}</span>}
         {e.lpn != null && <span className="event-lpn">LPN {e.lpn}</span>}
-        {e.cause && <span className="event-cause">{e.cause}</span>}
+        {e.cause && <span className="event-cause">{causeLabel(e.cause)}</span>}
         {e.text && !FLASH_OP_KINDS.has(e.kind) && <span className="event-text">{e.text}</span>}
       </>
     );

@@ -2,6 +2,7 @@
 import type { Cleaning } from '../scenario/model';
 import type { Metrics } from '../sim/protocol';
 import { LabelTerm, WithGlossary } from '../ui/glossary/Glossary';
+import { causeLabel } from './palette';
 
 function num(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
@@ -196,7 +197,7 @@ export function MetricsPanel({ metrics, cleaning = 'gc' }: { metrics: Metrics; c
             {causes.map(([cause, c]) => (
               <tr key={cause} data-testid={`cause-${cause}`}>
                 <th scope="row">
-                  <LabelTerm label={cause} />
+                  <LabelTerm label={causeLabel(cause)} />
                 </th>
                 <td>{fmt(num(c.reads))}</td>
                 <td>{fmt(num(c.programs))}</td>

@@ -31,14 +31,15 @@ export const PAGE_STATES: PageStateStyle[] = [
   { id: 2, key: 'invalid', label: 'Invalid', fill: OKABE_ITO.vermillion, pattern: 'hatch' },
   { id: 3, key: 'retractable', label: 'Retractable', fill: OKABE_ITO.yellow },
   { id: 4, key: 'metadata', label: 'Metadata', fill: OKABE_ITO.reddishPurple },
-  // The program a power cut interrupted (issue 35): unreadable, apart from invalid pages
+  // The program or erase a power cut interrupted (issue 35): unreadable, apart from invalid pages
   // (Paul Tol's wine, as TOL below).
   {
     id: 5,
     key: 'torn',
     label: 'Torn',
     fill: '#882255',
-    hover: 'Torn: the program under way when power failed, half done and unreadable until its block is erased',
+    hover:
+      'Torn: a program (or its block’s erase) under way when power failed, half done and unreadable until its block is erased',
   },
 ];
 
@@ -158,4 +159,23 @@ export const FLASH_OP_KINDS = new Set(['read', 'read_oob', 'program', 'erase']);
 
 export function eventKindLabel(kind: string): string {
   return EVENT_KIND_LABEL[kind] ?? kind.charAt(0).toUpperCase() + kind.slice(1).replace(/_/g, ' ');
+}
+
+// Why a flash operation happened (the core's Cause names, nand/flash.rs), in the words the
+// glossary explains (issue 35: "full_merge" was shown as the core spells it, unlinked).
+const CAUSE_LABEL: Record<string, string> = {
+  host: 'host requests',
+  gc: 'GC',
+  switch: 'switch merge',
+  partial_merge: 'partial merge',
+  full_merge: 'full merge',
+  fill: 'fill copies',
+  map: 'map metadata',
+  log: 'intent log / checkpoint',
+  recovery: 'recovery',
+  wear_level: 'wear levelling',
+};
+
+export function causeLabel(cause: string): string {
+  return CAUSE_LABEL[cause] ?? cause.replace(/_/g, ' ');
 }

@@ -12,7 +12,7 @@ use std::cell::OnceCell;
 
 use crate::crash::Recover;
 use crate::moment::Display;
-use crate::nand::{Event, FlashError, Pbn};
+use crate::nand::{Event, FlashError, OpKind, Pbn};
 use crate::sim::{Simulator, State};
 use crate::trace::Request;
 
@@ -36,6 +36,9 @@ struct PowerOff {
     ops: usize,
     /// The cut came during a recovery being revealed.
     in_recovery: bool,
+    /// The flash operation the cut interrupted (a program tears one page, an erase its
+    /// whole block: the narration says which), None between requests.
+    torn_by: Option<OpKind>,
     /// The device view of the cut moment (the torn page included).
     display: Display,
     /// The chip's time at the cut (after the interrupted request's operations before it):
@@ -597,6 +600,7 @@ impl Stepper {
             }
             s.flash.power_on();
             let display = Display::during(&rec.off.display, &rec.cut, &s, &self.events[..self.cursor], false);
+            let torn_by = self.next_op_kind();
             self.sim.state = s;
             self.truncate_roots(self.roots.len().saturating_sub(1));
             self.branch_from = rec.branch_from;
@@ -604,7 +608,7 @@ impl Stepper {
             self.in_request = false;
             self.paused = None;
             self.verdict = None;
-            self.power = Some(PowerOff { ops: k, in_recovery: true, display, ..rec.off });
+            self.power = Some(PowerOff { ops: k, in_recovery: true, display, torn_by, ..rec.off });
             return Ok(());
         }
         if self.in_request {
@@ -624,13 +628,15 @@ impl Stepper {
             self.sim.charge_cut(&mut cut, Some(req), before.flash.elapsed_ns, h0);
             let base = self.base.take().unwrap_or_else(|| Display::of(&before));
             let display = Display::during(&base, &before, &cut, &self.events[..self.cursor], true);
+            let torn_by = self.next_op_kind();
             self.sim.state = cut;
             self.events.truncate(self.cursor);
             self.in_request = false;
             self.paused = None;
             self.verdict = None;
             let cut_ns = self.sim.state.flash.elapsed_ns;
-            self.power = Some(PowerOff { before, req: Some(req), ops: k, in_recovery: false, display, cut_ns });
+            self.power =
+                Some(PowerOff { before, req: Some(req), ops: k, in_recovery: false, display, cut_ns, torn_by });
             return Ok(());
         }
         self.forget_request();
@@ -640,8 +646,16 @@ impl Stepper {
         // Between two pages of a host request: it is never acknowledged.
         self.sim.state.clock.interrupt_between();
         let cut_ns = self.sim.state.flash.elapsed_ns;
-        self.power = Some(PowerOff { before, req: None, ops: 0, in_recovery: false, display, cut_ns });
+        self.power = Some(PowerOff { before, req: None, ops: 0, in_recovery: false, display, cut_ns, torn_by: None });
         Ok(())
+    }
+
+    /// The kind of the next operation not yet revealed: the one a cut now interrupts.
+    fn next_op_kind(&self) -> Option<OpKind> {
+        self.events[self.cursor..].iter().find_map(|e| match e {
+            Event::Op { kind, .. } => Some(*kind),
+            Event::Note { .. } => None,
+        })
     }
 
     /// The recovery a power cut leads to is kept on the branch (a root, for Back and for

@@ -403,6 +403,31 @@ fn a_torn_page_is_drawn_and_narrated_as_torn() {
     assert!(text.starts_with("Recovery — op") && text.contains("\nRecovery done"), "{text}");
 }
 
+/// A cut during an erase tears the whole block (every page it still held): the narration
+/// names the block and the erase, not a program per page (issue 35, item 3; the
+/// fastcheck-power-cut tour's Figure 4 request, whose 10th operation erases block 12).
+#[test]
+fn a_cut_erase_is_narrated_as_a_torn_block() {
+    let fig4 = "w0-67 w5 w6 w7 w9 w13 w14 w15 w17 w21 w22 w23 w25 w49 w50 w49 w51 w41 w42 w46 w49 w29 w30 w31 w33 w53 w54 w55 w57 w61 w62 w63 w65 w1 w2 w3 w5 w9 w10 w11 w13 w18";
+    let params = SchemeParams { log_blocks: Some(7), checkpoint_lpns: Some(12), ..Default::default() };
+    let sc = scenario("fastcheck", params, 32, 4, Workload::Pattern { text: fig4.into() });
+    let mut s = Stepper::new(sc.build().unwrap());
+    s.set_recoverer(sc.recoverer());
+    s.goto(108, 9).unwrap();
+    s.step_op().unwrap();
+    let erase = s.events().iter().rev().find(|e| e.cause.is_some()).map(|e| (e.kind, e.pbn));
+    assert_eq!(erase, Some(("erase", Some(12))), "the 10th operation erases block 12");
+    s.back_op().unwrap();
+    s.power_cut().unwrap();
+    let states = s.page_states();
+    let torn: Vec<usize> = (0..states.len()).filter(|&p| states[p] == PageState::Torn as u8).collect();
+    assert_eq!(torn, vec![48, 49, 50, 51], "block 12's four pages are torn");
+    let text = s.narration();
+    assert!(text.contains("Block 12 is torn: the erase under way"), "{text}");
+    assert!(!text.contains("program under way"), "{text}");
+    // A cut during a program still names the page (a_torn_page_is_drawn_and_narrated_as_torn).
+}
+
 /// The documented exception (docs/architecture.md): at a recovery's end a copy the lost RAM
 /// had forgotten may be valid again, when the recovered map points to it (NFTL, RFTL, LTFTL
 /// and FastCheck recoveries). The narration names each such copy at "Recovery done", and

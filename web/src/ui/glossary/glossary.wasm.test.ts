@@ -15,7 +15,7 @@ import { loadNodeCore } from '../../scenario/testing/nodeCore';
 import { SCHEMES, defaultParams, type Scenario } from '../../scenario/model';
 import { fitChip } from '../../sim/schemeFit';
 import { TOURS } from '../../tour/tours';
-import { BLOCK_ROLES, PAGE_STATES } from '../../viz/palette';
+import { BLOCK_ROLES, PAGE_STATES, causeLabel } from '../../viz/palette';
 import { metricRows } from '../../viz/MetricsPanel';
 import type { Metrics, QueueView } from '../../sim/protocol';
 import { panelTable } from '../../schemes/tables';
@@ -60,6 +60,9 @@ function walk(scenario: Scenario, shown: Shown, cutAt: number | null, maxOps = 4
     }
     for (const r of metricRows(JSON.parse(s.metrics()) as Metrics, 'gc')) shown.labels.add(r.label);
     for (const r of metricRows(JSON.parse(s.metrics()) as Metrics, 'merges')) shown.labels.add(r.label);
+    // the Metrics panel's operations-by-cause rows (issue 35: "full_merge" shown unlinked)
+    const causes = (JSON.parse(s.metrics()) as { by_cause?: Record<string, unknown> }).by_cause ?? {};
+    for (const c of Object.keys(causes)) shown.labels.add(causeLabel(c));
   } finally {
     s.free();
   }
@@ -131,7 +134,7 @@ describe('the glossary explains every term the app shows', () => {
     let seen = 0;
     for (const f of files) {
       const src = readFileSync(join(root, f), 'utf8');
-      for (const m of src.matchAll(/<(h[23]|label)\b([\s\S]*?)<\/\1>/g)) {
+      for (const m of src.matchAll(/<(h[23]|label|th)\b([\s\S]*?)<\/\1>/g)) {
         // a <summary>'s heading has no buttons (a click there opens the panel)
         if (/<summary>\s*(\{[^}]*\}\s*)?$/.test(src.slice(Math.max(0, m.index - 120), m.index))) continue;
         seen++;
@@ -151,6 +154,11 @@ describe('the glossary explains every term the app shows', () => {
   });
 
   it('every legend entry the palette can draw names an entry (also those not reached above)', () => {
+    expect(
+      ['host', 'gc', 'switch', 'partial_merge', 'full_merge', 'fill', 'map', 'log', 'recovery', 'wear_level'].filter(
+        (c) => !termOf(causeLabel(c)),
+      ),
+    ).toEqual([]);
     expect(PAGE_STATES.filter((s) => !termOf(s.label)).map((s) => s.label)).toEqual([]);
     expect(BLOCK_ROLES.filter((r) => !termOf(r.label)).map((r) => r.label)).toEqual([]);
   });

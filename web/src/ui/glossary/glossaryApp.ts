@@ -83,6 +83,13 @@ export const APP_TERMS: GlossaryEntry[] = [
       'FAST §1, §2.4, Figure 4: “the percentage of the written sectors in a log block when it is replaced”, averaged over the replacements so far (the core counts written pages for BAST and FAST, valid pages for KRAFT). Low utilisation means merges came early.',
   },
   {
+    id: 'die-util',
+    term: 'Die utilisation (SSD)',
+    patterns: ['Per-die utilisation', 'per-die utilisation', 'die utilisation'],
+    definition:
+      'Not a term of these papers: the device view’s measure (docs/ssd.md, like `ftl run --channels`): the share of the run’s time a die was busy with flash operations. Striping spreads the work so that the dies share it.',
+  },
+  {
     id: 'unwritten',
     term: 'Unwritten reads',
     patterns: ['Unwritten reads', 'unwritten reads', 'never wrote'],
@@ -96,6 +103,8 @@ export const APP_TERMS: GlossaryEntry[] = [
       'Host writes',
       'host writes',
       'Host reads',
+      'host requests',
+      'Host requests',
       'host reads',
       'Page programs',
       'page programs',
@@ -149,7 +158,7 @@ export const APP_TERMS: GlossaryEntry[] = [
   {
     id: 'sector',
     term: 'Sector, LSN, PSN',
-    patterns: ['sectors', 'sector', 'LSNs', 'LSN', 'lsn', 'PSN', 'psn'],
+    patterns: ['sectors', 'sector', 'LSNs', 'LSN', 'lsns', 'lsn', 'PSN', 'psn'],
     definition:
       'FAST §2.2, KRAFT §2-B: a sector is the host’s unit of data (here one page); LSN is a logical sector number, PSN a physical one. FAST’s log map and KRAFT’s tables map LSN to PSN; “S12” is sector 12.',
   },
@@ -233,7 +242,7 @@ export const APP_TERMS: GlossaryEntry[] = [
   {
     id: 'thresholds',
     term: 'Fill and switch threshold (KRAFT)',
-    patterns: ['Fill threshold', 'fill threshold', 'Switch threshold', 'switch threshold'],
+    patterns: ['Fill threshold', 'fill threshold', 'Switch threshold', 'switch threshold', 'fill copies'],
     definition:
       'KRAFT §2-A, Algorithm 1 (“fill cost is low”, “switch cost is low”): KRAFT fills the gap before a page to keep a log block serial, or switches a serial block early, when it costs at most this many pages. The paper gives no number; our defaults N/4 and N/2 (docs/schemes/kraft.md).',
   },

@@ -226,7 +226,7 @@ export const PAPER_TERMS: GlossaryEntry[] = [
   {
     id: 'erases-per-block',
     term: 'Erases per block (wear)',
-    patterns: ['erase counts', 'erase count', 'Erases per block'],
+    patterns: ['erase counts', 'erase count', 'Erases per block', 'wear levelling'],
     definition:
       'FAST §2.1 (an upper limit on erases per block; wear levelling). How often each block was erased (“e2” under a block): flash blocks wear out after a limited number of erases, so FTLs try to spread them (wear levelling).',
   },

@@ -244,8 +244,28 @@ impl Stepper {
         let Some(off) = &self.power else { return String::new() };
         let (chip, before) = (&self.sim.state.flash, &off.before.flash);
         let ppb = chip.ppb();
-        (0..chip.geometry().pages())
+        let torn: Vec<u32> = (0..chip.geometry().pages())
             .filter(|&p| chip.peek(p).kind == PageKind::Torn && before.peek(p).kind != PageKind::Torn)
+            .collect();
+        // An interrupted erase tears every programmed page of its block at once (Flash::erase):
+        // one line for the block, not a program named per page (issue 35, item 3).
+        if off.torn_by == Some(OpKind::Erase) {
+            let mut blocks: Vec<u32> = torn.iter().map(|p| p / ppb).collect();
+            blocks.dedup();
+            return blocks
+                .iter()
+                .map(|b| {
+                    let n = torn.iter().filter(|p| *p / ppb == *b).count();
+                    format!(
+                        "Block {b} is torn: the erase under way when power failed is half done; its {} unreadable and {} nothing until the block is erased again.",
+                        plural(n, "programmed page is", "programmed pages are"),
+                        if n == 1 { "holds" } else { "hold" }
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("\n");
+        }
+        torn.iter()
             .map(|p| {
                 format!(
                     "Page {} of block {} is torn: the program under way when power failed is half done, its data unreadable; it holds nothing until its block is erased.",
