@@ -156,10 +156,17 @@ pub(crate) fn print_chain_report(r: &ChainReport) {
         row("targeted (cut/offered)", t.join(", "));
     }
     if !r.pools.is_empty() {
-        let p: Vec<String> =
-            r.pools.iter().map(|p| format!("{:?} {} ({} cut-free)", p.role, p.after_recovery, p.cut_free)).collect();
+        // A pool the scheme caps by construction is judged against its cap (Ftl::pool_cap).
+        let p: Vec<String> = r
+            .pools
+            .iter()
+            .map(|p| {
+                let cap = p.cap.map(|c| format!(", cap {c}")).unwrap_or_default();
+                format!("{:?} {} ({} cut-free{cap})", p.role, p.after_recovery, p.cut_free)
+            })
+            .collect();
         row("pools after recovery", p.join(", "));
-        row("pools beyond cut-free", r.pool_excess);
+        row("pools beyond bound", r.pool_excess);
     }
     row("stuck", if r.stuck { "yes: a request failed without a cut" } else { "no" });
     failures(&r.first_failures);

@@ -190,6 +190,8 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
     rep.targets = health::target_counts();
     let bounds = (o.pool_baseline > 0).then(|| health::cut_free_bounds(fresh, o, o.pool_baseline)).flatten();
     let mut seen = bounds.map(|_| health::pools(&s));
+    // Pools the scheme caps by construction are judged against the cap (Ftl::pool_cap).
+    let caps = health::pool_caps(fresh);
     'chain: while cut < o.cuts {
         // Requests without a cut.
         for _ in 0..rng.below(o.max_gap as u64 + 1) {
@@ -489,7 +491,7 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
             // reserve is restored by recovery, not by later traffic.
             let p = health::pools(&s);
             health::merge_bounds(seen, &p);
-            let bad = health::excess(bound, &p);
+            let bad = health::excess(bound, &caps, &p);
             if !bad.is_empty() {
                 rep.pool_excess += 1;
                 v.pools = Some(health::describe_excess(&bad));
@@ -508,7 +510,12 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
         rep.pools = health::ALL_ROLES
             .iter()
             .filter(|&&r| r != crate::ftl::BlockRole::Data && (bound[r as usize] > 0 || seen[r as usize] > 0))
-            .map(|&r| health::PoolBound { role: r, cut_free: bound[r as usize], after_recovery: seen[r as usize] })
+            .map(|&r| health::PoolBound {
+                role: r,
+                cut_free: bound[r as usize],
+                after_recovery: seen[r as usize],
+                cap: caps[r as usize],
+            })
             .collect();
     }
     let all = first_cuts + rep.recut_points;

@@ -150,6 +150,19 @@ pub struct PoolBound {
     pub cut_free: u32,
     /// The same over every recovered state of the chain.
     pub after_recovery: u32,
+    /// The scheme's structural cap on this pool (`Ftl::pool_cap`), which recoveries are
+    /// judged against instead of `cut_free` (absent: judged against `cut_free`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cap: Option<u32>,
+}
+
+/// The scheme's structural caps (`Ftl::pool_cap`) by role.
+pub(crate) fn pool_caps(s: &State) -> [Option<u32>; 14] {
+    let mut c = [None; 14];
+    for r in CHECKED_POOLS {
+        c[r as usize] = s.ftl.pool_cap(r);
+    }
+    c
 }
 
 /// The pools a recovery may not exceed: over a cut-free run of `requests` requests from
@@ -175,26 +188,40 @@ pub(crate) fn merge_bounds(b: &mut [u32; 14], p: &[u32; 14]) {
     }
 }
 
-/// The checked pools of `p` outside `bound` (free blocks fewer, any other pool more):
-/// (role, cut-free bound, blocks after the recovery).
-pub(crate) fn excess(bound: &[u32; 14], p: &[u32; 14]) -> Vec<(BlockRole, u32, u32)> {
+/// One checked pool outside its bound after a recovery.
+pub(crate) struct Excess {
+    role: BlockRole,
+    /// The bound: the scheme's structural cap if it has one, else the cut-free run's figure.
+    bound: u32,
+    capped: bool,
+    blocks: u32,
+}
+
+/// The checked pools of `p` outside their bound (free blocks fewer, any other pool more):
+/// a pool the scheme caps (`caps`) against its cap, every other one against the cut-free
+/// run (`bound`).
+pub(crate) fn excess(bound: &[u32; 14], caps: &[Option<u32>; 14], p: &[u32; 14]) -> Vec<Excess> {
     CHECKED_POOLS
         .iter()
         .filter_map(|&r| {
-            let (c, x) = (bound[r as usize], p[r as usize]);
+            let cap = caps[r as usize];
+            let (c, x) = (cap.unwrap_or(bound[r as usize]), p[r as usize]);
             let bad = if r == BlockRole::Free { x < c } else { x > c };
-            bad.then_some((r, c, x))
+            bad.then_some(Excess { role: r, bound: c, capped: cap.is_some(), blocks: x })
         })
         .collect()
 }
 
 /// "free 1 block, 2 fewer than the cut-free run's fewest (3); map 9 blocks, 6 more than
 /// its most (3)".
-pub(crate) fn describe_excess(bad: &[(BlockRole, u32, u32)]) -> String {
+pub(crate) fn describe_excess(bad: &[Excess]) -> String {
     bad.iter()
-        .map(|&(r, c, x)| {
-            let name = format!("{r:?}");
-            if r == BlockRole::Free {
+        .map(|e| {
+            let (name, c, x) = (format!("{:?}", e.role), e.bound, e.blocks);
+            if e.capped {
+                let (more, than) = if e.role == BlockRole::Free { ("fewer", c - x) } else { ("more", x - c) };
+                format!("{name} {x} blocks, {than} {more} than the scheme's cap ({c})")
+            } else if e.role == BlockRole::Free {
                 format!("{name} {x} blocks, {} fewer than the cut-free run's fewest ({c})", c - x)
             } else {
                 format!("{name} {x} blocks, {} more than the cut-free run's most ({c})", x - c)

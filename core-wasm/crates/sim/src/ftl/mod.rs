@@ -271,6 +271,13 @@ pub trait Ftl: FtlClone + Send {
     fn frozen_image(&self, _id: u32) -> Option<Vec<Ppn>> {
         None
     }
+    /// A bound the scheme's own GC holds pool `role` to whatever the history (a structural
+    /// cap, enforced wherever GC runs, recovery's included). The crash chain judges every
+    /// recovery against it instead of the cut-free run's figure, which for such a pool is one
+    /// history's sample, not a bound (DFTL's map blocks; docs/schemes/dftl.md).
+    fn pool_cap(&self, _role: BlockRole) -> Option<u32> {
+        None
+    }
 }
 
 pub fn default_page_state<F: Ftl + ?Sized>(ftl: &F, flash: &Flash, ppn: Ppn) -> PageState {

@@ -14,6 +14,10 @@
 //!   are copied and their mappings updated in the CMT where cached, otherwise in their
 //!   translation pages, one read and one write per translation page (batched); a translation
 //!   block's valid pages are copied and the GTD updated.
+//! - Recovery leaves the translation blocks within a structural cap
+//!   (`translation_block_cap`: the blocks the translation pages fill, plus one), by GC of
+//!   the translation block with the fewest valid pages (section 3.2's translation-block
+//!   victim). Greedy GC alone bounds them only by history (docs/schemes/dftl.md).
 //!
 //! Recovery (recovery.rs) rebuilds the GTD from the translation pages' spare area.
 
@@ -166,6 +170,8 @@ pub struct Dftl {
     /// write-backs take the next (a translation block's GC copy keeps its page's: same
     /// contents). Increasing in program order, which bounds recovery's scan (recovery.rs).
     seq: u32,
+    /// Closed translation blocks (`BlockUse::Trans`), held to `translation_block_cap`.
+    trans_closed: u32,
     stats: DftlStats,
 }
 
@@ -220,6 +226,7 @@ impl Dftl {
             gc: None,
             trans: None,
             seq: 0,
+            trans_closed: 0,
             stats: DftlStats::default(),
         })
     }
@@ -233,6 +240,21 @@ impl Dftl {
     pub fn translation_pages(&self) -> u32 {
         self.gtd.len() as u32
     }
+    /// The most closed translation blocks a recovery leaves (docs/schemes/dftl.md, "Power
+    /// cuts", step 7): the blocks the translation pages fill, plus one. With one more closed
+    /// block than this, the translation pages cannot fill them all, so the one with the fewest
+    /// valid pages has fewer than a block's worth: its GC frees a block and copies less than a
+    /// block into the translation frontier (at most one block opened), and the loop ends.
+    /// With the open frontier, the map-block pool after a recovery is at most this plus one
+    /// (`pool_cap`).
+    pub fn translation_block_cap(&self) -> u32 {
+        (self.gtd.len() as u32).div_ceil(self.ppb) + 1
+    }
+    /// Closed translation blocks now.
+    pub fn translation_blocks_closed(&self) -> u32 {
+        self.trans_closed
+    }
+
     /// Where translation page `tvpn` is (None: never written).
     pub fn gtd(&self, tvpn: u32) -> Option<Ppn> {
         self.gtd.get(tvpn as usize).copied().filter(|&p| p != NONE)
@@ -266,6 +288,9 @@ impl Dftl {
     fn close(&mut self, pbn: Pbn, role: BlockUse) {
         self.usage[pbn as usize] = role;
         self.valid.insert(pbn);
+        if role == BlockUse::Trans {
+            self.trans_closed += 1;
+        }
     }
 
     /// The next page of a frontier (`which`: 0 host, 1 data GC, 2 translation), opening a
@@ -422,7 +447,7 @@ impl Dftl {
         }
         flash.count_at_next_op(Count::GcRun);
         if self.usage[victim as usize] == BlockUse::Trans {
-            self.collect_translation(flash, victim, cause)
+            self.collect_translation(flash, victim, cause, true)
         } else {
             self.collect_data(flash, victim, cause)
         }
@@ -471,12 +496,16 @@ impl Dftl {
         self.erase(flash, victim, cause)
     }
 
-    fn collect_translation(&mut self, flash: &mut Flash, victim: Pbn, cause: Cause) -> FlashResult<()> {
+    /// `greedy`: picked by greedy GC (free blocks low; it says so), else over the cap
+    /// (`collect_over_cap` said so).
+    fn collect_translation(&mut self, flash: &mut Flash, victim: Pbn, cause: Cause, greedy: bool) -> FlashResult<()> {
         self.stats.translation_gc_runs += 1;
         let valid = self.valid.valid(victim);
-        flash.note("gc", || {
-            format!("free blocks low: GC picks translation block {victim} ({valid} valid translation pages), copies them, updates the GTD, erases it")
-        });
+        if greedy {
+            flash.note("gc", || {
+                format!("free blocks low: GC picks translation block {victim} ({valid} valid translation pages), copies them, updates the GTD, erases it")
+            });
+        }
         for off in 0..self.ppb {
             let src = victim * self.ppb + off;
             let p = *flash.peek(src);
@@ -498,6 +527,9 @@ impl Dftl {
 
     fn erase(&mut self, flash: &mut Flash, victim: Pbn, cause: Cause) -> FlashResult<()> {
         flash.erase(victim, cause)?;
+        if self.usage[victim as usize] == BlockUse::Trans {
+            self.trans_closed -= 1;
+        }
         self.valid.remove(victim);
         self.usage[victim as usize] = BlockUse::Free;
         self.free.push_back(victim);
@@ -575,6 +607,11 @@ impl Ftl for Dftl {
 
     fn meta_kind(&self, tag: u8) -> Option<MetaKind> {
         (tag == TAG_TRANS).then_some(MetaKind::MapPage)
+    }
+
+    /// Map blocks after a recovery: the closed translation blocks' cap and the open one.
+    fn pool_cap(&self, role: BlockRole) -> Option<u32> {
+        (role == BlockRole::MapBlock).then(|| self.translation_block_cap() + 1)
     }
 
     fn scheme_metrics(&self) -> serde_json::Value {

@@ -37,7 +37,7 @@
 use std::collections::BTreeMap;
 
 use super::{BlockUse, Dftl, Frontier, SchemeParams, GC_LOW, TAG_GC, TAG_TRANS};
-use crate::nand::{Cause, Flash, FlashError, FlashResult, Lpn, Page, PageKind, Pbn, Ppn, NONE};
+use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Lpn, Page, PageKind, Pbn, Ppn, NONE};
 
 /// What a DFTL recovery read (docs/schemes/dftl.md, "Power cuts"): spare areas read, of
 /// how many on the chip, and the data blocks whose pages were not read past the last one.
@@ -79,9 +79,17 @@ impl Dftl {
             reads.spare_reads += 1;
             match first.kind {
                 PageKind::Erased => ftl.free.push_back(pbn),
-                PageKind::Meta if first.tag == TAG_TRANS => {
-                    ftl.scan_block(flash, pbn, first, &mut reads, &mut best_seq, &mut best_ppn, &mut gtd_seq, &mut partial)?
-                }
+                PageKind::Meta if first.tag == TAG_TRANS => ftl.scan_block(
+                    flash,
+                    pbn,
+                    first,
+                    None,
+                    &mut reads,
+                    &mut best_seq,
+                    &mut best_ppn,
+                    &mut gtd_seq,
+                    &mut partial,
+                )?,
                 _ => data_blocks.push((pbn, first)),
             }
         }
@@ -90,16 +98,19 @@ impl Dftl {
         reads.t_min = t_min;
         // 3. Data blocks: skipped when their last page is older than every translation page.
         for (pbn, first) in data_blocks {
+            let mut last = None;
             if g.pages_per_block > 1 && first.kind == PageKind::Data {
-                let last = flash.read_oob(pbn * g.pages_per_block + g.pages_per_block - 1, Cause::Recovery)?;
+                let l = flash.read_oob(pbn * g.pages_per_block + g.pages_per_block - 1, Cause::Recovery)?;
                 reads.spare_reads += 1;
-                if last.kind == PageKind::Data && last.seq < t_min {
+                if l.kind == PageKind::Data && l.seq < t_min {
                     reads.skipped_blocks += 1;
                     ftl.close(pbn, BlockUse::Data);
                     continue;
                 }
+                last = Some(l);
             }
-            ftl.scan_block(flash, pbn, first, &mut reads, &mut best_seq, &mut best_ppn, &mut gtd_seq, &mut partial)?;
+            // The last page's spare area, read above, is not read (or counted) again.
+            ftl.scan_block(flash, pbn, first, last, &mut reads, &mut best_seq, &mut best_ppn, &mut gtd_seq, &mut partial)?;
         }
         // The partly written blocks become the frontiers again (one per role; a block with
         // no readable page serves a data role left open, else it is closed like a full one).
@@ -192,6 +203,7 @@ impl Dftl {
         }
         ftl.erase_dead_translation_blocks(flash)?;
         ftl.ensure_free(flash, Cause::Recovery)?;
+        ftl.restore_translation_cap(flash)?;
         Ok((ftl, reads))
     }
 
@@ -215,6 +227,42 @@ impl Dftl {
             self.erase(flash, pbn, Cause::Recovery)?;
         }
         Ok(())
+    }
+
+    /// GC of translation blocks until the closed ones are within `translation_block_cap`
+    /// (docs/schemes/dftl.md, step 7). Greedy GC bounds them only by history: a translation
+    /// block holding one valid translation page is its victim only when no block holds
+    /// fewer valid pages, which never happens while data blocks die whole (sequential
+    /// writes); a recovered CMT (the lagging entries only, in LPN order) evicts in another
+    /// order than the run before the cut did, so a chain's translation pages spread over more
+    /// blocks than one cut-free run's (256 x 32 sequential: 4 map blocks against 3). Each run
+    /// erases a block and opens at most one (it copies less than a block), so the free
+    /// reserve that `ensure_free` restored holds; each leaves fewer translation pages written,
+    /// so the loop ends.
+    fn restore_translation_cap(&mut self, flash: &mut Flash) -> FlashResult<()> {
+        while self.translation_blocks_closed() > self.translation_block_cap() {
+            self.collect_over_cap(flash, Cause::Recovery)?;
+        }
+        Ok(())
+    }
+
+    /// GC of the closed translation block with the fewest valid pages, the translation
+    /// blocks being over their cap (`restore_translation_cap`).
+    fn collect_over_cap(&mut self, flash: &mut Flash, cause: Cause) -> FlashResult<()> {
+        let victim = (0..self.usage.len() as Pbn)
+            .filter(|&b| self.usage[b as usize] == BlockUse::Trans)
+            .min_by_key(|&b| self.valid.valid(b))
+            .ok_or_else(|| FlashError::Violation("no translation block to collect".into()))?;
+        let valid = self.valid.valid(victim);
+        if valid >= self.ppb {
+            return Err(FlashError::Violation("translation blocks over their cap hold no invalid page".into()));
+        }
+        flash.count_at_next_op(Count::GcRun);
+        let (closed, cap) = (self.trans_closed, self.translation_block_cap());
+        flash.note("recovery", || {
+            format!("{closed} translation blocks, over their cap of {cap}: GC picks translation block {victim} ({valid} valid translation pages), copies them, updates the GTD, erases it")
+        });
+        self.collect_translation(flash, victim, cause, false)
     }
 
     /// Erases closed blocks with no valid page while fewer than `GC_LOW` are free: what GC
@@ -254,13 +302,15 @@ impl Dftl {
 
     /// Reads the spare areas of block `pbn` after its first page (`first`, read already)
     /// up to the first erased page: the newest copies of LPNs and translation pages, the
-    /// write sequence, and whether the block is full or a frontier left open.
+    /// write sequence, and whether the block is full or a frontier left open. `last`: the
+    /// last page's spare area if step 3 read it already (each spare area is read once).
     #[allow(clippy::too_many_arguments)]
     fn scan_block(
         &mut self,
         flash: &mut Flash,
         pbn: Pbn,
         first: Page,
+        last: Option<Page>,
         reads: &mut RecoveryReads,
         best_seq: &mut [u32],
         best_ppn: &mut [Ppn],
@@ -271,11 +321,13 @@ impl Dftl {
         let (mut next, mut role, mut trans) = (ppb, None, false);
         for off in 0..ppb {
             let ppn = pbn * ppb + off;
-            let p = if off == 0 {
-                first
-            } else {
-                reads.spare_reads += 1;
-                flash.read_oob(ppn, Cause::Recovery)?
+            let p = match (off, last) {
+                (0, _) => first,
+                (o, Some(l)) if o + 1 == ppb => l,
+                _ => {
+                    reads.spare_reads += 1;
+                    flash.read_oob(ppn, Cause::Recovery)?
+                }
             };
             match p.kind {
                 PageKind::Erased => {
