@@ -169,6 +169,8 @@ for (const vp of [
           );
         }
         await settled(page);
+        // A device stop (issue 40) shows the dies instead of the chip: e2e/device-tour.spec.ts.
+        if ((await panel.getAttribute('data-device')) === 'true') continue;
         const where = `${id} stop ${stop + 1}/${stops}`;
         await chipDrawn(page, { present: false });
         for (const p of await layoutProblems(page)) failures.push(`${where}, normal: ${p}`);

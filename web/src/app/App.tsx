@@ -19,6 +19,7 @@ import { CenterColumn } from './CenterColumn';
 import { EMBED, EmbedLink } from './embed';
 import { ScenarioForm } from './ScenarioForm';
 import { SideColumn } from './SideColumn';
+import { TourArea } from './TourArea';
 import { useTheme } from './theme';
 import { useClassroom } from './useClassroom';
 import { useHashRoute } from './useHashRoute';
@@ -58,7 +59,9 @@ export function App() {
   const { present } = presentation;
   const classroom = useClassroom();
   const onTourError = useCallback((error: string) => setNotices({ error }), []);
-  const player = useTourPlayer(sim, { onError: onTourError, setCompare });
+  // A tour's device stop opens the device view at its moment; its other stops, one chip.
+  const tourDevice = useCallback((d: DeviceShape | null) => openDevice(d ?? ONE_DIE), [openDevice]);
+  const player = useTourPlayer(sim, { onError: onTourError, setCompare, onDevice: tourDevice, deviceOpen });
   const route = useHashRoute({
     sim,
     ready: !!client && coreReady !== 'loading',
@@ -143,13 +146,28 @@ export function App() {
         />
       )}
       {deviceOpen && !compare && loaded && (
-        <DeviceScreen
-          scenario={loaded.scenario}
-          shape={device}
-          theme={theme}
-          onClose={() => setDeviceOpen(false)}
-          onCursor={onDeviceCursor}
-        />
+        <div className="device-with-tour">
+          {/* the tour (a device stop) or the tour editor beside the dies; empty: hidden */}
+          <aside className="device-side" aria-label="Tour">
+            <TourArea
+              place="device"
+              device={device}
+              sim={sim}
+              player={player}
+              classroom={classroom}
+              tours={tours}
+              onStartTour={startTour}
+              onReveal={() => undefined}
+            />
+          </aside>
+          <DeviceScreen
+            scenario={loaded.scenario}
+            shape={device}
+            theme={theme}
+            onClose={() => setDeviceOpen(false)}
+            onCursor={onDeviceCursor}
+          />
+        </div>
       )}
       {/* Hidden, not unmounted, while comparing: the grid keeps its measured size. */}
       <div className="layout" style={(compare || (deviceOpen && !compare)) && loaded ? { display: 'none' } : undefined}>

@@ -1,12 +1,13 @@
 // Above the chip: the first visit's welcome, the tour being followed, and the
-// "What happens next?" prediction panel.
+// "What happens next?" prediction panel. While the device view is open (a tour's device
+// stop, issue 40) the tour and the editor are drawn beside it instead (place "device").
 import { Welcome } from '../classroom/Welcome';
 import { PredictPanel } from '../tour/PredictPanel';
 import { canPredict } from '../tour/predict';
 import { TourPanel } from '../tour/TourPanel';
 import { TourEditor } from '../tour/editor/TourEditor';
 import { useEditor } from '../tour/editor/editorStore';
-import { scenarioToJson } from '../scenario/model';
+import type { DeviceShape } from '../sim/deviceTypes';
 import { INTRO_TOUR_ID, tourById, type Tour } from '../tour/tours';
 import type { Classroom } from './useClassroom';
 import type { Sim } from './useSimulation';
@@ -19,6 +20,8 @@ export function TourArea({
   tours,
   onStartTour,
   onReveal,
+  place = 'chip',
+  device,
 }: {
   sim: Sim;
   player: TourPlayer;
@@ -27,6 +30,10 @@ export function TourArea({
   onStartTour: (id: string) => void;
   /** pause and step the next request (revealed op by op when the chip animates) */
   onReveal: () => void;
+  /** where this area is drawn: over the chip, or beside the device view (only one shows) */
+  place?: 'chip' | 'device';
+  /** the device view's shape and operation shown (place "device": the editor adds stops there) */
+  device?: DeviceShape;
 }) {
   const { loaded } = sim.state;
   const snap = loaded?.snapshot;
@@ -35,9 +42,10 @@ export function TourArea({
   const tour = tourAt ? tourById(tourAt.id) : undefined;
   const { score } = classroom;
   const editing = useEditor().open;
+  if ((place === 'device') !== player.deviceOpen) return null;
   return (
     <>
-      {classroom.welcome && !tourAt && !editing && (
+      {classroom.welcome && !tourAt && !editing && place === 'chip' && (
         <Welcome
           canTour={tours.some((t) => t.id === INTRO_TOUR_ID)}
           onClose={() => classroom.setWelcome(false)}
@@ -81,10 +89,8 @@ export function TourArea({
       )}
       <TourEditor
         loaded={loaded ? { scenario: loaded.scenario, snapshot: loaded.snapshot } : undefined}
-        show={(scenario, at) => {
-          if (loaded && scenarioToJson(loaded.scenario) === scenarioToJson(scenario)) void sim.goto(at.step, at.op);
-          else void sim.load(scenario, 0, at);
-        }}
+        device={place === 'device' ? device : undefined}
+        show={(scenario, at) => void player.show(scenario, at)}
         onTry={onStartTour}
         hidden={!!tourAt}
         onLeaveTour={() => {
@@ -92,7 +98,7 @@ export function TourArea({
           player.setTourAt(null);
         }}
       />
-      {classroom.predictOpen && loaded && info && snap && (
+      {classroom.predictOpen && loaded && info && snap && place === 'chip' && (
         <PredictPanel
           scenario={loaded.scenario}
           step={snap.step}

@@ -1,9 +1,12 @@
 // The guided tour being followed: which stop, jumping to a stop, and "play to the next
 // stop" (the flash operations up to the stop's moment, animated, then paused there).
+// A stop on a device of several dies (its scenario's `device`, issue 40) opens the device
+// view at its `at.op`, the device's operation cursor; the tour panel then sits beside it.
 import { useCallback, useRef, useState, type Dispatch, type SetStateAction } from 'react';
-import { hasScheme, scenarioToJson } from '../scenario/model';
-import type { CompareSpec } from '../scenario/share';
-import { stopScenario, tourById } from '../tour/tours';
+import { hasScheme, scenarioToJson, type Scenario } from '../scenario/model';
+import type { CompareSpec, Moment } from '../scenario/share';
+import type { DeviceShape } from '../sim/deviceTypes';
+import { chipScenario, scenarioDevice, stopDevice, stopScenario, tourById } from '../tour/tours';
 import { SPEEDS, type Sim } from './useSimulation';
 
 export interface TourAt {
@@ -16,7 +19,16 @@ export function useTourPlayer(
   {
     onError,
     setCompare,
-  }: { onError: (message: string) => void; setCompare: Dispatch<SetStateAction<CompareSpec | null>> },
+    onDevice,
+    deviceOpen = false,
+  }: {
+    onError: (message: string) => void;
+    setCompare: Dispatch<SetStateAction<CompareSpec | null>>;
+    /** open the device view at a shape and cursor (a device stop), or go back to the chip view */
+    onDevice?: (d: DeviceShape | null) => void;
+    /** the device view is open (the tour panel is drawn beside it, not over the chip) */
+    deviceOpen?: boolean;
+  },
 ) {
   const { goto, load, pause, stepOpSnapshot } = sim;
   const [tourAt, setTourAt] = useState<TourAt | null>(null);
@@ -26,6 +38,30 @@ export function useTourPlayer(
   const latest = useRef({ loaded: sim.state.loaded, speedId: sim.state.speed.id });
   latest.current = { loaded: sim.state.loaded, speedId: sim.state.speed.id };
 
+  /**
+   * Show a moment of a scenario (loading it when it is another): on a device of several
+   * dies (its `device`), the device view at operation `at.op`; else the chip at `at`.
+   */
+  const show = useCallback(
+    async (s: Scenario, at: Moment) => {
+      const device = scenarioDevice(s);
+      // A device stop: the one chip holds the scenario at its start, the device view the moment.
+      const scenario = chipScenario(s);
+      const chipAt = device ? { step: 0, op: 0 } : at;
+      // The chip view back before the chip moves (the device view would reopen on it).
+      if (!device) onDevice?.(null);
+      const cur = latest.current.loaded;
+      let ok = true;
+      if (cur && scenarioToJson(cur.scenario) === scenarioToJson(scenario)) {
+        if (!device) await goto(chipAt.step, chipAt.op);
+      } else ok = await load(scenario, 0, chipAt);
+      // ... and the device view once the scenario it runs is loaded.
+      if (device && ok) onDevice?.({ ...device, cursor: at.op });
+      return ok;
+    },
+    [goto, load, onDevice],
+  );
+
   const start = useCallback(
     async (id: string, index = 0) => {
       const t = tourById(id);
@@ -34,23 +70,16 @@ export function useTourPlayer(
         return false;
       }
       const i = Math.max(0, Math.min(index, t.stops.length - 1));
-      const scenario = stopScenario(t, i);
-      const at = t.stops[i].at;
       setTourAt({ id, index: i });
       setCompare(null);
       setBusy(true);
       try {
-        const cur = latest.current.loaded;
-        if (cur && scenarioToJson(cur.scenario) === scenarioToJson(scenario)) {
-          await goto(at.step, at.op);
-          return true;
-        }
-        return await load(scenario, 0, at);
+        return await show(stopScenario(t, i), t.stops[i].at);
       } finally {
         setBusy(false);
       }
     },
-    [goto, load, onError, setCompare],
+    [show, onError, setCompare],
   );
 
   // "Play to the next stop": the last requests before it only; further back is a jump.
@@ -61,10 +90,11 @@ export function useTourPlayer(
       const cur = latest.current.loaded;
       if (!t || !cur || index >= t.stops.length) return;
       const target = t.stops[index].at;
-      const scenario = stopScenario(t, index);
+      const scenario = chipScenario(stopScenario(t, index));
       const here = cur.snapshot;
       const ahead = here.step < target.step || (here.step === target.step && here.opCursor < target.op);
-      if (scenarioToJson(cur.scenario) !== scenarioToJson(scenario) || !ahead) {
+      // The device view is not animated here: a device stop, or one after it, is a jump.
+      if (scenarioToJson(cur.scenario) !== scenarioToJson(scenario) || !ahead || stopDevice(t, index) || deviceOpen) {
         await start(id, index);
         return;
       }
@@ -95,14 +125,14 @@ export function useTourPlayer(
         if (token.current === mine) setPlaying(false);
       }
     },
-    [start, goto, pause, stepOpSnapshot],
+    [start, goto, pause, stepOpSnapshot, deviceOpen],
   );
   const stop = useCallback(() => {
     token.current.cancelled = true;
     setPlaying(false);
   }, []);
 
-  return { tourAt, setTourAt, busy, playing, start, playTo, stop };
+  return { tourAt, setTourAt, busy, playing, start, playTo, stop, show, deviceOpen };
 }
 
 export type TourPlayer = ReturnType<typeof useTourPlayer>;

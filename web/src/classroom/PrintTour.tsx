@@ -1,12 +1,14 @@
 // A tour on paper: every stop on its own page (print.css), with the chip as it is at that
 // stop (the worker replays the stop's scenario in a Session of its own: sim/pageClient.ts),
-// its text, quiz and answer.
+// its text, quiz and answer. A device stop (issue 40) prints its dies at the stop's device
+// operation (a device worker of its own: sim/deviceTypes.ts), each with its queue.
 import { useEffect, useState } from 'react';
+import { DeviceClient, type DeviceMoment, type DeviceShape, type DieArrays } from '../sim/deviceTypes';
 import { stopSnapshot } from '../sim/pageClient';
 import type { SimEvent } from '../sim/protocol';
 import { highlightedBlocks } from '../tour/TourPanel';
 import { PrintedPageHighlights } from '../tour/PrintedPageHighlights';
-import { stopScenario, type Tour } from '../tour/tours';
+import { chipScenario, stopDevice, stopScenario, type Tour } from '../tour/tours';
 import { TourText } from '../tour/TourText';
 import { chipState } from '../viz/chipState';
 import { DeviceGrid } from '../viz/DeviceGrid';
@@ -28,18 +30,85 @@ interface StopChip {
   highlighted: Set<number>;
 }
 
+interface StopDevice {
+  moment: DeviceMoment;
+  dies: DieArrays[];
+}
+
 const CHIP_W = 680;
 const CHIP_H = 300;
 
+/** A device stop's moment: opened in a worker of its own, moved to the cursor, closed. */
+async function deviceAt(scenario: unknown, shape: DeviceShape): Promise<StopDevice> {
+  const c = new DeviceClient();
+  try {
+    const { channels, diesPerChannel, stripe } = shape;
+    let r = await c.request({ kind: 'open', scenario, shape: { channels, diesPerChannel, stripe } });
+    if (r.kind === 'moment') r = await c.request({ kind: 'goto', cursor: shape.cursor ?? 0 });
+    if (r.kind === 'error') throw new Error(r.message);
+    if (r.kind !== 'moment') throw new Error('the device gave no moment');
+    return { moment: r.moment, dies: r.dies };
+  } finally {
+    c.close();
+  }
+}
+
+/** The dies of a device stop side by side (4 a row), each with its queue depth. */
+function PrintDies({ d }: { d: StopDevice }) {
+  const m = d.moment;
+  const cols = Math.min(4, d.dies.length);
+  const w = Math.floor(CHIP_W / cols) - 8;
+  return (
+    <div className="print-dies" data-testid="print-dies">
+      <p className="print-narration">
+        Device operation {m.cursor} of {m.total}
+        {m.current ? ` (die ${m.current.die})` : ''}; device time {(m.now_ns / 1000).toFixed(1)} µs; host requests done{' '}
+        {m.hosts_done} of {m.hosts}.
+      </p>
+      <div style={{ display: 'grid', gridTemplateColumns: `repeat(${cols}, ${w}px)`, gap: 8 }}>
+        {d.dies.map((a, i) => {
+          const die = m.dies[i];
+          const blocks = a.blockRoles.length;
+          return (
+            <div key={i} data-die={i}>
+              <div style={{ fontSize: '0.8rem' }}>
+                <b>Die {i}</b>
+                {m.current?.die === i ? ' (this operation)' : ''} · queue {die.queue.length + die.queue_more} ·{' '}
+                {Math.round(die.utilisation * 100)} % busy
+              </div>
+              <div style={{ position: 'relative', width: w, height: 90 }}>
+                <DeviceGrid
+                  blocks={blocks}
+                  pagesPerBlock={blocks ? a.pageStates.length / blocks : 0}
+                  {...a}
+                  transitionMs={0}
+                  width={w}
+                  height={90}
+                />
+              </div>
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
+
 export function PrintTour({ tour, onClose }: { tour: Tour; onClose: () => void }) {
-  const [chips, setChips] = useState<(StopChip | string)[] | null>(null);
+  const [chips, setChips] = useState<(StopChip | StopDevice | string)[] | null>(null);
   useEffect(() => {
     let live = true;
     void (async () => {
       // One stop at a time: the worker builds, moves and frees a Session for each.
-      const out: (StopChip | string)[] = [];
+      const out: (StopChip | StopDevice | string)[] = [];
       for (const [i, stop] of tour.stops.entries()) {
         try {
+          const device = stopDevice(tour, i);
+          if (device) {
+            out.push(await deviceAt(chipScenario(stopScenario(tour, i)), device));
+            if (!live) return;
+            continue;
+          }
           const {
             blocks,
             pagesPerBlock,
@@ -104,7 +173,9 @@ export function PrintTour({ tour, onClose }: { tour: Tour; onClose: () => void }
               <h2>{stop.title}</h2>
             </header>
             <div className="print-chip">
-              {typeof c === 'object' ? (
+              {typeof c === 'object' && 'moment' in c ? (
+                <PrintDies d={c} />
+              ) : typeof c === 'object' ? (
                 <div className="print-chip-box" style={{ position: 'relative', width: CHIP_W, height: CHIP_H }}>
                   <DeviceGrid
                     blocks={c.blocks}
@@ -122,7 +193,9 @@ export function PrintTour({ tour, onClose }: { tour: Tour; onClose: () => void }
                 <p className="muted">{c ?? 'Drawing the chip…'}</p>
               )}
             </div>
-            {typeof c === 'object' && c.narration && <p className="print-narration">{c.narration}</p>}
+            {typeof c === 'object' && 'narration' in c && c.narration && (
+              <p className="print-narration">{c.narration}</p>
+            )}
             <TourText text={stop.text} terms={false} />
             {stop.quiz && (
               <p>

@@ -94,6 +94,16 @@ export function DeviceScreen({ scenario, shape, theme, onClose, onCursor }: Devi
     [client, apply],
   );
 
+  // A cursor given from outside (a tour's next device stop on the same device) is gone to;
+  // a step's own cursor, reported through onCursor, is already the one shown.
+  const want = shape.cursor ?? 0;
+  const shownRef = useRef(shown);
+  shownRef.current = shown;
+  useEffect(() => {
+    const m = shownRef.current?.moment;
+    if (m && m.power === 'on' && m.cursor !== want) send({ kind: 'goto', cursor: want });
+  }, [want, send]);
+
   const onKey = (e: KeyboardEvent) => {
     const off = shown?.moment.power === 'off' || shown?.moment.power === 'recovered';
     if (e.key === 'ArrowRight') {
@@ -172,7 +182,8 @@ export function DeviceScreen({ scenario, shape, theme, onClose, onCursor }: Devi
           ) : (
             ' (before the first)'
           )}
-          . Host requests done: {m.hosts_done} of {m.hosts}.
+          . Host requests done: {m.hosts_done} of {m.hosts}; device time{' '}
+          <span data-testid="device-now">{(m.now_ns / 1000).toFixed(1)} µs</span> (the latest end so far).
           {m.next && m.power === 'on' && (
             <>
               {' '}

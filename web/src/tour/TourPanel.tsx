@@ -4,7 +4,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { Snapshot } from '../sim/protocol';
 import { roleStyle } from '../viz/palette';
-import type { Highlight, Tour } from './tours';
+import { stopDevice, type Highlight, type Tour } from './tours';
 import type { Scenario } from '../scenario/model';
 import { TourShare } from './TourShare';
 import { TourText } from './TourText';
@@ -142,6 +142,7 @@ export function TourPanel({
       data-tour={tour.id}
       data-stop={index}
       data-stops={tour.stops.length}
+      data-device={stopDevice(tour, index) ? 'true' : undefined}
     >
       <div className="tour-head">
         <h2 id="tour-h">Tour · {tour.title}</h2>

@@ -5,6 +5,7 @@
 import { checkPattern } from '../scenario/core';
 import { coreLoaded } from '../scenario/core';
 import { validateScenario, type Scenario } from '../scenario/model';
+import { peekPageCore } from '../sim/pageCore';
 import { chipSpec } from '../sim/scenarioTypes';
 import type { TourProblem } from './tourFile';
 import { stopScenario } from './tours';
@@ -32,7 +33,18 @@ export function tourCoreProblems(tour: Tour): TourProblem[] {
   const out: TourProblem[] = [];
   const scenarios: [string, Scenario][] = [['scenario', tour.scenario]];
   tour.stops.forEach((s, i) => s.scenario && scenarios.push([`stops[${i}].scenario`, s.scenario]));
-  for (const [path, s] of scenarios) for (const message of validateScenario(s)) out.push({ path, message });
+  for (const [path, s] of scenarios) {
+    for (const message of validateScenario(s)) out.push({ path, message });
+    // A scheme that maps logical blocks keeps each one whole on a die (the core's
+    // device_stripe_for; the device fields say the same: device/DeviceFields.tsx).
+    const d = s.device;
+    if (d && d.channels * d.dies_per_channel > 1 && d.stripe === 'page')
+      if (peekPageCore()?.device_stripe_for(s.scheme) === 'block')
+        out.push({
+          path: `${path}.device.stripe`,
+          message: `${s.scheme} maps logical blocks: each must stay whole on one die, so it needs "block" striping`,
+        });
+  }
   if (out.length) return out;
   tour.stops.forEach((stop, i) => {
     // Picked blocks and pages must be on the stop's chip.

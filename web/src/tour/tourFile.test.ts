@@ -6,6 +6,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { createElement } from 'react';
 import { describe, expect, it } from 'vitest';
 import { loadNodeCore } from '../scenario/testing/nodeCore';
+import { setPageCore } from '../sim/pageCore';
 import { parseMarkdown } from './markdown';
 import { tourCoreProblems } from './tourCheck';
 import { LIMITS, tourFromJson, tourFromObject, tourToFile, type TourProblem } from './tourFile';
@@ -152,5 +153,52 @@ describe('docs/tours.md', () => {
         s.free();
       }
     }
+  });
+});
+
+describe('device stops (issue 40)', () => {
+  const onDevice = (device: unknown, stop: Record<string, unknown> = {}) => {
+    const f = small();
+    const scenario = { ...f.scenario, device };
+    return { ...f, stops: [f.stops[0], { title: 'D', at: { step: 0, op: 3 }, text: 'dies', scenario, ...stop }] };
+  };
+
+  it('reads a stop on 8 dies, its at.op the device operation', () => {
+    const { tour, problems } = tourFromObject(onDevice({ channels: 8, dies_per_channel: 1, stripe: 'block' }));
+    expect(problems).toEqual([]);
+    expect(tour!.stops[1].scenario!.device).toEqual({ channels: 8, dies_per_channel: 1, stripe: 'block' });
+    expect(tourFromObject(tourToFile(tour!)).tour).toEqual(tour);
+  });
+
+  it('names a damaged device and the chip-view fields a device stop cannot have', () => {
+    expect(
+      paths(tourFromObject(onDevice({ channels: 0, dies_per_channel: 65, stripe: 'diagonal', bus: 1 })).problems),
+    ).toEqual([
+      'stops[1].scenario.device.bus',
+      'stops[1].scenario.device.channels',
+      'stops[1].scenario.device.dies_per_channel',
+      'stops[1].scenario.device.stripe',
+    ]);
+    const bad = onDevice(
+      { channels: 4, dies_per_channel: 2, stripe: 'block' },
+      { at: { step: 5, op: 0 }, highlight: { roles: ['log'] }, predict: ['kind'], blocks: [{ block: 0 }] },
+    );
+    expect(paths(tourFromObject(bad).problems)).toEqual([
+      'stops[1].at.step',
+      'stops[1].highlight',
+      'stops[1].predict',
+      'stops[1].blocks',
+    ]);
+    // One die is the chip view: a plain stop.
+    expect(
+      tourFromObject(onDevice({ channels: 1, dies_per_channel: 1, stripe: 'page' }, { at: { step: 5, op: 0 } }))
+        .problems,
+    ).toEqual([]);
+  });
+
+  it('the core refuses page striping of a block-mapped scheme, with its path', () => {
+    setPageCore(loadNodeCore());
+    const { tour } = tourFromObject(onDevice({ channels: 8, dies_per_channel: 1, stripe: 'page' }));
+    expect(tourCoreProblems(tour!).map((p) => p.path)).toEqual(['stops[1].scenario.device.stripe']);
   });
 });

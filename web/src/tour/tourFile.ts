@@ -37,7 +37,9 @@ const ROLE_KEYS = new Set(BLOCK_ROLES.map((r) => r.key));
 const GLOSSARY_IDS = new Set(GLOSSARY.map((e) => e.id));
 const PREDICT = new Set(['kind', 'victim', 'copies']);
 const PAGE_STATES = new Set(['erased', 'valid', 'invalid', 'retractable', 'metadata']);
-const SCENARIO_KEYS = ['scheme', 'params', 'chip', 'workload', 'precondition', 'timing'];
+const SCENARIO_KEYS = ['scheme', 'params', 'chip', 'workload', 'precondition', 'timing', 'device'];
+/** Channels and dies per channel a tour's device may have (as links carry them: scenario/share.ts). */
+export const MAX_DEVICE_SIDE = 64;
 const STOP_KEYS = ['title', 'at', 'scenario', 'text', 'highlight', 'quiz', 'predict', 'expect', 'pages', 'blocks'];
 
 class Checker {
@@ -104,6 +106,47 @@ function checkScenario(c: Checker, v: unknown, path: string) {
   else if (v.workload.kind === 'trace')
     c.add(join(path, 'workload.kind'), 'a tour cannot carry a trace: use a pattern or a generated workload');
   else if (v.workload.kind === 'pattern') c.str(v.workload.text, join(path, 'workload.text'), 20_000);
+  if (v.device !== undefined) checkDevice(c, v.device, join(path, 'device'));
+}
+
+/**
+ * A scenario's device (issue 40; the core's `ssd::Shape`, as `ftl run` scenario files hold
+ * it): channels x dies per channel and the stripe unit. The app draws the default bus rate,
+ * so a tour gives none.
+ */
+function checkDevice(c: Checker, v: unknown, path: string) {
+  if (!isObj(v)) return c.add(path, 'must be {"channels", "dies_per_channel", "stripe"} (e.g. 8, 1, "page")');
+  c.fields(v, path, ['channels', 'dies_per_channel', 'stripe'], ['channels', 'dies_per_channel', 'stripe']);
+  for (const k of ['channels', 'dies_per_channel'])
+    if (k in v && c.int(v[k], join(path, k), 1) && (v[k] as number) > MAX_DEVICE_SIDE)
+      c.add(join(path, k), `at most ${MAX_DEVICE_SIDE}`);
+  if ('stripe' in v && v.stripe !== 'page' && v.stripe !== 'block')
+    c.add(join(path, 'stripe'), 'must be "page" or "block"');
+}
+
+/** Dies of a raw scenario's device (1: none, or a damaged one the checks name). */
+function rawDies(s: unknown): number {
+  if (!isObj(s) || !isObj(s.device)) return 1;
+  const { channels, dies_per_channel } = s.device;
+  return typeof channels === 'number' && typeof dies_per_channel === 'number' ? channels * dies_per_channel : 1;
+}
+
+/**
+ * A stop on a device of several dies (the device view): `at.op` is the device's operation
+ * cursor (operations of all dies in time order) and `at.step` is 0; the chip-view fields
+ * (highlight, predict, pages, blocks) have no meaning there. `expect` reads the device's
+ * moment (tours.test.ts).
+ */
+function checkDeviceStop(c: Checker, v: unknown, path: string, dies: number) {
+  if (!isObj(v)) return;
+  if (isObj(v.at) && v.at.step !== 0)
+    c.add(
+      join(path, 'at.step'),
+      `must be 0 on a device stop (${dies} dies): "op" counts the device's operations in time order`,
+    );
+  for (const k of ['highlight', 'predict', 'pages', 'blocks'])
+    if (v[k] !== undefined)
+      c.add(join(path, k), `not on a device stop (${dies} dies): it is drawn on the one-chip view`);
 }
 
 function checkStop(c: Checker, v: unknown, path: string) {
@@ -218,7 +261,15 @@ export function tourFromObject(raw: unknown): { tour?: Tour; problems: TourProbl
   else if (raw.stops.length === 0) c.add('stops', 'a tour needs at least one stop');
   else if (raw.stops.length > LIMITS.stops)
     c.add('stops', `too many stops: ${raw.stops.length} (at most ${LIMITS.stops})`);
-  else raw.stops.forEach((s, i) => checkStop(c, s, join('stops', i)));
+  else {
+    let scenario: unknown = raw.scenario;
+    raw.stops.forEach((s, i) => {
+      checkStop(c, s, join('stops', i));
+      if (isObj(s) && s.scenario !== undefined) scenario = s.scenario;
+      const dies = rawDies(scenario);
+      if (dies > 1) checkDeviceStop(c, s, join('stops', i), dies);
+    });
+  }
   if (c.more) c.problems.push({ path: '', message: `and ${c.more} more problems` });
   if (!passed(raw, c)) return { problems: c.problems };
   const file: TourFile = raw;

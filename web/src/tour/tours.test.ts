@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { hasScheme, validateScenario } from '../scenario/model';
 import { loadNodeCore } from '../scenario/testing/nodeCore';
 import { roleStyle } from '../viz/palette';
-import { TOURS, availableTours, stopScenario, tourById } from './tours';
+import { TOURS, availableTours, chipScenario, stopDevice, stopScenario, tourById } from './tours';
 
 const core = loadNodeCore();
 
@@ -28,6 +28,33 @@ describe('guided tours', () => {
         const scenario = stopScenario(tour, i);
         expect(tour.schemes).toContain(scenario.scheme);
         expect(validateScenario(scenario)).toEqual([]);
+        const device = stopDevice(tour, i);
+        if (device) {
+          // A device stop (issue 40): its expect reads the device's moment at operation at.op.
+          const d = new core.DeviceSession(
+            JSON.stringify(chipScenario(scenario)),
+            device.channels,
+            device.diesPerChannel,
+            device.stripe,
+          );
+          try {
+            expect(stop.at.op, `${tour.id} stop ${i} within the device's operations`).toBeLessThanOrEqual(d.total());
+            d.goto(stop.at.op);
+            const m: unknown = d.moment();
+            expect(Object.keys(stop.expect ?? {}).length, `${tour.id} stop ${i} checks something`).toBeGreaterThan(0);
+            for (const [path, want] of Object.entries(stop.expect ?? {})) {
+              const got = get(m, path);
+              expect(typeof got, `${tour.id} stop ${i} ${path}`).toBe('number');
+              expect(
+                Math.abs((got as number) - want),
+                `${tour.id} stop ${i} ${path}: ${String(got)} vs ${want}`,
+              ).toBeLessThan(0.5);
+            }
+          } finally {
+            d.free();
+          }
+          continue;
+        }
         const s = new core.Session(JSON.stringify(scenario));
         try {
           expect(stop.at.step).toBeLessThanOrEqual(s.total());

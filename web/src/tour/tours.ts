@@ -4,6 +4,7 @@
 // tours.test.ts runs every stop through the real wasm core and checks them (counts from
 // docs/schemes/*.md).
 import type { Scenario } from '../scenario/model';
+import type { DeviceShape } from '../sim/deviceTypes';
 import type { Tour } from './tourTypes';
 import { describeProblems, tourFromObject, tourToFile } from './tourFile';
 import introFtl from './tours/intro-ftl.tour.json';
@@ -16,6 +17,7 @@ import kraftK from './tours/kraft-k.tour.json';
 import ltftlTimeShift from './tours/ltftl-time-shift.tour.json';
 import fastcheckPowerCut from './tours/fastcheck-power-cut.tour.json';
 import dftl from './tours/dftl.tour.json';
+import ssdStriping from './tours/ssd-striping.tour.json';
 
 export type { Highlight, Tour, TourStop } from './tourTypes';
 /** The first tour: for students who have never seen an FTL (page mapping, greedy GC). */
@@ -40,6 +42,7 @@ export const TOURS: Tour[] = [
   ltftlTimeShift,
   fastcheckPowerCut,
   dftl,
+  ssdStriping,
 ].map(builtin);
 
 /**
@@ -91,4 +94,41 @@ export function stopScenario(tour: Tour, index: number): Scenario {
     if (s) return s;
   }
   return tour.scenario;
+}
+
+/**
+ * The device a scenario runs on when it has several dies (issue 40: the device view, its
+ * shape as the app carries it), else null (the one-chip view).
+ */
+export function scenarioDevice(s: Scenario): DeviceShape | null {
+  const d = s.device;
+  if (!d || d.channels * d.dies_per_channel < 2) return null;
+  return { channels: d.channels, diesPerChannel: d.dies_per_channel, stripe: d.stripe };
+}
+
+/** The scenario the one-chip Session runs (the device view takes the shape apart). */
+export function chipScenario(s: Scenario): Scenario {
+  if (!s.device) return s;
+  const { device: _d, ...rest } = s;
+  return rest;
+}
+
+/** A stop on a device of several dies: its shape, `at.op` as the device's cursor. */
+export function stopDevice(tour: Tour, index: number): DeviceShape | null {
+  const shape = scenarioDevice(stopScenario(tour, index));
+  return shape && { ...shape, cursor: tour.stops[index].at.op };
+}
+
+/** `s` on the device `d` (several dies), or on one chip (`d` null or one die). */
+export function withDevice(s: Scenario, d: DeviceShape | null): Scenario {
+  const chip = chipScenario(s);
+  if (!d || d.channels * d.diesPerChannel < 2) return chip;
+  return { ...chip, device: { channels: d.channels, dies_per_channel: d.diesPerChannel, stripe: d.stripe } };
+}
+
+/** The same scenario on the same device (the order of the fields aside for the device). */
+export function sameScenario(a: Scenario, b: Scenario): boolean {
+  const [da, db] = [scenarioDevice(a), scenarioDevice(b)];
+  const key = (d: DeviceShape | null) => (d ? `${d.channels}x${d.diesPerChannel}/${d.stripe}` : '1');
+  return key(da) === key(db) && JSON.stringify(chipScenario(a)) === JSON.stringify(chipScenario(b));
 }

@@ -1,5 +1,6 @@
 // One stop of the draft: its title, its text with a live preview (rendered exactly as the
-// tour will show it: TourText), its highlight, a prediction question and a quiz.
+// tour will show it: TourText), its highlight, a prediction question and a quiz. A device
+// stop (several dies, issue 40) has no highlight or prediction: they are drawn on one chip.
 import type { PredictKind } from '../predict';
 import { TourText } from '../TourText';
 import type { TourStop } from '../tourTypes';
@@ -16,11 +17,14 @@ export function StopEditor({
   index,
   onChange,
   chip,
+  dies = 1,
 }: {
   stop: TourStop;
   index: number;
   onChange: (change: Partial<TourStop>) => void;
   chip?: { blocks: number; ppb: number };
+  /** dies of the stop's device (several: the device view) */
+  dies?: number;
 }) {
   const asked = new Set(stop.predict ?? []);
   return (
@@ -35,8 +39,16 @@ export function StopEditor({
         />
       </label>
       <p className="muted ted-at" data-testid="ted-stop-at">
-        At request {stop.at.step}
-        {stop.at.op ? `, operation ${stop.at.op} of the next` : ' (between requests)'}.
+        {dies > 1 ? (
+          <>
+            On a device of {dies} dies, at device operation {stop.at.op}.
+          </>
+        ) : (
+          <>
+            At request {stop.at.step}
+            {stop.at.op ? `, operation ${stop.at.op} of the next` : ' (between requests)'}.
+          </>
+        )}
       </p>
       <div className="ted-text">
         <label className="ted-field">
@@ -56,8 +68,10 @@ export function StopEditor({
           <TourText className="tour-text" text={stop.text} />
         </div>
       </div>
-      <HighlightPicker highlight={stop.highlight} onChange={(highlight) => onChange({ highlight })} chip={chip} />
-      <fieldset className="ted-predict">
+      {dies === 1 && (
+        <HighlightPicker highlight={stop.highlight} onChange={(highlight) => onChange({ highlight })} chip={chip} />
+      )}
+      <fieldset className="ted-predict" hidden={dies > 1}>
         <legend>“What happens next?” (answered by the simulator)</legend>
         {PREDICTIONS.map((p) => (
           <label key={p.kind}>

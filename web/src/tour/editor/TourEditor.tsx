@@ -4,14 +4,15 @@
 // it can be tried or saved; the draft is kept on every change (editorStore.ts), and closing
 // with unsaved changes asks first.
 import { useEffect, useState } from 'react';
-import { scenarioToJson, type Scenario } from '../../scenario/model';
+import { type Scenario } from '../../scenario/model';
+import type { DeviceShape } from '../../sim/deviceTypes';
 import type { Moment } from '../../scenario/share';
 import type { Snapshot } from '../../sim/protocol';
 import { download } from '../../ui/download';
 import { chipSize } from '../tourCheck';
 import type { TourProblem } from '../tourFile';
 import { tourFileName, tourFileText } from '../tourShare';
-import { addOwnTour, isOwnTour, tourById } from '../tours';
+import { addOwnTour, chipScenario, isOwnTour, tourById, withDevice } from '../tours';
 import type { TourStop } from '../tourTypes';
 import { ConfirmBar } from './ConfirmBar';
 import {
@@ -44,9 +45,11 @@ export interface TourEditorProps {
   hidden: boolean;
   /** leave the playing tour (the menu asked for the editor) */
   onLeaveTour: () => void;
+  /** the device view is open: its shape and operation shown (a stop added is a device stop) */
+  device?: DeviceShape;
 }
 
-export function TourEditor({ loaded, show, onTry, hidden, onLeaveTour }: TourEditorProps) {
+export function TourEditor({ loaded, show, onTry, hidden, onLeaveTour, device }: TourEditorProps) {
   const ed = useEditor();
   const { draft, selected, request } = ed;
   // Once Try it or Save found problems, the list follows every change (fixed ones go away).
@@ -94,7 +97,13 @@ export function TourEditor({ loaded, show, onTry, hidden, onLeaveTour }: TourEdi
   };
   const stop: TourStop | undefined = draft.stops[selected];
   const want = draftStopScenario(draft, draft.stops.length ? selected : 0);
-  const onTourScenario = !!loaded && scenarioToJson(loaded.scenario) === scenarioToJson(want);
+  // The moment shown: the chip's, or the device view's (the same scenario on its device).
+  const here = loaded && withDevice(loaded.scenario, device ?? null);
+  const hereAt = device
+    ? { step: 0, op: device.cursor ?? 0 }
+    : loaded && { step: loaded.snapshot.step, op: loaded.snapshot.opCursor };
+  // A stop may move to another device of the tour's scenario (it then names its scenario).
+  const onTourScenario = !!here && JSON.stringify(chipScenario(here)) === JSON.stringify(chipScenario(want));
   const chip = chipSize(want);
   const problems: TourProblem[] = checking ? checkDraft(draft).problems : [];
   const checked = () => {
@@ -146,14 +155,18 @@ export function TourEditor({ loaded, show, onTry, hidden, onLeaveTour }: TourEdi
               className="primary"
               data-testid="ted-add"
               disabled={!loaded}
-              title="A new stop at the chip's moment now (after the selected stop)"
+              title={`A new stop at the ${device ? 'device' : 'chip'}'s moment now (after the selected stop)`}
               onClick={() => {
-                const snap = loaded!.snapshot;
-                const r = addStop(draft, { step: snap.step, op: snap.opCursor }, selected);
+                const r = addStop(draft, hereAt!, selected, here);
                 change(r.draft, r.index);
               }}
             >
-              + Add stop here{loaded ? ` (request ${loaded.snapshot.step}, op ${loaded.snapshot.opCursor})` : ''}
+              + Add stop here
+              {hereAt
+                ? device
+                  ? ` (device operation ${hereAt.op})`
+                  : ` (request ${hereAt.step}, op ${hereAt.op})`
+                : ''}
             </button>
           ) : (
             <p className="ted-other" data-testid="ted-other-scenario">
@@ -161,8 +174,8 @@ export function TourEditor({ loaded, show, onTry, hidden, onLeaveTour }: TourEdi
               <button type="button" onClick={() => show(want, { step: 0, op: 0 })}>
                 Show the tour’s scenario
               </button>
-              {draft.stops.length === 0 && loaded && (
-                <button type="button" onClick={() => change({ ...draft, scenario: loaded.scenario })}>
+              {draft.stops.length === 0 && here && (
+                <button type="button" onClick={() => change({ ...draft, scenario: here })}>
                   Use the chip’s scenario
                 </button>
               )}
@@ -176,6 +189,7 @@ export function TourEditor({ loaded, show, onTry, hidden, onLeaveTour }: TourEdi
               stop={stop}
               index={selected}
               chip={chip}
+              dies={want.device ? want.device.channels * want.device.dies_per_channel : 1}
               onChange={(c) => change(updateStop(draft, selected, c))}
             />
           ) : (

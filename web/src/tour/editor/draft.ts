@@ -5,6 +5,7 @@ import type { Scenario } from '../../scenario/model';
 import type { Moment } from '../../scenario/share';
 import { tourCoreProblems } from '../tourCheck';
 import { TOUR_FORMAT, TOUR_VERSION, tourFromObject, type TourProblem } from '../tourFile';
+import { sameScenario } from '../tours';
 import type { Highlight, Tour, TourStop } from '../tourTypes';
 
 export interface Draft {
@@ -44,11 +45,27 @@ export function draftOf(tour: Tour, builtin: boolean): Draft {
   return { ...rest, title, id: slug(title) };
 }
 
-/** "Add stop here": a stop at this moment, after the stop `after` (at the end when -1 or none). */
-export function addStop(d: Draft, at: Moment, after = d.stops.length - 1): { draft: Draft; index: number } {
+/**
+ * "Add stop here": a stop at this moment, after the stop `after` (at the end when -1 or
+ * none). `scenario`: the scenario of the moment when it is not the one the stop would
+ * inherit (the same on another device: a device stop, issue 40); the stop then names it,
+ * and the stop after it keeps its own scenario by naming it too.
+ */
+export function addStop(
+  d: Draft,
+  at: Moment,
+  after = d.stops.length - 1,
+  scenario?: Scenario,
+): { draft: Draft; index: number } {
   const stop: TourStop = { title: `Stop ${d.stops.length + 1}`, at: { step: at.step, op: at.op }, text: '' };
   const index = Math.min(Math.max(after + 1, 0), d.stops.length);
-  return { draft: { ...d, stops: [...d.stops.slice(0, index), stop, ...d.stops.slice(index)] }, index };
+  const stops = [...d.stops];
+  if (scenario && !sameScenario(scenario, draftStopScenario(d, index - 1))) {
+    stop.scenario = scenario;
+    const next = stops[index];
+    if (next && !next.scenario) stops[index] = { ...next, scenario: draftStopScenario(d, index) };
+  }
+  return { draft: { ...d, stops: [...stops.slice(0, index), stop, ...stops.slice(index)] }, index };
 }
 
 export function updateStop(d: Draft, i: number, change: Partial<TourStop>): Draft {
