@@ -50,5 +50,8 @@ export default defineConfig({
   test: {
     include: ['web/src/**/*.test.{ts,tsx}'],
     environment: 'node',
+    // A bound against a hung test, not a timed assertion: the wasm tests run whole
+    // simulations and took 6-8 s at load 20 on CI's 2 cores (vitest's default is 5 s).
+    testTimeout: 60_000,
   },
 });
