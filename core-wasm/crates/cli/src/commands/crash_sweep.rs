@@ -98,23 +98,33 @@ pub(crate) fn execute(a: CrashArgs) -> ExitCode {
     }
 }
 
-fn crash_sweep(a: &CrashArgs) -> Result<ftl_sim::crash::SweepReport, String> {
-    use ftl_sim::crash::sweep;
-    // The same caps and messages as the app's crash_sweep (ftl_sim::limits).
+/// The cut points asked for (`--all`, `--every N`, `--random N`), with the same caps and
+/// messages as the app's crash_sweep (ftl_sim::limits).
+fn cut_points(a: &CrashArgs) -> Result<ftl_sim::crash::Points, String> {
     if !a.all && a.every.is_none() && a.random.is_none() {
         return Err("choose the cut points: --all, --every N or --random N [--seed X]".into());
     }
-    let points = ftl_sim::limits::cut_points(a.all, a.every, a.random, a.seed).map_err(|e| format!("--{e}"))?;
-    let scenario = a.setup.scenario(&a.scheme)?;
-    let (sim, _) = a.setup.sim_for(&scenario, a.setup.trace.first().map(|p| p.as_path()))?;
-    let recut = (!a.no_recut).then_some(a.seed);
+    ftl_sim::limits::cut_points(a.all, a.every, a.random, a.seed).map_err(|e| format!("--{e}"))
+}
+
+/// A sweep's progress line on stderr, at most twice a second.
+fn sweep_progress() -> impl FnMut(u64, u64) {
     let mut last = std::time::Instant::now();
-    let report = sweep(&sim.state, sim.requests(), &scenario.recoverer(), points, recut, |done, total| {
+    move |done, total| {
         if last.elapsed().as_millis() > 500 {
             eprint!("\r{done}/{total} cut points");
             last = std::time::Instant::now();
         }
-    });
+    }
+}
+
+fn crash_sweep(a: &CrashArgs) -> Result<ftl_sim::crash::SweepReport, String> {
+    use ftl_sim::crash::sweep;
+    let points = cut_points(a)?;
+    let scenario = a.setup.scenario(&a.scheme)?;
+    let (sim, _) = a.setup.sim_for(&scenario, a.setup.trace.first().map(|p| p.as_path()))?;
+    let recut = (!a.no_recut).then_some(a.seed);
+    let report = sweep(&sim.state, sim.requests(), &scenario.recoverer(), points, recut, sweep_progress());
     eprint!("\r{:40}\r", "");
     Ok(report)
 }
@@ -166,40 +176,20 @@ fn device_workload(a: &CrashArgs, shape: Shape) -> Result<(Vec<State>, Vec<Reque
 }
 
 fn device_sweep(a: &CrashArgs, shape: Shape) -> Result<ftl_sim::crash::SweepReport, String> {
-    if !a.all && a.every.is_none() && a.random.is_none() {
-        return Err("choose the cut points: --all, --every N or --random N [--seed X]".into());
-    }
-    let points = ftl_sim::limits::cut_points(a.all, a.every, a.random, a.seed).map_err(|e| format!("--{e}"))?;
+    let points = cut_points(a)?;
     let (dies, reqs, sc) = device_workload(a, shape)?;
     let unit = shape.unit(dies[0].flash.geometry().pages_per_block);
     let at = ftl_sim::ssd::crash::Dies { shape: &shape, unit };
     let recut = (!a.no_recut).then_some(a.seed);
-    let mut last = std::time::Instant::now();
-    let r = ftl_sim::ssd::crash::sweep(&dies, &at, &reqs, &sc.recoverer(), points, recut, |done, total| {
-        if last.elapsed().as_millis() > 500 {
-            eprint!("\r{done}/{total} cut points");
-            last = std::time::Instant::now();
-        }
-    });
+    let r = ftl_sim::ssd::crash::sweep(&dies, &at, &reqs, &sc.recoverer(), points, recut, sweep_progress());
     eprint!("\r{:40}\r", "");
     r
 }
 
-/// `--chain N` on a device of several dies (ssd::crash::chain).
-fn device_chain(a: &CrashArgs, n: u64, shape: Shape) -> Result<ftl_sim::crash::ChainReport, String> {
-    use ftl_sim::ssd::crash::{chain, DeviceChainOptions, Dies};
+/// A chain's scenario, validated: the workload given (`--gen`, `--pattern`; true), or the
+/// point's chip and parameters with no workload of their own (false: the chain's own).
+fn chain_scenario(a: &CrashArgs) -> Result<(Scenario, bool), String> {
     let st = &a.setup;
-    let not_yet = [
-        (a.time_shift, "--time-shift"),
-        (a.paired_pages, "--paired-pages"),
-        (a.reads_erased, "--reads-erased"),
-        (a.targeted, "--targeted"),
-        (a.pool_baseline.is_some(), "--pool-baseline"),
-    ];
-    if let Some((_, flag)) = not_yet.iter().find(|(on, _)| *on) {
-        return Err(format!("{flag} is not available with a chain on a device of several dies (docs/ssd.md)"));
-    }
-    ftl_sim::limits::at_most("--chain", n, ftl_sim::limits::MAX_CHAIN_CUTS)?;
     let given = st.gen.is_some() || st.pattern.is_some();
     let sc = if given {
         st.scenario(&a.scheme)?
@@ -214,6 +204,46 @@ fn device_chain(a: &CrashArgs, n: u64, shape: Shape) -> Result<ftl_sim::crash::C
         }
     };
     sc.validate()?;
+    Ok((sc, given))
+}
+
+/// What a chain does with each cut's verdict: a JSON line in `--verdicts FILE`, and the
+/// progress line on stderr at most once a second.
+fn on_cut(a: &CrashArgs, n: u64) -> Result<impl FnMut(&ftl_sim::crash::CutVerdict), String> {
+    let mut out = match &a.verdicts {
+        Some(p) => Some(std::io::BufWriter::new(
+            std::fs::File::create(p).map_err(|e| format!("cannot write {}: {e}", p.display()))?,
+        )),
+        None => None,
+    };
+    let mut last = std::time::Instant::now();
+    Ok(move |v: &ftl_sim::crash::CutVerdict| {
+        if let Some(w) = &mut out {
+            use std::io::Write;
+            let _ = writeln!(w, "{}", serde_json::to_string(v).expect("verdict serialises"));
+        }
+        if last.elapsed().as_millis() > 1000 {
+            eprint!("\r{}/{n} cuts", v.cut);
+            last = std::time::Instant::now();
+        }
+    })
+}
+
+/// `--chain N` on a device of several dies (ssd::crash::chain).
+fn device_chain(a: &CrashArgs, n: u64, shape: Shape) -> Result<ftl_sim::crash::ChainReport, String> {
+    use ftl_sim::ssd::crash::{chain, DeviceChainOptions, Dies};
+    let not_yet = [
+        (a.time_shift, "--time-shift"),
+        (a.paired_pages, "--paired-pages"),
+        (a.reads_erased, "--reads-erased"),
+        (a.targeted, "--targeted"),
+        (a.pool_baseline.is_some(), "--pool-baseline"),
+    ];
+    if let Some((_, flag)) = not_yet.iter().find(|(on, _)| *on) {
+        return Err(format!("{flag} is not available with a chain on a device of several dies (docs/ssd.md)"));
+    }
+    ftl_sim::limits::at_most("--chain", n, ftl_sim::limits::MAX_CHAIN_CUTS)?;
+    let (sc, given) = chain_scenario(a)?;
     let first = sc.fresh()?;
     let unit = shape.unit(first.flash.geometry().pages_per_block);
     let space = ftl_sim::ssd::device_pages(first.ftl.logical_pages(), shape.dies(), unit);
@@ -231,23 +261,7 @@ fn device_chain(a: &CrashArgs, n: u64, shape: Shape) -> Result<ftl_sim::crash::C
     }
     let fresh = sc.factory(&first);
     let dies: Vec<State> = (0..shape.dies()).map(|_| fresh()).collect();
-    let mut out = match &a.verdicts {
-        Some(p) => Some(std::io::BufWriter::new(
-            std::fs::File::create(p).map_err(|e| format!("cannot write {}: {e}", p.display()))?,
-        )),
-        None => None,
-    };
-    let mut last = std::time::Instant::now();
-    let r = chain(&dies, &Dies { shape: &shape, unit }, space, &sc.recoverer(), &o, |v| {
-        if let Some(w) = &mut out {
-            use std::io::Write;
-            let _ = writeln!(w, "{}", serde_json::to_string(v).expect("verdict serialises"));
-        }
-        if last.elapsed().as_millis() > 1000 {
-            eprint!("\r{}/{n} cuts", v.cut);
-            last = std::time::Instant::now();
-        }
-    });
+    let r = chain(&dies, &Dies { shape: &shape, unit }, space, &sc.recoverer(), &o, on_cut(a, n)?);
     eprint!("\r{:40}\r", "");
     Ok(r)
 }
@@ -256,17 +270,6 @@ fn crash_chain(a: &CrashArgs, n: u64, shape: Option<Shape>) -> ExitCode {
     use ftl_sim::crash::{chain, ChainOptions};
     let run = || -> Result<ftl_sim::crash::ChainReport, String> {
         let st = &a.setup;
-        if let Some(shape) = shape {
-            if !st.trace.is_empty() {
-                return Err(
-                    "a chain runs a generated workload (--gen or --pattern) or its own (--seed): drop --trace".into()
-                );
-            }
-            if st.precondition.is_some() {
-                return Err("a chain starts from an empty chip: drop --precondition".into());
-            }
-            return device_chain(a, n, shape);
-        }
         if !st.trace.is_empty() {
             return Err(
                 "a chain runs a generated workload (--gen or --pattern) or its own (--seed): drop --trace".into()
@@ -275,20 +278,10 @@ fn crash_chain(a: &CrashArgs, n: u64, shape: Option<Shape>) -> ExitCode {
         if st.precondition.is_some() {
             return Err("a chain starts from an empty chip: drop --precondition".into());
         }
-        let given = st.gen.is_some() || st.pattern.is_some();
-        let scenario = if given {
-            st.scenario(&a.scheme)?
-        } else {
-            let point = st.point(&a.scheme)?;
-            Scenario {
-                scheme: a.scheme.clone(),
-                params: point.params,
-                chip: point.chip,
-                workload: Workload::Pattern { text: String::new() },
-                run: Default::default(),
-            }
-        };
-        scenario.validate()?;
+        if let Some(shape) = shape {
+            return device_chain(a, n, shape);
+        }
+        let (scenario, given) = chain_scenario(a)?;
         let state = scenario.fresh()?;
         use ftl_sim::limits::{at_most, MAX_CHAIN_CUTS, MAX_POOL_BASELINE};
         at_most("--chain", n, MAX_CHAIN_CUTS)?;
@@ -313,23 +306,7 @@ fn crash_chain(a: &CrashArgs, n: u64, shape: Option<Shape>) -> ExitCode {
         if a.no_recut {
             o.recut_chance = 0.0;
         }
-        let mut out = match &a.verdicts {
-            Some(p) => Some(std::io::BufWriter::new(
-                std::fs::File::create(p).map_err(|e| format!("cannot write {}: {e}", p.display()))?,
-            )),
-            None => None,
-        };
-        let mut last = std::time::Instant::now();
-        let r = chain(&state, &scenario.recoverer(), &o, |v| {
-            if let Some(w) = &mut out {
-                use std::io::Write;
-                let _ = writeln!(w, "{}", serde_json::to_string(v).expect("verdict serialises"));
-            }
-            if last.elapsed().as_millis() > 1000 {
-                eprint!("\r{}/{n} cuts", v.cut);
-                last = std::time::Instant::now();
-            }
-        });
+        let r = chain(&state, &scenario.recoverer(), &o, on_cut(a, n)?);
         eprint!("\r{:40}\r", "");
         Ok(r)
     };
