@@ -82,13 +82,7 @@ pub(crate) fn execute(mut args: RunArgs) -> ExitCode {
     }
     if let Some(d) = &row.device {
         if args.json {
-            let mut v = row.to_json(&args.setup);
-            if let (Some(i), Some(n), Some(spec)) = (args.row, args.rows, &sweep) {
-                v["row"] = i.into();
-                v["rows"] = n.into();
-                v["sweep"] = super::sweep::sweep_json(spec);
-            }
-            print_json(&v);
+            print_json(&with_row(row.to_json(&args.setup), &args, sweep.as_ref()));
         } else {
             print_device(d);
             print_setup(&row);
@@ -101,13 +95,7 @@ pub(crate) fn execute(mut args: RunArgs) -> ExitCode {
     }
     let m = row.metrics.as_ref().expect("a row without error has metrics");
     if args.json {
-        let mut v = row.to_json(&args.setup);
-        if let (Some(i), Some(n), Some(spec)) = (args.row, args.rows, &sweep) {
-            v["row"] = i.into();
-            v["rows"] = n.into();
-            v["sweep"] = super::sweep::sweep_json(spec);
-        }
-        print_json(&v);
+        print_json(&with_row(row.to_json(&args.setup), &args, sweep.as_ref()));
     } else {
         print_human(m);
         print_setup(&row);
@@ -118,6 +106,17 @@ pub(crate) fn execute(mut args: RunArgs) -> ExitCode {
         return ExitCode::from(EXIT_FAILED_CHECK);
     }
     ExitCode::SUCCESS
+}
+
+/// A row's JSON with, for a sweep's job line (`--row I --rows N --sweep-spec`), its place
+/// in the sweep: `row`, `rows` and the sweep.
+fn with_row(mut v: serde_json::Value, args: &RunArgs, sweep: Option<&serde_json::Value>) -> serde_json::Value {
+    if let (Some(i), Some(n), Some(spec)) = (args.row, args.rows, sweep) {
+        v["row"] = i.into();
+        v["rows"] = n.into();
+        v["sweep"] = super::sweep::sweep_json(spec);
+    }
+    v
 }
 
 /// A device of several dies: its shape, host response times and each die's share.
