@@ -13,6 +13,15 @@ function get(m: unknown, path: string): unknown {
   return cur;
 }
 
+/** A stop's `expect`: every path of `m` (the metrics, or a device's moment) is a number within 0.5 of the tour's. */
+function expectNumbers(m: unknown, want: Record<string, number> | undefined, where: string) {
+  for (const [path, w] of Object.entries(want ?? {})) {
+    const got = get(m, path);
+    expect(typeof got, `${where} ${path}`).toBe('number');
+    expect(Math.abs((got as number) - w), `${where} ${path}: ${String(got)} vs ${w}`).toBeLessThan(0.5);
+  }
+}
+
 describe('guided tours', () => {
   it('are all offered with this core, and have unique ids', () => {
     expect(new Set(TOURS.map((t) => t.id)).size).toBe(TOURS.length);
@@ -42,14 +51,7 @@ describe('guided tours', () => {
             d.goto(stop.at.op);
             const m: unknown = d.moment();
             expect(Object.keys(stop.expect ?? {}).length, `${tour.id} stop ${i} checks something`).toBeGreaterThan(0);
-            for (const [path, want] of Object.entries(stop.expect ?? {})) {
-              const got = get(m, path);
-              expect(typeof got, `${tour.id} stop ${i} ${path}`).toBe('number');
-              expect(
-                Math.abs((got as number) - want),
-                `${tour.id} stop ${i} ${path}: ${String(got)} vs ${want}`,
-              ).toBeLessThan(0.5);
-            }
+            expectNumbers(m, stop.expect, `${tour.id} stop ${i}`);
           } finally {
             d.free();
           }
@@ -89,14 +91,7 @@ describe('guided tours', () => {
               expect(got, `${where} pages`).toBe(b.pages);
             }
           }
-          for (const [path, want] of Object.entries(stop.expect ?? {})) {
-            const got = get(metrics, path);
-            expect(typeof got, `${tour.id} stop ${i} ${path}`).toBe('number');
-            expect(
-              Math.abs((got as number) - want),
-              `${tour.id} stop ${i} ${path}: ${String(got)} vs ${want}`,
-            ).toBeLessThan(0.5);
-          }
+          expectNumbers(metrics, stop.expect, `${tour.id} stop ${i}`);
         } finally {
           s.free();
         }
