@@ -21,6 +21,7 @@ mod chain;
 pub mod health;
 pub mod judge;
 pub use chain::{chain, default_pool_baseline, ChainOptions, ChainReport, CutAt, CutVerdict};
+pub(crate) use chain::{cut_point, op_causes, run_on_copy};
 
 /// Rebuilds the scheme from the chip alone.
 pub type Recover = Arc<dyn Fn(&mut Flash) -> FlashResult<Result<Box<dyn Ftl>, String>> + Send + Sync>;
@@ -213,6 +214,74 @@ pub enum Points {
     Random { n: u64, seed: u64 },
 }
 
+impl Points {
+    /// The operation indices chosen in a run of `run_ops` operations, in order.
+    pub(crate) fn choose(&self, run_ops: u64) -> Vec<u64> {
+        let mut chosen: Vec<u64> = match *self {
+            Points::All => (0..run_ops).collect(),
+            Points::Every(n) => (0..run_ops).step_by(n.max(1) as usize).collect(),
+            Points::Random { n, seed } => {
+                let mut rng = crate::trace::rng::SplitMix64::new(seed);
+                (0..n).map(|_| rng.below(run_ops.max(1))).collect()
+            }
+        };
+        chosen.sort_unstable();
+        chosen
+    }
+}
+
+/// A cut inside the first recovery of a point on `s` (with the sweep's recut seed):
+/// somewhere in its operations, at most 4 per page of the chip.
+pub(crate) fn recut_in(rng: Option<&mut crate::trace::rng::SplitMix64>, s: &State) -> Option<u64> {
+    rng.map(|g| g.below(4 * s.flash.blocks() as u64 * s.flash.ppb() as u64 + 1))
+}
+
+/// A sweep's report as its points come in (`sweep`, and `ssd::crash::sweep` on a device).
+pub(crate) struct Tally {
+    report: SweepReport,
+    pages: LatencyHist,
+    time: LatencyHist,
+}
+
+impl Tally {
+    pub(crate) fn new(scheme: String, run_ops: u64) -> Tally {
+        let report = SweepReport { scheme, run_ops, ..Default::default() };
+        Tally { report, pages: LatencyHist::default(), time: LatencyHist::default() }
+    }
+
+    /// One point's outcome `o` (on a device: summed over the dies, `merged`), `errors` of
+    /// its outcomes with an error; `at` names the point for a failure line.
+    pub(crate) fn add(&mut self, o: &CrashOutcome, recut: bool, errors: u64, at: impl FnOnce() -> String) {
+        let report = &mut self.report;
+        report.points_tried += 1;
+        report.recut_points += recut as u64;
+        report.acked_writes_lost += o.lost;
+        report.wrong_reads += o.wrong;
+        report.torn_mapped += o.torn_mapped;
+        report.errors += errors;
+        self.pages.record(o.recovery_pages_read * 1000);
+        self.time.record(o.recovery_ns);
+        if o.ok() {
+            report.recovered_correctly += 1;
+        } else if report.first_failures.len() < 10 {
+            report.first_failures.push(format!(
+                "{}: lost {}, wrong {}, torn mapped {}{}",
+                at(),
+                o.lost,
+                o.wrong,
+                o.torn_mapped,
+                o.error.as_ref().map(|e| format!(", {e}")).unwrap_or_default()
+            ));
+        }
+    }
+
+    pub(crate) fn finish(mut self) -> SweepReport {
+        self.report.recovery_pages_read = summary(&self.pages);
+        self.report.recovery_us = summary(&self.time);
+        self.report
+    }
+}
+
 #[derive(Clone, Debug, Default, Serialize, TS)]
 #[ts(export)]
 pub struct SweepReport {
@@ -277,18 +346,9 @@ pub fn sweep(
     }
     let run_ops = s.flash.total_ops();
     ops_before.push(run_ops);
-    let mut chosen: Vec<u64> = match points {
-        Points::All => (0..run_ops).collect(),
-        Points::Every(n) => (0..run_ops).step_by(n.max(1) as usize).collect(),
-        Points::Random { n, seed } => {
-            let mut rng = crate::trace::rng::SplitMix64::new(seed);
-            (0..n).map(|_| rng.below(run_ops.max(1))).collect()
-        }
-    };
-    chosen.sort_unstable();
+    let chosen = points.choose(run_ops);
     let mut rng = recut_seed.map(crate::trace::rng::SplitMix64::new);
-    let mut report = SweepReport { scheme: fresh.ftl.name().into(), run_ops, ..Default::default() };
-    let (mut pages, mut time) = (LatencyHist::default(), LatencyHist::default());
+    let mut tally = Tally::new(fresh.ftl.name().into(), run_ops);
     let mut s = fresh.clone();
     let mut next = 0;
     for (i, &r) in requests.iter().enumerate() {
@@ -296,39 +356,18 @@ pub fn sweep(
         while next < chosen.len() && chosen[next] < hi {
             let cut_after = chosen[next] - ops_before[i];
             next += 1;
-            // A cut inside recovery: somewhere in the first recovery's operations.
-            let recut = rng.as_mut().map(|g| g.below(4 * s.flash.blocks() as u64 * s.flash.ppb() as u64 + 1));
+            let recut = recut_in(rng.as_mut(), &s);
             let after = &requests[i + 1..(i + 33).min(requests.len())];
             let Some((o, _)) = crash_once(&s, r, cut_after, recut, recover, after) else { continue };
-            report.points_tried += 1;
-            report.recut_points += recut.is_some() as u64;
-            report.acked_writes_lost += o.lost;
-            report.wrong_reads += o.wrong;
-            report.torn_mapped += o.torn_mapped;
-            report.errors += o.error.is_some() as u64;
-            pages.record(o.recovery_pages_read * 1000);
-            time.record(o.recovery_ns);
-            if o.ok() {
-                report.recovered_correctly += 1;
-            } else if report.first_failures.len() < 10 {
-                report.first_failures.push(format!(
-                    "cut after op {} (request {} {r:?}, op {} of it): lost {}, wrong {}, torn mapped {}{}",
-                    chosen[next - 1],
-                    i + 1,
-                    cut_after + 1,
-                    o.lost,
-                    o.wrong,
-                    o.torn_mapped,
-                    o.error.map(|e| format!(", {e}")).unwrap_or_default()
-                ));
-            }
+            let op = chosen[next - 1];
+            tally.add(&o, recut.is_some(), o.error.is_some() as u64, || {
+                format!("cut after op {op} (request {} {r:?}, op {} of it)", i + 1, cut_after + 1)
+            });
             progress(next as u64, chosen.len() as u64);
         }
         if s.exec(r).is_err() {
             break;
         }
     }
-    report.recovery_pages_read = summary(&pages);
-    report.recovery_us = summary(&time);
-    report
+    tally.finish()
 }

@@ -7,8 +7,9 @@ use super::health::{self, is_merge, Feed, PoolBound, TargetCount};
 use super::judge::{judge, sync_frozen, version_of, versions};
 use super::{summary, Recover, Summary};
 use crate::metrics::LatencyHist;
-use crate::nand::{Cause, FlashError};
+use crate::nand::{Cause, Event, FlashError};
 use crate::sim::State;
+use crate::trace::rng::SplitMix64;
 use crate::trace::Request;
 
 /// Options of a chain of power cuts (`ftl crash-sweep --chain N`).
@@ -169,13 +170,102 @@ pub struct ChainReport {
     pub stopped: Option<String>,
 }
 
+impl ChainReport {
+    /// Counts a cut by where it landed.
+    pub(crate) fn landed(&mut self, at: CutAt) {
+        match at {
+            CutAt::Between => self.between += 1,
+            CutAt::MidRequest => self.mid_request += 1,
+            CutAt::MidMerge => self.mid_merge += 1,
+            CutAt::MidCheckpoint => self.mid_checkpoint += 1,
+        }
+    }
+
+    /// A cut recovered correctly, or its failure noted (the first ten, `failure` in words).
+    pub(crate) fn judged(&mut self, ok: bool, failure: impl FnOnce() -> String) {
+        if ok {
+            self.recovered_correctly += 1;
+        } else if self.first_failures.len() < 10 {
+            self.first_failures.push(failure());
+        }
+    }
+
+    /// Reads on `s` since the last look that returned data other than the latest
+    /// acknowledged (after cut `cut`): counted, the first ones noted (`read` names them).
+    pub(crate) fn wrong_reads_seen(&mut self, s: &mut State, cut: u64, read: impl FnOnce() -> String) {
+        if s.host.wrong_reads > 0 {
+            self.wrong_reads += s.host.wrong_reads;
+            if self.first_failures.len() < 10 {
+                self.first_failures.push(format!("after cut {cut}: {} returned wrong data", read()));
+            }
+            s.host.wrong_reads = 0;
+        }
+    }
+}
+
+impl CutAt {
+    /// Where a cut at an operation of `cause` landed (`between`: before the request's first).
+    pub(crate) fn of(between: bool, cause: Cause) -> CutAt {
+        if between {
+            CutAt::Between
+        } else if is_merge(cause) {
+            CutAt::MidMerge
+        } else if matches!(cause, Cause::Map | Cause::Log) {
+            CutAt::MidCheckpoint
+        } else {
+            CutAt::MidRequest
+        }
+    }
+}
+
+/// The request in flight run to completion on a copy of `s`, the chip recording: the copy
+/// after it and its events (a cut inside it falls at one of their operations, `op_causes`).
+pub(crate) fn run_on_copy(s: &State, req: Request) -> Result<(State, Vec<Event>), FlashError> {
+    let mut done = s.clone();
+    done.flash.set_recording(true);
+    done.exec(req)?;
+    let events = done.flash.take_events();
+    done.flash.set_recording(false);
+    Ok((done, events))
+}
+
+/// The cause of every flash operation among `events`, in order.
+pub(crate) fn op_causes(events: &[Event]) -> Vec<Cause> {
+    events
+        .iter()
+        .filter_map(|e| match *e {
+            Event::Op { cause, .. } => Some(cause),
+            _ => None,
+        })
+        .collect()
+}
+
+/// After how many of a request's operations (`causes`) a cut of `kind` falls: 0, before the
+/// first (between requests); 1, any; 2, a merge's (any when the request carries none); 3, a
+/// map / log write's (likewise).
+pub(crate) fn cut_point(kind: u64, rng: &mut SplitMix64, causes: &[Cause]) -> u64 {
+    let pick = |rng: &mut SplitMix64, f: &dyn Fn(Cause) -> bool| -> u64 {
+        let idx: Vec<u64> = (0..causes.len() as u64).filter(|&i| f(causes[i as usize])).collect();
+        if idx.is_empty() {
+            rng.below(causes.len() as u64)
+        } else {
+            idx[rng.below(idx.len() as u64) as usize]
+        }
+    };
+    match kind {
+        0 => 0,
+        1 => rng.below(causes.len() as u64),
+        2 => pick(rng, &is_merge),
+        _ => pick(rng, &|c| matches!(c, Cause::Map | Cause::Log)),
+    }
+}
+
 /// One run that cuts power `o.cuts` times: at a random boundary (between requests, among a
 /// request's host operations, inside a merge / GC, inside a map or checkpoint write; right
 /// after a recovery when no request ran since), recovers (cut again inside the recovery at
 /// a point drawn within its actual operation count), verifies against the reference model
 /// and goes on from the recovered state. `on_cut` gets every verdict.
 pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: impl FnMut(&CutVerdict)) -> ChainReport {
-    use crate::trace::rng::SplitMix64;
     let mut rng = SplitMix64::new(o.seed);
     let mut feed = Feed::new();
     let mut rep = ChainReport { scheme: fresh.ftl.name().into(), seed: o.seed, ..Default::default() };
@@ -204,52 +294,28 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
             sync_frozen(&mut s);
             rep.requests_run += 1;
             since_recovery = since_recovery.saturating_add(1);
-            if s.host.wrong_reads > 0 {
-                // A read after the last recovery returned data other than the latest acknowledged.
-                rep.wrong_reads += s.host.wrong_reads;
-                if rep.first_failures.len() < 10 {
-                    rep.first_failures.push(format!("after cut {cut}: {r:?} returned wrong data"));
-                }
-                s.host.wrong_reads = 0;
-            }
+            rep.wrong_reads_seen(&mut s, cut, || format!("{r:?}"));
         }
         // The request in flight: run it to completion on a copy to count its operations.
         let req = feed.next(&mut rng, &s, o);
-        let mut done = s.clone();
-        done.flash.set_recording(true);
-        if let Err(e) = done.exec(req) {
-            rep.stopped = Some(format!("request {} ({req:?}) failed without a cut: {e}", s.pos + 1));
-            rep.stuck = true;
-            break;
-        }
+        let (mut done, events) = match run_on_copy(&s, req) {
+            Ok(x) => x,
+            Err(e) => {
+                rep.stopped = Some(format!("request {} ({req:?}) failed without a cut: {e}", s.pos + 1));
+                rep.stuck = true;
+                break;
+            }
+        };
         sync_frozen(&mut done);
-        let events = done.flash.take_events();
-        let causes: Vec<Cause> = events
-            .iter()
-            .filter_map(|e| match *e {
-                crate::nand::Event::Op { cause, .. } => Some(cause),
-                _ => None,
-            })
-            .collect();
-        done.flash.set_recording(false);
+        let causes = op_causes(&events);
         if causes.is_empty() {
             // Nothing to cut (a read of a page never written, a refused time shift).
             s = done;
-            if s.host.wrong_reads > 0 {
-                rep.wrong_reads += s.host.wrong_reads;
-                if rep.first_failures.len() < 10 {
-                    rep.first_failures.push(format!("after cut {cut}: {req:?} returned wrong data"));
-                }
-                s.host.wrong_reads = 0;
-            }
+            rep.wrong_reads_seen(&mut s, cut, || format!("{req:?}"));
             rep.requests_run += 1;
             since_recovery = since_recovery.saturating_add(1);
             continue;
         }
-        let pick = |rng: &mut SplitMix64, f: &dyn Fn(Cause) -> bool| -> Option<u64> {
-            let idx: Vec<u64> = (0..causes.len() as u64).filter(|&i| f(causes[i as usize])).collect();
-            (!idx.is_empty()).then(|| idx[rng.below(idx.len() as u64) as usize])
-        };
         let target = if o.targeted {
             let offered = health::targets_of(&events, &s, &done);
             let aim = rng.unit() < 0.5;
@@ -258,13 +324,9 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
             None
         };
         let kind = if target.is_some() { 1 } else { rng.below(4) };
-        let cut_after = match kind {
-            _ if target.is_some() => target.unwrap().1,
-            0 => 0,
-            1 => rng.below(causes.len() as u64),
-            2 => pick(&mut rng, &|c| is_merge(c)).unwrap_or_else(|| rng.below(causes.len() as u64)),
-            _ => pick(&mut rng, &|c| matches!(c, Cause::Map | Cause::Log))
-                .unwrap_or_else(|| rng.below(causes.len() as u64)),
+        let cut_after = match target {
+            Some((_, b)) => b,
+            None => cut_point(kind, &mut rng, &causes),
         };
         // The operation cut (for a cut right after a program: that program).
         let op = match target {
@@ -272,15 +334,7 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
             _ => cut_after,
         };
         let cause = causes[op as usize];
-        let at = if kind == 0 {
-            CutAt::Between
-        } else if is_merge(cause) {
-            CutAt::MidMerge
-        } else if matches!(cause, Cause::Map | Cause::Log) {
-            CutAt::MidCheckpoint
-        } else {
-            CutAt::MidRequest
-        };
+        let at = CutAt::of(kind == 0, cause);
         let torn_model = {
             let mut models = vec!["torn"];
             if o.reads_erased {
@@ -532,16 +586,9 @@ fn record(rep: &mut ChainReport, v: &CutVerdict) {
     rep.errors += v.error.is_some() as u64;
     rep.took_effect += v.took_effect as u64;
     rep.right_after_recovery += v.right_after_recovery as u64;
-    match v.at {
-        CutAt::Between => rep.between += 1,
-        CutAt::MidRequest => rep.mid_request += 1,
-        CutAt::MidMerge => rep.mid_merge += 1,
-        CutAt::MidCheckpoint => rep.mid_checkpoint += 1,
-    }
-    if v.ok() {
-        rep.recovered_correctly += 1;
-    } else if rep.first_failures.len() < 10 {
-        rep.first_failures.push(format!(
+    rep.landed(v.at);
+    rep.judged(v.ok(), || {
+        format!(
             "cut {} (after request {}, {:?} in flight, {:?}{}{}, {} recuts, {} model): lost {}, wrong {}, torn mapped {}, frozen damaged {}{}{}",
             v.cut,
             v.request,
@@ -557,6 +604,6 @@ fn record(rep: &mut ChainReport, v: &CutVerdict) {
             v.frozen_damaged,
             v.error.as_ref().map(|e| format!(", {e}")).unwrap_or_default(),
             v.pools.as_ref().map(|p| format!(", pools: {p}")).unwrap_or_default()
-        ));
-    }
+        )
+    });
 }

@@ -12,9 +12,11 @@
 
 use super::cut::recover_idle;
 use super::{place, Shape};
-use crate::crash::{crash_once, summary, ChainReport, CrashOutcome, CutAt, CutVerdict, Points, Recover, SweepReport};
+use crate::crash::{
+    crash_once, cut_point, op_causes, recut_in, run_on_copy, summary, ChainReport, CrashOutcome, CutAt, CutVerdict,
+    Points, Recover, SweepReport, Tally,
+};
 use crate::metrics::LatencyHist;
-use crate::nand::Cause;
 use crate::sim::State;
 use crate::trace::rng::SplitMix64;
 use crate::trace::Request;
@@ -119,19 +121,10 @@ pub fn sweep(
     }
     ops_before.resize(requests.len() + 1, ops);
     let run_ops = ops;
-    let mut chosen: Vec<u64> = match points {
-        Points::All => (0..run_ops).collect(),
-        Points::Every(n) => (0..run_ops).step_by(n.max(1) as usize).collect(),
-        Points::Random { n, seed } => {
-            let mut rng = SplitMix64::new(seed);
-            (0..n).map(|_| rng.below(run_ops.max(1))).collect()
-        }
-    };
-    chosen.sort_unstable();
+    let chosen = points.choose(run_ops);
     let mut rng = recut_seed.map(SplitMix64::new);
     let scheme = fresh.first().map(|s| s.ftl.name().to_string()).unwrap_or_default();
-    let mut report = SweepReport { scheme, run_ops, ..Default::default() };
-    let (mut pages, mut time) = (LatencyHist::default(), LatencyHist::default());
+    let mut tally = Tally::new(scheme, run_ops);
     let mut dies = fresh.to_vec();
     let mut next = 0;
     for (i, &(d, r)) in placed.iter().enumerate() {
@@ -139,45 +132,29 @@ pub fn sweep(
         while next < chosen.len() && chosen[next] < hi {
             let cut_after = chosen[next] - ops_before[i];
             next += 1;
-            let s = &dies[d];
-            let recut = rng.as_mut().map(|g| g.below(4 * s.flash.blocks() as u64 * s.flash.ppb() as u64 + 1));
+            let recut = recut_in(rng.as_mut(), &dies[d]);
             // The next 32 requests of the cut die run on its recovered scheme.
             let after: Vec<Request> =
                 placed[i + 1..].iter().filter(|(k, _)| *k == d).take(32).map(|&(_, r)| r).collect();
             let Some((_, outs)) = cut_device(&dies, d, r, cut_after, recut, recover, &after) else { continue };
-            let o = merged(&outs);
-            report.points_tried += 1;
-            report.recut_points += recut.is_some() as u64;
-            report.acked_writes_lost += o.lost;
-            report.wrong_reads += o.wrong;
-            report.torn_mapped += o.torn_mapped;
-            report.errors += outs.iter().filter(|o| o.error.is_some()).count() as u64;
-            pages.record(o.recovery_pages_read * 1000);
-            time.record(o.recovery_ns);
-            if outs.iter().all(|o| o.ok()) {
-                report.recovered_correctly += 1;
-            } else if report.first_failures.len() < 10 {
-                report.first_failures.push(format!(
-                    "cut after op {} (request {} {:?} on die {d}, op {} of it): lost {}, wrong {}, torn mapped {}{}",
-                    chosen[next - 1],
+            // Recovered correctly when every die is: the sums are 0 and no die has an error.
+            let errors = outs.iter().filter(|o| o.error.is_some()).count() as u64;
+            let op = chosen[next - 1];
+            tally.add(&merged(&outs), recut.is_some(), errors, || {
+                format!(
+                    "cut after op {op} (request {} {:?} on die {d}, op {} of it)",
                     i + 1,
                     requests[i],
-                    cut_after + 1,
-                    o.lost,
-                    o.wrong,
-                    o.torn_mapped,
-                    o.error.map(|e| format!(", {e}")).unwrap_or_default()
-                ));
-            }
+                    cut_after + 1
+                )
+            });
             progress(next as u64, chosen.len() as u64);
         }
         if dies[d].exec(r).is_err() {
             break;
         }
     }
-    report.recovery_pages_read = summary(&pages);
-    report.recovery_us = summary(&time);
-    Ok(report)
+    Ok(tally.finish())
 }
 
 /// Options of a chain of cuts on a device (`ftl crash-sweep --chain N` with device flags).
@@ -237,13 +214,7 @@ pub fn chain(
     };
     let wrong_seen = |dies: &mut [State], rep: &mut ChainReport, cut: u64| {
         for (k, s) in dies.iter_mut().enumerate() {
-            if s.host.wrong_reads > 0 {
-                rep.wrong_reads += s.host.wrong_reads;
-                if rep.first_failures.len() < 10 {
-                    rep.first_failures.push(format!("after cut {cut}: a read on die {k} returned wrong data"));
-                }
-                s.host.wrong_reads = 0;
-            }
+            rep.wrong_reads_seen(s, cut, || format!("a read on die {k}"));
         }
     };
     let mut since_recovery = u64::MAX;
@@ -277,23 +248,15 @@ pub fn chain(
                 break;
             }
         };
-        let mut done = dies[d].clone();
-        done.flash.set_recording(true);
-        if let Err(e) = done.exec(local) {
-            rep.stopped = Some(format!("request {req:?} on die {d} failed without a cut: {e}"));
-            rep.stuck = true;
-            break;
-        }
-        let causes: Vec<Cause> = done
-            .flash
-            .take_events()
-            .iter()
-            .filter_map(|e| match *e {
-                crate::nand::Event::Op { cause, .. } => Some(cause),
-                _ => None,
-            })
-            .collect();
-        done.flash.set_recording(false);
+        let (done, events) = match run_on_copy(&dies[d], local) {
+            Ok(x) => x,
+            Err(e) => {
+                rep.stopped = Some(format!("request {req:?} on die {d} failed without a cut: {e}"));
+                rep.stuck = true;
+                break;
+            }
+        };
+        let causes = op_causes(&events);
         if causes.is_empty() {
             // Nothing to cut (a read of a page never written).
             dies[d] = done;
@@ -306,30 +269,9 @@ pub fn chain(
         // at an operation of the request, aimed at a merge or a map / log write half the time
         // the request carries one.
         let kind = rng.below(4);
-        let pick = |rng: &mut SplitMix64, f: &dyn Fn(Cause) -> bool| -> u64 {
-            let idx: Vec<u64> = (0..causes.len() as u64).filter(|&i| f(causes[i as usize])).collect();
-            if idx.is_empty() {
-                rng.below(causes.len() as u64)
-            } else {
-                idx[rng.below(idx.len() as u64) as usize]
-            }
-        };
-        let cut_after = match kind {
-            0 => 0,
-            1 => rng.below(causes.len() as u64),
-            2 => pick(&mut rng, &crate::crash::health::is_merge),
-            _ => pick(&mut rng, &|c| matches!(c, Cause::Map | Cause::Log)),
-        };
+        let cut_after = cut_point(kind, &mut rng, &causes);
         let cause = causes[cut_after as usize];
-        let at_kind = if kind == 0 {
-            CutAt::Between
-        } else if crate::crash::health::is_merge(cause) {
-            CutAt::MidMerge
-        } else if matches!(cause, Cause::Map | Cause::Log) {
-            CutAt::MidCheckpoint
-        } else {
-            CutAt::MidRequest
-        };
+        let at_kind = CutAt::of(kind == 0, cause);
         let cut_now = if kind == 0 {
             // Power fails before the request starts: every die between requests.
             let mut states = dies.clone();
@@ -380,12 +322,7 @@ pub fn chain(
             target: None,
             pools: None,
         };
-        match at_kind {
-            CutAt::Between => rep.between += 1,
-            CutAt::MidRequest => rep.mid_request += 1,
-            CutAt::MidMerge => rep.mid_merge += 1,
-            CutAt::MidCheckpoint => rep.mid_checkpoint += 1,
-        }
+        rep.landed(at_kind);
         rep.right_after_recovery += v.right_after_recovery as u64;
         rep.took_effect += took_effect as u64;
         rep.recut_inside_recovery += recuts as u64;
@@ -394,17 +331,15 @@ pub fn chain(
         rep.torn_mapped += m.torn_mapped;
         rep.errors += outs.iter().filter(|o| o.error.is_some()).count() as u64;
         rec_ops.record(m.recovery_ops * 1000);
-        if ok {
-            rep.recovered_correctly += 1;
-        } else if rep.first_failures.len() < 10 {
-            rep.first_failures.push(format!(
+        rep.judged(ok, || {
+            format!(
                 "cut {cut} ({req:?} on die {d}, after {cut_after} of its ops): lost {}, wrong {}, torn mapped {}{}",
                 m.lost,
                 m.wrong,
                 m.torn_mapped,
                 m.error.as_ref().map(|e| format!(", {e}")).unwrap_or_default()
-            ));
-        }
+            )
+        });
         on_cut(&v);
         dies = states;
         since_recovery = 0;
