@@ -124,8 +124,8 @@ test('the first minute: request 0, the welcome, the introductory tour with a glo
   // only the marks drawn (issue 35): block numbers and erase counts; no page holds an LPN
   // yet and no band names an LBN
   await expect(marks).toContainText('times erased');
-  await expect(marks).not.toContainText('logical page (LPN)');
-  await expect(marks).not.toContainText('logical block (LBN)');
+  await expect(marks).not.toContainText('its logical page (LPN)');
+  await expect(marks).not.toContainText('the LBN it serves');
   await page.screenshot({ path: `${SHOTS}/welcome.png` });
   // a glossary term in the welcome opens its definition
   await page.locator('.welcome button.term[data-term=gc]').click();

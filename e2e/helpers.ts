@@ -1,5 +1,5 @@
 // Shared by the e2e specs: what every test asserts about the page, and where it stands.
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import lz from 'lz-string';
 
 /** Console errors and warnings, uncaught errors and any request off this machine. */
@@ -205,4 +205,37 @@ export async function recordMoments(page: Page): Promise<() => Promise<string[]>
     w.__momentsObserver.observe(el, { attributes: true, attributeFilter: ['data-step', 'data-op'] });
   });
   return () => page.evaluate(() => (window as unknown as { __moments: string[] }).__moments.slice());
+}
+
+/** Open a scenario at request `at` and wait until the app has settled there. */
+export async function openAt(page: Page, scenario: object, at = 0) {
+  await page.goto(scenarioUrl(scenario, at));
+  await expect(page.getByTestId('step-counter')).toHaveAttribute('data-step', String(at));
+  return settled(page);
+}
+
+/** Press a key (← → Home End…) and wait until settled on another moment (as stepTo). */
+export async function pressTo(page: Page, key: string) {
+  const before = await settled(page);
+  await page.keyboard.press(key);
+  const handle = await page.waitForFunction((was) => {
+    const doc = document.documentElement.dataset;
+    const el = document.querySelector('[data-testid=step-counter]');
+    if (doc.settled !== 'true' || !el) return null;
+    const at = `${el.getAttribute('data-step')}:${el.getAttribute('data-op')}`;
+    return at !== was && doc.hashMoment === at ? at : null;
+  }, `${before.step}:${before.op}`);
+  return (await handle.jsonValue()) as string;
+}
+
+/** Wait until the element is wholly inside the window (not merely visible: not below it). */
+export async function inWindow(locator: Locator) {
+  await expect
+    .poll(() =>
+      locator.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        return r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+      }),
+    )
+    .toBe(true);
 }

@@ -5,11 +5,7 @@
 // never ran ahead.
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { watch, counter, settled } from './helpers';
-
-function url(scenario: object, at = 0) {
-  return `/?scenario=${encodeURIComponent(JSON.stringify(scenario))}${at ? `&at=${at}` : ''}`;
-}
+import { watch, counter, settled, openAt, pressTo } from './helpers';
 
 test.beforeAll(() => mkdirSync('test-results', { recursive: true }));
 
@@ -37,15 +33,11 @@ async function shown(page: Page) {
 async function endAndBack(page: Page, n: number) {
   await page.getByRole('slider', { name: 'Jump to request' }).focus();
   await page.keyboard.press('End');
-  await expect.poll(async () => (await counter(page)).step).toBe(FAST.workload.n);
+  await expect(page.getByTestId('step-counter')).toHaveAttribute('data-step', String(FAST.workload.n));
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   const seen = [await shown(page)];
   for (let i = 0; i < n; i++) {
-    const before = seen[seen.length - 1];
-    await page.keyboard.press('ArrowLeft');
-    await expect
-      .poll(async () => JSON.stringify(await counter(page)))
-      .not.toBe(JSON.stringify({ step: before.step, op: before.op }));
+    await pressTo(page, 'ArrowLeft');
     seen.push(await shown(page));
   }
   return seen;
@@ -57,12 +49,13 @@ test('run to end leaves the Session stepping would: the end and the steps back f
   test.setTimeout(120_000);
   const page = await browser.newPage();
   const problems = watch(page);
-  await page.goto(url(FAST, 100));
-  await expect.poll(async () => (await counter(page)).step).toBe(100);
+  await openAt(page, FAST, 100);
   await page.getByTestId('tab-charts').click();
   await expect(page.getByTestId('charts-coverage')).toContainText('0–100 of 5,000');
   await page.getByTestId('run-to-end').click();
   await expect(page.getByTestId('charts-coverage')).toContainText('(the whole run)', { timeout: 60_000 });
+  // the button went with the run: keyboard focus on the line that says the run is whole
+  await expect(page.getByTestId('charts-coverage')).toBeFocused();
   expect((await counter(page)).step).toBe(100);
   await page.getByTestId('tab-chip').click();
   const ran = await endAndBack(page, 6);
@@ -70,8 +63,7 @@ test('run to end leaves the Session stepping would: the end and the steps back f
   // A tab that never ran ahead: opened at the end, the same steps back.
   const other = await browser.newPage();
   const problems2 = watch(other);
-  await other.goto(url(FAST, FAST.workload.n));
-  await expect.poll(async () => (await counter(other)).step).toBe(FAST.workload.n);
+  await openAt(other, FAST, FAST.workload.n);
   const stepped = await endAndBack(other, 6);
 
   expect(ran.map((m) => [m.step, m.op])).toEqual(stepped.map((m) => [m.step, m.op]));
@@ -94,20 +86,23 @@ test('run to end shows its progress and stops on Cancel, back at the moment show
     chip: { preset: 'fast2007', blocks: 256, pages_per_block: 32 },
     workload: { kind: 'uniform', n: 5_000_000, seed: 2, read_ratio: 0.1 },
   };
-  await page.goto(url(scenario, 50));
-  await expect.poll(async () => (await counter(page)).step).toBe(50);
+  await openAt(page, scenario, 50);
   await page.getByTestId('tab-charts').click();
   await page.getByTestId('run-to-end').click();
   const bar = page.getByTestId('run-progress');
   await expect(bar).toBeVisible();
+  // the clicked button is gone: keyboard focus on Cancel, not dropped to the page
+  await expect(page.getByTestId('run-cancel')).toBeFocused();
   // Progress moves chunk by chunk (timed chunks in the worker), not in one jump at the end.
   await expect.poll(async () => Number(await bar.getAttribute('value'))).toBeGreaterThan(50);
   const first = Number(await bar.getAttribute('value'));
   await expect.poll(async () => Number(await bar.getAttribute('value'))).toBeGreaterThan(first);
   await expect(page.getByTestId('run-progress-text')).toContainText('of 5,000,000');
   await page.screenshot({ path: 'test-results/run-to-end-progress.png' });
-  await page.getByTestId('run-cancel').click();
+  await page.keyboard.press('Enter');
   await expect(page.getByTestId('run-to-end')).toBeVisible({ timeout: 30_000 });
+  // cancelled from the keyboard: focus back on Run to end
+  await expect(page.getByTestId('run-to-end')).toBeFocused();
   expect((await counter(page)).step).toBe(50);
   const covered = Number(
     ((await page.getByTestId('charts-coverage').textContent()) ?? '').match(/0–([\d,]+)/)![1].replace(/,/g, ''),

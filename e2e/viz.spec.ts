@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { watch, counter, chipStill, scenarioUrl, settled, watchReveal } from './helpers';
+import { watch, counter, chipStill, inWindow, scenarioUrl, settled, watchReveal } from './helpers';
 
 const BAST = {
   scheme: 'bast',
@@ -424,6 +424,11 @@ for (const vp of [
     const legend = page.getByTestId('legend');
     await expect(legend.locator('[data-mark=block]')).toBeVisible();
     await expect(legend.locator('[data-mark=lbn]')).toBeVisible();
+    // the legend and the entries of the marks drawn inside the window (issue 35), not only
+    // "visible" (in a short window the legend keeps three lines and scrolls past them)
+    await inWindow(legend);
+    await inWindow(legend.locator('[data-mark=block]'));
+    await inWindow(legend.locator('[data-mark=lbn]'));
     await page.screenshot({ path: `test-results/canvas-labels-${vp.width}.png` });
     expect(problems).toEqual([]);
   });

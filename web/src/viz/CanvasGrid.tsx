@@ -1,6 +1,7 @@
 // The chip on a canvas (large chips, up to millions of pages): an overview image with
 // one pixel per page (blocks as 1-pixel columns under a 1-pixel role stripe), d3-zoom
 // for pan and zoom, page-level cells (and LPNs) drawn when zoomed in, and a minimap.
+import { zoomFor, type ZoomBox } from './canvasZoom';
 import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import { select, zoom as d3zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from 'd3';
 import type { SimEvent } from '../sim/protocol';
@@ -56,6 +57,7 @@ export function CanvasGrid(props: CanvasGridProps) {
   const propsRef = useRef(props);
   propsRef.current = props;
   const zoomLabel = useRef<HTMLSpanElement>(null);
+  const drawnFor = useRef<ZoomBox | null>(null); // the chip and box the zoom was set up for
   /** The page states the overview image shows whole, and what was received and drawn. */
   const shown = useRef<Uint8Array | null>(null);
   const counts = useRef({ received: 0, drawn: 0, byChange: 0 });
@@ -249,8 +251,8 @@ export function CanvasGrid(props: CanvasGridProps) {
     if (follow) followTo(props.lastEvent);
   }, [props.lastEvent, follow]);
 
-  // d3-zoom (wheel/drag/pinch, double-click): set up again, centred, when the layout or box
-  // changes; up to 72 px a page × the text scale ("16383 · e12" fits at canvasDraw's minFont).
+  // d3-zoom (wheel/drag/pinch, double-click): set up again when the layout or box changes
+  // (canvasZoom.ts); up to 72 px a page × the text scale ("16383 · e12" fits at canvasDraw's minFont).
   const onZoomed = useEffectEvent(() => schedule());
   const maxK = Math.max(4, (72 * Math.max(1, props.textScale ?? 1)) / Math.max(fitK, 1e-6));
   const maxKNow = useEffectEvent(() => maxK);
@@ -271,13 +273,15 @@ export function CanvasGrid(props: CanvasGridProps) {
     zoomRef.current = z;
     const sel = select(canvas);
     sel.call(z);
-    // start centred
-    const t0 = zoomIdentity.translate((width - layout.imgW * fitK) / 2, (height - layout.imgH * fitK) / 2);
+    // centred, or a resized box keeps the zoom (canvasZoom.ts)
+    const box = { layout: `${blocks}:${ppb}:${layout.imgW}x${layout.imgH}`, fitK, width, height };
+    const t0 = zoomFor(box, layout, drawnFor.current, transformRef.current, maxKNow());
+    drawnFor.current = box;
     sel.call(z.transform, t0);
     return () => {
       sel.on('.zoom', null);
     };
-  }, [layout, width, height, fitK]);
+  }, [layout, width, height, fitK, blocks, ppb]);
 
   const zoomBy = (f: number) => {
     const canvas = canvasRef.current;
@@ -294,12 +298,8 @@ export function CanvasGrid(props: CanvasGridProps) {
   };
   const reset = () => {
     const canvas = canvasRef.current;
-    if (canvas && zoomRef.current) {
-      select(canvas).call(
-        zoomRef.current.transform,
-        zoomIdentity.translate((width - layout.imgW * fitK) / 2, (height - layout.imgH * fitK) / 2),
-      );
-    }
+    const fit = zoomFor({ layout, fitK, width, height }, layout, null, zoomIdentity, maxK);
+    if (canvas && zoomRef.current) select(canvas).call(zoomRef.current.transform, fit);
   };
   /** Centre the view on a minimap point. */
   const centreOnMini = (mx: number, my: number) => {

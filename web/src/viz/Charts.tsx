@@ -7,6 +7,7 @@ import type { RunAhead } from './useRunLog';
 import { useSize } from '../ui/useSize';
 import { XYChart, type XYSeries } from './XYChart';
 import { TailChart, type TailSeries } from './TailChart';
+import { useRunFocus } from './useRunFocus';
 
 /** Sorted [value, count] pairs → cumulative percentage points (a CDF). */
 export function cdf(hist: [number, number][]): [number, number][] {
@@ -124,10 +125,11 @@ export function Charts({
 
   const upto = log?.logUpto ?? 0;
   const complete = upto >= snap.total;
+  const focus = useRunFocus(ahead.running, complete);
   return (
     <div className="charts-view" data-testid="charts">
       <div className="charts-bar">
-        <span className="muted" data-testid="charts-coverage">
+        <span className="muted" data-testid="charts-coverage" ref={focus.coverage} tabIndex={-1}>
           Run-wide charts cover requests 0–{upto.toLocaleString('en-US')} of {snap.total.toLocaleString('en-US')}
           {complete ? ' (the whole run)' : ''}. Response times, wear and valid pages are at request{' '}
           {snap.step.toLocaleString('en-US')}.
@@ -138,7 +140,7 @@ export function Charts({
             <span className="muted" data-testid="run-progress-text">
               Running: request {ahead.done.toLocaleString('en-US')} of {ahead.total.toLocaleString('en-US')}
             </span>
-            <button type="button" onClick={onCancel} data-testid="run-cancel">
+            <button type="button" onClick={onCancel} data-testid="run-cancel" ref={focus.cancel}>
               Cancel
             </button>
           </>
@@ -147,6 +149,7 @@ export function Charts({
             <button
               type="button"
               onClick={onRunToEnd}
+              ref={focus.run}
               data-testid="run-to-end"
               title="Run the rest of the workload in the background, then come back here"
             >

@@ -43,7 +43,21 @@ export function ChipView({ info, snap, transitionMs, budgetMs, theme, textScale,
   const prev = useRef<{ pos: Position; roles: Uint8Array } | null>(null);
   const planRef = useRef<{ id: number; plan: Effect[]; slotMs: number }>({ id: 0, plan: [], slotMs: 0 });
   const lastSnap = useRef<Snapshot | null>(null);
+  // Page states still drawn while the fills fade to the new ones (a torn page until its
+  // erase plays in a recovery's animation): the legend explains them too (issue 35).
+  const fading = useRef<number[]>([]);
+  const [, setFillsDone] = useState(0);
+  const onFills = useCallback((running: boolean) => {
+    if (running || fading.current.length === 0) return;
+    fading.current = [];
+    setFillsDone((n) => n + 1);
+  }, []);
   if (lastSnap.current !== snap) {
+    const before = lastSnap.current;
+    fading.current =
+      !large && transitionMs > 0 && before && before.pageStates !== snap.pageStates
+        ? [...new Set([...fading.current, ...presentCodes(before.pageStates)])]
+        : [];
     const fresh = newEvents(prev.current?.pos ?? null, snap.step, snap.opCursor, snap.events);
     // The request's operations shown before these (Step request reveals a few at a time).
     const prior = fresh.length < snap.events.length ? snap.events.slice(0, snap.events.length - fresh.length) : [];
@@ -65,9 +79,14 @@ export function ChipView({ info, snap, transitionMs, budgetMs, theme, textScale,
 
   // Small chips: scan here; large ones: the canvas finds them while it draws (one pass).
   const [canvasPresent, setCanvasPresent] = useState<{ states: number[]; roles: number[] } | null>(null);
-  const states = useMemo(
+  const present = useMemo(
     () => (large ? (canvasPresent?.states ?? []) : presentCodes(snap.pageStates)),
     [large, canvasPresent, snap.pageStates],
+  );
+  const fadingNow = fading.current;
+  const states = useMemo(
+    () => (fadingNow.length ? [...new Set([...present, ...fadingNow])] : present),
+    [present, fadingNow],
   );
   const roles = useMemo(
     () => (large ? (canvasPresent?.roles ?? []) : presentCodes(snap.blockRoles)),
@@ -134,6 +153,7 @@ export function ChipView({ info, snap, transitionMs, budgetMs, theme, textScale,
             groupOf={groupOf}
             minBlockWidth={fit?.minBw ?? 0}
             onMarks={onMarks}
+            onFills={onFills}
             plan={planRef.current.plan}
             planId={planRef.current.id}
             slotMs={planRef.current.slotMs}
@@ -152,11 +172,11 @@ export function ChipView({ info, snap, transitionMs, budgetMs, theme, textScale,
       </p>
       {legendIn ? (
         createPortal(
-          <Legend roles={roles} states={states} timing={timingModel(snap.metrics)} marks={marks ?? undefined} />,
+          <Legend roles={roles} states={states} timing={timingModel(snap.metrics)} marks={marks ?? undefined} room />,
           legendIn,
         )
       ) : (
-        <Legend roles={roles} states={states} timing={timingModel(snap.metrics)} marks={marks ?? undefined} />
+        <Legend roles={roles} states={states} timing={timingModel(snap.metrics)} marks={marks ?? undefined} room />
       )}
     </div>
   );

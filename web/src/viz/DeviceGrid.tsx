@@ -2,7 +2,7 @@
 // wrapped into rows. React renders the structure; D3 computes the layout scales and
 // animates: page fills, copies (a token moves), erases (a flash) and role changes. What a
 // group of operations is doing is said by the narration above the chip, not over it.
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useEffectEvent, useMemo, useRef } from 'react';
 import { select } from 'd3';
 // d3's barrel is side-effect free, so bring in the Selection.transition/interrupt patch explicitly.
 import 'd3-transition';
@@ -50,6 +50,8 @@ export interface DeviceGridProps extends ChipState {
   minBlockWidth?: number;
   /** the marks drawn (the legend explains only those; issue 35) */
   onMarks?: (m: DrawnMarks) => void;
+  /** the page fills' transitions are running (true) or every page has its state's colour */
+  onFills?: (running: boolean) => void;
 }
 
 const NO_LPN = 0xffffffff;
@@ -120,6 +122,7 @@ export function DeviceGrid(props: DeviceGridProps) {
     return d;
   }, [props.plan, slotMs, ppb]);
 
+  const onFills = useEffectEvent((running: boolean) => props.onFills?.(running));
   // D3 owns the page fills: animate them from whatever they were to the new state.
   useEffect(() => {
     const svg = svgRef.current;
@@ -173,9 +176,12 @@ export function DeviceGrid(props: DeviceGridProps) {
     const gen = String(Number(svg.dataset.fillsGen ?? 0) + 1);
     svg.dataset.fillsGen = gen;
     svg.dataset.fills = ends.length > 0 ? 'running' : 'idle';
+    onFills(ends.length > 0);
     // An interrupted transition rejects: the next effect's generation takes over.
     void Promise.allSettled(ends).then(() => {
-      if (svg.dataset.fillsGen === gen) svg.dataset.fills = 'idle';
+      if (svg.dataset.fillsGen !== gen) return;
+      svg.dataset.fills = 'idle';
+      onFills(false);
     });
   }, [pageStates, props.transitionMs, layout, props.theme, delays]);
 

@@ -5,10 +5,16 @@ import { WithGlossary } from '../ui/glossary/Glossary';
 /**
  * Plain words about the moment shown: the request or recovery, the notes revealed with the
  * last flash operation (one line each) and the operation itself (Session.narration()).
- * A box of fixed height (styles.css) that scrolls when a moment says more: the chip below
- * keeps its place. The newest line (the last: the operation, a torn page, "Valid again")
- * is scrolled into view at each new moment and whenever the box or its text is resized
- * (a text step): whole when it fits the box, else from its start (issue 35).
+ * A box that scrolls when a moment says more. The newest line (the last: the operation, a
+ * torn page, "Valid again") is scrolled into view at each new moment and whenever the box
+ * or its text is resized (a text step): whole when it fits the box, else from its start.
+ *
+ * Under the controls (the normal view) the box's height is fixed for the window and text
+ * size, never by the moment: its lines (styles.css), or more when a torn page's sentence
+ * (ROOM_SENTENCE) needs more at this width — so it is read whole and the chip below never
+ * moves (issue 35). In
+ * presentation's rail, beside the chip, the box grows to hold the newest line instead
+ * (tools.css, --narration-need): the tour panel yields, not the chip.
  */
 export function Narration({
   text,
@@ -51,6 +57,11 @@ export function Narration({
       const pad = parseFloat(getComputedStyle(box).paddingTop) || 0;
       // the line's place in the box's scrolled content
       const top = l.top - b.top - box.clientTop + box.scrollTop - pad;
+      const frame = 2 * pad + box.offsetHeight - box.clientHeight;
+      // presentation's rail: the box grows until the newest line fits whole (tools.css)
+      setPx(box, '--narration-need', Math.ceil(l.height + frame));
+      // the normal view: room for the reference sentence at this width and text size
+      setPx(box, '--narration-room', Math.ceil(roomLines(box) * lineHeight(box) + frame));
       const room = box.clientHeight - 2 * pad;
       box.scrollTop = l.height <= room ? top + l.height - room : top;
     };
@@ -79,4 +90,58 @@ export function Narration({
       </span>
     </p>
   );
+}
+
+/**
+ * The sentence the normal view's box keeps room for whole: a torn page's (stepper/view.rs),
+ * with two-digit numbers. Longer lines ("Valid again" with its list) show from their start.
+ */
+export const ROOM_SENTENCE =
+  'Page 3 of block 18 is torn: the program under way when power failed is half done, its data unreadable; it holds nothing until its block is erased.';
+
+function setPx(el: HTMLElement, name: string, px: number) {
+  if (el.style.getPropertyValue(name) !== `${px}px`) el.style.setProperty(name, `${px}px`);
+}
+
+function lineHeight(box: HTMLElement) {
+  const text = box.querySelector<HTMLElement>('.narration-text') ?? box;
+  const cs = getComputedStyle(text);
+  return parseFloat(cs.lineHeight) || 1.35 * parseFloat(cs.fontSize);
+}
+
+let measureCtx: CanvasRenderingContext2D | null = null;
+
+/**
+ * Lines ROOM_SENTENCE takes in the box at its width and font: words wrapped greedily as
+ * the browser does, measured on a canvas (no text in the page). The width is the box's
+ * (its scrollbar gutter kept: styles.css) less the "where" column at its widest form, so
+ * it does not change with the moment.
+ */
+function roomLines(box: HTMLElement) {
+  const text = box.querySelector<HTMLElement>('.narration-text');
+  const where = box.querySelector<HTMLElement>('.narration-where');
+  if (!text) return 0;
+  const bs = getComputedStyle(box);
+  const ts = getComputedStyle(text);
+  measureCtx ??= document.createElement('canvas').getContext('2d');
+  const ctx = measureCtx;
+  if (!ctx) return 0;
+  let width = box.clientWidth - parseFloat(bs.paddingLeft) - parseFloat(bs.paddingRight);
+  if (bs.flexDirection !== 'column' && where) {
+    const ws = getComputedStyle(where);
+    ctx.font = `${ws.fontStyle} ${ws.fontWeight} ${ws.fontSize} ${ws.fontFamily}`;
+    width -= ctx.measureText('recovery op 888/888').width + (parseFloat(bs.columnGap) || 0);
+  }
+  ctx.font = `${ts.fontStyle} ${ts.fontWeight} ${ts.fontSize} ${ts.fontFamily}`;
+  const space = ctx.measureText(' ').width;
+  let lines = 1;
+  let x = 0;
+  for (const word of ROOM_SENTENCE.split(' ')) {
+    const w = ctx.measureText(word).width;
+    if (x > 0 && x + space + w > width) {
+      lines++;
+      x = w;
+    } else x += (x > 0 ? space : 0) + w;
+  }
+  return lines;
 }
