@@ -55,6 +55,10 @@ export function CenterColumn(p: CenterColumnProps) {
     void stepRequest();
   };
   const runLog = useRunLog(loaded?.sid ?? null, snap ?? null, sim.exec, sim.applyResult, sim.pause, view === 'charts');
+  // The open model's request queue (three rows of fixed height): under the narration, or
+  // in presentation across the chip's column above the chip (the rail beside it is narrow
+  // and holds the tour, the narration and the legend).
+  const queue = <QueueStrip queue={snap?.queue} step={snap?.step ?? 0} />;
   const seek = (v: number) => {
     sim.pause();
     sim.seek(v);
@@ -105,7 +109,7 @@ export function CenterColumn(p: CenterColumnProps) {
             powered={snap?.powered ?? true}
             recovering={snap?.recovering ?? false}
           />
-          <QueueStrip queue={snap?.queue} step={snap?.step ?? 0} />
+          {!p.present && queue}
           {p.present && <div className="rail-legend" ref={setLegendIn} />}
           {p.present && snap && info && loaded && (
             <SchemeStrip
@@ -153,6 +157,7 @@ export function CenterColumn(p: CenterColumnProps) {
               </button>
             )}
           </div>
+          {p.present && queue}
           <div
             className="grid-wrap"
             id="view-panel"

@@ -1,13 +1,15 @@
 // The request queue above the chip in the open timing model (docs/timing.md): the
 // request the chip is serving (boxed) and those that arrived and wait behind it, each with
-// how long it has waited (a bar on a D3 scale shared by the strip), and the narration's
-// sentence when the request served had to wait ("read of lpn 8 waits 1.6 ms behind the
-// full merge that the write of lpn 4 triggered"). A request leaves the box when it
-// completes: at a request boundary the core's last served request is shown as done.
+// how long it has waited (a bar on a D3 scale shared by the strip). A request leaves the
+// box when it completes: at a request boundary the core's last served request is shown as
+// done. Why the request served waited ("read of lpn 8 waits 1.6 ms behind the full merge
+// that the write of lpn 4 triggered", the core's queue note) is the narration's line, at
+// the request's first operation and at its end: the strip keeps three rows of fixed height
+// so the chip below never moves (issue 35).
 import { scaleLinear } from 'd3';
 import type { QueueItem, QueueView } from '../sim/protocol';
 import { fmtUs } from '../schemes/ResponseTimeline';
-import { LabelTerm, WithGlossary } from '../ui/glossary/Glossary';
+import { LabelTerm } from '../ui/glossary/Glossary';
 
 function label(q: QueueItem): string {
   const op = q.op === 'r' ? 'read' : q.op === 'w' ? 'write' : 'state';
@@ -68,11 +70,6 @@ export function QueueStrip({ queue, step }: { queue: QueueView | undefined; step
         <LabelTerm label="waited" /> so far (<span className="queue-key-r">read</span>,{' '}
         <span className="queue-key-w">write</span>)
       </p>
-      {queue.note && (
-        <p className="queue-note" data-testid="queue-note">
-          <WithGlossary text={queue.note} />
-        </p>
-      )}
     </section>
   );
 }
