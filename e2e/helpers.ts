@@ -42,8 +42,13 @@ export async function ready(page: Page) {
  * merely until the counter moved: a reveal, the address bar or a panel may still follow).
  */
 export async function stepTo(page: Page, testid: string) {
+  return actTo(page, () => page.getByTestId(testid).click());
+}
+
+/** Do `act` from a settled moment and wait until settled on another moment. */
+async function actTo(page: Page, act: () => Promise<void>) {
   const before = await settled(page);
-  await page.getByTestId(testid).click();
+  await act();
   const handle = await page.waitForFunction((was) => {
     const doc = document.documentElement.dataset;
     const el = document.querySelector('[data-testid=step-counter]');
@@ -216,16 +221,7 @@ export async function openAt(page: Page, scenario: object, at = 0) {
 
 /** Press a key (← → Home End…) and wait until settled on another moment (as stepTo). */
 export async function pressTo(page: Page, key: string) {
-  const before = await settled(page);
-  await page.keyboard.press(key);
-  const handle = await page.waitForFunction((was) => {
-    const doc = document.documentElement.dataset;
-    const el = document.querySelector('[data-testid=step-counter]');
-    if (doc.settled !== 'true' || !el) return null;
-    const at = `${el.getAttribute('data-step')}:${el.getAttribute('data-op')}`;
-    return at !== was && doc.hashMoment === at ? at : null;
-  }, `${before.step}:${before.op}`);
-  return (await handle.jsonValue()) as string;
+  return actTo(page, () => page.keyboard.press(key));
 }
 
 /** Wait until the element is wholly inside the window (not merely visible: not below it). */
