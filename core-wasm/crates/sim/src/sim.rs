@@ -173,7 +173,7 @@ pub enum RunMode {
 
 pub struct Simulator {
     pub state: State,
-    /// Packed 4 bytes a request when built from a fitted trace (`with_requests`).
+    /// As runs of pages when built from a fitted trace (`with_requests`).
     requests: Requests,
     /// The packed requests as a slice, made on the first `requests()` call.
     requests_slice: std::sync::OnceLock<Vec<Request>>,
@@ -492,20 +492,7 @@ impl Simulator {
                     }
                     self.log.record(s.pos - 1, probe, &s.flash, s.host.writes, extra);
                 }
-                if let Some(tl) = &mut self.timeline {
-                    let f = &self.state.flash;
-                    let total = f.elapsed_ns - t0;
-                    let host = f.time_ns(crate::nand::Cause::Host) - h0;
-                    let sat = |v: u64| v.min(u32::MAX as u64) as u32;
-                    let rt = RequestTime { total_ns: sat(total), gc_ns: sat(total - host) };
-                    let i = self.state.pos - 1;
-                    if i >= tl.len() {
-                        tl.resize(i, RequestTime::default());
-                        tl.push(rt);
-                    } else {
-                        tl[i] = rt;
-                    }
-                }
+                self.keep_time(t0, h0);
                 Ok(true)
             }
             Err(e) => {
@@ -516,10 +503,29 @@ impl Simulator {
         }
     }
 
-    /// Runs up to `n` requests; returns how many ran. In `RunMode::FullSpeed` (and no
-    /// timeline asked for) a tight loop: nothing but the requests themselves.
+    /// The response time of the request just run, from the chip's time `t0` (of which
+    /// the host's `h0`) before it, when recording the timeline.
+    fn keep_time(&mut self, t0: u64, h0: u64) {
+        if let Some(tl) = &mut self.timeline {
+            let f = &self.state.flash;
+            let total = f.elapsed_ns - t0;
+            let host = f.time_ns(crate::nand::Cause::Host) - h0;
+            let sat = |v: u64| v.min(u32::MAX as u64) as u32;
+            let rt = RequestTime { total_ns: sat(total), gc_ns: sat(total - host) };
+            let i = self.state.pos - 1;
+            if i >= tl.len() {
+                tl.resize(i, RequestTime::default());
+                tl.push(rt);
+            } else {
+                tl[i] = rt;
+            }
+        }
+    }
+
+    /// Runs up to `n` requests; returns how many ran. In `RunMode::FullSpeed` a tight
+    /// loop: nothing but the requests themselves (and the timeline, when asked for).
     pub fn run(&mut self, n: usize) -> Result<usize, String> {
-        if self.mode == RunMode::FullSpeed && self.timeline.is_none() && self.error.is_none() {
+        if self.mode == RunMode::FullSpeed && self.error.is_none() {
             return self.run_fast(n);
         }
         let mut done = 0;
@@ -532,8 +538,16 @@ impl Simulator {
     fn run_fast(&mut self, n: usize) -> Result<usize, String> {
         let start = self.state.pos;
         let end = start.saturating_add(n).min(self.requests.len());
-        for i in start..end {
-            let req = self.requests.get(i).expect("i < the requests' length");
+        // The requests are read in order, runs of pages expanded as they come (issue 37);
+        // taken out of `self` while the loop borrows it.
+        let requests = std::mem::take(&mut self.requests);
+        let r = self.run_each(requests.iter_from(start).take(end - start));
+        self.requests = requests;
+        r.map(|()| end - start)
+    }
+
+    fn run_each(&mut self, reqs: impl Iterator<Item = Request>) -> Result<(), String> {
+        for req in reqs {
             let f = &self.state.flash;
             let (t0, h0, c0) = (f.elapsed_ns, f.time_ns(crate::nand::Cause::Host), cleanings(f));
             if let Err(e) = self.state.exec(req) {
@@ -544,8 +558,11 @@ impl Simulator {
             let f = &self.state.flash;
             let service = f.elapsed_ns - t0;
             self.tick(req, service, service - (f.time_ns(crate::nand::Cause::Host) - h0), c0);
+            if self.timeline.is_some() {
+                self.keep_time(t0, h0);
+            }
         }
-        Ok(end - start)
+        Ok(())
     }
 
     /// The state after `step` requests: the nearest keyframe at or before it, then replay.

@@ -122,3 +122,69 @@ fn full_speed_keeps_the_timeline_when_asked() {
     assert_eq!(fast.timeline().unwrap().len(), 2000);
     assert_same("timeline", &fast, &player);
 }
+
+/// A parsed trace fitted for `ftl run` (`build_with_raw_owned`: its page requests stored
+/// as runs, expanded by the run loop) runs the same page requests, host requests and
+/// response times as the same trace fitted into a `Vec` (`build_with_raw`, the app's
+/// path) on the player: multi-page records, one-page records on consecutive pages (a
+/// large request split into lines: one run across host requests), reads and writes, and
+/// records folded past the end of the space, for every scheme.
+#[test]
+fn a_trace_stored_as_runs_runs_as_its_page_requests() {
+    use ftl_sim::scenario::load;
+    use ftl_sim::trace::fit::Fit;
+    for &(scheme, _) in SCHEMES {
+        let sc = scenario(scheme, SchemeParams::default(), 64, 16, common::trace_workload(Fit::Fold));
+        let page_bytes = sc.chip.chip().unwrap().geometry.page_bytes;
+        let spp = (page_bytes / 512).max(1) as u64;
+        let mut text = String::new();
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut rnd = |m: u64| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (x >> 33) % m
+        };
+        let mut t = 0u64;
+        for _ in 0..300 {
+            let (page, write) = (rnd(1400), rnd(10) < 7);
+            let ty = if write { 0 } else { 1 };
+            if rnd(2) == 0 {
+                // One record of several pages.
+                let n = 1 + rnd(5);
+                text.push_str(&format!("{t}.0 0 {} {} {ty}\n", page * spp, n * spp));
+                t += 1;
+            } else {
+                // The same pages as one-page records.
+                for i in 0..1 + rnd(6) {
+                    text.push_str(&format!("{t}.0 0 {} {spp} {ty}\n", (page + i) * spp));
+                    t += 1;
+                }
+            }
+        }
+        let raw = common::parse_text(&text, page_bytes);
+        let (mut runs, s1) = load::build_with_raw_owned(&sc, raw.clone(), Fit::Fold).unwrap();
+        let (mut vec, s2) = load::build_with_raw(&sc, &raw, Fit::Fold).unwrap();
+        let label = format!("{scheme} / trace");
+        assert_eq!(s1, s2, "{label}: summary");
+        assert!(s1.fit_touched > 0, "{label}: some records fold past the space");
+        assert_eq!(runs.total(), vec.total(), "{label}: page requests");
+        assert_eq!(runs.request_hash(), vec.request_hash(), "{label}: request hash");
+        assert_eq!(runs.requests(), vec.requests(), "{label}: requests");
+        assert!((0..runs.total()).all(|i| runs.request(i) == vec.request(i)), "{label}: request(i)");
+        assert_eq!(runs.schedule().requests(), raw.host_requests() as usize, "{label}: host requests");
+        assert_eq!(vec.schedule().requests(), raw.host_requests() as usize, "{label}: host requests");
+
+        runs.set_mode(RunMode::FullSpeed);
+        runs.record_timeline(true);
+        vec.record_timeline(true);
+        let total = runs.total();
+        let mut chunk = 1;
+        while runs.pos() < total {
+            runs.run(chunk).unwrap_or_else(|e| panic!("{label}: {e}"));
+            chunk = chunk * 2 + 1;
+        }
+        while vec.step().unwrap_or_else(|e| panic!("{label} (player): {e}")) {}
+        assert_same(&label, &runs, &vec);
+        assert_eq!(runs.timeline(), vec.timeline(), "{label}: response times");
+        assert_eq!(runs.host_timeline(), vec.host_timeline(), "{label}: host requests in time");
+    }
+}

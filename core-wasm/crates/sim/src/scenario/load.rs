@@ -85,13 +85,13 @@ pub fn build_with_raw_owned(
     }
     let schedule = raw.schedule_timed(is_open(&sc));
     if !is_open(&sc) {
-        raw.times = Vec::new();
+        raw.times = Default::default();
     }
     // The scheme's space from the scheme alone (as `fresh` builds it), not the whole chip.
     let chip = sc.chip.chip()?;
     super::check_params(&sc.scheme, &sc.params, &chip.geometry)?;
     let logical = ftl::build_on_chip(&sc.scheme, &sc.params, &chip)?.logical_pages();
-    // Packed, 4 bytes a request: the run reads them one at a time (issue 37).
+    // As runs of pages, 4 bytes a one-page run: the run loop expands them (issue 37).
     let space = space_of(&sc, logical, chip.geometry.pages_per_block)?;
     let (reqs, summary) = raw.fit_packed(Some(space), fit)?;
     let summary = finish_summary(summary, scaled);

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use super::parse::{unpack, Format, Ignored, RawTrace, K_FREEZE, K_READ, K_REVERT, K_UNFREEZE, K_WRITE};
+use super::parse::{Format, Ignored, RawTrace, K_FREEZE, K_READ, K_REVERT, K_UNFREEZE, K_WRITE};
 use super::{ParseError, Request};
 
 /// What to do with addresses beyond the logical space.
@@ -154,14 +154,14 @@ impl RawTrace {
         Ok((reqs, s))
     }
 
-    /// As `fit`, the requests packed 4 bytes each (`Requests`; `ftl run`, issue 37).
+    /// As `fit`, the requests as runs of pages, 4 bytes a run of one page (`Requests`;
+    /// `ftl run`, issue 37).
     pub fn fit_packed(
         &self,
         space: Option<Space>,
         fit: Fit,
     ) -> Result<(super::requests::Requests, TraceSummary), String> {
-        let mut reqs =
-            super::requests::Requests::packed_with_capacity(if space.is_some() { self.packed.len() } else { 0 });
+        let mut reqs = super::requests::Requests::default();
         let s = self.fit_each(space, fit, |r| reqs.push(r))?;
         Ok((reqs, s))
     }
@@ -252,8 +252,7 @@ impl RawTrace {
         let mut pages = Bits::new(lp);
         let step = sample_step(self.packed.len());
         let mut touched = 0u64;
-        for (i, &p) in self.packed.iter().enumerate() {
-            let (k, v) = unpack(p);
+        for (i, (k, v)) in self.packed.iter().enumerate() {
             let r = match k {
                 K_READ | K_WRITE => {
                     let q = mapped(v, &mut compact)?;
@@ -340,8 +339,8 @@ impl RawTrace {
             .iter()
             .enumerate()
             .step_by(step)
-            .filter_map(|(i, &p)| match unpack(p) {
-                (K_READ | K_WRITE, v) => f(v).map(|q| [i as u64, q]),
+            .filter_map(|(i, (k, v))| match k {
+                K_READ | K_WRITE => f(v).map(|q| [i as u64, q]),
                 _ => None,
             })
             .collect();

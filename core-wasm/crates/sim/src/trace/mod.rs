@@ -12,9 +12,11 @@ pub mod parse;
 pub mod pattern;
 pub mod requests;
 pub mod rng;
+pub(crate) mod runs;
 pub mod write;
 
-/// Largest workload (requests are held in memory, 8 bytes each): generated, parsed or
+/// Largest workload (requests are held in memory: 8 bytes each, or per run of pages for a
+/// parsed trace, `runs`): generated, parsed or
 /// expanded from a pattern. Here, not in `gen`, so the parsers need not import the
 /// generators (no module cycle).
 pub const MAX_REQUESTS: u64 = 20_000_000;

@@ -4,9 +4,9 @@
 //! bytes (gzip and zstd decompressed on the way) so a browser worker can parse a 1 GB
 //! file with progress and cancel (docs/traces.md).
 //!
-//! A record (one line of the trace) is split into one request per chip page it
-//! touches; the requests are kept packed, 8 bytes each, until `RawTrace::fit` maps
-//! them into a scheme's logical space.
+//! A record (one line of the trace) is one request per chip page it touches; its pages
+//! are kept as one run (`trace::runs`: 8 bytes for a page, 16 for more) until
+//! `RawTrace::fit` maps them into a scheme's logical space.
 //!
 //! One file per format, each declaring its `Entry` (name, aliases, description,
 //! detection) and implementing `TraceFormat`; `REGISTRY` lists them. The streaming
@@ -37,8 +37,8 @@ mod vscsi;
 pub use options::{ColumnRef, Mapping, TimeUnit, TraceOptions, Unit, ROLES};
 pub use parser::{parse_bytes, TraceParser};
 pub use preview::{preview, Preview};
-pub(crate) use raw::{unpack, K_FREEZE, K_READ, K_REVERT, K_UNFREEZE, K_WRITE};
 pub use raw::{Ignored, Progress, RawTrace, TraceError};
+pub(crate) use raw::{K_FREEZE, K_READ, K_REVERT, K_UNFREEZE, K_WRITE};
 
 use helpers::{csv_delim, fields, Fields, LineResult, RecordResult};
 use parser::Cx;

@@ -6,7 +6,7 @@
 use super::codec::{gzip_push, Codec, ZstdPush};
 use super::helpers::{clip, is_comment, line_col, parse_u64, trim};
 use super::options::{TraceOptions, Unit};
-use super::raw::{pack, Progress, RawTrace, TraceError, K_READ, K_WRITE, VALUE_MASK};
+use super::raw::{Progress, RawTrace, TraceError, K_READ, K_WRITE, VALUE_MASK};
 use super::{detect_line, registry, sniff_binary, Body, Format, LineReader, REGISTRY, SNIFF};
 use crate::trace::ParseError;
 
@@ -106,7 +106,7 @@ impl TraceParser {
             bytes: self.out.bytes,
             lines: self.out.lines,
             records: self.out.records,
-            requests: self.out.packed.len() as u64,
+            requests: self.out.len() as u64,
             bad_lines: self.out.bad_lines,
             format: self.out.format,
             failed: self.failed(),
@@ -219,7 +219,7 @@ impl TraceParser {
             );
             return Err(err(&self, m));
         }
-        if self.out.packed.is_empty() {
+        if self.out.is_empty() {
             let o = &self.out;
             let ig = &o.ignored;
             let mut why = Vec::new();
@@ -596,7 +596,7 @@ impl TraceParser {
         let n = last - first + 1;
         // The first record that does not fit under the limit ends the parse: the kept
         // trace is a prefix, and the rest of the file is not read.
-        if self.done || self.out.packed.len() as u64 + n > self.opts.limit {
+        if self.done || self.out.len() as u64 + n > self.opts.limit {
             if !self.done {
                 self.out.ignored.beyond_limit += 1;
                 self.out.stopped_at_line = Some(self.out.lines);
@@ -613,7 +613,8 @@ impl TraceParser {
         }
         let kind = if write { K_WRITE } else { K_READ };
         self.out.mark_start(time, !self.opts.drop_times);
-        self.out.packed.extend((first..=last).map(|p| pack(kind, p)));
+        // One entry for the record's pages (or none: it continues the last one).
+        self.out.push_pages(kind, first, n);
     }
 
     /// A whole-text format (the pattern language): parse the text kept.
@@ -635,6 +636,7 @@ impl TraceParser {
         match imp.parse_text(&text, crate::trace::MAX_REQUESTS) {
             Ok(mut packed) => {
                 drop(text);
+                let unpack = super::raw::unpack;
                 // Requests past the limit are counted, not kept (as a line trace's are).
                 let keep = packed.len().min(self.opts.limit as usize);
                 if keep < packed.len() {
@@ -644,7 +646,7 @@ impl TraceParser {
                 }
                 packed.truncate(keep);
                 for &p in &packed {
-                    match super::raw::unpack(p).0 {
+                    match unpack(p).0 {
                         K_READ => self.out.record_reads += 1,
                         K_WRITE => self.out.record_writes += 1,
                         _ => {}
@@ -659,8 +661,11 @@ impl TraceParser {
                 }
                 self.out.starts = starts;
                 self.out.untimed += keep as u64;
-                self.out.times = Vec::new();
-                self.out.packed = packed;
+                self.out.times = Default::default();
+                for p in packed {
+                    let (kind, v) = unpack(p);
+                    self.out.push_pages(kind, v, 1);
+                }
             }
             Err(mut e) => {
                 // The pattern is one expression: a bad item cannot be skipped, and its

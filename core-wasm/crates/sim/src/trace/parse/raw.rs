@@ -91,14 +91,12 @@ impl std::fmt::Display for TraceError {
     }
 }
 
-// Packed request: kind in the top 3 bits, page number (or state id) in the low 61.
+// Packed request (the pattern language's output): kind in the top 3 bits, page number (or
+// state id) in the low 61.
 const KIND_SHIFT: u32 = 61;
 pub(crate) const VALUE_MASK: u64 = (1 << KIND_SHIFT) - 1;
-pub(crate) const K_READ: u64 = 0;
-pub(crate) const K_WRITE: u64 = 1;
-pub(crate) const K_FREEZE: u64 = 2;
-pub(crate) const K_UNFREEZE: u64 = 3;
-pub(crate) const K_REVERT: u64 = 4;
+use crate::trace::runs::{Chunked, Runs};
+pub(crate) use crate::trace::runs::{K_FREEZE, K_READ, K_REVERT, K_UNFREEZE, K_WRITE};
 
 pub(crate) fn pack(kind: u64, value: u64) -> u64 {
     (kind << KIND_SHIFT) | (value & VALUE_MASK)
@@ -107,8 +105,8 @@ pub(crate) fn unpack(p: u64) -> (u64, u64) {
     (p >> KIND_SHIFT, p & VALUE_MASK)
 }
 
-/// A parsed trace: page requests in trace order (packed, 8 bytes each) and what the
-/// parser saw. `fit` (in `fit.rs`) maps it into a logical space.
+/// A parsed trace: page requests in trace order (as runs of pages, `trace::runs`) and what
+/// the parser saw. `fit` (in `fit.rs`) maps it into a logical space.
 #[derive(Clone, Debug, Default)]
 pub struct RawTrace {
     pub format: Option<Format>,
@@ -138,13 +136,14 @@ pub struct RawTrace {
     /// The line (record) at which reading stopped because the request limit was
     /// reached; the rest of the file was not read.
     pub stopped_at_line: Option<u64>,
-    pub(crate) packed: Vec<u64>,
+    /// The page requests, a run of pages per entry (8 bytes for one page, 16 for more).
+    pub(crate) packed: Runs<u64>,
     /// Bit i set: page request i begins a host request (a record; one record of n pages
     /// is one request of n pages, with one response time).
     pub(crate) starts: Vec<u64>,
     /// The timestamp of each kept record, in `time_unit`, after the first record's
     /// (relative, so an f64 keeps the precision), while every record had one.
-    pub(crate) times: Vec<f64>,
+    pub(crate) times: Chunked<f64>,
     /// The first record's timestamp in billionths of `time_unit`.
     pub(crate) time0: Option<i128>,
     /// Kept records without a timestamp (the trace then runs untimed).
@@ -169,9 +168,14 @@ impl RawTrace {
             }
             _ => {
                 self.untimed += 1;
-                self.times = Vec::new();
+                self.times = Chunked::default();
             }
         }
+    }
+    /// Appends `n` page requests of `kind` on pages `first..` (the parser checked they fit).
+    pub(crate) fn push_pages(&mut self, kind: u64, first: u64, n: u64) {
+        let fits = self.packed.push(kind, first, n);
+        debug_assert!(fits, "pages are checked against VALUE_MASK first");
     }
     /// Host requests (records), each a run of page requests.
     pub fn host_requests(&self) -> u64 {
@@ -188,7 +192,7 @@ impl RawTrace {
     pub fn schedule_timed(&self, timed: bool) -> Schedule {
         let arrivals = match self.time_unit {
             Some(u) if timed && self.untimed == 0 && !self.times.is_empty() => {
-                Some(self.times.iter().map(|&t| (t * u.ns()).max(0.0).round() as u64).collect())
+                Some(self.times.iter().map(|t| (t * u.ns()).max(0.0).round() as u64).collect())
             }
             _ => None,
         };
@@ -196,7 +200,7 @@ impl RawTrace {
     }
     /// Whether the trace freezes, unfreezes or reverts (time-shifting schemes only).
     pub fn has_time_shift(&self) -> bool {
-        self.packed.iter().any(|&p| !matches!(unpack(p).0, K_READ | K_WRITE))
+        self.packed.entries().any(|e| !matches!(e.kind, K_READ | K_WRITE))
     }
     /// Page requests (after splitting).
     pub fn len(&self) -> usize {
@@ -207,24 +211,23 @@ impl RawTrace {
     }
     /// Highest page addressed, if any request addresses one.
     pub fn max_page(&self) -> Option<u64> {
-        self.packed
-            .iter()
-            .filter_map(|&p| match unpack(p) {
-                (K_READ | K_WRITE, v) => Some(v),
-                _ => None,
-            })
-            .max()
+        self.packed.entries().filter(|e| matches!(e.kind, K_READ | K_WRITE)).map(|e| e.first + e.n - 1).max()
     }
     /// Distinct pages and distinct blocks of `ppb` pages touched by reads and writes.
-    /// A bitmap when the highest page is small, else sort + dedup of a copy: no
-    /// per-request hash map (the summary of a 20 M request trace in well under a second).
+    /// A bitmap when the highest page is small, else the runs' page ranges sorted and
+    /// merged: no per-request hash map (the summary of a 20 M request trace in well under a
+    /// second), and no more memory than the runs themselves.
     pub fn footprint(&self, ppb: u64) -> (u64, u64) {
         let ppb = ppb.max(1);
         let Some(max) = self.max_page() else { return (0, 0) };
-        if max < (1 << 31) && max / 8 <= (self.packed.len() as u64).saturating_mul(8).max(1 << 20) {
+        let rw = || self.packed.entries().filter(|e| matches!(e.kind, K_READ | K_WRITE));
+        let ranges = rw().count() as u64;
+        if max < (1 << 31) && max / 8 <= ranges.saturating_mul(16).max(1 << 20) {
             let mut bits = vec![0u64; (max / 64 + 1) as usize];
-            for (_, p) in self.pages() {
-                bits[(p / 64) as usize] |= 1 << (p % 64);
+            for e in rw() {
+                for p in e.first..e.first + e.n {
+                    bits[(p / 64) as usize] |= 1 << (p % 64);
+                }
             }
             let pages = bits.iter().map(|w| w.count_ones() as u64).sum();
             let mut blocks = 0u64;
@@ -243,25 +246,28 @@ impl RawTrace {
             }
             return (pages, blocks);
         }
-        let mut v: Vec<u64> = self.pages().map(|(_, p)| p).collect();
+        let mut v: Vec<(u64, u64)> = rw().map(|e| (e.first, e.first + e.n - 1)).collect();
         v.sort_unstable();
-        v.dedup();
-        let pages = v.len() as u64;
-        let mut blocks = 0u64;
-        let mut last_block = u64::MAX;
-        for p in v {
-            if p / ppb != last_block {
-                blocks += 1;
-                last_block = p / ppb;
-            }
+        let (mut pages, mut blocks) = (0u64, 0u64);
+        // The last page and block counted.
+        let mut end: Option<(u64, u64)> = None;
+        for (a, b) in v {
+            let a = match end {
+                Some((e, _)) if b <= e => continue,
+                Some((e, _)) if a <= e => e + 1,
+                _ => a,
+            };
+            pages += b - a + 1;
+            blocks += b / ppb - a / ppb + 1 - end.is_some_and(|(_, lb)| lb == a / ppb) as u64;
+            end = Some((b, b / ppb));
         }
         (pages, blocks)
     }
     /// `(is_write, page)` of each read or write, in order (freeze etc. are skipped).
     pub fn pages(&self) -> impl Iterator<Item = (bool, u64)> + '_ {
-        self.packed.iter().filter_map(|&p| match unpack(p) {
-            (K_READ, v) => Some((false, v)),
-            (K_WRITE, v) => Some((true, v)),
+        self.packed.iter().filter_map(|(k, v)| match k {
+            K_READ => Some((false, v)),
+            K_WRITE => Some((true, v)),
             _ => None,
         })
     }
