@@ -159,6 +159,38 @@ test('the first minute: request 0, the welcome, the introductory tour with a glo
   expect(problems).toEqual([]);
 });
 
+test('the welcome yields at 1024 × 768 (the narration, the chip and the legend stay in the window, normal and presentation); Escape from it closes it and gives the keyboard to Step op', async ({
+  page,
+}) => {
+  const problems = watch(page);
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await ready(page);
+  const welcome = page.getByTestId('welcome');
+  for (const mode of ['normal', 'presentation']) {
+    if (mode === 'presentation') await page.getByTestId('present-toggle').click();
+    await expect(welcome).toBeVisible();
+    for (const sel of [
+      '[data-testid=welcome-close]',
+      '[data-testid=narration]',
+      '[data-testid=device-grid]',
+      '[data-testid=legend]',
+    ])
+      expect(await bottomOf(page, sel), `${mode}: ${sel}`).toBeLessThanOrEqual(768);
+    // above the narration, not over it
+    const w = (await welcome.boundingBox())!;
+    const n = (await page.getByTestId('narration').boundingBox())!;
+    expect(w.y + w.height, mode).toBeLessThanOrEqual(n.y + 0.5);
+    await page.screenshot({ path: `${SHOTS}/welcome-1024-${mode}.png` });
+  }
+  await page.getByTestId('welcome-tour').focus();
+  await page.keyboard.press('Escape');
+  await expect(welcome).toHaveCount(0);
+  await expect(page.getByTestId('btn-step-op')).toBeFocused();
+  // the card took that Escape: the presentation goes on
+  await expect(page.locator('.app')).toHaveAttribute('data-present', 'true');
+  expect(problems).toEqual([]);
+});
+
 test('a prediction answered right at a tour stop, one answered wrong on demand, and the score at the end', async ({
   page,
 }) => {

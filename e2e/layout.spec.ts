@@ -107,6 +107,15 @@ async function layoutProblems(page: Page): Promise<string[]> {
         out.push(`the narration's newest line ("${text}…") fits its box but is cut`);
       else if (!present && !fits && / is torn: /.test(said))
         out.push(`the narration's box has no room for a torn page's sentence ("${text}…")`);
+      else if (present && !fits && / is torn: /.test(said)) {
+        // presentation's rail without a tour: the box grows to 60 % of the rail for it
+        const rail = narration.closest('.rail');
+        const need = last.bottom - first.top + (nb.height - (bottom - top));
+        if (rail && !rail.querySelector(':scope > .tour-panel') && need <= 0.6 * rail.getBoundingClientRect().height)
+          out.push(
+            `the rail's narration box has no room for a torn page's sentence ("${text}…", ${Math.round(need)} px)`,
+          );
+      }
     }
     // The legend in the window; under the chip an entry out of its box's view only when the
     // legend scrolls and the keyboard reaches it (a short window keeps it to three lines).
@@ -124,6 +133,23 @@ async function layoutProblems(page: Page): Promise<string[]> {
               `the legend's "${(item.textContent ?? '').slice(0, 30)}" is out of its box, which does not scroll`,
             );
         }
+    }
+    // The tour's stop text: at least three lines in view (or all of it), in the normal view
+    // and in presentation up to the default text step; not beside the open model's queue
+    // strip in a short window, which takes that room (docs/visualizer.md).
+    const body = document.querySelector<HTMLElement>('[data-testid=tour-body]');
+    const text = body?.querySelector<HTMLElement>('.tour-text');
+    const app = document.querySelector<HTMLElement>('.app');
+    const scale = Number(app?.style.getPropertyValue('--present-scale') || 2);
+    const presenting = app?.dataset.present === 'true';
+    const queued = !presenting && H <= 820 && !!document.querySelector('[data-testid=queue-strip]');
+    if (body && text && (!presenting || scale <= 2) && !queued) {
+      const lh = parseFloat(getComputedStyle(text).lineHeight);
+      const want = Math.min(3 * lh, body.scrollHeight);
+      if (body.clientHeight < want - 1)
+        out.push(
+          `the tour shows ${(body.clientHeight / lh).toFixed(1)} lines of its stop (${Math.round(lh)} px a line)`,
+        );
     }
     const blocks = Array.from(grid.querySelectorAll<SVGGElement>('g.block'));
     for (const b of blocks) {
