@@ -104,8 +104,9 @@ fn check_moment(s: &Stepper, at: &str) -> Result<(), TestCaseError> {
         // LTFTL: a retractable page of a frozen state may hold it while a revert runs.
         let retractable = (0..states.len()).any(|p| lpns[p] == lpn as u32 && states[p] == PageState::Retractable as u8);
         // Inside a recovery (no map yet), the copy the lost RAM had forgotten that recovery
-        // returns to (a merge or GC undone) is on the chip, valid again at the recovery's end.
-        let on_chip = s.recovering()
+        // returns to (a merge or GC undone) is on the chip, valid again at the recovery's end;
+        // so after a cut inside the recovery (valid again at the next recovery's end).
+        let on_chip = (s.recovering() || at.contains(": power off in recovery at "))
             && (0..states.len()).any(|p| lpns[p] == lpn as u32 && st.flash.peek(p as u32).version == want);
         prop_assert!(
             found || retractable || on_chip,
@@ -322,18 +323,24 @@ fn fast_full_merge_forgets_the_rw_sectors_at_their_merge() {
     assert!(checked > 0, "the narration says when RW sectors are marked −1");
 }
 
-/// The issue's RFTL rewrite (tour rftl-bounded, RFTL paper 4.2-4.5): when the host
-/// rewrites an LPN its old copies are forgotten at the write's map update, so at no op of
-/// the request are two versions valid once the write is mapped.
-#[test]
-fn rftl_rewrite_forgets_the_old_copies_at_once() {
-    let sc = Scenario {
+/// RFTL on a 12-block chip of 32-page blocks (rftl-large timing), as tour rftl-bounded:
+/// GC steps ride on rewrites from request ~100 on.
+fn rftl_bounded() -> Scenario {
+    Scenario {
         scheme: "rftl".into(),
         params: SchemeParams::default(),
         chip: ChipSpec { preset: "rftl-large".into(), blocks: Some(12), pages_per_block: Some(32) },
         workload: Workload::Uniform { n: 400, seed: 1, read_ratio: 0.3 },
         run: Default::default(),
-    };
+    }
+}
+
+/// The issue's RFTL rewrite (tour rftl-bounded, RFTL paper 4.2-4.5): when the host
+/// rewrites an LPN its old copies are forgotten at the write's map update, so at no op of
+/// the request are two versions valid once the write is mapped.
+#[test]
+fn rftl_rewrite_forgets_the_old_copies_at_once() {
+    let sc = rftl_bounded();
     let mut s = Stepper::new(sc.build().unwrap());
     s.set_recoverer(sc.recoverer());
     let mut rewrites = 0;
@@ -359,6 +366,46 @@ fn rftl_rewrite_forgets_the_old_copies_at_once() {
     }
     assert!(rewrites > 20, "GC steps ride on rewrites: {rewrites} moments checked");
     assert!(lpn36 > 0, "the issue's rewrite of LPN 36 is among them");
+}
+
+/// RFTL's partial GC (section 4.4) spreads a victim's copies over several requests, but a
+/// copy moves its LPN's map at once: the updated sub-table goes into the copy's OOB and RAM
+/// points to that page (sections 4.1 and 4.3; equation 2's second OOB read is that
+/// sub-table). So at every op a data page is drawn valid exactly when the sub-table points
+/// to it, and a copied source still on the chip (same LPN and version, its block not yet
+/// erased) is invalid from its copy on, across the requests until the victim's erase
+/// (issue 35: the teacher's walk saw LPN 36's GC copy and its source both valid at
+/// requests 180-181 of tour rftl-bounded).
+#[test]
+fn rftl_gc_sources_are_invalid_from_their_copy_on() {
+    let sc = rftl_bounded();
+    let mut s = Stepper::new(sc.build().unwrap());
+    let mut forgotten_between_requests = 0;
+    while s.step() < 260 && s.step_op().unwrap() {
+        let at = format!("rftl at request {} op {}/{}", s.step(), s.op_cursor(), s.op_count());
+        check_moment(&s, &at).unwrap();
+        let (states, lpns) = (s.page_states(), s.page_lpns());
+        let st = s.view();
+        let boundary = s.op_cursor() == 0 || s.op_cursor() >= s.op_count();
+        for p in 0..states.len() {
+            let page = st.flash.peek(p as u32);
+            if page.kind != PageKind::Data || lpns[p] == NONE {
+                continue;
+            }
+            let mapped = st.ftl.locate(lpns[p]);
+            assert_eq!(
+                states[p] == VALID,
+                mapped == Some(p as u32),
+                "{at}: page {p} (lpn {} v{}) is drawn in state {} but the sub-table points to {mapped:?}",
+                lpns[p],
+                page.version,
+                states[p]
+            );
+            let same = mapped.is_some_and(|q| q != p as u32 && st.flash.peek(q).version == page.version);
+            forgotten_between_requests += usize::from(boundary && same);
+        }
+    }
+    assert!(forgotten_between_requests > 0, "the walk has a GC source still on the chip between two steps of its GC");
 }
 
 /// A power cut in the middle of a program tears that page: it has its own state (not an

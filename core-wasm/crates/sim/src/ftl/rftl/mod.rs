@@ -146,8 +146,6 @@ pub struct Gc {
     victim: Pbn,
     /// Copies done by this GC.
     pub copies: u32,
-    /// The victim's pages copied so far: valid until its erase (the device view).
-    copied: Vec<Ppn>,
 }
 
 #[derive(Clone, Debug)]
@@ -350,7 +348,7 @@ impl Rftl {
             sources.extend((0..buffer_used).map(|o| buf * ppb + o));
         }
         // (Counted at its first operation, in its first step: `gc_step`.)
-        let gc = Gc { kind, step: 0, bound: k, sources, cursor: 0, victim: prim, copies: 0, copied: Vec::new() };
+        let gc = Gc { kind, step: 0, bound: k, sources, cursor: 0, victim: prim, copies: 0 };
         match kind {
             GcKind::Primary => self.stats.primary_gcs += 1,
             _ => self.stats.merging_gcs += 1,
@@ -373,8 +371,9 @@ impl Rftl {
     /// erase of the victim once every valid page has been copied. Never longer than T_er.
     fn gc_step(&mut self, flash: &mut Flash, lbn: u32) -> FlashResult<()> {
         let t0 = flash.elapsed_ns;
-        // The job stays in RAM while the step runs (a pause or cut unwinds with the copies
-        // made so far recorded: `page_state` keeps them valid until the victim's erase).
+        // The job stays in RAM as it was until the step ends. A copy moves its LPN's map at
+        // once (the updated sub-table is in the copy's OOB, section 4.1/4.3): its source is
+        // forgotten at that operation, though the victim is erased only steps later.
         let mut gc = match self.lbs[lbn as usize].gc.clone() {
             Some(gc) => gc,
             None => return Ok(()),
@@ -411,8 +410,6 @@ impl Rftl {
                 let data = flash.read(src, Cause::Gc)?;
                 self.program_with_subtable(flash, lbn, dst, Page::data(data.lpn, data.version), table, Cause::Gc)?;
                 copies += 1;
-                gc.copied.push(src);
-                self.lbs[lbn as usize].gc = Some(gc.clone());
             }
             gc.cursor += 1;
         }
@@ -506,7 +503,6 @@ impl Rftl {
                     cursor: 0,
                     victim: b,
                     copies: 0,
-                    copied: Vec::new(),
                 });
                 self.stats.replacement_gcs += 1;
                 flash.note("circular_shift", || {
@@ -625,21 +621,6 @@ impl Ftl for Rftl {
 
     fn block_owner(&self, pbn: Pbn) -> Option<u32> {
         self.owner.get(pbn as usize).copied().flatten().map(|o| o.0)
-    }
-
-    /// A victim's copied pages stay valid until its erase: the partial GC (section 4.4)
-    /// carries them over across requests.
-    fn page_state(&self, flash: &Flash, ppn: Ppn) -> super::PageState {
-        let st = super::default_page_state(self, flash, ppn);
-        let pbn = ppn / self.ppb;
-        let in_gc = self
-            .block_owner(pbn)
-            .and_then(|l| self.lbs[l as usize].gc.as_ref())
-            .is_some_and(|gc| gc.copied.contains(&ppn));
-        if st == super::PageState::Invalid && in_gc && super::copy_of_located(self, flash, ppn) {
-            return super::PageState::Valid;
-        }
-        st
     }
 
     fn ram_bytes(&self) -> u64 {
