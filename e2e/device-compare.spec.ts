@@ -6,7 +6,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import lz from 'lz-string';
 import { mkdirSync } from 'node:fs';
-import { watch } from './helpers';
+import { ready, watch } from './helpers';
 
 const SHOTS = 'test-results/device-compare';
 
@@ -76,6 +76,13 @@ for (const [w, h] of [
     const [one, eight] = [ms(await p99.nth(0).innerText()), ms(await p99.nth(1).innerText())];
     expect(eight).toBeLessThan(one);
     await expect(p99.nth(1)).toHaveClass(/best/);
+    // Best is marked as in the scheme comparison (MetricRow): a star, and the value kept.
+    await expect(p99.nth(1)).toHaveAttribute('data-best', 'true');
+    await expect(p99.nth(1)).toContainText('★');
+    await expect(p99.nth(0)).not.toHaveAttribute('data-best', 'true');
+    expect(Number(await p99.nth(1).getAttribute('data-value'))).toBeLessThan(
+      Number(await p99.nth(0).getAttribute('data-value')),
+    );
     await expect(page.getByTestId('device-compare-util-0').locator('.device-compare-bars > span')).toHaveCount(1);
     await expect(page.getByTestId('device-compare-util-1').locator('.device-compare-bars > span')).toHaveCount(8);
     await expect(table.locator('tr[data-row="Reads delayed by GC"] td').nth(0)).not.toHaveText('0.0 %');
@@ -91,3 +98,48 @@ for (const [w, h] of [
     expect(problems).toEqual([]);
   });
 }
+
+test('an uploaded trace (gzip) runs on 1 die against 8 in the device shapes, read again from its file', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const problems = watch(page);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await ready(page);
+  await page.getByTestId('trace-input').setInputFiles('traces/oltp.csv.gz');
+  await expect(page.getByTestId('trace-requests')).toHaveText('3,000');
+  // The chip the sample traces were made for: every address fits as is.
+  await page.getByTestId('trace-chip').selectOption('fast2007');
+  await page.getByTestId('trace-fit-none').check();
+  await expect(page.getByTestId('trace-fit-preview')).toContainText('0 of 3,000 requests touched');
+  await page.getByTestId('trace-run').click();
+  await expect(page.getByTestId('scenario-line')).toContainText('trace “oltp.csv.gz”');
+
+  await page.getByTestId('compare-toggle').click();
+  const panel = page.getByTestId('device-compare');
+  await expect(panel).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('device-compare-trace')).toContainText('oltp.csv.gz');
+  // 20,000 requests/s: more than one die serves (devices.cli.test.ts pins these runs to ftl run).
+  await page.getByTestId('device-compare-rate').fill('20000');
+  await page.getByTestId('device-compare-run').click();
+  const table = page.getByTestId('device-compare-table');
+  await expect(table).toBeVisible({ timeout: 60_000 });
+  const status = page.getByTestId('device-compare-status');
+  await expect(status).toContainText('2 of 2 shapes');
+  await expect(status).toContainText('from the uploaded trace oltp.csv.gz');
+  await expect(table.locator('thead th')).toHaveText(['Metric', '1 die', '8 dies (8 channels)']);
+  // Both shapes ran (no "—"), 8 dies shared the trace's pages.
+  for (const row of ['Read p99', 'Write p99', 'Makespan'])
+    await expect(table.locator(`tr[data-row="${row}"] td`)).not.toContainText(['—', '—']);
+  await expect(page.getByTestId('device-compare-util-1').locator('.device-compare-bars > span')).toHaveCount(8);
+  const p99 = table.locator('tr[data-row="Read p99"] td');
+  await expect(p99.nth(1)).toHaveAttribute('data-best', 'true');
+  // ftl run --trace traces/oltp.csv.gz --chip fast2007 --rate 20000 --channels 8 --space 98304: 1.003 ms.
+  await expect(p99.nth(1)).toContainText('1.003 ms');
+  await page.locator('.device-compare-cli summary').click();
+  await expect(page.locator('.device-compare-cli code').first()).toContainText('--trace oltp.csv.gz');
+  mkdirSync(SHOTS, { recursive: true });
+  await panel.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/trace-1280x720.png` });
+  expect(problems).toEqual([]);
+});

@@ -130,6 +130,14 @@ test('the tour editor adds a stop on the device view', async ({ page }) => {
   await expect(editor).toHaveAttribute('data-stops', '5');
   await expect(editor.getByTestId('ted-stop')).toHaveAttribute('data-index', '3');
   await expect(editor.getByTestId('ted-stop-at')).toHaveText('On a device of 8 dies, at device operation 10.');
+  // The list names each stop's place: a chip stop by request, a device stop by its operation.
+  await expect(editor.getByTestId('ted-stop-place')).toHaveText([
+    'r1',
+    'r32',
+    'op 9 (8 dies)',
+    'op 10 (8 dies)',
+    'op 32 (8 dies)',
+  ]);
   await page.screenshot({ path: `${SHOTS}/editor-1366x768.png` });
   // Selecting a one-chip stop brings the chip view back, the editor above it.
   await editor.getByTestId('ted-stop-item').nth(0).locator('.ted-stop-go').click();

@@ -31,6 +31,17 @@ async function moment(page: Page) {
   return { cursor, current: current === null ? null : Number(current), dies, highlighted };
 }
 
+/** At 1280 x 720, a device of `channels` x `dies` opened and stepped to operation `ops`. */
+async function deviceAt(page: Page, channels: number, dies: number, ops: number) {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await ready(page);
+  await openDevice(page, channels, dies, 'page');
+  const view = page.getByTestId('device-view');
+  await expect(view).toHaveAttribute('data-ready', 'true');
+  for (let i = 1; i <= ops; i++) await stepTo(page, 'device-step', i);
+  return view;
+}
+
 async function stepTo(page: Page, button: string, cursor: number) {
   await page.getByTestId(button).click();
   await expect(page.getByTestId('device-view')).toHaveAttribute('data-cursor', String(cursor));
@@ -176,12 +187,7 @@ test('a power cut stops every die, each recovers from its own chip, the verdict,
 }) => {
   test.setTimeout(120_000);
   const problems = watch(page);
-  await page.setViewportSize({ width: 1280, height: 720 });
-  await ready(page);
-  await openDevice(page, 2, 2, 'page');
-  const view = page.getByTestId('device-view');
-  await expect(view).toHaveAttribute('data-ready', 'true');
-  for (let i = 1; i <= 30; i++) await stepTo(page, 'device-step', i);
+  const view = await deviceAt(page, 2, 2, 30);
   const before = await moment(page);
 
   const power = page.getByTestId('device-power');
@@ -227,7 +233,8 @@ test('a power cut stops every die, each recovers from its own chip, the verdict,
   expect(ops).toHaveLength(4);
   for (const [done, all] of ops) expect(done).toBe(all);
   await expect(page.locator('[data-testid^=die-recovery-] b.ok')).toHaveCount(4);
-  await expect(page.getByTestId('device-step')).toBeDisabled();
+  // Step would go on with the run (the next test); Back first.
+  await expect(page.getByTestId('device-step')).toBeEnabled();
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.screenshot({ path: `${SHOTS}/power-recovered-1280x720.png` });
   await page.setViewportSize({ width: 1024, height: 768 });
@@ -248,6 +255,56 @@ test('a power cut stops every die, each recovers from its own chip, the verdict,
   }
   await expect(power).toHaveAttribute('data-power', 'on');
   expect(await moment(page)).toEqual(before);
+  expect(problems).toEqual([]);
+});
+
+test('after a power cut on 8 dies and their recovery, Step goes on with the run on every die, and Back returns', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const problems = watch(page);
+  const view = await deviceAt(page, 8, 1, 40);
+  const power = page.getByTestId('device-power');
+  await page.getByTestId('device-cut').click();
+  await expect(power).toHaveAttribute('data-power', 'off');
+  await page.getByTestId('device-recover-whole').click();
+  await expect(power).toHaveAttribute('data-power', 'recovered');
+  await expect(page.getByTestId('device-verdict')).toHaveAttribute('data-ok', 'true');
+  const atCut = (await moment(page)).dies.map((d) => Number(d.split(':')[0]));
+  const hostsDone = async () =>
+    Number(/Host requests done: (\d+)/.exec(await page.getByTestId('device-status').innerText())![1]);
+  const doneAtCut = await hostsDone();
+
+  // Step goes on, op by op: the power is on, the status says it is the run after a cut, and
+  // one die moves at a time until every die has taken requests again.
+  let cursor = 40;
+  let moved: boolean[] = atCut.map(() => false);
+  for (let i = 0; i < 120 && !moved.every(Boolean); i++) {
+    const was = await moment(page);
+    await stepTo(page, 'device-step', ++cursor);
+    await expect(power).toHaveAttribute('data-power', 'on');
+    const m = await moment(page);
+    expect(m.highlighted).toEqual([String(m.current)]);
+    const changed = m.dies.flatMap((d, k) => (d === was.dies[k] ? [] : [k]));
+    expect(changed).toEqual([m.current]);
+    moved = moved.map((x, k) => x || Number(m.dies[k].split(':')[0]) > atCut[k]);
+  }
+  expect(moved).toEqual(atCut.map(() => true));
+  await expect(page.getByTestId('device-after-cut')).toHaveAttribute('data-cuts', '1');
+  await expect(page.getByTestId('device-status')).toContainText('the run after a power cut');
+  expect(await hostsDone()).toBeGreaterThan(doneAtCut);
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/power-run-on-1280x720.png` });
+
+  // Back through the steps after the cut: the recovered moment, its verdict again.
+  while (cursor > 40) await stepTo(page, 'device-back', --cursor);
+  await expect(power).toHaveAttribute('data-power', 'recovered');
+  await expect(page.getByTestId('device-verdict')).toHaveAttribute('data-ok', 'true');
+  // Start leaves the cut for the recorded run.
+  await view.getByRole('button', { name: 'Start', exact: true }).click();
+  await expect(power).toHaveAttribute('data-power', 'on');
+  await expect(view).toHaveAttribute('data-cursor', '0');
+  await expect(page.getByTestId('device-after-cut')).toHaveCount(0);
   expect(problems).toEqual([]);
 });
 

@@ -6,7 +6,8 @@ import { resolvedConfig } from '../export/config';
 import { download, fileStem } from '../ui/download';
 import { metricsCsv, pageBackground, svgToPng, svgToString } from '../export/export';
 import { useSize } from '../ui/useSize';
-import { METRIC_ROWS, RUN_COLORS, bestOf, cdfPoints, latencyStats, metricAt, resolvedParamsText } from './compare';
+import { METRIC_ROWS, RUN_COLORS, cdfPoints, latencyStats, metricAt, resolvedParamsText } from './compare';
+import { MetricRow } from './MetricRow';
 import { LineChart } from './LineChart';
 import { planSummary } from './planSummary';
 import { CHARTS, type ChartKey, type Result } from './results';
@@ -56,26 +57,16 @@ export function CompareResults({
             </tr>
           </thead>
           <tbody>
-            {METRIC_ROWS.map((row) => {
-              const values = tableRows.map((t) => metricAt(t, row.path));
-              const best = bestOf(values.map((v, i) => (results[i].error ? undefined : v)));
-              return (
-                <tr key={row.key} data-testid={`compare-row-${row.key}`}>
-                  <th scope="row">{row.label}</th>
-                  {values.map((v, i) => (
-                    <td
-                      key={i}
-                      className={best.has(i) ? 'best' : undefined}
-                      data-best={best.has(i) || undefined}
-                      data-value={v ?? ''}
-                    >
-                      {results[i].error || v === undefined ? '—' : row.format(v)}
-                      {best.has(i) && <span aria-label="best"> ★</span>}
-                    </td>
-                  ))}
-                </tr>
-              );
-            })}
+            {METRIC_ROWS.map((row) => (
+              <MetricRow
+                key={row.key}
+                testid={`compare-row-${row.key}`}
+                label={row.label}
+                values={tableRows.map((t) => metricAt(t, row.path))}
+                failed={results.map((r) => Boolean(r.error))}
+                format={row.format}
+              />
+            ))}
             <tr data-testid="compare-row-logical">
               <th scope="row">Own logical space (pages)</th>
               {results.map((r, i) => (

@@ -19,6 +19,9 @@ import {
   type DeviceRun,
   type ShapeResult,
 } from '../device/deviceRun';
+import { keptUpload } from '../trace/keptUploads';
+import { isUploadWorkload } from '../sim/traceTypes';
+import { MetricRow } from './MetricRow';
 
 const ms = (us: number) => `${(us / 1000).toLocaleString('en-US', { maximumFractionDigits: us < 10_000 ? 3 : 1 })} ms`;
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
@@ -65,7 +68,8 @@ export function DeviceCompare({
     const stripe = stripeReply.kind === 'stripe' ? stripeReply.stripe : 'page';
     const out = await runShapes(
       async (scenario, space) => {
-        const r = await c.request({ kind: 'run', scenario, space });
+        const trace = upload ? { pid: upload.pid, file: upload.file, options: upload.options } : undefined;
+        const r = await c.request({ kind: 'run', scenario, space, trace });
         if (r.kind === 'error') throw new Error(r.message);
         if (r.kind !== 'run') throw new Error('unexpected reply');
         return JSON.parse(r.json) as DeviceRun;
@@ -81,12 +85,18 @@ export function DeviceCompare({
     const first = ok[0] && 'run' in ok[0] ? ok[0].run : null;
     setStatus(
       first
-        ? `Done: ${ok.length} of ${out.length} shapes, ${first.requests.toLocaleString('en-US')} page requests each, one request list over ${first.workload_pages?.toLocaleString('en-US')} logical pages, ${stripe} striping.`
+        ? `Done: ${ok.length} of ${out.length} shapes, ${first.requests.toLocaleString('en-US')} page requests each${traceName ? ` from the uploaded trace ${traceName}` : ''}, one request list over ${first.workload_pages?.toLocaleString('en-US')} logical pages, ${stripe} striping.`
         : 'No shape could run.',
     );
   };
 
   const runs = results?.map((r) => ('run' in r ? r.run : null)) ?? [];
+  // An uploaded trace runs from its file, kept on the page (trace/keptUploads.ts); a link's trace
+  // whose file was not given again cannot run.
+  const w = base.workload as unknown;
+  const upload = isUploadWorkload(w) ? keptUpload(w.upload) : null;
+  const traceName = isUploadWorkload(w) ? w.name : undefined;
+  const noFile = base.workload.kind === 'trace' && !upload && !('text' in base.workload && base.workload.text);
   return (
     <section className="device-compare" aria-labelledby="device-compare-h" data-testid="device-compare">
       <h3 id="device-compare-h">Device shapes: one scheme on 1 die against 8</h3>
@@ -165,16 +175,36 @@ export function DeviceCompare({
         >
           Add shape
         </button>
-        <button type="button" className="primary" onClick={() => void run()} data-testid="device-compare-run">
+        <button
+          type="button"
+          className="primary"
+          onClick={() => void run()}
+          disabled={noFile}
+          data-testid="device-compare-run"
+        >
           Run the shapes
         </button>
       </fieldset>
+      {noFile && (
+        <p className="form-errors" data-testid="device-compare-nofile">
+          The scenario&apos;s trace file is not open on this page: upload it again (Trace) to run the shapes on it.
+        </p>
+      )}
+      {traceName && upload && (
+        <p className="muted" data-testid="device-compare-trace">
+          Workload: the uploaded trace {traceName}, read again from the file in the device worker (it never leaves the
+          browser).
+        </p>
+      )}
       <p role="status" className="muted" data-testid="device-compare-status">
         {status}
       </p>
       {results && (
         <table className="compare-table" data-testid="device-compare-table">
-          <caption className="visually-hidden">Device shapes compared</caption>
+          <caption>
+            Device shapes compared: <span className="best-key">★ best</span> (lowest) in each row, none when every shape
+            has the same value.
+          </caption>
           <thead>
             <tr>
               <th scope="col">Metric</th>
@@ -186,20 +216,16 @@ export function DeviceCompare({
             </tr>
           </thead>
           <tbody>
-            {ROWS.map((row) => {
-              const vals = runs.map((r) => (r ? row.value(r) : null));
-              const best = Math.min(...vals.filter((v): v is number => v !== null));
-              return (
-                <tr key={row.label} data-row={row.label}>
-                  <th scope="row">{row.label}</th>
-                  {vals.map((v, i) => (
-                    <td key={i} className={v !== null && v === best && vals.length > 1 ? 'best' : undefined}>
-                      {v === null ? '—' : row.show(v)}
-                    </td>
-                  ))}
-                </tr>
-              );
-            })}
+            {ROWS.map((row) => (
+              <MetricRow
+                key={row.label}
+                row={row.label}
+                label={row.label}
+                values={runs.map((r) => (r ? row.value(r) : undefined))}
+                failed={runs.map((r) => r === null)}
+                format={row.show}
+              />
+            ))}
             <tr data-row="Per-die utilisation">
               <th scope="row">
                 <LabelTerm label="Per-die utilisation" />
@@ -221,7 +247,7 @@ export function DeviceCompare({
               (r, i) =>
                 r && (
                   <li key={i}>
-                    <code>{cliCommand(r)}</code>
+                    <code>{cliCommand(r, traceName)}</code>
                   </li>
                 ),
             )}

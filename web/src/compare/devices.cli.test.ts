@@ -5,11 +5,14 @@
 // names each command). Several dies: the CLI's whole `device` object, equal. One die: the
 // CLI has no device section; its timing section's counts, means, maxima and delayed-by-GC
 // shares are equal, its p99 is the histogram's (5 significant digits).
+/// <reference types="node" />
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadNodeCore } from '../scenario/testing/nodeCore';
 import type { Scenario } from '../scenario/model';
-import { cliCommand, runShapes, type DeviceRun, type DevicesSpec } from '../device/deviceRun';
+import { cliCommand, runShapes, type DeviceRun, type DevicesSpec, type ShapeResult } from '../device/deviceRun';
 import fixture from './fixtures/ftl-run-device.json';
+import traceFixture from './fixtures/ftl-run-device-trace.json';
 
 const core = loadNodeCore();
 
@@ -34,6 +37,14 @@ function flags(cmd: string): string[] {
     .sort();
 }
 
+/** The runs of `out`, every shape having run. */
+function runsOf(out: ShapeResult[]): DeviceRun[] {
+  return out.map((r) => {
+    if ('error' in r) throw new Error(r.error);
+    return r.run;
+  });
+}
+
 /** Five significant digits, as the CLI's timing histogram reports percentiles. */
 const sig5 = (v: number) => Number(v.toPrecision(5));
 
@@ -54,10 +65,7 @@ describe("the compare's device shapes equal ftl run --channels", () => {
       const done: number[] = [];
       const out = await runShapes(run, base, spec, stripe(scheme), (n) => done.push(n));
       expect(done).toEqual([1, 2, 3]);
-      const results = out.map((r) => {
-        if ('error' in r) throw new Error(r.error);
-        return r.run;
-      });
+      const results = runsOf(out);
       for (const [i, r] of results.entries()) {
         const want = rows.find(
           (x) => x.channels === spec.shapes[i].channels && x.dies_per_channel === spec.shapes[i].diesPerChannel,
@@ -125,5 +133,42 @@ describe("the compare's device shapes equal ftl run --channels", () => {
     expect('error' in out[1] && out[1].error).toMatch(/page striping/);
     expect(stripe('bast')).toBe('block');
     expect(stripe('page')).toBe('page');
+  });
+
+  it('an uploaded trace (gzip) read by a TraceParser gives the CLI figures, and its text gives the same', async () => {
+    // What the device worker does with an upload (deviceWorker.ts): the file fed to its own
+    // TraceParser in chunks, then device_run_trace; a trace workload's text goes through device_run.
+    const bytes = readFileSync('traces/oltp.csv.gz');
+    const parser = new core.TraceParser(JSON.stringify({ page_bytes: 512, pages_per_block: 32 }));
+    for (let i = 0; i < bytes.length; i += 4096) parser.feed(bytes.subarray(i, i + 4096));
+    expect((parser.finish() as { ok: boolean }).ok).toBe(true);
+    const traceBase: Scenario = {
+      scheme: 'page',
+      params: {},
+      chip: { preset: 'fast2007' },
+      workload: { kind: 'trace', fit: 'none' } as Scenario['workload'],
+    };
+    const spec: DevicesSpec = {
+      scheme: 'page',
+      rate: 20000,
+      shapes: [
+        { channels: 1, diesPerChannel: 1 },
+        { channels: 8, diesPerChannel: 1 },
+      ],
+    };
+    const fromFile = (s: Scenario, space: number) =>
+      Promise.resolve(JSON.parse(core.device_run_trace(JSON.stringify(s), space, parser)) as DeviceRun);
+    const [one, eight] = runsOf(await runShapes(fromFile, traceBase, spec, 'page'));
+    expect(one.requests).toBe(3000);
+    expect(eight.device).toEqual(traceFixture.device);
+    expect(flags(cliCommand(eight, 'traces/oltp.csv.gz'))).toEqual(flags(traceFixture.command));
+    expect(eight.device.read.p99_us).toBeLessThan(one.device.read.p99_us);
+    // The same trace as text in the scenario (device_run parses it): the same runs.
+    const text = readFileSync('traces/oltp.csv', 'utf8');
+    const withText = { ...traceBase, workload: { kind: 'trace', fit: 'none', text } as Scenario['workload'] };
+    const [oneT, eightT] = runsOf(await runShapes(run, withText, spec, 'page'));
+    expect([oneT.request_hash, oneT.device]).toEqual([one.request_hash, one.device]);
+    expect(eightT.device).toEqual(eight.device);
+    parser.free();
   });
 });

@@ -2,7 +2,7 @@
 // stops every die at the moment shown (a die inside a page request loses it), power back
 // on recovers every die from its own chip; Step reveals the dies' recovery operations in
 // time order, each die's verdict once its recovery is revealed whole, and the device's
-// verdict once every die's is.
+// verdict once every die's is. Step then goes on with the run on every die.
 import type { DeviceMoment, DeviceRequest } from '../sim/deviceTypes';
 
 const us = (ns: number) => `${(ns / 1000).toLocaleString('en-US', { maximumFractionDigits: 1 })} µs`;
@@ -34,9 +34,18 @@ export function DevicePowerPanel({ m, send }: { m: DeviceMoment; send: (r: Devic
     <section className="device-power" aria-label="Power" data-testid="device-power" data-power={m.power}>
       <b>Power</b>
       {m.power === 'on' ? (
-        <button type="button" onClick={() => send({ kind: 'cut' })} data-testid="device-cut">
-          Cut power here
-        </button>
+        <>
+          <button type="button" onClick={() => send({ kind: 'cut' })} data-testid="device-cut">
+            Cut power here
+          </button>
+          {m.recovered_cuts > 0 && (
+            <span className="device-power-state" data-testid="device-after-cut" data-cuts={m.recovered_cuts}>
+              The run after {m.recovered_cuts === 1 ? 'a power cut' : `${m.recovered_cuts} power cuts`}: every die goes
+              on from its recovered chip; a request lost in flight is never acknowledged. Start returns to the recorded
+              run.
+            </span>
+          )}
+        </>
       ) : (
         <span className="device-power-state" data-testid="device-power-state">
           {m.power === 'off'
@@ -71,7 +80,7 @@ export function DevicePowerPanel({ m, send }: { m: DeviceMoment; send: (r: Devic
           {verdict.ok
             ? `Every die recovered: no acknowledged write lost, none read wrong${verdict.inFlight ? ` (${verdict.inFlight} die${verdict.inFlight === 1 ? '' : 's'} lost the request in flight, never acknowledged)` : ''}.`
             : `Recovery failed: ${verdict.lost} acknowledged writes lost, ${verdict.wrong} read wrong.`}{' '}
-          The run after a device&apos;s power cut is not stepped: Back returns to the moment before the cut.
+          Step goes on with the run once the slowest die has recovered; Back returns to the moment before the cut.
         </p>
       )}
     </section>

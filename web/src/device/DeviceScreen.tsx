@@ -105,7 +105,7 @@ export function DeviceScreen({ scenario, shape, theme, onClose, onCursor }: Devi
   }, [want, send]);
 
   const onKey = (e: KeyboardEvent) => {
-    const off = shown?.moment.power === 'off' || shown?.moment.power === 'recovered';
+    const off = shown?.moment.power === 'off';
     if (e.key === 'ArrowRight') {
       if (!off) send({ kind: 'step' });
     } else if (e.key === 'ArrowLeft') send({ kind: 'back' });
@@ -153,7 +153,7 @@ export function DeviceScreen({ scenario, shape, theme, onClose, onCursor }: Devi
             type="button"
             className="primary"
             onClick={() => send({ kind: 'step' })}
-            disabled={!m || m.power === 'off' || m.power === 'recovered' || (m.power === 'on' && m.cursor >= m.total)}
+            disabled={!m || m.power === 'off' || (m.power === 'on' && m.cursor >= m.total)}
             data-testid="device-step"
           >
             Step op →
@@ -172,6 +172,9 @@ export function DeviceScreen({ scenario, shape, theme, onClose, onCursor }: Devi
       {m && (
         <p className="device-status" aria-live="polite" data-testid="device-status">
           {m.power === 'on' ? 'Operation' : 'Power cut after operation'} <b>{m.cursor}</b> of {m.total}
+          {m.power === 'on' && m.recovered_cuts > 0
+            ? ` (the run after ${m.recovered_cuts === 1 ? 'a power cut' : `${m.recovered_cuts} power cuts`})`
+            : ''}
           {cur ? (
             <>
               {' '}

@@ -142,21 +142,26 @@ export function utilisation(d: DeviceSummary): { mean: number; max: number; min:
   return { mean: u.reduce((a, b) => a + b, 0) / Math.max(1, u.length), max: Math.max(...u), min: Math.min(...u) };
 }
 
-/** The CLI command that prints the same figures. */
-export function cliCommand(r: DeviceRun): string {
+/** The CLI command that prints the same figures (`trace`: the uploaded file's name, for a trace workload). */
+export function cliCommand(r: DeviceRun, trace?: string): string {
   const s = r.scenario;
   const d = s.device;
   const parts = ['ftl run', `--scheme ${s.scheme}`, `--chip ${s.chip.preset}`];
   if (s.chip.blocks !== undefined) parts.push(`--blocks ${s.chip.blocks}`);
   if (s.chip.pages_per_block !== undefined) parts.push(`--pages-per-block ${s.chip.pages_per_block}`);
   const w = s.workload as unknown as Record<string, unknown>;
-  if (w.kind !== 'trace' && w.kind !== 'pattern') {
+  if (w.kind === 'trace') {
+    parts.push(`--trace ${trace ?? 'FILE'}`);
+    if (typeof w.format === 'string') parts.push(`--format ${w.format}`);
+    if (typeof w.fit === 'string' && w.fit !== 'none') parts.push(`--fit ${w.fit}`);
+  } else if (w.kind !== 'pattern') {
     const args = Object.entries(w)
       .filter(([k, v]) => k !== 'kind' && v !== undefined && typeof v !== 'object')
       .map(([k, v]) => `${k}=${String(v)}`);
     parts.push(`--gen ${String(w.kind)}${args.length ? ':' + args.join(',') : ''}`);
   }
   const t = s.timing;
+  if (t?.model === 'open' && t.rate === undefined) parts.push('--timing open');
   if (t?.model === 'open' && t.rate !== undefined)
     parts.push(
       `--rate ${t.rate}`,

@@ -90,7 +90,16 @@ describe('DeviceSession', () => {
       expect(r.verdict!.lost).toBe(0);
       expect(r.verdict!.wrong).toBe(0);
     }
-    expect(() => s.step_op()).toThrow(/not stepped/);
+    // Step goes on with the run after the recovery, from the cut's cursor, power on; Back
+    // returns to the recovered moment.
+    expect(s.step_op()).toBe(true);
+    const after: DeviceMoment = s.moment();
+    expect([after.power, after.recovered_cuts, after.cursor]).toEqual(['on', 1, before.cursor + 1]);
+    expect(after.current!.start_ns).toBeGreaterThanOrEqual(
+      before.now_ns + Math.max(...m.recovery.map((r) => r.total_ns)),
+    );
+    expect(s.back_op()).toBe(true);
+    expect(s.moment()).toEqual(m);
     for (let i = 0; i < ops + 2; i++) s.back_op();
     expect(s.power()).toBe('on');
     expect(s.moment()).toEqual(before);

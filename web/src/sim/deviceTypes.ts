@@ -2,6 +2,7 @@
 // (deviceWorker.ts, its own wasm instance and one DeviceSession): what goes in and out.
 // The moment is the core's (generated from ssd_step::DeviceMoment).
 import type { DeviceMoment } from './generated/DeviceMoment';
+import type { TraceOptions } from './traceTypes';
 export type { DeviceMoment } from './generated/DeviceMoment';
 export type { DeviceOp } from './generated/DeviceOp';
 export type { DieMoment } from './generated/DieMoment';
@@ -39,8 +40,10 @@ export type DeviceRequest =
   | { kind: 'cut' }
   | { kind: 'recover' }
   | { kind: 'recover_whole' }
-  /** a whole run of a device (the compare's device shapes): `device_run`'s JSON; the open session is untouched */
-  | { kind: 'run'; scenario: unknown; space: number }
+  /** a whole run of a device (the compare's device shapes): `device_run`'s JSON; the open session is untouched.
+   * `trace`: the uploaded file the scenario's workload names (its parser id, the file, the options it was read
+   * with), read again in this worker (trace/keptUploads.ts) */
+  | { kind: 'run'; scenario: unknown; space: number; trace?: { pid: number; file: Blob; options: TraceOptions } }
   /** the stripe unit a scheme needs on several dies (`device_stripe_for`) */
   | { kind: 'stripe'; scheme: string };
 

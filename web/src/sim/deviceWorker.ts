@@ -2,8 +2,15 @@
 // A worker of its own for the device view (own wasm instance, one DeviceSession): the
 // simulation worker keeps its one-chip session. Each request is answered with the moment
 // and every die's chip arrays (deviceTypes.ts).
-import init, { DeviceSession, device_run, device_stripe_for } from './pkg/ftlscope_wasm.js';
+import init, {
+  DeviceSession,
+  TraceParser,
+  device_run,
+  device_run_trace,
+  device_stripe_for,
+} from './pkg/ftlscope_wasm.js';
 import type { DeviceReply, DeviceRequest, DieArrays } from './deviceTypes';
+import { coreScenario, type TraceOptions } from './traceTypes';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -23,7 +30,43 @@ function reply(s: DeviceSession, moved: boolean): DeviceReply {
   return { kind: 'moment', moment: s.moment(), dies, moved };
 }
 
-function handle(r: DeviceRequest): DeviceReply {
+/** Bytes read from an uploaded file per chunk (as the simulation worker's upload). */
+const CHUNK = 4 << 20;
+
+/** The upload last read here (the shapes of one comparison share it), by parser id and options. */
+let trace: { key: string; parser: TraceParser } | null = null;
+
+/** The uploaded file read through this worker's own TraceParser (streamed, never whole in memory). */
+async function parsedTrace(t: { pid: number; file: Blob; options: TraceOptions }): Promise<TraceParser> {
+  const key = `${t.pid}:${JSON.stringify(t.options)}`;
+  if (trace?.key === key) return trace.parser;
+  trace?.parser.free();
+  trace = null;
+  const parser = new TraceParser(JSON.stringify(t.options));
+  try {
+    for (let offset = 0; offset < t.file.size; offset += CHUNK) {
+      const p = parser.feed(new Uint8Array(await t.file.slice(offset, offset + CHUNK).arrayBuffer()));
+      if (p.failed || p.done) break;
+    }
+    const f = parser.finish();
+    if (!f.ok) throw new Error(`the uploaded trace could not be read: ${f.error.message}`);
+  } catch (e) {
+    parser.free();
+    throw e;
+  }
+  trace = { key, parser };
+  return parser;
+}
+
+async function handle(r: DeviceRequest): Promise<DeviceReply> {
+  if (r.kind === 'run' && r.trace) {
+    const parser = await parsedTrace(r.trace);
+    return { kind: 'run', json: device_run_trace(JSON.stringify(coreScenario(r.scenario)), r.space, parser) };
+  }
+  return handleNow(r);
+}
+
+function handleNow(r: DeviceRequest): DeviceReply {
   if (r.kind === 'open') {
     session?.free();
     session = null;
@@ -54,20 +97,25 @@ function handle(r: DeviceRequest): DeviceReply {
 }
 
 let ready: Promise<unknown> | null = null;
+let inOrder: Promise<void> = Promise.resolve();
 
 self.addEventListener('message', (ev: MessageEvent<DeviceRequest>) => {
   ready ??= init();
-  // Requests are answered in order: each waits for the module, then runs synchronously.
-  void ready.then(
-    () => {
-      let out: DeviceReply;
-      try {
-        out = handle(ev.data);
-      } catch (e) {
-        out = { kind: 'error', message: e instanceof Error ? e.message : String(e) };
-      }
-      self.postMessage(out);
-    },
-    (e: unknown) => self.postMessage({ kind: 'error', message: String(e) } satisfies DeviceReply),
+  const module = ready;
+  // Requests are answered in order: each waits for the module and for the one before it
+  // (reading an uploaded file is asynchronous).
+  inOrder = inOrder.then(() =>
+    module.then(
+      async () => {
+        let out: DeviceReply;
+        try {
+          out = await handle(ev.data);
+        } catch (e) {
+          out = { kind: 'error', message: e instanceof Error ? e.message : String(e) };
+        }
+        self.postMessage(out);
+      },
+      (e: unknown) => self.postMessage({ kind: 'error', message: String(e) } satisfies DeviceReply),
+    ),
   );
 });

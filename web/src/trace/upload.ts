@@ -3,6 +3,7 @@
 // progress and cancel. The file itself is sent to the worker once (a Blob is shared,
 // not copied) and never leaves the browser.
 import type { SimClient } from '../sim/client';
+import { keepUpload } from './keptUploads';
 import type { FinishResult, TraceOptions, TraceProgress } from './types';
 
 export const CHUNK_BYTES = 4 << 20;
@@ -43,6 +44,7 @@ export async function parseUpload(
   chunkBytes = CHUNK_BYTES,
 ): Promise<ParseOutcome> {
   const { pid } = await client.request('trace_open', { file, options });
+  keepUpload(pid, file, options);
   let progress: TraceProgress | null = null;
   try {
     onProgress(0, null);

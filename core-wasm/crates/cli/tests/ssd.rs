@@ -184,9 +184,9 @@ fn the_apps_device_is_the_clis() {
         dev.goto(dev.total()).unwrap();
         let m = dev.moment(0);
         let per = d["per_die"].as_array().unwrap();
-        assert_eq!(per.len(), dev.dies.len());
+        assert_eq!(per.len(), dev.dies().len());
         let mut erases = 0;
-        for (i, s) in dev.dies.iter().enumerate() {
+        for (i, s) in dev.dies().iter().enumerate() {
             let met = s.view().metrics();
             let p = &per[i];
             assert_eq!(p["page_requests"].as_u64(), Some(m.dies[i].requests as u64), "{scheme} die {i}");

@@ -15,13 +15,20 @@
 //! The dies never interact (each its own chip and FTL), so a die's moment depends only on
 //! how many of its own steps were taken: every moment of the device is a tuple of die
 //! moments, and one die is today's Stepper exactly.
+//!
+//! After a power cut and every die's recovery (ssd_step/power.rs) the run goes on: the
+//! requests left are planned again from the recovered dies (`plan` from their states, the
+//! page requests each die has done skipped), in a `DeviceStepper` of their own (`after`)
+//! that holds the dies while it runs; Back from its first step returns to the recovery.
 
 mod power;
 pub use power::{DevicePower, DieRecoveryMoment};
 
 use crate::crash::Recover;
 use crate::nand::{Event, OpKind, Timing};
-use crate::sim::{Fresh, Simulator};
+use std::sync::Arc;
+
+use crate::sim::{Fresh, Simulator, State};
 use crate::ssd::{exec_page, place, DeviceClock, DeviceHost, DieStats, Shape, Stripe};
 use crate::stepper::Stepper;
 use crate::timing::{Model, Schedule, TimingConfig};
@@ -32,7 +39,7 @@ use crate::trace::Request;
 struct DieStep {
     /// Page request index in the device's workload.
     request: u32,
-    /// Host request it belongs to.
+    /// Host request it belongs to (index in the plan's `hosts`).
     host: u32,
     start_ns: u64,
     /// Its operations' durations are `op_ns[first_op .. first_op + ops]` of the die.
@@ -187,6 +194,26 @@ pub struct DeviceMoment {
     pub recovery: Vec<DieRecoveryMoment>,
     pub recovery_current: Option<OpSpan>,
     pub recovery_next: Option<OpSpan>,
+    /// Power cuts the run has recovered from and gone on after (0: the recorded run).
+    pub recovered_cuts: u32,
+}
+
+/// The device's workload: page requests (device LPNs), host requests, arrivals.
+struct Workload {
+    requests: Vec<Request>,
+    schedule: Schedule,
+    arrivals: Option<Vec<u64>>,
+}
+
+/// What came before a run planned after a recovery (zero for the recorded run): the
+/// device's cursor and host requests done at the cut, and the cuts recovered from.
+#[derive(Clone, Copy, Debug, Default)]
+struct Prior {
+    cursor: usize,
+    hosts_done: usize,
+    /// Host requests in the whole workload.
+    hosts: usize,
+    cuts: u32,
 }
 
 /// A device of several dies stepped op by op (see the module comment).
@@ -194,11 +221,24 @@ pub struct DeviceStepper {
     pub shape: Shape,
     /// Stripe unit, pages.
     pub unit: u32,
-    pub dies: Vec<Stepper>,
+    /// The dies' Steppers (empty while `after` runs: it holds them).
+    dies: Vec<Stepper>,
     plan: Vec<DiePlan>,
-    /// Host requests in time and each die's share of the whole run (`Device::run`'s).
+    /// Host requests in time and each die's share of the run planned here (the recorded
+    /// run: `Device::run`'s).
     pub hosts: Vec<DeviceHost>,
     pub die_stats: Vec<DieStats>,
+    /// The workload's host request of each of `hosts`.
+    host_ids: Vec<u32>,
+    /// Page requests each die had done when this plan starts (its Stepper's step there).
+    base: Vec<usize>,
+    /// No step starts before this (the end of the recovery this plan follows; 0).
+    t0: u64,
+    workload: Arc<Workload>,
+    transfer_ns: u64,
+    prior: Prior,
+    /// The run after a recovery (ssd_step/power.rs, `resume`).
+    after: Option<Box<DeviceStepper>>,
     pos: Vec<Pos>,
     /// Busy time of the steps revealed, by die.
     busy: Vec<u64>,
@@ -225,32 +265,69 @@ impl DeviceStepper {
             Stripe::Page => 1,
             Stripe::Block => fresh().flash.geometry().pages_per_block,
         };
-        let clock = DeviceClock::new(&shape, crate::ssd::transfer_ns(&shape, &fresh())?);
-        let (plan, hosts, die_stats) = plan(sim.requests(), sim.schedule(), sim.arrivals(), &fresh, clock, unit)?;
+        let transfer_ns = crate::ssd::transfer_ns(&shape, &fresh())?;
+        let workload = Arc::new(Workload {
+            requests: sim.requests().to_vec(),
+            schedule: sim.schedule().clone(),
+            arrivals: sim.arrivals().map(<[u64]>::to_vec),
+        });
+        let from = Start { states: (0..d).map(|_| fresh()).collect(), done: vec![0; d], t0: 0 };
+        let planned = plan(&workload, from, DeviceClock::new(&shape, transfer_ns), unit)?;
+        let mut dev = DeviceStepper::planned(shape, unit, planned, fresh, keyframe_bytes, workload, transfer_ns);
+        dev.one_die = (d == 1).then(|| (sim.schedule().clone(), *sim.timing()));
+        for i in 0..d {
+            let s = dev.die_stepper(i)?;
+            dev.dies.push(s);
+        }
+        Ok(dev)
+    }
+
+    /// A device over `planned`, no die Stepper yet, at its start.
+    fn planned(
+        shape: Shape,
+        unit: u32,
+        planned: Plan,
+        fresh: Fresh,
+        keyframe_bytes: usize,
+        workload: Arc<Workload>,
+        transfer_ns: u64,
+    ) -> DeviceStepper {
+        let (plan, hosts, die_stats, host_ids) = planned;
+        let d = plan.len();
+        let prior = Prior { hosts: hosts.len(), ..Prior::default() };
         let total = plan.iter().map(|p| p.steps.iter().map(DieStep::units).sum::<usize>()).sum();
-        let one_die = (d == 1).then(|| (sim.schedule().clone(), *sim.timing()));
-        let mut dev = DeviceStepper {
+        DeviceStepper {
             shape,
             unit,
             dies: Vec::with_capacity(d),
             plan,
             hosts,
             die_stats,
+            host_ids,
+            base: vec![0; d],
+            t0: 0,
+            workload,
+            transfer_ns,
+            prior,
+            after: None,
             pos: vec![Pos::default(); d],
             busy: vec![0; d],
             cursor: 0,
             total,
             fresh,
             keyframe_bytes,
-            one_die,
+            one_die: None,
             cut: None,
             recoverer: None,
-        };
-        for i in 0..d {
-            let s = dev.die_stepper(i)?;
-            dev.dies.push(s);
         }
-        Ok(dev)
+    }
+
+    /// The dies' Steppers at the moment shown (their chips, places and verdicts).
+    pub fn dies(&self) -> &[Stepper] {
+        match &self.after {
+            Some(a) => a.dies(),
+            None => &self.dies,
+        }
     }
 
     /// Die `d`'s Stepper at the start of the run.
@@ -273,12 +350,19 @@ impl DeviceStepper {
         Ok(Stepper::new(s))
     }
 
-    /// Steps taken (flash operations, and page requests without one), and in the run.
+    /// Steps taken (flash operations, and page requests without one), and in the run; after
+    /// a recovery, those before the cut and those of the run since.
     pub fn cursor(&self) -> usize {
-        self.cursor
+        match &self.after {
+            Some(a) => a.cursor(),
+            None => self.prior.cursor + self.cursor,
+        }
     }
     pub fn total(&self) -> usize {
-        self.total
+        match &self.after {
+            Some(a) => a.total(),
+            None => self.prior.cursor + self.total,
+        }
     }
 
     /// The die whose step comes next: smallest (start, die) of each die's next step.
@@ -324,6 +408,9 @@ impl DeviceStepper {
 
     /// One more step (the next operation in time, on whichever die). False at the end.
     pub fn step_op(&mut self) -> Result<bool, String> {
+        if let Some(a) = &mut self.after {
+            return a.step_op();
+        }
         if self.cut.is_some() {
             return self.step_cut();
         }
@@ -337,6 +424,14 @@ impl DeviceStepper {
 
     /// Back one step (the last operation in time). False at the start.
     pub fn back_op(&mut self) -> Result<bool, String> {
+        if let Some(a) = &mut self.after {
+            let moved = a.back_op()?;
+            if a.cursor == 0 && a.cut.is_none() {
+                // Back at the recovered moment: the run after it is planned again on Step.
+                self.collapse();
+            }
+            return Ok(moved);
+        }
         if self.cut.is_some() {
             self.back_cut()?;
             return Ok(true);
@@ -351,6 +446,7 @@ impl DeviceStepper {
     /// each die that moves goes there by its Stepper's `goto` (keyframes and replay).
     pub fn goto(&mut self, n: usize) -> Result<(), String> {
         let n = n.min(self.total);
+        self.collapse();
         self.leave_cut()?;
         let before = self.pos.clone();
         while self.cursor < n {
@@ -376,6 +472,13 @@ impl DeviceStepper {
 
     /// The last step revealed (None at the start): the die the screen highlights.
     pub fn current(&self) -> Option<DeviceOp> {
+        match &self.after {
+            Some(a) => a.current(),
+            None => self.current_here(),
+        }
+    }
+
+    fn current_here(&self) -> Option<DeviceOp> {
         let d = self.last_die()?;
         let (s, k) = self.last_of(d)?;
         Some(self.op_at(d, s, k))
@@ -383,6 +486,9 @@ impl DeviceStepper {
 
     /// The next step (None at the end).
     pub fn next(&self) -> Option<DeviceOp> {
+        if let Some(a) = &self.after {
+            return a.next();
+        }
         let d = self.next_die()?;
         Some(self.op_at(d, self.pos[d].s, self.pos[d].k))
     }
@@ -399,32 +505,47 @@ impl DeviceStepper {
                 end_ns,
             },
             request: st.request,
-            host: st.host,
-            local_request: s as u32,
+            host: self.host_ids[st.host as usize],
+            local_request: (self.base[d] + s) as u32,
         }
     }
 
-    /// The device's time at the moment shown: the latest end of a step revealed.
+    /// The device's time at the moment shown: the latest end of a step revealed (after a
+    /// recovery, at least the recovery's end).
     pub fn now_ns(&self) -> u64 {
+        if let Some(a) = &self.after {
+            return a.now_ns();
+        }
         (0..self.plan.len())
             .filter_map(|d| self.last_of(d).map(|(s, k)| self.plan[d].unit_time(s, k).1))
             .max()
             .unwrap_or(0)
+            .max(self.t0)
     }
 
-    /// Busy time of each die so far (the steps revealed), ns.
+    /// Busy time of each die so far (the steps revealed; after a recovery, with the steps
+    /// before the cut and the recovery's operations), ns.
     pub fn busy_ns(&self) -> &[u64] {
-        &self.busy
+        match &self.after {
+            Some(a) => a.busy_ns(),
+            None => &self.busy,
+        }
     }
 
     /// Each die's share of the time so far busy (busy / `now_ns`; 0 at the start).
     pub fn utilisation(&self) -> Vec<f64> {
+        if let Some(a) = &self.after {
+            return a.utilisation();
+        }
         let now = self.now_ns();
         self.busy.iter().map(|&b| if now == 0 { 0.0 } else { b as f64 / now as f64 }).collect()
     }
 
     /// The device at the moment shown, each die's queue listed up to `queue_limit`.
     pub fn moment(&self, queue_limit: usize) -> DeviceMoment {
+        if let Some(a) = &self.after {
+            return a.moment(queue_limit);
+        }
         let util = self.utilisation();
         let now = self.now_ns();
         let dies = (0..self.plan.len())
@@ -439,7 +560,7 @@ impl DeviceStepper {
                     step: s.step() as u32,
                     op_cursor: s.op_cursor() as u32,
                     op_count: s.op_count() as u32,
-                    requests: self.plan[d].steps.len() as u32,
+                    requests: (self.base[d] + self.plan[d].steps.len()) as u32,
                     busy_ns: self.busy[d],
                     utilisation: util[d],
                     queue,
@@ -448,8 +569,8 @@ impl DeviceStepper {
             })
             .collect();
         DeviceMoment {
-            cursor: self.cursor as u32,
-            total: self.total as u32,
+            cursor: self.cursor() as u32,
+            total: self.total() as u32,
             channels: self.shape.channels,
             dies_per_channel: self.shape.dies_per_channel,
             stripe: self.shape.stripe.name().to_string(),
@@ -457,13 +578,14 @@ impl DeviceStepper {
             now_ns: now,
             current: self.current(),
             next: self.next(),
-            hosts_done: self.hosts_done() as u32,
-            hosts: self.hosts.len() as u32,
+            hosts_done: (self.prior.hosts_done + self.hosts_done()) as u32,
+            hosts: self.prior.hosts as u32,
             dies,
             power: self.power(),
             recovery: self.recoveries(),
             recovery_current: self.recovery_current(),
             recovery_next: self.recovery_next(),
+            recovered_cuts: self.prior.cuts,
         }
     }
 
@@ -483,7 +605,10 @@ impl DeviceStepper {
     /// request under way, then those whose host request has arrived, in FIFO order; at
     /// most `limit`.
     pub fn queue(&self, d: usize, limit: usize) -> Vec<DieQueueItem> {
-        let now = self.current().map_or(0, |c| c.span.start_ns);
+        if let Some(a) = &self.after {
+            return a.queue(d, limit);
+        }
+        let now = self.current_here().map_or(self.t0, |c| c.span.start_ns);
         let p = &self.plan[d];
         let (first, running) = match self.last_of(d) {
             // The die's page request under way: not all of it revealed, or its last
@@ -501,7 +626,7 @@ impl DeviceStepper {
                 let req = p.local[first + i];
                 DieQueueItem {
                     request: st.request,
-                    host: st.host,
+                    host: self.host_ids[st.host as usize],
                     lpn: req.lpn().unwrap_or(0),
                     read: matches!(req, Request::Read { .. }),
                     arrival_ns,
@@ -537,76 +662,101 @@ fn op_ns(kind: OpKind, t: &Timing) -> u64 {
     }
 }
 
-type Plan = (Vec<DiePlan>, Vec<DeviceHost>, Vec<DieStats>);
+type Plan = (Vec<DiePlan>, Vec<DeviceHost>, Vec<DieStats>, Vec<u32>);
 
-/// Runs the workload once on fresh dies, recording each page request's operations and
-/// its start on its die under the device's timing (`DeviceClock`, which `Device::run`
-/// drives too).
-fn plan(
-    requests: &[Request],
-    schedule: &Schedule,
-    arrivals: Option<&[u64]>,
-    fresh: &Fresh,
-    mut clock: DeviceClock,
-    unit: u32,
-) -> Result<Plan, String> {
+/// Where a plan starts: each die's state and how many of its page requests it has done
+/// (fresh dies, none done; or the dies a recovery left), and the earliest any host
+/// request is served (0; or the recovery's end).
+struct Start {
+    states: Vec<State>,
+    done: Vec<usize>,
+    t0: u64,
+}
+
+/// Runs the workload once on the dies `from` gives, recording each page request's
+/// operations and its start on its die under the device's timing (`DeviceClock`, which
+/// `Device::run` drives too). The page requests each die has done are skipped; a host
+/// request arriving before `t0` is served from `t0` (arrivals are moved, not dropped: the
+/// host sends again what a dead device never acknowledged). Also returns the workload's
+/// host request of each planned host request.
+fn plan(w: &Workload, from: Start, mut clock: DeviceClock, unit: u32) -> Result<Plan, String> {
+    let (requests, schedule, arrivals) = (&w.requests, &w.schedule, w.arrivals.as_deref());
+    let Start { mut states, done, t0 } = from;
     let d = clock.dies();
-    let mut states: Vec<_> = (0..d).map(|_| fresh()).collect();
     for s in &mut states {
         s.flash.set_recording(true);
     }
     let mut dies: Vec<DiePlan> = (0..d).map(|_| DiePlan::default()).collect();
     let mut stats = vec![DieStats::default(); d];
     let mut hosts: Vec<DeviceHost> = Vec::new();
+    let mut host_ids: Vec<u32> = Vec::new();
+    let mut seen = vec![0usize; d];
+    // The workload's host request of page request i.
+    let mut host = 0usize;
     let floors = arrivals.map(DeviceClock::floors);
     for (i, &req) in requests.iter().enumerate() {
-        if req.lpn().is_none() {
+        let Some(lpn) = req.lpn() else {
             return Err(format!("request {} ({req:?}): time-shift requests need a device of one die", i + 1));
-        }
-        let lpn = req.lpn().unwrap_or(0);
-        if schedule.begins(i) || !clock.in_host() {
-            let k = hosts.len();
-            let arrival = arrivals.and_then(|a| a.get(k).copied()).unwrap_or(clock.last_done());
-            let floor = floors.as_ref().and_then(|f| f.get(k).copied()).unwrap_or(arrival);
-            clock.begin(arrival, floor);
+        };
+        if i > 0 && schedule.begins(i) {
+            host += 1;
         }
         let (die, local) = place(lpn, d as u32, unit);
         let di = die as usize;
-        let local_req = match req {
-            Request::Read { .. } => Request::Read { lpn: local },
-            _ => Request::Write { lpn: local },
-        };
-        let st = &mut states[di];
-        if local >= st.ftl.logical_pages() {
-            return Err(format!("request {}: lpn {lpn} is beyond the device's logical space", i + 1));
-        }
-        let w =
-            exec_page(st, local_req).map_err(|e| format!("request {} ({req:?}) on die {die} failed: {e}", i + 1))?;
-        let service = w.service_ns;
-        let t = *st.flash.timing();
-        let p = &mut dies[di];
-        let first_op = p.op_ns.len() as u32;
-        for e in st.flash.take_events() {
-            if let Event::Op { kind, .. } = e {
-                let ns = op_ns(kind, &t);
-                p.op_ns.push(u32::try_from(ns).map_err(|_| "an operation longer than 4 s".to_string())?);
+        seen[di] += 1;
+        if seen[di] > done[di] {
+            if schedule.begins(i) || !clock.in_host() {
+                let arrival = arrivals.and_then(|a| a.get(host).copied()).unwrap_or(clock.last_done()).max(t0);
+                let floor = floors.as_ref().and_then(|f| f.get(host).copied()).unwrap_or(arrival).max(t0);
+                clock.begin(arrival, floor);
+                host_ids.push(host as u32);
             }
+            let die = (&mut states[di], &mut dies[di], &mut stats[di]);
+            plan_page(die, &mut clock, (i, req, di, local), hosts.len())?;
         }
-        let ops = p.op_ns.len() as u32 - first_op;
-        debug_assert_eq!(p.op_ns[first_op as usize..].iter().map(|&n| n as u64).sum::<u64>(), service);
-        let pt = clock.page(di, w, &mut stats[di]);
-        // The operations run back to back from here; a write's wait for the channel
-        // comes first, a read's before its data-out, at the end of its last operation
-        // (PageTime): either way the page request ends at `pt.end_ns`.
-        let (start_ns, tail) =
-            if w.read { (pt.ready_ns, pt.channel_wait_ns) } else { (pt.ready_ns + pt.channel_wait_ns, 0) };
-        let tail_wait_ns = u32::try_from(tail).map_err(|_| "a wait for the channel longer than 4 s".to_string())?;
-        p.steps.push(DieStep { request: i as u32, host: hosts.len() as u32, start_ns, first_op, ops, tail_wait_ns });
-        debug_assert_eq!(p.unit_time(p.steps.len() - 1, p.steps.last().map_or(0, |s| s.units() - 1)).1, pt.end_ns);
-        p.local.push(local_req);
-        if schedule.ends(i) {
+        if schedule.ends(i) && clock.in_host() {
             hosts.push(clock.end());
         }
     }
-    Ok((dies, hosts, stats))
+    Ok((dies, hosts, stats, host_ids))
+}
+
+/// Page request `i` (`req`, die-local LPN `local`) of planned host request `host`, on
+/// die `di` (`st`, its plan `p`).
+fn plan_page(
+    (st, p, stats): (&mut State, &mut DiePlan, &mut DieStats),
+    clock: &mut DeviceClock,
+    (i, req, di, local): (usize, Request, usize, u32),
+    host: usize,
+) -> Result<(), String> {
+    let local_req = match req {
+        Request::Read { .. } => Request::Read { lpn: local },
+        _ => Request::Write { lpn: local },
+    };
+    if local >= st.ftl.logical_pages() {
+        return Err(format!("request {}: lpn {} is beyond the device's logical space", i + 1, req.lpn().unwrap_or(0)));
+    }
+    let w = exec_page(st, local_req).map_err(|e| format!("request {} ({req:?}) on die {di} failed: {e}", i + 1))?;
+    let service = w.service_ns;
+    let t = *st.flash.timing();
+    let first_op = p.op_ns.len() as u32;
+    for e in st.flash.take_events() {
+        if let Event::Op { kind, .. } = e {
+            let ns = op_ns(kind, &t);
+            p.op_ns.push(u32::try_from(ns).map_err(|_| "an operation longer than 4 s".to_string())?);
+        }
+    }
+    let ops = p.op_ns.len() as u32 - first_op;
+    debug_assert_eq!(p.op_ns[first_op as usize..].iter().map(|&n| n as u64).sum::<u64>(), service);
+    let pt = clock.page(di, w, stats);
+    // The operations run back to back from here; a write's wait for the channel
+    // comes first, a read's before its data-out, at the end of its last operation
+    // (PageTime): either way the page request ends at `pt.end_ns`.
+    let (start_ns, tail) =
+        if w.read { (pt.ready_ns, pt.channel_wait_ns) } else { (pt.ready_ns + pt.channel_wait_ns, 0) };
+    let tail_wait_ns = u32::try_from(tail).map_err(|_| "a wait for the channel longer than 4 s".to_string())?;
+    p.steps.push(DieStep { request: i as u32, host: host as u32, start_ns, first_op, ops, tail_wait_ns });
+    debug_assert_eq!(p.unit_time(p.steps.len() - 1, p.steps.last().map_or(0, |s| s.units() - 1)).1, pt.end_ns);
+    p.local.push(local_req);
+    Ok(())
 }

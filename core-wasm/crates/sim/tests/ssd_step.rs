@@ -76,7 +76,7 @@ fn stepped_to_the_end_it_is_device_run() {
             assert!((op.span.start_ns, op.span.die) >= last, "{scheme}: step {} out of order", dev.cursor());
             last = (op.span.start_ns, op.span.die);
             // The die's own Stepper is at this operation of this request.
-            let s = &dev.dies[d];
+            let s = &dev.dies()[d];
             if op.span.op < op.span.ops {
                 assert_eq!((s.step(), s.op_cursor()), (op.local_request as usize, op.span.op as usize), "{scheme}");
             } else {
@@ -95,7 +95,7 @@ fn stepped_to_the_end_it_is_device_run() {
         assert!(per_die_ops.iter().all(|&n| n > 0), "{scheme}: every die worked");
         assert!(switches > dev.total() / 10, "{scheme}: the dies' operations interleave ({switches} switches)");
         // Same chips, counters and completions as Device::run.
-        for (i, (s, w)) in dev.dies.iter().zip(&want.dies).enumerate() {
+        for (i, (s, w)) in dev.dies().iter().zip(&want.dies).enumerate() {
             let (a, b) = (s.view().metrics(), w.metrics());
             assert_eq!(
                 (a.erases, a.page_programs, a.page_reads, s.view().host.writes, s.view().host.reads),
@@ -144,22 +144,22 @@ fn back_retraces_the_steps() {
     dev.goto(dev.total()).unwrap();
     let mut fwd = DeviceStepper::new(sh, "page", &sim, KEYFRAMES).unwrap();
     let mut moments = Vec::new();
-    moments.push((fwd.current(), fwd.dies.iter().map(die_moment).collect::<Vec<_>>()));
+    moments.push((fwd.current(), fwd.dies().iter().map(die_moment).collect::<Vec<_>>()));
     while fwd.step_op().unwrap() {
-        moments.push((fwd.current(), fwd.dies.iter().map(die_moment).collect::<Vec<_>>()));
+        moments.push((fwd.current(), fwd.dies().iter().map(die_moment).collect::<Vec<_>>()));
     }
     assert_eq!(moments.len(), dev.total() + 1);
     for n in (0..dev.total()).rev() {
         assert!(dev.back_op().unwrap());
         assert_eq!(dev.cursor(), n);
-        let got = (dev.current(), dev.dies.iter().map(die_moment).collect::<Vec<_>>());
+        let got = (dev.current(), dev.dies().iter().map(die_moment).collect::<Vec<_>>());
         assert_eq!(got, moments[n], "moment {n}");
     }
     assert!(!dev.back_op().unwrap(), "nothing before the start");
     // A jump lands where stepping does.
     for n in [dev.total() / 2, 3, dev.total() - 1] {
         dev.goto(n).unwrap();
-        let got = (dev.current(), dev.dies.iter().map(die_moment).collect::<Vec<_>>());
+        let got = (dev.current(), dev.dies().iter().map(die_moment).collect::<Vec<_>>());
         assert_eq!(got, moments[n], "goto {n}");
     }
 }
@@ -180,7 +180,7 @@ fn one_die_is_todays_stepper() {
                 break;
             }
             steps += 1;
-            let d = &dev.dies[0];
+            let d = &dev.dies()[0];
             assert_eq!(die_moment(d), die_moment(&one), "{scheme}: step {steps}");
             assert_eq!(
                 serde_json::to_string(&d.events()).unwrap(),

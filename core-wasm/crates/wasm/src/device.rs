@@ -64,7 +64,7 @@ impl DeviceSession {
     }
 
     pub fn dies(&self) -> u32 {
-        self.dev.dies.len() as u32
+        self.dev.dies().len() as u32
     }
     pub fn cursor(&self) -> u32 {
         self.dev.cursor() as u32
@@ -112,7 +112,7 @@ impl DeviceSession {
     }
 
     fn die(&self, d: u32) -> Result<&Stepper, JsError> {
-        self.dev.dies.get(d as usize).ok_or_else(|| JsError::new(&format!("no die {d}")))
+        self.dev.die(d as usize).ok_or_else(|| JsError::new(&format!("no die {d}")))
     }
     pub fn page_states(&self, die: u32) -> Result<Vec<u8>, JsError> {
         Ok(self.die(die)?.page_states())

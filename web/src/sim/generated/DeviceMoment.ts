@@ -35,4 +35,8 @@ export type DeviceMoment = {
   recovery: Array<DieRecoveryMoment>;
   recovery_current: OpSpan | null;
   recovery_next: OpSpan | null;
+  /**
+   * Power cuts the run has recovered from and gone on after (0: the recorded run).
+   */
+  recovered_cuts: number;
 };

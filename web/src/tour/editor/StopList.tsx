@@ -2,14 +2,24 @@
 // (buttons, so the keyboard can reorder too) or delete it.
 import type { TourStop } from '../tourTypes';
 
+/** Where a stop is: request and operation on a chip ("r12+3"), the device's operation on a
+ * device of several dies ("op 9 (8 dies)"; at.op is the device's cursor there). */
+export function stopPlace(at: TourStop['at'], dies = 1): string {
+  if (dies > 1) return `op ${at.op ?? 0} (${dies} dies)`;
+  return `r${at.step}${at.op ? `+${at.op}` : ''}`;
+}
+
 export function StopList({
   stops,
   selected,
   onSelect,
   onMove,
   onDelete,
+  dies,
 }: {
   stops: TourStop[];
+  /** dies of each stop's device (1 or absent: a chip) */
+  dies?: number[];
   selected: number;
   onSelect: (i: number) => void;
   onMove: (i: number, by: -1 | 1) => void;
@@ -33,9 +43,8 @@ export function StopList({
             title="Edit this stop (the chip goes to its moment)"
           >
             {i + 1}. {s.title || '(no title)'}{' '}
-            <span className="muted">
-              r{s.at.step}
-              {s.at.op ? `+${s.at.op}` : ''}
+            <span className="muted" data-testid="ted-stop-place">
+              {stopPlace(s.at, dies?.[i])}
             </span>
           </button>
           <span className="ted-stop-tools">

@@ -12,7 +12,7 @@ import { download } from '../../ui/download';
 import { chipSize } from '../tourCheck';
 import type { TourProblem } from '../tourFile';
 import { tourFileName, tourFileText } from '../tourShare';
-import { addOwnTour, chipScenario, isOwnTour, tourById, withDevice } from '../tours';
+import { addOwnTour, chipScenario, isOwnTour, scenarioDevice, tourById, withDevice } from '../tours';
 import type { TourStop } from '../tourTypes';
 import { ConfirmBar } from './ConfirmBar';
 import {
@@ -141,6 +141,10 @@ export function TourEditor({ loaded, show, onTry, hidden, onLeaveTour, device }:
         <div className="ted-left">
           <StopList
             stops={draft.stops}
+            dies={draft.stops.map((_, i) => {
+              const d = scenarioDevice(draftStopScenario(draft, i));
+              return d ? d.channels * d.diesPerChannel : 1;
+            })}
             selected={selected}
             onSelect={select}
             onMove={(i, by) => {

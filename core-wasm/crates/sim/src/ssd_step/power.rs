@@ -5,13 +5,15 @@
 //! power coming back starts every die's recovery from its own chip at once; their
 //! operations are stepped in time order from the cut (each die's operations back to back,
 //! ties to the lower die), and each die's verdict is its Stepper's (every LPN against the
-//! die's reference model). The run is not stepped on after a device's recovery (the plan
-//! of the later requests is the recorded run's); Back retraces the recovery and the cut,
-//! and `goto` leaves the cut for the recorded run.
+//! die's reference model). Once every die has recovered, Step goes on with the run
+//! (`resume`): the requests left, planned again from the recovered dies, from the end of
+//! the slowest die's recovery. Back retraces that run, the recovery and the cut, and `goto`
+//! leaves the cut for the recorded run.
 
-use super::{op_ns, DeviceStepper, OpSpan, Pos};
+use super::{op_ns, plan, DeviceStepper, OpSpan, Pos, Prior, Start};
 use crate::crash::Recover;
 use crate::nand::Event;
+use crate::ssd::DeviceClock;
 use crate::stepper::{Stepper, Verdict};
 
 /// The device's power since a cut (`DeviceStepper::power_cut`).
@@ -75,6 +77,9 @@ impl DeviceStepper {
     }
 
     pub fn power(&self) -> DevicePower {
+        if let Some(a) = &self.after {
+            return a.power();
+        }
         match &self.cut {
             None => DevicePower::On,
             Some(Cut { rec: None, .. }) => DevicePower::Off,
@@ -86,6 +91,9 @@ impl DeviceStepper {
     /// Cuts power at the moment shown: every die stops after the operations it has
     /// revealed (see the module comment).
     pub fn power_cut(&mut self) -> Result<(), String> {
+        if let Some(a) = &mut self.after {
+            return a.power_cut();
+        }
         if self.cut.is_some() {
             return Err("power is already off (or a recovery is shown): go back before the cut first".into());
         }
@@ -109,6 +117,9 @@ impl DeviceStepper {
     /// Power comes back on every die: each recovers from its own chip; the recovery's
     /// operations are then revealed by `step_op` in time order (`recover_whole`: all).
     pub fn recover(&mut self) -> Result<(), String> {
+        if let Some(a) = &mut self.after {
+            return a.recover();
+        }
         let recover = self.recoverer.clone().ok_or("this device has no recovery")?;
         let Some(cut) = &mut self.cut else { return Err("power is on".into()) };
         if cut.rec.is_some() {
@@ -136,6 +147,9 @@ impl DeviceStepper {
 
     /// Recovers every die and reveals every recovery operation.
     pub fn recover_whole(&mut self) -> Result<(), String> {
+        if let Some(a) = &mut self.after {
+            return a.recover_whole();
+        }
         if matches!(self.power(), DevicePower::Off) {
             self.recover()?;
         }
@@ -179,10 +193,62 @@ impl DeviceStepper {
             DevicePower::On => unreachable!("step_cut with the power on"),
             DevicePower::Off => Err("power is off: recover first (or go back before the cut)".into()),
             DevicePower::Recovering => self.step_recovery(),
-            DevicePower::Recovered => Err(
-                "every die has recovered; the run after a device's power cut is not stepped (go back before the cut, or seek)"
-                    .into(),
-            ),
+            DevicePower::Recovered => {
+                self.resume()?;
+                let a = self.after.as_mut().expect("resumed");
+                if a.step_op()? {
+                    return Ok(true);
+                }
+                // Nothing left to run after the cut.
+                self.collapse();
+                Ok(false)
+            }
+        }
+    }
+
+    /// Every die has recovered: the run goes on (`after`) with the requests left, planned
+    /// from the recovered dies (each die's page requests done skipped, the one it lost in
+    /// flight among them: it was never acknowledged). *Choice* (docs/ssd.md): the device
+    /// takes requests again once the slowest die has recovered (the host sees one device),
+    /// and a host request that arrived before that is served from then.
+    fn resume(&mut self) -> Result<(), String> {
+        let Some(Cut { now_ns, rec: Some(rec) }) = &self.cut else { return Err("no recovery to go on from".into()) };
+        let rec_ns: Vec<u64> = rec.iter().map(|r| r.op_ns.iter().sum()).collect();
+        let t0 = now_ns + rec_ns.iter().copied().max().unwrap_or(0);
+        let done: Vec<usize> = self.dies.iter().map(|s| s.step()).collect();
+        let states = self.dies.iter().map(|s| s.view().clone()).collect();
+        let clock = DeviceClock::new(&self.shape, self.transfer_ns);
+        let planned = plan(&self.workload, Start { states, done: done.clone(), t0 }, clock, self.unit)?;
+        let mut a = DeviceStepper::planned(
+            self.shape,
+            self.unit,
+            planned,
+            self.fresh.clone(),
+            self.keyframe_bytes,
+            self.workload.clone(),
+            self.transfer_ns,
+        );
+        a.base = done;
+        a.t0 = t0;
+        // A die's busy time so far: its steps before the cut and its recovery's operations.
+        a.busy = self.busy.iter().zip(&rec_ns).map(|(b, r)| b + r).collect();
+        a.prior = Prior {
+            cursor: self.cursor(),
+            hosts_done: self.prior.hosts_done + self.hosts_done(),
+            hosts: self.prior.hosts,
+            cuts: self.prior.cuts + 1,
+        };
+        a.recoverer = self.recoverer.clone();
+        a.dies = std::mem::take(&mut self.dies);
+        self.after = Some(Box::new(a));
+        Ok(())
+    }
+
+    /// Drops the run after the recovery (and any after later cuts): the dies come back here.
+    pub(super) fn collapse(&mut self) {
+        if let Some(mut a) = self.after.take() {
+            a.collapse();
+            self.dies = std::mem::take(&mut a.dies);
         }
     }
 
@@ -247,12 +313,18 @@ impl DeviceStepper {
 
     /// The recovery operation revealed last (None outside a recovery).
     pub fn recovery_current(&self) -> Option<OpSpan> {
+        if let Some(a) = &self.after {
+            return a.recovery_current();
+        }
         let (d, j) = self.last_recovery()?;
         Some(self.recovery_op(d, j))
     }
 
     /// The recovery operation next (None outside a recovery, or at its end).
     pub fn recovery_next(&self) -> Option<OpSpan> {
+        if let Some(a) = &self.after {
+            return a.recovery_next();
+        }
         let (d, j) = self.next_recovery()?;
         Some(self.recovery_op(d, j))
     }
@@ -266,6 +338,9 @@ impl DeviceStepper {
 
     /// Each die's recovery at the moment shown (empty unless recovering or recovered).
     pub fn recoveries(&self) -> Vec<DieRecoveryMoment> {
+        if let Some(a) = &self.after {
+            return a.recoveries();
+        }
         let Some(Cut { rec: Some(rec), .. }) = &self.cut else { return Vec::new() };
         rec.iter()
             .enumerate()
@@ -282,6 +357,6 @@ impl DeviceStepper {
 
     /// The die's Stepper, for its chip's arrays while a cut is shown.
     pub fn die(&self, d: usize) -> Option<&Stepper> {
-        self.dies.get(d)
+        self.dies().get(d)
     }
 }
