@@ -21,6 +21,9 @@ const seeks = rest.includes('--seek') ? Number(rest[rest.indexOf('--seek') + 1])
 const fullSpeed = rest.includes('--full-speed');
 
 const secs = [];
+// CPU seconds of this process during each run (all threads: V8's compiler threads too):
+// comparable with a native run's CPU time when other work shares the machine.
+const cpuSecs = [];
 let requests = 0;
 let ops = 0;
 let seekMs = [];
@@ -29,9 +32,12 @@ for (let i = 0; i < runs; i++) {
   requests = s.total();
   if (fullSpeed) s.set_full_speed(true);
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   // run() takes a u32 count; a run is at most 20 M requests.
   s.run(requests);
   secs.push((performance.now() - t0) / 1000);
+  const c = process.cpuUsage(c0);
+  cpuSecs.push((c.user + c.system) / 1e6);
   const m = JSON.parse(s.metrics());
   if (m.wrong_reads > 0) throw new Error(`${m.wrong_reads} wrong reads`);
   ops = m.page_reads + m.oob_reads + m.page_programs + m.erases;
@@ -50,6 +56,7 @@ for (let i = 0; i < runs; i++) {
   s.free();
 }
 secs.sort((a, b) => a - b);
+cpuSecs.sort((a, b) => a - b);
 seekMs.sort((a, b) => a - b);
 const median = secs[Math.floor(secs.length / 2)];
 console.log(
@@ -58,6 +65,8 @@ console.log(
     flash_ops: ops,
     runs_s: secs,
     median_s: median,
+    cpu_s: cpuSecs,
+    median_cpu_s: cpuSecs[Math.floor(cpuSecs.length / 2)],
     requests_per_s: requests / median,
     flash_ops_per_s: ops / median,
     wasm_memory_bytes: wasm.memory.buffer.byteLength,

@@ -11,7 +11,14 @@ use wasm_bindgen::prelude::*;
 mod device;
 mod device_run;
 mod fit;
+// Used only where it is the global allocator (and by its own test).
+#[cfg(any(test, all(target_arch = "wasm32", not(target_feature = "atomics"))))]
+mod small_alloc;
 mod types;
+
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOC: small_alloc::SmallAlloc = small_alloc::SmallAlloc::new();
 use types::{to_js, CrashHere, Prediction};
 
 // The generated types the exports' TypeScript names (web/src/sim/generated/, written by
