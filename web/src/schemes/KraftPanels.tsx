@@ -60,6 +60,15 @@ export function LogStrip({
   );
 }
 
+/** A column head named by a paper's term (with its glossary tip). */
+function TermHead({ label }: { label: string }) {
+  return (
+    <th scope="col">
+      <LabelTerm label={label} />
+    </th>
+  );
+}
+
 export function RelativeAddressing({ table, pagesPerBlock }: { table: RelativeTable | null; pagesPerBlock: number }) {
   const [row, setRow] = useState<number | null>(null);
   if (!table) {
@@ -90,18 +99,10 @@ export function RelativeAddressing({ table, pagesPerBlock }: { table: RelativeTa
       <table className="rel-table">
         <thead>
           <tr>
-            <th scope="col">
-              <LabelTerm label="PSN" />
-            </th>
-            <th scope="col">
-              <LabelTerm label="RI" />
-            </th>
-            <th scope="col">
-              <LabelTerm label="RLSN" />
-            </th>
-            <th scope="col">
-              <LabelTerm label="LSN" />
-            </th>
+            <TermHead label="PSN" />
+            <TermHead label="RI" />
+            <TermHead label="RLSN" />
+            <TermHead label="LSN" />
           </tr>
         </thead>
         <tbody>
