@@ -6,7 +6,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { SimClient } from '../sim/client';
 import type { Snapshot } from '../sim/protocol';
-import type { Verdict } from './types';
+import type { CrashOutcome } from './types';
 import { LabelTerm } from '../ui/glossary/Glossary';
 
 interface Props {
@@ -20,7 +20,7 @@ interface Props {
 }
 
 export function PowerPanel({ client, sid, snapshot, onCut, onRecover, onFinish }: Props) {
-  const [verdict, setVerdict] = useState<Verdict | null>(null);
+  const [verdict, setVerdict] = useState<CrashOutcome | null>(null);
   const [error, setError] = useState<string | null>(null);
   const cutAt = useRef<{ step: number; op: number; inRecovery: boolean } | null>(null);
   const awaitingVerdict = useRef(false);
@@ -161,7 +161,7 @@ function count(n: number, what: string) {
   return `${n.toLocaleString('en-US')} ${what}${n === 1 ? '' : 's'}`;
 }
 
-function VerdictView({ v, last, onClose }: { v: Verdict; last: boolean; onClose: () => void }) {
+function VerdictView({ v, last, onClose }: { v: CrashOutcome; last: boolean; onClose: () => void }) {
   return (
     <div data-testid="power-verdict">
       <p className={v.ok ? 'recovery-verdict ok' : 'recovery-verdict bad'}>

@@ -3,7 +3,7 @@
 import type { TraceCommand, TraceResultMap } from './traceTypes';
 import type { PageCommand, PageResultMap } from './pageTypes';
 import type { Panel } from './generated/Panel';
-import type { AssociativitySeries, CrashHere, SchemeCommand, SchemeData, Verdict } from './schemeTypes';
+import type { AssociativitySeries, CrashHere, CrashOutcome, SchemeCommand, SchemeData } from './schemeTypes';
 
 import type { Session } from './pkg/ftlscope_wasm';
 import type { PageCore } from './pageCore';
@@ -216,5 +216,5 @@ export interface SchemeResultMap {
   crash_here: CrashHere;
   power_cut: StepResult;
   recover: StepResult;
-  verdict: Verdict | null;
+  verdict: CrashOutcome | null;
 }

@@ -1,10 +1,10 @@
 // Scheme-specific run-wide data (RFTL Figure 8 timeline, latency histogram) and the
 // worker commands for the scheme panels. A leaf: it imports only generated types.
 import type { CrashHere } from './generated/CrashHere';
+import type { CrashOutcome } from './generated/CrashOutcome';
 import type { LatencyHistogram } from './generated/LatencyHistogram';
-import type { Verdict } from './generated/Verdict';
 
-export type { CrashHere, LatencyHistogram, Verdict };
+export type { CrashHere, CrashOutcome, LatencyHistogram };
 
 export interface TimelineBins {
   /** requests covered (0..n-1) */

@@ -26,10 +26,14 @@ pub(crate) use chain::{cut_point, op_causes, run_on_copy};
 /// Rebuilds the scheme from the chip alone.
 pub type Recover = Arc<dyn Fn(&mut Flash) -> FlashResult<Result<Box<dyn Ftl>, String>> + Send + Sync>;
 
-/// What one cut led to.
-#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+/// What one cut and its recovery led to, every LPN against the reference model: a point of
+/// a sweep (`crash_once`), the app's power button (`Stepper::verdict`), a die of a device.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, TS)]
 #[ts(export)]
 pub struct CrashOutcome {
+    /// Recovered correctly: nothing lost, wrong, torn mapped or damaged, no error. Set once
+    /// the outcome is final (`settled`).
+    pub ok: bool,
     /// Acknowledged writes whose data recovery lost (mapped to an older version or none).
     #[ts(type = "number")]
     pub lost: u64,
@@ -39,6 +43,9 @@ pub struct CrashOutcome {
     /// LPNs mapped to a torn page (must be 0: a torn program is detected, not read).
     #[ts(type = "number")]
     pub torn_mapped: u64,
+    /// Frozen states (LTFTL) the recovery lost or changed (crash/judge.rs).
+    #[ts(type = "number")]
+    pub frozen_damaged: u64,
     /// Flash operations recovery needed, and their time.
     #[ts(type = "number")]
     pub recovery_ops: u64,
@@ -48,11 +55,32 @@ pub struct CrashOutcome {
     pub recovery_ns: u64,
     /// A problem that is not a data mismatch (recovery refused, result not idempotent ...).
     pub error: Option<String>,
+    /// The request the cut interrupted, in words (None: the cut fell between requests).
+    pub in_flight: Option<String>,
+    /// The recovered chip shows the interrupted request done (a write that survived whole).
+    pub in_flight_survived: bool,
 }
 
 impl CrashOutcome {
-    pub fn ok(&self) -> bool {
-        self.lost == 0 && self.wrong == 0 && self.torn_mapped == 0 && self.error.is_none()
+    /// The outcome with `ok` set from what it holds: call once it is final.
+    pub fn settled(mut self) -> CrashOutcome {
+        self.ok = self.lost == 0
+            && self.wrong == 0
+            && self.torn_mapped == 0
+            && self.frozen_damaged == 0
+            && self.error.is_none();
+        self
+    }
+}
+
+/// A request in words ("write of lpn 18"), as a recovery's outcome and the narration name it.
+pub fn request_words(r: Request) -> String {
+    match r {
+        Request::Write { lpn } => format!("write of lpn {lpn}"),
+        Request::Read { lpn } => format!("read of lpn {lpn}"),
+        Request::Freeze => "freeze".into(),
+        Request::Unfreeze { state } => format!("unfreeze of state {state}"),
+        Request::Revert { state } => format!("revert to state {state}"),
     }
 }
 
@@ -77,17 +105,18 @@ pub fn crash_once(
 ) -> Option<(CrashOutcome, State)> {
     let mut s = before.clone();
     s.flash.set_power_budget(Some(cut_after));
+    let mut out = CrashOutcome { in_flight: Some(request_words(req)), ..Default::default() };
     match s.exec(req) {
         Ok(()) => return None,
         Err(FlashError::PowerLoss) => {}
         Err(e) => {
-            return Some((CrashOutcome { error: Some(format!("the run failed before the cut: {e}")), ..blank() }, s))
+            out.error = Some(format!("the run failed before the cut: {e}"));
+            return Some((out.settled(), s));
         }
     }
     s.flash.power_on();
     let (ops0, reads0) = recovery_ops(&s.flash);
     let t0 = s.flash.elapsed_ns;
-    let mut out = blank();
 
     // Reference result: recovery on an untouched copy of the chip after the cut.
     let reference = recut.map(|_| {
@@ -101,8 +130,8 @@ pub fn crash_once(
     }
     let ftl = match recover(&mut s.flash) {
         Ok(Ok(f)) => f,
-        Ok(Err(e)) => return Some((CrashOutcome { error: Some(e), ..out }, s)),
-        Err(e) => return Some((CrashOutcome { error: Some(format!("recovery failed: {e}")), ..out }, s)),
+        Ok(Err(e)) => return Some((CrashOutcome { error: Some(e), ..out }.settled(), s)),
+        Err(e) => return Some((CrashOutcome { error: Some(format!("recovery failed: {e}")), ..out }.settled(), s)),
     };
     let (ops1, reads1) = recovery_ops(&s.flash);
     out.recovery_ops = ops1 - ops0;
@@ -127,6 +156,7 @@ pub fn crash_once(
         // The interrupted write survived: from now on it is the latest version.
         let (lpn, v) = in_flight.unwrap();
         s.oracle.ack(lpn, v);
+        out.in_flight_survived = true;
     }
     s.ftl = ftl;
     s.next_version = before.next_version + 1;
@@ -146,19 +176,19 @@ pub fn crash_once(
             ));
         }
     }
-    Some((out, s))
+    Some((out.settled(), s))
 }
 
 /// Checks a recovered scheme against the reference model: every LPN must map to its
 /// latest acknowledged version, except `in_flight` (lpn, version), which may also be new.
-/// Fills `lost`, `wrong` and `torn_mapped`.
+/// Fills `lost`, `wrong` and `torn_mapped` (not `ok`: the outcome is not final).
 pub fn verify(
     ftl: &dyn Ftl,
     flash: &Flash,
     oracle: &crate::oracle::Oracle,
     in_flight: Option<(u32, u32)>,
 ) -> CrashOutcome {
-    let mut out = blank();
+    let mut out = CrashOutcome::default();
     for lpn in 0..ftl.logical_pages() {
         let want = oracle.expected(lpn);
         let got = match ftl.locate(lpn) {
@@ -192,18 +222,6 @@ pub fn verify(
 /// What a recovery rebuilt, for the idempotence check: where every LPN maps.
 fn snapshot(ftl: &dyn Ftl, flash: &Flash) -> Vec<u32> {
     (0..ftl.logical_pages()).map(|l| ftl.locate(l).map(|p| flash.peek(p).version).unwrap_or(0)).collect()
-}
-
-fn blank() -> CrashOutcome {
-    CrashOutcome {
-        lost: 0,
-        wrong: 0,
-        torn_mapped: 0,
-        recovery_ops: 0,
-        recovery_pages_read: 0,
-        recovery_ns: 0,
-        error: None,
-    }
 }
 
 /// Which cut points a sweep tries, as operation indices of the whole run.
@@ -261,7 +279,7 @@ impl Tally {
         report.errors += errors;
         self.pages.record(o.recovery_pages_read * 1000);
         self.time.record(o.recovery_ns);
-        if o.ok() {
+        if o.ok {
             report.recovered_correctly += 1;
         } else if report.first_failures.len() < 10 {
             report.first_failures.push(format!(

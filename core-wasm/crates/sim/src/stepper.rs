@@ -10,7 +10,7 @@
 
 use std::cell::OnceCell;
 
-use crate::crash::Recover;
+use crate::crash::{request_words, CrashOutcome, Recover};
 use crate::moment::Display;
 use crate::nand::{Event, FlashError, OpKind, Pbn};
 use crate::sim::{Simulator, State};
@@ -22,7 +22,6 @@ mod view;
 pub use delta::Delta;
 use delta::Track;
 pub use queue::{fmt_wait, QueueItem, QueueView};
-use view::request_words;
 pub use view::{EventView, SchemeView};
 
 /// Power is off: the chip as the cut left it; RAM is lost (docs/session-api.md).
@@ -80,7 +79,7 @@ pub struct Stepper {
     /// The events are a recovery's.
     recovery_events: bool,
     /// The verdict of the last recovery.
-    verdict: Option<Verdict>,
+    verdict: Option<CrashOutcome>,
     /// Requests completed when the run first diverged from the recorded workload run.
     branch_from: Option<usize>,
     /// The states right after each recovery of this branch (by position): seeking inside
@@ -103,32 +102,13 @@ pub struct Stepper {
     req_blocks: Option<Vec<Pbn>>,
 }
 
-/// What a recovery shown in the session left (`Stepper::verdict`; docs/session-api.md).
-#[derive(Clone, Debug, PartialEq, serde::Serialize, ts_rs::TS)]
-#[ts(export)]
-pub struct Verdict {
-    pub ok: bool,
-    #[ts(type = "number")]
-    pub lost: u64,
-    #[ts(type = "number")]
-    pub wrong: u64,
-    #[ts(type = "number")]
-    pub torn_mapped: u64,
-    #[ts(type = "number")]
-    pub frozen_damaged: u64,
-    pub recovery_ops: usize,
-    /// The request the cut interrupted, in words (None: the cut fell between requests).
-    pub in_flight: Option<String>,
-    pub in_flight_survived: bool,
-}
-
 /// The state right after a recovery, with the recovery and the cut it recovered from:
 /// Back from there retraces the recovery, the power-off moment and the cut.
 struct Root {
     state: State,
     rec: Recovering,
     events: Vec<Event>,
-    verdict: Option<Verdict>,
+    verdict: Option<CrashOutcome>,
 }
 
 impl Stepper {
@@ -700,6 +680,7 @@ impl Stepper {
             return Err("this session has no recovery".into());
         };
         let mut flash = self.sim.state.flash.clone();
+        let t0 = flash.elapsed_ns;
         flash.set_recording(true);
         let ftl = match rec(&mut flash) {
             Ok(Ok(f)) => f,
@@ -720,8 +701,9 @@ impl Stepper {
         // is all or nothing), as in the chain of cuts (crash/judge.rs).
         let done = crate::crash::judge::completed(&off.before, off.req);
         let j = crate::crash::judge::judge(&off.before, &done, off.req, ftl.as_ref(), &flash);
-        let survived = j.took_effect;
         let ops = events.iter().filter(|e| matches!(e, Event::Op { .. })).count();
+        let reads =
+            events.iter().filter(|e| matches!(e, Event::Op { kind: OpKind::Read | OpKind::ReadOob, .. })).count();
         let pos = off.before.pos + usize::from(off.req.is_some());
         // The clock as the cut left it (the interrupted request charged, `power_cut`), then
         // the recovery's operations — of every attempt since the cut — take the chip.
@@ -741,16 +723,14 @@ impl Stepper {
         let prev_branch = self.branch_from;
         self.branch_from = Some(prev_branch.map_or(off.before.pos, |b| b.min(off.before.pos)));
         self.drop_roots(|r| r.state.pos < pos);
-        self.verdict = Some(Verdict {
-            ok: j.ok(),
-            lost: j.lost,
-            wrong: j.wrong,
-            torn_mapped: j.torn_mapped,
-            frozen_damaged: j.frozen_damaged,
-            recovery_ops: ops,
+        let verdict = CrashOutcome {
+            recovery_ops: ops as u64,
+            recovery_pages_read: reads as u64,
+            recovery_ns: self.sim.state.flash.elapsed_ns - t0,
             in_flight: off.req.map(request_words),
-            in_flight_survived: survived,
-        });
+            ..j.outcome()
+        };
+        self.verdict = Some(verdict.settled());
         self.forget_request();
         let rec = Recovering { off, cut, branch_from: prev_branch };
         self.roots_bytes += self.root_bytes(&events);
@@ -790,7 +770,7 @@ impl Stepper {
     }
 
     /// The last recovery's verdict (None before any).
-    pub fn verdict(&self) -> Option<&Verdict> {
+    pub fn verdict(&self) -> Option<&CrashOutcome> {
         self.verdict.as_ref()
     }
     /// The last recovery's verdict as JSON (null before any).

@@ -173,7 +173,7 @@ fn figure_4_cut_right_after_the_first_merge_of_a_victim() {
         r
     });
     let (o, after) = crash_once(&s, last, first_erase as u64 + 1, None, &rec2, &[]).unwrap();
-    assert!(o.ok(), "{o:?}");
+    assert!(o.ok, "{o:?}");
     // Exactly one merge (LBN 10) happened in the cut request.
     assert_eq!(after.flash.counters.full_merges, merges_before + 1);
 

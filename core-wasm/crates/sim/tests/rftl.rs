@@ -601,7 +601,7 @@ fn chain_over(sc: &Scenario, cuts: u64, seed: u64) {
         }
         let recut = (g.below(10) < 6).then(|| g.below(scan + 2 * geo.pages_per_block as u64));
         let (out, next) = crash_once(&s, req, g.below(ops), recut, &recover, &[]).expect("the cut falls inside");
-        assert!(out.ok(), "seed {seed}, cut {cut} ({req:?}): {out:?}");
+        assert!(out.ok, "seed {seed}, cut {cut} ({req:?}): {out:?}");
         s = next;
         cut += 1;
     }

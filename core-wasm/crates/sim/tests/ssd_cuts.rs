@@ -51,7 +51,7 @@ fn check(scheme: &str, c: u32, w: u32, n: usize, seed: u64, cuts: &[DeviceCut]) 
     for r in &reports {
         assert_eq!(r.dies.len(), shape.dies() as usize, "every die recovers");
         for (k, o) in r.dies.iter().enumerate() {
-            assert!(o.ok(), "{scheme} {c}x{w} cut {:?} (die {}): die {k}: {o:?}", r.cut, r.die);
+            assert!(o.ok, "{scheme} {c}x{w} cut {:?} (die {}): die {k}: {o:?}", r.cut, r.die);
         }
     }
     for (k, d) in dies.iter().enumerate() {

@@ -29,6 +29,7 @@ const TS_IMPORTS: &str = r#"
 import type { Catalog } from "../generated/Catalog";
 import type { ChipFit } from "../generated/ChipFit";
 import type { CrashHere } from "../generated/CrashHere";
+import type { CrashOutcome } from "../generated/CrashOutcome";
 import type { DeviceMoment } from "../generated/DeviceMoment";
 import type { LatencyHistogram } from "../generated/LatencyHistogram";
 import type { ParamRange } from "../generated/ParamRange";
@@ -45,7 +46,6 @@ import type { TraceFinish } from "../generated/TraceFinish";
 import type { TraceFitPreview } from "../generated/TraceFitPreview";
 import type { TracePreview } from "../generated/TracePreview";
 import type { TraceProgress } from "../generated/TraceProgress";
-import type { Verdict } from "../generated/Verdict";
 "#;
 
 #[wasm_bindgen]
@@ -301,7 +301,7 @@ impl Session {
         self.stepper.cut_requests().into_iter().flat_map(|(i, ok)| [i as u32, u32::from(ok)]).collect()
     }
     /// The last recovery's verdict (null before any).
-    #[wasm_bindgen(unchecked_return_type = "Verdict | null")]
+    #[wasm_bindgen(unchecked_return_type = "CrashOutcome | null")]
     pub fn verdict(&self) -> Result<JsValue, JsError> {
         to_js(&self.stepper.verdict())
     }

@@ -2,6 +2,7 @@
 //! decides), what was lost or wrong against the reference model, and the model to go on
 //! with. Shared by the chain of cuts (`chain.rs`) and the app's power button (`Stepper`).
 
+use super::CrashOutcome;
 use crate::ftl::Ftl;
 use crate::nand::{Flash, PageKind};
 use crate::oracle::Oracle;
@@ -26,8 +27,17 @@ pub struct Judged {
 }
 
 impl Judged {
-    pub fn ok(&self) -> bool {
-        self.lost == 0 && self.wrong == 0 && self.torn_mapped == 0 && self.frozen_damaged == 0
+    /// The recovery's outcome as judged (its operations and time are the caller's to add;
+    /// `settled` once they are).
+    pub fn outcome(&self) -> CrashOutcome {
+        CrashOutcome {
+            lost: self.lost,
+            wrong: self.wrong,
+            torn_mapped: self.torn_mapped,
+            frozen_damaged: self.frozen_damaged,
+            in_flight_survived: self.took_effect,
+            ..Default::default()
+        }
     }
 }
 

@@ -69,21 +69,15 @@ fn cut_device(
     Some((states, outs))
 }
 
-/// Sums of the dies' outcomes, with the slowest die's recovery time.
+/// Sums of the dies' outcomes, with the slowest die's recovery time and the first die's
+/// error: ok when every die's is.
 fn merged(outs: &[CrashOutcome]) -> CrashOutcome {
-    let mut m = CrashOutcome {
-        lost: 0,
-        wrong: 0,
-        torn_mapped: 0,
-        recovery_ops: 0,
-        recovery_pages_read: 0,
-        recovery_ns: 0,
-        error: None,
-    };
+    let mut m = CrashOutcome::default();
     for (k, o) in outs.iter().enumerate() {
         m.lost += o.lost;
         m.wrong += o.wrong;
         m.torn_mapped += o.torn_mapped;
+        m.frozen_damaged += o.frozen_damaged;
         m.recovery_ops += o.recovery_ops;
         m.recovery_pages_read += o.recovery_pages_read;
         m.recovery_ns = m.recovery_ns.max(o.recovery_ns);
@@ -91,7 +85,7 @@ fn merged(outs: &[CrashOutcome]) -> CrashOutcome {
             m.error = o.error.as_ref().map(|e| format!("die {k}: {e}"));
         }
     }
-    m
+    m.settled()
 }
 
 /// `crash::sweep` on a device: `requests` (device LPNs) from `fresh` dies; the points are
@@ -137,7 +131,6 @@ pub fn sweep(
             let after: Vec<Request> =
                 placed[i + 1..].iter().filter(|(k, _)| *k == d).take(32).map(|&(_, r)| r).collect();
             let Some((_, outs)) = cut_device(&dies, d, r, cut_after, recut, recover, &after) else { continue };
-            // Recovered correctly when every die is: the sums are 0 and no die has an error.
             let errors = outs.iter().filter(|o| o.error.is_some()).count() as u64;
             let op = chosen[next - 1];
             tally.add(&merged(&outs), recut.is_some(), errors, || {
@@ -302,7 +295,6 @@ pub fn chain(
         let took_effect =
             kind != 0 && matches!(local, Request::Write { lpn } if states[d].oracle.expected(lpn) == before_version);
         let m = merged(&outs);
-        let ok = outs.iter().all(|o| o.ok());
         let v = CutVerdict {
             cut,
             request: rep.requests_run,
@@ -331,7 +323,7 @@ pub fn chain(
         rep.torn_mapped += m.torn_mapped;
         rep.errors += outs.iter().filter(|o| o.error.is_some()).count() as u64;
         rec_ops.record(m.recovery_ops * 1000);
-        rep.judged(ok, || {
+        rep.judged(m.ok, || {
             format!(
                 "cut {cut} ({req:?} on die {d}, after {cut_after} of its ops): lost {}, wrong {}, torn mapped {}{}",
                 m.lost,

@@ -33,7 +33,7 @@ pub struct DeviceCutReport {
 
 impl DeviceCutReport {
     pub fn ok(&self) -> bool {
-        self.dies.iter().all(|o| o.ok())
+        self.dies.iter().all(|o| o.ok)
     }
 }
 
@@ -104,15 +104,11 @@ pub(super) fn recover_idle(st: &mut State, recover: &Recover) -> CrashOutcome {
             st.flash = flash;
             o
         }
-        Ok(Err(e)) => blank_with(Some(e)),
-        Err(e) => blank_with(Some(format!("recovery failed: {e}"))),
+        Ok(Err(e)) => CrashOutcome { error: Some(e), ..Default::default() },
+        Err(e) => CrashOutcome { error: Some(format!("recovery failed: {e}")), ..Default::default() },
     };
     if o.error.is_none() && !st.mismatches().is_empty() {
         o.error = Some("the recovered die disagrees with its reference model".into());
     }
-    o
-}
-
-fn blank_with(error: Option<String>) -> CrashOutcome {
-    CrashOutcome { lost: 0, wrong: 0, torn_mapped: 0, recovery_ops: 0, recovery_pages_read: 0, recovery_ns: 0, error }
+    o.settled()
 }

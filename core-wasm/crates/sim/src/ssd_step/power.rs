@@ -11,10 +11,11 @@
 //! leaves the cut for the recorded run.
 
 use super::{op_ns, plan, DeviceStepper, OpSpan, Pos, Prior, Start};
+use crate::crash::CrashOutcome;
 use crate::crash::Recover;
 use crate::nand::Event;
 use crate::ssd::DeviceClock;
-use crate::stepper::{Stepper, Verdict};
+use crate::stepper::Stepper;
 
 /// The device's power since a cut (`DeviceStepper::power_cut`).
 pub(super) struct Cut {
@@ -64,7 +65,7 @@ pub struct DieRecoveryMoment {
     #[ts(type = "number")]
     pub total_ns: u64,
     /// Its verdict (the one-chip session's), once the die's recovery is revealed whole.
-    pub verdict: Option<Verdict>,
+    pub verdict: Option<CrashOutcome>,
 }
 
 impl DeviceStepper {

@@ -6,8 +6,8 @@
 use serde::Serialize;
 use ts_rs::TS;
 
-use super::view::request_words;
 use super::Stepper;
+use crate::crash::request_words;
 use crate::timing::{Clock, GcNote, Model};
 use crate::trace::Request;
 

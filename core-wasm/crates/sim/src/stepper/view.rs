@@ -5,6 +5,7 @@ use serde::Serialize;
 use ts_rs::TS;
 
 use super::Stepper;
+use crate::crash::request_words;
 use crate::ftl::{PageState, Panel};
 use crate::moment::Display;
 use crate::nand::{Cause, Event, OpKind, PageKind, NONE};
@@ -33,17 +34,6 @@ pub struct EventView {
 
 fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
-}
-
-/// A request in words ("write of lpn 18").
-pub(super) fn request_words(r: Request) -> String {
-    match r {
-        Request::Write { lpn } => format!("write of lpn {lpn}"),
-        Request::Read { lpn } => format!("read of lpn {lpn}"),
-        Request::Freeze => "freeze".into(),
-        Request::Unfreeze { state } => format!("unfreeze of state {state}"),
-        Request::Revert { state } => format!("revert to state {state}"),
-    }
 }
 
 /// Causes of the cleaning work whose victims the device view marks.
