@@ -47,8 +47,11 @@ export function ChipView({ info, snap, transitionMs, budgetMs, theme, textScale,
   // erase plays in a recovery's animation): the legend explains them too (issue 35).
   const fading = useRef<number[]>([]);
   const [, setFillsDone] = useState(0);
-  const onFills = useCallback((running: boolean) => {
-    if (running || fading.current.length === 0) return;
+  // Idle for the pages drawn now only: a fade that ended before the effect of a newer
+  // snapshot started (its commit painted, its effect not yet run) leaves that snapshot's
+  // old colours to fade still, so its fading states stay in the legend (a race on a busy machine).
+  const onFills = useCallback((running: boolean, drawn: Uint8Array) => {
+    if (running || fading.current.length === 0 || drawn !== lastSnap.current?.pageStates) return;
     fading.current = [];
     setFillsDone((n) => n + 1);
   }, []);

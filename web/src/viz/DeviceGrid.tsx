@@ -51,7 +51,7 @@ export interface DeviceGridProps extends ChipState {
   /** the marks drawn (the legend explains only those; issue 35) */
   onMarks?: (m: DrawnMarks) => void;
   /** the page fills' transitions are running (true) or every page has its state's colour */
-  onFills?: (running: boolean) => void;
+  onFills?: (running: boolean, drawn: Uint8Array) => void;
 }
 
 const NO_LPN = 0xffffffff;
@@ -122,7 +122,7 @@ export function DeviceGrid(props: DeviceGridProps) {
     return d;
   }, [props.plan, slotMs, ppb]);
 
-  const onFills = useEffectEvent((running: boolean) => props.onFills?.(running));
+  const onFills = useEffectEvent((running: boolean, drawn: Uint8Array) => props.onFills?.(running, drawn));
   // D3 owns the page fills: animate them from whatever they were to the new state.
   useEffect(() => {
     const svg = svgRef.current;
@@ -176,12 +176,12 @@ export function DeviceGrid(props: DeviceGridProps) {
     const gen = String(Number(svg.dataset.fillsGen ?? 0) + 1);
     svg.dataset.fillsGen = gen;
     svg.dataset.fills = ends.length > 0 ? 'running' : 'idle';
-    onFills(ends.length > 0);
+    onFills(ends.length > 0, pageStates);
     // An interrupted transition rejects: the next effect's generation takes over.
     void Promise.allSettled(ends).then(() => {
       if (svg.dataset.fillsGen !== gen) return;
       svg.dataset.fills = 'idle';
-      onFills(false);
+      onFills(false, pageStates);
     });
   }, [pageStates, props.transitionMs, layout, props.theme, delays]);
 
