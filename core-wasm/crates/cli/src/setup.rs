@@ -415,7 +415,6 @@ impl Setup {
         path: &std::path::Path,
         timed: bool,
     ) -> Result<(RawTrace, Fit, TraceFile), String> {
-        use sha2::Digest;
         let (mut opts, fit) = load::options_for(scenario)?;
         opts.drop_times = !timed;
         for c in &self.columns {
@@ -431,32 +430,67 @@ impl Setup {
         }
         let mut file = std::fs::File::open(path).map_err(|e| format!("cannot read trace {}: {e}", path.display()))?;
         let mut parser = TraceParser::new(opts);
-        let mut sha = sha2::Sha256::new();
-        let mut bytes = 0u64;
-        let mut parsing = true;
-        let mut buf = vec![0u8; 1 << 20];
-        loop {
-            let n = file.read(&mut buf).map_err(|e| format!("cannot read trace {}: {e}", path.display()))?;
-            if n == 0 {
-                break;
+        let (bytes, sha256) = read_hashed(&mut file, |chunk| {
+            // Failed: stop; the request limit reached: the parser reads no more, the rest
+            // of the file is only hashed.
+            let p = parser.feed(chunk);
+            if p.failed {
+                return None;
             }
-            sha.update(&buf[..n]);
-            bytes += n as u64;
-            if parsing {
-                // Failed: stop; the request limit reached: the parser reads no more,
-                // the rest of the file is only hashed.
-                let p = parser.feed(&buf[..n]);
-                if p.failed {
-                    break;
-                }
-                parsing = !p.done;
-            }
-        }
+            Some(!p.done)
+        })
+        .map_err(|e| format!("cannot read trace {}: {e}", path.display()))?;
         let raw = parser.finish().map_err(|e| format!("trace {}: {e}", path.display()))?;
-        let sha256 = sha.finalize().iter().map(|b| format!("{b:02x}")).collect();
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         // Absolute, so a row replays from any directory (`ftl run --scenario ROW`).
         let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
         Ok((raw, fit, TraceFile { name, path, bytes, sha256 }))
     }
+}
+
+/// Reads a file in 1 MB chunks, handing each to `parse` while another thread computes the
+/// file's SHA-256 (issue 37: the hash was 5 % of a page-mapping `ftl run` on one core).
+/// `parse` answers whether it wants more (Some(false): only hash the rest) or stops the
+/// read (None). Returns the bytes read and the digest in hex.
+fn read_hashed(file: &mut impl Read, mut parse: impl FnMut(&[u8]) -> Option<bool>) -> std::io::Result<(u64, String)> {
+    use sha2::Digest;
+    use std::sync::{mpsc, Arc};
+    std::thread::scope(|s| {
+        let (to_hash, chunks) = mpsc::sync_channel::<(Arc<Vec<u8>>, usize)>(2);
+        let (give_back, returned) = mpsc::channel::<Arc<Vec<u8>>>();
+        let hasher = s.spawn(move || {
+            let mut sha = sha2::Sha256::new();
+            for (buf, n) in chunks {
+                sha.update(&buf[..n]);
+                let _ = give_back.send(buf);
+            }
+            sha.finalize()
+        });
+        let mut bytes = 0u64;
+        let mut parsing = true;
+        let read = loop {
+            // A chunk the hasher is done with (and the parse too) is read into again.
+            let mut buf =
+                returned.try_recv().ok().and_then(|b| Arc::try_unwrap(b).ok()).unwrap_or_else(|| vec![0u8; 1 << 20]);
+            let n = match file.read(&mut buf) {
+                Ok(0) => break Ok(()),
+                Ok(n) => n,
+                Err(e) => break Err(e),
+            };
+            bytes += n as u64;
+            let buf = Arc::new(buf);
+            if to_hash.send((buf.clone(), n)).is_err() {
+                break Ok(());
+            }
+            if parsing {
+                match parse(&buf[..n]) {
+                    None => break Ok(()),
+                    Some(more) => parsing = more,
+                }
+            }
+        };
+        drop(to_hash);
+        let digest = hasher.join().expect("the hashing thread does not panic");
+        read.map(|()| (bytes, digest.iter().map(|b| format!("{b:02x}")).collect()))
+    })
 }

@@ -1,6 +1,6 @@
 //! The DiskSim / MQSim ASCII trace format.
 
-use super::helpers::{clip, fields_n, is_number, need, parse_time, parse_u64, LineResult, Rec};
+use super::helpers::{clip, fields_n, is_number, need, parse_time, parse_u64, plain_time, LineResult, Rec};
 use super::{Cx, Entry, Format, LineReader, LineView, TimeUnit, TraceFormat};
 
 pub(super) const ENTRY: Entry = Entry {
@@ -49,5 +49,195 @@ impl LineReader for Disksim {
             return Err((x.0, format!("expected the end of the line after 5 fields, found '{}'", clip(x.1))));
         }
         Ok(Some(Rec { write, offset, bytes, device: Some(f[1].1), time: Some(time) }))
+    }
+}
+
+/// A DiskSim line in its usual form, read by `fast_line`.
+pub(super) struct FastLine<'a> {
+    pub time: i128,
+    pub device: &'a str,
+    /// The LBA and the size, in bytes.
+    pub offset: u64,
+    pub bytes: u64,
+    pub write: bool,
+}
+
+/// The usual DiskSim line in one pass over its bytes, without splitting it into fields
+/// first (issue 37: the general path cost about 1,300 instructions a line): blanks
+/// (space or tab) around five fields, a plain timestamp (`plain_time`), then device, LBA
+/// and size of 1 to 19 digits and the type 0 or 1, an optional CR. None for anything else
+/// (also a size or LBA that overflows in bytes): the general path (`Disksim::read`) reads
+/// the line then, and says what is wrong with it. Where it answers, it answers what the
+/// general path does.
+pub(super) fn fast_line(b: &[u8], sector_bytes: u64) -> Option<FastLine<'_>> {
+    let mut c = Cursor { b, i: 0 };
+    c.blanks();
+    let t = c.i;
+    c.skip_while(|x| x.is_ascii_digit() || x == b'.');
+    let time = plain_time(&b[t..c.i])?;
+    c.blanks();
+    let d = c.i;
+    c.digits()?;
+    let device = &b[d..c.i];
+    c.blanks();
+    let offset = c.digits()?.checked_mul(sector_bytes)?;
+    c.blanks();
+    let bytes = c.digits()?.checked_mul(sector_bytes)?;
+    c.blanks();
+    let write = match b.get(c.i) {
+        Some(b'0') => true,
+        Some(b'1') => false,
+        _ => return None,
+    };
+    c.i += 1;
+    // Only blanks and CRs after the type (the general path trims them). A field ends at a
+    // blank: anything else in the line (a CR inside it too) sends it to the general path.
+    c.skip_while(|x| x == b' ' || x == b'\t' || x == b'\r');
+    if c.i != b.len() {
+        return None;
+    }
+    // ASCII digits: valid UTF-8.
+    let device = std::str::from_utf8(device).ok()?;
+    Some(FastLine { time, device, offset, bytes, write })
+}
+
+struct Cursor<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+impl Cursor<'_> {
+    #[inline(always)]
+    fn skip_while(&mut self, f: impl Fn(u8) -> bool) {
+        while let Some(&x) = self.b.get(self.i) {
+            if !f(x) {
+                break;
+            }
+            self.i += 1;
+        }
+    }
+    /// At least one blank (the first field may start without).
+    #[inline(always)]
+    fn blanks(&mut self) {
+        self.skip_while(|x| x == b' ' || x == b'\t');
+    }
+    /// 1 to 19 digits (no overflow) followed by a blank or the end (a field of its own).
+    #[inline(always)]
+    fn digits(&mut self) -> Option<u64> {
+        let s = self.i;
+        let mut v = 0u64;
+        while let Some(&x) = self.b.get(self.i) {
+            let d = x.wrapping_sub(b'0');
+            if d >= 10 {
+                break;
+            }
+            v = v.wrapping_mul(10).wrapping_add(d as u64);
+            self.i += 1;
+        }
+        let n = self.i - s;
+        let end = self.b.get(self.i).is_none_or(|&x| x == b' ' || x == b'\t');
+        (n > 0 && n <= 19 && end).then_some(v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::options::TraceOptions;
+    use super::super::raw::RawTrace;
+    use super::super::{Cx, LineReader};
+    use super::{fast_line, Disksim};
+    use crate::trace::rng::SplitMix64;
+
+    /// Wherever the fast path reads a line, the general reader reads the same record from
+    /// it; and it does read the usual lines (random lines from pieces that are valid,
+    /// odd or wrong: blanks, CRs, signs, exponents, long numbers, extra fields).
+    #[test]
+    fn the_fast_path_reads_what_the_general_reader_reads() {
+        let times = [
+            "0.000",
+            "1141868.000",
+            "12",
+            ".5",
+            "7.",
+            "123456789012345678.1",
+            "1234567890123456789.5",
+            "+1.5",
+            "-2",
+            "1e3",
+            "1.2.3",
+            ".",
+            "",
+            "x",
+        ];
+        let nums = [
+            "0",
+            "8",
+            "356880",
+            "007",
+            "1234567890123456789",
+            "12345678901234567890",
+            "99999999999999999999",
+            "-1",
+            "+3",
+            "1.5",
+            "a",
+            "",
+        ];
+        let types = ["0", "1", "2", "01", "", "r"];
+        let seps = [" ", "  ", "\t", " \t ", "", "\r", ","];
+        let ends = ["", "\r", " ", " \r", "\t\r\r", " 7", "\r7", "x"];
+        let mut rng = SplitMix64::new(37);
+        let mut pick = |xs: &[&'static str]| xs[rng.below(xs.len() as u64) as usize];
+        let opts = TraceOptions::default();
+        let (mut fast, mut usual) = (0, 0);
+        for i in 0..40_000 {
+            let line = if i % 4 == 0 {
+                // The usual form.
+                format!(
+                    "{} {} {} {} {}",
+                    pick(&times[..6]),
+                    pick(&nums[..5]),
+                    pick(&nums[..5]),
+                    pick(&nums[..5]),
+                    pick(&types[..2])
+                )
+            } else {
+                let lead = if i % 3 == 0 { pick(&seps) } else { "" };
+                format!(
+                    "{lead}{}{}{}{}{}{}{}{}{}{}",
+                    pick(&times),
+                    pick(&seps),
+                    pick(&nums),
+                    pick(&seps),
+                    pick(&nums),
+                    pick(&seps),
+                    pick(&nums),
+                    pick(&seps),
+                    pick(&types),
+                    pick(&ends)
+                )
+            };
+            // As the parser hands a line to the reader: one CR cut.
+            let text = line.strip_suffix('\r').unwrap_or(&line);
+            let (mut out, mut fatal) = (RawTrace::default(), None);
+            let mut cx = Cx { opts: &opts, out: &mut out, fatal: &mut fatal };
+            let general = Disksim.read(text, &mut cx);
+            let quick = fast_line(line.as_bytes(), opts.sector_bytes as u64);
+            if i % 4 == 0 && general.as_ref().is_ok_and(|r| r.is_some()) {
+                usual += 1;
+                assert!(quick.is_some(), "the fast path reads the usual line {line:?}");
+            }
+            let Some(q) = quick else { continue };
+            fast += 1;
+            let g =
+                general.unwrap_or_else(|e| panic!("{line:?}: the fast path read it, the general one failed: {e:?}"));
+            let g = g.expect("a DiskSim line is a record");
+            assert_eq!(
+                (g.write, g.offset, g.bytes, g.device, g.time),
+                (q.write, q.offset, q.bytes, Some(q.device), Some(q.time)),
+                "{line:?}"
+            );
+        }
+        assert!(usual > 5_000 && fast > usual, "{usual} usual lines, {fast} read by the fast path");
     }
 }

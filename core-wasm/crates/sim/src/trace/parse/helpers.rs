@@ -208,7 +208,7 @@ pub(crate) fn parse_time(col: usize, s: &str, what: &str) -> Result<i128, (usize
 /// `parse_time` gives them (fraction digits past the ninth cut). None: anything else, for
 /// the general path.
 #[inline]
-fn plain_time(b: &[u8]) -> Option<i128> {
+pub(crate) fn plain_time(b: &[u8]) -> Option<i128> {
     let mut i = 0;
     let mut whole = 0u64;
     while i < b.len() && b[i].is_ascii_digit() {

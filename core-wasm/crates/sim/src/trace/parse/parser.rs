@@ -408,16 +408,29 @@ impl TraceParser {
         // chunk with a bad byte is read line by line so the error names its line.
         let whole = if last { buf.len() } else { memchr::memrchr(b'\n', &buf).map(|p| p + 1).unwrap_or(0) };
         let checked = std::str::from_utf8(&buf[..whole]).ok();
+        // DiskSim's usual lines skip the field splitter (issue 37); the first line (which
+        // made the reader) and any other line take the general path.
+        let fast_now = |me: &TraceParser| me.out.format == Some(Format::Disksim) && me.reader.is_some();
+        let mut fast = fast_now(self);
+        let sector = self.opts.sector_bytes.max(1) as u64;
         for nl in memchr::memchr_iter(b'\n', &buf[..whole]) {
-            match checked {
-                Some(text) => self.line_str(&text[start..nl]),
-                None => self.line(&buf[start..nl]),
+            match (fast.then(|| super::disksim::fast_line(&buf[start..nl], sector)).flatten(), checked) {
+                (Some(r), _) => {
+                    self.out.lines += 1;
+                    self.meaningful_lines += 1;
+                    self.record(r.write, r.offset, r.bytes, Some(r.device), Some(r.time));
+                }
+                (None, Some(text)) => {
+                    self.line_str(&text[start..nl]);
+                    fast = fast_now(self);
+                }
+                (None, None) => self.line(&buf[start..nl]),
             }
             start = nl + 1;
             if self.stopped() {
                 return;
             }
-            if self.body() == Some(Body::WholeText) {
+            if !fast && self.body() == Some(Body::WholeText) {
                 // Detected late (after comment lines): the rest is pattern text.
                 self.pattern.extend_from_slice(&buf[start..]);
                 return;
