@@ -3,7 +3,7 @@ import { SimClient, type WorkerLike } from '../sim/client';
 import { SessionHost } from '../sim/host';
 import type { Request } from '../sim/protocol';
 import type { TraceCore } from './types';
-import { Cancelled, parseUpload } from './upload';
+import { Cancelled, hashUpload, parseUpload } from './upload';
 
 /** A TraceParser stand-in that counts what it was fed. */
 class FakeParser {
@@ -38,8 +38,21 @@ class FakeParser {
   }
 }
 
+/** A Sha256Stream stand-in: the digest is the number of bytes hashed. */
+class FakeSha {
+  n = 0;
+  update(b: Uint8Array) {
+    this.n += b.length;
+  }
+  hex() {
+    return String(this.n);
+  }
+  free() {}
+}
+
 const core = {
   TraceParser: FakeParser,
+  Sha256Stream: FakeSha,
   trace_catalog: () => ({ formats: [], generators: [] }),
 } as unknown as TraceCore;
 
@@ -94,5 +107,19 @@ describe('parseUpload', () => {
     expect(seen).not.toContain('trace_finish');
     expect(FakeParser.made.at(-1)!.freed).toBe(true);
     expect(host.traces.open).toBe(0);
+  });
+
+  it('hashes the file after the parse in progress, not between its chunks', async () => {
+    const seen: string[] = [];
+    const { c } = client((r) => seen.push(r.type));
+    const file = new Blob([new Uint8Array(10_000)]);
+    const parse = parseUpload(c, file, {}, () => undefined, undefined, 1000);
+    const digest = hashUpload(c, file, 3000);
+    await parse;
+    expect(await digest).toBe('10000');
+    const finish = seen.indexOf('trace_finish');
+    expect(seen.filter((t) => t === 'trace_feed').length).toBe(10);
+    expect(seen.filter((t) => t === 'trace_hash').length).toBe(4);
+    expect(seen.findIndex((t) => t === 'trace_hash')).toBeGreaterThan(finish);
   });
 });

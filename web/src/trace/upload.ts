@@ -35,13 +35,34 @@ export class Cancelled extends Error {
  * it with `trace_drop`) and finish()'s result; rejects with `Cancelled` when `signal`
  * fires (the parser is dropped then).
  */
-export async function parseUpload(
+export function parseUpload(
   client: SimClient,
   file: Blob,
   options: TraceOptions,
   onProgress: (fraction: number, p: TraceProgress | null) => void,
   signal?: AbortSignal,
   chunkBytes = CHUNK_BYTES,
+): Promise<ParseOutcome> {
+  const read = readUpload(client, file, options, onProgress, signal, chunkBytes);
+  reading = read.catch(() => undefined);
+  return read;
+}
+
+/**
+ * The parse in progress, if any: `hashUpload` waits for it before each slice. One worker
+ * thread parses and hashes, and in wasm the SHA-256 costs about what the parse does
+ * (issue 37: each about 190 MB of text per CPU second), so the summary comes first and
+ * the digest after it.
+ */
+let reading: Promise<unknown> = Promise.resolve();
+
+async function readUpload(
+  client: SimClient,
+  file: Blob,
+  options: TraceOptions,
+  onProgress: (fraction: number, p: TraceProgress | null) => void,
+  signal: AbortSignal | undefined,
+  chunkBytes: number,
 ): Promise<ParseOutcome> {
   const { pid } = await client.request('trace_open', { file, options });
   keepUpload(pid, file, options);
@@ -64,11 +85,12 @@ export async function parseUpload(
 }
 
 /**
- * SHA-256 of `file`, hashed in the worker slice by slice: each slice is one request, so
- * hashing interleaves with parsing, and the file is never copied whole.
+ * SHA-256 of `file`, hashed in the worker slice by slice: each slice is one request, and
+ * the file is never copied whole. A slice waits while a parse is in progress (`reading`).
  */
 export async function hashUpload(client: SimClient, file: Blob, chunkBytes = CHUNK_BYTES): Promise<string> {
   for (let offset = 0; ; offset += chunkBytes) {
+    await reading;
     const hex = await client.request('trace_hash', { file, offset, length: chunkBytes });
     if (hex !== null) return hex;
   }
