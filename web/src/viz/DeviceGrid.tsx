@@ -13,6 +13,7 @@ import { blockGroups, hoverText, type Hovered } from './chipInfo';
 import type { ChipState } from './chipState';
 import { MARK_MIN, deviceLayout } from './deviceLayout';
 import { playEffects } from './deviceFx';
+import { useFillDelays } from './fillDelays';
 import type { DrawnMarks } from './canvasDraw';
 
 export interface DeviceGridProps extends ChipState {
@@ -108,19 +109,9 @@ export function DeviceGrid(props: DeviceGridProps) {
   );
   const { bw, ph, blockX, blockY, BAND, LABEL } = layout;
 
-  // Per-page delay of the fill change: a programmed page fills when its slot plays, an
-  // erased block turns clean when its erase plays.
+  // Per-page delay of the fill change (fillDelays.ts).
   const slotMs = props.slotMs ?? 0;
-  const delays = useMemo(() => {
-    const d = new Map<number, number>();
-    if (!props.plan || slotMs <= 0) return d;
-    for (const e of props.plan) {
-      if (e.kind === 'program') d.set(e.pbn * ppb + e.page, (e.slot + 0.6) * slotMs);
-      else if (e.kind === 'copy') d.set(e.to.pbn * ppb + e.to.page, (e.slot + 0.8) * slotMs);
-      else if (e.kind === 'erase') for (let p = 0; p < ppb; p++) d.set(e.pbn * ppb + p, (e.slot + 0.3) * slotMs);
-    }
-    return d;
-  }, [props.plan, slotMs, ppb]);
+  const { delays, since } = useFillDelays(props.plan, slotMs, ppb);
 
   const onFills = useEffectEvent((running: boolean, drawn: Uint8Array) => props.onFills?.(running, drawn));
   // D3 owns the page fills: animate them from whatever they were to the new state.
@@ -141,12 +132,13 @@ export function DeviceGrid(props: DeviceGridProps) {
     // instead of sleeping through the colour transitions.
     svg.dataset.fillsTheme = props.theme ?? '';
     const ends: Promise<void>[] = [];
+    const left = since();
     if (props.transitionMs > 0 && cells.size() <= 4096) {
       const t = cells
         .interrupt()
         .transition()
         .delay(function () {
-          return delays.get(Number(this.getAttribute('data-ppn'))) ?? 0;
+          return left(Number(this.getAttribute('data-ppn')));
         })
         .duration(props.transitionMs)
         .style('fill', fillOf);
@@ -160,8 +152,8 @@ export function DeviceGrid(props: DeviceGridProps) {
     labels.interrupt().style('opacity', null);
     if (props.transitionMs > 0 && delays.size > 0 && cells.size() <= 4096) {
       labels.each(function () {
-        const d = delays.get(Number(this.getAttribute('data-ppn')));
-        if (d !== undefined && d > 0)
+        const d = left(Number(this.getAttribute('data-ppn')));
+        if (d > 0)
           ends.push(
             select(this)
               .style('opacity', 0)
@@ -183,7 +175,7 @@ export function DeviceGrid(props: DeviceGridProps) {
       svg.dataset.fills = 'idle';
       onFills(false, pageStates);
     });
-  }, [pageStates, props.transitionMs, layout, props.theme, delays]);
+  }, [pageStates, props.transitionMs, layout, props.theme, delays, since]);
 
   // The effect layer: tokens and flashes, drawn over the grid and removed after.
   useEffect(() => {
