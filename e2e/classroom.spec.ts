@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { counter, settled, watch } from './helpers';
+import { counter, readyAt, settled, watch } from './helpers';
 
 const SHOTS = 'test-results/classroom';
 
@@ -162,9 +162,7 @@ test('the first minute: request 0, the welcome, the introductory tour with a glo
 test('the welcome yields at 1024 × 768 (the narration, the chip and the legend stay in the window, normal and presentation); Escape from it closes it and gives the keyboard to Step op', async ({
   page,
 }) => {
-  const problems = watch(page);
-  await page.setViewportSize({ width: 1024, height: 768 });
-  await ready(page);
+  const problems = await readyAt(page, { width: 1024, height: 768 });
   const welcome = page.getByTestId('welcome');
   for (const mode of ['normal', 'presentation']) {
     if (mode === 'presentation') await page.getByTestId('present-toggle').click();

@@ -37,6 +37,14 @@ export async function ready(page: Page) {
   await settled(page);
 }
 
+/** A test's start: console problems watched, the window sized, the app `ready`. */
+export async function readyAt(page: Page, size: { width: number; height: number }) {
+  const problems = watch(page);
+  await page.setViewportSize(size);
+  await ready(page);
+  return problems;
+}
+
 /**
  * Click a stepping control and wait until the app has settled on another moment (not
  * merely until the counter moved: a reveal, the address bar or a panel may still follow).

@@ -5,7 +5,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { ready, settled, stepTo, watch } from './helpers';
+import { ready, readyAt, settled, stepTo, watch } from './helpers';
 
 const SHOTS = 'test-results/toureditor';
 test.beforeAll(() => mkdirSync(SHOTS, { recursive: true }));
@@ -232,9 +232,7 @@ test('the draft survives a reload; stops reorder from the keyboard; closing asks
 test('the Tours menu fits a 720 px window: the list scrolls inside it, every entry reachable from the keyboard', async ({
   page,
 }) => {
-  const problems = watch(page);
-  await page.setViewportSize({ width: 1280, height: 720 });
-  await ready(page);
+  const problems = await readyAt(page, { width: 1280, height: 720 });
   await page.getByTestId('tour-menu').click();
   const list = page.locator('.tour-list');
   await expect(list.locator('button').first()).toBeVisible();
