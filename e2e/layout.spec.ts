@@ -5,7 +5,14 @@
 // One page per window size: tours are opened by `#tour=` links, stops by PageDown, text
 // steps by the - and + keys; nothing is reloaded.
 import { expect, test, type Page } from '@playwright/test';
-import { settled, still, watch } from './helpers';
+import { chipStill, settled, still, watch } from './helpers';
+
+type TornWatch = {
+  tornUnexplained: string[];
+  tornDrawn: number;
+  tornStop: boolean;
+  idleFills: Record<string, string[]>;
+};
 
 const SCALES = [1.5, 1.75, 2, 2.25, 2.5, 2.75, 3];
 
@@ -134,15 +141,12 @@ async function layoutProblems(page: Page): Promise<string[]> {
             );
         }
     }
-    // The tour's stop text in the normal view: at least three lines in view (or all of it);
-    // not beside the open model's queue strip in a short window, which takes that room
-    // (docs/visualizer.md; presentation's 250 px rail at 1024 px is still short of it).
+    // The tour's stop text: at least three lines in view (or all of it), normal and
+    // presentation at every text step, beside the open model's queue strip too
+    // (docs/visualizer.md).
     const body = document.querySelector<HTMLElement>('[data-testid=tour-body]');
     const text = body?.querySelector<HTMLElement>('.tour-text');
-    const app = document.querySelector<HTMLElement>('.app');
-    const presenting = app?.dataset.present === 'true';
-    const queued = H <= 820 && !!document.querySelector('[data-testid=queue-strip]');
-    if (body && text && !presenting && !queued) {
+    if (body && text) {
       const lh = parseFloat(getComputedStyle(text).lineHeight);
       const want = Math.min(3 * lh, body.scrollHeight);
       if (body.clientHeight < want - 1)
@@ -347,30 +351,35 @@ for (const vp of [
       await page.screenshot({ path: `test-results/layout-${where}-${vp.width}.png` });
     };
     await everyMode('torn');
+    await chipStill(page);
     // Every frame from Recover on (the recovery's first operation may erase the torn block at
-    // once, so the sampler starts before the click): a page drawn in the torn colour (#882255, a
-    // fill still fading after the recovery's erase) has "Torn" in the legend (issue 35).
+    // once, so the sampler starts before the click): a page drawn in the torn colour (#882255,
+    // a fill still fading after the recovery's erase) has "Torn" in the legend (issue 35). And
+    // whenever the grid says its fills are idle, each page is drawn exactly in its state's
+    // colour: one colour per state, torn pages #882255 (a fade restarted by a layout change
+    // once held a torn page at rgb(137, 34, 84), 99 % of its fade, until the recovery).
     await page.evaluate(() => {
-      const w = window as unknown as { tornUnexplained: string[]; tornDrawn: number; tornStop: boolean };
+      const w = window as unknown as TornWatch;
       w.tornUnexplained = [];
       w.tornDrawn = 0;
       w.tornStop = false;
+      w.idleFills = {};
       const frame = () => {
         if (w.tornStop) return;
-        // as the eye sees it: within a few units of the torn colour (a fill fade can stop a
-        // unit short of it, rgb(137, 34, 84) at 1366 x 768)
-        const near = (fill: string) => {
-          const c = /rgb\((\d+), (\d+), (\d+)\)/.exec(fill);
-          return !!c && Math.abs(+c[1] - 136) + Math.abs(+c[2] - 34) + Math.abs(+c[3] - 85) <= 6;
-        };
-        const torn = Array.from(document.querySelectorAll<SVGRectElement>('svg.device-grid rect.page')).filter((r) =>
-          near(getComputedStyle(r).fill),
-        );
+        const svg = document.querySelector<SVGSVGElement>('svg.device-grid');
+        const pages = Array.from(document.querySelectorAll<SVGRectElement>('svg.device-grid rect.page'));
+        const torn = pages.filter((r) => getComputedStyle(r).fill === 'rgb(136, 34, 85)');
         if (torn.length > 0) {
           w.tornDrawn++;
           if (!document.querySelector('[data-testid=legend] [data-state-key=torn]'))
             w.tornUnexplained.push(torn.map((r) => r.closest('g.block')?.getAttribute('data-block')).join(','));
         }
+        if (svg?.dataset.fills === 'idle')
+          for (const r of pages) {
+            const fills = (w.idleFills[r.getAttribute('data-state') ?? '?'] ??= []);
+            const fill = getComputedStyle(r).fill;
+            if (!fills.includes(fill)) fills.push(fill);
+          }
         requestAnimationFrame(frame);
       };
       requestAnimationFrame(frame);
@@ -382,10 +391,14 @@ for (const vp of [
     await expect(newest).toContainText('Valid again: lpn 28 in page 0 of block 19');
     await still(page);
     const torn = await page.evaluate(() => {
-      const w = window as unknown as { tornUnexplained: string[]; tornDrawn: number; tornStop: boolean };
+      const w = window as unknown as TornWatch;
       w.tornStop = true;
-      return { drawn: w.tornDrawn, unexplained: w.tornUnexplained };
+      return { drawn: w.tornDrawn, unexplained: w.tornUnexplained, idleFills: w.idleFills };
     });
+    // torn is state 5 (PageState::Torn); every state seen idle has exactly one colour
+    expect(torn.idleFills['5'], 'a torn page at rest is drawn #882255').toEqual(['rgb(136, 34, 85)']);
+    for (const [state, fills] of Object.entries(torn.idleFills))
+      expect(fills, `state ${state}: the colours drawn while the grid is idle`).toHaveLength(1);
     expect(torn.drawn, 'the torn pages are drawn while the recovery plays').toBeGreaterThan(0);
     expect(torn.unexplained, 'frames with a torn-coloured page and no Torn in the legend').toEqual([]);
     await everyMode('valid-again');

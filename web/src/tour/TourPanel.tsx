@@ -211,8 +211,9 @@ export function TourPanel({
             disabled={busy || index === 0}
             data-testid="tour-prev"
             title="Previous stop (PageUp)"
+            aria-label="Previous stop"
           >
-            ◀︎ Previous
+            ◀︎<span className="tour-long"> Previous</span>
           </button>
           {!last &&
             (playing ? (
@@ -226,8 +227,10 @@ export function TourPanel({
                 disabled={busy}
                 data-testid="tour-play"
                 title="Play the flash operations up to the next stop, and pause there"
+                aria-label="Play to next stop"
               >
-                Play to next stop
+                <span className="tour-long">Play to next stop</span>
+                <span className="tour-short">Play</span>
               </button>
             ))}
           <button
@@ -240,8 +243,9 @@ export function TourPanel({
           >
             {last ? 'Finish tour' : 'Next ▶︎'}
           </button>
-          <button type="button" onClick={onExit} data-testid="tour-exit">
-            Leave tour
+          <button type="button" onClick={onExit} data-testid="tour-exit" title="Leave tour" aria-label="Leave tour">
+            <span className="tour-long">Leave tour</span>
+            <span className="tour-short">✕</span>
           </button>
           <TourShare tour={tour} />
           {onPrint && (

@@ -58,18 +58,32 @@ export function QueueStrip({ queue, step }: { queue: QueueView | undefined; step
           ✓ {label(done)} done · waited {fmtUs(done.waited_us)}
         </span>
       )}
-      <ol className="queue-list" aria-label="Served and waiting requests">
-        {serving && item(serving, true)}
-        {queue.waiting.map((w) => item(w, false))}
-        {queue.more > 0 && <li className="queue-more">+{queue.more.toLocaleString('en-US')} more</li>}
-        {!serving && queue.waiting.length === 0 && <li className="queue-empty">queue empty</li>}
-      </ol>
-      <p className="queue-legend" data-testid="queue-legend">
-        <span className="queue-key queue-key-serving" aria-hidden="true" /> being served ·{' '}
-        <span className="queue-key" aria-hidden="true" /> waiting, in arrival order · bar and time:{' '}
-        <LabelTerm label="waited" /> so far (<span className="queue-key-r">read</span>,{' '}
-        <span className="queue-key-w">write</span>)
-      </p>
+      <div className="queue-rows">
+        <ol
+          className="queue-list"
+          aria-label="Served and waiting requests"
+          title={`${(serving ? 1 : 0) + queue.waiting.length + queue.more} requests served or waiting (each box's tip has its times)`}
+        >
+          {serving && item(serving, true)}
+          {queue.waiting.map((w) => item(w, false))}
+          {queue.more > 0 && <li className="queue-more">+{queue.more.toLocaleString('en-US')} more</li>}
+          {!serving && queue.waiting.length === 0 && <li className="queue-empty">queue empty</li>}
+        </ol>
+        <p className="queue-legend" data-testid="queue-legend">
+          <span className="queue-legend-long">
+            <span className="queue-key queue-key-serving" aria-hidden="true" /> being served ·{' '}
+            <span className="queue-key" aria-hidden="true" /> waiting, in arrival order · bar and time:{' '}
+            <LabelTerm label="waited" /> so far (<span className="queue-key-r">read</span>,{' '}
+            <span className="queue-key-w">write</span>)
+          </span>
+          {/* a short window's key, beside the requests (viz.css) */}
+          <span className="queue-legend-short">
+            <span className="queue-key queue-key-serving" aria-hidden="true" /> served ·{' '}
+            <span className="queue-key" aria-hidden="true" /> waiting · <LabelTerm label="waited" /> (
+            <span className="queue-key-r">read</span>, <span className="queue-key-w">write</span>)
+          </span>
+        </p>
+      </div>
     </section>
   );
 }
