@@ -45,6 +45,16 @@ function runsOf(out: ShapeResult[]): DeviceRun[] {
   });
 }
 
+/** One die against 8 channels x 1 die for `scheme`, at a Poisson `rate` when given. */
+const oneVsEight = (scheme: string, rate?: number): DevicesSpec => ({
+  scheme,
+  ...(rate === undefined ? {} : { rate }),
+  shapes: [
+    { channels: 1, diesPerChannel: 1 },
+    { channels: 8, diesPerChannel: 1 },
+  ],
+});
+
 /** Five significant digits, as the CLI's timing histogram reports percentiles. */
 const sig5 = (v: number) => Number(v.toPrecision(5));
 
@@ -102,18 +112,7 @@ describe("the compare's device shapes equal ftl run --channels", () => {
   }
 
   it('8 dies take the load off one: read p99 falls, per-die utilisation shares the busy time', async () => {
-    const spec: DevicesSpec = {
-      scheme: 'page',
-      rate: 2000,
-      shapes: [
-        { channels: 1, diesPerChannel: 1 },
-        { channels: 8, diesPerChannel: 1 },
-      ],
-    };
-    const [one, eight] = (await runShapes(run, base, spec, 'page')).map((r) => {
-      if ('error' in r) throw new Error(r.error);
-      return r.run.device;
-    });
+    const [one, eight] = runsOf(await runShapes(run, base, oneVsEight('page', 2000), 'page')).map((r) => r.device);
     expect(eight.read.p99_us).toBeLessThan(one.read.p99_us);
     expect(eight.per_die).toHaveLength(8);
     // Every page request runs on exactly one die.
@@ -121,14 +120,7 @@ describe("the compare's device shapes equal ftl run --channels", () => {
   });
 
   it('a shape that cannot run fails alone, with the core message', async () => {
-    const spec: DevicesSpec = {
-      scheme: 'bast',
-      shapes: [
-        { channels: 1, diesPerChannel: 1 },
-        { channels: 8, diesPerChannel: 1 },
-      ],
-    };
-    const out = await runShapes(run, base, spec, 'page');
+    const out = await runShapes(run, base, oneVsEight('bast'), 'page');
     expect('run' in out[0]).toBe(true);
     expect('error' in out[1] && out[1].error).toMatch(/page striping/);
     expect(stripe('bast')).toBe('block');
@@ -148,14 +140,7 @@ describe("the compare's device shapes equal ftl run --channels", () => {
       chip: { preset: 'fast2007' },
       workload: { kind: 'trace', fit: 'none' } as Scenario['workload'],
     };
-    const spec: DevicesSpec = {
-      scheme: 'page',
-      rate: 20000,
-      shapes: [
-        { channels: 1, diesPerChannel: 1 },
-        { channels: 8, diesPerChannel: 1 },
-      ],
-    };
+    const spec = oneVsEight('page', 20000);
     const fromFile = (s: Scenario, space: number) =>
       Promise.resolve(JSON.parse(core.device_run_trace(JSON.stringify(s), space, parser)) as DeviceRun);
     const [one, eight] = runsOf(await runShapes(fromFile, traceBase, spec, 'page'));

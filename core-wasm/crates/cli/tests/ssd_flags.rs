@@ -33,7 +33,8 @@ fn schemes() -> Vec<&'static str> {
 }
 
 /// A chain of cuts on 2 × 2 dies, every scheme: every cut stops every die, every die
-/// recovers clean, nothing acknowledged is lost, no read is wrong, no die is stuck.
+/// recovers clean, nothing acknowledged is lost, no read is wrong, no die is stuck, no
+/// die's pools beyond the cut-free run's.
 #[test]
 fn chains_on_two_by_two_dies_lose_nothing_for_every_scheme() {
     for s in schemes() {
@@ -53,6 +54,9 @@ fn chains_on_two_by_two_dies_lose_nothing_for_every_scheme() {
             assert_eq!(v["torn_mapped"], 0, "{what}");
             assert_eq!(v["errors"], 0, "{what}");
             assert_eq!(v["stuck"], false, "{what}");
+            // Every die's pools within the cut-free run's bound after every recovery.
+            assert_eq!(v["pool_excess"], 0, "{what}");
+            assert!(!v["pools"].as_array().unwrap().is_empty(), "{what}");
             assert!(v["stopped"].is_null(), "{what}");
             assert_eq!(v["device"]["channels"], 2, "{what}");
             // Cuts fell between requests and inside them, and requests ran between cuts.

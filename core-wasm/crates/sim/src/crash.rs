@@ -84,7 +84,8 @@ pub fn request_words(r: Request) -> String {
     }
 }
 
-fn recovery_ops(flash: &Flash) -> (u64, u64) {
+/// Recovery's flash operations so far on `flash`, and its page reads among them.
+pub(crate) fn recovery_ops(flash: &Flash) -> (u64, u64) {
     let ops = [OpKind::Read, OpKind::ReadOob, OpKind::Program, OpKind::Erase]
         .iter()
         .map(|&k| flash.count(k, Cause::Recovery))
@@ -220,7 +221,7 @@ pub fn verify(
 }
 
 /// What a recovery rebuilt, for the idempotence check: where every LPN maps.
-fn snapshot(ftl: &dyn Ftl, flash: &Flash) -> Vec<u32> {
+pub(crate) fn snapshot(ftl: &dyn Ftl, flash: &Flash) -> Vec<u32> {
     (0..ftl.logical_pages()).map(|l| ftl.locate(l).map(|p| flash.peek(p).version).unwrap_or(0)).collect()
 }
 

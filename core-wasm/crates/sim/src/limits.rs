@@ -85,6 +85,27 @@ pub fn session_memory(g: &Geometry) -> Result<u64, String> {
     Ok(need)
 }
 
+/// The memory a device of `dies` dies of this chip stepped op by op may take (the app's
+/// device view, crates/wasm/src/device.rs): per die the state, the state before the request
+/// being stepped, the moment shown and the keyframe near the cursor, the keyframes shared,
+/// plus `workload_bytes` (`DeviceStepper::workload_bytes`: the workload's copy and the
+/// plan; 0 for the check before the device is planned). Refused over
+/// `SESSION_MEMORY_BUDGET` with one line naming the limit.
+pub fn device_memory(g: &Geometry, dies: u32, workload_bytes: u64) -> Result<u64, String> {
+    let need = dies as u64 * 4 * state_bytes(g) + SESSION_KEYFRAME_BYTES as u64 + workload_bytes;
+    if need > SESSION_MEMORY_BUDGET {
+        return Err(format!(
+            "device too large for the app: {dies} dies of {} blocks x {} pages{} need about {} MB of simulation memory, over the limit of {} MB (fewer dies, a smaller chip or a shorter workload, or the ftl CLI)",
+            g.blocks,
+            g.pages_per_block,
+            if workload_bytes > 0 { format!(" and their workload ({} MB)", workload_bytes >> 20) } else { String::new() },
+            need >> 20,
+            SESSION_MEMORY_BUDGET >> 20
+        ));
+    }
+    Ok(need)
+}
+
 /// Bytes one recovery on a Session's branch keeps for stepping back and for seeking inside
 /// the branch (the stepper's roots): three states (the recovered one, the chip the cut
 /// left, the state before the request it interrupted), the device view of the cut moment

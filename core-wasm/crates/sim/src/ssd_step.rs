@@ -21,6 +21,7 @@
 //! page requests each die has done skipped), in a `DeviceStepper` of their own (`after`)
 //! that holds the dies while it runs; Back from its first step returns to the recovery.
 
+mod memory;
 mod power;
 pub use power::{DevicePower, DieRecoveryMoment};
 
@@ -642,7 +643,8 @@ impl DeviceStepper {
 /// request's share of the die, and each job's arrival (its host request's).
 fn die_jobs(p: &DiePlan, hosts: &[DeviceHost]) -> (Vec<u64>, Vec<u64>) {
     let mut starts = vec![0u64; p.steps.len().div_ceil(64)];
-    let mut arrivals = Vec::new();
+    // At most one job a page request: no growth beyond it (ssd_step/memory.rs counts it so).
+    let mut arrivals = Vec::with_capacity(p.steps.len());
     for (s, st) in p.steps.iter().enumerate() {
         if s == 0 || p.steps[s - 1].host != st.host {
             starts[s / 64] |= 1 << (s % 64);

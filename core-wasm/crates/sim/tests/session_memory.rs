@@ -154,3 +154,45 @@ fn recoveries_a_session_keeps_count_in_its_memory_budget() {
     cycle(&mut s).unwrap();
     assert!(s.roots_bytes() > 0 && events_bytes(&[]) == 0);
 }
+
+/// A device stepped op by op (the app's device view) keeps a copy of its workload to plan
+/// the run after a recovery, and its plan; `limits::device_memory` charges them
+/// (`DeviceStepper::workload_bytes`) beside the dies' states. Measured by the allocator on
+/// 8 dies of a small chip and a long workload, where they are most of what the device
+/// keeps: what it keeps is within the charge, the charge is not loose, and without the
+/// workload the states' charge alone would not cover it. A workload that takes the device
+/// over the budget is refused in one line naming it.
+#[test]
+fn a_devices_workload_copy_counts_in_its_memory_budget() {
+    use ftl_sim::limits::{device_memory, SESSION_KEYFRAME_BYTES};
+    use ftl_sim::ssd::{Shape, Stripe};
+    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
+    let sc: ftl_sim::scenario::Scenario = serde_json::from_value(serde_json::json!({
+        "scheme": "page",
+        "chip": {"preset": "classroom", "blocks": 16, "pages_per_block": 8},
+        "workload": {"kind": "uniform", "n": 120000, "seed": 5, "read_ratio": 0.3}
+    }))
+    .unwrap();
+    let g = *sc.fresh().unwrap().flash.geometry();
+    let shape = Shape::new(8, 1, Stripe::Page);
+    let before = LIVE.load(Relaxed) as u64;
+    let dev = ftl_sim::scenario::device::stepper(&sc, shape, SESSION_KEYFRAME_BYTES).unwrap();
+    let kept = LIVE.load(Relaxed) as u64 - before;
+    let states = 8 * 4 * state_bytes(&g);
+    let charged = dev.workload_bytes();
+    eprintln!("8 dies, 120,000 requests: {kept} bytes kept; charged {charged} for the workload and plan, {states} for the states");
+    assert!(kept <= states + charged, "{kept} bytes kept > {} charged", states + charged);
+    assert!(
+        kept > states,
+        "the states' charge alone covers what the device keeps: the test would not see the workload"
+    );
+    assert!(charged <= 2 * kept, "the workload's charge is loose: {charged} for {kept} kept");
+    let need = device_memory(&g, 8, charged).unwrap();
+    assert_eq!(need, states + SESSION_KEYFRAME_BYTES as u64 + charged);
+    // Over the budget with its workload: refused in one line.
+    let e = device_memory(&g, 8, SESSION_MEMORY_BUDGET).unwrap_err();
+    assert!(
+        !e.contains('\n') && e.contains("and their workload (1024 MB)") && e.contains("over the limit of 1024 MB"),
+        "{e}"
+    );
+}

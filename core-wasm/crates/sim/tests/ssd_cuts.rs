@@ -1,15 +1,19 @@
-//! Power cuts on a device (ssd/cut.rs, docs/ssd.md "Power cuts"): chains of cuts on
-//! devices of 2-4 dies, several schemes. A cut stops every die; every die recovers from its
-//! chip alone; no acknowledged write is lost, nothing wrong is mapped, and no die is stuck
-//! (the run goes on to the end with every later read right and every die's map agreeing
-//! with its reference model).
+//! Power cuts on a device (ssd/cut.rs, ssd/crash.rs, docs/ssd.md "Power cuts"): chains of
+//! cuts on devices of 2-8 dies. A cut stops every die; every die recovers from its chip
+//! alone; no acknowledged write is lost, nothing wrong is mapped, no die is stuck (the run
+//! goes on to the end with every later read right and every die's map agreeing with its
+//! reference model), and every die's pools (free blocks; log, map, checkpoint blocks) stay
+//! within their bound in a run without cuts after every recovery (crash/health.rs).
 
 mod common;
 
 use common::scenario;
+use ftl_sim::crash::{ChainOptions, ChainReport};
 use ftl_sim::ftl::SchemeParams;
+use ftl_sim::ssd::crash::{chain, Dies};
 use ftl_sim::ssd::cut::{run_with_cuts, DeviceCut};
 use ftl_sim::ssd::{device_pages, Shape, Stripe};
+use ftl_sim::trace::gen::Workload;
 use ftl_sim::trace::rng::SplitMix64;
 use ftl_sim::trace::Request;
 use proptest::prelude::*;
@@ -27,7 +31,7 @@ fn params(scheme: &str) -> SchemeParams {
 /// with cuts at `cuts`; asserts the device invariants; returns how many cuts interrupted
 /// a request.
 fn check(scheme: &str, c: u32, w: u32, n: usize, seed: u64, cuts: &[DeviceCut]) -> usize {
-    let sc = scenario(scheme, params(scheme), 24, 8, ftl_sim::trace::gen::Workload::Sequential { n: 1 });
+    let sc = scenario(scheme, params(scheme), 24, 8, Workload::Sequential { n: 1 });
     let shape = Shape::new(c, w, Stripe::default_for(scheme));
     let fresh = sc.factory(&sc.fresh().unwrap());
     let mut dies: Vec<_> = (0..shape.dies()).map(|_| fresh()).collect();
@@ -52,7 +56,9 @@ fn check(scheme: &str, c: u32, w: u32, n: usize, seed: u64, cuts: &[DeviceCut]) 
         assert_eq!(r.dies.len(), shape.dies() as usize, "every die recovers");
         for (k, o) in r.dies.iter().enumerate() {
             assert!(o.ok, "{scheme} {c}x{w} cut {:?} (die {}): die {k}: {o:?}", r.cut, r.die);
+            assert!(r.pools[k].is_none(), "{scheme} {c}x{w} cut {:?}: die {k}: pools {:?}", r.cut, r.pools[k]);
         }
+        assert!(r.ok());
     }
     for (k, d) in dies.iter().enumerate() {
         assert_eq!(d.host.wrong_reads, 0, "{scheme} {c}x{w}: die {k} read wrong data");
@@ -85,4 +91,82 @@ fn every_scheme_survives_a_chain_of_cuts_on_four_dies() {
         let interrupted = check(s, 2, 2, 2000, 7, &cuts);
         assert!(interrupted >= 6, "{s}: only {interrupted} of 12 cuts fell inside a request");
     }
+}
+
+/// A device chain (`ftl crash-sweep --chain` with device flags) of `scheme` on `c` × `w`
+/// dies, each die a `blocks` × `ppb` classroom chip, over `workload` (None: the chain's
+/// own, half uniform over the device's space, half in its hot eighth).
+fn device_chain(scheme: &str, blocks: u32, ppb: u32, c: u32, w: u32, o: &ChainOptions) -> ChainReport {
+    let sc = scenario(scheme, common::cut_params(scheme), blocks, ppb, Workload::Pattern { text: String::new() });
+    let first = sc.fresh().unwrap_or_else(|e| panic!("{scheme} {blocks} x {ppb}: {e}"));
+    let shape = Shape::new(c, w, Stripe::default_for(scheme));
+    let unit = shape.unit(ppb);
+    let space = device_pages(first.ftl.logical_pages(), shape.dies(), unit);
+    let fresh = sc.factory(&first);
+    let dies: Vec<_> = (0..shape.dies()).map(|_| fresh()).collect();
+    chain(&dies, &Dies { shape: &shape, unit }, space, &sc.recoverer(), o, |_| {})
+}
+
+fn assert_chain_clean(r: &ChainReport, cuts: u64, what: &str) {
+    let failures = &r.first_failures;
+    assert!(r.stopped.is_none() && !r.stuck, "{what}: stopped {:?}: {failures:#?}", r.stopped);
+    assert_eq!(r.cuts, cuts, "{what}");
+    assert_eq!(r.recovered_correctly, cuts, "{what}: {failures:#?}");
+    assert_eq!((r.acked_writes_lost, r.wrong_reads, r.torn_mapped), (0, 0, 0), "{what}: {failures:#?}");
+    assert_eq!((r.errors, r.pool_excess), (0, 0), "{what}: {failures:#?}");
+    // The pools were checked (each pool either run had, with its bound).
+    assert!(!r.pools.is_empty(), "{what}: no pool checked");
+}
+
+/// Issue 40 item 6: every scheme of the registry on 2 × 2 and 8 × 1 dies, each die the
+/// scheme's smallest chip (`fit::min_blocks`) of its fewest pages per block, and of the
+/// fewest pages per block that is not a power of two: a chain of 120 cuts that cut,
+/// recover, go on and cut again, inside a recovery too (every die's recovery cut again,
+/// each at an operation of its own). No acknowledged write lost, no wrong read, never
+/// stuck, and after every recovery every die's pools within its cut-free bound.
+#[test]
+fn every_scheme_chains_cuts_on_2x2_and_8x1_dies_within_its_pools() {
+    const CUTS: u64 = 120;
+    for e in ftl_sim::ftl::REGISTRY {
+        let p = common::cut_params(e.id);
+        let builds = |ppb: u32| common::wide_chip(e.id, &p, ppb, 0).map(|b| (b, ppb));
+        let lo = (2..=32).find_map(builds).unwrap_or_else(|| panic!("{}: no chip", e.id));
+        let odd = (lo.1 + 1..=48).filter(|n: &u32| !n.is_power_of_two()).find_map(builds);
+        for (blocks, ppb) in [Some(lo), odd].into_iter().flatten() {
+            for (c, w) in [(2, 2), (8, 1)] {
+                let what = format!("{} {c}x{w}, {blocks} x {ppb} a die", e.id);
+                let r = device_chain(e.id, blocks, ppb, c, w, &ChainOptions::new(CUTS, 1));
+                assert_chain_clean(&r, CUTS, &what);
+                assert!(r.recut_inside_recovery > 10, "{what}: {} recoveries cut", r.recut_inside_recovery);
+                assert!(r.between > 0 && r.mid_request + r.mid_merge + r.mid_checkpoint > 50, "{what}: {r:?}");
+            }
+        }
+    }
+}
+
+/// A generated workload (sequential writes, block striping keeps each die's sequential):
+/// a write cut in flight and not done is offered again, so each die's run stays the
+/// cut-free run's and FAST takes no RW log block (as the one-chip sequential chains).
+#[test]
+fn a_sequential_device_chain_keeps_fasts_pools() {
+    for scheme in ["fast", "bast"] {
+        let mut o = ChainOptions::new(600, 3);
+        o.workload = Some((0..4 * 8 * 3).map(|lpn| Request::Write { lpn }).collect::<Vec<_>>().into());
+        let r = device_chain(scheme, 16, 8, 2, 2, &o);
+        assert_chain_clean(&r, 600, scheme);
+        let rw = r.pools.iter().find(|p| p.role == ftl_sim::ftl::BlockRole::RwLog);
+        assert!(rw.is_none_or(|p| p.after_recovery == 0), "{scheme}: {rw:?}");
+    }
+}
+
+/// The pool check bites: held to the pools of a cut-free run of one request (the fresh
+/// dies'), recoveries after many writes have fewer free blocks, and the chain says so.
+#[test]
+fn a_device_chain_reports_pools_beyond_a_short_baseline() {
+    let mut o = ChainOptions::new(60, 2);
+    o.pool_baseline = 1;
+    let r = device_chain("page", 24, 8, 2, 2, &o);
+    assert!(r.pool_excess > 0, "{:?}", r.pools);
+    assert!(r.recovered_correctly < r.cuts);
+    assert!(r.first_failures.iter().any(|f| f.contains("pools: die") && f.contains("Free")), "{:#?}", r.first_failures);
 }

@@ -3,6 +3,7 @@
 //! through serde-wasm-bindgen (`DeviceMoment`, generated TypeScript), each die's chip
 //! arrays as typed arrays (as `Session`'s getters).
 
+use ftl_sim::limits::device_memory;
 use ftl_sim::scenario::Scenario;
 use ftl_sim::ssd::{Shape, Stripe};
 use ftl_sim::ssd_step::DeviceStepper;
@@ -18,25 +19,6 @@ const QUEUE_LIMIT: usize = 12;
 #[wasm_bindgen]
 pub struct DeviceSession {
     dev: DeviceStepper,
-}
-
-/// The device's simulation memory: per die the state, the state before the request being
-/// stepped, the moment shown and the keyframe near the cursor; the keyframes shared.
-/// Refused over the Session's budget (ftl_sim::limits), as one chip is.
-fn device_memory(scenario: &Scenario, dies: u32) -> Result<(), String> {
-    use ftl_sim::limits::{state_bytes, SESSION_KEYFRAME_BYTES, SESSION_MEMORY_BUDGET};
-    let g = scenario.chip.chip()?.geometry;
-    let need = dies as u64 * 4 * state_bytes(&g) + SESSION_KEYFRAME_BYTES as u64;
-    if need > SESSION_MEMORY_BUDGET {
-        return Err(format!(
-            "device too large for the app: {dies} dies of {} blocks x {} pages need about {} MB of simulation memory, over the limit of {} MB (fewer dies or a smaller chip, or the ftl CLI)",
-            g.blocks,
-            g.pages_per_block,
-            need >> 20,
-            SESSION_MEMORY_BUDGET >> 20
-        ));
-    }
-    Ok(())
 }
 
 #[wasm_bindgen]
@@ -56,10 +38,14 @@ impl DeviceSession {
         let stripe = Stripe::from_name(stripe).map_err(js_err)?;
         let shape = Shape::new(channels, dies_per_channel, stripe);
         shape.check(&scenario.scheme).map_err(js_err)?;
-        device_memory(&scenario, shape.dies()).map_err(js_err)?;
+        // The device's simulation memory, held to the Session's budget (ftl_sim::limits):
+        // its chips first, then with the workload's copy and the plan once planned.
+        let g = scenario.chip.chip().map_err(js_err)?.geometry;
+        device_memory(&g, shape.dies(), 0).map_err(js_err)?;
         // The workload over the device's logical space, as `ftl run --channels ...` plans it.
         let dev = ftl_sim::scenario::device::stepper(&scenario, shape, ftl_sim::limits::SESSION_KEYFRAME_BYTES)
             .map_err(js_err)?;
+        device_memory(&g, shape.dies(), dev.workload_bytes()).map_err(js_err)?;
         Ok(DeviceSession { dev })
     }
 

@@ -231,30 +231,34 @@ fn on_cut(a: &CrashArgs, n: u64) -> Result<impl FnMut(&ftl_sim::crash::CutVerdic
 
 /// `--chain N` on a device of several dies (ssd::crash::chain).
 fn device_chain(a: &CrashArgs, n: u64, shape: Shape) -> Result<ftl_sim::crash::ChainReport, String> {
-    use ftl_sim::ssd::crash::{chain, DeviceChainOptions, Dies};
+    use ftl_sim::crash::ChainOptions;
+    use ftl_sim::limits::{at_most, MAX_POOL_BASELINE};
+    use ftl_sim::ssd::crash::{chain, Dies};
     let not_yet = [
         (a.time_shift, "--time-shift"),
         (a.paired_pages, "--paired-pages"),
         (a.reads_erased, "--reads-erased"),
         (a.targeted, "--targeted"),
-        (a.pool_baseline.is_some(), "--pool-baseline"),
     ];
     if let Some((_, flag)) = not_yet.iter().find(|(on, _)| *on) {
         return Err(format!("{flag} is not available with a chain on a device of several dies (docs/ssd.md)"));
     }
-    ftl_sim::limits::at_most("--chain", n, ftl_sim::limits::MAX_CHAIN_CUTS)?;
+    at_most("--chain", n, ftl_sim::limits::MAX_CHAIN_CUTS)?;
     let (sc, given) = chain_scenario(a)?;
     let first = sc.fresh()?;
     let unit = shape.unit(first.flash.geometry().pages_per_block);
     let space = ftl_sim::ssd::device_pages(first.ftl.logical_pages(), shape.dies(), unit);
-    let mut o = DeviceChainOptions::new(n, a.seed);
+    let mut o = ChainOptions::new(n, a.seed);
     if given {
         let reqs =
             sc.workload.requests(u32::try_from(space).map_err(|_| "the device's space exceeds 32-bit pages")?)?;
         if reqs.is_empty() {
             return Err("the workload has no requests".into());
         }
-        o.workload = Some(reqs);
+        o.workload = Some(reqs.into());
+    }
+    if let Some(b) = a.pool_baseline {
+        o.pool_baseline = at_most("--pool-baseline", b, MAX_POOL_BASELINE)?;
     }
     if a.no_recut {
         o.recut_chance = 0.0;

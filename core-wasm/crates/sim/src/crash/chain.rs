@@ -114,7 +114,7 @@ pub struct CutVerdict {
     pub error: Option<String>,
     /// The target the cut was aimed at (`--targeted`).
     pub target: Option<&'static str>,
-    /// The pools this recovery left beyond their cut-free bound (`health::CHECKED_POOLS`),
+    /// The pools this recovery left beyond their cut-free bound (`health::is_checked_pool`),
     /// each with its count, the bound and the difference.
     pub pools: Option<String>,
 }
@@ -278,10 +278,11 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
     // erases) and the LPNs and frozen states that disagree with the reference model.
     let trace_cut = std::env::var("FTL_CHAIN_TRACE").ok().and_then(|x| x.parse::<u64>().ok());
     rep.targets = health::target_counts();
-    let bounds = (o.pool_baseline > 0).then(|| health::cut_free_bounds(fresh, o, o.pool_baseline)).flatten();
-    let mut seen = bounds.map(|_| health::pools(&s));
     // Pools the scheme caps by construction are judged against the cap (Ftl::pool_cap).
-    let caps = health::pool_caps(fresh);
+    let mut pools = (o.pool_baseline > 0)
+        .then(|| health::cut_free_bounds(fresh, o, o.pool_baseline))
+        .flatten()
+        .map(|b| health::PoolCheck::new(b, &s));
     'chain: while cut < o.cuts {
         // Requests without a cut.
         for _ in 0..rng.below(o.max_gap as u64 + 1) {
@@ -540,16 +541,11 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
         }
         s.oracle = oracle;
         s.ftl = ftl;
-        if let (Some(bound), Some(seen)) = (&bounds, &mut seen) {
+        if let Some(check) = &mut pools {
             // Every recovery leaves every pool within its cut-free bound (issue 34): the
             // reserve is restored by recovery, not by later traffic.
-            let p = health::pools(&s);
-            health::merge_bounds(seen, &p);
-            let bad = health::excess(bound, &caps, &p);
-            if !bad.is_empty() {
-                rep.pool_excess += 1;
-                v.pools = Some(health::describe_excess(&bad));
-            }
+            v.pools = check.after_recovery(&s);
+            rep.pool_excess += v.pools.is_some() as u64;
         }
         record(&mut rep, &v);
         on_cut(&v);
@@ -560,18 +556,7 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
         }
     }
     rep.cuts = cut;
-    if let (Some(bound), Some(seen)) = (&bounds, &seen) {
-        rep.pools = health::ALL_ROLES
-            .iter()
-            .filter(|&&r| r != crate::ftl::BlockRole::Data && (bound[r as usize] > 0 || seen[r as usize] > 0))
-            .map(|&r| health::PoolBound {
-                role: r,
-                cut_free: bound[r as usize],
-                after_recovery: seen[r as usize],
-                cap: caps[r as usize],
-            })
-            .collect();
-    }
+    rep.pools = pools.map(|c| c.report()).unwrap_or_default();
     let all = first_cuts + rep.recut_points;
     rep.share_inside_recovery = if all == 0 { 0.0 } else { rep.recut_inside_recovery as f64 / all as f64 };
     rep.recovery_ops = summary(&rec_ops);

@@ -120,18 +120,9 @@ pub(crate) fn pick_target(
 /// allocates from it (never more). Data, primary blocks and the open frontiers (the active
 /// block, a GC destination) are not pools: a recovery may leave a destination open that a
 /// cut-free run had closed by the end of the request.
-pub const CHECKED_POOLS: [BlockRole; 10] = [
-    BlockRole::Free,
-    BlockRole::SwLog,
-    BlockRole::RwLog,
-    BlockRole::Log,
-    BlockRole::Replacement,
-    BlockRole::Buffer,
-    BlockRole::Metadata,
-    BlockRole::MapBlock,
-    BlockRole::Checkpoint,
-    BlockRole::MapDirectory,
-];
+pub fn is_checked_pool(r: BlockRole) -> bool {
+    !matches!(r, BlockRole::Data | BlockRole::Active | BlockRole::Primary | BlockRole::GcDestination)
+}
 
 /// Blocks per role (indexed by `BlockRole as usize`).
 pub(crate) fn pools(s: &State) -> [u32; 14] {
@@ -159,7 +150,7 @@ pub struct PoolBound {
 /// The scheme's structural caps (`Ftl::pool_cap`) by role.
 pub(crate) fn pool_caps(s: &State) -> [Option<u32>; 14] {
     let mut c = [None; 14];
-    for r in CHECKED_POOLS {
+    for r in ALL_ROLES.into_iter().filter(|&r| is_checked_pool(r)) {
         c[r as usize] = s.ftl.pool_cap(r);
     }
     c
@@ -169,15 +160,33 @@ pub(crate) fn pool_caps(s: &State) -> [Option<u32>; 14] {
 /// `fresh` (the chain's own workload, another seed), the most blocks of every role but
 /// data and free, and the fewest free blocks.
 pub(crate) fn cut_free_bounds(fresh: &State, o: &super::ChainOptions, requests: u64) -> Option<[u32; 14]> {
-    let mut s = fresh.clone();
-    let mut rng = SplitMix64::new(o.seed ^ 0x5eed_c0de);
-    let mut feed = Feed::new();
-    let mut b = pools(&s);
-    for _ in 0..requests {
-        let r = feed.next(&mut rng, &s, o);
-        s.exec(r).ok()?;
-        super::judge::sync_frozen(&mut s);
-        merge_bounds(&mut b, &pools(&s));
+    let (mut rng, mut feed) = cut_free_feed(o);
+    let b = bounds_over(vec![fresh.clone()], requests, |s| {
+        let r = feed.next(&mut rng, &s[0], o);
+        s[0].exec(r).ok()?;
+        super::judge::sync_frozen(&mut s[0]);
+        Some(0)
+    })?;
+    Some(b[0])
+}
+
+/// The draws of a chain's cut-free run: its own seed, a feed from the workload's start.
+pub(crate) fn cut_free_feed(o: &super::ChainOptions) -> (SplitMix64, Feed) {
+    (SplitMix64::new(o.seed ^ 0x5eed_c0de), Feed::new())
+}
+
+/// Each chip's bounds over a cut-free run of `steps` steps from `chips` (one chip, or a
+/// device's dies): `step` runs the next request and says which chip it ran on (None: the
+/// run failed).
+pub(crate) fn bounds_over(
+    mut chips: Vec<State>,
+    steps: u64,
+    mut step: impl FnMut(&mut [State]) -> Option<usize>,
+) -> Option<Vec<[u32; 14]>> {
+    let mut b: Vec<[u32; 14]> = chips.iter().map(pools).collect();
+    for _ in 0..steps {
+        let k = step(&mut chips)?;
+        merge_bounds(&mut b[k], &pools(&chips[k]));
     }
     Some(b)
 }
@@ -201,8 +210,9 @@ pub(crate) struct Excess {
 /// a pool the scheme caps (`caps`) against its cap, every other one against the cut-free
 /// run (`bound`).
 pub(crate) fn excess(bound: &[u32; 14], caps: &[Option<u32>; 14], p: &[u32; 14]) -> Vec<Excess> {
-    CHECKED_POOLS
+    ALL_ROLES
         .iter()
+        .filter(|&&r| is_checked_pool(r))
         .filter_map(|&r| {
             let cap = caps[r as usize];
             let (c, x) = (cap.unwrap_or(bound[r as usize]), p[r as usize]);
@@ -217,18 +227,79 @@ pub(crate) fn excess(bound: &[u32; 14], caps: &[Option<u32>; 14], p: &[u32; 14])
 pub(crate) fn describe_excess(bad: &[Excess]) -> String {
     bad.iter()
         .map(|e| {
-            let (name, c, x) = (format!("{:?}", e.role), e.bound, e.blocks);
-            if e.capped {
-                let (more, than) = if e.role == BlockRole::Free { ("fewer", c - x) } else { ("more", x - c) };
-                format!("{name} {x} blocks, {than} {more} than the scheme's cap ({c})")
-            } else if e.role == BlockRole::Free {
-                format!("{name} {x} blocks, {} fewer than the cut-free run's fewest ({c})", c - x)
-            } else {
-                format!("{name} {x} blocks, {} more than the cut-free run's most ({c})", x - c)
-            }
+            let (c, x) = (e.bound, e.blocks);
+            let free = e.role == BlockRole::Free;
+            let (than, more) = if free { (c - x, "fewer") } else { (x - c, "more") };
+            let of = match (e.capped, free) {
+                (true, _) => "the scheme's cap",
+                (false, true) => "the cut-free run's fewest",
+                (false, false) => "the cut-free run's most",
+            };
+            format!("{:?} {x} blocks, {than} {more} than {of} ({c})", e.role)
         })
         .collect::<Vec<_>>()
         .join("; ")
+}
+
+/// One chip's pools held to their bound after each recovery (a chain's chip, or each die
+/// of a device): the bound, the scheme's caps, and each pool's extreme so far.
+pub(crate) struct PoolCheck {
+    bound: [u32; 14],
+    caps: [Option<u32>; 14],
+    seen: [u32; 14],
+}
+
+impl PoolCheck {
+    /// `bound` from a cut-free run (`cut_free_bounds`); `start` the chip before the first cut.
+    pub(crate) fn new(bound: [u32; 14], start: &State) -> PoolCheck {
+        PoolCheck { bound, caps: pool_caps(start), seen: pools(start) }
+    }
+
+    /// The pools of recovered `s` beyond their bound, in words (None: all within it).
+    pub(crate) fn after_recovery(&mut self, s: &State) -> Option<String> {
+        let p = pools(s);
+        merge_bounds(&mut self.seen, &p);
+        let bad = excess(&self.bound, &self.caps, &p);
+        (!bad.is_empty()).then(|| describe_excess(&bad))
+    }
+
+    /// Every pool but data that either run had: its bound and its extreme after recoveries.
+    pub(crate) fn report(&self) -> Vec<PoolBound> {
+        ALL_ROLES
+            .iter()
+            .filter(|&&r| r != BlockRole::Data && (self.bound[r as usize] > 0 || self.seen[r as usize] > 0))
+            .map(|&r| PoolBound {
+                role: r,
+                cut_free: self.bound[r as usize],
+                after_recovery: self.seen[r as usize],
+                cap: self.caps[r as usize],
+            })
+            .collect()
+    }
+
+    /// One check per die of a device, each held to the extremes over every die of the
+    /// cut-free run (`bounds`, one per die): the dies are the same chip and scheme, and a
+    /// die's share of a skewed workload (a hot page on one die) reaches in one sample of
+    /// the run what another die's reaches in another.
+    pub(crate) fn per_die(bounds: &[[u32; 14]], dies: &[State]) -> Vec<PoolCheck> {
+        let Some((first, rest)) = bounds.split_first() else { return Vec::new() };
+        let mut b = *first;
+        for x in rest {
+            merge_bounds(&mut b, x);
+        }
+        dies.iter().map(|s| PoolCheck::new(b, s)).collect()
+    }
+
+    /// Several chips' checks as one (a device's dies): the extremes over them.
+    pub(crate) fn merged(checks: &[PoolCheck]) -> Option<PoolCheck> {
+        let (first, rest) = checks.split_first()?;
+        let mut m = PoolCheck { bound: first.bound, caps: first.caps, seen: first.seen };
+        for c in rest {
+            merge_bounds(&mut m.bound, &c.bound);
+            merge_bounds(&mut m.seen, &c.seen);
+        }
+        Some(m)
+    }
 }
 
 pub(crate) const ALL_ROLES: [BlockRole; 14] = [
@@ -277,7 +348,6 @@ impl Feed {
         if let Some(r) = self.retry.take() {
             return r;
         }
-        let lp = s.ftl.logical_pages().max(1) as u64;
         if o.time_shift && rng.unit() < 0.08 {
             let live = s.ftl.frozen_states();
             let pick = rng.below(3);
@@ -287,12 +357,22 @@ impl Feed {
             let id = live[rng.below(live.len() as u64) as usize];
             return if pick == 1 { Request::Unfreeze { state: id } } else { Request::Revert { state: id } };
         }
+        self.next_in(rng, s.ftl.logical_pages() as u64, o)
+    }
+
+    /// The next read or write over a logical space of `lp` pages (a chip's, or a device's:
+    /// no time shift there).
+    pub(crate) fn next_in(&mut self, rng: &mut SplitMix64, lp: u64, o: &super::ChainOptions) -> Request {
+        if let Some(r) = self.retry.take() {
+            return r;
+        }
         if let Some(w) = o.workload.as_ref().filter(|w| !w.is_empty()) {
             let r = w[self.next % w.len()];
             self.next = (self.next + 1) % w.len();
             return r;
         }
         // Half uniform over the space, half in a hot eighth of it.
+        let lp = lp.max(1);
         let lpn = if rng.unit() < 0.5 { rng.below(lp) } else { rng.below(lp.div_ceil(8)) } as u32;
         if rng.unit() < o.read_ratio {
             Request::Read { lpn }

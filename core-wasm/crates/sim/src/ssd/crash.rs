@@ -11,59 +11,44 @@
 //! comes back on every die at once and they recover in parallel).
 
 use super::cut::recover_idle;
-use super::{place, Shape};
+pub use super::cut::Dies;
+use crate::crash::health::{self, Feed, PoolCheck};
 use crate::crash::{
-    crash_once, cut_point, op_causes, recut_in, run_on_copy, summary, ChainReport, CrashOutcome, CutAt, CutVerdict,
-    Points, Recover, SweepReport, Tally,
+    crash_once, cut_point, op_causes, recut_in, run_on_copy, summary, ChainOptions, ChainReport, CrashOutcome, CutAt,
+    CutVerdict, Points, Recover, SweepReport, Tally,
 };
 use crate::metrics::LatencyHist;
 use crate::sim::State;
 use crate::trace::rng::SplitMix64;
 use crate::trace::Request;
 
-/// A device's dies and how the logical space is striped over them.
-pub struct Dies<'a> {
-    pub shape: &'a Shape,
-    /// Stripe unit, pages.
-    pub unit: u32,
-}
-
-impl Dies<'_> {
-    /// Die and die-local request of device request `req`.
-    fn place(&self, req: Request) -> Result<(usize, Request), String> {
-        let lpn = req.lpn().ok_or("freeze / unfreeze / revert need a device of one die")?;
-        let (die, local) = place(lpn, self.shape.dies(), self.unit);
-        let local = match req {
-            Request::Read { .. } => Request::Read { lpn: local },
-            _ => Request::Write { lpn: local },
-        };
-        Ok((die as usize, local))
-    }
-}
-
-/// One cut on the device: die `die` cut after `cut_after` operations of `local` (`recut`:
-/// again inside that die's recovery), every other die recovered between requests. The dies
-/// after the cut and each die's outcome.
+/// One cut on the device: `in_flight` (die, its request, operations done) is cut inside
+/// its request, every other die (every die when None) between requests; die `k`'s recovery
+/// is cut again after `recuts[k]` of its operations when given. The dies after the cut
+/// and each die's outcome; None when the request in flight needs no more than that many
+/// operations (no cut happened).
 fn cut_device(
     dies: &[State],
-    die: usize,
-    local: Request,
-    cut_after: u64,
-    recut: Option<u64>,
+    in_flight: Option<(usize, Request, u64)>,
+    recuts: &[Option<u64>],
     recover: &Recover,
     after: &[Request],
 ) -> Option<(Vec<State>, Vec<CrashOutcome>)> {
-    let (o, s) = crash_once(&dies[die], local, cut_after, recut, recover, after)?;
     let mut states = Vec::with_capacity(dies.len());
     let mut outs = Vec::with_capacity(dies.len());
     for (k, st) in dies.iter().enumerate() {
-        if k == die {
-            states.push(s.clone());
-            outs.push(o.clone());
-        } else {
-            let mut st = st.clone();
-            outs.push(recover_idle(&mut st, recover));
-            states.push(st);
+        let recut = recuts.get(k).copied().flatten();
+        match in_flight {
+            Some((d, local, cut_after)) if d == k => {
+                let (o, s) = crash_once(st, local, cut_after, recut, recover, after)?;
+                states.push(s);
+                outs.push(o);
+            }
+            _ => {
+                let mut st = st.clone();
+                outs.push(recover_idle(&mut st, recover, recut));
+                states.push(st);
+            }
         }
     }
     Some((states, outs))
@@ -127,10 +112,13 @@ pub fn sweep(
             let cut_after = chosen[next] - ops_before[i];
             next += 1;
             let recut = recut_in(rng.as_mut(), &dies[d]);
+            let recuts: Vec<Option<u64>> = (0..dies.len()).map(|k| recut.filter(|_| k == d)).collect();
             // The next 32 requests of the cut die run on its recovered scheme.
             let after: Vec<Request> =
                 placed[i + 1..].iter().filter(|(k, _)| *k == d).take(32).map(|&(_, r)| r).collect();
-            let Some((_, outs)) = cut_device(&dies, d, r, cut_after, recut, recover, &after) else { continue };
+            let Some((_, outs)) = cut_device(&dies, Some((d, r, cut_after)), &recuts, recover, &after) else {
+                continue;
+            };
             let errors = outs.iter().filter(|o| o.error.is_some()).count() as u64;
             let op = chosen[next - 1];
             tally.add(&merged(&outs), recut.is_some(), errors, || {
@@ -150,72 +138,57 @@ pub fn sweep(
     Ok(tally.finish())
 }
 
-/// Options of a chain of cuts on a device (`ftl crash-sweep --chain N` with device flags).
-#[derive(Clone, Debug)]
-pub struct DeviceChainOptions {
-    pub cuts: u64,
-    pub seed: u64,
-    /// Requests between two cuts: drawn in 0..=max_gap.
-    pub max_gap: u32,
-    /// Share of reads of the chain's own workload.
-    pub read_ratio: f64,
-    /// A workload (device LPNs) run in order and from its start again; None: the chain's
-    /// own (half uniform over the device's space, half in its hot eighth).
-    pub workload: Option<Vec<Request>>,
-    /// Chance that the cut die's recovery is cut again (at an operation drawn inside it).
-    pub recut_chance: f64,
-}
-
-impl DeviceChainOptions {
-    pub fn new(cuts: u64, seed: u64) -> DeviceChainOptions {
-        DeviceChainOptions { cuts, seed, max_gap: 4, read_ratio: 0.2, workload: None, recut_chance: 0.6 }
-    }
-}
-
-/// One device run cut `o.cuts` times: 0..=max_gap requests, then a request whose die is
-/// cut at a random operation of it (0: before its first, between requests), recut inside
-/// its recovery with `o.recut_chance`; every other die recovers between requests; each die
-/// is verified against its own reference model, and the run goes on from the recovered
-/// dies (reads after it checked too). `logical_pages`: the device's. `on_cut` gets every
-/// verdict (`in_flight` in device LPNs).
+/// One device run cut `o.cuts` times (`ftl crash-sweep --chain N` with device flags), with
+/// the one-chip chain's options (time shift, targeted cuts and other torn-page models are
+/// one chip's only: the chain stops at once with them): 0..=max_gap requests (the one-chip
+/// chain's `Feed`: its own workload over the device's space, or a generated one, a request
+/// not acknowledged offered again), then a request whose die is cut at a random operation of
+/// it (a quarter: before its first, every die between requests), every other die between
+/// requests. With `o.recut_chance` power fails again inside the recovery: every die's
+/// recovery is cut, each at an operation drawn inside its own (the dies recover apart, so
+/// every instant's combination is among these draws), then each recovers whole. Each die is
+/// verified against its own reference model and its pools held to a cut-free run of the
+/// same workload (each die's extremes; `o.pool_baseline` requests, another seed); the run
+/// goes on from the recovered dies (reads after it checked too). `logical_pages`: the
+/// device's. `on_cut` gets every verdict (`in_flight` in device LPNs).
 pub fn chain(
     fresh: &[State],
     at: &Dies,
     logical_pages: u64,
     recover: &Recover,
-    o: &DeviceChainOptions,
+    o: &ChainOptions,
     mut on_cut: impl FnMut(&CutVerdict),
 ) -> ChainReport {
     let mut rng = SplitMix64::new(o.seed);
+    let mut feed = Feed::new();
     let scheme = fresh.first().map(|s| s.ftl.name().to_string()).unwrap_or_default();
     let mut rep = ChainReport { scheme, seed: o.seed, cuts: o.cuts, ..Default::default() };
+    if o.time_shift || o.targeted || o.paired_pages || o.reads_erased {
+        rep.stopped = Some("time shift, targeted cuts and other torn-page models need a device of one die".into());
+        return rep;
+    }
     let mut rec_ops = LatencyHist::default();
     let mut dies = fresh.to_vec();
-    let mut fed = 0usize;
-    let mut next = |rng: &mut SplitMix64| -> Request {
-        if let Some(w) = o.workload.as_ref().filter(|w| !w.is_empty()) {
-            fed += 1;
-            return w[(fed - 1) % w.len()];
-        }
-        let hot = (logical_pages / 8).max(1);
-        let lpn = if rng.below(2) == 0 { rng.below(logical_pages.max(1)) } else { rng.below(hot) } as u32;
-        if rng.unit() < o.read_ratio {
-            Request::Read { lpn }
-        } else {
-            Request::Write { lpn }
-        }
-    };
+    let (mut base_rng, mut base_feed) = health::cut_free_feed(o);
+    let bounds = (o.pool_baseline > 0)
+        .then(|| {
+            health::bounds_over(fresh.to_vec(), o.pool_baseline, |run| {
+                let (d, local) = at.place(base_feed.next_in(&mut base_rng, logical_pages, o)).ok()?;
+                run[d].exec(local).ok().map(|_| d)
+            })
+        })
+        .flatten();
+    let mut pools = PoolCheck::per_die(&bounds.unwrap_or_default(), fresh);
     let wrong_seen = |dies: &mut [State], rep: &mut ChainReport, cut: u64| {
         for (k, s) in dies.iter_mut().enumerate() {
             rep.wrong_reads_seen(s, cut, || format!("a read on die {k}"));
         }
     };
     let mut since_recovery = u64::MAX;
-    let mut recut_points = 0u64;
     let mut cut = 0u64;
     'chain: while cut < o.cuts {
         for _ in 0..rng.below(o.max_gap as u64 + 1) {
-            let r = next(&mut rng);
+            let r = feed.next_in(&mut rng, logical_pages, o);
             let (d, local) = match at.place(r) {
                 Ok(p) => p,
                 Err(e) => {
@@ -233,7 +206,7 @@ pub fn chain(
         }
         wrong_seen(&mut dies, &mut rep, cut);
         // The request in flight, run on a copy of its die to see its operations.
-        let req = next(&mut rng);
+        let req = feed.next_in(&mut rng, logical_pages, o);
         let (d, local) = match at.place(req) {
             Ok(p) => p,
             Err(e) => {
@@ -265,27 +238,20 @@ pub fn chain(
         let cut_after = cut_point(kind, &mut rng, &causes);
         let cause = causes[cut_after as usize];
         let at_kind = CutAt::of(kind == 0, cause);
-        let cut_now = if kind == 0 {
-            // Power fails before the request starts: every die between requests.
-            let mut states = dies.clone();
-            let outs: Vec<CrashOutcome> = states.iter_mut().map(|st| recover_idle(st, recover)).collect();
-            Some((states, outs))
-        } else {
-            cut_device(&dies, d, local, cut_after, None, recover, &[])
-        };
-        let Some((mut states, mut outs)) = cut_now else {
+        let in_flight = (kind != 0).then_some((d, local, cut_after));
+        let Some((mut states, mut outs)) = cut_device(&dies, in_flight, &[], recover, &[]) else {
             continue;
         };
         let mut recuts = 0;
-        if kind != 0 && rng.unit() < o.recut_chance {
-            // Cut again inside the cut die's recovery, at an operation it does run.
-            recut_points += 1;
-            let inside = outs[d].recovery_ops;
-            if inside > 0 {
-                let r = rng.below(inside);
-                if let Some((s2, o2)) = cut_device(&dies, d, local, cut_after, Some(r), recover, &[]) {
-                    states[d] = s2[d].clone();
-                    outs[d] = o2[d].clone();
+        if rng.unit() < o.recut_chance {
+            // Power fails again inside the recovery: every die's, each at an operation its
+            // own recovery does run.
+            rep.recut_points += 1;
+            let at: Vec<Option<u64>> =
+                outs.iter().map(|x| (x.recovery_ops > 0).then(|| rng.below(x.recovery_ops))).collect();
+            if at.iter().any(Option::is_some) {
+                if let Some(again) = cut_device(&dies, in_flight, &at, recover, &[]) {
+                    (states, outs) = again;
                     recuts = 1;
                 }
             }
@@ -294,7 +260,18 @@ pub fn chain(
         let before_version = dies[d].next_version;
         let took_effect =
             kind != 0 && matches!(local, Request::Write { lpn } if states[d].oracle.expected(lpn) == before_version);
+        if !took_effect {
+            // Not acknowledged: the host offers it again (a generated workload stays in order).
+            feed.cut(req, o);
+        }
         let m = merged(&outs);
+        // Every die's pools within their cut-free bound after its recovery.
+        let excess: Vec<String> = pools
+            .iter_mut()
+            .zip(&states)
+            .enumerate()
+            .filter_map(|(k, (p, s))| p.after_recovery(s).map(|x| format!("die {k}: {x}")))
+            .collect();
         let v = CutVerdict {
             cut,
             request: rep.requests_run,
@@ -312,7 +289,7 @@ pub fn chain(
             recovery_ops: m.recovery_ops,
             error: m.error.clone(),
             target: None,
-            pools: None,
+            pools: (!excess.is_empty()).then(|| excess.join("; ")),
         };
         rep.landed(at_kind);
         rep.right_after_recovery += v.right_after_recovery as u64;
@@ -322,24 +299,26 @@ pub fn chain(
         rep.wrong_reads += m.wrong;
         rep.torn_mapped += m.torn_mapped;
         rep.errors += outs.iter().filter(|o| o.error.is_some()).count() as u64;
+        rep.pool_excess += v.pools.is_some() as u64;
         rec_ops.record(m.recovery_ops * 1000);
-        rep.judged(m.ok, || {
+        rep.judged(v.ok(), || {
             format!(
-                "cut {cut} ({req:?} on die {d}, after {cut_after} of its ops): lost {}, wrong {}, torn mapped {}{}",
+                "cut {cut} ({req:?} on die {d}, after {cut_after} of its ops, {recuts} recuts): lost {}, wrong {}, torn mapped {}{}{}",
                 m.lost,
                 m.wrong,
                 m.torn_mapped,
-                m.error.as_ref().map(|e| format!(", {e}")).unwrap_or_default()
+                m.error.as_ref().map(|e| format!(", {e}")).unwrap_or_default(),
+                v.pools.as_ref().map(|p| format!(", pools: {p}")).unwrap_or_default()
             )
         });
         on_cut(&v);
         dies = states;
         since_recovery = 0;
     }
-    rep.recut_points = recut_points;
-    let points = cut + recut_points;
+    let points = cut + rep.recut_points;
     rep.share_inside_recovery = if points > 0 { rep.recut_inside_recovery as f64 / points as f64 } else { 0.0 };
     rep.recovery_ops = summary(&rec_ops);
+    rep.pools = PoolCheck::merged(&pools).map(|p| p.report()).unwrap_or_default();
     rep.cuts = cut;
     // Every die must end agreeing with its reference model.
     for (k, s) in dies.iter().enumerate() {
