@@ -5,7 +5,7 @@
 // One page per window size: tours are opened by `#tour=` links, stops by PageDown, text
 // steps by the - and + keys; nothing is reloaded.
 import { expect, test, type Page } from '@playwright/test';
-import { chipStill, settled, still, watch } from './helpers';
+import { chipStill, settled, stepTo, still, watch } from './helpers';
 
 type TornWatch = {
   tornUnexplained: string[];
@@ -283,8 +283,7 @@ test('a role change’s old band shrinks under the band’s text, never over it'
   });
   const seen = () => page.evaluate(() => (window as unknown as { fxRoles: string[] }).fxRoles);
   for (let i = 0; i < 12 && (await seen()).length === 0; i++) {
-    await page.getByTestId('btn-step-op').click();
-    await settled(page);
+    await stepTo(page, 'btn-step-op');
   }
   const roles = await seen();
   expect(roles.length).toBeGreaterThan(0);
