@@ -81,18 +81,36 @@ export function longTasks(page) {
 
 /**
  * Starts a Chromium trace (CDP Tracing, through Playwright) of the page. `stop()` ends it
- * and returns the renderer main thread's tasks over 50 ms: `[{ms, top: [[what, ms], ...]}]`,
- * `top` the events inside the task by duration (functions with their script, layout,
- * paint, GC, message handlers), so a long task says where it went.
+ * and returns `{ main, worker }`: the renderer main thread's tasks over 50 ms as
+ * `[{ms, top: [[what, ms], ...]}]` (`top` the events inside the task by duration:
+ * functions with their script, layout, paint, GC, message handlers, so a long task says
+ * where it went; only with `detail`), and the length in ms of every task over 50 ms on the
+ * page's worker threads (the simulator's worker: the page's long-task observer never sees
+ * them). Without `detail` only the timeline category is traced (less overhead).
  */
-export async function startTrace(page) {
+export async function startTrace(page, detail = true) {
   const browser = page.context().browser();
-  await browser.startTracing(page, {
-    categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing'],
-  });
+  const categories = detail
+    ? ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing']
+    : ['devtools.timeline'];
+  await browser.startTracing(page, { categories });
   return {
-    stop: async () => attributeLongTasks(JSON.parse((await browser.stopTracing()).toString('utf8'))),
+    stop: async () => {
+      const trace = JSON.parse((await browser.stopTracing()).toString('utf8'));
+      return { main: detail ? attributeLongTasks(trace) : [], worker: workerLongTasks(trace) };
+    },
   };
+}
+
+/** Tasks over 50 ms on worker threads (DedicatedWorker), in ms. */
+function workerLongTasks(trace) {
+  const events = trace.traceEvents ?? trace;
+  const workers = new Set(
+    events.filter((e) => e.name === 'thread_name' && /Worker/.test(e.args?.name ?? '')).map((e) => `${e.pid}:${e.tid}`),
+  );
+  return events
+    .filter((e) => e.ph === 'X' && e.name === 'RunTask' && e.dur > 50_000 && workers.has(`${e.pid}:${e.tid}`))
+    .map((e) => Number((e.dur / 1000).toFixed(1)));
 }
 
 function attributeLongTasks(trace) {

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadNodeCore } from '../scenario/testing/nodeCore';
 import { SessionHost, runAhead } from './host';
+import type { SchemeData } from './schemeTypes';
 import type {
   CreateResult,
   Response,
@@ -103,6 +104,13 @@ describe('Run to end: timed run-ahead chunks in the worker', () => {
       const logB = ok<RunLog>(await host.handle({ id: id++, type: 'run_log', sid: b.sid }));
       expect(logA.logUpto).toBe(total);
       expect(logA).toEqual(logB);
+      // The response-time timeline and the latency histogram (the scheme panels) too.
+      const panels = async (sid: number) =>
+        ok<SchemeData>(await host.handle({ id: id++, type: 'scheme_data', sid, bins: 250, upto: total }));
+      const [dataA, dataB] = [await panels(a.sid), await panels(b.sid)];
+      expect(dataA.timeline?.n).toBe(total);
+      expect(dataA.timeline?.maxTotal).toBeGreaterThan(0);
+      expect(dataA).toEqual(dataB);
 
       // A chip's invariants at the end: every written LPN has exactly one valid copy.
       const end = endA.snapshot;
@@ -137,6 +145,39 @@ describe('Run to end: timed run-ahead chunks in the worker', () => {
       // default timed it out on the shared machine): a bound on a hung test, not a timing.
     }, 60_000);
   }
+});
+
+describe('Cancel during Run to end', () => {
+  it('leaves a request boundary equal to stepping there, the run log up to it, and Back to the moment shown', async () => {
+    const scenario = SCENARIOS[1];
+    const host = new SessionHost(() => Promise.resolve(core.Session as unknown as SessionConstructor));
+    const a = ok<CreateResult>(await host.handle({ id: id++, type: 'create', scenario }));
+    const total = a.info.total_requests;
+    const shown = ok<StepResult>(await host.handle({ id: id++, type: 'goto', sid: a.sid, step: 40, ops: 2 }));
+    // Chunks until a third of the run, then no more (the page's Cancel stops asking).
+    let at = 40;
+    while (at < total / 3) {
+      at = ok<RunAheadResult>(await host.handle({ id: id++, type: 'run_ahead', sid: a.sid, count: 333 })).step;
+    }
+    expect(at).toBeLessThan(total);
+    const log = ok<RunLog>(await host.handle({ id: id++, type: 'run_log', sid: a.sid }));
+    expect(log.logUpto).toBe(at);
+    const cut = ok<Snapshot>(await host.handle({ id: id++, type: 'snapshot', sid: a.sid }));
+    const fresh = new core.Session(JSON.stringify(scenario));
+    try {
+      fresh.seek(at);
+      expect(cut.step).toBe(at);
+      expect(Array.from(cut.pageStates)).toEqual(Array.from(fresh.page_states()));
+      expect(Array.from(cut.pageLpns)).toEqual(Array.from(fresh.page_lpns()));
+      expect(cut.metrics).toEqual(JSON.parse(fresh.metrics()));
+    } finally {
+      fresh.free();
+    }
+    // The page goes back to the moment it showed.
+    const back = ok<StepResult>(await host.handle({ id: id++, type: 'goto', sid: a.sid, step: 40, ops: 2 }));
+    expect(moment(back.snapshot)).toEqual(moment(shown.snapshot));
+    await host.handle({ id: id++, type: 'dispose', sid: a.sid });
+  }, 60_000);
 });
 
 describe('Run to end on a huge chip the page holds whole', () => {

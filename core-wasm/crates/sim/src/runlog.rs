@@ -64,13 +64,14 @@ impl RunLog {
         RunLog { sample_every: total.div_ceil(1000).max(1), samples: vec![Sample::default()], ..Default::default() }
     }
 
-    /// Records request `index` (0-based) if the log has not seen it yet.
-    pub fn record(&mut self, index: usize, before: Probe, f: &Flash, host_writes: u64, extra: u8) {
+    /// Records request `index` (0-based) if the log has not seen it yet: `before` and
+    /// `after` are the chip's `Probe` around it (the run loop passes one request's
+    /// `after` as the next one's `before`).
+    pub fn record(&mut self, index: usize, before: Probe, after: Probe, f: &Flash, host_writes: u64, extra: u8) {
         if index != self.upto {
             return;
         }
         self.upto += 1;
-        let after = Probe::of(f);
         let mut bits = extra;
         if after.merges != before.merges {
             bits |= MARK_MERGE;

@@ -119,3 +119,19 @@ pub fn ppb_for(scheme: &str, params: &SchemeParams, blocks: u32, from: u32) -> u
 pub fn wide_chip(scheme: &str, params: &SchemeParams, ppb: u32, extra: u32) -> Option<u32> {
     ftl_sim::fit::min_blocks(scheme, params, "classroom", ppb).map(|m| (m + extra).min(256.max(m)))
 }
+
+/// Everything two runs must agree on: metrics (every field, scheme metrics included),
+/// host counters, the chip's pages and erase counts, and the reference model.
+pub fn assert_same(label: &str, a: &Simulator, b: &Simulator) {
+    assert_eq!(a.pos(), b.pos(), "{label}: position");
+    assert_eq!(a.state.metrics(), b.state.metrics(), "{label}: metrics");
+    assert_eq!(a.state.host, b.state.host, "{label}: host counters");
+    assert_eq!(a.state.flash.erase_counts(), b.state.flash.erase_counts(), "{label}: erase counts");
+    assert_eq!(a.state.flash.total_ops(), b.state.flash.total_ops(), "{label}: flash ops");
+    let g = a.state.flash.geometry().pages();
+    for ppn in 0..g {
+        assert_eq!(a.state.flash.peek(ppn), b.state.flash.peek(ppn), "{label}: page {ppn}");
+    }
+    assert!(a.state.mismatches().is_empty() && b.state.mismatches().is_empty(), "{label}: reference model");
+    assert_eq!(a.state.host.wrong_reads, 0, "{label}: wrong reads");
+}

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::scenario;
+use common::{assert_same, scenario};
 use ftl_sim::ftl::{SchemeParams, SCHEMES};
 use ftl_sim::sim::{RunMode, Simulator};
 use ftl_sim::stepper::Stepper;
@@ -29,22 +29,6 @@ fn workloads(scheme: &str) -> Vec<(&'static str, Workload)> {
 fn build(scheme: &str, w: &Workload) -> Simulator {
     let sc = scenario(scheme, SchemeParams::default(), 64, 16, w.clone());
     sc.build().unwrap_or_else(|e| panic!("{scheme}: {e}"))
-}
-
-/// Everything two runs must agree on: metrics (every field, scheme metrics included),
-/// host counters, the chip's pages and erase counts, and the reference model.
-fn assert_same(label: &str, a: &Simulator, b: &Simulator) {
-    assert_eq!(a.pos(), b.pos(), "{label}: position");
-    assert_eq!(a.state.metrics(), b.state.metrics(), "{label}: metrics");
-    assert_eq!(a.state.host, b.state.host, "{label}: host counters");
-    assert_eq!(a.state.flash.erase_counts(), b.state.flash.erase_counts(), "{label}: erase counts");
-    assert_eq!(a.state.flash.total_ops(), b.state.flash.total_ops(), "{label}: flash ops");
-    let g = a.state.flash.geometry().pages();
-    for ppn in 0..g {
-        assert_eq!(a.state.flash.peek(ppn), b.state.flash.peek(ppn), "{label}: page {ppn}");
-    }
-    assert!(a.state.mismatches().is_empty() && b.state.mismatches().is_empty(), "{label}: reference model");
-    assert_eq!(a.state.host.wrong_reads, 0, "{label}: wrong reads");
 }
 
 #[test]

@@ -65,6 +65,28 @@ struct Job {
     steps: u32,
 }
 
+/// The fields of a `Job` a step changes before it records the job again (the buffers it
+/// merges are set at the job's start and dropped one by one only at its end).
+#[derive(Clone, Copy)]
+struct Kept {
+    phase: Phase,
+    new: Pbn,
+    new_next: u32,
+    steps: u32,
+    closed: usize,
+}
+
+impl Kept {
+    fn of(job: &Job) -> Kept {
+        Kept { phase: job.phase, new: job.new, new_next: job.new_next, steps: job.steps, closed: job.closed.len() }
+    }
+    /// `job` as it was when last recorded.
+    fn restore(self, job: &mut Job) {
+        debug_assert_eq!(job.closed.len(), self.closed, "no buffer is dropped before a step can stop");
+        (job.phase, job.new, job.new_next, job.steps) = (self.phase, self.new, self.new_next, self.steps);
+    }
+}
+
 #[derive(Clone, Debug)]
 struct Lblock {
     data: Pbn,
@@ -227,9 +249,31 @@ impl Gftl {
 
     /// One partial-block-cleaning step of the job at the head of the queue.
     fn gc_step(&mut self, flash: &mut Flash) -> FlashResult<()> {
-        // The job stays at the head of the queue while the step runs (a pause or cut
-        // unwinds with its copies recorded: `page_state` keeps them valid until the erase).
-        let Some(mut job) = self.queue.front().cloned() else { return Ok(()) };
+        // The job stays at the head of the queue as it was, with its copies recorded, if
+        // the step stops early (a pause or cut unwinds with them: `page_state` keeps them
+        // valid until the erase). It is taken out while the step runs, not cloned per step
+        // and per copy (issue 37 item 5): `kept` is what the queue would hold.
+        let Some(mut job) = self.queue.pop_front() else { return Ok(()) };
+        let mut kept = Kept::of(&job);
+        match self.gc_step_job(flash, &mut job, &mut kept) {
+            Ok((done, spent)) => {
+                if !done {
+                    self.queue.push_front(job);
+                }
+                self.check_step(spent)
+            }
+            Err(e) => {
+                kept.restore(&mut job);
+                self.queue.push_front(job);
+                Err(e)
+            }
+        }
+    }
+
+    /// `gc_step` on `job` (taken from the head of the queue): whether the job is done (it
+    /// leaves the queue) and the step's time. `kept` follows the points where the job is
+    /// recorded (its start, each copy).
+    fn gc_step_job(&mut self, flash: &mut Flash, job: &mut Job, kept: &mut Kept) -> FlashResult<(bool, u64)> {
         let t0 = flash.elapsed_ns;
         let budget = self.timing.erase_ns;
         let ppb = self.ppb;
@@ -255,13 +299,12 @@ impl Gftl {
                     // Counts at the job's first operation: the scan's first OOB read, next.
                     flash.count_at_next_op(Count::GcRun);
                     self.jobs += 1;
-                    let (old, new) = (job.old, job.new);
-                    let closed = format!("{:?}", job.closed);
+                    let (old, new, closed) = (job.old, job.new, &job.closed);
                     flash.note("gc", || {
-                        format!("GC of logical block {lbn}: old data block {old} and buffer blocks {closed} merge into block {new}")
+                        format!("GC of logical block {lbn}: old data block {old} and buffer blocks {closed:?} merge into block {new}")
                     });
                     job.phase = Phase::Scan(0);
-                    self.queue[0] = job.clone();
+                    *kept = Kept::of(job);
                 }
                 Phase::Scan(o) => {
                     if o >= ppb {
@@ -294,7 +337,7 @@ impl Gftl {
                         flash.program(dst, page, Cause::Gc)?;
                         job.new_next += 1;
                         self.loc[lpn as usize] = dst;
-                        self.queue[0] = job.clone();
+                        *kept = Kept::of(job);
                         self.copies += 1;
                         did += 1;
                     }
@@ -349,12 +392,11 @@ impl Gftl {
                         continue;
                     }
                     self.lbs[lbn as usize].queued = false;
-                    self.queue.pop_front();
                     let spent = flash.elapsed_ns - t0;
                     self.max_step_ns = self.max_step_ns.max(spent);
                     flash.note("gc_step", || format!("GC of logical block {lbn} done in {} steps", job.steps));
                     // A data block filled by the copies alone waits for the next write.
-                    return self.check_step(spent);
+                    return Ok((true, spent));
                 }
             }
         }
@@ -362,8 +404,7 @@ impl Gftl {
         self.max_step_ns = self.max_step_ns.max(spent);
         let (steps, max) = (job.steps, self.max_steps);
         flash.note("gc_step", || format!("GC of logical block {lbn}: step {steps} (at most {max})"));
-        self.queue[0] = job;
-        self.check_step(spent)
+        Ok((false, spent))
     }
 
     fn check_step(&self, spent: u64) -> FlashResult<()> {

@@ -246,15 +246,25 @@ impl Rftl {
         Err(FlashError::Violation(format!("RFTL: {msg}")))
     }
 
-    /// Reads sub-table `g` of logical block `lbn` (one counted OOB read), or an empty
-    /// table if it was never written.
-    fn read_subtable(&mut self, flash: &mut Flash, lbn: u32, g: u32, cause: Cause) -> FlashResult<Vec<Ppn>> {
+    /// Reads sub-table `g` of logical block `lbn` (one counted OOB read); false if it was
+    /// never written (an empty table). Its entries are then in `oob` at `oob_slot` (no
+    /// copy per request: issue 37 item 5).
+    fn read_subtable(&mut self, flash: &mut Flash, lbn: u32, g: u32, cause: Cause) -> FlashResult<bool> {
         let idx = self.lbs[lbn as usize].sub_index[g as usize];
         if idx == NONE {
-            return Ok(vec![NONE; self.p.alpha as usize]);
+            return Ok(false);
         }
         flash.read_oob(idx, cause)?;
-        Ok(self.oob[Self::oob_slot(&self.p, lbn, g)].to_vec())
+        Ok(true)
+    }
+
+    /// Entry `e` of sub-table `g` of `lbn` as `read_subtable` read it (`written`).
+    fn subtable_entry(&self, lbn: u32, g: u32, e: u32, written: bool) -> Ppn {
+        if written {
+            self.oob[Self::oob_slot(&self.p, lbn, g).start + e as usize]
+        } else {
+            NONE
+        }
     }
 
     /// The entries of sub-table `g` of logical block `lbn` in `oob` (the OOB of the page
@@ -264,20 +274,20 @@ impl Rftl {
         start..start + p.alpha as usize
     }
 
-    /// Programs `page` at `dst` with the updated sub-table `table` in its OOB, then moves
-    /// the sub-table index and the bookkeeping (only after the program succeeded).
+    /// Programs `page` at `dst` with its updated sub-table in its OOB (the one just read:
+    /// `written`, else empty), then moves the sub-table index, the table and the
+    /// bookkeeping (only after the program succeeded).
     fn program_with_subtable(
         &mut self,
         flash: &mut Flash,
         lbn: u32,
         dst: Ppn,
         mut page: Page,
-        mut table: Vec<Ppn>,
+        written: bool,
         cause: Cause,
     ) -> FlashResult<()> {
         let bo = page.lpn % self.ppb;
         let g = bo / self.p.alpha;
-        table[(bo % self.p.alpha) as usize] = dst;
         self.seq += 1;
         page.seq = self.seq;
         // The spare byte records the role of the block at program time (the sub-table
@@ -288,8 +298,12 @@ impl Rftl {
         // The older copy is still on the chip, but no longer reachable: nothing reads it
         // again, so the new one takes its slot.
         self.lbs[lbn as usize].sub_index[g as usize] = dst;
+        // The sub-table as read (`written`: else empty), updated with the new entry.
         let slot = Self::oob_slot(&self.p, lbn, g);
-        self.oob[slot].copy_from_slice(&table);
+        if !written {
+            self.oob[slot.clone()].fill(NONE);
+        }
+        self.oob[slot.start + (bo % self.p.alpha) as usize] = dst;
         self.loc[page.lpn as usize] = dst;
         Ok(())
     }
@@ -371,13 +385,37 @@ impl Rftl {
     /// erase of the victim once every valid page has been copied. Never longer than T_er.
     fn gc_step(&mut self, flash: &mut Flash, lbn: u32) -> FlashResult<()> {
         let t0 = flash.elapsed_ns;
-        // The job stays in RAM as it was until the step ends. A copy moves its LPN's map at
-        // once (the updated sub-table is in the copy's OOB, section 4.1/4.3): its source is
-        // forgotten at that operation, though the victim is erased only steps later.
-        let mut gc = match self.lbs[lbn as usize].gc.clone() {
-            Some(gc) => gc,
-            None => return Ok(()),
-        };
+        // The job stays in RAM as it was until the step ends: taken out while the step runs
+        // (not cloned: issue 37 item 5) and put back as it was if the step stops early (a
+        // power cut, a paused replay, a broken rule).
+        let Some(mut gc) = self.lbs[lbn as usize].gc.take() else { return Ok(()) };
+        let kept = (gc.step, gc.cursor, gc.copies);
+        match self.gc_step_job(flash, lbn, &mut gc) {
+            Ok(true) => self.lbs[lbn as usize].gc = Some(gc),
+            Ok(false) => {}
+            Err(e) => {
+                (gc.step, gc.cursor, gc.copies) = kept;
+                self.lbs[lbn as usize].gc = Some(gc);
+                return Err(e);
+            }
+        }
+        let spent = flash.elapsed_ns - t0;
+        self.stats.max_step_ns = self.stats.max_step_ns.max(spent);
+        if spent > self.p.step_ns {
+            return Self::violation(format!(
+                "logical block {lbn}: GC step took {} us, longer than one erase ({} us)",
+                spent / 1000,
+                self.p.step_ns / 1000
+            ));
+        }
+        Ok(())
+    }
+
+    /// `gc_step` on the job `gc` of `lbn` (taken out of RAM): true while it still copies,
+    /// false once the victim is erased and the GC finished. A copy moves its LPN's map at
+    /// once (the updated sub-table is in the copy's OOB, section 4.1/4.3): its source is
+    /// forgotten at that operation, though the victim is erased only steps later.
+    fn gc_step_job(&mut self, flash: &mut Flash, lbn: u32, gc: &mut Gc) -> FlashResult<bool> {
         gc.step += 1;
         self.stats.gc_steps += 1;
         if gc.step == 1 {
@@ -403,12 +441,12 @@ impl Rftl {
                 let dst = self.take_page(lbn, dest_role)?;
                 flash.read_oob(src, Cause::Gc)?;
                 let g = (p.lpn % self.ppb) / self.p.alpha;
-                let table = self.read_subtable(flash, lbn, g, Cause::Gc)?;
-                if table[((p.lpn % self.ppb) % self.p.alpha) as usize] != src {
+                let written = self.read_subtable(flash, lbn, g, Cause::Gc)?;
+                if self.subtable_entry(lbn, g, (p.lpn % self.ppb) % self.p.alpha, written) != src {
                     return Self::violation(format!("sub-table {g} of logical block {lbn} disagrees with page {src}"));
                 }
                 let data = flash.read(src, Cause::Gc)?;
-                self.program_with_subtable(flash, lbn, dst, Page::data(data.lpn, data.version), table, Cause::Gc)?;
+                self.program_with_subtable(flash, lbn, dst, Page::data(data.lpn, data.version), written, Cause::Gc)?;
                 copies += 1;
             }
             gc.cursor += 1;
@@ -424,23 +462,13 @@ impl Rftl {
                     ROLE_NAMES[dest_role]
                 )
             });
-            self.lbs[lbn as usize].gc = Some(gc);
+            Ok(true)
         } else {
             self.erase_victim(flash, lbn, victim)?;
-            self.lbs[lbn as usize].gc = None;
             flash.note("gc_step", || format!("logical block {lbn}: GC step {step} of {bound}: block {victim} erased"));
             self.finish(flash, lbn, kind);
+            Ok(false)
         }
-        let spent = flash.elapsed_ns - t0;
-        self.stats.max_step_ns = self.stats.max_step_ns.max(spent);
-        if spent > self.p.step_ns {
-            return Self::violation(format!(
-                "logical block {lbn}: GC step took {} us, longer than one erase ({} us)",
-                spent / 1000,
-                self.p.step_ns / 1000
-            ));
-        }
-        Ok(())
     }
 
     fn erase_victim(&mut self, flash: &mut Flash, lbn: u32, victim: Pbn) -> FlashResult<()> {
@@ -572,11 +600,11 @@ impl Ftl for Rftl {
         self.maybe_trigger(flash, lbn)?;
         self.check_lemma_4_1(flash, lbn)?;
         // Section 4.3: read the old sub-table (one OOB read), program data + sub-table.
-        let table = self.read_subtable(flash, lbn, bo / self.p.alpha, Cause::Host)?;
+        let written = self.read_subtable(flash, lbn, bo / self.p.alpha, Cause::Host)?;
         let lb = &self.lbs[lbn as usize];
         let role = if lb.gc.is_none() && lb.next[PRIMARY] < self.ppb { PRIMARY } else { BUFFER };
         let dst = self.take_page(lbn, role)?;
-        if let Err(e) = self.program_with_subtable(flash, lbn, dst, Page::data(lpn, version), table, Cause::Host) {
+        if let Err(e) = self.program_with_subtable(flash, lbn, dst, Page::data(lpn, version), written, Cause::Host) {
             // The page was not written: give it back unless the program tore it.
             if flash.peek(dst).is_erased() {
                 self.lbs[lbn as usize].next[role] -= 1;
@@ -596,8 +624,8 @@ impl Ftl for Rftl {
         if self.lbs[lbn as usize].sub_index[g as usize] == NONE {
             return Ok(None);
         }
-        let table = self.read_subtable(flash, lbn, g, Cause::Host)?;
-        let ppn = table[(bo % self.p.alpha) as usize];
+        let written = self.read_subtable(flash, lbn, g, Cause::Host)?;
+        let ppn = self.subtable_entry(lbn, g, bo % self.p.alpha, written);
         if ppn == NONE {
             return Ok(None);
         }
