@@ -86,13 +86,14 @@ export function longTasks(page) {
  * functions with their script, layout, paint, GC, message handlers, so a long task says
  * where it went; only with `detail`), and the length in ms of every task over 50 ms on the
  * page's worker threads (the simulator's worker: the page's long-task observer never sees
- * them). Without `detail` only the timeline category is traced (less overhead).
+ * them). Without `detail` only the timeline categories are traced (less overhead; the
+ * tasks, RunTask, are in the disabled-by-default one: without it the worker shows none).
  */
 export async function startTrace(page, detail = true) {
   const browser = page.context().browser();
   const categories = detail
     ? ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing']
-    : ['devtools.timeline'];
+    : ['devtools.timeline', 'disabled-by-default-devtools.timeline'];
   await browser.startTracing(page, { categories });
   return {
     stop: async () => {
