@@ -295,6 +295,15 @@ test('after a power cut on 8 dies and their recovery, Step goes on with the run 
   expect(await hostsDone()).toBeGreaterThan(doneAtCut);
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: `${SHOTS}/power-run-on-1280x720.png` });
+  // A link made here keeps only the cursor, and the panel says so (docs/ssd.md).
+  await expect(page.getByTestId('device-link-note')).toContainText(
+    `the recorded run, without the cut, at operation ${cursor}`,
+  );
+  await page.getByTestId('copy-link').click();
+  await expect(page).toHaveURL(/#/);
+  const linkHere = page.url();
+  const cursorHere = cursor;
+  await page.keyboard.press('Escape');
 
   // Back through the steps after the cut: the recovered moment, its verdict again.
   while (cursor > 40) await stepTo(page, 'device-back', --cursor);
@@ -304,6 +313,13 @@ test('after a power cut on 8 dies and their recovery, Step goes on with the run 
   await view.getByRole('button', { name: 'Start', exact: true }).click();
   await expect(power).toHaveAttribute('data-power', 'on');
   await expect(view).toHaveAttribute('data-cursor', '0');
+  await expect(page.getByTestId('device-after-cut')).toHaveCount(0);
+  // The link made in the run after the cut opens the recorded run at its operation.
+  await page.goto('about:blank');
+  await page.goto(linkHere);
+  await expect(view).toHaveAttribute('data-ready', 'true');
+  await expect(view).toHaveAttribute('data-cursor', String(cursorHere));
+  await expect(power).toHaveAttribute('data-power', 'on');
   await expect(page.getByTestId('device-after-cut')).toHaveCount(0);
   expect(problems).toEqual([]);
 });

@@ -42,7 +42,11 @@ export function DevicePowerPanel({ m, send }: { m: DeviceMoment; send: (r: Devic
             <span className="device-power-state" data-testid="device-after-cut" data-cuts={m.recovered_cuts}>
               The run after {m.recovered_cuts === 1 ? 'a power cut' : `${m.recovered_cuts} power cuts`}: every die goes
               on from its recovered chip; a request lost in flight is never acknowledged. Start returns to the recorded
-              run.
+              run.{' '}
+              <span data-testid="device-link-note">
+                A link or scenario file made now keeps only the operation number: it opens the recorded run, without the
+                cut, at operation {m.cursor}.
+              </span>
             </span>
           )}
         </>
