@@ -72,8 +72,9 @@ test('a copied link opens the same step, operation and metrics in a fresh page',
   const problems = watch(page);
   await ready(page);
   // Go somewhere particular: a few requests on, then into the middle of one.
-  for (let i = 0; i < 3; i++) await page.getByTestId('btn-step-request').click();
-  await page.getByTestId('btn-step-op').click();
+  // Each click waits for its new moment: settled() right after a click can read the moment before it.
+  for (let i = 0; i < 3; i++) await stepTo(page, 'btn-step-request');
+  await stepTo(page, 'btn-step-op');
   const { hash: _h, ...here } = await settled(page);
   const m = await metrics(page);
   const grid = await gridSignature(page);
@@ -95,8 +96,8 @@ test('a copied link opens the same step, operation and metrics in a fresh page',
   await fresh.close();
   // The address bar follows the state: a reload opens the same moment.
   await page.getByRole('button', { name: 'Close the link box' }).click();
-  await page.getByTestId('btn-step-op').click();
-  await page.getByTestId('btn-step-op').click();
+  await stepTo(page, 'btn-step-op');
+  await stepTo(page, 'btn-step-op');
   const { hash: _h2, ...later } = await settled(page);
   const laterMetrics = await metrics(page);
   await expect.poll(() => page.url()).not.toBe(url);
