@@ -30,17 +30,7 @@ SIZES=${SIZES:-"min 64"}
 SEEDS=${SEEDS:-1}
 WORKLOADS=${WORKLOADS:-"own uniform hotcold sequential"}
 
-# The smallest number of blocks the scheme accepts on PPB-page blocks; empty when none up
-# to 256.
-min_blocks() {
-  b=2
-  while [ $b -le 256 ]; do
-    if "$FTL" run --scheme "$1" --blocks $b --pages-per-block "$2" --pattern w0 >/dev/null 2>&1; then
-      echo $b; return
-    fi
-    b=$((b + 1))
-  done
-}
+. "$(dirname "$0")/crash-chains-lib.sh"
 
 gen() {
   case $1 in
@@ -68,11 +58,8 @@ for s in $SCHEMES; do
     m=$(min_blocks "$s" "$p")
     [ -z "$m" ] && { echo "skip $s x $p: no chip up to 256 blocks"; continue; }
     for size in $SIZES; do
-      case $size in
-        min) b=$m;;
-        *) b=$size;;
-      esac
-      [ "$b" -lt "$m" ] && continue
+      b=$(chip_blocks "$size" "$m")
+      [ -z "$b" ] && continue
       for shape in $SHAPES; do
         for w in $WORKLOADS; do
           for seed in $SEEDS; do

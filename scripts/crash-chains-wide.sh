@@ -30,17 +30,7 @@ SIZES=${SIZES:-"min min+2 256"}
 SEEDS=${SEEDS:-"1 2 3"}
 WORKLOADS=${WORKLOADS:-"uniform hotcold camera sequential one_hot_page"}
 
-# The smallest number of blocks the scheme accepts on PPB-page blocks (the registry's
-# ranges and builder, through `ftl run`); empty when none up to 256.
-min_blocks() {
-  b=2
-  while [ $b -le 256 ]; do
-    if "$FTL" run --scheme "$1" --blocks $b --pages-per-block "$2" --pattern w0 >/dev/null 2>&1; then
-      echo $b; return
-    fi
-    b=$((b + 1))
-  done
-}
+. "$(dirname "$0")/crash-chains-lib.sh"
 
 gen() {
   case $1 in
@@ -68,13 +58,8 @@ for s in $SCHEMES; do
     m=$(min_blocks "$s" "$p")
     [ -z "$m" ] && { echo "skip $s x $p: no chip up to 256 blocks"; continue; }
     for size in $SIZES; do
-      case $size in
-        min) b=$m;;
-        min+*) b=$((m + ${size#min+}));;
-        *) b=$size;;
-      esac
-      [ "$b" -gt 256 ] && b=256
-      [ "$b" -lt "$m" ] && continue
+      b=$(chip_blocks "$size" "$m")
+      [ -z "$b" ] && continue
       for w in $WORKLOADS; do
         for seed in $SEEDS; do
           one --scheme "$s" --blocks "$b" --pages-per-block "$p" --gen "$(gen "$w" "$seed")" --seed "$seed"
