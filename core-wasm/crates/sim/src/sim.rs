@@ -503,9 +503,7 @@ impl Simulator {
         let wrong0 = self.state.host.wrong_reads;
         let c0 = cleanings(f);
         if let Err(e) = self.state.exec(req) {
-            let msg = format!("request {} ({req:?}) failed: {e}", self.state.pos + 1);
-            self.error = Some(msg.clone());
-            return Err(msg);
+            return Err(self.failed(req, e));
         }
         let f = &self.state.flash;
         let service = f.elapsed_ns - t0;
@@ -606,6 +604,14 @@ impl Simulator {
         r.map(|()| end - start)
     }
 
+    /// A request the scheme refused: the run stops with this message (kept in `error`).
+    #[cold]
+    fn failed(&mut self, req: Request, e: impl std::fmt::Display) -> String {
+        let msg = format!("request {} ({req:?}) failed: {e}", self.state.pos + 1);
+        self.error = Some(msg.clone());
+        msg
+    }
+
     /// Full speed's own copy of `exec_logged` without the run log (folding the two cost
     /// `ftl bench` 3 % more instructions on page mapping: p-wasm, issue 37).
     fn run_each(&mut self, reqs: impl Iterator<Item = Request>) -> Result<(), String> {
@@ -613,9 +619,7 @@ impl Simulator {
             let f = &self.state.flash;
             let (t0, h0, c0) = (f.elapsed_ns, f.time_ns(crate::nand::Cause::Host), cleanings(f));
             if let Err(e) = self.state.exec(req) {
-                let msg = format!("request {} ({req:?}) failed: {e}", self.state.pos + 1);
-                self.error = Some(msg.clone());
-                return Err(msg);
+                return Err(self.failed(req, e));
             }
             let f = &self.state.flash;
             let service = f.elapsed_ns - t0;
