@@ -189,6 +189,45 @@ test('the welcome yields at 1024 × 768 (the narration, the chip and the legend 
   expect(problems).toEqual([]);
 });
 
+test('presentation at 1366 × 768: the welcome’s text is whole at every text step, above the narration, its buttons in the window', async ({
+  page,
+}) => {
+  const problems = await readyAt(page, { width: 1366, height: 768 });
+  await page.getByTestId('present-toggle').click();
+  await expect(page.locator('.app')).toHaveAttribute('data-present', 'true');
+  const scale = page.getByTestId('present-scale');
+  const labels = ['75%', '88%', '100%', '113%', '125%', '138%', '150%'];
+  while ((await scale.textContent()) !== labels[0]) {
+    const was = (await scale.textContent())!;
+    await page.keyboard.press('-');
+    await expect(scale).not.toHaveText(was);
+  }
+  for (const label of labels) {
+    if ((await scale.textContent()) !== label) {
+      await page.keyboard.press('+');
+      await expect(scale).toHaveText(label);
+    }
+    // the card's text: all of it in its box (it scrolls only when cut), the box in the window
+    await expect
+      .poll(
+        () =>
+          page.locator('.welcome p').evaluate((p) => {
+            const r = p.getBoundingClientRect();
+            return p.scrollHeight <= p.clientHeight + 1 && r.top >= 0 && r.bottom <= innerHeight;
+          }),
+        { message: `${label}: the welcome's text is whole` },
+      )
+      .toBe(true);
+    expect(await bottomOf(page, '[data-testid=welcome-close]'), label).toBeLessThanOrEqual(768);
+    const w = (await page.getByTestId('welcome').boundingBox())!;
+    const n = (await page.getByTestId('narration').boundingBox())!;
+    expect(w.y + w.height, label).toBeLessThanOrEqual(n.y + 0.5);
+    expect(n.y + n.height, label).toBeLessThanOrEqual(768);
+    if (label === '150%') await page.screenshot({ path: `${SHOTS}/welcome-1366-present-150.png` });
+  }
+  expect(problems).toEqual([]);
+});
+
 test('a prediction answered right at a tour stop, one answered wrong on demand, and the score at the end', async ({
   page,
 }) => {
