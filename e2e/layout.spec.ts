@@ -59,6 +59,28 @@ async function chipDrawn(page: Page, mode: { present: boolean; scale?: number })
 async function layoutProblems(page: Page): Promise<string[]> {
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   return page.evaluate(() => {
+    /**
+     * The narration's start (the "where" when it stands above the text, presentation's
+     * rail, and the first line of its first sentence) is hidden though it and the newest
+     * line fit the box together (a 4 px margin: the app measures whole lines).
+     */
+    function narrationStartHidden(box: HTMLElement, newest: Element, top: number, bottom: number) {
+      const firstLine = box.querySelector('.narration-line');
+      const where = box.querySelector('.narration-where');
+      const newestRects = Array.from(newest.getClientRects()).filter((r) => r.height > 0);
+      const f = firstLine?.getClientRects()[0];
+      if (!firstLine || firstLine === newest || !f || !where || newestRects.length === 0) return false;
+      const lh = parseFloat(getComputedStyle(box.querySelector('.narration-text')!).lineHeight);
+      const w = where.getBoundingClientRect();
+      const above = w.bottom <= f.top + 1;
+      const startTop = above ? w.top : f.top;
+      const n = newestRects[0];
+      const newestLines = Math.max(1, Math.round((newestRects[newestRects.length - 1].bottom - n.top) / lh));
+      const need = f.top - startTop + lh + newestLines * lh;
+      if (need + 4 > bottom - top) return false;
+      // in view, and not under the newest line (pinned at the box's foot)
+      return startTop < top - 1 || f.bottom > bottom + 1 || f.bottom > n.top + 1;
+    }
     const out: string[] = [];
     const W = innerWidth;
     const H = innerHeight;
@@ -112,6 +134,8 @@ async function layoutProblems(page: Page): Promise<string[]> {
         out.push(`the narration's newest line ("${text}…") is out of its box's view`);
       else if (fits && last.bottom > bottom + 1)
         out.push(`the narration's newest line ("${text}…") fits its box but is cut`);
+      else if (narrationStartHidden(narration, newest, top, bottom))
+        out.push(`the narration's start is out of its box's view beside its newest line ("${text}…")`);
       else if (!present && !fits && / is torn: /.test(said))
         out.push(`the narration's box has no room for a torn page's sentence ("${text}…")`);
       else if (present && !fits && / is torn: /.test(said)) {

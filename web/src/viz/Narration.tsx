@@ -7,7 +7,9 @@ import { WithGlossary } from '../ui/glossary/Glossary';
  * last flash operation (one line each) and the operation itself (Session.narration()).
  * A box that scrolls when a moment says more. The newest line (the last: the operation, a
  * torn page, "Valid again") is scrolled into view at each new moment and whenever the box
- * or its text is resized (a text step): whole when it fits the box, else from its start.
+ * or its text is resized (a text step): whole when it fits the box, else from its start;
+ * and when the box holds the narration's start (the "where" and the request's first line)
+ * beside it, the start stays in view and the newest line is pinned at the box's foot.
  *
  * Under the controls (the normal view) the box's height is fixed for the window and text
  * size, never by the moment: its lines (styles.css), or more when a torn page's sentence
@@ -55,15 +57,28 @@ export function Narration({
       const b = box.getBoundingClientRect();
       const l = line.getBoundingClientRect();
       const pad = parseFloat(getComputedStyle(box).paddingTop) || 0;
+      const lh = lineHeight(box);
+      // the newest line's height in whole lines (the same pinned, a block, or not, inline)
+      const newestH = Math.max(1, Math.round(l.height / lh)) * lh;
       // the line's place in the box's scrolled content
       const top = l.top - b.top - box.clientTop + box.scrollTop - pad;
       const frame = 2 * pad + box.offsetHeight - box.clientHeight;
-      // presentation's rail: the box grows until the newest line fits whole (tools.css)
-      setPx(box, '--narration-need', Math.ceil(l.height + frame));
+      const room = box.clientHeight - 2 * pad;
+      const content = box.scrollHeight - 2 * pad;
+      // The narration's start, above its newest line: the "where" (above the text in
+      // presentation's rail) and the first line of the first sentence (the request: what
+      // it is, and why) when that is not the newest line.
+      const start = whereHeight(box) + (line.previousElementSibling ? lh : 0);
+      // presentation's rail: the box grows until its start and its newest line fit (tools.css)
+      setPx(box, '--narration-need', Math.ceil(Math.min(content, start + newestH) + frame));
       // the normal view: room for the reference sentence at this width and text size
       setPx(box, '--narration-room', Math.ceil(roomLines(box) * lineHeight(box) + frame));
-      const room = box.clientHeight - 2 * pad;
-      box.scrollTop = l.height <= room ? top + l.height - room : top;
+      // More than the box holds: its start stays in view and the newest line is pinned at
+      // its foot (the lines between scroll under it), when both fit; else the newest line.
+      const pin = start > 1 && content > room + 1 && start + newestH <= room + 1;
+      box.toggleAttribute('data-pin', pin);
+      if (pin) box.scrollTop = 0;
+      else box.scrollTop = l.height <= room ? top + l.height - room : top;
     };
     show();
     const ro = new ResizeObserver(show);
@@ -98,6 +113,15 @@ export function Narration({
  */
 export const ROOM_SENTENCE =
   'Page 3 of block 18 is torn: the program under way when power failed is half done, its data unreadable; it holds nothing until its block is erased.';
+
+/** From the top of the box's content to its text: the "where" above it (presentation's rail), or 0. */
+function whereHeight(box: HTMLElement) {
+  const text = box.querySelector<HTMLElement>('.narration-text');
+  if (!text) return 0;
+  const pad = parseFloat(getComputedStyle(box).paddingTop) || 0;
+  const above = text.getBoundingClientRect().top - box.getBoundingClientRect().top - box.clientTop - pad;
+  return Math.max(0, above + box.scrollTop);
+}
 
 function setPx(el: HTMLElement, name: string, px: number) {
   if (el.style.getPropertyValue(name) !== `${px}px`) el.style.setProperty(name, `${px}px`);
