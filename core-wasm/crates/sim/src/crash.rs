@@ -93,6 +93,62 @@ pub(crate) fn recovery_ops(flash: &Flash) -> (u64, u64) {
     (ops, flash.count(OpKind::Read, Cause::Recovery) + flash.count(OpKind::ReadOob, Cause::Recovery))
 }
 
+/// Power failing again inside a recovery (`crash_once_with`; a device's idle die,
+/// ssd/cut.rs `recover_idle`).
+pub enum Recut<'a> {
+    /// Once, after this many operations of the first attempt (a sweep's point: the
+    /// attempt may finish before it; recovery then runs again whole).
+    Once(u64),
+    /// Attempt after attempt, up to `cut_recovery`'s `max` times in a row (a chain's,
+    /// `ChainOptions::max_recuts`), each after `draw(n, ops)` of its operations: `n` the
+    /// cuts so far, `ops` what an uncut attempt from the chip as it now is runs (a point
+    /// below it, so the power fails inside).
+    Drawn(&'a mut dyn FnMut(u32, u64) -> u64),
+}
+
+/// Cuts the recovery of `flash` (powered on after a cut) as `recut` says; the chip is
+/// then ready for the recovery that runs whole. Returns what an uncut recovery rebuilds
+/// when the power failed inside (the whole recovery must rebuild the same: idempotence)
+/// and how many times it failed there (`Once`: 1, whether or not the attempt finished).
+pub(crate) fn cut_recovery(
+    flash: &mut Flash,
+    recover: &Recover,
+    recut: Option<Recut>,
+    max: u32,
+) -> (Option<Vec<u32>>, u32) {
+    let rebuilt = |f: &mut Flash| recover(f).ok().and_then(|r| r.ok()).map(|ftl| snapshot(ftl.as_ref(), f));
+    match recut {
+        None => (None, 0),
+        Some(Recut::Once(b)) => {
+            let reference = rebuilt(&mut flash.clone());
+            flash.set_power_budget(Some(b));
+            let _ = recover(flash); // power fails somewhere inside (or it finishes)
+            flash.power_on();
+            (reference, 1)
+        }
+        Some(Recut::Drawn(draw)) => {
+            let (mut reference, mut n) = (None, 0);
+            while n < max {
+                let mut f = flash.clone();
+                let o0 = f.total_ops();
+                let r = rebuilt(&mut f);
+                let ops = f.total_ops() - o0;
+                if n == 0 {
+                    reference = r;
+                }
+                if ops == 0 {
+                    break;
+                }
+                flash.set_power_budget(Some(draw(n, ops).min(ops - 1)));
+                let _ = recover(flash);
+                flash.power_on();
+                n += 1;
+            }
+            (reference.filter(|_| n > 0), n)
+        }
+    }
+}
+
 /// Cuts power after `cut_after` operations of `req` run on a copy of `before`; if
 /// `recut` is given, cuts power again after that many operations of the first recovery
 /// attempt. Returns None when `req` needs `cut_after` operations or fewer (no cut happened).
@@ -104,6 +160,20 @@ pub fn crash_once(
     recover: &Recover,
     after: &[Request],
 ) -> Option<(CrashOutcome, State)> {
+    crash_once_with(before, req, cut_after, recut.map(Recut::Once), 1, recover, after).map(|(o, s, _)| (o, s))
+}
+
+/// `crash_once` with its recovery cut as `recut` says (at most `max_recuts` times); also
+/// returns how many times the power failed inside the recovery.
+pub fn crash_once_with(
+    before: &State,
+    req: Request,
+    cut_after: u64,
+    recut: Option<Recut>,
+    max_recuts: u32,
+    recover: &Recover,
+    after: &[Request],
+) -> Option<(CrashOutcome, State, u32)> {
     let mut s = before.clone();
     s.flash.set_power_budget(Some(cut_after));
     let mut out = CrashOutcome { in_flight: Some(request_words(req)), ..Default::default() };
@@ -112,33 +182,29 @@ pub fn crash_once(
         Err(FlashError::PowerLoss) => {}
         Err(e) => {
             out.error = Some(format!("the run failed before the cut: {e}"));
-            return Some((out.settled(), s));
+            return Some((out.settled(), s, 0));
         }
     }
     s.flash.power_on();
     let (ops0, reads0) = recovery_ops(&s.flash);
     let t0 = s.flash.elapsed_ns;
 
-    // Reference result: recovery on an untouched copy of the chip after the cut.
-    let reference = recut.map(|_| {
-        let mut f = s.flash.clone();
-        recover(&mut f).ok().and_then(|r| r.ok()).map(|ftl| snapshot(ftl.as_ref(), &f))
-    });
-    if let Some(r) = recut {
-        s.flash.set_power_budget(Some(r));
-        let _ = recover(&mut s.flash); // power fails somewhere inside (or it finishes)
-        s.flash.power_on();
-    }
+    // The reference result (recovery on an untouched copy of the chip after the cut) and
+    // the recovery cut again.
+    let (reference, recuts) = cut_recovery(&mut s.flash, recover, recut, max_recuts);
     let ftl = match recover(&mut s.flash) {
         Ok(Ok(f)) => f,
-        Ok(Err(e)) => return Some((CrashOutcome { error: Some(e), ..out }.settled(), s)),
-        Err(e) => return Some((CrashOutcome { error: Some(format!("recovery failed: {e}")), ..out }.settled(), s)),
+        Ok(Err(e)) => return Some((CrashOutcome { error: Some(e), ..out }.settled(), s, recuts)),
+        Err(e) => {
+            let out = CrashOutcome { error: Some(format!("recovery failed: {e}")), ..out };
+            return Some((out.settled(), s, recuts));
+        }
     };
     let (ops1, reads1) = recovery_ops(&s.flash);
     out.recovery_ops = ops1 - ops0;
     out.recovery_pages_read = reads1 - reads0;
     out.recovery_ns = s.flash.elapsed_ns - t0;
-    if let Some(Some(reference)) = reference {
+    if let Some(reference) = reference {
         if reference != snapshot(ftl.as_ref(), &s.flash) {
             out.error = Some("recovery is not idempotent: a cut during recovery changed its result".into());
         }
@@ -177,7 +243,7 @@ pub fn crash_once(
             ));
         }
     }
-    Some((out.settled(), s))
+    Some((out.settled(), s, recuts))
 }
 
 /// Checks a recovered scheme against the reference model: every LPN must map to its

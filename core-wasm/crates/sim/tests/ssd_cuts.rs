@@ -170,3 +170,78 @@ fn a_device_chain_reports_pools_beyond_a_short_baseline() {
     assert!(r.recovered_correctly < r.cuts);
     assert!(r.first_failures.iter().any(|f| f.contains("pools: die") && f.contains("Free")), "{:#?}", r.first_failures);
 }
+
+/// A device chain cuts a recovery up to 3 times in a row, as the one-chip chain does
+/// (`ChainOptions::max_recuts`, chance `recut_chance` each time): each time the power
+/// fails inside every die's recovery attempt. Every cut is still recovered correctly;
+/// some recoveries are cut 2 and 3 times, none more; the report counts every power
+/// failure inside a recovery. With chance 1 every recovery is cut exactly 3 times, with
+/// `max_recuts` 1 never more than once.
+#[test]
+fn a_device_chain_cuts_a_recovery_up_to_three_times_in_a_row() {
+    const CUTS: u64 = 150;
+    for scheme in ["page", "fast", "nftl", "dftl", "ltftl"] {
+        for (chance, max) in [(0.6, 3), (1.0, 3), (1.0, 1)] {
+            let what = format!("{scheme} 2x2, chance {chance}, max {max}");
+            let mut o = ChainOptions::new(CUTS, 5);
+            (o.recut_chance, o.max_recuts) = (chance, max);
+            let mut by_recuts = [0u64; 5];
+            let sc = scenario(scheme, common::cut_params(scheme), 24, 8, Workload::Pattern { text: String::new() });
+            let first = sc.fresh().unwrap();
+            let shape = Shape::new(2, 2, Stripe::default_for(scheme));
+            let unit = shape.unit(8);
+            let space = device_pages(first.ftl.logical_pages(), shape.dies(), unit);
+            let fresh = sc.factory(&first);
+            let dies: Vec<_> = (0..shape.dies()).map(|_| fresh()).collect();
+            let r = chain(&dies, &Dies { shape: &shape, unit }, space, &sc.recoverer(), &o, |v| {
+                by_recuts[(v.recuts as usize).min(4)] += 1
+            });
+            assert_chain_clean(&r, CUTS, &what);
+            let inside: u64 = by_recuts.iter().enumerate().map(|(k, n)| k as u64 * n).sum();
+            assert_eq!(r.recut_inside_recovery, inside, "{what}: {by_recuts:?}");
+            assert_eq!(r.recut_points, inside, "{what}: every power failure drawn fell inside a recovery");
+            assert_eq!(by_recuts[4], 0, "{what}: {by_recuts:?}");
+            match (chance == 1.0, max) {
+                (true, 3) => assert_eq!(by_recuts[3], CUTS, "{what}: {by_recuts:?}"),
+                (true, _) => assert_eq!(by_recuts[1], CUTS, "{what}: {by_recuts:?}"),
+                _ => {
+                    // 0.6² · 0.4 ≈ 14 % cut exactly twice, 0.6³ ≈ 22 % three times.
+                    assert!(by_recuts[2] > CUTS / 20 && by_recuts[3] > CUTS / 10, "{what}: {by_recuts:?}");
+                    assert!(by_recuts[0] > CUTS / 5, "{what}: {by_recuts:?}");
+                }
+            }
+        }
+    }
+}
+
+/// Each cut inside the recovery falls inside the attempt it cuts: the draw is given that
+/// attempt's own operation count, attempt after attempt from the chip the cut before it
+/// left (`Recut::Drawn`), and the whole recovery after three cuts rebuilds what an uncut
+/// one does (the idempotence check would say otherwise) with nothing lost.
+#[test]
+fn each_recut_falls_inside_the_attempt_it_cuts() {
+    use ftl_sim::crash::{crash_once_with, Recut};
+    for scheme in ["page", "fast", "nftl", "dftl", "bast"] {
+        let sc = scenario(scheme, common::cut_params(scheme), 24, 8, Workload::Pattern { text: String::new() });
+        let mut st = sc.fresh().unwrap();
+        let n = st.ftl.logical_pages();
+        let mut rng = SplitMix64::new(3);
+        for _ in 0..4 * n {
+            st.exec(Request::Write { lpn: rng.below(n as u64) as u32 }).unwrap();
+        }
+        let mut draws = Vec::new();
+        let mut draw = |k: u32, ops: u64| {
+            let at = rng.below(ops);
+            draws.push((k, ops, at));
+            at
+        };
+        let (o, after, recuts) =
+            crash_once_with(&st, Request::Write { lpn: 1 }, 0, Some(Recut::Drawn(&mut draw)), 3, &sc.recoverer(), &[])
+                .expect("the write needs more than one operation");
+        assert!(o.ok, "{scheme}: {o:?}");
+        assert_eq!(recuts, 3, "{scheme}");
+        assert_eq!(draws.iter().map(|d| d.0).collect::<Vec<_>>(), [0, 1, 2], "{scheme}: {draws:?}");
+        assert!(draws.iter().all(|&(_, ops, at)| ops > 0 && at < ops), "{scheme}: {draws:?}");
+        assert!(after.mismatches().is_empty(), "{scheme}");
+    }
+}

@@ -14,44 +14,69 @@ use super::cut::recover_idle;
 pub use super::cut::Dies;
 use crate::crash::health::{self, Feed, PoolCheck};
 use crate::crash::{
-    crash_once, cut_point, op_causes, recut_in, run_on_copy, summary, ChainOptions, ChainReport, CrashOutcome, CutAt,
-    CutVerdict, Points, Recover, SweepReport, Tally,
+    crash_once_with, cut_point, op_causes, recut_in, run_on_copy, summary, ChainOptions, ChainReport, CrashOutcome,
+    CutAt, CutVerdict, Points, Recover, Recut, SweepReport, Tally,
 };
 use crate::metrics::LatencyHist;
 use crate::sim::State;
 use crate::trace::rng::SplitMix64;
 use crate::trace::Request;
 
+/// Power failing again inside the recoveries of a device cut.
+enum Again<'a> {
+    None,
+    /// A sweep's point: die `die`'s recovery once, after `at` of its first attempt's operations.
+    Once {
+        die: usize,
+        at: u64,
+    },
+    /// A chain's: the power fails `times` times in a row while the dies recover, each time
+    /// inside every die's attempt, at an operation drawn inside that die's own attempt.
+    Drawn {
+        times: u32,
+        draw: &'a mut dyn FnMut(u32, u64) -> u64,
+    },
+}
+
 /// One cut on the device: `in_flight` (die, its request, operations done) is cut inside
-/// its request, every other die (every die when None) between requests; die `k`'s recovery
-/// is cut again after `recuts[k]` of its operations when given. The dies after the cut
-/// and each die's outcome; None when the request in flight needs no more than that many
-/// operations (no cut happened).
+/// its request, every other die (every die when None) between requests; each die's
+/// recovery is cut again as `again` says. The dies after the cut, each die's outcome and
+/// the most times a die's recovery was cut; None when the request in flight needs no
+/// more than that many operations (no cut happened).
 fn cut_device(
     dies: &[State],
     in_flight: Option<(usize, Request, u64)>,
-    recuts: &[Option<u64>],
+    mut again: Again,
     recover: &Recover,
     after: &[Request],
-) -> Option<(Vec<State>, Vec<CrashOutcome>)> {
+) -> Option<(Vec<State>, Vec<CrashOutcome>, u32)> {
     let mut states = Vec::with_capacity(dies.len());
     let mut outs = Vec::with_capacity(dies.len());
+    let mut most = 0;
     for (k, st) in dies.iter().enumerate() {
-        let recut = recuts.get(k).copied().flatten();
-        match in_flight {
+        let (recut, max) = match &mut again {
+            Again::None => (None, 0),
+            Again::Once { die, at } => ((*die == k).then_some(Recut::Once(*at)), 1),
+            Again::Drawn { times, draw } => (Some(Recut::Drawn(&mut **draw)), *times),
+        };
+        let recuts = match in_flight {
             Some((d, local, cut_after)) if d == k => {
-                let (o, s) = crash_once(st, local, cut_after, recut, recover, after)?;
+                let (o, s, n) = crash_once_with(st, local, cut_after, recut, max, recover, after)?;
                 states.push(s);
                 outs.push(o);
+                n
             }
             _ => {
                 let mut st = st.clone();
-                outs.push(recover_idle(&mut st, recover, recut));
+                let (o, n) = recover_idle(&mut st, recover, recut, max);
+                outs.push(o);
                 states.push(st);
+                n
             }
-        }
+        };
+        most = most.max(recuts);
     }
-    Some((states, outs))
+    Some((states, outs, most))
 }
 
 /// Sums of the dies' outcomes, with the slowest die's recovery time and the first die's
@@ -112,11 +137,11 @@ pub fn sweep(
             let cut_after = chosen[next] - ops_before[i];
             next += 1;
             let recut = recut_in(rng.as_mut(), &dies[d]);
-            let recuts: Vec<Option<u64>> = (0..dies.len()).map(|k| recut.filter(|_| k == d)).collect();
+            let again = recut.map_or(Again::None, |at| Again::Once { die: d, at });
             // The next 32 requests of the cut die run on its recovered scheme.
             let after: Vec<Request> =
                 placed[i + 1..].iter().filter(|(k, _)| *k == d).take(32).map(|&(_, r)| r).collect();
-            let Some((_, outs)) = cut_device(&dies, Some((d, r, cut_after)), &recuts, recover, &after) else {
+            let Some((_, outs, _)) = cut_device(&dies, Some((d, r, cut_after)), again, recover, &after) else {
                 continue;
             };
             let errors = outs.iter().filter(|o| o.error.is_some()).count() as u64;
@@ -144,9 +169,12 @@ pub fn sweep(
 /// chain's `Feed`: its own workload over the device's space, or a generated one, a request
 /// not acknowledged offered again), then a request whose die is cut at a random operation of
 /// it (a quarter: before its first, every die between requests), every other die between
-/// requests. With `o.recut_chance` power fails again inside the recovery: every die's
-/// recovery is cut, each at an operation drawn inside its own (the dies recover apart, so
-/// every instant's combination is among these draws), then each recovers whole. Each die is
+/// requests. With `o.recut_chance` power fails again inside the recovery, and again, up to
+/// `o.max_recuts` times in a row (as the one-chip chain): each time every die's recovery
+/// attempt is cut, each at an operation drawn inside its own attempt (the dies recover
+/// apart, so every instant's combination is among these draws), the next attempt starting
+/// from the chip the cut left; then each recovers whole and must rebuild what an uncut
+/// recovery does. Each die is
 /// verified against its own reference model and its pools held to a cut-free run of the
 /// same workload (each die's extremes; `o.pool_baseline` requests, another seed); the run
 /// goes on from the recovered dies (reads after it checked too). `logical_pages`: the
@@ -239,23 +267,19 @@ pub fn chain(
         let cause = causes[cut_after as usize];
         let at_kind = CutAt::of(kind == 0, cause);
         let in_flight = (kind != 0).then_some((d, local, cut_after));
-        let Some((mut states, mut outs)) = cut_device(&dies, in_flight, &[], recover, &[]) else {
+        // As the one-chip chain: with chance `recut_chance` power fails again inside the
+        // recovery, and again, up to `max_recuts` times in a row. Each time it stops every
+        // die's recovery, each at an operation drawn inside its own attempt.
+        let mut times = 0;
+        while times < o.max_recuts && rng.unit() < o.recut_chance {
+            times += 1;
+        }
+        let mut draw = |_: u32, ops: u64| rng.below(ops);
+        let again = if times > 0 { Again::Drawn { times, draw: &mut draw } } else { Again::None };
+        let Some((states, outs, recuts)) = cut_device(&dies, in_flight, again, recover, &[]) else {
             continue;
         };
-        let mut recuts = 0;
-        if rng.unit() < o.recut_chance {
-            // Power fails again inside the recovery: every die's, each at an operation its
-            // own recovery does run.
-            rep.recut_points += 1;
-            let at: Vec<Option<u64>> =
-                outs.iter().map(|x| (x.recovery_ops > 0).then(|| rng.below(x.recovery_ops))).collect();
-            if at.iter().any(Option::is_some) {
-                if let Some(again) = cut_device(&dies, in_flight, &at, recover, &[]) {
-                    (states, outs) = again;
-                    recuts = 1;
-                }
-            }
-        }
+        rep.recut_points += times as u64;
         cut += 1;
         let before_version = dies[d].next_version;
         let took_effect =

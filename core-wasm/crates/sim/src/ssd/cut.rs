@@ -8,7 +8,7 @@
 
 use super::{place, Shape};
 use crate::crash::health::{bounds_over, PoolCheck};
-use crate::crash::{crash_once, recovery_ops, snapshot, verify, CrashOutcome, Recover};
+use crate::crash::{crash_once, cut_recovery, recovery_ops, snapshot, verify, CrashOutcome, Recover, Recut};
 use crate::sim::State;
 use crate::trace::Request;
 
@@ -114,7 +114,7 @@ pub fn run_with_cuts(
                         // the cut falls right after it, on a die between requests.
                         st.exec(local_req).map_err(|e| format!("request {} on die {die} failed: {e}", i + 1))?;
                     }
-                    recover_idle(st, recover, None)
+                    recover_idle(st, recover, None, 0).0
                 }
             };
             report.dies.push(o);
@@ -126,21 +126,19 @@ pub fn run_with_cuts(
 }
 
 /// A die the cut found between page requests: RAM lost, recovery from its chip alone
-/// (`recut`: power fails again after that many of the recovery's operations, then it
-/// recovers whole and must rebuild what an uncut recovery does).
-pub(super) fn recover_idle(st: &mut State, recover: &Recover, recut: Option<u64>) -> CrashOutcome {
+/// (`recut`: power fails again inside the recovery, at most `max_recuts` times, then it
+/// recovers whole and must rebuild what an uncut recovery does). Also returns how many
+/// times the power failed inside.
+pub(super) fn recover_idle(
+    st: &mut State,
+    recover: &Recover,
+    recut: Option<Recut>,
+    max_recuts: u32,
+) -> (CrashOutcome, u32) {
     let mut flash = st.flash.clone();
     let t0 = flash.elapsed_ns;
     let (ops0, reads0) = recovery_ops(&flash);
-    let reference = recut.and_then(|_| {
-        let mut f = flash.clone();
-        recover(&mut f).ok().and_then(|r| r.ok()).map(|ftl| snapshot(ftl.as_ref(), &f))
-    });
-    if let Some(r) = recut {
-        flash.set_power_budget(Some(r));
-        let _ = recover(&mut flash);
-        flash.power_on();
-    }
+    let (reference, recuts) = cut_recovery(&mut flash, recover, recut, max_recuts);
     let mut o = match recover(&mut flash) {
         Ok(Ok(ftl)) => {
             let mut o = verify(ftl.as_ref(), &flash, &st.oracle, None);
@@ -160,5 +158,5 @@ pub(super) fn recover_idle(st: &mut State, recover: &Recover, recut: Option<u64>
     if o.error.is_none() && !st.mismatches().is_empty() {
         o.error = Some("the recovered die disagrees with its reference model".into());
     }
-    o.settled()
+    (o.settled(), recuts)
 }
