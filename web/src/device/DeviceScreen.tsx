@@ -7,6 +7,7 @@ import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type Reac
 import {
   DeviceClient,
   type DeviceMoment,
+  type DeviceReadProgress,
   type DeviceShape,
   type DieArrays,
   type DieMoment,
@@ -17,7 +18,10 @@ import { CanvasGrid } from '../viz/CanvasGrid';
 import { DeviceGrid } from '../viz/DeviceGrid';
 import { SVG_MAX_PAGES } from '../viz/ChipView';
 import { useSize } from '../ui/useSize';
+import { isUploadWorkload } from '../sim/traceTypes';
+import { keptUpload } from '../trace/keptUploads';
 import { DevicePowerPanel, DieRecoveryLine } from './DevicePowerPanel';
+import { DeviceTraceRead } from './DeviceTraceRead';
 import './device.css';
 
 export interface DeviceScreenProps {
@@ -46,6 +50,7 @@ export function DeviceScreen({ scenario, shape, theme, onClose, onCursor }: Devi
   const [client, setClient] = useState<DeviceClient | null>(null);
   const [shown, setShown] = useState<Shown | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [reading, setReading] = useState<DeviceReadProgress | null>(null);
   const pending = useRef(false);
   const cursorOut = useRef(onCursor);
   useEffect(() => {
@@ -68,18 +73,35 @@ export function DeviceScreen({ scenario, shape, theme, onClose, onCursor }: Devi
     cursorOut.current?.(r.moment.cursor);
   }, []);
 
+  // An uploaded trace runs from its file, kept on the page (trace/keptUploads.ts): the
+  // device worker reads it again. A link's trace whose file was not given again cannot run.
+  const w = (scenario as { workload?: unknown } | null)?.workload;
+  const traceName = isUploadWorkload(w) ? w.name : null;
+  const upload = isUploadWorkload(w) ? keptUpload(w.upload) : null;
+
   useEffect(() => {
+    setShown(null);
+    setReading(null);
+    if (traceName !== null && !upload) {
+      setClient(null);
+      setError(
+        `The uploaded trace ${traceName} is not open on this page: upload it again (Trace) to run it on the device.`,
+      );
+      return;
+    }
     const c = new DeviceClient();
     setClient(c);
-    setShown(null);
     setError(null);
+    c.onProgress = setReading;
     const at = openAt.current;
+    const trace = upload ? { pid: upload.pid, file: upload.file, options: upload.options } : undefined;
     void c
-      .request({ kind: 'open', scenario, shape: { channels, diesPerChannel, stripe } })
+      .request({ kind: 'open', scenario, shape: { channels, diesPerChannel, stripe }, trace })
       .then((r) => (r.kind === 'moment' && at > 0 ? c.request({ kind: 'goto', cursor: at }) : r))
-      .then(apply);
+      .then(apply)
+      .finally(() => setReading(null));
     return () => c.close();
-  }, [scenario, channels, diesPerChannel, stripe, apply]);
+  }, [scenario, traceName, upload, channels, diesPerChannel, stripe, apply]);
 
   const send = useCallback(
     (r: DeviceRequest) => {
@@ -127,6 +149,7 @@ export function DeviceScreen({ scenario, shape, theme, onClose, onCursor }: Devi
       data-current-die={cur?.die}
       data-current-request={cur?.request}
       data-current-op={cur ? `${cur.op}/${cur.ops}` : undefined}
+      data-current-start={cur?.start_ns}
       data-ready={shown ? 'true' : undefined}
       tabIndex={-1}
       onKeyDown={onKey}
@@ -167,6 +190,17 @@ export function DeviceScreen({ scenario, shape, theme, onClose, onCursor }: Devi
         <p className="device-error" role="alert" data-testid="device-error">
           {error}
         </p>
+      )}
+      {traceName !== null && upload && !shown && !error && (
+        <DeviceTraceRead
+          name={traceName}
+          progress={reading}
+          onCancel={() => {
+            // Cancel stops the worker (the file is read no further) and leaves the device view.
+            client?.close();
+            onClose();
+          }}
+        />
       )}
       {m && <DevicePowerPanel m={m} send={send} />}
       {m && (
@@ -214,6 +248,13 @@ export function DeviceScreen({ scenario, shape, theme, onClose, onCursor }: Devi
         Each die is a chip of its own running the scheme over its share of the logical space (stripe unit:{' '}
         {m ? `${m.stripe_unit_pages} page${m.stripe_unit_pages === 1 ? '' : 's'}` : shape.stripe}); its queue is first
         in, first out; operations are shown in the order they start (docs/ssd.md). Keys: → step, ← back.
+        {traceName !== null && upload && (
+          <span data-testid="device-trace">
+            {' '}
+            Workload: the uploaded trace <b>{traceName}</b>, striped over the dies, read again from the file in the
+            device worker (it never leaves the browser).
+          </span>
+        )}
       </p>
     </main>
   );

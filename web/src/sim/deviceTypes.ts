@@ -31,8 +31,17 @@ export interface DevicesSpec {
   rate?: number;
 }
 
+/** An uploaded file the scenario's workload names (its parser id, the file, the options it was read with), read
+ * again in the device worker (trace/keptUploads.ts) */
+export interface UploadedTrace {
+  pid: number;
+  file: Blob;
+  options: TraceOptions;
+}
+
 export type DeviceRequest =
-  | { kind: 'open'; scenario: unknown; shape: DeviceShape }
+  /** `trace`: the workload is that uploaded file (the device view and the compare's shapes) */
+  | { kind: 'open'; scenario: unknown; shape: DeviceShape; trace?: UploadedTrace }
   | { kind: 'step' }
   | { kind: 'back' }
   | { kind: 'goto'; cursor: number }
@@ -40,10 +49,8 @@ export type DeviceRequest =
   | { kind: 'cut' }
   | { kind: 'recover' }
   | { kind: 'recover_whole' }
-  /** a whole run of a device (the compare's device shapes): `device_run`'s JSON; the open session is untouched.
-   * `trace`: the uploaded file the scenario's workload names (its parser id, the file, the options it was read
-   * with), read again in this worker (trace/keptUploads.ts) */
-  | { kind: 'run'; scenario: unknown; space: number; trace?: { pid: number; file: Blob; options: TraceOptions } }
+  /** a whole run of a device (the compare's device shapes): `device_run`'s JSON; the open session is untouched */
+  | { kind: 'run'; scenario: unknown; space: number; trace?: UploadedTrace }
   /** the stripe unit a scheme needs on several dies (`device_stripe_for`) */
   | { kind: 'stripe'; scheme: string };
 
@@ -56,6 +63,15 @@ export interface DieArrays {
   owners: Int32Array;
 }
 
+/** Sent while an uploaded file is read (after each chunk), before the request's reply. */
+export interface DeviceReadProgress {
+  kind: 'progress';
+  /** bytes of the file read so far, of `size` */
+  bytes: number;
+  size: number;
+  lines: number;
+}
+
 export type DeviceReply =
   | { kind: 'moment'; moment: DeviceMoment; dies: DieArrays[]; moved: boolean }
   | { kind: 'run'; json: string }
@@ -66,13 +82,18 @@ export type DeviceReply =
 export class DeviceClient {
   private worker: Worker;
   private queue: ((r: DeviceReply) => void)[] = [];
+  /** Progress of reading an uploaded file (not a reply: the request's reply follows). */
+  onProgress: ((p: DeviceReadProgress) => void) | null = null;
 
   constructor() {
     this.worker = new Worker(new URL('./deviceWorker.ts', import.meta.url), {
       type: 'module',
       name: 'ftlscope-device',
     });
-    this.worker.addEventListener('message', (ev: MessageEvent<DeviceReply>) => this.queue.shift()?.(ev.data));
+    this.worker.addEventListener('message', (ev: MessageEvent<DeviceReply | DeviceReadProgress>) => {
+      if (ev.data.kind === 'progress') this.onProgress?.(ev.data);
+      else this.queue.shift()?.(ev.data);
+    });
   }
 
   request(r: DeviceRequest): Promise<DeviceReply> {

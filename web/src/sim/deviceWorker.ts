@@ -9,8 +9,9 @@ import init, {
   device_run_trace,
   device_stripe_for,
 } from './pkg/ftlscope_wasm.js';
-import type { DeviceReply, DeviceRequest, DieArrays } from './deviceTypes';
-import { coreScenario, type TraceOptions } from './traceTypes';
+import type { DeviceReadProgress, DeviceReply, DeviceRequest, DieArrays, UploadedTrace } from './deviceTypes';
+import { coreScenario } from './traceTypes';
+import type { TraceError } from './generated/TraceError';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -36,8 +37,17 @@ const CHUNK = 4 << 20;
 /** The upload last read here (the shapes of one comparison share it), by parser id and options. */
 let trace: { key: string; parser: TraceParser } | null = null;
 
-/** The uploaded file read through this worker's own TraceParser (streamed, never whole in memory). */
-async function parsedTrace(t: { pid: number; file: Blob; options: TraceOptions }): Promise<TraceParser> {
+/** Why a file could not be read, with its first bad lines' numbers (as the upload dialog lists them). */
+function readError(e: TraceError): string {
+  const lines = e.errors
+    .slice(0, 3)
+    .map((l) => `line ${l.line}${l.column ? `, column ${l.column}` : ''}: ${l.message}`);
+  const more = e.bad_lines > lines.length ? `; ${e.bad_lines} bad lines in all` : '';
+  return `the uploaded trace could not be read: ${e.message}${lines.length ? ` (${lines.join('; ')}${more})` : ''}`;
+}
+
+/** The uploaded file read through this worker's own TraceParser (streamed, never whole in memory), with progress. */
+async function parsedTrace(t: UploadedTrace): Promise<TraceParser> {
   const key = `${t.pid}:${JSON.stringify(t.options)}`;
   if (trace?.key === key) return trace.parser;
   trace?.parser.free();
@@ -46,10 +56,12 @@ async function parsedTrace(t: { pid: number; file: Blob; options: TraceOptions }
   try {
     for (let offset = 0; offset < t.file.size; offset += CHUNK) {
       const p = parser.feed(new Uint8Array(await t.file.slice(offset, offset + CHUNK).arrayBuffer()));
+      const bytes = Math.min(t.file.size, offset + CHUNK);
+      self.postMessage({ kind: 'progress', bytes, size: t.file.size, lines: p.lines } satisfies DeviceReadProgress);
       if (p.failed || p.done) break;
     }
     const f = parser.finish();
-    if (!f.ok) throw new Error(`the uploaded trace could not be read: ${f.error.message}`);
+    if (!f.ok) throw new Error(readError(f.error));
   } catch (e) {
     parser.free();
     throw e;
@@ -63,17 +75,23 @@ async function handle(r: DeviceRequest): Promise<DeviceReply> {
     const parser = await parsedTrace(r.trace);
     return { kind: 'run', json: device_run_trace(JSON.stringify(coreScenario(r.scenario)), r.space, parser) };
   }
+  if (r.kind === 'open' && r.trace) return open(r, await parsedTrace(r.trace));
   return handleNow(r);
 }
 
+/** The device session of `r` (the one before it freed), on the uploaded trace `parser` read when given. */
+function open(r: Extract<DeviceRequest, { kind: 'open' }>, parser: TraceParser | null): DeviceReply {
+  session?.free();
+  session = null;
+  const { channels, diesPerChannel, stripe } = r.shape;
+  session = parser
+    ? DeviceSession.from_trace(JSON.stringify(coreScenario(r.scenario)), channels, diesPerChannel, stripe, parser)
+    : new DeviceSession(JSON.stringify(r.scenario), channels, diesPerChannel, stripe);
+  return reply(session, false);
+}
+
 function handleNow(r: DeviceRequest): DeviceReply {
-  if (r.kind === 'open') {
-    session?.free();
-    session = null;
-    const { channels, diesPerChannel, stripe } = r.shape;
-    session = new DeviceSession(JSON.stringify(r.scenario), channels, diesPerChannel, stripe);
-    return reply(session, false);
-  }
+  if (r.kind === 'open') return open(r, null);
   if (r.kind === 'run') return { kind: 'run', json: device_run(JSON.stringify(r.scenario), r.space) };
   if (r.kind === 'stripe')
     return { kind: 'stripe', stripe: device_stripe_for(r.scheme) === 'block' ? 'block' : 'page' };

@@ -8,10 +8,12 @@ use ftl_sim::scenario::Scenario;
 use ftl_sim::ssd::{Shape, Stripe};
 use ftl_sim::ssd_step::DeviceStepper;
 use ftl_sim::stepper::Stepper;
+use ftl_sim::trace::fit::Fit;
+use ftl_sim::trace::parse::RawTrace;
 use wasm_bindgen::prelude::*;
 
-use crate::js_err;
 use crate::types::to_js;
+use crate::{js_err, TraceParser};
 
 /// Page requests listed per die in the moment's queues (the queue strip shows a few).
 const QUEUE_LIMIT: usize = 12;
@@ -35,6 +37,32 @@ impl DeviceSession {
     ) -> Result<DeviceSession, JsError> {
         let scenario = Scenario::from_json(scenario_json).map_err(js_err)?;
         scenario.validate().map_err(js_err)?;
+        Self::open(&scenario, channels, dies_per_channel, stripe, None)
+    }
+
+    /// The device running a trace uploaded in the app and read through `parser` (after
+    /// `finish()`; the device worker reads the file again): the scenario's workload is
+    /// `{kind: "trace", fit?, ...}` without its text, as `Session::from_trace` takes it.
+    /// Planned as `ftl run --trace FILE --channels ...` (the trace's highest page is what
+    /// the device must hold).
+    pub fn from_trace(
+        scenario_json: &str,
+        channels: u32,
+        dies_per_channel: u32,
+        stripe: &str,
+        parser: &TraceParser,
+    ) -> Result<DeviceSession, JsError> {
+        let (scenario, raw, fit) = parser.scenario_and_raw(scenario_json).map_err(js_err)?;
+        Self::open(&scenario, channels, dies_per_channel, stripe, Some((raw, fit)))
+    }
+
+    fn open(
+        scenario: &Scenario,
+        channels: u32,
+        dies_per_channel: u32,
+        stripe: &str,
+        trace: Option<(&RawTrace, Fit)>,
+    ) -> Result<DeviceSession, JsError> {
         let stripe = Stripe::from_name(stripe).map_err(js_err)?;
         let shape = Shape::new(channels, dies_per_channel, stripe);
         shape.check(&scenario.scheme).map_err(js_err)?;
@@ -43,8 +71,14 @@ impl DeviceSession {
         let g = scenario.chip.chip().map_err(js_err)?.geometry;
         device_memory(&g, shape.dies(), 0).map_err(js_err)?;
         // The workload over the device's logical space, as `ftl run --channels ...` plans it.
-        let dev = ftl_sim::scenario::device::stepper(&scenario, shape, ftl_sim::limits::SESSION_KEYFRAME_BYTES)
-            .map_err(js_err)?;
+        let keyframes = ftl_sim::limits::SESSION_KEYFRAME_BYTES;
+        let dev = match trace {
+            Some(t) => ftl_sim::scenario::device::stepper_on_trace(scenario, shape, Some(t), keyframes),
+            None => ftl_sim::scenario::device::stepper(scenario, shape, keyframes),
+        }
+        .map_err(js_err)?;
+        // A trace can scale each die's chip until the device holds it (plan_device).
+        let g = dev.die(0).map_or(g, |d| *d.sim.state.flash.geometry());
         device_memory(&g, shape.dies(), dev.workload_bytes()).map_err(js_err)?;
         Ok(DeviceSession { dev })
     }

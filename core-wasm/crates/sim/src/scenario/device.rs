@@ -111,26 +111,44 @@ pub fn apply(run: &PlanRun, sc: &Scenario, shape: Shape) -> Result<Scenario, Str
 /// workload planned as `ftl run --channels ...` plans it (`plan_device` over the device's
 /// logical space, `apply`, `build`), so the two run the same requests on the same dies.
 /// `sc.run.workload_space`, when set, is the device's (the CLI's `--space`). One die is
-/// the one chip's scenario as it is (today's Stepper exactly, ssd_step.rs).
+/// the one chip's scenario as it is (today's Stepper exactly, ssd_step.rs). A trace
+/// workload's text is parsed here; an uploaded trace comes parsed (`stepper_on_trace`).
 pub fn stepper(sc: &Scenario, shape: Shape, keyframe_bytes: usize) -> Result<crate::ssd_step::DeviceStepper, String> {
+    match &sc.workload {
+        Workload::Trace { text, .. } if shape.dies() > 1 => {
+            let (opts, fit) = super::load::options_for(sc)?;
+            let raw = parse_bytes(text.as_bytes(), opts).map_err(|e| format!("trace: {e}"))?;
+            stepper_on_trace(sc, shape, Some((&raw, fit)), keyframe_bytes)
+        }
+        _ => stepper_on_trace(sc, shape, None, keyframe_bytes),
+    }
+}
+
+/// `stepper` on a trace already parsed (`trace`: an uploaded file the app's device worker
+/// read; the scenario's workload gives its fit, its text is not used), planned as `ftl run
+/// --trace FILE --channels ...` plans it: the trace's highest page is what the device must
+/// hold. `None`: the scenario's own workload (a trace workload's text, one die).
+pub fn stepper_on_trace(
+    sc: &Scenario,
+    shape: Shape,
+    trace: Option<(&RawTrace, Fit)>,
+    keyframe_bytes: usize,
+) -> Result<crate::ssd_step::DeviceStepper, String> {
     if shape.dies() == 1 {
-        let sim = sc.build()?;
+        let sim = match trace {
+            Some((raw, fit)) => super::load::build_with_raw(sc, raw, fit)?.0,
+            None => sc.build()?,
+        };
         let mut dev = crate::ssd_step::DeviceStepper::new(shape, &sc.scheme, &sim, keyframe_bytes)?;
         dev.set_recoverer(sc.recoverer());
         return Ok(dev);
     }
-    let (fit, raw) = match &sc.workload {
-        Workload::Trace { text, .. } => {
-            let (opts, fit) = super::load::options_for(sc)?;
-            (fit, Some(parse_bytes(text.as_bytes(), opts).map_err(|e| format!("trace: {e}"))?))
-        }
-        _ => (Fit::None, None),
-    };
-    let need = raw.as_ref().and_then(|r| r.max_page()).map(|m| m + 1);
+    let fit = trace.map_or(Fit::None, |t| t.1);
+    let need = trace.and_then(|t| t.0.max_page()).map(|m| m + 1);
     let ws = sc.run.workload_space.map(|w| w.logical_pages);
     let plan = plan_device(sc, &shape, fit, need, ws);
     let planned = apply(&plan, sc, shape)?;
-    let (sim, _) = build(&planned, raw.as_ref(), fit)?;
+    let (sim, _) = build(&planned, trace.map(|t| t.0), fit)?;
     let mut dev = crate::ssd_step::DeviceStepper::new(shape, &planned.scheme, &sim, keyframe_bytes)?;
     dev.set_recoverer(planned.recoverer());
     Ok(dev)
