@@ -9,6 +9,13 @@ interface Upload {
   file: Blob;
   parser: TraceParser;
   finished: boolean;
+  /** The next chunk, being read while this one is parsed (`trace_feed`). */
+  ahead: { offset: number; length: number; bytes: Promise<ArrayBuffer> } | null;
+}
+
+/** Bytes `offset..offset + length` of `file` (clamped by Blob.slice). */
+function readSlice(file: Blob, offset: number, length: number): Promise<ArrayBuffer> {
+  return file.slice(offset, offset + length).arrayBuffer();
 }
 
 /** Bytes read for a preview (decompressed further if the file is compressed). */
@@ -48,13 +55,26 @@ export class TraceHost {
         const core = await this.getCore();
         const parser = new core.TraceParser(JSON.stringify(cmd.options ?? {}));
         const pid = this.nextPid++;
-        this.uploads.set(pid, { file: cmd.file, parser, finished: false });
+        this.uploads.set(pid, { file: cmd.file, parser, finished: false, ahead: null });
         return { pid, size: cmd.file.size };
       }
       case 'trace_feed': {
         const u = this.upload(cmd.pid);
         const length = Math.max(0, Math.min(MAX_CHUNK, Math.floor(cmd.length)));
-        const chunk = new Uint8Array(await u.file.slice(cmd.offset, cmd.offset + length).arrayBuffer());
+        // The page asks for the chunks in order: read the next one while this one is parsed,
+        // so the browser's file read overlaps the parse instead of preceding it (issue 37,
+        // item 6). An out-of-order request just reads its own chunk.
+        const a = u.ahead;
+        u.ahead = null;
+        const bytes =
+          a && a.offset === cmd.offset && a.length === length ? a.bytes : readSlice(u.file, cmd.offset, length);
+        const chunk = new Uint8Array(await bytes);
+        const next = cmd.offset + length;
+        if (next < u.file.size && length > 0) {
+          u.ahead = { offset: next, length, bytes: readSlice(u.file, next, length) };
+          // A read the next request never collects must not be an unhandled rejection.
+          u.ahead.bytes.catch(() => undefined);
+        }
         return u.parser.feed(chunk);
       }
       case 'trace_finish': {
@@ -82,7 +102,7 @@ export class TraceHost {
           this.hashes.set(cmd.file, h);
         }
         const end = cmd.offset + Math.max(1, Math.min(MAX_CHUNK, Math.floor(cmd.length)));
-        h.update(new Uint8Array(await cmd.file.slice(cmd.offset, end).arrayBuffer()));
+        h.update(new Uint8Array(await readSlice(cmd.file, cmd.offset, end - cmd.offset)));
         if (end < cmd.file.size) return null;
         this.hashes.delete(cmd.file);
         const hex = h.hex();
