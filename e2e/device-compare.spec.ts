@@ -6,7 +6,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import lz from 'lz-string';
 import { mkdirSync } from 'node:fs';
-import { ready, watch } from './helpers';
+import { readyAt, watch } from './helpers';
 
 const SHOTS = 'test-results/device-compare';
 
@@ -103,9 +103,7 @@ test('an uploaded trace (gzip) runs on 1 die against 8 in the device shapes, rea
   page,
 }) => {
   test.setTimeout(120_000);
-  const problems = watch(page);
-  await page.setViewportSize({ width: 1280, height: 720 });
-  await ready(page);
+  const problems = await readyAt(page, { width: 1280, height: 720 });
   await page.getByTestId('trace-input').setInputFiles('traces/oltp.csv.gz');
   await expect(page.getByTestId('trace-requests')).toHaveText('3,000');
   // The chip the sample traces were made for: every address fits as is.

@@ -6,7 +6,7 @@
 // off the machine). Screenshots at 1366 x 768 and 1024 x 768.
 import { expect, test } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
-import { ready, watch } from './helpers';
+import { readyAt } from './helpers';
 
 const SHOTS = 'test-results/device-trace';
 
@@ -14,9 +14,7 @@ test('an uploaded trace runs on 8 dies in the device view, in time order, and su
   page,
 }) => {
   test.setTimeout(120_000);
-  const problems = watch(page);
-  await page.setViewportSize({ width: 1366, height: 768 });
-  await ready(page);
+  const problems = await readyAt(page, { width: 1366, height: 768 });
   // hotcold.msr.csv: 2,000 requests made for fast2007 cut to 32 blocks (traces/README.md);
   // its first three: write of page 131, write of page 58, read of page 411.
   await page.getByTestId('trace-input').setInputFiles('traces/hotcold.msr.csv');
