@@ -13,6 +13,9 @@
 #              generated one of N requests (default 5,000) over the device's space, in
 #              order and again from its start
 #   seeds      SEEDS (default 1): the workload's seed and the chain's (--seed)
+#   flags      FLAGS (default none): more chain flags for every chain, e.g. the torn-page
+#              models and targeted cuts of the one-chip chains (issue 34):
+#              FLAGS="--reads-erased --targeted" or FLAGS="--paired-pages"
 #
 # Each cut stops every die; with chance 0.6 every die's recovery is cut again; every die is
 # checked against its reference model and its pools against the device run without cuts.
@@ -29,6 +32,7 @@ PPBS=${PPBS:-"3 5 8 16"}
 SIZES=${SIZES:-"min 64"}
 SEEDS=${SEEDS:-1}
 WORKLOADS=${WORKLOADS:-"own uniform hotcold sequential"}
+FLAGS=${FLAGS:-}
 
 . "$(dirname "$0")/crash-chains-lib.sh"
 
@@ -42,13 +46,14 @@ gen() {
 }
 
 one() {
-  out=$("$FTL" crash-sweep "$@" --chain "$CUTS" --json 2>/dev/null); rc=$?
+  # shellcheck disable=SC2086
+  out=$("$FTL" crash-sweep "$@" $FLAGS --chain "$CUTS" --json 2>/dev/null); rc=$?
   echo "$out" | python3 -c "
 import json, sys
 r = json.load(sys.stdin)
 f = r['first_failures'][0] if r['first_failures'] else ''
-print('rc=$rc', ' '.join(sys.argv[1:]), 'cuts', r['cuts'], 'correct', r['recovered_correctly'], 'lost', r['acked_writes_lost'],
-      'wrong', r['wrong_reads'], 'stuck', r['stuck'], 'pool_excess', r['pool_excess'], 'recut', r['recut_inside_recovery'],
+print('rc=$rc', ' '.join(sys.argv[1:]), '$FLAGS', 'cuts', r['cuts'], 'correct', r['recovered_correctly'], 'lost', r['acked_writes_lost'],
+      'wrong', r['wrong_reads'], 'stuck', r['stuck'], 'pool_excess', r['pool_excess'], 'recut', r['recut_inside_recovery'], 'aimed', sum(t['cut'] for t in r.get('targets', [])),
       'stopped', r['stopped'], '|', f[:300])
 " "$@" 2>/dev/null || echo "rc=$rc $* (no report)"
 }

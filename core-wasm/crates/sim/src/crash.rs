@@ -20,8 +20,8 @@ use crate::trace::Request;
 mod chain;
 pub mod health;
 pub mod judge;
+pub(crate) use chain::{aim, op_causes, run_on_copy, torn_model_of, Aim};
 pub use chain::{chain, default_pool_baseline, ChainOptions, ChainReport, CutAt, CutVerdict};
-pub(crate) use chain::{cut_point, op_causes, run_on_copy};
 
 /// Rebuilds the scheme from the chip alone.
 pub type Recover = Arc<dyn Fn(&mut Flash) -> FlashResult<Result<Box<dyn Ftl>, String>> + Send + Sync>;
@@ -164,7 +164,8 @@ pub fn crash_once(
 }
 
 /// `crash_once` with its recovery cut as `recut` says (at most `max_recuts` times); also
-/// returns how many times the power failed inside the recovery.
+/// returns how many times the power failed inside the recovery. The cut program tears as
+/// `before.flash.torn_model` says (a device chain's `--paired-pages`, `--reads-erased`).
 pub fn crash_once_with(
     before: &State,
     req: Request,
@@ -177,7 +178,11 @@ pub fn crash_once_with(
     let mut s = before.clone();
     s.flash.set_power_budget(Some(cut_after));
     let mut out = CrashOutcome { in_flight: Some(request_words(req)), ..Default::default() };
-    match s.exec(req) {
+    // The torn model `before` carries tears the cut program only; a recovery's own cuts tear
+    // as the default (as the one-chip chain).
+    let res = s.exec(req);
+    s.flash.torn_model = crate::nand::TornModel::default();
+    match res {
         Ok(()) => return None,
         Err(FlashError::PowerLoss) => {}
         Err(e) => {

@@ -245,3 +245,126 @@ fn each_recut_falls_inside_the_attempt_it_cuts() {
         assert!(after.mismatches().is_empty(), "{scheme}");
     }
 }
+
+/// `--reads-erased` and `--paired-pages` on a device (issue 40, session 10): the cut die's
+/// program tears as a model drawn per cut among the enabled ones, as on one chip. Reads
+/// erased: every scheme recovers every cut (docs/schemes/recovery.md: an erased page is a
+/// page never written). Paired pages: the lower page on the cut die tears too, which no
+/// scheme survives (recovery.md), so acknowledged writes are lost, only at cuts of the
+/// paired model: the model reaches the die (with the default model alone nothing is lost).
+#[test]
+fn a_device_chain_tears_the_cut_die_as_the_torn_page_models_say() {
+    const CUTS: u64 = 200;
+    for scheme in ["page", "fast", "nftl", "dftl"] {
+        for (c, w) in [(2, 2), (8, 1)] {
+            let what = format!("{scheme} {c}x{w}");
+            let mut o = ChainOptions::new(CUTS, 9);
+            o.reads_erased = true;
+            let mut models = std::collections::BTreeMap::<&str, u64>::new();
+            let sc = scenario(scheme, common::cut_params(scheme), 24, 8, Workload::Pattern { text: String::new() });
+            let first = sc.fresh().unwrap();
+            let shape = Shape::new(c, w, Stripe::default_for(scheme));
+            let unit = shape.unit(8);
+            let space = device_pages(first.ftl.logical_pages(), shape.dies(), unit);
+            let fresh = sc.factory(&first);
+            let dies: Vec<_> = (0..shape.dies()).map(|_| fresh()).collect();
+            let at = Dies { shape: &shape, unit };
+            let r = chain(&dies, &at, space, &sc.recoverer(), &o, |v| *models.entry(v.torn_model).or_default() += 1);
+            assert_chain_clean(&r, CUTS, &format!("{what} reads erased"));
+            assert_eq!(models.keys().copied().collect::<Vec<_>>(), ["erased", "torn"], "{what}");
+            assert!(models["erased"] > CUTS / 4, "{what}: {models:?}");
+
+            o.reads_erased = false;
+            o.paired_pages = true;
+            // Per model: cuts, cuts that failed, writes lost.
+            let mut by_model = std::collections::BTreeMap::<&str, (u64, u64, u64)>::new();
+            let r = chain(&dies, &at, space, &sc.recoverer(), &o, |v| {
+                let m = by_model.entry(v.torn_model).or_default();
+                (m.0, m.1, m.2) = (m.0 + 1, m.1 + !v.ok() as u64, m.2 + v.lost);
+            });
+            assert!(r.stopped.is_none(), "{what} paired: {:?}", r.stopped);
+            assert!(by_model["paired"].0 > CUTS / 4, "{what}: {by_model:?}");
+            assert!(r.acked_writes_lost > 0, "{what}: the paired lower page never tore: {r:?}");
+            // Only the paired model's cuts fail (the chain goes on from what each recovered).
+            assert_eq!(by_model["torn"].1, 0, "{what}: {by_model:?}: {:#?}", r.first_failures);
+            assert_eq!(by_model["paired"].2, r.acked_writes_lost, "{what}");
+            assert_eq!(r.torn_mapped, 0, "{what} paired: {:#?}", r.first_failures);
+        }
+    }
+}
+
+/// The torn model a cut die carries tears its cut program only (crash_once_with): reads
+/// erased leaves the page erased, paired pages tears the lower page too, the default tears
+/// the page; the recovered die carries the default model again.
+#[test]
+fn the_cut_program_tears_as_the_dies_model_says() {
+    use ftl_sim::crash::crash_once_with;
+    use ftl_sim::nand::{PageKind, TornModel};
+    let sc = scenario("page", SchemeParams::default(), 24, 8, Workload::Pattern { text: String::new() });
+    let mut st = sc.fresh().unwrap();
+    for lpn in 0..5 {
+        st.exec(Request::Write { lpn }).unwrap();
+    }
+    // The sixth write programs the active block's offset 5 (an upper page, paired with 4).
+    let torn = |model: TornModel| {
+        let mut s = st.clone();
+        s.flash.torn_model = model;
+        let (o, after, _) =
+            crash_once_with(&s, Request::Write { lpn: 5 }, 0, None, 0, &sc.recoverer(), &[]).expect("a cut");
+        assert_eq!(after.flash.torn_model, TornModel::default());
+        (after.flash.pages().iter().filter(|p| p.kind == PageKind::Torn).count(), o.lost)
+    };
+    assert_eq!(torn(TornModel::default()), (1, 0));
+    assert_eq!(torn(TornModel { reads_erased: true, paired_pages: false }), (0, 0));
+    assert_eq!(torn(TornModel { reads_erased: false, paired_pages: true }), (2, 1));
+}
+
+/// `--targeted` on a device: half the cuts aim at a target the request in flight offers on
+/// its die (right after a map page, checkpoint ..., in a GC destination, at the last free
+/// block), as the one-chip chain aims; the cut lands on that operation (a cut right after a
+/// request's last program falls after it, between requests) and every cut recovers.
+#[test]
+fn a_targeted_device_chain_aims_at_the_dies_flash_ops() {
+    const CUTS: u64 = 300;
+    for (scheme, want) in [
+        ("dftl", "after_map_page"),
+        ("page", "in_gc_destination"),
+        ("fast", "in_gc_destination"),
+        ("nftl", "in_gc_destination"),
+    ] {
+        let mut o = ChainOptions::new(CUTS, 4);
+        o.targeted = true;
+        let sc = scenario(scheme, common::cut_params(scheme), 24, 8, Workload::Pattern { text: String::new() });
+        let first = sc.fresh().unwrap();
+        let shape = Shape::new(2, 2, Stripe::default_for(scheme));
+        let unit = shape.unit(8);
+        let space = device_pages(first.ftl.logical_pages(), shape.dies(), unit);
+        let fresh = sc.factory(&first);
+        let dies: Vec<_> = (0..shape.dies()).map(|_| fresh()).collect();
+        let mut aimed = std::collections::BTreeMap::<&str, u64>::new();
+        let r = chain(&dies, &Dies { shape: &shape, unit }, space, &sc.recoverer(), &o, |v| {
+            if let Some(t) = v.target {
+                *aimed.entry(t).or_default() += 1;
+                let cause = v.op_cause.unwrap_or("none");
+                match t {
+                    "after_map_page" | "after_checkpoint" | "after_map_directory" | "after_intent_log" => {
+                        assert!(matches!(cause, "map" | "log"), "{scheme}: aimed {t}, cut a {cause} op: {v:?}")
+                    }
+                    "in_gc_destination" => assert!(
+                        matches!(cause, "gc" | "switch" | "partial_merge" | "full_merge" | "fill"),
+                        "{scheme}: aimed {t}, cut a {cause} op: {v:?}"
+                    ),
+                    _ => {}
+                }
+                if v.in_flight.is_none() {
+                    assert_eq!(v.at, ftl_sim::crash::CutAt::Between, "{scheme}: {v:?}");
+                }
+            }
+        });
+        assert_chain_clean(&r, CUTS, &format!("{scheme} targeted"));
+        let total: u64 = aimed.values().sum();
+        assert!(aimed.get(want).is_some_and(|&n| n > 0), "{scheme}: nothing aimed {want}: {aimed:?}");
+        let counted: u64 = r.targets.iter().map(|t| t.cut).sum();
+        assert_eq!(counted, total, "{scheme}: {:?}", r.targets);
+    }
+}

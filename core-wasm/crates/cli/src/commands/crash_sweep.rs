@@ -234,14 +234,8 @@ fn device_chain(a: &CrashArgs, n: u64, shape: Shape) -> Result<ftl_sim::crash::C
     use ftl_sim::crash::ChainOptions;
     use ftl_sim::limits::{at_most, MAX_POOL_BASELINE};
     use ftl_sim::ssd::crash::{chain, Dies};
-    let not_yet = [
-        (a.time_shift, "--time-shift"),
-        (a.paired_pages, "--paired-pages"),
-        (a.reads_erased, "--reads-erased"),
-        (a.targeted, "--targeted"),
-    ];
-    if let Some((_, flag)) = not_yet.iter().find(|(on, _)| *on) {
-        return Err(format!("{flag} is not available with a chain on a device of several dies (docs/ssd.md)"));
+    if a.time_shift {
+        return Err("--time-shift is not available with a chain on a device of several dies (docs/ssd.md)".into());
     }
     at_most("--chain", n, ftl_sim::limits::MAX_CHAIN_CUTS)?;
     let (sc, given) = chain_scenario(a)?;
@@ -263,6 +257,7 @@ fn device_chain(a: &CrashArgs, n: u64, shape: Shape) -> Result<ftl_sim::crash::C
     if a.no_recut {
         o.recut_chance = 0.0;
     }
+    (o.paired_pages, o.reads_erased, o.targeted) = (a.paired_pages, a.reads_erased, a.targeted);
     let fresh = sc.factory(&first);
     let dies: Vec<State> = (0..shape.dies()).map(|_| fresh()).collect();
     let r = chain(&dies, &Dies { shape: &shape, unit }, space, &sc.recoverer(), &o, on_cut(a, n)?);

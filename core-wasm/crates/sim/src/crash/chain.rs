@@ -4,10 +4,10 @@
 use serde::Serialize;
 
 use super::health::{self, is_merge, Feed, PoolBound, TargetCount};
-use super::judge::{judge, sync_frozen, version_of, versions};
+use super::judge::{go_on_from, judge, sync_frozen, version_of, versions};
 use super::{summary, Recover, Summary};
 use crate::metrics::LatencyHist;
-use crate::nand::{Cause, Event, FlashError};
+use crate::nand::{Cause, Event, FlashError, TornModel};
 use crate::sim::State;
 use crate::trace::rng::SplitMix64;
 use crate::trace::Request;
@@ -260,6 +260,67 @@ pub(crate) fn cut_point(kind: u64, rng: &mut SplitMix64, causes: &[Cause]) -> u6
     }
 }
 
+/// Where a chain's cut falls in the request in flight (`aim`).
+pub(crate) struct Aim {
+    /// 0: before its first operation (between requests); 1-3 as `cut_point`.
+    pub kind: u64,
+    /// Operations of the request done before the power fails (`causes.len()`: a cut aimed
+    /// right after its last program; the request completes and the cut falls after it).
+    pub cut_after: u64,
+    /// The operation cut (for a cut right after a program: that program).
+    pub cause: Cause,
+    pub at: CutAt,
+    /// The target aimed at (`--targeted`) and its cut point.
+    pub target: Option<(health::Target, u64)>,
+}
+
+/// Draws where a cut falls among the operations (`causes`, `events`) of the request in
+/// flight from `before` (`done`: it run whole): with `o.targeted` half the time at a target
+/// it offers (health::TARGETS, counted in `rep.targets`), otherwise `cut_point`'s kinds.
+/// One chip's chain and each device chain's cut die (ssd/crash.rs) draw it the same way.
+pub(crate) fn aim(
+    rng: &mut SplitMix64,
+    o: &ChainOptions,
+    events: &[Event],
+    causes: &[Cause],
+    before: &State,
+    done: &State,
+    rep: &mut ChainReport,
+) -> Aim {
+    let target = if o.targeted {
+        let offered = health::targets_of(events, before, done);
+        let aim = rng.unit() < 0.5;
+        health::pick_target(rng, &offered, &mut rep.targets, aim)
+    } else {
+        None
+    };
+    let kind = if target.is_some() { 1 } else { rng.below(4) };
+    let cut_after = match target {
+        Some((_, b)) => b,
+        None => cut_point(kind, rng, causes),
+    };
+    let op = match target {
+        Some((health::Target::After(_), b)) => b - 1,
+        _ => cut_after,
+    };
+    let cause = causes[op as usize];
+    Aim { kind, cut_after, cause, at: CutAt::of(kind == 0, cause), target }
+}
+
+/// The torn-page model of a cut, drawn among the enabled ones (the default torn page always
+/// among them): its name for the verdict and the chip's model.
+pub(crate) fn torn_model_of(rng: &mut SplitMix64, o: &ChainOptions) -> (&'static str, TornModel) {
+    let mut models = vec!["torn"];
+    if o.reads_erased {
+        models.push("erased");
+    }
+    if o.paired_pages {
+        models.push("paired");
+    }
+    let name = models[rng.below(models.len() as u64) as usize];
+    (name, TornModel { paired_pages: name == "paired", reads_erased: name == "erased" })
+}
+
 /// One run that cuts power `o.cuts` times: at a random boundary (between requests, among a
 /// request's host operations, inside a merge / GC, inside a map or checkpoint write; right
 /// after a recovery when no request ran since), recovers (cut again inside the recovery at
@@ -317,42 +378,14 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
             since_recovery = since_recovery.saturating_add(1);
             continue;
         }
-        let target = if o.targeted {
-            let offered = health::targets_of(&events, &s, &done);
-            let aim = rng.unit() < 0.5;
-            health::pick_target(&mut rng, &offered, &mut rep.targets, aim)
-        } else {
-            None
-        };
-        let kind = if target.is_some() { 1 } else { rng.below(4) };
-        let cut_after = match target {
-            Some((_, b)) => b,
-            None => cut_point(kind, &mut rng, &causes),
-        };
-        // The operation cut (for a cut right after a program: that program).
-        let op = match target {
-            Some((health::Target::After(_), b)) => b - 1,
-            _ => cut_after,
-        };
-        let cause = causes[op as usize];
-        let at = CutAt::of(kind == 0, cause);
-        let torn_model = {
-            let mut models = vec!["torn"];
-            if o.reads_erased {
-                models.push("erased");
-            }
-            if o.paired_pages {
-                models.push("paired");
-            }
-            models[rng.below(models.len() as u64) as usize]
-        };
+        let Aim { kind, cut_after, cause, at, target } = aim(&mut rng, o, &events, &causes, &s, &done, &mut rep);
+        let (torn_model, model) = torn_model_of(&mut rng, o);
         if kind == 0 {
             // Power fails before the request starts: nothing is in flight.
             done = s.clone();
         }
         let mut before = s.clone();
-        s.flash.torn_model =
-            crate::nand::TornModel { paired_pages: torn_model == "paired", reads_erased: torn_model == "erased" };
+        s.flash.torn_model = model;
         s.flash.set_power_budget(Some(cut_after));
         let res = if kind == 0 { Err(FlashError::PowerLoss) } else { s.exec(req) };
         s.flash.torn_model = crate::nand::TornModel::default();
@@ -532,11 +565,7 @@ pub fn chain(fresh: &State, recover: &Recover, o: &ChainOptions, mut on_cut: imp
         let ok = v.ok();
         if !ok {
             // Go on from what was recovered, so later cuts are judged on their own.
-            for (l, &g) in got.iter().enumerate() {
-                if g != u32::MAX {
-                    oracle.ack(l as u32, g);
-                }
-            }
+            go_on_from(&mut oracle, &got);
             oracle.retain_frozen(&ids);
         }
         s.oracle = oracle;

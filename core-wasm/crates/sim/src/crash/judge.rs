@@ -85,6 +85,17 @@ pub(crate) fn frozen_damage(ftl: &dyn Ftl, flash: &Flash, oracle: &Oracle) -> u6
     bad
 }
 
+/// After a recovery that failed its check, a chain goes on from what was recovered: the
+/// reference model takes every readable LPN's recovered version (`got`, from `versions`), so
+/// later cuts are judged on their own.
+pub(crate) fn go_on_from(oracle: &mut Oracle, got: &[u32]) {
+    for (l, &g) in got.iter().enumerate() {
+        if g != u32::MAX {
+            oracle.ack(l as u32, g);
+        }
+    }
+}
+
 /// Keeps the reference model's frozen states in step with the scheme's after an
 /// acknowledged request (a revert drops the later states; LTFTL may release old ones).
 pub(crate) fn sync_frozen(s: &mut State) {

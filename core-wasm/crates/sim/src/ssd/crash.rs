@@ -13,11 +13,13 @@
 use super::cut::recover_idle;
 pub use super::cut::Dies;
 use crate::crash::health::{self, Feed, PoolCheck};
+use crate::crash::judge::{go_on_from, versions};
 use crate::crash::{
-    crash_once_with, cut_point, op_causes, recut_in, run_on_copy, summary, ChainOptions, ChainReport, CrashOutcome,
-    CutAt, CutVerdict, Points, Recover, Recut, SweepReport, Tally,
+    aim, crash_once_with, op_causes, recut_in, run_on_copy, summary, torn_model_of, Aim, ChainOptions, ChainReport,
+    CrashOutcome, CutAt, CutVerdict, Points, Recover, Recut, SweepReport, Tally,
 };
 use crate::metrics::LatencyHist;
+use crate::nand::TornModel;
 use crate::sim::State;
 use crate::trace::rng::SplitMix64;
 use crate::trace::Request;
@@ -39,13 +41,15 @@ enum Again<'a> {
 }
 
 /// One cut on the device: `in_flight` (die, its request, operations done) is cut inside
-/// its request, every other die (every die when None) between requests; each die's
+/// its request, its cut program torn as `torn` says (the other dies have no program under
+/// way), every other die (every die when None) between requests; each die's
 /// recovery is cut again as `again` says. The dies after the cut, each die's outcome and
 /// the most times a die's recovery was cut; None when the request in flight needs no
 /// more than that many operations (no cut happened).
 fn cut_device(
     dies: &[State],
     in_flight: Option<(usize, Request, u64)>,
+    torn: TornModel,
     mut again: Again,
     recover: &Recover,
     after: &[Request],
@@ -61,6 +65,15 @@ fn cut_device(
         };
         let recuts = match in_flight {
             Some((d, local, cut_after)) if d == k => {
+                let torn_st;
+                let st = if torn == TornModel::default() {
+                    st
+                } else {
+                    let mut c = st.clone();
+                    c.flash.torn_model = torn;
+                    torn_st = c;
+                    &torn_st
+                };
                 let (o, s, n) = crash_once_with(st, local, cut_after, recut, max, recover, after)?;
                 states.push(s);
                 outs.push(o);
@@ -141,7 +154,9 @@ pub fn sweep(
             // The next 32 requests of the cut die run on its recovered scheme.
             let after: Vec<Request> =
                 placed[i + 1..].iter().filter(|(k, _)| *k == d).take(32).map(|&(_, r)| r).collect();
-            let Some((_, outs, _)) = cut_device(&dies, Some((d, r, cut_after)), again, recover, &after) else {
+            let Some((_, outs, _)) =
+                cut_device(&dies, Some((d, r, cut_after)), TornModel::default(), again, recover, &after)
+            else {
                 continue;
             };
             let errors = outs.iter().filter(|o| o.error.is_some()).count() as u64;
@@ -164,12 +179,16 @@ pub fn sweep(
 }
 
 /// One device run cut `o.cuts` times (`ftl crash-sweep --chain N` with device flags), with
-/// the one-chip chain's options (time shift, targeted cuts and other torn-page models are
-/// one chip's only: the chain stops at once with them): 0..=max_gap requests (the one-chip
-/// chain's `Feed`: its own workload over the device's space, or a generated one, a request
-/// not acknowledged offered again), then a request whose die is cut at a random operation of
-/// it (a quarter: before its first, every die between requests), every other die between
-/// requests. With `o.recut_chance` power fails again inside the recovery, and again, up to
+/// the one-chip chain's options (time shift is one chip's only: the chain stops at once with
+/// it): 0..=max_gap requests (the one-chip chain's `Feed`: its own workload over the
+/// device's space, or a generated one, a request not acknowledged offered again), then a
+/// request whose die is cut where the one-chip chain cuts its request (`aim`: a random
+/// operation of it, a quarter before its first, every die then between requests; with
+/// `o.targeted` half the time at a target it offers on its die, a cut right after its last
+/// program falling after it), every other die between requests. The cut program tears
+/// as a torn-page model drawn among those `o` enables (`torn_model_of`: with
+/// `o.reads_erased` it may read as erased, with `o.paired_pages` its paired lower page on
+/// that die tears too). With `o.recut_chance` power fails again inside the recovery, and again, up to
 /// `o.max_recuts` times in a row (as the one-chip chain): each time every die's recovery
 /// attempt is cut, each at an operation drawn inside its own attempt (the dies recover
 /// apart, so every instant's combination is among these draws), the next attempt starting
@@ -191,10 +210,12 @@ pub fn chain(
     let mut feed = Feed::new();
     let scheme = fresh.first().map(|s| s.ftl.name().to_string()).unwrap_or_default();
     let mut rep = ChainReport { scheme, seed: o.seed, cuts: o.cuts, ..Default::default() };
-    if o.time_shift || o.targeted || o.paired_pages || o.reads_erased {
-        rep.stopped = Some("time shift, targeted cuts and other torn-page models need a device of one die".into());
+    if o.time_shift {
+        // A freeze, unfreeze or revert is the whole device's: not striped over the dies.
+        rep.stopped = Some("time shift needs a device of one die".into());
         return rep;
     }
+    rep.targets = health::target_counts();
     let mut rec_ops = LatencyHist::default();
     let mut dies = fresh.to_vec();
     let (mut base_rng, mut base_feed) = health::cut_free_feed(o);
@@ -242,7 +263,7 @@ pub fn chain(
                 break;
             }
         };
-        let (done, events) = match run_on_copy(&dies[d], local) {
+        let (mut done, events) = match run_on_copy(&dies[d], local) {
             Ok(x) => x,
             Err(e) => {
                 rep.stopped = Some(format!("request {req:?} on die {d} failed without a cut: {e}"));
@@ -261,12 +282,22 @@ pub fn chain(
         }
         // As the one-chip chain: a quarter between requests (nothing in flight), the rest
         // at an operation of the request, aimed at a merge or a map / log write half the time
-        // the request carries one.
-        let kind = rng.below(4);
-        let cut_after = cut_point(kind, &mut rng, &causes);
-        let cause = causes[cut_after as usize];
-        let at_kind = CutAt::of(kind == 0, cause);
-        let in_flight = (kind != 0).then_some((d, local, cut_after));
+        // the request carries one, or at a target it offers on its die (`--targeted`).
+        let Aim { kind, cut_after, cause, at: mut at_kind, target } =
+            aim(&mut rng, o, &events, &causes, &dies[d], &done, &mut rep);
+        // Aimed right after the request's last program: it completes (acknowledged) and the
+        // cut falls before the next request, every die between requests.
+        let completed = cut_after >= causes.len() as u64;
+        if completed {
+            std::mem::swap(&mut dies[d], &mut done);
+            rep.requests_run += 1;
+            since_recovery = since_recovery.saturating_add(1);
+            at_kind = CutAt::Between;
+        }
+        let in_flight = (kind != 0 && !completed).then_some((d, local, cut_after));
+        // Drawn only when another model is enabled: the default chain's draws stay as they were.
+        let (torn_name, torn) =
+            if o.paired_pages || o.reads_erased { torn_model_of(&mut rng, o) } else { ("torn", TornModel::default()) };
         // As the one-chip chain: with chance `recut_chance` power fails again inside the
         // recovery, and again, up to `max_recuts` times in a row. Each time it stops every
         // die's recovery, each at an operation drawn inside its own attempt.
@@ -276,15 +307,15 @@ pub fn chain(
         }
         let mut draw = |_: u32, ops: u64| rng.below(ops);
         let again = if times > 0 { Again::Drawn { times, draw: &mut draw } } else { Again::None };
-        let Some((states, outs, recuts)) = cut_device(&dies, in_flight, again, recover, &[]) else {
+        let Some((states, outs, recuts)) = cut_device(&dies, in_flight, torn, again, recover, &[]) else {
             continue;
         };
         rep.recut_points += times as u64;
         cut += 1;
         let before_version = dies[d].next_version;
-        let took_effect =
-            kind != 0 && matches!(local, Request::Write { lpn } if states[d].oracle.expected(lpn) == before_version);
-        if !took_effect {
+        let took_effect = in_flight.is_some()
+            && matches!(local, Request::Write { lpn } if states[d].oracle.expected(lpn) == before_version);
+        if !took_effect && !completed {
             // Not acknowledged: the host offers it again (a generated workload stays in order).
             feed.cut(req, o);
         }
@@ -299,12 +330,12 @@ pub fn chain(
         let v = CutVerdict {
             cut,
             request: rep.requests_run,
-            in_flight: (kind != 0).then_some(req),
+            in_flight: in_flight.map(|_| req),
             at: at_kind,
             op_cause: (kind != 0).then(|| cause.name()),
             right_after_recovery: since_recovery == 0,
             recuts,
-            torn_model: "torn",
+            torn_model: torn_name,
             took_effect,
             lost: m.lost,
             wrong: m.wrong,
@@ -312,7 +343,7 @@ pub fn chain(
             frozen_damaged: 0,
             recovery_ops: m.recovery_ops,
             error: m.error.clone(),
-            target: None,
+            target: target.map(|t| t.0.name()),
             pools: (!excess.is_empty()).then(|| excess.join("; ")),
         };
         rep.landed(at_kind);
@@ -327,7 +358,8 @@ pub fn chain(
         rec_ops.record(m.recovery_ops * 1000);
         rep.judged(v.ok(), || {
             format!(
-                "cut {cut} ({req:?} on die {d}, after {cut_after} of its ops, {recuts} recuts): lost {}, wrong {}, torn mapped {}{}{}",
+                "cut {cut} ({req:?} on die {d}, after {cut_after} of its ops{}, {recuts} recuts, {torn_name} model): lost {}, wrong {}, torn mapped {}{}{}",
+                v.target.map(|t| format!(", aimed {t}")).unwrap_or_default(),
                 m.lost,
                 m.wrong,
                 m.torn_mapped,
@@ -337,6 +369,14 @@ pub fn chain(
         });
         on_cut(&v);
         dies = states;
+        for (s, o) in dies.iter_mut().zip(&outs) {
+            if !o.ok {
+                // As the one-chip chain: go on from what the die recovered, so later cuts are
+                // judged on their own (a paired lower page lost stays lost, not counted again).
+                let (got, _) = versions(s.ftl.as_ref(), &s.flash);
+                go_on_from(&mut s.oracle, &got);
+            }
+        }
         since_recovery = 0;
     }
     let points = cut + rep.recut_points;
