@@ -128,7 +128,7 @@ test('the first minute: request 0, the welcome, the introductory tour with a glo
   await expect(marks).not.toContainText('the LBN it serves');
   await page.screenshot({ path: `${SHOTS}/welcome.png` });
   // a glossary term in the welcome opens its definition
-  await page.locator('.welcome button.term[data-term=gc]').click();
+  await page.locator('.welcome .term[data-term=gc]').click();
   await expect(page.getByTestId('glossary-gc')).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('glossary-gc')).toBeHidden();

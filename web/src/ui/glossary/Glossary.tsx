@@ -1,5 +1,5 @@
 // Glossary terms: a term wherever the app shows it (tour text, legend, metrics, headings,
-// narration) is a button. Hover or focus shows its definition in a tip (one tip for the
+// narration) is an inline button (a span with the button role, so it wraps). Hover or focus shows its definition in a tip (one tip for the
 // page, in the top layer so no scrolling box clips it); a click opens the whole glossary
 // at that entry (the header's Glossary popover; Escape and light dismiss come with it).
 import { Fragment } from 'react';
@@ -84,9 +84,17 @@ export function openGlossary(id: string): boolean {
 }
 
 export function GlossaryTerm({ entry, children }: { entry: GlossaryEntry; children: string }) {
+  const open = (el: HTMLElement) => {
+    if (!openGlossary(entry.id)) showTip(el, entry);
+  };
+  // An inline element, not a <button>: a button is an atomic inline box, so a term of
+  // several words ("flash translation layer") moved whole to the next line and left a short,
+  // ragged line before it; a span wraps like the words around it. It keeps a button's
+  // role, name (its words), focus and keys: Enter and Space open the glossary.
   return (
-    <button
-      type="button"
+    <span
+      role="button"
+      tabIndex={0}
       className="term"
       data-term={entry.id}
       // The visible word is the name (headings and labels read as written); the tip describes it.
@@ -97,18 +105,26 @@ export function GlossaryTerm({ entry, children }: { entry: GlossaryEntry; childr
       onBlur={hideTip}
       onKeyDown={(e) => {
         if (e.key === 'Escape') hideTip();
+        else if (e.key === 'Enter' || e.key === ' ') {
+          // Space would scroll the page (or play, App's key); Enter would submit a form
+          e.preventDefault();
+          e.stopPropagation();
+          open(e.currentTarget);
+        }
       }}
       onClick={(e) => {
+        // inside a <label> a click would also focus (or toggle) its control
+        e.preventDefault();
         e.stopPropagation();
-        if (!openGlossary(entry.id)) showTip(e.currentTarget, entry);
+        open(e.currentTarget);
       }}
     >
       {children}
-    </button>
+    </span>
   );
 }
 
-/** Running text with its glossary terms as buttons (each entry at its first appearance). */
+/** Running text with its glossary terms as inline buttons (each entry at its first appearance). */
 export function WithGlossary({ text }: { text: string }) {
   return (
     <>
