@@ -9,11 +9,23 @@ import { chromium } from '@playwright/test';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** `--port N` (else PW_PORT, else 4202) and the other arguments in order. */
+/**
+ * `--port N` (else PW_PORT, else 4202), `--dist DIR` (a production build other than dist/,
+ * to alternate two builds in one run) and the other arguments in order.
+ */
 export function benchArgs(argv = process.argv.slice(2)) {
-  const at = argv.indexOf('--port');
-  const port = at >= 0 ? Number(argv[at + 1]) : Number(process.env.PW_PORT ?? 4202);
-  return { port, positional: at >= 0 ? argv.filter((_, i) => i !== at && i !== at + 1) : argv };
+  const opt = (name) => {
+    const at = argv.indexOf(name);
+    if (at < 0) return undefined;
+    const v = argv[at + 1];
+    argv = argv.filter((_, i) => i !== at && i !== at + 1);
+    return v;
+  };
+  const portArg = opt('--port');
+  const dist = opt('--dist');
+  const port = Number(portArg ?? process.env.PW_PORT ?? 4202);
+  if (dist) process.env.BENCH_DIST = dist;
+  return { port, dist, positional: argv };
 }
 
 /**
@@ -31,6 +43,7 @@ export async function openBench(port) {
       '--port',
       String(port),
       '--strictPort',
+      ...(process.env.BENCH_DIST ? ['--outDir', process.env.BENCH_DIST] : []),
     ],
     { cwd: ROOT, stdio: 'ignore' },
   );

@@ -31,13 +31,17 @@ try {
   await page.getByTestId('tab-charts').click();
   await page.getByTestId('run-to-end').waitFor();
   await watchLongTasks(page);
-  // When the progress bar first shows the last request run (the run itself, before the
-  // return to the moment shown and the charts' redraw).
+  // When the progress bar first shows the last request run, or goes away having been
+  // shown (the page may take the last chunk and the run log in one frame): the run
+  // itself, before the return to the moment shown and the charts' redraw.
   await page.evaluate(() => {
     window.__ranAt = null;
+    let seen = false;
     const tick = () => {
       const p = document.querySelector('[data-testid=run-progress]');
-      if (p && Number(p.getAttribute('value')) >= Number(p.getAttribute('max'))) window.__ranAt = performance.now();
+      seen ||= !!p;
+      if ((p && Number(p.getAttribute('value')) >= Number(p.getAttribute('max'))) || (seen && !p))
+        window.__ranAt = performance.now();
       else requestAnimationFrame(tick);
     };
     requestAnimationFrame(tick);
