@@ -215,6 +215,10 @@ impl Stepper {
         let Some(req) = self.sim.next_request() else { return Ok(false) };
         self.leave_recovery();
         self.paused = None;
+        // The last request's before-state goes first, so its memory takes the new copy (a
+        // chip of 4 M pages: a fourth state's fresh pages cost a 50-60 ms first touch; issue
+        // 37 item 3). Back without it replays from a keyframe.
+        self.before = None;
         let before = keep_before.then(|| self.sim.state.clone());
         // The copy a write replaces (its block changes with no operation on it).
         let old = match req {

@@ -77,6 +77,40 @@ pub(crate) fn memory_for(scenario: &Scenario) -> Result<(), String> {
     Ok(())
 }
 
+/// Chips whose state is at least this large (by `limits::state_bytes`) have their heap
+/// touched in advance (`prefault`): below it a first touch costs a few ms at most.
+const PREFAULT_FROM: u64 = 32 << 20;
+
+/// Touches `bytes` of heap once and gives it back, so the states stepping copies later
+/// (the near keyframe, the state a Back restores, the state before a request) land on
+/// pages the OS has already mapped. Why (issue 37 item 3): wasm memory grown but never
+/// written is mapped on first write, page by page; on 65,536 × 64 the first Back's copy
+/// of the near state took 76-92 ms of CPU in Node, the next ones 13-14 ms, and 14 ms
+/// once the memory had been touched. Here it costs the opening instead, where a chip
+/// this large already takes seconds. dlmalloc gives the freed block back to the top of
+/// the heap, where the next large allocations are made.
+fn prefault(bytes: u64) {
+    let mut v: Vec<u8> = Vec::new();
+    if v.try_reserve_exact(bytes as usize).is_err() {
+        return;
+    }
+    let p = v.as_mut_ptr();
+    for i in (0..v.capacity()).step_by(4096) {
+        // SAFETY: within the reserved capacity; volatile so the writes are not elided
+        // with the allocation they are in.
+        unsafe { p.add(i).write_volatile(0) };
+    }
+}
+
+/// `prefault` for a Session of this chip: room for the copies stepping makes.
+fn prefault_for(scenario: &Scenario) {
+    let Ok(chip) = scenario.chip.chip() else { return };
+    let bytes = ftl_sim::limits::state_bytes(&chip.geometry);
+    if bytes >= PREFAULT_FROM {
+        prefault(bytes);
+    }
+}
+
 #[wasm_bindgen]
 impl Session {
     #[wasm_bindgen(constructor)]
@@ -85,6 +119,7 @@ impl Session {
         scenario.validate().map_err(js_err)?;
         memory_for(&scenario).map_err(js_err)?;
         let mut sim = scenario.build().map_err(js_err)?;
+        prefault_for(&scenario);
         // wasm memory is small (ftl_sim::limits: the Session's budget counts these).
         sim.set_keyframe_budget(ftl_sim::limits::SESSION_KEYFRAME_BYTES);
         let info = ftl_sim::scenario::info(&scenario, &sim);
@@ -99,6 +134,7 @@ impl Session {
     pub fn from_trace(scenario_json: &str, parser: &TraceParser) -> Result<Session, JsError> {
         let (scenario, raw, fit) = parser.scenario_and_raw(scenario_json).map_err(js_err)?;
         let (mut sim, _) = load::build_with_raw(&scenario, raw, fit).map_err(js_err)?;
+        prefault_for(&scenario);
         sim.set_keyframe_budget(ftl_sim::limits::SESSION_KEYFRAME_BYTES);
         let info = ftl_sim::scenario::info(&scenario, &sim);
         let mut stepper = Stepper::new(sim);
