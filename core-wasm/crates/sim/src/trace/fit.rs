@@ -194,7 +194,8 @@ impl RawTrace {
                 lp / ppb
             ));
         }
-        let out_of_range = self.pages().filter(|&(_, p)| p >= lp).count() as u64;
+        // Per run of pages, not per page: the pages of first..first + n at or past lp.
+        let out_of_range = self.rw_entries().map(|e| (e.first + e.n).saturating_sub(e.first.max(lp))).sum::<u64>();
         s.out_of_range = out_of_range;
         let range_msg = || {
             format!(
@@ -231,7 +232,8 @@ impl RawTrace {
                 };
                 Box::new(|p, _| Ok(p))
             }
-            Fit::Fold => Box::new(move |p, _| Ok(p % lp)),
+            // A page inside the space is its own fold (no 64-bit division per request).
+            Fit::Fold => Box::new(move |p, _| Ok(if p < lp { p } else { p % lp })),
             Fit::Compact => Box::new(move |p, m| {
                 let next = m.len() as u64;
                 let nb = *m.entry(p / ppb).or_insert(next);
@@ -357,14 +359,15 @@ impl RawTrace {
 
     fn base_summary(&self, ppb: u64) -> TraceSummary {
         let (mut reads, mut writes, mut lo, mut hi) = (0u64, 0u64, u64::MAX, 0u64);
-        for (w, p) in self.pages() {
-            if w {
-                writes += 1;
+        // Per run of pages (its n pages at once), not per page.
+        for e in self.rw_entries() {
+            if e.kind == K_WRITE {
+                writes += e.n;
             } else {
-                reads += 1;
+                reads += e.n;
             }
-            lo = lo.min(p);
-            hi = hi.max(p);
+            lo = lo.min(e.first);
+            hi = hi.max(e.first + e.n - 1);
         }
         if reads + writes == 0 {
             lo = 0;

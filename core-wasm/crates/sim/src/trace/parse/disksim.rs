@@ -1,6 +1,6 @@
 //! The DiskSim / MQSim ASCII trace format.
 
-use super::helpers::{clip, fields_n, is_number, need, parse_time, parse_u64, plain_time, LineResult, Rec};
+use super::helpers::{clip, fields_n, is_number, need, parse_time, parse_u64, LineResult, Rec};
 use super::{Cx, Entry, Format, LineReader, LineView, TimeUnit, TraceFormat};
 
 pub(super) const ENTRY: Entry = Entry {
@@ -55,7 +55,8 @@ impl LineReader for Disksim {
 /// A DiskSim line in its usual form, read by `fast_line`.
 pub(super) struct FastLine<'a> {
     pub time: i128,
-    pub device: &'a str,
+    /// The device number's digits (ASCII).
+    pub device: &'a [u8],
     /// The LBA and the size, in bytes.
     pub offset: u64,
     pub bytes: u64,
@@ -64,17 +65,17 @@ pub(super) struct FastLine<'a> {
 
 /// The usual DiskSim line in one pass over its bytes, without splitting it into fields
 /// first (issue 37: the general path cost about 1,300 instructions a line): blanks
-/// (space or tab) around five fields, a plain timestamp (`plain_time`), then device, LBA
-/// and size of 1 to 19 digits and the type 0 or 1, an optional CR. None for anything else
-/// (also a size or LBA that overflows in bytes): the general path (`Disksim::read`) reads
-/// the line then, and says what is wrong with it. Where it answers, it answers what the
-/// general path does.
-pub(super) fn fast_line(b: &[u8], sector_bytes: u64) -> Option<FastLine<'_>> {
+/// (space or tab) around five fields, a plain timestamp (`plain_time`'s form, read in the
+/// same pass), then device, LBA and size of 1 to 19 digits and the type 0 or 1, an
+/// optional CR. The line ends at the first `\n` or at the end of `b`: the record and the
+/// index of that end (so the parser needs no separate search for the line's end). None for
+/// anything else (also a size or LBA that overflows in bytes): the general path
+/// (`Disksim::read`) reads the line then, and says what is wrong with it. Where it
+/// answers, it answers what the general path does.
+pub(super) fn fast_line(b: &[u8], sector_bytes: u64) -> Option<(FastLine<'_>, usize)> {
     let mut c = Cursor { b, i: 0 };
     c.blanks();
-    let t = c.i;
-    c.skip_while(|x| x.is_ascii_digit() || x == b'.');
-    let time = plain_time(&b[t..c.i])?;
+    let time = c.time()?;
     c.blanks();
     let d = c.i;
     c.digits()?;
@@ -93,17 +94,21 @@ pub(super) fn fast_line(b: &[u8], sector_bytes: u64) -> Option<FastLine<'_>> {
     // Only blanks and CRs after the type (the general path trims them). A field ends at a
     // blank: anything else in the line (a CR inside it too) sends it to the general path.
     c.skip_while(|x| x == b' ' || x == b'\t' || x == b'\r');
-    if c.i != b.len() {
-        return None;
+    match b.get(c.i) {
+        None | Some(b'\n') => Some((FastLine { time, device, offset, bytes, write }, c.i)),
+        _ => None,
     }
-    // ASCII digits: valid UTF-8.
-    let device = std::str::from_utf8(device).ok()?;
-    Some(FastLine { time, device, offset, bytes, write })
 }
 
 struct Cursor<'a> {
     b: &'a [u8],
     i: usize,
+}
+
+/// The byte ends a field: a blank, the line's end or the text's.
+#[inline(always)]
+fn ends_field(x: Option<&u8>) -> bool {
+    matches!(x, None | Some(b' ' | b'\t' | b'\n'))
 }
 
 impl Cursor<'_> {
@@ -121,9 +126,9 @@ impl Cursor<'_> {
     fn blanks(&mut self) {
         self.skip_while(|x| x == b' ' || x == b'\t');
     }
-    /// 1 to 19 digits (no overflow) followed by a blank or the end (a field of its own).
+    /// Digits from here: their value (wrapping) and how many.
     #[inline(always)]
-    fn digits(&mut self) -> Option<u64> {
+    fn run_of_digits(&mut self) -> (u64, usize) {
         let s = self.i;
         let mut v = 0u64;
         while let Some(&x) = self.b.get(self.i) {
@@ -134,9 +139,43 @@ impl Cursor<'_> {
             v = v.wrapping_mul(10).wrapping_add(d as u64);
             self.i += 1;
         }
-        let n = self.i - s;
-        let end = self.b.get(self.i).is_none_or(|&x| x == b' ' || x == b'\t');
-        (n > 0 && n <= 19 && end).then_some(v)
+        (v, self.i - s)
+    }
+    /// 1 to 19 digits (no overflow) followed by a blank or the end (a field of its own).
+    #[inline(always)]
+    fn digits(&mut self) -> Option<u64> {
+        let (v, n) = self.run_of_digits();
+        (n > 0 && n <= 19 && self.b.get(self.i).is_some_and(|&x| x == b' ' || x == b'\t')).then_some(v)
+    }
+    /// A plain timestamp in one pass, as `plain_time` reads it: up to 18 integer digits, an
+    /// optional dot and fraction digits (past the ninth cut), at least one digit, then a
+    /// blank; in billionths.
+    #[inline(always)]
+    fn time(&mut self) -> Option<i128> {
+        let (whole, int_digits) = self.run_of_digits();
+        if int_digits > 18 {
+            return None;
+        }
+        let (mut f9, mut frac_digits) = (0u64, 0usize);
+        if self.b.get(self.i) == Some(&b'.') {
+            self.i += 1;
+            let s = self.i;
+            while let Some(&x) = self.b.get(self.i) {
+                let d = x.wrapping_sub(b'0');
+                if d >= 10 {
+                    break;
+                }
+                if self.i - s < 9 {
+                    f9 = f9 * 10 + d as u64;
+                }
+                self.i += 1;
+            }
+            frac_digits = self.i - s;
+        }
+        if int_digits + frac_digits == 0 || !ends_field(self.b.get(self.i)) {
+            return None;
+        }
+        Some(super::helpers::billionths(whole, int_digits, f9, frac_digits))
     }
 }
 
@@ -222,7 +261,10 @@ mod tests {
             let (mut out, mut fatal) = (RawTrace::default(), None);
             let mut cx = Cx { opts: &opts, out: &mut out, fatal: &mut fatal };
             let general = Disksim.read(text, &mut cx);
-            let quick = fast_line(line.as_bytes(), opts.sector_bytes as u64);
+            let quick = fast_line(line.as_bytes(), opts.sector_bytes as u64).map(|(q, end)| {
+                assert_eq!(end, line.len(), "{line:?}: a line without a newline ends at its end");
+                q
+            });
             if i % 4 == 0 && general.as_ref().is_ok_and(|r| r.is_some()) {
                 usual += 1;
                 assert!(quick.is_some(), "the fast path reads the usual line {line:?}");
@@ -234,7 +276,7 @@ mod tests {
             let g = g.expect("a DiskSim line is a record");
             assert_eq!(
                 (g.write, g.offset, g.bytes, g.device, g.time),
-                (q.write, q.offset, q.bytes, Some(q.device), Some(q.time)),
+                (q.write, q.offset, q.bytes, Some(std::str::from_utf8(q.device).unwrap()), Some(q.time)),
                 "{line:?}"
             );
         }

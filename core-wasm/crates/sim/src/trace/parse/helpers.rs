@@ -241,14 +241,21 @@ pub(crate) fn plain_time(b: &[u8]) -> Option<i128> {
     if int_digits + frac_digits == 0 {
         return None;
     }
+    Some(billionths(whole, int_digits, f9, frac_digits))
+}
+
+/// `whole.f9` in billionths, `f9` holding the first (at most 9) of `frac_digits` fraction
+/// digits (`plain_time`, DiskSim's one-pass reader).
+#[inline(always)]
+pub(crate) fn billionths(whole: u64, int_digits: usize, f9: u64, frac_digits: usize) -> i128 {
     const SCALE: [u64; 10] = [1_000_000_000, 100_000_000, 10_000_000, 1_000_000, 100_000, 10_000, 1_000, 100, 10, 1];
     let f9 = f9 * SCALE[frac_digits.min(9)];
     // Up to 10 integer digits the billionths fit a u64 (no 128-bit multiply: a libcall in wasm).
-    Some(if int_digits <= 10 {
+    if int_digits <= 10 {
         (whole * 1_000_000_000 + f9) as i128
     } else {
         whole as i128 * 1_000_000_000 + f9 as i128
-    })
+    }
 }
 
 pub(crate) fn clip(s: &str) -> String {

@@ -69,12 +69,18 @@ pub struct TraceParser {
     done: bool,
     /// Page requests of the first record that did not fit under the limit.
     over_limit_pages: u64,
+    /// DiskSim's one-pass line reader is used (off only in the tests that compare it with
+    /// the general path).
+    fast_paths: bool,
+    /// log2 of the page size, when it is a power of two (`page_of`).
+    page_shift: Option<u32>,
 }
 
 impl TraceParser {
     pub fn new(opts: TraceOptions) -> TraceParser {
         let mut out = RawTrace { format: opts.format, page_bytes: opts.page_bytes, ..Default::default() };
         out.format_detected = false;
+        let page_shift = opts.page_bytes.is_power_of_two().then(|| opts.page_bytes.trailing_zeros());
         TraceParser {
             opts,
             out,
@@ -89,6 +95,8 @@ impl TraceParser {
             dev_counts: Vec::new(),
             done: false,
             over_limit_pages: 0,
+            fast_paths: true,
+            page_shift,
         }
     }
 
@@ -407,25 +415,36 @@ impl TraceParser {
         // The whole lines of the chunk, UTF-8-checked at once (fast for ASCII); a
         // chunk with a bad byte is read line by line so the error names its line.
         let whole = if last { buf.len() } else { memchr::memrchr(b'\n', &buf).map(|p| p + 1).unwrap_or(0) };
-        let checked = std::str::from_utf8(&buf[..whole]).ok();
+        // The lines that end with a newline (at the end of the input, the last may not).
+        let lines_end = memchr::memrchr(b'\n', &buf[..whole]).map_or(0, |p| p + 1);
+        // Checked when a line first leaves DiskSim's fast path (which reads only ASCII).
+        let mut checked: Option<Option<&str>> = None;
         // DiskSim's usual lines skip the field splitter (issue 37); the first line (which
         // made the reader) and any other line take the general path.
-        let fast_now = |me: &TraceParser| me.out.format == Some(Format::Disksim) && me.reader.is_some();
+        let fast_now =
+            |me: &TraceParser| me.fast_paths && me.out.format == Some(Format::Disksim) && me.reader.is_some();
         let mut fast = fast_now(self);
         let sector = self.opts.sector_bytes.max(1) as u64;
-        for nl in memchr::memchr_iter(b'\n', &buf[..whole]) {
-            match (fast.then(|| super::disksim::fast_line(&buf[start..nl], sector)).flatten(), checked) {
-                (Some(r), _) => {
+        while start < lines_end {
+            // The fast reader finds the line's end as it reads (no search ahead for it).
+            let nl = match fast.then(|| super::disksim::fast_line(&buf[start..lines_end], sector)).flatten() {
+                Some((r, end)) => {
                     self.out.lines += 1;
                     self.meaningful_lines += 1;
                     self.record(r.write, r.offset, r.bytes, Some(r.device), Some(r.time));
+                    start + end
                 }
-                (None, Some(text)) => {
-                    self.line_str(&text[start..nl]);
-                    fast = fast_now(self);
+                None => {
+                    let nl = start + memchr::memchr(b'\n', &buf[start..lines_end]).expect("the line ends in a newline");
+                    if let Some(text) = *checked.get_or_insert_with(|| std::str::from_utf8(&buf[..whole]).ok()) {
+                        self.line_str(&text[start..nl]);
+                        fast = fast_now(self);
+                    } else {
+                        self.line(&buf[start..nl]);
+                    }
+                    nl
                 }
-                (None, None) => self.line(&buf[start..nl]),
-            }
+            };
             start = nl + 1;
             if self.stopped() {
                 return;
@@ -553,7 +572,7 @@ impl TraceParser {
         match r {
             Err((col, m)) => self.bad(col, m),
             Ok(None) => {}
-            Ok(Some(rec)) => self.record(rec.write, rec.offset, rec.bytes, rec.device, rec.time),
+            Ok(Some(rec)) => self.record(rec.write, rec.offset, rec.bytes, rec.device.map(str::as_bytes), rec.time),
         }
     }
 
@@ -563,17 +582,19 @@ impl TraceParser {
         }
     }
 
-    fn record(&mut self, write: bool, offset: u64, bytes: u64, device: Option<&str>, time: Option<i128>) {
+    /// One record; its device name is UTF-8 (bytes: DiskSim's fast reader has only digits).
+    fn record(&mut self, write: bool, offset: u64, bytes: u64, device: Option<&[u8]>, time: Option<i128>) {
         if let Some(d) = device {
             // Names of up to 7 bytes compare as one u64 (device numbers are short).
-            let key = if d.len() < 8 { d.bytes().fold(d.len() as u64, |k, c| k << 8 | c as u64) } else { u64::MAX };
-            if let Some(c) = self.dev_counts.iter_mut().find(|c| c.0 == key && (key != u64::MAX || c.1 == d)) {
+            let key = if d.len() < 8 { d.iter().fold(d.len() as u64, |k, &c| k << 8 | c as u64) } else { u64::MAX };
+            if let Some(c) = self.dev_counts.iter_mut().find(|c| c.0 == key && (key != u64::MAX || c.1.as_bytes() == d))
+            {
                 c.2 += 1;
             } else if self.dev_counts.len() < 64 {
-                self.dev_counts.push((key, d.to_string(), 1));
+                self.dev_counts.push((key, String::from_utf8_lossy(d).into_owned(), 1));
             }
             if let Some(want) = &self.opts.device {
-                if want.trim() != d {
+                if want.trim().as_bytes() != d {
                     self.out.ignored.other_device += 1;
                     return;
                 }
@@ -583,16 +604,25 @@ impl TraceParser {
             self.out.ignored.zero_size += 1;
             return;
         }
-        let pb = self.opts.page_bytes.max(1) as u64;
-        let first = offset / pb;
+        let first = self.page_of(offset);
         let last = match offset.checked_add(bytes - 1) {
-            Some(end) => end / pb,
+            Some(end) => self.page_of(end),
             None => {
                 self.bad(1, format!("offset {offset} + size {bytes} overflows 64 bits"));
                 return;
             }
         };
         self.record_pages(write, first, last, time);
+    }
+
+    /// The page holding byte `b`: a shift when the page size is a power of two (a 64-bit
+    /// division costs tens of cycles, twice a record; issue 37).
+    #[inline]
+    fn page_of(&self, b: u64) -> u64 {
+        match self.page_shift {
+            Some(s) => b >> s,
+            None => b / self.opts.page_bytes.max(1) as u64,
+        }
     }
 
     /// How the detected (or chosen) format reads its input.
@@ -709,4 +739,98 @@ pub fn parse_bytes(bytes: &[u8], opts: TraceOptions) -> Result<RawTrace, TraceEr
     let mut p = TraceParser::new(opts);
     p.feed(bytes);
     p.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The files every format's parser is tried on: the repo's sample traces (every
+    /// format, gzip, zstd, binary), the crash-chain pattern of docs/traces, and the shared
+    /// MQSim trace when it is there.
+    fn test_traces() -> Vec<(String, Vec<u8>)> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..");
+        let mut files = Vec::new();
+        for dir in [root.join("traces"), root.join("docs/traces"), root.join("../shared/traces")] {
+            let Ok(rd) = std::fs::read_dir(&dir) else { continue };
+            for e in rd.flatten() {
+                let p = e.path();
+                if p.extension().is_some_and(|x| x == "md") {
+                    continue;
+                }
+                files.push((p.display().to_string(), std::fs::read(&p).unwrap()));
+            }
+        }
+        files.sort();
+        files
+    }
+
+    fn parse_with(bytes: &[u8], opts: TraceOptions, fast: bool, chunk: usize) -> String {
+        let mut p = TraceParser::new(opts);
+        p.fast_paths = fast;
+        for c in bytes.chunks(chunk.max(1)) {
+            p.feed(c);
+        }
+        format!("{:?}", p.finish())
+    }
+
+    /// Every test trace gives the same requests, counts and errors (with their line numbers)
+    /// through the fast paths as through the general one, whole or in odd chunks, at page
+    /// sizes that are powers of two and one that is not (the shift and the division).
+    #[test]
+    fn fast_paths_parse_every_test_trace_as_the_general_path() {
+        let files = test_traces();
+        assert!(files.len() >= 14, "the sample traces are found: {}", files.len());
+        for (name, bytes) in &files {
+            for page_bytes in [512, 4096, 3000] {
+                let opts = TraceOptions { page_bytes, ..TraceOptions::default() };
+                let general = parse_with(bytes, opts.clone(), false, bytes.len());
+                assert!(general.starts_with("Ok("), "{name}: {}", &general[..general.len().min(300)]);
+                for chunk in [bytes.len(), 4093, 65_537] {
+                    let fast = parse_with(bytes, opts.clone(), true, chunk);
+                    assert!(fast == general, "{name} at {page_bytes}-byte pages, chunks of {chunk}");
+                }
+            }
+        }
+    }
+
+    /// A DiskSim trace with bad lines here and there (in the first chunk and in later ones):
+    /// the same errors at the same line numbers, skipped or not.
+    #[test]
+    fn bad_lines_name_their_lines_on_the_fast_path() {
+        let mut text = String::new();
+        let mut bad = Vec::new();
+        for i in 0..20_000u64 {
+            let line = i as usize + 1;
+            match i % 3_331 {
+                17 => {
+                    text.push_str(&format!("{i}.5 0 {} 8 7\n", i * 8));
+                    bad.push(line);
+                }
+                900 => {
+                    text.push_str(&format!("{i}.5 0 x{} 8 0\n", i * 8));
+                    bad.push(line);
+                }
+                _ => text.push_str(&format!("{i}.5 0 {} 8 {}\n", i * 8, i % 2)),
+            }
+        }
+        for skip in [false, true] {
+            let opts = TraceOptions { skip_bad_lines: skip, max_errors: 100, ..TraceOptions::default() };
+            let general = parse_with(text.as_bytes(), opts.clone(), false, usize::MAX);
+            for chunk in [text.len(), 10_007] {
+                assert_eq!(
+                    parse_with(text.as_bytes(), opts.clone(), true, chunk),
+                    general,
+                    "skip {skip}, chunk {chunk}"
+                );
+            }
+            let mut p = TraceParser::new(opts);
+            p.feed(text.as_bytes());
+            let errors = match p.finish() {
+                Ok(r) => r.errors,
+                Err(e) => e.errors,
+            };
+            assert_eq!(errors.iter().map(|e| e.line).collect::<Vec<_>>(), bad, "skip {skip}");
+        }
+    }
 }

@@ -211,7 +211,7 @@ impl RawTrace {
     }
     /// Highest page addressed, if any request addresses one.
     pub fn max_page(&self) -> Option<u64> {
-        self.packed.entries().filter(|e| matches!(e.kind, K_READ | K_WRITE)).map(|e| e.first + e.n - 1).max()
+        self.rw_entries().map(|e| e.first + e.n - 1).max()
     }
     /// Distinct pages and distinct blocks of `ppb` pages touched by reads and writes.
     /// A bitmap when the highest page is small, else the runs' page ranges sorted and
@@ -220,7 +220,7 @@ impl RawTrace {
     pub fn footprint(&self, ppb: u64) -> (u64, u64) {
         let ppb = ppb.max(1);
         let Some(max) = self.max_page() else { return (0, 0) };
-        let rw = || self.packed.entries().filter(|e| matches!(e.kind, K_READ | K_WRITE));
+        let rw = || self.rw_entries();
         let ranges = rw().count() as u64;
         if max < (1 << 31) && max / 8 <= ranges.saturating_mul(16).max(1 << 20) {
             let mut bits = vec![0u64; (max / 64 + 1) as usize];
@@ -262,6 +262,10 @@ impl RawTrace {
             end = Some((b, b / ppb));
         }
         (pages, blocks)
+    }
+    /// The runs of reads and writes (n >= 1 pages each).
+    pub(crate) fn rw_entries(&self) -> impl Iterator<Item = crate::trace::runs::Entry> + '_ {
+        self.packed.entries().filter(|e| matches!(e.kind, K_READ | K_WRITE))
     }
     /// `(is_write, page)` of each read or write, in order (freeze etc. are skipped).
     pub fn pages(&self) -> impl Iterator<Item = (bool, u64)> + '_ {
