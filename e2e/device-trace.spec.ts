@@ -4,19 +4,17 @@
 // cut and recovered with no acknowledged write lost. The device worker reads the file
 // again from the page's File (nothing leaves the browser: `watch` fails on any request
 // off the machine). Screenshots at 1366 x 768 and 1024 x 768.
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { readyAt } from './helpers';
 
 const SHOTS = 'test-results/device-trace';
 
-test('an uploaded trace runs on 8 dies in the device view, in time order, and survives a power cut', async ({
-  page,
-}) => {
-  test.setTimeout(120_000);
-  const problems = await readyAt(page, { width: 1366, height: 768 });
-  // hotcold.msr.csv: 2,000 requests made for fast2007 cut to 32 blocks (traces/README.md);
-  // its first three: write of page 131, write of page 58, read of page 411.
+/** Uploads hotcold.msr.csv for page mapping on fast2007 cut to 32 blocks, and opens it on 8 x 1 dies. */
+async function openHotcoldOn8Dies(page: Page) {
+  // hotcold.msr.csv: 2,000 page requests made for fast2007 cut to 32 blocks, written as 1,998
+  // records (`ftl export` joins two runs of consecutive pages: traces/README.md); its first
+  // three: write of page 131, write of page 58, read of page 411.
   await page.getByTestId('trace-input').setInputFiles('traces/hotcold.msr.csv');
   await expect(page.getByTestId('trace-requests')).toHaveText('2,000');
   await page.getByTestId('trace-scheme').selectOption('page');
@@ -26,17 +24,28 @@ test('an uploaded trace runs on 8 dies in the device view, in time order, and su
   await expect(page.getByTestId('trace-fit-preview')).toContainText('0 of 2,000 requests touched');
   await page.getByTestId('trace-run').click();
   await expect(page.getByTestId('scenario-line')).toContainText('trace “hotcold.msr.csv”');
+  await applyDevice(page);
+}
 
+async function applyDevice(page: Page) {
   await page.getByTestId('device-channels').selectOption('8');
   await page.getByTestId('device-dies').selectOption('1');
   await page.getByTestId('device-stripe').selectOption('page');
   await page.getByTestId('apply').click();
+}
+
+test('an uploaded trace runs on 8 dies in the device view, in time order, and survives a power cut', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const problems = await readyAt(page, { width: 1366, height: 768 });
+  await openHotcoldOn8Dies(page);
   const view = page.getByTestId('device-view');
   await expect(view).toHaveAttribute('data-ready', 'true', { timeout: 60_000 });
   await expect(page.locator('.device-die')).toHaveCount(8);
   await expect(page.getByTestId('device-trace')).toContainText('hotcold.msr.csv');
   await expect(page.getByTestId('device-error')).toHaveCount(0);
-  // The trace's host requests, not the scenario's generated workload.
+  // The trace's host requests (its 1,998 records), not the scenario's generated workload.
   // ftl run --scheme page --chip fast2007 --blocks 32 --trace traces/hotcold.msr.csv --channels 8: 1,998.
   await expect(page.getByTestId('device-status')).toContainText('of 1998;');
 
@@ -82,5 +91,39 @@ test('an uploaded trace runs on 8 dies in the device view, in time order, and su
   await expect(power).toHaveAttribute('data-power', 'on');
   await expect(page.getByTestId('device-status')).toContainText('the run after a power cut');
   await page.screenshot({ path: `${SHOTS}/run-on-1024x768.png` });
+  expect(problems).toEqual([]);
+});
+
+test('Cancel while the device worker still reads the upload stops it and leaves the device view', async ({ page }) => {
+  test.setTimeout(120_000);
+  // The test hook (docs/ssd.md): the device worker's reader waits after its first chunk until
+  // released, so the parse is still under way when Cancel is clicked, however fast the machine.
+  await page.addInitScript(() => {
+    (window as unknown as { __ftlscopeHoldDeviceRead: boolean }).__ftlscopeHoldDeviceRead = true;
+  });
+  const problems = await readyAt(page, { width: 1280, height: 720 });
+  await openHotcoldOn8Dies(page);
+  const view = page.getByTestId('device-view');
+  const reading = page.getByTestId('device-reading');
+  // The first chunk is read (the whole small file: 100 %) and the reader is held there.
+  await expect(reading).toHaveAttribute('data-percent', '100');
+  await expect(view).not.toHaveAttribute('data-ready', 'true');
+  await page.screenshot({ path: `${SHOTS}/reading-held-1280x720.png` });
+  await page.getByTestId('device-reading-cancel').click();
+  await expect(view).toHaveCount(0);
+  await expect(page.locator('[data-testid=device-grid]').first()).toBeVisible();
+  await expect(page.getByTestId('scenario-line')).toContainText('trace “hotcold.msr.csv”');
+
+  // Opened again, held again; released, the same upload opens on the device: the hold was
+  // all that kept it.
+  await applyDevice(page);
+  await expect(reading).toHaveAttribute('data-percent', '100');
+  await expect(view).not.toHaveAttribute('data-ready', 'true');
+  await page.evaluate(() =>
+    (window as unknown as { __ftlscopeReleaseDeviceRead: () => void }).__ftlscopeReleaseDeviceRead(),
+  );
+  await expect(view).toHaveAttribute('data-ready', 'true', { timeout: 60_000 });
+  await expect(reading).toHaveCount(0);
+  await expect(page.getByTestId('device-status')).toContainText('of 1998;');
   expect(problems).toEqual([]);
 });

@@ -5,7 +5,7 @@
 // 2 and 8 dies at 1366 x 768.
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { ready, watch } from './helpers';
+import { ready, readyAt, watch } from './helpers';
 
 const SHOTS = 'test-results/device';
 
@@ -31,15 +31,14 @@ async function moment(page: Page) {
   return { cursor, current: current === null ? null : Number(current), dies, highlighted };
 }
 
-/** At 1280 x 720, a device of `channels` x `dies` opened and stepped to operation `ops`. */
+/** At 1280 x 720, a device of `channels` x `dies` opened and stepped to operation `ops`; the page watched. */
 async function deviceAt(page: Page, channels: number, dies: number, ops: number) {
-  await page.setViewportSize({ width: 1280, height: 720 });
-  await ready(page);
+  const problems = await readyAt(page, { width: 1280, height: 720 });
   await openDevice(page, channels, dies, 'page');
   const view = page.getByTestId('device-view');
   await expect(view).toHaveAttribute('data-ready', 'true');
   for (let i = 1; i <= ops; i++) await stepTo(page, 'device-step', i);
-  return view;
+  return { view, problems };
 }
 
 async function stepTo(page: Page, button: string, cursor: number) {
@@ -49,9 +48,7 @@ async function stepTo(page: Page, button: string, cursor: number) {
 
 test('an 8-die device steps op by op, the dies in turn, and Back retraces it', async ({ page }) => {
   test.setTimeout(120_000);
-  const problems = watch(page);
-  await page.setViewportSize({ width: 1366, height: 768 });
-  await ready(page);
+  const problems = await readyAt(page, { width: 1366, height: 768 });
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: `${SHOTS}/1-die.png` });
 
@@ -107,9 +104,7 @@ test('an 8-die device steps op by op, the dies in turn, and Back retraces it', a
 });
 
 test('page striping of a block-mapped scheme is caught up front, explained, and mended', async ({ page }) => {
-  const problems = watch(page);
-  await page.setViewportSize({ width: 1280, height: 720 });
-  await ready(page);
+  const problems = await readyAt(page, { width: 1280, height: 720 });
   await openDevice(page, 2, 1, 'page', 'bast');
   // Caught in the form, before Apply changes anything: why, and a way out.
   const problem = page.getByTestId('device-stripe-problem');
@@ -138,9 +133,7 @@ test('page striping of a block-mapped scheme is caught up front, explained, and 
 
 test('open model: requests wait in several dies’ queues at once while the dies work in turn', async ({ page }) => {
   test.setTimeout(120_000);
-  const problems = watch(page);
-  await page.setViewportSize({ width: 1366, height: 768 });
-  await ready(page);
+  const problems = await readyAt(page, { width: 1366, height: 768 });
   await page.getByTestId('timing-open').check();
   await page.getByTestId('timing-arrivals').selectOption('poisson');
   await page.getByTestId('timing-rate').fill('50000');
@@ -186,8 +179,7 @@ test('a power cut stops every die, each recovers from its own chip, the verdict,
   page,
 }) => {
   test.setTimeout(120_000);
-  const problems = watch(page);
-  const view = await deviceAt(page, 2, 2, 30);
+  const { view, problems } = await deviceAt(page, 2, 2, 30);
   const before = await moment(page);
 
   const power = page.getByTestId('device-power');
@@ -262,8 +254,7 @@ test('after a power cut on 8 dies and their recovery, Step goes on with the run 
   page,
 }) => {
   test.setTimeout(120_000);
-  const problems = watch(page);
-  const view = await deviceAt(page, 8, 1, 40);
+  const { view, problems } = await deviceAt(page, 8, 1, 40);
   const power = page.getByTestId('device-power');
   await page.getByTestId('device-cut').click();
   await expect(power).toHaveAttribute('data-power', 'off');
@@ -295,15 +286,23 @@ test('after a power cut on 8 dies and their recovery, Step goes on with the run 
   expect(await hostsDone()).toBeGreaterThan(doneAtCut);
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: `${SHOTS}/power-run-on-1280x720.png` });
-  // A link made here keeps only the cursor, and the panel says so (docs/ssd.md).
-  await expect(page.getByTestId('device-link-note')).toContainText(
-    `the recorded run, without the cut, at operation ${cursor}`,
-  );
+  // A link made here reopens this moment of the run after the cut (docs/ssd.md): the panel
+  // says so, and a new page opened on it shows every die where it is here.
+  await expect(page.getByTestId('device-link-note')).toContainText('reopens this moment');
   await page.getByTestId('copy-link').click();
   await expect(page).toHaveURL(/#/);
   const linkHere = page.url();
-  const cursorHere = cursor;
+  const here = await moment(page);
+  const statusHere = await page.getByTestId('device-status').innerText();
   await page.keyboard.press('Escape');
+  const other = await page.context().newPage();
+  await other.goto(linkHere);
+  await expect(other.getByTestId('device-view')).toHaveAttribute('data-ready', 'true');
+  await expect(other.getByTestId('device-view')).toHaveAttribute('data-cursor', String(cursor));
+  expect(await moment(other)).toEqual(here);
+  await expect(other.getByTestId('device-after-cut')).toHaveAttribute('data-cuts', '1');
+  expect(await other.getByTestId('device-status').innerText()).toBe(statusHere);
+  await other.close();
 
   // Back through the steps after the cut: the recovered moment, its verdict again.
   while (cursor > 40) await stepTo(page, 'device-back', --cursor);
@@ -314,13 +313,62 @@ test('after a power cut on 8 dies and their recovery, Step goes on with the run 
   await expect(power).toHaveAttribute('data-power', 'on');
   await expect(view).toHaveAttribute('data-cursor', '0');
   await expect(page.getByTestId('device-after-cut')).toHaveCount(0);
-  // The link made in the run after the cut opens the recorded run at its operation.
+  // A link made on the recorded run again carries the cursor alone.
+  await stepTo(page, 'device-step', 1);
+  await expect.poll(() => page.evaluate(() => location.hash)).not.toBe(new URL(linkHere).hash);
   await page.goto('about:blank');
-  await page.goto(linkHere);
+  await page.goBack();
   await expect(view).toHaveAttribute('data-ready', 'true');
-  await expect(view).toHaveAttribute('data-cursor', String(cursorHere));
+  await expect(view).toHaveAttribute('data-cursor', '1');
   await expect(power).toHaveAttribute('data-power', 'on');
   await expect(page.getByTestId('device-after-cut')).toHaveCount(0);
+  expect(problems).toEqual([]);
+});
+
+test('a link made after a power cut reopens the powered-off moment; recovered and run on, it is the same run', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const { view, problems } = await deviceAt(page, 8, 1, 40);
+  const power = page.getByTestId('device-power');
+  await page.getByTestId('device-cut').click();
+  await expect(power).toHaveAttribute('data-power', 'off');
+  const off = await moment(page);
+  await page.getByTestId('copy-link').click();
+  await expect(page).toHaveURL(/#/);
+  const link = page.url();
+  await page.keyboard.press('Escape');
+
+  // A new page on the link: the same powered-off moment, every die where the cut stopped it.
+  const other = await page.context().newPage();
+  const otherProblems = watch(other);
+  await other.setViewportSize({ width: 1280, height: 720 });
+  await other.goto(link);
+  const otherView = other.getByTestId('device-view');
+  await expect(otherView).toHaveAttribute('data-ready', 'true');
+  await expect(other.getByTestId('device-power')).toHaveAttribute('data-power', 'off');
+  await expect(other.getByTestId('device-step')).toBeDisabled();
+  expect(await moment(other)).toEqual(off);
+  await other.screenshot({ path: `${SHOTS}/link-after-cut-1280x720.png` });
+
+  // Recover and run on in both: step for step the same moments (the status line, every die).
+  for (const p of [page, other]) {
+    await p.getByTestId('device-recover').click();
+    await expect(p.getByTestId('device-power')).toHaveAttribute('data-power', 'recovering');
+    await p.getByTestId('device-recover-whole').click();
+    await expect(p.getByTestId('device-verdict')).toHaveAttribute('data-ok', 'true');
+  }
+  for (let i = 41; i <= 50; i++) {
+    for (const p of [page, other]) await stepTo(p, 'device-step', i);
+    expect(await moment(other)).toEqual(await moment(page));
+    expect(await other.getByTestId('device-status').innerText()).toBe(
+      await page.getByTestId('device-status').innerText(),
+    );
+  }
+  await expect(other.getByTestId('device-after-cut')).toHaveAttribute('data-cuts', '1');
+  await expect(view).toHaveAttribute('data-cursor', '50');
+  expect(otherProblems).toEqual([]);
+  await other.close();
   expect(problems).toEqual([]);
 });
 

@@ -46,13 +46,16 @@ export function App() {
     if (d) setDevice(d);
     setDeviceOpen(!!d && d.channels * d.diesPerChannel > 1);
   }, []);
-  // The device's operation shown travels in the link (0: left out).
-  const onDeviceCursor = useCallback((cursor: number) => {
+  // The device's operation shown travels in the link (0: left out), and after a power cut the
+  // moves since (device/devicePath.ts).
+  const onDeviceCursor = useCallback((cursor: number, moves?: DeviceShape['moves']) => {
     setDevice((d) => {
       const next = { ...d };
       if (cursor > 0) next.cursor = cursor;
       else delete next.cursor;
-      return next.cursor === d.cursor ? d : next;
+      if (moves) next.moves = moves;
+      else delete next.moves;
+      return next.cursor === d.cursor && next.moves === d.moves ? d : next;
     });
   }, []);
   const presentation = usePresentation();

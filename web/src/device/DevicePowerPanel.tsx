@@ -44,8 +44,7 @@ export function DevicePowerPanel({ m, send }: { m: DeviceMoment; send: (r: Devic
               on from its recovered chip; a request lost in flight is never acknowledged. Start returns to the recorded
               run.{' '}
               <span data-testid="device-link-note">
-                A link or scenario file made now keeps only the operation number: it opens the recorded run, without the
-                cut, at operation {m.cursor}.
+                A link or scenario file made now reopens this moment: it replays the cut and what followed it.
               </span>
             </span>
           )}

@@ -22,6 +22,7 @@ import { isUploadWorkload } from '../sim/traceTypes';
 import { keptUpload } from '../trace/keptUploads';
 import { DevicePowerPanel, DieRecoveryLine } from './DevicePowerPanel';
 import { DeviceTraceRead } from './DeviceTraceRead';
+import { follow, type DevicePath } from './devicePath';
 import './device.css';
 
 export interface DeviceScreenProps {
@@ -30,8 +31,9 @@ export interface DeviceScreenProps {
   shape: DeviceShape;
   theme: string;
   onClose: () => void;
-  /** the operation shown, after each move (the link follows it) */
-  onCursor?: (cursor: number) => void;
+  /** where the device is, after each move (the link follows it): the recorded run's operation, and the moves
+   * since a power cut (devicePath.ts) */
+  onCursor?: (cursor: number, moves?: DeviceShape['moves']) => void;
 }
 
 interface Shown {
@@ -57,12 +59,14 @@ export function DeviceScreen({ scenario, shape, theme, onClose, onCursor }: Devi
     cursorOut.current = onCursor;
   }, [onCursor]);
   // The device reopens only when its shape changes, not when the link's cursor follows it;
-  // the cursor given when it opens (a link, a scenario file) is where it opens.
+  // the cursor and moves given when it opens (a link, a scenario file) are where it opens.
   const { channels, diesPerChannel, stripe } = shape;
-  const openAt = useRef(shape.cursor ?? 0);
-  openAt.current = shape.cursor ?? 0;
+  const openAt = useRef<DevicePath>({ cursor: 0, moves: [] });
+  openAt.current = { cursor: shape.cursor ?? 0, moves: shape.moves ?? [] };
+  const path = useRef<DevicePath>(openAt.current);
 
-  const apply = useCallback((r: DeviceReply) => {
+  // `req` moved the device (null: it opened at `path`): the path follows, and the link.
+  const apply = useCallback((r: DeviceReply, req: DeviceRequest | null) => {
     if (r.kind === 'error') {
       if (r.message !== 'closed') setError(r.message);
       return;
@@ -70,7 +74,9 @@ export function DeviceScreen({ scenario, shape, theme, onClose, onCursor }: Devi
     if (r.kind !== 'moment') return;
     setError(null);
     setShown({ moment: r.moment, dies: r.dies });
-    cursorOut.current?.(r.moment.cursor);
+    // Opened: the path it opened at, unless that is the recorded run (a goto's rule).
+    path.current = follow(path.current, req ?? { kind: 'goto', cursor: path.current.cursor }, r.moment);
+    cursorOut.current?.(path.current.cursor, path.current.moves.length ? path.current.moves : undefined);
   }, []);
 
   // An uploaded trace runs from its file, kept on the page (trace/keptUploads.ts): the
@@ -94,11 +100,14 @@ export function DeviceScreen({ scenario, shape, theme, onClose, onCursor }: Devi
     setError(null);
     c.onProgress = setReading;
     const at = openAt.current;
-    const trace = upload ? { pid: upload.pid, file: upload.file, options: upload.options } : undefined;
+    path.current = at;
+    const hold = testHold(c);
+    const trace = upload ? { pid: upload.pid, file: upload.file, options: upload.options, hold } : undefined;
     void c
       .request({ kind: 'open', scenario, shape: { channels, diesPerChannel, stripe }, trace })
-      .then((r) => (r.kind === 'moment' && at > 0 ? c.request({ kind: 'goto', cursor: at }) : r))
-      .then(apply)
+      .then((r) => (r.kind === 'moment' && at.cursor > 0 ? c.request({ kind: 'goto', cursor: at.cursor }) : r))
+      .then((r) => (r.kind === 'moment' && at.moves.length ? c.request({ kind: 'replay', moves: at.moves }) : r))
+      .then((r) => apply(r, null))
       .finally(() => setReading(null));
     return () => c.close();
   }, [scenario, traceName, upload, channels, diesPerChannel, stripe, apply]);
@@ -110,7 +119,7 @@ export function DeviceScreen({ scenario, shape, theme, onClose, onCursor }: Devi
       pending.current = true;
       void client
         .request(r)
-        .then(apply)
+        .then((reply) => apply(reply, r))
         .finally(() => (pending.current = false));
     },
     [client, apply],
@@ -121,10 +130,11 @@ export function DeviceScreen({ scenario, shape, theme, onClose, onCursor }: Devi
   const want = shape.cursor ?? 0;
   const shownRef = useRef(shown);
   shownRef.current = shown;
+  const wantMoves = shape.moves?.length ?? 0;
   useEffect(() => {
     const m = shownRef.current?.moment;
-    if (m && m.power === 'on' && m.cursor !== want) send({ kind: 'goto', cursor: want });
-  }, [want, send]);
+    if (m && m.power === 'on' && !wantMoves && m.cursor !== want) send({ kind: 'goto', cursor: want });
+  }, [want, wantMoves, send]);
 
   const onKey = (e: KeyboardEvent) => {
     const off = shown?.moment.power === 'off';
@@ -258,6 +268,19 @@ export function DeviceScreen({ scenario, shape, theme, onClose, onCursor }: Devi
       </p>
     </main>
   );
+}
+
+/**
+ * e2e only (docs/ssd.md, "Tests"): a page whose script set `__ftlscopeHoldDeviceRead` before
+ * the app loaded holds the device worker's reader after its first chunk, so a test can click
+ * Cancel while the file is still being read; `__ftlscopeReleaseDeviceRead()` lets it go on.
+ * Nothing in the app, a link or a file sets it.
+ */
+function testHold(c: DeviceClient): boolean | undefined {
+  const w = window as unknown as { __ftlscopeHoldDeviceRead?: boolean; __ftlscopeReleaseDeviceRead?: () => void };
+  if (w.__ftlscopeHoldDeviceRead !== true) return undefined;
+  w.__ftlscopeReleaseDeviceRead = () => c.release();
+  return true;
 }
 
 function DieCard({

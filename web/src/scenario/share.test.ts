@@ -157,6 +157,28 @@ describe('links: encode / decode', () => {
     }
   });
 
+  it('links carry the moves since a power cut on the device, and drop damaged ones (issue 40)', () => {
+    const base: ShareState = { scenario: defaultScenario(), at: { step: 0, op: 0 }, view: {} };
+    const device = {
+      channels: 8,
+      diesPerChannel: 1,
+      stripe: 'page' as const,
+      cursor: 40,
+      moves: ['cut' as const, 'recover' as const, 3, -1, 'recover_whole' as const, 12],
+    };
+    const back = decodeHash(`#${encodeHash({ ...base, device })}`);
+    expect(back.kind === 'state' && back.state.device).toEqual(device);
+    for (const moves of [[], ['recover'], ['cut', 0], ['cut', 1.5], ['cut', 'jump'], 'cut', ['cut', null]]) {
+      const b = decodeHash(`#${encodeHash({ ...base, device: { ...device, moves: moves as never } })}`);
+      expect(b.kind === 'state' && b.state.device).toEqual({
+        channels: 8,
+        diesPerChannel: 1,
+        stripe: 'page',
+        cursor: 40,
+      });
+    }
+  });
+
   it('scenario files carry the device shape and load it back (issue 40)', () => {
     const device = { channels: 4, diesPerChannel: 2, stripe: 'block' as const };
     const state: ShareState = { scenario: defaultScenario(), at: { step: 3, op: 0 }, view: {}, device };

@@ -8,7 +8,7 @@
 //   `#tour=<id>` is a readable link to a guided tour (see tour/tours.ts).
 // Uploaded traces are never put in a link: a trace workload becomes
 // `{kind: 'trace', name, missing: true}` and the app asks for the file again.
-import type { DeviceShape, DevicesSpec } from '../sim/deviceTypes';
+import type { DeviceMove, DeviceShape, DevicesSpec } from '../sim/deviceTypes';
 import { compressToEncodedURIComponent, decompressFromEncodedURIComponent } from 'lz-string';
 import { preconditionFrom, scenarioFromObject, type Precondition, type Scenario } from './model';
 
@@ -180,8 +180,28 @@ function deviceFrom(raw: unknown): DeviceShape | undefined {
   const out: DeviceShape = { channels, diesPerChannel, stripe };
   const c = raw.cursor;
   if (typeof c === 'number' && Number.isInteger(c) && c > 0 && c < 2 ** 32) out.cursor = c;
+  // After a power cut: the moves since (damaged: the recorded run at the cursor).
+  const moves = movesFrom(raw.moves);
+  if (moves) out.moves = moves;
   return out;
 }
+
+/** A device's moves since a power cut (device/devicePath.ts) from a link or file: they start with the cut, each a
+ * power move or a whole count of steps; nothing when damaged. */
+function movesFrom(raw: unknown): DeviceMove[] | undefined {
+  if (!Array.isArray(raw) || raw.length === 0 || raw.length > MAX_MOVES) return undefined;
+  const ok = raw.every(
+    (m) =>
+      m === 'cut' ||
+      m === 'recover' ||
+      m === 'recover_whole' ||
+      (typeof m === 'number' && Number.isInteger(m) && m !== 0 && Math.abs(m) < 2 ** 31),
+  );
+  return ok && raw[0] === 'cut' ? (raw as DeviceMove[]) : undefined;
+}
+
+/** The longest path a link carries (a cut and what follows it: a few moves each). */
+const MAX_MOVES = 4096;
 
 /** The migrations, oldest first: each takes version n to n + 1. */
 const MIGRATIONS: Record<number, (raw: unknown) => Record<string, unknown>> = {

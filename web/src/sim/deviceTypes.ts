@@ -13,9 +13,16 @@ export interface DeviceShape {
   channels: number;
   diesPerChannel: number;
   stripe: 'page' | 'block';
-  /** the device's operation shown (links and scenario files; absent: the first) */
+  /** the device's operation shown (links and scenario files; absent: the first); with `moves`, the recorded
+   * run's operation the first power cut was made at */
   cursor?: number;
+  /** what was done on the device since `cursor` (a power cut and what followed it; absent: nothing):
+   * a link after a cut replays it (device/devicePath.ts) */
+  moves?: DeviceMove[];
 }
+
+/** A move on the device after a power cut: the power buttons, or n steps (n > 0) or -n steps back (n < 0). */
+export type DeviceMove = 'cut' | 'recover' | 'recover_whole' | number;
 
 /** A device shape to compare: C channels x W dies per channel (the stripe is the scheme's). */
 export interface ShapeSpec {
@@ -37,6 +44,8 @@ export interface UploadedTrace {
   pid: number;
   file: Blob;
   options: TraceOptions;
+  /** e2e only (docs/ssd.md): the reader waits after its first chunk until `release` */
+  hold?: boolean;
 }
 
 export type DeviceRequest =
@@ -49,6 +58,8 @@ export type DeviceRequest =
   | { kind: 'cut' }
   | { kind: 'recover' }
   | { kind: 'recover_whole' }
+  /** the moves of a link made after a power cut, made one after the other: one reply, the moment they reach */
+  | { kind: 'replay'; moves: DeviceMove[] }
   /** a whole run of a device (the compare's device shapes): `device_run`'s JSON; the open session is untouched */
   | { kind: 'run'; scenario: unknown; space: number; trace?: UploadedTrace }
   /** the stripe unit a scheme needs on several dies (`device_stripe_for`) */
@@ -101,6 +112,11 @@ export class DeviceClient {
       this.queue.push(resolve);
       this.worker.postMessage(r);
     });
+  }
+
+  /** Lets a reader held after its first chunk (`UploadedTrace.hold`, e2e only) go on: no reply. */
+  release(): void {
+    this.worker.postMessage({ kind: 'release' });
   }
 
   close(): void {

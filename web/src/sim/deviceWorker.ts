@@ -46,6 +46,9 @@ function readError(e: TraceError): string {
   return `the uploaded trace could not be read: ${e.message}${lines.length ? ` (${lines.join('; ')}${more})` : ''}`;
 }
 
+/** Set while a reader is held after its first chunk (`UploadedTrace.hold`, e2e only): lets it go on. */
+let release: (() => void) | null = null;
+
 /** The uploaded file read through this worker's own TraceParser (streamed, never whole in memory), with progress. */
 async function parsedTrace(t: UploadedTrace): Promise<TraceParser> {
   const key = `${t.pid}:${JSON.stringify(t.options)}`;
@@ -58,6 +61,7 @@ async function parsedTrace(t: UploadedTrace): Promise<TraceParser> {
       const p = parser.feed(new Uint8Array(await t.file.slice(offset, offset + CHUNK).arrayBuffer()));
       const bytes = Math.min(t.file.size, offset + CHUNK);
       self.postMessage({ kind: 'progress', bytes, size: t.file.size, lines: p.lines } satisfies DeviceReadProgress);
+      if (t.hold && offset === 0) await new Promise<void>((go) => (release = go));
       if (p.failed || p.done) break;
     }
     const f = parser.finish();
@@ -110,6 +114,15 @@ function handleNow(r: DeviceRequest): DeviceReply {
     session.recover_whole();
     return reply(session, true);
   }
+  if (r.kind === 'replay') {
+    for (const m of r.moves) {
+      if (m === 'cut') session.power_cut();
+      else if (m === 'recover') session.recover();
+      else if (m === 'recover_whole') session.recover_whole();
+      else for (let i = 0; i < Math.abs(m); i++) void (m > 0 ? session.step_op() : session.back_op());
+    }
+    return reply(session, true);
+  }
   session.goto(r.cursor);
   return reply(session, true);
 }
@@ -117,7 +130,14 @@ function handleNow(r: DeviceRequest): DeviceReply {
 let ready: Promise<unknown> | null = null;
 let inOrder: Promise<void> = Promise.resolve();
 
-self.addEventListener('message', (ev: MessageEvent<DeviceRequest>) => {
+self.addEventListener('message', (ev: MessageEvent<DeviceRequest | { kind: 'release' }>) => {
+  if (ev.data.kind === 'release') {
+    // Not queued: the request before it is the held one.
+    release?.();
+    release = null;
+    return;
+  }
+  const r = ev.data;
   ready ??= init();
   const module = ready;
   // Requests are answered in order: each waits for the module and for the one before it
@@ -127,7 +147,7 @@ self.addEventListener('message', (ev: MessageEvent<DeviceRequest>) => {
       async () => {
         let out: DeviceReply;
         try {
-          out = await handle(ev.data);
+          out = await handle(r);
         } catch (e) {
           out = { kind: 'error', message: e instanceof Error ? e.message : String(e) };
         }
