@@ -165,18 +165,57 @@ async function layoutProblems(page: Page): Promise<string[]> {
             );
         }
     }
-    // The tour's stop text: at least three lines in view (or all of it), normal and
-    // presentation at every text step, beside the open model's queue strip too
-    // (docs/visualizer.md).
+    // The stop's own words (the answer to the last quiz, then its text; not its title): at
+    // least three of their lines in view (or all of them), normal and presentation at every
+    // text step, beside the open model's queue strip too (docs/visualizer.md). A line is in
+    // view when its glyphs are inside the body's box (the box scrolls the rest).
     const body = document.querySelector<HTMLElement>('[data-testid=tour-body]');
-    const text = body?.querySelector<HTMLElement>('.tour-text');
-    if (body && text) {
-      const lh = parseFloat(getComputedStyle(text).lineHeight);
-      const want = Math.min(3 * lh, body.scrollHeight);
-      if (body.clientHeight < want - 1)
-        out.push(
-          `the tour shows ${(body.clientHeight / lh).toFixed(1)} lines of its stop (${Math.round(lh)} px a line)`,
-        );
+    if (body) {
+      const words = Array.from(body.querySelectorAll<HTMLElement>(':scope > .tour-answer, :scope > .tour-text'));
+      const lh = parseFloat(getComputedStyle(body.querySelector('.tour-text') ?? body).lineHeight);
+      const bb = body.getBoundingClientRect();
+      const top = bb.top + body.clientTop;
+      const bottom = top + body.clientHeight;
+      // every text fragment's box, grouped into lines (fragments of one line overlap by more
+      // than half a line)
+      const rects: DOMRect[] = [];
+      for (const el of words) {
+        const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+          if (!(n.textContent ?? '').trim()) continue;
+          const range = document.createRange();
+          range.selectNodeContents(n);
+          for (const r of Array.from(range.getClientRects())) if (r.width > 0 && r.height > 0) rects.push(r);
+        }
+      }
+      rects.sort((a, b) => a.top - b.top);
+      const lines: { top: number; bottom: number }[] = [];
+      for (const r of rects) {
+        const last = lines[lines.length - 1];
+        if (last && r.top < last.bottom - lh / 2) {
+          last.top = Math.min(last.top, r.top);
+          last.bottom = Math.max(last.bottom, r.bottom);
+        } else lines.push({ top: r.top, bottom: r.bottom });
+      }
+      const seen = lines.filter((l) => l.top >= top - 1 && l.bottom <= bottom + 1).length;
+      if (seen < Math.min(3, lines.length))
+        out.push(`the tour shows ${seen} of its stop's ${lines.length} lines (${Math.round(lh)} px a line)`);
+    }
+    // Presentation's rail (tour, narration, legend, the scheme's strip) never scrolls: each
+    // part yields inside its own box, so all of them stay in view (issue 35: RFTL's
+    // response-time strip fell below the window at 1024 px from 113 %).
+    const rail = document.querySelector<HTMLElement>('.rail');
+    if (rail && getComputedStyle(rail).display !== 'contents') {
+      if (rail.scrollHeight > rail.clientHeight + 1)
+        out.push(`the rail scrolls (${rail.scrollHeight} px of content in ${rail.clientHeight})`);
+      const rr = rail.getBoundingClientRect();
+      for (const part of Array.from(rail.children)) {
+        const r = part.getBoundingClientRect();
+        if (r.height > 0 && (r.top < rr.top - 0.5 || r.bottom > Math.min(rr.bottom, H) + 0.5))
+          out.push(
+            `the rail's ${part.className.split(' ')[0]} (${Math.round(r.top)}–${Math.round(r.bottom)} px) is out of its view`,
+          );
+      }
     }
     const blocks = Array.from(grid.querySelectorAll<SVGGElement>('g.block'));
     for (const b of blocks) {

@@ -131,6 +131,18 @@ export function TourPanel({
   useEffect(() => {
     if (body.current) body.current.scrollTop = 0;
   }, [tour.id, index]);
+  // Presentation's rail keeps the stop's title and three lines of what follows it in view:
+  // the body's own height there is the title's plus three lines (tools.css), so the title's
+  // height is handed to CSS as it changes (text step, rail width, stop).
+  const title = useRef<HTMLHeadingElement>(null);
+  useLayoutEffect(() => {
+    const h = title.current;
+    const panel = h?.closest<HTMLElement>('.tour-panel');
+    if (!h || !panel) return;
+    const ro = new ResizeObserver(() => panel.style.setProperty('--tour-title-h', `${h.offsetHeight}px`));
+    ro.observe(h);
+    return () => ro.disconnect();
+  }, []);
   // The prediction's Check button sits in the footer, beside Next.
   const [slot, setSlot] = useState<HTMLElement | null>(null);
 
@@ -163,7 +175,9 @@ export function TourPanel({
         </span>
       </div>
       <div className="tour-body" ref={body} data-testid="tour-body">
-        <h3 className="tour-title">{stop.title}</h3>
+        <h3 className="tour-title" ref={title}>
+          {stop.title}
+        </h3>
         {prevQuiz && (
           <p className="tour-answer" data-testid="tour-answer">
             <strong>Answer:</strong> {prevQuiz.answer}

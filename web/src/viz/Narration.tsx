@@ -81,11 +81,23 @@ export function Narration({
       else box.scrollTop = l.height <= room ? top + l.height - room : top;
     };
     show();
-    const ro = new ResizeObserver(show);
+    // Again at the next frame: other observers (the tour panel's title, the rail's strip)
+    // resize the box in the same frame, and a box that passes through a shorter size and
+    // comes back to the size last reported clamps its scroll but gets no new call (at 100 %
+    // beside RFTL's strip the newest line was left below the box).
+    let again = 0;
+    const ro = new ResizeObserver(() => {
+      show();
+      cancelAnimationFrame(again);
+      again = requestAnimationFrame(show);
+    });
     // the box, and its text (a flex item, so a block: an inline line reports no resize)
     ro.observe(box);
     if (line.parentElement) ro.observe(line.parentElement);
-    return () => ro.disconnect();
+    return () => {
+      ro.disconnect();
+      cancelAnimationFrame(again);
+    };
   }, [text, ref]);
   return (
     <p ref={ref} className="narration" data-testid="narration" aria-live="polite" tabIndex={overflows ? 0 : undefined}>
