@@ -8,7 +8,7 @@
 mod common;
 
 use common::scenario;
-use ftl_sim::crash::{ChainOptions, ChainReport};
+use ftl_sim::crash::{ChainOptions, ChainReport, CutVerdict};
 use ftl_sim::ftl::SchemeParams;
 use ftl_sim::ssd::crash::{chain, Dies};
 use ftl_sim::ssd::cut::{run_with_cuts, DeviceCut};
@@ -97,6 +97,19 @@ fn every_scheme_survives_a_chain_of_cuts_on_four_dies() {
 /// dies, each die a `blocks` × `ppb` classroom chip, over `workload` (None: the chain's
 /// own, half uniform over the device's space, half in its hot eighth).
 fn device_chain(scheme: &str, blocks: u32, ppb: u32, c: u32, w: u32, o: &ChainOptions) -> ChainReport {
+    device_chain_with(scheme, blocks, ppb, c, w, o, |_| {})
+}
+
+/// `device_chain`, with `on_cut` shown every cut's verdict.
+fn device_chain_with(
+    scheme: &str,
+    blocks: u32,
+    ppb: u32,
+    c: u32,
+    w: u32,
+    o: &ChainOptions,
+    on_cut: impl FnMut(&CutVerdict),
+) -> ChainReport {
     let sc = scenario(scheme, common::cut_params(scheme), blocks, ppb, Workload::Pattern { text: String::new() });
     let first = sc.fresh().unwrap_or_else(|e| panic!("{scheme} {blocks} x {ppb}: {e}"));
     let shape = Shape::new(c, w, Stripe::default_for(scheme));
@@ -104,7 +117,7 @@ fn device_chain(scheme: &str, blocks: u32, ppb: u32, c: u32, w: u32, o: &ChainOp
     let space = device_pages(first.ftl.logical_pages(), shape.dies(), unit);
     let fresh = sc.factory(&first);
     let dies: Vec<_> = (0..shape.dies()).map(|_| fresh()).collect();
-    chain(&dies, &Dies { shape: &shape, unit }, space, &sc.recoverer(), o, |_| {})
+    chain(&dies, &Dies { shape: &shape, unit }, space, &sc.recoverer(), o, on_cut)
 }
 
 fn assert_chain_clean(r: &ChainReport, cuts: u64, what: &str) {
@@ -186,16 +199,7 @@ fn a_device_chain_cuts_a_recovery_up_to_three_times_in_a_row() {
             let mut o = ChainOptions::new(CUTS, 5);
             (o.recut_chance, o.max_recuts) = (chance, max);
             let mut by_recuts = [0u64; 5];
-            let sc = scenario(scheme, common::cut_params(scheme), 24, 8, Workload::Pattern { text: String::new() });
-            let first = sc.fresh().unwrap();
-            let shape = Shape::new(2, 2, Stripe::default_for(scheme));
-            let unit = shape.unit(8);
-            let space = device_pages(first.ftl.logical_pages(), shape.dies(), unit);
-            let fresh = sc.factory(&first);
-            let dies: Vec<_> = (0..shape.dies()).map(|_| fresh()).collect();
-            let r = chain(&dies, &Dies { shape: &shape, unit }, space, &sc.recoverer(), &o, |v| {
-                by_recuts[(v.recuts as usize).min(4)] += 1
-            });
+            let r = device_chain_with(scheme, 24, 8, 2, 2, &o, |v| by_recuts[(v.recuts as usize).min(4)] += 1);
             assert_chain_clean(&r, CUTS, &what);
             let inside: u64 = by_recuts.iter().enumerate().map(|(k, n)| k as u64 * n).sum();
             assert_eq!(r.recut_inside_recovery, inside, "{what}: {by_recuts:?}");
@@ -261,15 +265,7 @@ fn a_device_chain_tears_the_cut_die_as_the_torn_page_models_say() {
             let mut o = ChainOptions::new(CUTS, 9);
             o.reads_erased = true;
             let mut models = std::collections::BTreeMap::<&str, u64>::new();
-            let sc = scenario(scheme, common::cut_params(scheme), 24, 8, Workload::Pattern { text: String::new() });
-            let first = sc.fresh().unwrap();
-            let shape = Shape::new(c, w, Stripe::default_for(scheme));
-            let unit = shape.unit(8);
-            let space = device_pages(first.ftl.logical_pages(), shape.dies(), unit);
-            let fresh = sc.factory(&first);
-            let dies: Vec<_> = (0..shape.dies()).map(|_| fresh()).collect();
-            let at = Dies { shape: &shape, unit };
-            let r = chain(&dies, &at, space, &sc.recoverer(), &o, |v| *models.entry(v.torn_model).or_default() += 1);
+            let r = device_chain_with(scheme, 24, 8, c, w, &o, |v| *models.entry(v.torn_model).or_default() += 1);
             assert_chain_clean(&r, CUTS, &format!("{what} reads erased"));
             assert_eq!(models.keys().copied().collect::<Vec<_>>(), ["erased", "torn"], "{what}");
             assert!(models["erased"] > CUTS / 4, "{what}: {models:?}");
@@ -278,7 +274,7 @@ fn a_device_chain_tears_the_cut_die_as_the_torn_page_models_say() {
             o.paired_pages = true;
             // Per model: cuts, cuts that failed, writes lost.
             let mut by_model = std::collections::BTreeMap::<&str, (u64, u64, u64)>::new();
-            let r = chain(&dies, &at, space, &sc.recoverer(), &o, |v| {
+            let r = device_chain_with(scheme, 24, 8, c, w, &o, |v| {
                 let m = by_model.entry(v.torn_model).or_default();
                 (m.0, m.1, m.2) = (m.0 + 1, m.1 + !v.ok() as u64, m.2 + v.lost);
             });
@@ -334,15 +330,8 @@ fn a_targeted_device_chain_aims_at_the_dies_flash_ops() {
     ] {
         let mut o = ChainOptions::new(CUTS, 4);
         o.targeted = true;
-        let sc = scenario(scheme, common::cut_params(scheme), 24, 8, Workload::Pattern { text: String::new() });
-        let first = sc.fresh().unwrap();
-        let shape = Shape::new(2, 2, Stripe::default_for(scheme));
-        let unit = shape.unit(8);
-        let space = device_pages(first.ftl.logical_pages(), shape.dies(), unit);
-        let fresh = sc.factory(&first);
-        let dies: Vec<_> = (0..shape.dies()).map(|_| fresh()).collect();
         let mut aimed = std::collections::BTreeMap::<&str, u64>::new();
-        let r = chain(&dies, &Dies { shape: &shape, unit }, space, &sc.recoverer(), &o, |v| {
+        let r = device_chain_with(scheme, 24, 8, 2, 2, &o, |v| {
             if let Some(t) = v.target {
                 *aimed.entry(t).or_default() += 1;
                 let cause = v.op_cause.unwrap_or("none");
