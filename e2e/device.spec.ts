@@ -41,6 +41,15 @@ async function deviceAt(page: Page, channels: number, dies: number, ops: number)
   return { view, problems };
 }
 
+/** deviceAt, then the power cut there: the view with every die powered off. */
+async function cutAt(page: Page, channels: number, dies: number, ops: number) {
+  const at = await deviceAt(page, channels, dies, ops);
+  const power = page.getByTestId('device-power');
+  await page.getByTestId('device-cut').click();
+  await expect(power).toHaveAttribute('data-power', 'off');
+  return { ...at, power };
+}
+
 async function stepTo(page: Page, button: string, cursor: number) {
   await page.getByTestId(button).click();
   await expect(page.getByTestId('device-view')).toHaveAttribute('data-cursor', String(cursor));
@@ -254,10 +263,7 @@ test('after a power cut on 8 dies and their recovery, Step goes on with the run 
   page,
 }) => {
   test.setTimeout(120_000);
-  const { view, problems } = await deviceAt(page, 8, 1, 40);
-  const power = page.getByTestId('device-power');
-  await page.getByTestId('device-cut').click();
-  await expect(power).toHaveAttribute('data-power', 'off');
+  const { view, problems, power } = await cutAt(page, 8, 1, 40);
   await page.getByTestId('device-recover-whole').click();
   await expect(power).toHaveAttribute('data-power', 'recovered');
   await expect(page.getByTestId('device-verdict')).toHaveAttribute('data-ok', 'true');
@@ -329,10 +335,7 @@ test('a link made after a power cut reopens the powered-off moment; recovered an
   page,
 }) => {
   test.setTimeout(120_000);
-  const { view, problems } = await deviceAt(page, 8, 1, 40);
-  const power = page.getByTestId('device-power');
-  await page.getByTestId('device-cut').click();
-  await expect(power).toHaveAttribute('data-power', 'off');
+  const { view, problems, power } = await cutAt(page, 8, 1, 40);
   const off = await moment(page);
   await page.getByTestId('copy-link').click();
   await expect(page).toHaveURL(/#/);
