@@ -335,7 +335,7 @@ test('a link made after a power cut reopens the powered-off moment; recovered an
   page,
 }) => {
   test.setTimeout(120_000);
-  const { view, problems, power } = await cutAt(page, 8, 1, 40);
+  const { view, problems } = await cutAt(page, 8, 1, 40);
   const off = await moment(page);
   await page.getByTestId('copy-link').click();
   await expect(page).toHaveURL(/#/);
