@@ -124,11 +124,11 @@ pub fn is_checked_pool(r: BlockRole) -> bool {
     !matches!(r, BlockRole::Data | BlockRole::Active | BlockRole::Primary | BlockRole::GcDestination)
 }
 
-/// Blocks per role (indexed by `BlockRole as usize`).
+/// Blocks per pool (indexed by `BlockRole as usize`; `Ftl::pool_of` folds roles).
 pub(crate) fn pools(s: &State) -> [u32; 14] {
     let mut n = [0u32; 14];
     for b in 0..s.flash.blocks() {
-        n[s.ftl.block_role(b) as usize] += 1;
+        n[s.ftl.pool_of(s.ftl.block_role(b)) as usize] += 1;
     }
     n
 }

@@ -278,6 +278,12 @@ pub trait Ftl: FtlClone + Send {
     fn pool_cap(&self, _role: BlockRole) -> Option<u32> {
         None
     }
+    /// The pool a block of `role` counts in when the crash chain holds pools to their bound
+    /// (default: its own role). A scheme whose two roles are one pool split by a moment of
+    /// its algorithm names one of them here (GFTL's job destination and buffers).
+    fn pool_of(&self, role: BlockRole) -> BlockRole {
+        role
+    }
 }
 
 pub fn default_page_state<F: Ftl + ?Sized>(ftl: &F, flash: &Flash, ppn: Ppn) -> PageState {

@@ -513,6 +513,21 @@ impl Ftl for Gftl {
         self.loc.get(lpn as usize).copied().filter(|&p| p != NONE)
     }
 
+    /// A job's new block counts with the buffers (issue 34). Every block is free, a logical
+    /// block's data block, a buffer or a job's new block, so buffers + new block = blocks -
+    /// data blocks - free: they are one pool, held by the free pool's bound. Which of the
+    /// two holds a block is only whether the head's job has started: recovery runs a job
+    /// cut half way to its end (no new block left), while a run without cuts is mid-job at
+    /// most moments, so buffers alone could exceed that run's most by one with free blocks
+    /// at its fewest (32 x 16, hot/cold: buffers 10 vs 9, free 12 = 12).
+    fn pool_of(&self, role: BlockRole) -> BlockRole {
+        if role == BlockRole::GcDestination {
+            BlockRole::Buffer
+        } else {
+            role
+        }
+    }
+
     fn block_role(&self, pbn: Pbn) -> BlockRole {
         match self.usage[pbn as usize] {
             Use::Free => BlockRole::Free,
