@@ -122,4 +122,16 @@ describe('parseUpload', () => {
     expect(seen.filter((t) => t === 'trace_hash').length).toBe(4);
     expect(seen.findIndex((t) => t === 'trace_hash')).toBeGreaterThan(finish);
   });
+
+  it('hashes after a parse started in the same turn, even when the hash was asked first', async () => {
+    // The dialog's effects: the file's hash first, then the parse (trace/useTraceRead.ts).
+    const seen: string[] = [];
+    const { c } = client((r) => seen.push(r.type));
+    const file = new Blob([new Uint8Array(10_000)]);
+    const digest = hashUpload(c, file, 3000);
+    const parse = parseUpload(c, file, {}, () => undefined, undefined, 1000);
+    await parse;
+    expect(await digest).toBe('10000');
+    expect(seen.findIndex((t) => t === 'trace_hash')).toBeGreaterThan(seen.indexOf('trace_finish'));
+  });
 });

@@ -491,11 +491,14 @@ impl TraceParser {
         Ok(TraceParser { parser: Some(parse::TraceParser::new(opts)), raw: None, pages_per_block: ppb })
     }
 
-    /// Feeds the next chunk; returns the progress.
+    /// Feeds the next chunk (in `TIER_UP_PIECE` pieces); returns the progress.
     #[wasm_bindgen(unchecked_return_type = "TraceProgress")]
     pub fn feed(&mut self, bytes: &[u8]) -> Result<JsValue, JsError> {
         let p = self.parser.as_mut().ok_or_else(|| js_err("the parser is finished"))?;
-        to_js(&p.feed(bytes))
+        for piece in bytes.chunks(TIER_UP_PIECE) {
+            p.feed(piece);
+        }
+        to_js(&p.progress())
     }
 
     /// Ends the input: `{ok: true, summary}` or `{ok: false, error: {message, errors, bad_lines}}`.
@@ -697,6 +700,15 @@ pub fn plan_runs(scenarios_json: &str, fit: &str, need: f64, space: f64) -> Resu
     to_js(&plan)
 }
 
+/// Long loops over an upload's bytes (the parse, the SHA-256) run a piece at a time. V8 runs
+/// a wasm function's first calls in its baseline tier (Liftoff) and cannot switch a call
+/// already running to the optimised code (no on-stack replacement for wasm), so one call
+/// over a whole 4 MB chunk stays in the slow tier: in Chromium the first chunk's SHA-256
+/// took 308 ms against ~25 ms for the next ones, the first parse chunk 75 ms against ~27
+/// (issue 37, docs/performance.md "session 11, p-wasm"). After a few 64 KB pieces the
+/// optimised code is there for the next call.
+const TIER_UP_PIECE: usize = 64 << 10;
+
 /// SHA-256 of an uploaded file, fed in chunks as the worker reads it (the file is never
 /// copied whole: issue 26). `hex()` ends it.
 #[wasm_bindgen]
@@ -710,9 +722,12 @@ impl Sha256Stream {
         use sha2::Digest;
         Sha256Stream(sha2::Sha256::new())
     }
+    /// Hashes the next chunk, in `TIER_UP_PIECE` pieces.
     pub fn update(&mut self, bytes: &[u8]) {
         use sha2::Digest;
-        self.0.update(bytes);
+        for piece in bytes.chunks(TIER_UP_PIECE) {
+            self.0.update(piece);
+        }
     }
     /// The digest in lower-case hex (the hash starts again after it).
     pub fn hex(&mut self) -> String {
