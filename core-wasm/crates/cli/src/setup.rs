@@ -10,7 +10,7 @@ use ftl_sim::scenario::{ChipSpec, Scenario};
 use ftl_sim::sim::Simulator;
 use ftl_sim::trace::fit::{Fit, TraceSummary};
 use ftl_sim::trace::gen::Workload;
-use ftl_sim::trace::parse::{Format, RawTrace, TraceParser};
+use ftl_sim::trace::parse::{Format, RawTrace, TraceOptions, TraceParser};
 
 /// Chip, scheme parameters and workload: shared by the commands that run a scenario.
 #[derive(Args)]
@@ -415,6 +415,15 @@ impl Setup {
         path: &std::path::Path,
         timed: bool,
     ) -> Result<(RawTrace, Fit, TraceFile), String> {
+        let (opts, fit) = self.trace_options(scenario, timed)?;
+        let mut parser = TraceParser::new(opts);
+        let file = read_trace(path, |chunk| parser.feed(chunk))?;
+        let raw = parser.finish().map_err(|e| format!("trace {}: {e}", path.display()))?;
+        Ok((raw, fit, file))
+    }
+
+    /// The parser's options for the scenario's chip and these flags, and the fit.
+    pub(crate) fn trace_options(&self, scenario: &Scenario, timed: bool) -> Result<(TraceOptions, Fit), String> {
         let (mut opts, fit) = load::options_for(scenario)?;
         opts.drop_times = !timed;
         for c in &self.columns {
@@ -428,24 +437,30 @@ impl Setup {
                     .ok_or_else(|| format!("--id-unit '{u}': expected bytes, sectors or pages"))?,
             );
         }
-        let mut file = std::fs::File::open(path).map_err(|e| format!("cannot read trace {}: {e}", path.display()))?;
-        let mut parser = TraceParser::new(opts);
-        let (bytes, sha256) = read_hashed(&mut file, |chunk| {
-            // Failed: stop; the request limit reached: the parser reads no more, the rest
-            // of the file is only hashed.
-            let p = parser.feed(chunk);
-            if p.failed {
-                return None;
-            }
-            Some(!p.done)
-        })
-        .map_err(|e| format!("cannot read trace {}: {e}", path.display()))?;
-        let raw = parser.finish().map_err(|e| format!("trace {}: {e}", path.display()))?;
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        // Absolute, so a row replays from any directory (`ftl run --scenario ROW`).
-        let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-        Ok((raw, fit, TraceFile { name, path, bytes, sha256 }))
+        Ok((opts, fit))
     }
+}
+
+/// Reads a trace file chunk by chunk into `feed` (a parser's) while another thread hashes
+/// it: what identifies the file. Stops reading when the parse has failed; once the parser
+/// is done (the request limit), the rest is only hashed.
+pub(crate) fn read_trace(
+    path: &std::path::Path,
+    mut feed: impl FnMut(&[u8]) -> ftl_sim::trace::parse::Progress,
+) -> Result<TraceFile, String> {
+    let mut file = std::fs::File::open(path).map_err(|e| format!("cannot read trace {}: {e}", path.display()))?;
+    let (bytes, sha256) = read_hashed(&mut file, |chunk| {
+        let p = feed(chunk);
+        if p.failed {
+            return None;
+        }
+        Some(!p.done)
+    })
+    .map_err(|e| format!("cannot read trace {}: {e}", path.display()))?;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    // Absolute, so a row replays from any directory (`ftl run --scenario ROW`).
+    let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    Ok(TraceFile { name, path, bytes, sha256 })
 }
 
 /// Reads a file in 1 MB chunks, handing each to `parse` while another thread computes the

@@ -173,8 +173,11 @@ pub enum RunMode {
 
 pub struct Simulator {
     pub state: State,
-    /// As runs of pages when built from a fitted trace (`with_requests`).
+    /// As runs of pages when built from a fitted trace (`with_requests`). A streamed run
+    /// holds only its last batch (`feed_requests`).
     requests: Requests,
+    /// Page requests before the first one held (a streamed run drops each batch once run).
+    base: usize,
     /// The packed requests as a slice, made on the first `requests()` call.
     requests_slice: std::sync::OnceLock<Vec<Request>>,
     fresh: Fresh,
@@ -224,6 +227,7 @@ impl Simulator {
         let mut sim = Simulator {
             state,
             requests,
+            base: 0,
             requests_slice: std::sync::OnceLock::new(),
             fresh,
             keyframes: Vec::new(),
@@ -280,10 +284,11 @@ impl Simulator {
     pub fn pos(&self) -> usize {
         self.state.pos
     }
+    /// Page requests in the workload (a streamed run: fed so far).
     pub fn total(&self) -> usize {
-        self.requests.len()
+        self.base + self.requests.len()
     }
-    /// The requests as a slice: for a packed store a copy, made once and kept (8 bytes a
+    /// The requests as a slice (a streamed run: its last batch): for a packed store a copy, made once and kept (8 bytes a
     /// request more); `request`, `request_hash` and `total` read the store itself.
     pub fn requests(&self) -> &[Request] {
         match self.requests.as_slice() {
@@ -292,14 +297,38 @@ impl Simulator {
         }
     }
     pub fn request(&self, i: usize) -> Option<Request> {
-        self.requests.get(i)
+        self.requests.get(i.checked_sub(self.base)?)
     }
-    /// `trace::request_hash` of the requests, from the store as it is.
+    /// `trace::request_hash` of the requests held, from the store as it is.
     pub fn request_hash(&self) -> String {
         crate::trace::request_hash_of(self.requests.iter())
     }
     pub fn next_request(&self) -> Option<Request> {
-        self.requests.get(self.state.pos)
+        self.request(self.state.pos)
+    }
+
+    /// The next batch of a streamed run (issue 37: a trace parsed while it runs, never
+    /// held whole), with its schedule: the requests held before must all have run, and are
+    /// dropped. Full speed only (nothing seeks back into a dropped batch).
+    pub fn feed_requests(&mut self, requests: Requests, schedule: Schedule) -> Result<(), String> {
+        if self.mode != RunMode::FullSpeed
+            || self.state.pos != self.total()
+            || self.timing.model != crate::timing::Model::Closed
+        {
+            return Err("a batch is fed to a closed-model run at full speed once the last one has run".into());
+        }
+        if schedule.pages() != requests.len() {
+            return Err(format!(
+                "the schedule covers {} page requests, the batch has {}",
+                schedule.pages(),
+                requests.len()
+            ));
+        }
+        self.base = self.state.pos;
+        self.requests = requests;
+        self.requests_slice = std::sync::OnceLock::new();
+        self.schedule = schedule;
+        Ok(())
     }
     /// Groups the page requests into host requests with arrival times (a parsed trace's
     /// records, `RawTrace::schedule`). Refused when it does not cover the requests.
@@ -371,7 +400,9 @@ impl Simulator {
             self.note_gc(before);
         }
         let i = self.state.pos - 1;
-        if self.arrivals.is_none() && self.schedule.begins(i) && self.schedule.ends(i) {
+        // The schedule covers the requests held (a streamed run's batch).
+        let j = i - self.base;
+        if self.arrivals.is_none() && self.schedule.begins(j) && self.schedule.ends(j) {
             // A one-page request in the closed model: it never waits (issue 37).
             let h = self.state.clock.page_closed(i as u64, kind_of(req), service_ns, gc_ns);
             if self.host_timeline.is_some() {
@@ -400,10 +431,11 @@ impl Simulator {
     /// Whether page request `i` begins and ends its host request, and its arrival (open
     /// model, when it begins one) for `clock`.
     fn page_place(&self, clock: &Clock, i: usize) -> (bool, bool, Option<u64>) {
-        let begins = self.schedule.begins(i);
+        let j = i - self.base;
+        let begins = self.schedule.begins(j);
         let arrival =
             if begins { self.arrivals.as_ref().and_then(|a| a.get(clock.begun() as usize).copied()) } else { None };
-        (begins, self.schedule.ends(i), arrival)
+        (begins, self.schedule.ends(j), arrival)
     }
 
     /// A power cut left `cut` (the state before the request in flight, `req`, with the
@@ -577,11 +609,11 @@ impl Simulator {
             return self.run_fast(n);
         }
         let start = self.state.pos;
-        let end = start.saturating_add(n).min(self.requests.len());
+        let end = start.saturating_add(n).min(self.total());
         // Read in order, runs of pages expanded as they come, not by index per request;
         // taken out of `self` while the loop borrows it.
         let requests = std::mem::take(&mut self.requests);
-        let mut reqs = requests.iter_from(start);
+        let mut reqs = requests.iter_from(start - self.base);
         let mut r = Ok(());
         let mut probe = None;
         while r.is_ok() && self.state.pos < end {
@@ -611,11 +643,11 @@ impl Simulator {
 
     fn run_fast(&mut self, n: usize) -> Result<usize, String> {
         let start = self.state.pos;
-        let end = start.saturating_add(n).min(self.requests.len());
+        let end = start.saturating_add(n).min(self.total());
         // The requests are read in order, runs of pages expanded as they come (issue 37);
         // taken out of `self` while the loop borrows it.
         let requests = std::mem::take(&mut self.requests);
-        let r = self.run_each(requests.iter_from(start).take(end - start));
+        let r = self.run_each(requests.iter_from(start - self.base).take(end - start));
         self.requests = requests;
         r.map(|()| end - start)
     }
@@ -651,6 +683,9 @@ impl Simulator {
     /// Equal to a fresh replay because everything is deterministic.
     pub fn seek(&mut self, step: usize) -> Result<(), String> {
         let step = step.min(self.total());
+        if self.base > 0 && (step < self.state.pos || self.error.is_some()) {
+            return Err("a streamed run keeps only its last batch: it cannot go back".into());
+        }
         let recording = self.state.flash.recording();
         let back = step < self.state.pos;
         // The nearest kept state at or before `step`: a keyframe or the one near the cursor.
@@ -695,5 +730,102 @@ impl Simulator {
         }
         self.state.flash.set_recording(recording);
         r.map(|_| ())
+    }
+}
+
+/// A trace run as it is parsed (issue 37, item 6 natively: a 2 GiB trace in bounded
+/// memory): each batch of parsed page requests (`TraceParser::take_batch`) is fitted,
+/// counted for the summary and hashed, run at full speed in the closed model, and
+/// dropped. The same simulator state, summary, request count and hash as fitting the
+/// whole trace and running it (`scenario::load::build_with_raw_owned`, tests/traces.rs);
+/// the summary is known at the end, after the run. Once the result is an error (a page
+/// beyond the space under none or scale, freeze on a scheme without it, a failed
+/// request) nothing more runs, and the rest is only counted.
+pub struct StreamRun {
+    sim: Simulator,
+    fit: crate::trace::fit::FitStream,
+    hash: crate::trace::RequestHash,
+    /// The scheme runs freeze / unfreeze / revert.
+    time_shift: bool,
+    /// A request the scheme does not support came: nothing more runs.
+    refused_time_shift: bool,
+    run_error: Option<String>,
+}
+
+/// What a streamed run ends with.
+pub struct Streamed {
+    pub sim: Simulator,
+    /// The summary, or the fit's error (`RawTrace::fit`'s).
+    pub summary: Result<crate::trace::fit::TraceSummary, String>,
+    /// `trace::request_hash` of every fitted request.
+    pub request_hash: String,
+    /// The logical pages that hold the trace unchanged (highest page + 1; None: no read or
+    /// write), known whatever the fit's outcome (`scenario::plan::plan_one`'s `need`).
+    pub need: Option<u64>,
+    /// A freeze / unfreeze / revert came, which the scheme does not support.
+    pub refused_time_shift: bool,
+    /// The request that failed (`Simulator::run`'s error).
+    pub run_error: Option<String>,
+}
+
+impl StreamRun {
+    /// A run of `first` (the fresh state, closed model) fed the trace fitted into `space`.
+    pub fn new(
+        first: State,
+        fresh: Fresh,
+        space: crate::trace::fit::Space,
+        fit: crate::trace::fit::Fit,
+    ) -> Result<StreamRun, String> {
+        let time_shift = first.ftl.time_shift();
+        let mut sim = Simulator::with_requests(first, fresh, Requests::default());
+        sim.set_mode(RunMode::FullSpeed);
+        Ok(StreamRun {
+            sim,
+            fit: crate::trace::fit::FitStream::new(space, fit)?,
+            hash: Default::default(),
+            time_shift,
+            refused_time_shift: false,
+            run_error: None,
+        })
+    }
+
+    /// The simulator (e.g. to record its timeline before the first batch).
+    pub fn sim_mut(&mut self) -> &mut Simulator {
+        &mut self.sim
+    }
+
+    /// Fits, hashes and runs one batch.
+    pub fn push(&mut self, batch: crate::trace::parse::Batch) {
+        let mut reqs = Requests::default();
+        let (hash, refused, time_shift) = (&mut self.hash, &mut self.refused_time_shift, self.time_shift);
+        self.fit.push(&batch, |r| {
+            if !time_shift && r.lpn().is_none() {
+                *refused = true;
+            }
+            hash.push(r);
+            reqs.push(r);
+        });
+        if !self.fit.fitting() || self.refused_time_shift || self.run_error.is_some() || reqs.is_empty() {
+            return;
+        }
+        let schedule = Schedule::new(batch.starts, reqs.len(), None);
+        let r = self.sim.feed_requests(reqs, schedule).and_then(|()| self.sim.run(usize::MAX));
+        if let Err(e) = r {
+            self.run_error = Some(e);
+        }
+    }
+
+    /// Ends the run: `raw` is `TraceParser::finish`'s trace (its last requests are run here).
+    pub fn finish(mut self, mut raw: crate::trace::parse::RawTrace) -> Streamed {
+        self.push(raw.take_batch());
+        let need = self.fit.need();
+        Streamed {
+            need,
+            summary: self.fit.finish(&raw),
+            sim: self.sim,
+            request_hash: self.hash.hex(),
+            refused_time_shift: self.refused_time_shift,
+            run_error: self.run_error,
+        }
     }
 }

@@ -193,6 +193,9 @@ fn parse(
 
 fn fill(setup: &Setup, point: &Point, o: &RowOptions, row: &mut Row) -> Result<(), String> {
     let sc = setup.scenario_for(point)?;
+    if let Some(path) = point.trace.as_deref().filter(|_| streams(&sc, o)) {
+        return fill_streamed(setup, sc, path, o, row);
+    }
     let (fit, raw) = parse(setup, &sc, point.trace.as_deref(), o, row)?;
     let need = raw.as_ref().and_then(|r| r.max_page()).map(|m| m + 1);
     let device = o.device.filter(|d| d.dies() > 1);
@@ -277,6 +280,12 @@ fn finish(
             samples.push(recovery_cost(&planned, &sim.state)?);
         }
     }
+    conclude(sim, samples, o, row);
+    Ok(())
+}
+
+/// The row's metrics and tails from the run `sim`, and its recovery `samples`.
+fn conclude(sim: Simulator, samples: Vec<RecoveryCost>, o: &RowOptions, row: &mut Row) {
     row.rec = mean_cost(&samples);
     let tail = |h: &ftl_sim::metrics::LatencyHist| {
         let us = |p: f64| h.percentile(p).map(|ns| ns as f64 / 1000.0).unwrap_or(0.0);
@@ -288,6 +297,111 @@ fn finish(
     if o.keep {
         row.sim = Some(sim);
     }
+}
+
+/// Whether the one run of the process (`ftl run`) streams its trace into the run
+/// (`fill_streamed`): a closed-model run on one chip, fitted by none or fold, not
+/// preconditioned, without the per-request timeline (which names each request) or
+/// recovery points spread over the run (which need its length). `FTL_TRACE_HELD=1` holds
+/// the trace as before (to compare the two).
+fn streams(sc: &Scenario, o: &RowOptions) -> bool {
+    let open = o.timing.or(sc.run.timing).is_some_and(|t| t.model == ftl_sim::timing::Model::Open);
+    let fit = match &sc.workload {
+        ftl_sim::trace::gen::Workload::Trace { fit, .. } => *fit,
+        _ => return false,
+    };
+    o.own_trace
+        && !open
+        && !o.timeline
+        && o.device.is_none_or(|d| d.dies() <= 1)
+        && (!o.recovery || o.recovery_samples <= 1)
+        && sc.run.precondition.is_none()
+        && matches!(fit, Fit::None | Fit::Fold)
+        && std::env::var_os("FTL_TRACE_HELD").is_none_or(|v| v != "1")
+}
+
+/// `fill` with the trace parsed on a second thread while this one fits and runs each
+/// batch (issue 37: the whole process in bounded memory, the parse overlapped with the
+/// run). Same row as `fill`'s: the errors come in the same order (the parse's, the
+/// plan's, the fit's, the scheme's refusal of freeze, the run's), the summary after the
+/// run.
+fn fill_streamed(
+    setup: &Setup,
+    sc: Scenario,
+    path: &std::path::Path,
+    o: &RowOptions,
+    row: &mut Row,
+) -> Result<(), String> {
+    use ftl_sim::trace::parse::{Batch, RawTrace, TraceParser};
+    let (opts, fit) = setup.trace_options(&sc, false)?;
+    // The plan without the trace's highest page: fold does not read it, and none's check
+    // of it comes at the end (`plan_one` again, with it).
+    let plan = plan_one(&sc, fit, None, o.space);
+    let mut planned = plan.apply(&sc);
+    if let (Ok(p), Some(t)) = (&mut planned, o.timing) {
+        p.run.timing = Some(t);
+    }
+    let mut run = planned.as_ref().map_err(Clone::clone).and_then(|p| load::stream_run(p, fit));
+    // The highest page, counted here only when the run could not be built (its plan's
+    // error then needs it).
+    let mut need = None;
+    let (parsed, file) = std::thread::scope(|s| {
+        // A few batches (a 1 MB chunk of text each) in flight at most: bounded memory.
+        let (to_run, batches) = std::sync::mpsc::sync_channel::<Batch>(4);
+        let parse = s.spawn(move || {
+            let mut parser = TraceParser::new(opts);
+            let file = crate::setup::read_trace(path, |chunk| {
+                let p = parser.feed(chunk);
+                let batch = parser.take_batch();
+                // The run stopped taking batches: only the summary is left to count.
+                if !batch.is_empty() {
+                    let _ = to_run.send(batch);
+                }
+                p
+            });
+            (parser.finish(), file)
+        });
+        for batch in batches {
+            match &mut run {
+                Ok(r) => r.push(batch),
+                Err(_) => need = need.max(batch.max_page().map(|m| m + 1)),
+            }
+        }
+        parse.join().expect("the parsing thread does not panic")
+    });
+    let file = file?;
+    let mut raw: RawTrace = parsed.map_err(|e| format!("trace {}: {e}", path.display()))?;
+    row.trace = Some(file);
+    row.fit = fit;
+    let streamed = match run {
+        Ok(r) => Ok(r.finish(raw)),
+        Err(e) => {
+            need = need.max(raw.take_batch().max_page().map(|m| m + 1));
+            Err(e)
+        }
+    };
+    let need = streamed.as_ref().map_or(need, |s| s.need);
+    let plan = plan_one(&sc, fit, need, o.space);
+    row.plan = Some(plan.clone());
+    let mut planned = plan.apply(&sc)?;
+    if o.timing.is_some() {
+        planned.run.timing = o.timing;
+    }
+    row.scenario = Some(planned.clone());
+    let streamed = streamed?;
+    let summary = streamed.summary?;
+    if streamed.refused_time_shift {
+        return Err(load::time_shift_refused(&planned));
+    }
+    row.summary = Some(load::streamed_summary(summary));
+    if let Some(e) = streamed.run_error {
+        return Err(e);
+    }
+    let sim = streamed.sim;
+    row.requests = sim.total() as u64;
+    row.request_hash = Some(streamed.request_hash);
+    let samples = if o.recovery { vec![recovery_cost(&planned, &sim.state)?] } else { Vec::new() };
+    conclude(sim, samples, o, row);
     Ok(())
 }
 

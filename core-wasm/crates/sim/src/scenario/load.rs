@@ -101,6 +101,29 @@ pub fn build_with_raw_owned(
     finish(&sc, first, reqs, schedule, summary)
 }
 
+/// A run of `scenario` (closed model, no preconditioning, fit none or fold) fed its trace
+/// batch by batch as it is parsed (`sim::StreamRun`; issue 37): the trace is never held
+/// whole. The chip is the scenario's (scale needs the whole trace first).
+pub fn stream_run(scenario: &Scenario, fit: Fit) -> Result<crate::sim::StreamRun, String> {
+    if is_open(scenario) || scenario.run.precondition.is_some() || !matches!(fit, Fit::None | Fit::Fold) {
+        return Err("a streamed run is closed-model, not preconditioned, fitted by none or fold".into());
+    }
+    let first = scenario.fresh()?;
+    let space = space_of(scenario, first.ftl.logical_pages(), first.flash.ppb())?;
+    let fresh = scenario.factory(&first);
+    let mut run = crate::sim::StreamRun::new(first, fresh, space, fit)?;
+    if let Some(t) = scenario.run.timing {
+        run.sim_mut().set_timing(t)?;
+    }
+    Ok(run)
+}
+
+/// A streamed run's summary (`sim::Streamed::summary`) as `build_with_raw` gives it: with
+/// the unwritten-reads warning (a streamed chip is never scaled).
+pub fn streamed_summary(summary: TraceSummary) -> TraceSummary {
+    finish_summary(summary, None)
+}
+
 /// The summary `build_with_raw` returns, without building the chip or keeping the
 /// fitted requests (`ftl trace`; issue 37): the same checks and the same errors, from the
 /// scheme's space alone as `build_with_raw_owned` takes it.
@@ -206,7 +229,8 @@ fn finish_summary(mut summary: TraceSummary, scaled: Scaled) -> TraceSummary {
     summary
 }
 
-fn time_shift_refused(sc: &Scenario) -> String {
+/// The error of a workload that freezes, unfreezes or reverts on a scheme that does not.
+pub fn time_shift_refused(sc: &Scenario) -> String {
     format!("the workload uses freeze / unfreeze / revert, which scheme '{}' does not support", sc.scheme)
 }
 

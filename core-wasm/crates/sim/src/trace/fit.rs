@@ -40,9 +40,6 @@ impl Fit {
     }
 }
 
-/// Maps a page to its fitted page (the map is compact's renumbering).
-type MapFn = dyn Fn(u64, &mut HashMap<u64, u64>) -> Result<u64, String>;
-
 /// Most points in `sample`.
 pub const SAMPLE_POINTS: usize = 1000;
 
@@ -174,163 +171,17 @@ impl RawTrace {
 
     /// `fit`, handing each fitted request to `keep` in order.
     fn fit_each(&self, space: Option<Space>, fit: Fit, mut keep: impl FnMut(Request)) -> Result<TraceSummary, String> {
-        let ppb = space.map(|s| s.pages_per_block.max(1)).unwrap_or(1) as u64;
-        let lp = space.map(|s| s.logical_pages as u64).unwrap_or(0);
-        let mut s = self.base_summary(ppb);
+        let Some(space) = space else { return Ok(self.summary(1)) };
+        let (lp, ppb) = (space.logical_pages as u64, space.pages_per_block.max(1) as u64);
+        let mut s = self.base_summary(ppb, lp);
         s.logical_pages = lp;
         s.fit = fit;
-        let total = s.requests;
-        if space.is_none() {
-            return Ok(self.summary(1));
+        check_space(&s, ppb)?;
+        let mut f = Fitter::new(space, fit);
+        for (k, v) in self.packed.iter() {
+            keep(f.next(k, v)?);
         }
-        if lp == 0 {
-            return Err("the scheme exports no logical pages".into());
-        }
-        if fit == Fit::Compact && s.footprint_blocks * ppb > lp {
-            return Err(format!(
-                "compacted, the trace still touches {} logical blocks of {ppb} pages ({} pages), but the space has only {lp} pages ({} blocks): fold, or scale the chip",
-                s.footprint_blocks,
-                s.footprint_blocks * ppb,
-                lp / ppb
-            ));
-        }
-        // Per run of pages, not per page: the pages of first..first + n at or past lp.
-        let out_of_range = self.rw_entries().map(|e| (e.first + e.n).saturating_sub(e.first.max(lp))).sum::<u64>();
-        s.out_of_range = out_of_range;
-        let range_msg = || {
-            format!(
-                "{} beyond the logical space (highest page {}, the space has {} pages, 0..{})",
-                if out_of_range == total {
-                    format!("every one of the {total} page requests addresses a page")
-                } else {
-                    format!("{out_of_range} of {total} page requests address pages")
-                },
-                s.max_page,
-                lp,
-                lp - 1
-            )
-        };
-        // page -> fitted page
-        let mut compact: HashMap<u64, u64> = HashMap::new();
-        let mapped: Box<MapFn> = match fit {
-            Fit::None | Fit::Scale => {
-                if out_of_range > 0 {
-                    let need = if fit == Fit::Scale {
-                        format!(
-                            "; scaling needs a chip whose scheme exports at least {} logical pages",
-                            s.needed_logical_pages
-                        )
-                    } else {
-                        String::new()
-                    };
-                    return Err(format!("{}{need}: choose a fit: fold, compact or scale (`--fit`)", range_msg()));
-                }
-                s.fit_note = if fit == Fit::Scale {
-                    format!("every address fits the {lp}-page space; nothing changed")
-                } else {
-                    format!("every address fits the {lp}-page space; no fit needed")
-                };
-                Box::new(|p, _| Ok(p))
-            }
-            // A page inside the space is its own fold (no 64-bit division per request).
-            Fit::Fold => Box::new(move |p, _| Ok(if p < lp { p } else { p % lp })),
-            Fit::Compact => Box::new(move |p, m| {
-                let next = m.len() as u64;
-                let nb = *m.entry(p / ppb).or_insert(next);
-                let q = nb * ppb + p % ppb;
-                if q >= lp {
-                    Err(format!(
-                        "compacted, the trace still touches more than {} logical blocks of {ppb} pages ({} pages), but the space has only {lp} pages: fold, or scale the chip",
-                        nb, (nb + 1) * ppb
-                    ))
-                } else {
-                    Ok(q)
-                }
-            }),
-        };
-        // Fitted pages are < lp <= 2^26: bitsets, 1 bit per page.
-        let mut blocks = Bits::new(lp.div_ceil(ppb));
-        let mut written = Bits::new(lp);
-        let mut pages = Bits::new(lp);
-        let step = sample_step(self.packed.len());
-        let mut touched = 0u64;
-        for (i, (k, v)) in self.packed.iter().enumerate() {
-            let r = match k {
-                K_READ | K_WRITE => {
-                    let q = mapped(v, &mut compact)?;
-                    if q != v {
-                        touched += 1;
-                    }
-                    if k == K_READ {
-                        Request::Read { lpn: q as u32 }
-                    } else {
-                        Request::Write { lpn: q as u32 }
-                    }
-                }
-                K_FREEZE => Request::Freeze,
-                K_UNFREEZE => Request::Unfreeze { state: v as u32 },
-                K_REVERT => Request::Revert { state: v as u32 },
-                _ => unreachable!("only the parser packs requests"),
-            };
-            if let Some(lpn) = r.lpn() {
-                s.fitted_footprint_pages += !pages.set(lpn as u64) as u64;
-                if i % step == 0 {
-                    s.sample.push([i as u64, lpn as u64]);
-                }
-            }
-            match r {
-                Request::Write { lpn } => {
-                    written.set(lpn as u64);
-                    s.fitted_footprint_blocks += !blocks.set(lpn as u64 / ppb) as u64;
-                }
-                Request::Read { lpn } => {
-                    s.fitted_footprint_blocks += !blocks.set(lpn as u64 / ppb) as u64;
-                    if !written.get(lpn as u64) {
-                        s.reads_of_unwritten += 1;
-                    }
-                }
-                _ => {}
-            }
-            keep(r);
-        }
-        s.fit_touched = touched;
-        match fit {
-            Fit::Fold if touched == 0 => {
-                s.fit_note = format!("every address fits the {lp}-page space; folding changed nothing");
-            }
-            Fit::Fold => {
-                s.fit_note = format!(
-                    "folded (page modulo {lp}): {} changed, {} of them were beyond the space",
-                    plural(touched, "request"),
-                    out_of_range
-                );
-                if out_of_range == total && total > 0 {
-                    s.warnings
-                        .push(format!("every request addressed a page beyond the {lp}-page space; all were folded"));
-                }
-            }
-            Fit::Compact => {
-                s.fit_note = format!(
-                    "compacted: {} touched logical blocks renumbered 0..{} in first-touch order; {} changed",
-                    compact.len(),
-                    compact.len().saturating_sub(1),
-                    plural(touched, "request")
-                );
-            }
-            _ => {}
-        }
-        if fit == Fit::Fold && s.fitted_footprint_pages < s.footprint_pages {
-            s.fit_note.push_str(&format!(
-                "; fold merged {} distinct pages into {}",
-                s.footprint_pages, s.fitted_footprint_pages
-            ));
-        }
-        if s.reads > 0 && s.writes > 0 && s.reads_of_unwritten * 2 > s.reads {
-            s.warnings.push(format!(
-                "{} of the {} reads are of pages the trace never wrote before: they find nothing on the chip",
-                s.reads_of_unwritten, s.reads
-            ));
-        }
+        f.finish(&mut s);
         Ok(s)
     }
 
@@ -351,29 +202,29 @@ impl RawTrace {
     /// The summary of the trace alone (no logical space, no fit), with the footprint
     /// counted in blocks of `pages_per_block` pages.
     pub fn summary(&self, pages_per_block: u32) -> TraceSummary {
-        let mut s = self.base_summary(pages_per_block.max(1) as u64);
+        let mut s = self.base_summary(pages_per_block.max(1) as u64, 0);
         s.fit_note = "no logical space given: addresses unchanged".into();
         self.fill_sample(&mut s, Some);
         s
     }
 
-    fn base_summary(&self, ppb: u64) -> TraceSummary {
-        let (mut reads, mut writes, mut lo, mut hi) = (0u64, 0u64, u64::MAX, 0u64);
+    /// The summary before the fit, with the page requests at or past `lp` (0: none) counted.
+    fn base_summary(&self, ppb: u64, lp: u64) -> TraceSummary {
+        let mut c = Counts::new(lp);
         // Per run of pages (its n pages at once), not per page.
         for e in self.rw_entries() {
-            if e.kind == K_WRITE {
-                writes += e.n;
-            } else {
-                reads += e.n;
-            }
-            lo = lo.min(e.first);
-            hi = hi.max(e.first + e.n - 1);
+            c.add(e.kind, e.first, e.n);
         }
-        if reads + writes == 0 {
-            lo = 0;
-        }
-        // Distinct pages and blocks by bitmap or sort + dedup (parse.rs), not a hash set.
-        let (footprint_pages, footprint_blocks) = self.footprint(ppb);
+        self.summary_of(c, ppb, self.packed.len() as u64)
+    }
+
+    /// The summary of `c` (the runs' counts) and this trace's parse record, `kept` page
+    /// requests in all (a streamed run's trace holds only its last batch).
+    fn summary_of(&self, c: Counts, ppb: u64, kept: u64) -> TraceSummary {
+        let (reads, writes, hi, out_of_range) = (c.reads, c.writes, c.hi, c.out_of_range);
+        let lo = if reads + writes == 0 { 0 } else { c.lo };
+        // Distinct pages and blocks by bitmap or sort + dedup (raw.rs), not a hash set.
+        let (footprint_pages, footprint_blocks) = c.footprint.count(ppb);
         let mut warnings = Vec::new();
         if writes == 0 && reads > 0 {
             warnings.push(
@@ -388,8 +239,7 @@ impl RawTrace {
         }
         if let Some(line) = self.stopped_at_line {
             warnings.push(format!(
-                "truncated at the request limit: the first {} page requests were kept; reading stopped at line {line} (record {line} of a binary file), which did not fit, and the rest of the file was not read",
-                self.packed.len()
+                "truncated at the request limit: the first {kept} page requests were kept; reading stopped at line {line} (record {line} of a binary file), which did not fit, and the rest of the file was not read"
             ));
         }
         let total = reads + writes;
@@ -415,7 +265,7 @@ impl RawTrace {
             logical_pages: 0,
             fit: Fit::None,
             fit_touched: 0,
-            out_of_range: 0,
+            out_of_range,
             fitted_footprint_blocks: 0,
             fitted_footprint_pages: 0,
             reads_of_unwritten: 0,
@@ -431,8 +281,15 @@ impl RawTrace {
     }
 }
 
+/// The sample's step: the smallest power of two that leaves at most SAMPLE_POINTS of
+/// the `n` indices (a power of two, so a streamed run, which learns `n` at its end, takes
+/// the same points by doubling it as it goes: `Fitter::next`).
 fn sample_step(n: usize) -> usize {
-    n.div_ceil(SAMPLE_POINTS).max(1)
+    let mut step = 1;
+    while n.div_ceil(step) > SAMPLE_POINTS {
+        step *= 2;
+    }
+    step
 }
 
 /// A fixed-size bitset.
@@ -450,5 +307,321 @@ impl Bits {
         let was = self.get(i);
         self.0[(i / 64) as usize] |= 1 << (i % 64);
         was
+    }
+}
+
+/// The summary's counts over runs of pages before the fit, added as the runs come (the
+/// held trace's, or a streamed run's batch by batch).
+pub(crate) struct Counts {
+    reads: u64,
+    writes: u64,
+    lo: u64,
+    hi: u64,
+    /// The logical space (0: none given) and the page requests at or past it.
+    lp: u64,
+    out_of_range: u64,
+    footprint: super::parse::Footprint,
+}
+
+impl Counts {
+    pub(crate) fn new(lp: u64) -> Counts {
+        Counts { reads: 0, writes: 0, lo: u64::MAX, hi: 0, lp, out_of_range: 0, footprint: Default::default() }
+    }
+    /// `n` reads or writes on `first..first + n`; returns how many are at or past the space.
+    #[inline]
+    pub(crate) fn add(&mut self, kind: u64, first: u64, n: u64) -> u64 {
+        if kind == K_WRITE {
+            self.writes += n;
+        } else {
+            self.reads += n;
+        }
+        self.lo = self.lo.min(first);
+        self.hi = self.hi.max(first + n - 1);
+        self.footprint.add(first, n);
+        let out = if self.lp > 0 { (first + n).saturating_sub(first.max(self.lp)) } else { 0 };
+        self.out_of_range += out;
+        out
+    }
+}
+
+/// The errors of a fit decided by the whole trace's counts in `s` (space, out-of-range
+/// under none and scale, compact's block count); for none and scale the note too.
+fn check_space(s: &TraceSummary, ppb: u64) -> Result<(), String> {
+    let (lp, total, out_of_range, fit) = (s.logical_pages, s.requests, s.out_of_range, s.fit);
+    if lp == 0 {
+        return Err("the scheme exports no logical pages".into());
+    }
+    if fit == Fit::Compact && s.footprint_blocks * ppb > lp {
+        return Err(format!(
+            "compacted, the trace still touches {} logical blocks of {ppb} pages ({} pages), but the space has only {lp} pages ({} blocks): fold, or scale the chip",
+            s.footprint_blocks,
+            s.footprint_blocks * ppb,
+            lp / ppb
+        ));
+    }
+    if matches!(fit, Fit::None | Fit::Scale) && out_of_range > 0 {
+        let range_msg = format!(
+            "{} beyond the logical space (highest page {}, the space has {} pages, 0..{})",
+            if out_of_range == total {
+                format!("every one of the {total} page requests addresses a page")
+            } else {
+                format!("{out_of_range} of {total} page requests address pages")
+            },
+            s.max_page,
+            lp,
+            lp - 1
+        );
+        let need = if fit == Fit::Scale {
+            format!("; scaling needs a chip whose scheme exports at least {} logical pages", s.needed_logical_pages)
+        } else {
+            String::new()
+        };
+        return Err(format!("{range_msg}{need}: choose a fit: fold, compact or scale (`--fit`)"));
+    }
+    Ok(())
+}
+
+/// Fits page requests one by one in trace order into a space (`RawTrace::fit`, and a
+/// streamed run batch by batch), counting what the summary says of the fitted requests.
+pub(crate) struct Fitter {
+    fit: Fit,
+    lp: u64,
+    ppb: u64,
+    /// Compact's renumbering: logical block -> its dense number.
+    compact: HashMap<u64, u64>,
+    // Fitted pages are < lp <= 2^26: bitsets, 1 bit per page.
+    blocks: Bits,
+    written: Bits,
+    pages: Bits,
+    /// Index of the next page request, the sample's step, and the index at which the
+    /// step doubles (a power of two: the points of `sample_step` of the final count).
+    i: u64,
+    step: u64,
+    sample: Vec<[u64; 2]>,
+    touched: u64,
+    fitted_pages: u64,
+    fitted_blocks: u64,
+    reads_of_unwritten: u64,
+}
+
+impl Fitter {
+    pub(crate) fn new(space: Space, fit: Fit) -> Fitter {
+        let (lp, ppb) = (space.logical_pages as u64, space.pages_per_block.max(1) as u64);
+        Fitter {
+            fit,
+            lp,
+            ppb,
+            compact: HashMap::new(),
+            blocks: Bits::new(lp.div_ceil(ppb)),
+            written: Bits::new(lp),
+            pages: Bits::new(lp),
+            i: 0,
+            step: 1,
+            sample: Vec::new(),
+            touched: 0,
+            fitted_pages: 0,
+            fitted_blocks: 0,
+            reads_of_unwritten: 0,
+        }
+    }
+
+    /// Page `p` fitted (none and scale: `p`, checked in range by `check_space` first).
+    #[inline]
+    fn map(&mut self, p: u64) -> Result<u64, String> {
+        let lp = self.lp;
+        match self.fit {
+            Fit::None | Fit::Scale => Ok(p),
+            // A page inside the space is its own fold (no 64-bit division per request).
+            Fit::Fold => Ok(if p < lp { p } else { p % lp }),
+            Fit::Compact => {
+                let ppb = self.ppb;
+                let next = self.compact.len() as u64;
+                let nb = *self.compact.entry(p / ppb).or_insert(next);
+                let q = nb * ppb + p % ppb;
+                if q >= lp {
+                    Err(format!(
+                        "compacted, the trace still touches more than {} logical blocks of {ppb} pages ({} pages), but the space has only {lp} pages: fold, or scale the chip",
+                        nb, (nb + 1) * ppb
+                    ))
+                } else {
+                    Ok(q)
+                }
+            }
+        }
+    }
+
+    /// The next page request `(kind, value)`, fitted.
+    #[inline]
+    pub(crate) fn next(&mut self, k: u64, v: u64) -> Result<Request, String> {
+        let i = self.i;
+        self.i += 1;
+        if i >= SAMPLE_POINTS as u64 * self.step {
+            self.step *= 2;
+            let step = self.step;
+            self.sample.retain(|p| p[0] & (step - 1) == 0);
+        }
+        let r = match k {
+            K_READ | K_WRITE => {
+                let q = self.map(v)?;
+                if q != v {
+                    self.touched += 1;
+                }
+                if k == K_READ {
+                    Request::Read { lpn: q as u32 }
+                } else {
+                    Request::Write { lpn: q as u32 }
+                }
+            }
+            K_FREEZE => Request::Freeze,
+            K_UNFREEZE => Request::Unfreeze { state: v as u32 },
+            K_REVERT => Request::Revert { state: v as u32 },
+            _ => unreachable!("only the parser packs requests"),
+        };
+        if let Some(lpn) = r.lpn() {
+            self.fitted_pages += !self.pages.set(lpn as u64) as u64;
+            if i & (self.step - 1) == 0 {
+                self.sample.push([i, lpn as u64]);
+            }
+        }
+        match r {
+            Request::Write { lpn } => {
+                self.written.set(lpn as u64);
+                self.fitted_blocks += !self.blocks.set(lpn as u64 / self.ppb) as u64;
+            }
+            Request::Read { lpn } => {
+                self.fitted_blocks += !self.blocks.set(lpn as u64 / self.ppb) as u64;
+                if !self.written.get(lpn as u64) {
+                    self.reads_of_unwritten += 1;
+                }
+            }
+            _ => {}
+        }
+        Ok(r)
+    }
+
+    /// The fitted requests' counts, the fit's note and warnings, into `s`.
+    pub(crate) fn finish(self, s: &mut TraceSummary) {
+        let (lp, fit, touched, out_of_range, total) = (self.lp, self.fit, self.touched, s.out_of_range, s.requests);
+        s.fitted_footprint_pages = self.fitted_pages;
+        s.fitted_footprint_blocks = self.fitted_blocks;
+        s.reads_of_unwritten = self.reads_of_unwritten;
+        s.sample = self.sample;
+        s.fit_touched = touched;
+        match fit {
+            Fit::None => s.fit_note = format!("every address fits the {lp}-page space; no fit needed"),
+            Fit::Scale => s.fit_note = format!("every address fits the {lp}-page space; nothing changed"),
+            Fit::Fold if touched == 0 => {
+                s.fit_note = format!("every address fits the {lp}-page space; folding changed nothing");
+            }
+            Fit::Fold => {
+                s.fit_note = format!(
+                    "folded (page modulo {lp}): {} changed, {} of them were beyond the space",
+                    plural(touched, "request"),
+                    out_of_range
+                );
+                if out_of_range == total && total > 0 {
+                    s.warnings
+                        .push(format!("every request addressed a page beyond the {lp}-page space; all were folded"));
+                }
+            }
+            Fit::Compact => {
+                let n = self.compact.len();
+                s.fit_note = format!(
+                    "compacted: {} touched logical blocks renumbered 0..{} in first-touch order; {} changed",
+                    n,
+                    n.saturating_sub(1),
+                    plural(touched, "request")
+                );
+            }
+        }
+        if fit == Fit::Fold && s.fitted_footprint_pages < s.footprint_pages {
+            s.fit_note.push_str(&format!(
+                "; fold merged {} distinct pages into {}",
+                s.footprint_pages, s.fitted_footprint_pages
+            ));
+        }
+        if s.reads > 0 && s.writes > 0 && s.reads_of_unwritten * 2 > s.reads {
+            s.warnings.push(format!(
+                "{} of the {} reads are of pages the trace never wrote before: they find nothing on the chip",
+                s.reads_of_unwritten, s.reads
+            ));
+        }
+    }
+}
+
+/// A trace fitted and summarised batch by batch as it is parsed (a streamed run; issue
+/// 37): the same summary and fitted requests as `RawTrace::fit_packed` of the whole
+/// trace, without holding it. Under none and scale, fitting stops at the first page
+/// beyond the space (the result is then `check_space`'s error); compact is not streamed
+/// (its check needs the whole trace's block count first).
+pub struct FitStream {
+    space: Space,
+    counts: Counts,
+    fitter: Fitter,
+    /// Page requests seen.
+    pages: u64,
+    /// Requests are still fitted (no page was beyond the space under none or scale).
+    fitting: bool,
+}
+
+impl FitStream {
+    pub fn new(space: Space, fit: Fit) -> Result<FitStream, String> {
+        if fit == Fit::Compact {
+            return Err("a compacted trace is fitted whole, not streamed".into());
+        }
+        Ok(FitStream {
+            space,
+            counts: Counts::new(space.logical_pages as u64),
+            fitter: Fitter::new(space, fit),
+            pages: 0,
+            fitting: space.logical_pages > 0,
+        })
+    }
+
+    /// Whether the requests are still fitted (else the stream ends in an error).
+    pub fn fitting(&self) -> bool {
+        self.fitting
+    }
+
+    /// Highest page + 1 of the reads and writes so far (None: none yet).
+    pub fn need(&self) -> Option<u64> {
+        (self.counts.reads + self.counts.writes > 0).then_some(self.counts.hi + 1)
+    }
+
+    /// Counts the batch's page requests, handing each fitted one to `keep` while fitting.
+    pub fn push(&mut self, batch: &super::parse::Batch, mut keep: impl FnMut(Request)) {
+        let refuse_beyond = matches!(self.fitter.fit, Fit::None | Fit::Scale);
+        for e in batch.packed.entries() {
+            self.pages += e.n;
+            if matches!(e.kind, K_READ | K_WRITE) {
+                let beyond = self.counts.add(e.kind, e.first, e.n);
+                if beyond > 0 && refuse_beyond {
+                    self.fitting = false;
+                }
+            }
+            if !self.fitting {
+                continue;
+            }
+            for v in e.first..e.first + e.n {
+                match self.fitter.next(e.kind, v) {
+                    Ok(r) => keep(r),
+                    Err(_) => unreachable!("only compact fails a page, and it is not streamed"),
+                }
+            }
+        }
+    }
+
+    /// The summary of the whole trace: `raw` is the parse's record (`TraceParser::finish`),
+    /// whose requests must all have been pushed (`RawTrace::take_batch`). The fit's errors
+    /// are `fit`'s.
+    pub fn finish(self, raw: &RawTrace) -> Result<TraceSummary, String> {
+        debug_assert!(raw.packed.is_empty(), "every batch pushed");
+        let ppb = self.space.pages_per_block.max(1) as u64;
+        let mut s = raw.summary_of(self.counts, ppb, self.pages);
+        s.logical_pages = self.space.logical_pages as u64;
+        s.fit = self.fitter.fit;
+        check_space(&s, ppb)?;
+        self.fitter.finish(&mut s);
+        Ok(s)
     }
 }

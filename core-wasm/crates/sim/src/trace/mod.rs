@@ -75,9 +75,26 @@ pub fn request_hash(reqs: &[Request]) -> String {
 
 /// `request_hash` of requests in any store (`requests::Requests`).
 pub fn request_hash_of(reqs: impl Iterator<Item = Request>) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |b: u8| h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+    let mut h = RequestHash::default();
     for r in reqs {
+        h.push(r);
+    }
+    h.hex()
+}
+
+/// `request_hash` taken request by request (a streamed run's requests are never held).
+#[derive(Clone, Copy, Debug)]
+pub struct RequestHash(u64);
+
+impl Default for RequestHash {
+    fn default() -> Self {
+        RequestHash(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl RequestHash {
+    #[inline]
+    pub fn push(&mut self, r: Request) {
         let (tag, v) = match r {
             Request::Read { lpn } => (0u8, lpn),
             Request::Write { lpn } => (1, lpn),
@@ -85,10 +102,13 @@ pub fn request_hash_of(reqs: impl Iterator<Item = Request>) -> String {
             Request::Unfreeze { state } => (3, state),
             Request::Revert { state } => (4, state),
         };
-        eat(tag);
-        for b in v.to_le_bytes() {
-            eat(b);
+        let mut h = self.0;
+        for b in std::iter::once(tag).chain(v.to_le_bytes()) {
+            h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
         }
+        self.0 = h;
     }
-    format!("{h:016x}")
+    pub fn hex(&self) -> String {
+        format!("{:016x}", self.0)
+    }
 }

@@ -35,10 +35,10 @@ mod umass;
 mod vscsi;
 
 pub use options::{ColumnRef, Mapping, TimeUnit, TraceOptions, Unit, ROLES};
-pub use parser::{parse_bytes, TraceParser};
+pub use parser::{parse_bytes, Batch, TraceParser};
 pub use preview::{preview, Preview};
+pub(crate) use raw::{Footprint, K_FREEZE, K_READ, K_REVERT, K_UNFREEZE, K_WRITE};
 pub use raw::{Ignored, Progress, RawTrace, TraceError};
-pub(crate) use raw::{K_FREEZE, K_READ, K_REVERT, K_UNFREEZE, K_WRITE};
 
 use helpers::{csv_delim, fields, Fields, LineResult, RecordResult};
 use parser::Cx;

@@ -74,6 +74,33 @@ pub struct TraceParser {
     fast_paths: bool,
     /// log2 of the page size, when it is a power of two (`page_of`).
     page_shift: Option<u32>,
+    /// Page requests handed out by `take_batch` (a streamed run; issue 37): they count
+    /// against the limit as if still held.
+    taken: u64,
+}
+
+/// The page requests parsed since the last `take_batch`, whole records only: what a
+/// streamed run fits and runs while the parse goes on (issue 37), so the trace is never
+/// held whole. The first page request begins a host request.
+#[derive(Debug, Default)]
+pub struct Batch {
+    pub(crate) packed: crate::trace::runs::Runs<u64>,
+    /// Bit i: page request i of the batch begins a host request.
+    pub(crate) starts: Vec<u64>,
+}
+
+impl Batch {
+    /// Page requests.
+    pub fn len(&self) -> usize {
+        self.packed.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.packed.is_empty()
+    }
+    /// Highest page of its reads and writes, if any.
+    pub fn max_page(&self) -> Option<u64> {
+        self.packed.entries().filter(|e| matches!(e.kind, K_READ | K_WRITE)).map(|e| e.first + e.n - 1).max()
+    }
 }
 
 impl TraceParser {
@@ -97,7 +124,21 @@ impl TraceParser {
             over_limit_pages: 0,
             fast_paths: true,
             page_shift,
+            taken: 0,
         }
+    }
+
+    /// Page requests parsed so far, those taken by `take_batch` included.
+    fn pages(&self) -> u64 {
+        self.taken + self.out.len() as u64
+    }
+
+    /// Takes the page requests parsed so far (whole records), leaving the counters: the
+    /// trace `finish` returns then holds only those parsed after the last batch. Without
+    /// timestamps (a streamed run is the closed model's).
+    pub fn take_batch(&mut self) -> Batch {
+        self.taken += self.out.len() as u64;
+        self.out.take_batch()
     }
 
     /// Nothing more will be read: failed, or the request limit was reached.
@@ -114,7 +155,7 @@ impl TraceParser {
             bytes: self.out.bytes,
             lines: self.out.lines,
             records: self.out.records,
-            requests: self.out.len() as u64,
+            requests: self.pages(),
             bad_lines: self.out.bad_lines,
             format: self.out.format,
             failed: self.failed(),
@@ -227,7 +268,7 @@ impl TraceParser {
             );
             return Err(err(&self, m));
         }
-        if self.out.is_empty() {
+        if self.pages() == 0 {
             let o = &self.out;
             let ig = &o.ignored;
             let mut why = Vec::new();
@@ -639,7 +680,7 @@ impl TraceParser {
         let n = last - first + 1;
         // The first record that does not fit under the limit ends the parse: the kept
         // trace is a prefix, and the rest of the file is not read.
-        if self.done || self.out.len() as u64 + n > self.opts.limit {
+        if self.done || self.pages() + n > self.opts.limit {
             if !self.done {
                 self.out.ignored.beyond_limit += 1;
                 self.out.stopped_at_line = Some(self.out.lines);

@@ -177,6 +177,12 @@ impl RawTrace {
         let fits = self.packed.push(kind, first, n);
         debug_assert!(fits, "pages are checked against VALUE_MASK first");
     }
+    /// Takes the page requests held (whole records), leaving the parse's record:
+    /// `TraceParser::take_batch`, and the last batch of a streamed run after `finish`.
+    pub fn take_batch(&mut self) -> super::Batch {
+        self.times = Default::default();
+        super::Batch { packed: std::mem::take(&mut self.packed), starts: std::mem::take(&mut self.starts) }
+    }
     /// Host requests (records), each a run of page requests.
     pub fn host_requests(&self) -> u64 {
         self.starts.iter().map(|w| w.count_ones() as u64).sum()
@@ -213,55 +219,14 @@ impl RawTrace {
     pub fn max_page(&self) -> Option<u64> {
         self.rw_entries().map(|e| e.first + e.n - 1).max()
     }
-    /// Distinct pages and distinct blocks of `ppb` pages touched by reads and writes.
-    /// A bitmap when the highest page is small, else the runs' page ranges sorted and
-    /// merged: no per-request hash map (the summary of a 20 M request trace in well under a
-    /// second), and no more memory than the runs themselves.
+    /// Distinct pages and distinct blocks of `ppb` pages touched by reads and writes
+    /// (`Footprint`).
     pub fn footprint(&self, ppb: u64) -> (u64, u64) {
-        let ppb = ppb.max(1);
-        let Some(max) = self.max_page() else { return (0, 0) };
-        let rw = || self.rw_entries();
-        let ranges = rw().count() as u64;
-        if max < (1 << 31) && max / 8 <= ranges.saturating_mul(16).max(1 << 20) {
-            let mut bits = vec![0u64; (max / 64 + 1) as usize];
-            for e in rw() {
-                for p in e.first..e.first + e.n {
-                    bits[(p / 64) as usize] |= 1 << (p % 64);
-                }
-            }
-            let pages = bits.iter().map(|w| w.count_ones() as u64).sum();
-            let mut blocks = 0u64;
-            let mut last_block = u64::MAX;
-            for (i, &w) in bits.iter().enumerate() {
-                let mut w = w;
-                while w != 0 {
-                    let p = i as u64 * 64 + w.trailing_zeros() as u64;
-                    w &= w - 1;
-                    let b = p / ppb;
-                    if b != last_block {
-                        blocks += 1;
-                        last_block = b;
-                    }
-                }
-            }
-            return (pages, blocks);
+        let mut f = Footprint::default();
+        for e in self.rw_entries() {
+            f.add(e.first, e.n);
         }
-        let mut v: Vec<(u64, u64)> = rw().map(|e| (e.first, e.first + e.n - 1)).collect();
-        v.sort_unstable();
-        let (mut pages, mut blocks) = (0u64, 0u64);
-        // The last page and block counted.
-        let mut end: Option<(u64, u64)> = None;
-        for (a, b) in v {
-            let a = match end {
-                Some((e, _)) if b <= e => continue,
-                Some((e, _)) if a <= e => e + 1,
-                _ => a,
-            };
-            pages += b - a + 1;
-            blocks += b / ppb - a / ppb + 1 - end.is_some_and(|(_, lb)| lb == a / ppb) as u64;
-            end = Some((b, b / ppb));
-        }
-        (pages, blocks)
+        f.count(ppb)
     }
     /// The runs of reads and writes (n >= 1 pages each).
     pub(crate) fn rw_entries(&self) -> impl Iterator<Item = crate::trace::runs::Entry> + '_ {
@@ -274,5 +239,105 @@ impl RawTrace {
             K_WRITE => Some((true, v)),
             _ => None,
         })
+    }
+}
+
+/// Distinct pages (and blocks) touched, counted as runs of pages come: a bitmap of the low
+/// pages while it costs no more than 16 bytes a run seen (or 1 MB), and the runs above it
+/// as ranges, sorted and merged at the end. No per-request hash map (the summary of a 20 M
+/// request trace in well under a second), and bounded memory for a streamed run whose
+/// pages stay within the bitmap (issue 37).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Footprint {
+    bits: Vec<u64>,
+    /// Runs (first, last) not in `bits` when they came.
+    far: Vec<(u64, u64)>,
+    runs: u64,
+}
+
+impl Footprint {
+    /// The pages `first..first + n` (n >= 1).
+    #[inline]
+    pub(crate) fn add(&mut self, first: u64, n: u64) {
+        self.runs += 1;
+        let last = first + n - 1;
+        if (last / 64) < self.bits.len() as u64 {
+            self.set(first, last);
+        } else {
+            self.add_beyond(first, last);
+        }
+    }
+
+    #[inline]
+    fn set(&mut self, first: u64, last: u64) {
+        if first == last {
+            self.bits[(first / 64) as usize] |= 1 << (first % 64);
+        } else {
+            for p in first..=last {
+                self.bits[(p / 64) as usize] |= 1 << (p % 64);
+            }
+        }
+    }
+
+    #[cold]
+    fn add_beyond(&mut self, first: u64, last: u64) {
+        // The bitmap may cover pages up to 16 bytes a run (1 MB at least), under 2^31.
+        let cap = (self.runs.saturating_mul(128)).max(1 << 23).min(1 << 31);
+        if last < cap {
+            let words = (last / 64 + 1) as usize;
+            // Doubling, so a trace whose highest page climbs slowly grows it a few times.
+            let want = words.max(self.bits.len() * 2).min((cap / 64) as usize).max(words);
+            self.bits.resize(want, 0);
+            self.set(first, last);
+        } else {
+            self.far.push((first, last));
+        }
+    }
+
+    /// Distinct pages and distinct blocks of `ppb` pages.
+    pub(crate) fn count(mut self, ppb: u64) -> (u64, u64) {
+        let ppb = ppb.max(1);
+        let low = self.bits.len() as u64 * 64;
+        // The parts of far runs the bitmap now covers go into it: each page counted once.
+        let mut far = Vec::with_capacity(self.far.len());
+        for (a, b) in std::mem::take(&mut self.far) {
+            if a < low {
+                self.set(a, b.min(low - 1));
+            }
+            if b >= low {
+                far.push((a.max(low), b));
+            }
+        }
+        let mut pages = 0u64;
+        let mut blocks = 0u64;
+        let mut last_block = u64::MAX;
+        for (i, &w) in self.bits.iter().enumerate() {
+            pages += w.count_ones() as u64;
+            let mut w = w;
+            while w != 0 {
+                let p = i as u64 * 64 + w.trailing_zeros() as u64;
+                w &= w - 1;
+                let b = p / ppb;
+                if b != last_block {
+                    blocks += 1;
+                    last_block = b;
+                }
+            }
+        }
+        far.sort_unstable();
+        // The last page counted (every far page is above the bitmap's).
+        let mut end: Option<u64> = None;
+        for (a, b) in far {
+            let a = match end {
+                Some(e) if b <= e => continue,
+                Some(e) if a <= e => e + 1,
+                _ => a,
+            };
+            pages += b - a + 1;
+            blocks += b / ppb - a / ppb + 1 - (last_block == a / ppb) as u64;
+            last_block = b / ppb;
+            end = Some(b);
+        }
+        (pages, blocks)
     }
 }
