@@ -107,7 +107,12 @@ fn a_bad_line_deep_in_a_streamed_trace_names_its_line() {
         if i == 23_456 {
             text.push_str("23456.0 0 not-a-number 8 1\n");
         } else {
-            text.push_str(&format!("{i}.0 0 {} {} {}\n", (x >> 33) % 5_000_000 * 8, 8 << (x >> 60) % 3, (x >> 20) & 1));
+            text.push_str(&format!(
+                "{i}.0 0 {} {} {}\n",
+                (x >> 33) % 5_000_000 * 8,
+                8 << ((x >> 60) % 3),
+                (x >> 20) & 1
+            ));
         }
     }
     let mut sc = scenario("page", SchemeParams::default(), 256, 32, trace_workload(Fit::Fold));

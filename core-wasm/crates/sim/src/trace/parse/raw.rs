@@ -282,7 +282,7 @@ impl Footprint {
     #[cold]
     fn add_beyond(&mut self, first: u64, last: u64) {
         // The bitmap may cover pages up to 16 bytes a run (1 MB at least), under 2^31.
-        let cap = (self.runs.saturating_mul(128)).max(1 << 23).min(1 << 31);
+        let cap = self.runs.saturating_mul(128).clamp(1 << 23, 1 << 31);
         if last < cap {
             let words = (last / 64 + 1) as usize;
             // Doubling, so a trace whose highest page climbs slowly grows it a few times.
