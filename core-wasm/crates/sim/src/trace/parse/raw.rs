@@ -341,3 +341,37 @@ impl Footprint {
         (pages, blocks)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Footprint;
+    use std::collections::BTreeSet;
+
+    /// Distinct pages and blocks as a set counts them, for runs low (the bitmap), far (the
+    /// sorted ranges), overlapping and crossing between the two, at block sizes that divide
+    /// the bitmap's end and one that does not.
+    #[test]
+    fn footprint_counts_as_a_set() {
+        let mut x = 3u64;
+        let mut next = || {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            x >> 11
+        };
+        for case in 0..40 {
+            let mut f = Footprint::default();
+            let mut runs = Vec::new();
+            for _ in 0..(1 + case * 50) {
+                let span = [1 << 10, 1 << 20, 1 << 24, 1 << 34][(next() % 4) as usize];
+                let first = next() % span;
+                let n = 1 + next() % [1, 3, 70, 300][(next() % 4) as usize];
+                f.add(first, n);
+                runs.push((first, n));
+            }
+            for ppb in [1, 64, 96] {
+                let pages: BTreeSet<u64> = runs.iter().flat_map(|&(a, n)| a..a + n).collect();
+                let blocks: BTreeSet<u64> = pages.iter().map(|p| p / ppb).collect();
+                assert_eq!(f.clone().count(ppb), (pages.len() as u64, blocks.len() as u64), "case {case}, ppb {ppb}");
+            }
+        }
+    }
+}
