@@ -208,8 +208,29 @@ for (const scheme of schemes) {
 // once (the --before build right before this one), so a burst of load from another process
 // falls on one sample of several schemes rather than on every sample of one (a median of 3
 // runs in one process swung from 11 to 15 M req/s on page mapping between two idle runs).
+// Each sample's process is timed from outside too (/usr/bin/time): its share of a core, CPU
+// (user + sys) / wall. A sample whose process had less than LOOP_SHARE of a core spent part of
+// its run waiting for the CPU behind another process, and its M req/s measures that process,
+// not the loop: it is taken again, up to LOOP_TRIES times (the best share is kept if none gets
+// there, and counted). Why (docs/performance.md, "Issue 37 (session 11, p-loop)"): the kernel
+// schedules by session (autogroup), so a neighbour at nice 19 in its own session still takes
+// an equal share; idle samples halved (12.8, 6.1, 6.3, 12.3, 4.5 M req/s) with no change of
+// code, and the loop's speed followed the share (0.42 of a core 5.4 M, 1.00 of a core 13.6 M).
+// The loop's page faults (the first run in a fresh process) are under 0.5 % of it: no warm-up.
 const LOOP_RUNS = Math.max(RUNS, quick ? 3 : 5);
+const LOOP_SHARE = 0.9;
+const LOOP_TRIES = 4;
 const loopSamples = {};
+/** One `ftl bench --runs 1` process: the loop's result and the process's share of a core. */
+function loopSample(ftl, scheme) {
+  const argv = ['bench', '--scenario', loopScenario(scheme), '--runs', '1'];
+  if (!haveTime) return { nat: JSON.parse(run(ftl, argv)), share: null };
+  const rusage = join(dir, 'loop-rusage.txt');
+  const nat = JSON.parse(run(TIME, ['-f', '%e %U %S', '-o', rusage, ftl, ...argv]));
+  const [wall, user, sys] = readFileSync(rusage, 'utf8').trim().split(/\s+/).slice(-3).map(Number);
+  // /usr/bin/time rounds to 10 ms: a share above 1 is rounding.
+  return { nat, share: wall > 0 ? Math.min(1, (user + sys) / wall) : null };
+}
 for (let round = 0; round < LOOP_RUNS; round++) {
   for (const scheme of schemes) {
     for (const [ftl, into] of BEFORE_FTL
@@ -220,16 +241,33 @@ for (let round = 0; round < LOOP_RUNS; round++) {
       : [[FTL, rows]]) {
       if (!into[scheme]) continue;
       try {
-        const nat = JSON.parse(run(ftl, ['bench', '--scenario', loopScenario(scheme), '--runs', '1']));
+        let best = null;
+        let tries = 0;
+        while (tries < LOOP_TRIES) {
+          const s = loopSample(ftl, scheme);
+          tries++;
+          if (!best || (s.share ?? 1) > (best.share ?? 1)) best = s;
+          if (s.share == null || s.share >= LOOP_SHARE) break;
+        }
         const key = `${ftl === FTL ? 'now' : 'before'} ${scheme}`;
-        (loopSamples[key] ??= []).push(nat.requests_per_s);
-        into[scheme].loop_ops = nat.flash_ops;
+        const acc = (loopSamples[key] ??= { xs: [], shares: [], retaken: 0, short: 0 });
+        acc.xs.push(best.nat.requests_per_s);
+        acc.shares.push(best.share);
+        acc.retaken += tries - 1;
+        if (best.share != null && best.share < LOOP_SHARE) acc.short++;
+        into[scheme].loop_ops = best.nat.flash_ops;
       } catch (e) {
         console.log(`[bench] ${scheme} / in the loop: ${e.message}`);
       }
     }
   }
 }
+/** The shares of a core behind a row's loop figure, for the console and the table's notes. */
+const shareText = (acc) =>
+  acc.shares[0] == null
+    ? 'share of a core not measured (no /usr/bin/time)'
+    : `share of a core ${f2(Math.min(...acc.shares))}-${f2(Math.max(...acc.shares))}, ${acc.retaken} retaken, ${acc.short} under ${LOOP_SHARE}`;
+const loopNotes = [];
 for (const [ftl, into] of BEFORE_FTL
   ? [
       [BEFORE_FTL, beforeRows],
@@ -237,14 +275,17 @@ for (const [ftl, into] of BEFORE_FTL
     ]
   : [[FTL, rows]]) {
   for (const scheme of schemes) {
-    const xs = loopSamples[`${ftl === FTL ? 'now' : 'before'} ${scheme}`];
+    const acc = loopSamples[`${ftl === FTL ? 'now' : 'before'} ${scheme}`];
     const row = into[scheme];
-    if (!xs || !row) continue;
+    if (!acc || !row) continue;
+    const xs = acc.xs;
     row.loop_req_s = median(xs);
     row.loop_req_s_runs = xs;
+    row.loop_shares = acc.shares;
     row.loop_ops_s = (row.loop_ops / N_LOOP) * row.loop_req_s;
+    if (ftl === FTL) loopNotes.push(`${scheme} ${shareText(acc)}`);
     console.log(
-      `${scheme.padEnd(10)} ${ftl === FTL ? 'now   ' : 'before'} loop ${f2(row.loop_req_s / 1e6)} M req/s (median of ${xs.map((x) => f2(x / 1e6)).join(', ')}) ${f2(row.loop_ops_s / 1e6, 1)} M ops/s; wasm / native ${f2(row.wasm_req_s / row.loop_req_s)} (full-speed path ${f2(row.wasm_fast_req_s / row.loop_req_s)})`,
+      `${scheme.padEnd(10)} ${ftl === FTL ? 'now   ' : 'before'} loop ${f2(row.loop_req_s / 1e6)} M req/s (median of ${xs.map((x) => f2(x / 1e6)).join(', ')}; ${shareText(acc)}) ${f2(row.loop_ops_s / 1e6, 1)} M ops/s; wasm / native ${f2(row.wasm_req_s / row.loop_req_s)} (full-speed path ${f2(row.wasm_fast_req_s / row.loop_req_s)})`,
     );
   }
 }
@@ -645,7 +686,11 @@ Measured by \`npm run bench\` (scripts/bench.mjs) on ${date}: ${machine}; ${load
 - **In the loop**: \`ftl bench --runs 1 --scenario '{"scheme":S,"chip":${JSON.stringify(CHIP)},"params":{"log_blocks":16},"workload":{"kind":"uniform","n":${N_LOOP},"seed":1}}'\`
   (the run alone on the full-speed path), one process per sample, the median of ${LOOP_RUNS} samples taken in
   alternating rounds (each round runs every scheme once${BEFORE_FTL ? ', the before build right before this one' : ''}), so a burst
-  of load falls on one sample of several schemes, not on all of one; flash ops/s is secondary (a scheme
+  of load falls on one sample of several schemes, not on all of one. Each sample's process is timed by
+  \`/usr/bin/time\` as well: one that had under ${LOOP_SHARE} of a core (CPU / wall) waited behind another
+  process and is taken again, up to ${LOOP_TRIES} times (docs/performance.md, "Issue 37 (session 11, p-loop)").
+  ${loopNotes.length ? `This run: ${loopNotes.join('; ')}.` : ''}
+  Flash ops/s is secondary (a scheme
   that does more flash work per host write is not faster for it). wasm = the app's .wasm in Node
   (\`node scripts/bench-wasm.mjs SCENARIO ${RUNS}\`: \`Session.run\`, the player's path with keyframes
   and run log, as "Run to end" runs it); wasm / native compares host requests/s.
