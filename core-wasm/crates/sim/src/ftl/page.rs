@@ -10,7 +10,9 @@ use super::panel::{first_rows, PageAt, PageMapEntry, PANEL_ROWS};
 use super::registry::{self, Builder, Mapping, ParamSpec, Run, SchemeEntry, Value};
 use super::scan_recovery::{scan, Extent};
 use super::{BlockRole, Cleaning, Ftl, Panel, PanelData, SchemeParams};
-use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
+use crate::nand::{
+    BlockSplit, Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE,
+};
 
 /// Blocks the scheme always keeps out of logical space: the write frontier, the GC
 /// frontier and one free block so a GC can always finish.
@@ -61,6 +63,8 @@ struct Frontier {
 #[derive(Clone)]
 pub struct PageFtl {
     ppb: u32,
+    /// A page's block by a shift, not a division (issue 37).
+    blocks_of: BlockSplit,
     logical_pages: u32,
     /// Logical-to-physical page map (RAM).
     l2p: Vec<Ppn>,
@@ -95,6 +99,7 @@ impl PageFtl {
         let logical_pages = by_op.min((g.blocks - RESERVED_BLOCKS) * g.pages_per_block).max(1);
         Ok(PageFtl {
             ppb: g.pages_per_block,
+            blocks_of: g.block_split(),
             logical_pages,
             l2p: vec![NONE; logical_pages as usize],
             valid: ValidBuckets::new(g.blocks, g.pages_per_block),
@@ -302,14 +307,16 @@ impl PageFtl {
         Ok(Frontier { pbn, next: 0 })
     }
 
-    /// Invalidates the old copy of `lpn` and points the map at `ppn`.
+    /// Invalidates the old copy of `lpn` and points the map at `ppn`. Inline: every host
+    /// write and GC copy does it (issue 37; `#[inline]` alone left it a call).
+    #[inline(always)]
     fn remap(&mut self, lpn: Lpn, ppn: Ppn) {
-        let old = self.l2p[lpn as usize];
+        let entry = &mut self.l2p[lpn as usize];
+        let old = std::mem::replace(entry, ppn);
         if old != NONE {
-            self.valid.decr(old / self.ppb);
+            self.valid.decr(self.blocks_of.pbn(old));
         }
-        self.l2p[lpn as usize] = ppn;
-        self.valid.incr(ppn / self.ppb);
+        self.valid.incr(self.blocks_of.pbn(ppn));
     }
 
     /// A page of the write frontier, opening a new one (and collecting garbage

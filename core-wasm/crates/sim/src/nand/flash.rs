@@ -1,7 +1,7 @@
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-use super::{Chip, Geometry, Timing};
+use super::{BlockSplit, Chip, Geometry, Timing};
 
 pub type Lpn = u32;
 pub type Pbn = u32;
@@ -273,6 +273,13 @@ pub struct Flash {
     pause: bool,
     recording: bool,
     events: Vec<Event>,
+    /// The chip's `Geometry::block_split`, worked out once.
+    blocks_of: BlockSplit,
+    /// Nothing to do besides the operation itself: not recording, no power budget, no
+    /// count waiting (`replain`). A read or program then takes the inline path
+    /// (`read`, `program`); otherwise the out-of-line one that checks every case (issue 37:
+    /// one test instead of four in every operation of the loop).
+    plain: bool,
 }
 
 impl Flash {
@@ -294,8 +301,16 @@ impl Flash {
             pause: false,
             recording: false,
             events: Vec::new(),
+            plain: true,
+            blocks_of: g.block_split(),
             chip,
         }
+    }
+
+    /// Sets `plain` again after a change of what it stands for.
+    #[inline]
+    fn replain(&mut self) {
+        self.plain = !self.recording && !self.power_lost && self.power_budget.is_none() && self.pending.is_empty();
     }
 
     /// Zeroes the operation counters, flash time and merge / GC counters, keeping the
@@ -307,6 +322,7 @@ impl Flash {
         self.time_by_cause = [0; 10];
         self.counters = FtlCounters::default();
         self.pending.clear();
+        self.replain();
     }
 
     // ---- merge and GC counts ----------------------------------------------------
@@ -321,15 +337,22 @@ impl Flash {
     /// replacement counts at its first flash operation (docs/cli.md).
     pub fn count_at_next_op(&mut self, c: Count) {
         self.pending.push(c);
+        self.plain = false;
     }
 
     /// Adds every count still waiting (a request completed: State::exec).
+    #[inline]
     pub fn flush_counts(&mut self) {
         if !self.pending.is_empty() {
-            for c in std::mem::take(&mut self.pending) {
-                self.counters.add(c);
-            }
+            self.flush_pending();
         }
+    }
+    #[inline(never)]
+    fn flush_pending(&mut self) {
+        for c in std::mem::take(&mut self.pending) {
+            self.counters.add(c);
+        }
+        self.replain();
     }
 
     /// Counts waiting for their work's first operation.
@@ -351,6 +374,7 @@ impl Flash {
                 i += 1;
             }
         }
+        self.replain();
     }
 
     pub fn geometry(&self) -> &Geometry {
@@ -371,6 +395,7 @@ impl Flash {
     /// After `n` more operations every operation fails with `PowerLoss`.
     pub fn set_power_budget(&mut self, n: Option<u64>) {
         self.power_budget = n;
+        self.replain();
     }
     pub fn power_lost(&self) -> bool {
         self.power_lost
@@ -382,6 +407,7 @@ impl Flash {
         self.pause = false;
         // Counts announced for work the cut (or pause) stopped before it began.
         self.pending.clear();
+        self.replain();
     }
     /// A pause after `n` more operations (the app's op-exact view, src/stepper.rs): the
     /// FTL unwinds at operation `n + 1` as on power loss, but that operation leaves its
@@ -390,12 +416,17 @@ impl Flash {
     pub fn pause_after(&mut self, n: u64) {
         self.power_budget = Some(n);
         self.pause = true;
+        self.plain = false;
     }
 
     /// Charges one operation (done for `cause`) against the power budget; once it passes,
     /// the counts waiting for it are added (`count_at_next_op`). One that fails drops them.
+    /// (`plain`: nothing to charge, nothing waiting.)
     #[inline]
     fn spend(&mut self, cause: Cause) -> FlashResult<()> {
+        if self.plain {
+            return Ok(());
+        }
         if self.power_lost {
             self.pending.clear();
             return Err(FlashError::PowerLoss);
@@ -404,6 +435,7 @@ impl Flash {
             if b == 0 {
                 self.power_lost = true;
                 self.pending.clear();
+                self.replain();
                 return Err(FlashError::PowerLoss);
             }
             self.power_budget = Some(b - 1);
@@ -423,6 +455,7 @@ impl Flash {
         if !on {
             self.events.clear();
         }
+        self.replain();
     }
     pub fn recording(&self) -> bool {
         self.recording
@@ -438,8 +471,9 @@ impl Flash {
         }
     }
 
-    #[inline]
-    fn account(&mut self, kind: OpKind, ppn: Ppn, lpn: Lpn, cause: Cause) {
+    /// The time and count of an operation, without the event (`plain`: not recording).
+    #[inline(always)]
+    fn account_plain(&mut self, kind: OpKind, cause: Cause) {
         let t = &self.chip.timing;
         let ns = match kind {
             OpKind::Read => t.read_ns,
@@ -450,6 +484,11 @@ impl Flash {
         self.elapsed_ns += ns;
         self.time_by_cause[cause as usize] += ns;
         self.counts[kind as usize][cause as usize] += 1;
+    }
+
+    #[inline]
+    fn account(&mut self, kind: OpKind, ppn: Ppn, lpn: Lpn, cause: Cause) {
+        self.account_plain(kind, cause);
         if self.recording {
             let pbn = self.split(ppn).0;
             let (content, version) = match kind {
@@ -462,8 +501,23 @@ impl Flash {
 
     // ---- operations -----------------------------------------------------------
 
-    /// Reads a page (data and spare area).
+    /// Reads a page (data and spare area). Inline for the common case (`plain`, the page
+    /// on the chip): the schemes' hot paths read without a call (issue 37; `#[inline]`
+    /// alone left it a call).
+    #[inline(always)]
     pub fn read(&mut self, ppn: Ppn, cause: Cause) -> FlashResult<Page> {
+        match self.pages.get(ppn as usize) {
+            Some(&p) if self.plain => {
+                self.account_plain(OpKind::Read, cause);
+                Ok(p)
+            }
+            _ => self.read_checked(ppn, cause),
+        }
+    }
+
+    /// `read` in every case: out of range, a power budget, counts waiting, recording.
+    #[inline(never)]
+    fn read_checked(&mut self, ppn: Ppn, cause: Cause) -> FlashResult<Page> {
         self.check_ppn(ppn)?;
         self.spend(cause)?;
         let p = self.pages[ppn as usize];
@@ -480,15 +534,36 @@ impl Flash {
         Ok(p)
     }
 
-    /// Block and offset of a page (Geometry's shift and mask, no division).
+    /// Block and offset of a page (a shift and a mask, no division: `BlockSplit`).
     #[inline]
     fn split(&self, ppn: Ppn) -> (Pbn, u32) {
-        let g = &self.chip.geometry;
-        (g.pbn_of(ppn), g.offset_of(ppn))
+        (self.blocks_of.pbn(ppn), self.blocks_of.offset(ppn))
     }
 
-    /// Programs an erased page.
+    /// Programs an erased page. Inline for the common case (`plain`, an erased page on the
+    /// chip, in order, a page that is not the erased record): the schemes' hot paths
+    /// program without a call (issue 37); every other case, and every broken rule, takes
+    /// `program_checked` (`#[inline]` alone left it a call).
+    #[inline(always)]
     pub fn program(&mut self, ppn: Ppn, page: Page, cause: Cause) -> FlashResult<()> {
+        let (pbn, off) = self.split(ppn);
+        let in_order = !self.chip.in_order_programming || self.write_ptr.get(pbn as usize).is_some_and(|&w| off >= w);
+        match self.pages.get_mut(ppn as usize) {
+            Some(p) if self.plain && p.is_erased() && page.kind != PageKind::Erased && in_order => {
+                *p = page;
+                // In range: `pages` holds `write_ptr.len()` blocks of pages.
+                let wp = &mut self.write_ptr[pbn as usize];
+                *wp = (*wp).max(off + 1);
+                self.account_plain(OpKind::Program, cause);
+                Ok(())
+            }
+            _ => self.program_checked(ppn, page, cause),
+        }
+    }
+
+    /// `program` in every case: a broken rule, a power budget, counts waiting, recording.
+    #[inline(never)]
+    fn program_checked(&mut self, ppn: Ppn, page: Page, cause: Cause) -> FlashResult<()> {
         self.check_ppn(ppn)?;
         let (pbn, off) = self.split(ppn);
         if !self.pages[ppn as usize].is_erased() || page.kind == PageKind::Erased {
