@@ -16,6 +16,9 @@ type TornWatch = {
 
 const SCALES = [1.5, 1.75, 2, 2.25, 2.5, 2.75, 3];
 
+// Each test opens its own page: the two window sizes' long walks may run on both workers.
+test.describe.configure({ mode: 'parallel' });
+
 /**
  * Wait until the chip is drawn for its box in this mode (the grid's size is the area's) and
  * the legend explains exactly the marks it drew.
