@@ -463,7 +463,13 @@ pub(crate) fn read_trace(
     Ok(TraceFile { name, path, bytes, sha256 })
 }
 
-/// Reads a file in 1 MB chunks, handing each to `parse` while another thread computes the
+/// Bytes read at a time. A streamed run hands one batch per chunk to the run, and up to
+/// four chunks are alive (read, parsed, two waiting for the hasher): 256 KB keeps the
+/// process under the 32 MB target where 1 MB chunks and their batches cost 6-8 MB more
+/// (issue 37, session 12), and reads no slower.
+const READ_CHUNK: usize = 256 << 10;
+
+/// Reads a file in `READ_CHUNK` chunks, handing each to `parse` while another thread computes the
 /// file's SHA-256 (issue 37: the hash was 5 % of a page-mapping `ftl run` on one core).
 /// `parse` answers whether it wants more (Some(false): only hash the rest) or stops the
 /// read (None). Returns the bytes read and the digest in hex.
@@ -486,7 +492,7 @@ fn read_hashed(file: &mut impl Read, mut parse: impl FnMut(&[u8]) -> Option<bool
         let read = loop {
             // A chunk the hasher is done with (and the parse too) is read into again.
             let mut buf =
-                returned.try_recv().ok().and_then(|b| Arc::try_unwrap(b).ok()).unwrap_or_else(|| vec![0u8; 1 << 20]);
+                returned.try_recv().ok().and_then(|b| Arc::try_unwrap(b).ok()).unwrap_or_else(|| vec![0u8; READ_CHUNK]);
             let n = match file.read(&mut buf) {
                 Ok(0) => break Ok(()),
                 Ok(n) => n,

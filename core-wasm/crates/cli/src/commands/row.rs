@@ -346,8 +346,9 @@ fn fill_streamed(
     // error then needs it).
     let mut need = None;
     let (parsed, file) = std::thread::scope(|s| {
-        // A few batches (a 1 MB chunk of text each) in flight at most: bounded memory.
-        let (to_run, batches) = std::sync::mpsc::sync_channel::<Batch>(4);
+        // A few batches (a 256 KB chunk of text each, `setup::READ_CHUNK`) in flight at most:
+        // bounded memory.
+        let (to_run, batches) = std::sync::mpsc::sync_channel::<Batch>(2);
         let parse = s.spawn(move || {
             let mut parser = TraceParser::new(opts);
             let file = crate::setup::read_trace(path, |chunk| {

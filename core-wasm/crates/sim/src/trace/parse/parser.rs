@@ -504,8 +504,17 @@ impl TraceParser {
         } else if rest.len() > MAX_LINE {
             self.fail(format!("line {} is longer than {} bytes: not a text trace?", self.out.lines + 1, MAX_LINE));
         } else {
-            self.carry = rest.to_vec();
+            self.keep_rest(buf, start);
         }
+    }
+
+    /// Keeps `buf[start..]` (a partial line or record) as the carry, in `buf`'s own memory:
+    /// no allocation per chunk (issue 37: a chunk-sized buffer was allocated and freed
+    /// for every chunk).
+    fn keep_rest(&mut self, mut buf: Vec<u8>, start: usize) {
+        buf.copy_within(start.., 0);
+        buf.truncate(buf.len() - start);
+        self.carry = buf;
     }
 
     /// libCacheSim oracleGeneral: little-endian `u32 time, u64 obj_id, u32 obj_size,
@@ -545,7 +554,7 @@ impl TraceParser {
                 self.out.lines - 1
             ));
         } else {
-            self.carry = rest.to_vec();
+            self.keep_rest(buf, whole);
         }
     }
 
