@@ -562,6 +562,10 @@ impl Schedule {
     pub fn per_page(pages: usize) -> Schedule {
         Schedule { starts: Vec::new(), pages, arrivals: None, requests: pages, unit: None }
     }
+    /// Whether every page request is a host request of its own (`per_page`).
+    pub fn per_page_only(&self) -> bool {
+        self.starts.is_empty()
+    }
     /// Page requests.
     pub fn pages(&self) -> usize {
         self.pages
