@@ -24,7 +24,11 @@ test('upload traces/oltp.csv: summary, address plot, fit preview, run', async ({
   await expect(page.getByTestId('trace-summary')).toBeVisible();
   await expect(page.getByTestId('trace-format-detected')).toContainText('csv (detected)');
   await expect(page.getByTestId('trace-requests')).toHaveText('3,000');
-  await expect(page.getByTestId('address-plot').locator('circle').first()).toBeVisible();
+  // the sampled requests, drawn as one path of dots (trace/AddressPlot.tsx)
+  await expect(page.getByTestId('address-plot').locator('path.points')).toBeVisible();
+  expect(
+    Number(await page.getByTestId('address-plot').locator('path.points').getAttribute('data-points')),
+  ).toBeGreaterThan(0);
   // On the classroom chip the trace does not fit as is: the preview says so.
   await page.getByTestId('trace-fit-none').check();
   await expect(page.getByTestId('trace-fit-preview')).toContainText(/beyond the logical space/);
