@@ -218,7 +218,15 @@ fn fold(states: &mut impl Pages, before: &State, ppb: u32, ops: &[Event]) -> Fol
                     match src {
                         Some(st @ (PageState::Valid | PageState::Retractable)) => st,
                         _ => {
-                            let newest = before.ftl.locate(lpn).map_or(0, |p| before.flash.peek(p).version);
+                            // The map's copy counts only while its page holds this LPN: the
+                            // RAM lost at a cut inside a recovery may point to a page since
+                            // erased and programmed with another LPN by that recovery.
+                            let newest = before
+                                .ftl
+                                .locate(lpn)
+                                .map(|p| before.flash.peek(p))
+                                .filter(|pg| pg.kind == PageKind::Data && pg.lpn == lpn)
+                                .map_or(0, |pg| pg.version);
                             if version >= newest {
                                 PageState::Valid
                             } else {

@@ -253,6 +253,18 @@ proptest! {
     }
 }
 
+/// A cut inside RFTL's recovery, then the next recovery's compaction (proptest found it):
+/// the RAM lost at the first cut maps lpn 26 to page 73, which the interrupted recovery had
+/// erased and programmed with lpn 25 (v211); the copy of lpn 26 (v106, its acknowledged
+/// version) was drawn invalid against that page's version.
+#[test]
+fn a_recovery_copy_is_valid_when_the_lost_map_points_to_a_reused_page() {
+    let w = Workload::Uniform { n: 400, seed: 956_735, read_ratio: 0.2 };
+    let cuts = [(973, 19), (824, 0), (77, 175), (2476, 202), (812, 208), (223, 199)];
+    let moments = walk("rftl", w, 32, 300, &cuts).unwrap_or_else(|e| panic!("{e}"));
+    assert!(moments > 300, "only {moments} moments");
+}
+
 fn stepper_at(scheme: &str, params: SchemeParams, blocks: u32, ppb: u32, text: &str, at: usize) -> Stepper {
     let sc = scenario(scheme, params, blocks, ppb, Workload::Pattern { text: text.into() });
     let mut s = Stepper::new(sc.build().unwrap());
