@@ -718,19 +718,32 @@ impl Simulator {
     /// request (issue 37). Same clock, same state.
     fn run_closed(&mut self, reqs: impl Iterator<Item = Request>) -> Result<(), String> {
         for req in reqs {
-            let f = &self.state.flash;
-            let (t0, h0, c0) = (f.elapsed_ns, f.time_ns(crate::nand::Cause::Host), cleanings(f));
-            if let Err(e) = self.state.exec_inline(req) {
-                return Err(self.failed(req, e));
+            // The kind known in each arm: the request's and the clock's matches fold into
+            // this one.
+            match req {
+                Request::Write { .. } => self.closed_one(req, Kind::Write)?,
+                Request::Read { .. } => self.closed_one(req, Kind::Read)?,
+                _ => self.closed_one(req, Kind::Other)?,
             }
-            let f = &self.state.flash;
-            let service = f.elapsed_ns - t0;
-            let gc = service - (f.time_ns(crate::nand::Cause::Host) - h0);
-            if gc > 0 {
-                self.note_gc(c0);
-            }
-            self.state.clock.page_closed((self.state.pos - 1) as u64, kind_of(req), service, gc);
         }
+        Ok(())
+    }
+
+    /// One request of `run_closed`, of kind `kind`.
+    #[inline(always)]
+    fn closed_one(&mut self, req: Request, kind: Kind) -> Result<(), String> {
+        let f = &self.state.flash;
+        let (t0, h0, c0) = (f.elapsed_ns, f.time_ns(crate::nand::Cause::Host), cleanings(f));
+        if let Err(e) = self.state.exec_inline(req) {
+            return Err(self.failed(req, e));
+        }
+        let f = &self.state.flash;
+        let service = f.elapsed_ns - t0;
+        let gc = service - (f.time_ns(crate::nand::Cause::Host) - h0);
+        if gc > 0 {
+            self.note_gc(c0);
+        }
+        self.state.clock.page_closed((self.state.pos - 1) as u64, kind, service, gc);
         Ok(())
     }
 
