@@ -47,9 +47,8 @@ impl State {
         self.exec_inline(req)
     }
 
-    /// `exec` inline, for the simulator's loops: a call a request cost about 25
-    /// instructions of page mapping's 373 (issue 37). Reads and writes here, the rest
-    /// out of line.
+    /// `exec` inline, for the simulator's loops (a call a request was about 25 of page
+    /// mapping's 373 instructions, issue 37); reads and writes here, the rest out of line.
     #[inline(always)]
     fn exec_inline(&mut self, req: Request) -> Result<(), FlashError> {
         let t0 = self.flash.elapsed_ns;
@@ -718,8 +717,7 @@ impl Simulator {
     /// request (issue 37). Same clock, same state.
     fn run_closed(&mut self, reqs: impl Iterator<Item = Request>) -> Result<(), String> {
         for req in reqs {
-            // The kind known in each arm: the request's and the clock's matches fold into
-            // this one.
+            // One match on the kind serves both the request and the clock.
             match req {
                 Request::Write { .. } => self.closed_one(req, Kind::Write)?,
                 Request::Read { .. } => self.closed_one(req, Kind::Read)?,
