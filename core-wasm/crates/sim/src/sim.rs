@@ -156,6 +156,23 @@ fn cleanings(f: &Flash) -> [u64; 4] {
     [c.full_merges, c.partial_merges, c.switch_merges, c.gc_runs]
 }
 
+/// Runs one request on a `Simulator` and times it, the body its loops share: (the chip's
+/// time before it, the host's part of that, its service time, GC's part of it, the
+/// cleanings before it); a failed request returns its error from the caller. A macro: a
+/// method returning the five cost page mapping 6 instructions a request (callgrind).
+macro_rules! exec_timed {
+    ($sim:ident, $req:ident) => {{
+        let f = &$sim.state.flash;
+        let (t0, h0, c0) = (f.elapsed_ns, f.time_ns(crate::nand::Cause::Host), cleanings(f));
+        if let Err(e) = $sim.state.exec_inline($req) {
+            return Err($sim.failed($req, e));
+        }
+        let f = &$sim.state.flash;
+        let service = f.elapsed_ns - t0;
+        (t0, h0, service, service - (f.time_ns(crate::nand::Cause::Host) - h0), c0)
+    }};
+}
+
 /// What cleaning ran between two `cleanings` (the narration's "the full merge ...").
 fn cleaning_name(before: [u64; 4], after: [u64; 4]) -> &'static str {
     const NAMES: [&str; 4] = ["full merge", "partial merge", "switch merge", "garbage collection"];
@@ -566,16 +583,8 @@ impl Simulator {
         req: Request,
         before: Option<crate::runlog::Probe>,
     ) -> Result<Option<crate::runlog::Probe>, String> {
-        let f = &self.state.flash;
-        let (t0, h0) = (f.elapsed_ns, f.time_ns(crate::nand::Cause::Host));
         let wrong0 = self.state.host.wrong_reads;
-        let c0 = cleanings(f);
-        if let Err(e) = self.state.exec_inline(req) {
-            return Err(self.failed(req, e));
-        }
-        let f = &self.state.flash;
-        let service = f.elapsed_ns - t0;
-        let gc = service - (f.time_ns(crate::nand::Cause::Host) - h0);
+        let (t0, h0, service, gc, c0) = exec_timed!(self, req);
         self.tick(req, service, gc, c0);
         let after = before.map(|before| {
             let s = &self.state;
@@ -697,14 +706,8 @@ impl Simulator {
             return self.run_closed(reqs);
         }
         for req in reqs {
-            let f = &self.state.flash;
-            let (t0, h0, c0) = (f.elapsed_ns, f.time_ns(crate::nand::Cause::Host), cleanings(f));
-            if let Err(e) = self.state.exec_inline(req) {
-                return Err(self.failed(req, e));
-            }
-            let f = &self.state.flash;
-            let service = f.elapsed_ns - t0;
-            self.tick(req, service, service - (f.time_ns(crate::nand::Cause::Host) - h0), c0);
+            let (t0, h0, service, gc, c0) = exec_timed!(self, req);
+            self.tick(req, service, gc, c0);
             if self.timeline.is_some() {
                 self.keep_time(t0, h0);
             }
@@ -730,14 +733,7 @@ impl Simulator {
     /// One request of `run_closed`, of kind `kind`.
     #[inline(always)]
     fn closed_one(&mut self, req: Request, kind: Kind) -> Result<(), String> {
-        let f = &self.state.flash;
-        let (t0, h0, c0) = (f.elapsed_ns, f.time_ns(crate::nand::Cause::Host), cleanings(f));
-        if let Err(e) = self.state.exec_inline(req) {
-            return Err(self.failed(req, e));
-        }
-        let f = &self.state.flash;
-        let service = f.elapsed_ns - t0;
-        let gc = service - (f.time_ns(crate::nand::Cause::Host) - h0);
+        let (_, _, service, gc, c0) = exec_timed!(self, req);
         if gc > 0 {
             self.note_gc(c0);
         }
