@@ -13,15 +13,16 @@ describe('address plot dots', () => {
     const dots = d.split('M').slice(1);
     expect(dots).toHaveLength(2);
     const centres = dots.map((dot) => {
-      const [start, ...arcs] = dot.split('a');
+      const [start, ...arcs] = dot.split('A');
       const [x0, y0] = start.split(',').map(Number);
-      expect(arcs).toHaveLength(2);
-      // each arc: rx,ry rotation large-arc,sweep dx,dy — a half circle out and back
-      const steps = arcs.map((a) => a.trim().split(/[ ,]+/).map(Number));
+      // absolute arcs: rx,ry,rotation,large-arc,sweep,x,y — half way round and back to the start
+      const steps = arcs.map((a) => a.split(',').map(Number));
+      expect(steps.length).toBeGreaterThanOrEqual(2);
       for (const s of steps) expect(s.slice(0, 2)).toEqual([1.6, 1.6]);
-      expect(steps[0][5] + steps[1][5]).toBeCloseTo(0);
-      expect(steps[0][6] + steps[1][6]).toBeCloseTo(0);
-      return [x0 + steps[0][5] / 2, y0];
+      const [x1, y1] = steps[0].slice(5);
+      expect(Math.hypot(x1 - x0, y1 - y0)).toBeCloseTo(3.2);
+      expect(steps[steps.length - 1].slice(5)).toEqual([x0, y0]);
+      return [(x0 + x1) / 2, (y0 + y1) / 2];
     });
     expect(centres[0][0]).toBeCloseTo(10);
     expect(centres[0][1]).toBeCloseTo(20);
