@@ -28,6 +28,14 @@ export function benchArgs(argv = process.argv.slice(2)) {
   return { port, dist, positional: argv };
 }
 
+/** Headless Chromium (/usr/bin/chromium or CHROMIUM_PATH), as every browser bench runs it. */
+export function launchChromium() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+  });
+}
+
 /**
  * `vite preview` on the port and Chromium (/usr/bin/chromium or CHROMIUM_PATH), once the
  * server answers. `close()` stops both.
@@ -58,10 +66,7 @@ export async function openBench(port) {
       if (i > 300) throw new Error('vite preview did not start');
       await new Promise((r) => setTimeout(r, 100));
     }
-    const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-    });
+    const browser = await launchChromium();
     const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
     return {
       base,

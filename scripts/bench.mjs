@@ -6,9 +6,10 @@
 //     timed from outside (wall clock and peak RSS of the child, /usr/bin/time): parse +
 //     fit + run + report, as a user runs it. Headline: host requests per second.
 //  2. In the loop: `ftl bench` (the run alone, full-speed path, median of runs) and the
-//     app's .wasm in Node (scripts/bench-wasm.mjs, Session.run as "Run to end" does):
+//     app's .wasm in Chromium, in a worker as the app runs it (scripts/bench-wasm-browser.mjs,
+//     one browser for every scheme; Session.run as "Run to end" does, and the full-speed path):
 //     host requests/s, flash operations/s as a secondary column, wasm / native.
-//  3. Seek on a 1,000,000-request run and the 8 GB chip's wasm memory.
+//  3. Seek on a 1,000,000-request run and the 8 GB chip's wasm memory (in Node: bench-wasm.mjs).
 //  4. One op step on a 65,536 x 64 chip in Chromium, key press to drawn change
 //     (scripts/bench-step-browser.mjs, Playwright on the production build), at request 250,000.
 //  5. "Run to end" of the loop's request count on that chip in Chromium
@@ -145,8 +146,8 @@ function wholeRun(ftl, scheme, file) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const f2 = (x, d = 2) => (x == null || Number.isNaN(x) ? '-' : x.toFixed(d));
 
-/** Every figure of one scheme with one build (ftl binary + wasm package). */
-function measure(scheme, ftl, pkg) {
+/** The whole-process figures of one scheme with one ftl binary (the wasm: measureWasm). */
+function measure(scheme, ftl) {
   const row = { scheme };
   for (const t of TRACES) {
     try {
@@ -159,29 +160,42 @@ function measure(scheme, ftl, pkg) {
       console.log(`[bench] ${scheme} / ${t.name}: ${e.message}`);
     }
   }
-  // In the loop: wasm (Session.run) here; native (full-speed path) in alternating rounds below.
-  const scenario = loopScenario(scheme);
-  try {
-    const w = JSON.parse(
-      run('node', ['scripts/bench-wasm.mjs', scenario, String(RUNS)], { env: { ...process.env, FTLSCOPE_PKG: pkg } }),
-    );
-    row.wasm_req_s = w.requests_per_s;
-    row.wasm_mb = w.wasm_memory_bytes / 2 ** 20;
-    // The same loop as `ftl bench` (no keyframes, no run log): wasm against native on one path.
-    const fs = JSON.parse(
-      run('node', ['scripts/bench-wasm.mjs', scenario, String(RUNS), '--full-speed'], {
-        env: { ...process.env, FTLSCOPE_PKG: pkg },
-      }),
-    );
-    row.wasm_fast_req_s = fs.requests_per_s;
-  } catch (e) {
-    console.log(`[bench] ${scheme} / wasm: ${e.message}`);
-  }
   const f = f2;
   console.log(
-    `${scheme.padEnd(10)} ${ftl === FTL ? 'now   ' : 'before'} uniform trace ${f(row.uniform_s)} s ${f(row.uniform_rss_mb, 0)} MB  hotcold trace ${f(row.hotcold_s)} s ${f(row.hotcold_rss_mb, 0)} MB  wasm ${f(row.wasm_req_s / 1e6)} M req/s (full-speed path ${f(row.wasm_fast_req_s / 1e6)})`,
+    `${scheme.padEnd(10)} ${ftl === FTL ? 'now   ' : 'before'} uniform trace ${f(row.uniform_s)} s ${f(row.uniform_rss_mb, 0)} MB  hotcold trace ${f(row.hotcold_s)} s ${f(row.hotcold_rss_mb, 0)} MB`,
   );
   return row;
+}
+
+/**
+ * The loop's scenario of every scheme in the app's wasm, in Chromium (where the app runs it;
+ * its V8 ran this wasm 1.14-1.33x faster than Node 20's, docs/performance.md "Issue 37
+ * (session 12, lead)"): one browser for all the schemes, both paths alternating run by run
+ * (player: Session.run with keyframes and run log, as "Run to end" runs it; full speed: the
+ * loop `ftl bench` times). Native is measured in its own rounds below.
+ */
+let wasmEngine = null;
+function measureWasm(into, pkg) {
+  const names = schemes.filter((s) => into[s]);
+  try {
+    const out = run('node', ['scripts/bench-wasm-browser.mjs', ...names.map(loopScenario), String(RUNS), '--both'], {
+      env: { ...process.env, FTLSCOPE_PKG: pkg },
+    });
+    for (const line of out.trim().split('\n')) {
+      const w = JSON.parse(line);
+      const row = into[w.scheme];
+      wasmEngine = w.engine;
+      row.wasm_engine = 'chromium';
+      row[w.full_speed ? 'wasm_fast_req_s' : 'wasm_req_s'] = w.requests_per_s;
+      if (!w.full_speed) row.wasm_mb = w.wasm_memory_bytes / 2 ** 20;
+    }
+  } catch (e) {
+    console.log(`[bench] wasm in Chromium: ${e.message}`);
+  }
+  for (const s of names)
+    console.log(
+      `${s.padEnd(10)} ${into === rows ? 'now   ' : 'before'} wasm in Chromium ${f2(into[s].wasm_req_s / 1e6)} M req/s (full-speed path ${f2(into[s].wasm_fast_req_s / 1e6)})`,
+    );
 }
 
 /** The loop's scenario for `scheme` (`ftl bench`, `scripts/bench-wasm.mjs`). */
@@ -199,9 +213,13 @@ const beforeRows = {};
 const load0 = loadavg()[0];
 for (const scheme of schemes) {
   // With --before-ftl the two builds alternate scheme by scheme: the same load for both.
-  if (BEFORE_FTL) beforeRows[scheme] = measure(scheme, BEFORE_FTL, BEFORE_PKG);
-  rows[scheme] = measure(scheme, FTL, PKG);
+  if (BEFORE_FTL) beforeRows[scheme] = measure(scheme, BEFORE_FTL);
+  rows[scheme] = measure(scheme, FTL);
 }
+const loadWasm0 = loadavg()[0];
+if (BEFORE_FTL) measureWasm(beforeRows, BEFORE_PKG);
+measureWasm(rows, PKG);
+const loadWasm1 = loadavg()[0];
 
 // ---- 2. in the loop, natively: the median of alternating processes (issue 37) -------------
 // One `ftl bench --runs 1` process per sample, LOOP_RUNS rounds; each round runs every scheme
@@ -537,7 +555,7 @@ if (!only && !args.includes('--no-browser') && browserStep) {
         'x',
         x == null ? null : x / 0.85,
         x != null && x >= 0.85,
-        `${f2(load0, 1)}-${f2(load1, 1)}`,
+        `${f2(Math.min(load0, loadWasm0, load1), 1)}-${f2(Math.max(load0, loadWasm1, load1), 1)}`,
       );
     }
   }
@@ -648,7 +666,8 @@ const comparable = base && base.n_trace === N_TRACE && base.n_loop === N_LOOP;
 if (base && !comparable) console.log('[bench] the baseline was taken with other workload sizes: no ratios');
 // speed-up: > 1 is faster than the baseline (time before / time now, rate now / rate before).
 const ratio = (scheme, key, kind) => {
-  const b = comparable ? base.rows[scheme]?.[key] : null;
+  const sameEngine = !key.startsWith('wasm') || base?.rows[scheme]?.wasm_engine === rows[scheme]?.wasm_engine;
+  const b = comparable && sameEngine ? base.rows[scheme]?.[key] : null;
   const n = rows[scheme]?.[key];
   if (b == null || n == null || !b || !n) return null;
   return kind === 'time' ? b / n : n / b;
@@ -667,7 +686,11 @@ for (const s of schemes) {
 // ---- docs/performance.md --------------------------------------------------------------------
 if (write) {
   const f = (x, d = 2) => (x == null || Number.isNaN(x) ? '-' : x.toFixed(d));
-  const b = (s, k) => (comparable ? base.rows[s]?.[k] : null);
+  // wasm figures compare only with a baseline measured in the same engine (Node before session 13).
+  const b = (s, k) =>
+    !comparable || (k.startsWith('wasm') && base.rows[s]?.wasm_engine !== rows[s]?.wasm_engine)
+      ? null
+      : base.rows[s]?.[k];
   const head =
     '| scheme | uniform trace: s (before) | M req/s | peak RSS MB (before) | B / page | hot/cold trace: s (before) | M req/s | loop M req/s (before) | loop M flash ops/s | wasm M req/s (before) | wasm / native | wasm full-speed M req/s | full-speed wasm / native |\n' +
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|';
@@ -695,9 +718,11 @@ Measured by \`npm run bench\` (scripts/bench.mjs) on ${date}: ${machine}; ${load
   process and is taken again, up to ${LOOP_TRIES} times (docs/performance.md, "Issue 37 (session 11, p-loop)").
   ${loopNotes.length ? `This run: ${loopNotes.join('; ')}.` : ''}
   Flash ops/s is secondary (a scheme
-  that does more flash work per host write is not faster for it). wasm = the app's .wasm in Node
-  (\`node scripts/bench-wasm.mjs SCENARIO ${RUNS}\`: \`Session.run\`, the player's path with keyframes
-  and run log, as "Run to end" runs it); wasm / native compares host requests/s.
+  that does more flash work per host write is not faster for it). wasm = the app's .wasm in
+  ${wasmEngine ?? 'Chromium'} (\`node scripts/bench-wasm-browser.mjs SCENARIO... ${RUNS} --both\`,
+  every scheme in one browser, load ${f(loadWasm0, 1)}-${f(loadWasm1, 1)}): \`Session.run\`, the player's path with keyframes
+  and run log, as "Run to end" runs it, and the full-speed path (\`set_full_speed\`, the loop \`ftl bench\`
+  times), median of ${RUNS} runs alternating; wasm / native compares host requests/s.
 
 ${head}
 ${lines.join('\n')}
