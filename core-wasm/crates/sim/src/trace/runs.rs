@@ -38,6 +38,7 @@ impl<T> Default for Chunked<T> {
 }
 
 impl<T: Copy> Chunked<T> {
+    #[inline]
     pub fn push(&mut self, v: T) {
         match self.chunks.last_mut() {
             Some(c) if c.len() < CHUNK => c.push(v),
@@ -155,6 +156,7 @@ impl<W: Word> Runs<W> {
 
     /// Appends `n` page requests of `kind` on pages `first..first + n` (n > 1 only for reads
     /// and writes). False, and nothing stored, when a value does not fit the word.
+    #[inline(always)]
     pub fn push(&mut self, kind: u64, first: u64, n: u64) -> bool {
         if n == 0 {
             return true;

@@ -153,6 +153,7 @@ pub struct RawTrace {
 impl RawTrace {
     /// The next page request begins a host request (a record) with this timestamp, kept
     /// in `times` if `keep`.
+    #[inline(always)]
     pub(crate) fn mark_start(&mut self, time: Option<i128>, keep: bool) {
         let i = self.packed.len();
         if i / 64 >= self.starts.len() {
@@ -177,6 +178,7 @@ impl RawTrace {
         }
     }
     /// Appends `n` page requests of `kind` on pages `first..` (the parser checked they fit).
+    #[inline(always)]
     pub(crate) fn push_pages(&mut self, kind: u64, first: u64, n: u64) {
         let fits = self.packed.push(kind, first, n);
         debug_assert!(fits, "pages are checked against VALUE_MASK first");
