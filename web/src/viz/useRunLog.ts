@@ -111,9 +111,11 @@ export function useRunLog(
         if (r.ran === 0) break;
       }
     } finally {
-      apply(await exec((c, s) => c.goto(s, back.step, back.ops)));
+      // The return to the moment shown and the run log asked for together: the worker
+      // answers them in order, one round trip, and the page draws both in one render.
+      const [r, l] = (await exec((c, s) => Promise.all([c.goto(s, back.step, back.ops), c.runLog(s)]))) ?? [];
+      apply(r);
       setAhead({ running: false, done: at, total });
-      const l = await exec((c, s) => c.runLog(s));
       if (l) setLog(l);
     }
   }, [snap, ahead.running, exec, apply, pause]);
