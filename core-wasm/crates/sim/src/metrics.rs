@@ -93,6 +93,14 @@ impl LatencyHist {
     pub fn buckets(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
         self.counts.iter().copied()
     }
+    /// (value, records) of each value recorded since the distribution was `then` (a copy of
+    /// this one taken earlier).
+    pub fn since<'a>(&'a self, then: &'a LatencyHist) -> impl Iterator<Item = (u64, u64)> + 'a {
+        self.counts.iter().filter_map(|&(v, c)| {
+            let before = then.counts.binary_search_by_key(&v, |e| e.0).map_or(0, |i| then.counts[i].1);
+            (c > before).then_some((v, c - before))
+        })
+    }
     pub fn summary(&self) -> LatencySummary {
         let us = |ns: Option<u64>| ns.map(|v| v as f64 / 1000.0).unwrap_or(0.0);
         LatencySummary {
@@ -163,6 +171,13 @@ impl TimeHist {
             return;
         }
         self.record_new(ns);
+    }
+    /// `n` records of `ns` (after one record of it, `ns` is the current run's value).
+    pub fn record_n(&mut self, ns: u64, n: u64) {
+        if n > 0 {
+            self.record(ns);
+            self.same += n - 1;
+        }
     }
     /// Adds the pending repeats of `hot_ns` to the counts.
     fn settle(&mut self) {
@@ -310,6 +325,18 @@ impl KindTiming {
             return;
         }
         self.record_split(response, wait, service);
+    }
+    /// The service times `host` recorded since it was `then`, each a request that did not
+    /// wait (the closed model's loop, `Clock::page_closed_run`): the same distribution
+    /// as recording each as it ran.
+    pub fn record_since(&mut self, host: &LatencyHist, then: &LatencyHist) {
+        for (ns, n) in host.since(then) {
+            if self.split {
+                (0..n).for_each(|_| self.record_split(ns, 0, ns));
+            } else {
+                self.response.record_n(ns, n);
+            }
+        }
     }
     /// `record` once a request has waited. Kept out of line: its clone would make the
     /// closed model's every record set up a stack frame (in wasm, on the shadow stack).

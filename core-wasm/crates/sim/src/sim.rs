@@ -52,6 +52,8 @@ impl State {
     #[inline(always)]
     fn exec_inline(&mut self, req: Request) -> Result<(), FlashError> {
         let t0 = self.flash.elapsed_ns;
+        // The cleanings this request counts name its GC / merge work (`note_gc`).
+        self.flash.cleaned = 0;
         match req {
             Request::Write { lpn } => {
                 let version = self.next_version;
@@ -149,35 +151,24 @@ fn kind_of(req: Request) -> Kind {
     }
 }
 
-/// The flash's cleaning counters (switch, partial, full merges, GC runs), to name the
-/// GC / merge work a request carried.
-fn cleanings(f: &Flash) -> [u64; 4] {
-    let c = &f.counters;
-    [c.full_merges, c.partial_merges, c.switch_merges, c.gc_runs]
-}
-
 /// Runs one request on a `Simulator` and times it, the body its loops share: (the chip's
-/// time before it, the host's part of that, its service time, GC's part of it, the
-/// cleanings before it); a failed request returns its error from the caller. A macro: a
-/// method returning the five cost page mapping 6 instructions a request (callgrind).
+/// time before it, the host's part of that, its service time, GC's part of it); a failed
+/// request returns its error from the caller. A macro: a method returning the values cost
+/// page mapping 6 instructions a request (callgrind).
 macro_rules! exec_timed {
     ($sim:ident, $req:ident) => {{
         let f = &$sim.state.flash;
-        let (t0, h0, c0) = (f.elapsed_ns, f.time_ns(crate::nand::Cause::Host), cleanings(f));
+        let (t0, h0) = (f.elapsed_ns, f.time_ns(crate::nand::Cause::Host));
         if let Err(e) = $sim.state.exec_inline($req) {
             return Err($sim.failed($req, e));
         }
         let f = &$sim.state.flash;
         let service = f.elapsed_ns - t0;
-        (t0, h0, service, service - (f.time_ns(crate::nand::Cause::Host) - h0), c0)
+        (t0, h0, service, service - (f.time_ns(crate::nand::Cause::Host) - h0))
     }};
 }
-
-/// What cleaning ran between two `cleanings` (the narration's "the full merge ...").
-fn cleaning_name(before: [u64; 4], after: [u64; 4]) -> &'static str {
-    const NAMES: [&str; 4] = ["full merge", "partial merge", "switch merge", "garbage collection"];
-    (0..4).find(|&i| after[i] > before[i]).map(|i| NAMES[i]).unwrap_or("GC work")
-}
+// After `exec_timed`, which it uses.
+mod closed;
 
 /// One request's response time (section 5.1 of the RFTL paper: its own flash operations
 /// plus the GC / merge work scheduled with it), in ns, saturating at u32::MAX.
@@ -432,9 +423,9 @@ impl Simulator {
     /// instructions a request in saving and restoring registers; `#[inline]` alone left it
     /// a call).
     #[inline(always)]
-    fn tick(&mut self, req: Request, service_ns: u64, gc_ns: u64, before: [u64; 4]) {
+    fn tick(&mut self, req: Request, service_ns: u64, gc_ns: u64) {
         if gc_ns > 0 {
-            self.note_gc(before);
+            self.note_gc();
         }
         let i = self.state.pos - 1;
         // The schedule covers the requests held (a streamed run's batch).
@@ -450,11 +441,10 @@ impl Simulator {
         self.tick_page(i, req, service_ns, gc_ns);
     }
 
-    /// Names the GC / merge work the request just run carried (counters `before` it).
+    /// Names the GC / merge work the request just run carried (the cleanings it counted).
     #[inline(never)]
-    fn note_gc(&mut self, before: [u64; 4]) {
-        let what = cleaning_name(before, cleanings(&self.state.flash));
-        self.state.clock.note_gc(what);
+    fn note_gc(&mut self) {
+        self.state.clock.note_gc(self.state.flash.cleaning_name());
     }
 
     /// `tick` for a page request of a longer host request, or in the open model.
@@ -584,8 +574,8 @@ impl Simulator {
         before: Option<crate::runlog::Probe>,
     ) -> Result<Option<crate::runlog::Probe>, String> {
         let wrong0 = self.state.host.wrong_reads;
-        let (t0, h0, service, gc, c0) = exec_timed!(self, req);
-        self.tick(req, service, gc, c0);
+        let (t0, h0, service, gc) = exec_timed!(self, req);
+        self.tick(req, service, gc);
         let after = before.map(|before| {
             let s = &self.state;
             let mut extra = 0;
@@ -706,38 +696,12 @@ impl Simulator {
             return self.run_closed(reqs);
         }
         for req in reqs {
-            let (t0, h0, service, gc, c0) = exec_timed!(self, req);
-            self.tick(req, service, gc, c0);
+            let (t0, h0, service, gc) = exec_timed!(self, req);
+            self.tick(req, service, gc);
             if self.timeline.is_some() {
                 self.keep_time(t0, h0);
             }
         }
-        Ok(())
-    }
-
-    /// `run_each` in the closed model with every page request a host request of its own
-    /// and no per-request timeline: `tick`'s checks made once for the run, not per
-    /// request (issue 37). Same clock, same state.
-    fn run_closed(&mut self, reqs: impl Iterator<Item = Request>) -> Result<(), String> {
-        for req in reqs {
-            // One match on the kind serves both the request and the clock.
-            match req {
-                Request::Write { .. } => self.closed_one(req, Kind::Write)?,
-                Request::Read { .. } => self.closed_one(req, Kind::Read)?,
-                _ => self.closed_one(req, Kind::Other)?,
-            }
-        }
-        Ok(())
-    }
-
-    /// One request of `run_closed`, of kind `kind`.
-    #[inline(always)]
-    fn closed_one(&mut self, req: Request, kind: Kind) -> Result<(), String> {
-        let (_, _, service, gc, c0) = exec_timed!(self, req);
-        if gc > 0 {
-            self.note_gc(c0);
-        }
-        self.state.clock.page_closed((self.state.pos - 1) as u64, kind, service, gc);
         Ok(())
     }
 
