@@ -32,7 +32,14 @@ export function benchArgs(argv = process.argv.slice(2)) {
 export function launchChromium() {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+    // CHROMIUM_ARGS: more switches, space-separated (e.g. --js-flags=--perf-prof for `perf`).
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--no-first-run',
+      ...(process.env.CHROMIUM_ARGS?.split(' ').filter(Boolean) ?? []),
+    ],
   });
 }
 
