@@ -691,12 +691,14 @@ if (write) {
     !comparable || (k.startsWith('wasm') && base.rows[s]?.wasm_engine !== rows[s]?.wasm_engine)
       ? null
       : base.rows[s]?.[k];
+  // In millions, or none (a missing baseline figure is '-', not 0.00).
+  const bM = (s, k) => (b(s, k) == null ? null : b(s, k) / 1e6);
   const head =
     '| scheme | uniform trace: s (before) | M req/s | peak RSS MB (before) | B / page | hot/cold trace: s (before) | M req/s | loop M req/s (before) | loop M flash ops/s | wasm M req/s (before) | wasm / native | wasm full-speed M req/s | full-speed wasm / native |\n' +
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|';
   const lines = schemes.map((s) => {
     const r = rows[s];
-    return `| ${s} | ${f(r.uniform_s)} (${f(b(s, 'uniform_s'))}) | ${f(r.uniform_req_s / 1e6)} | ${f(r.uniform_rss_mb, 0)} (${f(b(s, 'uniform_rss_mb'), 0)}) | ${f((r.uniform_rss_mb * 2 ** 20) / PAGES, 0)} | ${f(r.hotcold_s)} (${f(b(s, 'hotcold_s'))}) | ${f(r.hotcold_req_s / 1e6)} | ${f(r.loop_req_s / 1e6)} (${f(b(s, 'loop_req_s') / 1e6)}) | ${f(r.loop_ops_s / 1e6, 1)} | ${f(r.wasm_req_s / 1e6)} (${f(b(s, 'wasm_req_s') / 1e6)}) | ${f(r.wasm_req_s / r.loop_req_s)} | ${f(r.wasm_fast_req_s / 1e6)} | ${f(r.wasm_fast_req_s / r.loop_req_s)} |`;
+    return `| ${s} | ${f(r.uniform_s)} (${f(b(s, 'uniform_s'))}) | ${f(r.uniform_req_s / 1e6)} | ${f(r.uniform_rss_mb, 0)} (${f(b(s, 'uniform_rss_mb'), 0)}) | ${f((r.uniform_rss_mb * 2 ** 20) / PAGES, 0)} | ${f(r.hotcold_s)} (${f(b(s, 'hotcold_s'))}) | ${f(r.hotcold_req_s / 1e6)} | ${f(r.loop_req_s / 1e6)} (${f(bM(s, 'loop_req_s'))}) | ${f(r.loop_ops_s / 1e6, 1)} | ${f(r.wasm_req_s / 1e6)} (${f(bM(s, 'wasm_req_s'))}) | ${f(r.wasm_req_s / r.loop_req_s)} | ${f(r.wasm_fast_req_s / 1e6)} | ${f(r.wasm_fast_req_s / r.loop_req_s)} |`;
   });
   const table = `<!-- bench:start (written by scripts/bench.mjs; edit outside the markers) -->
 Measured by \`npm run bench\` (scripts/bench.mjs) on ${date}: ${machine}; ${load}
