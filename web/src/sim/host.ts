@@ -99,20 +99,22 @@ const FIRST_SLICE = 1024;
 const MAX_SLICE = 1 << 16;
 
 /**
- * Runs up to `count` requests of `s` with `Session.run` (the core's run loop: no snapshot,
- * no events; the run log, keyframes and response-time timeline kept as the player keeps
- * them, so Back and the charts cover what ran). With `ms`, in slices that stop once `ms`
- * milliseconds have passed: a chunk of "Run to end" takes about that long, so the page's
- * progress and Cancel answer within it whatever a request costs (a merge storm is slower
- * per request than a run of hits). Returns the requests run.
+ * Runs up to `count` requests of `s` with `Session.run_ahead` (the core's run loop: no
+ * snapshot, no events; keyframes and the response-time timeline kept as the player keeps
+ * them, and the run log taken a stretch at a time while the run is quiet, checked by the
+ * chip's counts, not probed a request: ftl_sim stepper/ahead.rs), so Back and the charts
+ * cover what ran. With `ms`, in slices that stop once `ms` milliseconds have passed: a chunk
+ * of "Run to end" takes about that long, so the page's progress and Cancel answer within it
+ * whatever a request costs (a merge storm is slower per request than a run of hits).
+ * Returns the requests run.
  */
-export function runAhead(s: Pick<Session, 'run'>, count: number, ms?: number): number {
-  if (ms === undefined) return s.run(count);
+export function runAhead(s: Pick<Session, 'run_ahead'>, count: number, ms?: number): number {
+  if (ms === undefined) return s.run_ahead(count);
   const until = performance.now() + Math.max(1, ms);
   let ran = 0;
   let slice = FIRST_SLICE;
   while (ran < count) {
-    const r = s.run(Math.min(slice, count - ran));
+    const r = s.run_ahead(Math.min(slice, count - ran));
     ran += r;
     if (r === 0 || performance.now() >= until) break;
     slice = Math.min(MAX_SLICE, slice * 2);

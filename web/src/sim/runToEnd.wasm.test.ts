@@ -255,7 +255,7 @@ describe('Run to end on a huge chip the page holds whole', () => {
 describe('runAhead: slices bounded by time', () => {
   it('runs the count asked for without a time limit, and stops at the end', () => {
     let pos = 0;
-    const s = { run: (n: number) => ((n = Math.min(n, 5000 - pos)), (pos += n), n) };
+    const s = { run_ahead: (n: number) => ((n = Math.min(n, 5000 - pos)), (pos += n), n) };
     expect(runAhead(s, 3000)).toBe(3000);
     expect(runAhead(s, 9999, 60_000)).toBe(2000);
     expect(runAhead(s, 10, 60_000)).toBe(0);
@@ -268,7 +268,7 @@ describe('runAhead: slices bounded by time', () => {
     try {
       // Each request "takes" 0.01 ms: 1024 + 2048 + 4096 requests pass 50 ms.
       const s = {
-        run: (n: number) => {
+        run_ahead: (n: number) => {
           asked.push(n);
           now += n * 0.01;
           return n;

@@ -31,7 +31,7 @@ pub struct Sample {
 }
 
 /// Counts compared before and after a request to classify it.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Probe {
     merges: u64,
     gc: u64,
@@ -46,6 +46,28 @@ impl Probe {
             gc: c.gc_runs + f.count(OpKind::Erase, Cause::Gc),
             meta: f.count(OpKind::Program, Cause::Map) + f.count(OpKind::Program, Cause::Log),
         }
+    }
+}
+
+/// What a stretch of requests is checked by as a whole, before and after it: the chip's
+/// `Probe` and the host's counts. Every count in it only grows, so equal ends mean that
+/// no request in between merged, collected garbage, wrote metadata or read wrong, and
+/// reads + writes grown by the stretch's length mean that every request in it was a read
+/// or a write (no time shift). Then none of them is a marker.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Quiet {
+    probe: Probe,
+    wrong_reads: u64,
+    io: u64,
+}
+
+impl Quiet {
+    pub fn of(f: &Flash, host: &crate::metrics::HostCounters) -> Quiet {
+        Quiet { probe: Probe::of(f), wrong_reads: host.wrong_reads, io: host.reads + host.writes }
+    }
+    /// Whether `self` (before) and `after`, `n` requests apart, bound a stretch with no marker.
+    pub fn quiet(&self, after: &Quiet, n: usize) -> bool {
+        self.probe == after.probe && self.wrong_reads == after.wrong_reads && after.io - self.io == n as u64
     }
 }
 
@@ -86,6 +108,39 @@ impl RunLog {
             self.markers.push((index as u32, bits));
         }
         if self.upto.is_multiple_of(self.sample_every) {
+            self.samples.push(Sample {
+                step: self.upto as u32,
+                host_writes,
+                page_programs: f.total(OpKind::Program),
+                erases: f.total(OpKind::Erase),
+                elapsed_us: f.elapsed_ns as f64 / 1000.0,
+            });
+        }
+    }
+
+    /// The end of the stretch from request `from` that a run can pass unlogged and then
+    /// check as a whole (`Stepper::run_ahead`): the next sample's step, at most `end`.
+    pub fn stretch_end(&self, from: usize, end: usize) -> usize {
+        ((from / self.sample_every + 1) * self.sample_every).min(end)
+    }
+
+    /// Takes requests up to `to` as covered, so a player run does not probe them; the
+    /// caller checks the stretch afterwards (`quiet`) and either keeps it (`passed`) or
+    /// gives it back (`rewind`) and runs it again logged.
+    pub fn skip_to(&mut self, to: usize) {
+        self.upto = self.upto.max(to);
+    }
+    /// Gives back a stretch taken by `skip_to`: the log covers requests up to `to` again.
+    pub fn rewind(&mut self, to: usize) {
+        self.upto = to;
+    }
+    /// A stretch taken by `skip_to` was quiet (`quiet`): no request in it is a marker, so the
+    /// log is what `record` would have made, but for the sample at its end, added here from
+    /// the chip's counters after it.
+    pub fn passed(&mut self, f: &Flash, host_writes: u64) {
+        if self.upto.is_multiple_of(self.sample_every)
+            && self.samples.last().is_none_or(|s| s.step as usize != self.upto)
+        {
             self.samples.push(Sample {
                 step: self.upto as u32,
                 host_writes,

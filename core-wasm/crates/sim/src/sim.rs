@@ -660,6 +660,16 @@ impl Simulator {
         r.map(|()| self.state.pos - start)
     }
 
+    /// `run` on the full-speed loop in either mode: no keyframe, no run log (the player's
+    /// "Run to end" between keyframe positions, checking the log a stretch at a time:
+    /// `Stepper::run_ahead`, issue 37 item 4).
+    pub fn run_unlogged(&mut self, n: usize) -> Result<usize, String> {
+        match &self.error {
+            Some(e) => Err(e.clone()),
+            None => self.run_fast(n),
+        }
+    }
+
     fn run_fast(&mut self, n: usize) -> Result<usize, String> {
         let start = self.state.pos;
         let end = start.saturating_add(n).min(self.total());

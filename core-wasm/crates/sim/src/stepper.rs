@@ -16,6 +16,7 @@ use crate::nand::{Event, FlashError, OpKind, Pbn};
 use crate::sim::{Simulator, State};
 use crate::trace::Request;
 
+mod ahead;
 mod delta;
 mod queue;
 mod view;
@@ -100,6 +101,8 @@ pub struct Stepper {
     track: Track,
     /// The blocks the request in play touches (None: pages anywhere, a time shift).
     req_blocks: Option<Vec<Pbn>>,
+    /// Where `run_ahead` met a stretch that was not quiet: it logs request by request from then on.
+    ahead_logged_from: Option<usize>,
 }
 
 /// The state right after a recovery, with the recovery and the cut it recovered from:
@@ -148,6 +151,7 @@ impl Stepper {
             shown: OnceCell::new(),
             track: Track::default(),
             req_blocks: Some(Vec::new()),
+            ahead_logged_from: None,
         }
     }
 

@@ -167,6 +167,12 @@ impl Session {
     pub fn run(&mut self, n: u32) -> Result<u32, JsError> {
         self.stepper.run(n as usize).map(|d| d as u32).map_err(js_err)
     }
+    /// "Run to end" (issue 37 item 4): `run` with the run log taken a stretch at a time
+    /// while the run is quiet, not probed a request (ftl_sim stepper/ahead.rs); the same
+    /// state, log, keyframes and timeline as `run`.
+    pub fn run_ahead(&mut self, n: u32) -> Result<u32, JsError> {
+        self.stepper.run_ahead(n as usize).map(|d| d as u32).map_err(js_err)
+    }
     /// The full-speed path (`RunMode::FullSpeed`: no keyframes, no run log) for `run`, or
     /// back to the player (keyframes are then made again as the run passes; issue 26).
     pub fn set_full_speed(&mut self, on: bool) {

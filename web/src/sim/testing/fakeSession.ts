@@ -239,6 +239,9 @@ export class FakeSession {
     while (k < n && this.step_request()) k++;
     return k;
   }
+  run_ahead(n: number) {
+    return this.run(n);
+  }
   seek(step: number) {
     this.reset();
     this.run(step);

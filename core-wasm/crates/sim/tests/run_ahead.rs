@@ -1,0 +1,121 @@
+//! "Run to end" without the run log's probe a request (`Stepper::run_ahead`, issue 37
+//! item 4): stretch by stretch, each checked by the chip's counts as a whole, and logged
+//! request by request from the first stretch that is not quiet. It must leave exactly what
+//! stepping request by request on the player leaves: the moment, the run log (markers,
+//! sampled counts), the timeline and the keyframes, on runs that stay quiet, that begin
+//! collecting garbage or merging part-way, and that are noisy from the start, for every
+//! scheme, run in uneven chunks (a chunk ends where the page's Cancel or progress stops it).
+
+mod common;
+
+use common::{assert_same, scenario};
+use ftl_sim::ftl::{SchemeParams, SCHEMES};
+use ftl_sim::scenario::load;
+use ftl_sim::sim::Simulator;
+use ftl_sim::stepper::Stepper;
+use ftl_sim::trace::fit::Fit;
+use ftl_sim::trace::gen::Workload;
+
+fn prepare(mut sim: Simulator) -> Simulator {
+    sim.set_keyframe_budget(1 << 17);
+    sim.record_timeline(true);
+    sim
+}
+
+fn assert_same_record(label: &str, a: &Simulator, b: &Simulator) {
+    assert_eq!(a.log.upto(), b.log.upto(), "{label}: run log covers");
+    assert_eq!(a.log.markers(), b.log.markers(), "{label}: run log markers");
+    assert_eq!(a.log.samples(), b.log.samples(), "{label}: run log samples");
+    assert_eq!(a.timeline(), b.timeline(), "{label}: response times");
+    assert_eq!(a.keyframe_steps(), b.keyframe_steps(), "{label}: keyframes");
+}
+
+/// Runs `build()` to the end by `run_ahead` in uneven chunks and by stepping, compares
+/// them, and returns where `run_ahead` went logged.
+fn check(label: &str, build: &dyn Fn() -> Simulator) -> Option<usize> {
+    let mut stepped = prepare(build());
+    let total = stepped.total();
+    while stepped.step().unwrap_or_else(|e| panic!("{label} (stepped): {e}")) {}
+    let mut ahead = Stepper::new(prepare(build()));
+    let mut chunk = 1;
+    while ahead.sim.pos() < total {
+        let before = ahead.sim.pos();
+        let ran = ahead.run_ahead(chunk).unwrap_or_else(|e| panic!("{label} (run_ahead): {e}"));
+        assert_eq!(ran, chunk.min(total - before), "{label}: ran");
+        chunk = chunk * 3 + 1;
+    }
+    assert_eq!(ahead.run_ahead(10).unwrap(), 0, "{label}: nothing left to run");
+    assert_same(label, &ahead.sim, &stepped);
+    assert_same_record(label, &ahead.sim, &stepped);
+    assert_eq!(ahead.sim.log.samples().len(), 1 + total / total.div_ceil(1000), "{label}: samples");
+    // Scrubbing after it: a seek back replays from its keyframes to the stepped state.
+    let mid = total / 2 + 3;
+    ahead.seek(mid).unwrap();
+    let mut there = prepare(build());
+    while there.pos() < mid {
+        there.step().unwrap();
+    }
+    assert_same(&format!("{label} (seek back)"), &ahead.sim, &there);
+    ahead.run_ahead_logged_from()
+}
+
+fn generated(scheme: &str, blocks: u32, w: Workload) -> Simulator {
+    scenario(scheme, SchemeParams::default(), blocks, 16, w).build().unwrap()
+}
+
+#[test]
+fn run_ahead_leaves_what_stepping_leaves_for_every_scheme() {
+    let mut went_logged = 0;
+    for &(scheme, _) in SCHEMES {
+        // Hot writes on a small chip: quiet while the chip fills, then merges or GC.
+        let w = Workload::Hotcold { n: 3000, seed: 5, read_ratio: 0.2, hot_fraction: 0.1, hot_ratio: 0.9 };
+        let at = check(&format!("{scheme} / hotcold"), &|| generated(scheme, 64, w.clone()));
+        if let Some(at) = at {
+            went_logged += 1;
+            if ["page", "bast", "fast"].contains(&scheme) {
+                assert!(at > 0, "{scheme}: the first stretch of an empty chip is quiet");
+            }
+        }
+        // A few writes on a large chip: no cleaning, so no stretch goes logged (markers
+        // from metadata writes aside: those schemes go logged where they write it).
+        let w = Workload::Uniform { n: 1500, seed: 9, read_ratio: 0.3 };
+        check(&format!("{scheme} / few writes"), &|| generated(scheme, 1024, w.clone()));
+    }
+    assert!(went_logged >= SCHEMES.len() / 2, "most schemes clean on the hot run ({went_logged})");
+}
+
+#[test]
+fn run_ahead_stays_quiet_where_nothing_is_a_marker() {
+    // Mostly reads after a few writes: no merge, no GC, no metadata.
+    for scheme in ["page", "bast", "fast"] {
+        let w = Workload::Uniform { n: 2000, seed: 4, read_ratio: 0.99 };
+        let at = check(&format!("{scheme} / quiet"), &|| generated(scheme, 1024, w.clone()));
+        assert_eq!(at, None, "{scheme}: a run without cleaning is taken stretch by stretch to its end");
+    }
+}
+
+#[test]
+fn run_ahead_on_a_parsed_trace_and_a_time_shift() {
+    // Runs of pages (a packed store), for a scheme with merges too.
+    for scheme in ["page", "fast", "bast"] {
+        let build = || {
+            let sc = scenario(scheme, SchemeParams::default(), 64, 16, common::trace_workload(Fit::Fold));
+            let page_bytes = sc.chip.chip().unwrap().geometry.page_bytes;
+            let mut text = String::new();
+            for t in 0..3000u64 {
+                let page = (t * 7919) % 700;
+                let spp = u64::from(page_bytes / 512).max(1);
+                text.push_str(&format!("{t}.0 0 {} {spp} 0\n", page * spp));
+            }
+            load::build_with_raw_owned(&sc, common::parse_text(&text, page_bytes), Fit::Fold).unwrap().0
+        };
+        check(&format!("{scheme} / trace"), &build);
+    }
+    // A freeze part-way (a time-shift marker, no read or write): the stretch with it is
+    // not quiet, however little the chip did.
+    let build = || {
+        let w = Workload::Pattern { text: format!("{} freeze {}", "w1 r2 w3 ".repeat(400), "w4 r1 ".repeat(300)) };
+        generated("ltftl", 1024, w)
+    };
+    assert!(check("ltftl / freeze", &build).is_some(), "the freeze's stretch goes logged");
+}
