@@ -2,7 +2,9 @@
 /* global document, window, requestAnimationFrame -- page.evaluate callbacks run in the browser */
 // "Run to end" in Chromium, as a user waits for it (issue 37, item 4): from the click on
 // the charts' "Run to end" to the charts covering the whole run and the moment shown again;
-// long main-thread tasks (> 50 ms) during it. Drives the production build (`npx vite
+// long main-thread tasks (> 50 ms) during it; the CPU seconds of Chromium's renderer
+// processes over the same span (CDP SystemInfo.getProcessInfo: the page's threads and its
+// worker's, the figure load disturbs least). Drives the production build (`npx vite
 // build` first) with Playwright. Prints one JSON line.
 //   node scripts/bench-run-browser.mjs '<scenario json>' [at request] [--port N]
 // Not a timed test: the benchmark reports it.
@@ -46,6 +48,12 @@ try {
     };
     requestAnimationFrame(tick);
   });
+  const cdp = await page.context().browser().newBrowserCDPSession();
+  const rendererCpu = async () =>
+    (await cdp.send('SystemInfo.getProcessInfo')).processInfo
+      .filter((p) => p.type === 'renderer')
+      .reduce((a, p) => a + p.cpuTime, 0);
+  const cpu0 = await rendererCpu();
   const t1 = Date.now();
   const c1 = await page.evaluate(() => performance.now());
   await page.getByTestId('run-to-end').click();
@@ -57,6 +65,7 @@ try {
     { timeout: 1_800_000, polling: 20 },
   );
   const runS = (Date.now() - t1) / 1000;
+  const cpuS = (await rendererCpu()) - cpu0;
   const ranAt = await page.evaluate(() => window.__ranAt);
   await stepIs(at);
   // When each long task began, in ms after the click: the ones at the end are the return
@@ -70,6 +79,7 @@ try {
       at,
       open_s: openS,
       run_to_end_s: runS,
+      renderer_cpu_s: Number(cpuS.toFixed(3)),
       // click to the progress bar full: the run in the worker (the rest: back to the moment
       // shown, the run log fetched, the charts drawn)
       ran_s: ranAt == null ? null : Number(((ranAt - c1) / 1000).toFixed(3)),
