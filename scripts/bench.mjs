@@ -419,9 +419,10 @@ if (!only && !args.includes('--no-browser')) {
 }
 
 // ---- 5. Run to end in Chromium against the native run (issue 37, item 4) -----------------
-// The same scenario: the browser from the click on "Run to end" (at request 0) to the charts
-// whole and the moment shown again (scripts/bench-run-browser.mjs); natively one `ftl run
-// --scenario FILE --json` process, chip built, timed from outside.
+// The same scenario: the browser from the click event on "Run to end" (at request 0) to the
+// first frame with the charts whole and the moment shown again (scripts/bench-run-browser.mjs,
+// in_page_s); natively one `ftl run --scenario FILE --json` process, chip built, timed from
+// outside.
 let browserRun = null;
 const RUN_SCENARIO = {
   scheme: 'page',
@@ -433,22 +434,38 @@ if (!only && !args.includes('--no-browser') && browserStep) {
     const file = join(dir, 'run-to-end.json');
     writeFileSync(file, JSON.stringify(RUN_SCENARIO));
     const load = loadavg()[0];
-    const native = median(
-      Array.from({ length: RUNS }, () => {
-        const t0 = performance.now();
-        run(FTL, ['run', '--scenario', file, '--json']);
-        return (performance.now() - t0) / 1000;
-      }),
-    );
-    const b = JSON.parse(
-      run('node', ['scripts/bench-run-browser.mjs', JSON.stringify(RUN_SCENARIO), '0'])
-        .trim()
-        .split('\n')
-        .pop(),
-    );
-    browserRun = { ...b, native_s: native, load_start: load, load_end: loadavg()[0] };
+    // RUNS pairs alternated (native, then the browser), so a burst of load falls on one pair,
+    // not on all of one side; the medians of each side.
+    const natives = [];
+    const browsers = [];
+    for (let i = 0; i < RUNS; i++) {
+      const t0 = performance.now();
+      run(FTL, ['run', '--scenario', file, '--json']);
+      natives.push((performance.now() - t0) / 1000);
+      browsers.push(
+        JSON.parse(
+          run('node', ['scripts/bench-run-browser.mjs', JSON.stringify(RUN_SCENARIO), '0'])
+            .trim()
+            .split('\n')
+            .pop(),
+        ),
+      );
+    }
+    const native = median(natives);
+    // The figure is the page's own clock, click event to the first frame with the charts
+    // whole (in_page_s): what the user waits. Playwright's clock (run_to_end_s) also holds
+    // its click() checks and the 20 ms polling, ~50 ms here; printed beside it.
+    const b = [...browsers].sort((x, y) => x.in_page_s - y.in_page_s)[Math.floor(browsers.length / 2)];
+    browserRun = {
+      ...b,
+      run_to_end_s: median(browsers.map((r) => r.run_to_end_s)),
+      long_tasks_over_50ms: Math.max(...browsers.map((r) => r.long_tasks_over_50ms)),
+      native_s: native,
+      load_start: load,
+      load_end: loadavg()[0],
+    };
     console.log(
-      `[bench] Run to end of ${N_LOOP.toLocaleString('en')} requests on 65,536 x 64 in Chromium: ${f2(b.run_to_end_s)} s (the run ${f2(b.ran_s)} s), native ftl run ${f2(native)} s, ${b.long_tasks_over_50ms} long tasks > 50 ms`,
+      `[bench] Run to end of ${N_LOOP.toLocaleString('en')} requests on 65,536 x 64 in Chromium, median of ${RUNS}: ${f2(b.in_page_s)} s by the page's clock (click event to the charts whole; ${f2(browserRun.run_to_end_s)} s by Playwright's; the run ${f2(b.ran_s)} s), native ftl run ${f2(native)} s, ${browserRun.long_tasks_over_50ms} long tasks > 50 ms at most`,
     );
   } catch (e) {
     console.log(`[bench] browser Run to end: ${e.message}`);
@@ -588,9 +605,17 @@ if (!only && !args.includes('--no-browser') && browserStep) {
     );
   }
   if (browserRun) {
-    const x = browserRun.run_to_end_s / browserRun.native_s;
+    const x = browserRun.in_page_s / browserRun.native_s;
     const l = `${f2(browserRun.load_start, 1)}-${f2(browserRun.load_end, 1)}`;
-    add(`Run to end ${N_LOOP.toLocaleString('en')} requests / native ftl run`, '< 1.5x', x, 'x', x / 1.5, x < 1.5, l);
+    add(
+      `Run to end ${N_LOOP.toLocaleString('en')} requests (click to charts drawn, page's clock) / native ftl run`,
+      '< 1.5x',
+      x,
+      'x',
+      x / 1.5,
+      x < 1.5,
+      l,
+    );
     add(
       'Run to end: main-thread tasks over 50 ms',
       '0',
