@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use crate::ftl::Ftl;
-use crate::metrics::{HostCounters, Metrics};
+use crate::metrics::{HostCounters, Metrics, Scheme};
 use crate::nand::{Flash, FlashError, Lpn, PageKind};
 use crate::oracle::Oracle;
 use crate::timing::{Clock, HostTime, Kind, Schedule, TimingConfig};
@@ -136,7 +136,9 @@ impl State {
     }
 
     pub fn metrics(&self) -> Metrics {
-        let mut m = Metrics::collect(&self.flash, self.ftl.as_ref(), &self.host);
+        let ftl = &self.ftl;
+        let scheme = Scheme { name: ftl.name(), ram_bytes: ftl.ram_bytes(), metrics: ftl.scheme_metrics() };
+        let mut m = Metrics::collect(&self.flash, &self.host, scheme);
         m.timing = self.clock.summary();
         m
     }
