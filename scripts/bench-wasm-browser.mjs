@@ -57,7 +57,7 @@ export function call(op, arg) {
     return (performance.now() - t0) / 1000;
   }
   if (op === 'seek') {
-    // Spread-out steps, backwards and forwards, as a scrubber does (bench-wasm.mjs's).
+    // Spread-out steps, backwards and forwards, as a scrubber does (the bench's seek row).
     const ms = [];
     const n = s.total();
     let x = 0x9e3779b9;

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Times one scenario in the same .wasm the app ships, in this Node process (so its
-// memory peak is the scenario's own). Used by scripts/bench.mjs; prints one JSON line.
-//   node scripts/bench-wasm.mjs '<scenario json>' [runs] [--seek K] [--full-speed]
+// memory peak is the scenario's own). Used by scripts/bench.mjs (the 8 GB chip's wasm
+// memory); prints one JSON line. The loop's rows and the seek row are taken in Chromium
+// (scripts/bench-wasm-browser.mjs, which has the one seek loop).
+//   node scripts/bench-wasm.mjs '<scenario json>' [runs] [--full-speed]
 // --full-speed: Session.set_full_speed(true) first (no keyframes, no run log: the loop
 // `ftl bench` times natively), to compare wasm and native on the same path.
 import { readFileSync } from 'node:fs';
@@ -17,7 +19,6 @@ const wasm = initSync({ module: readFileSync(join(PKG, 'ftlscope_wasm_bg.wasm'))
 
 const [json, runsArg, ...rest] = process.argv.slice(2);
 const runs = Number(runsArg ?? 3);
-const seeks = rest.includes('--seek') ? Number(rest[rest.indexOf('--seek') + 1]) : 0;
 const fullSpeed = rest.includes('--full-speed');
 
 const secs = [];
@@ -26,7 +27,6 @@ const secs = [];
 const cpuSecs = [];
 let requests = 0;
 let ops = 0;
-let seekMs = [];
 for (let i = 0; i < runs; i++) {
   const s = new Session(json);
   requests = s.total();
@@ -41,23 +41,10 @@ for (let i = 0; i < runs; i++) {
   const m = JSON.parse(s.metrics());
   if (m.wrong_reads > 0) throw new Error(`${m.wrong_reads} wrong reads`);
   ops = m.page_reads + m.oob_reads + m.page_programs + m.erases;
-  if (i === runs - 1 && seeks > 0) {
-    // Seek to spread-out steps, backwards and forwards, as a scrubber does.
-    let x = 0x9e3779b9;
-    for (let k = 0; k < seeks; k++) {
-      x = (x * 1103515245 + 12345) >>> 0;
-      const step = x % (requests + 1);
-      const t = performance.now();
-      s.seek(step);
-      seekMs.push(performance.now() - t);
-      if (s.step() !== step) throw new Error(`seek(${step}) landed on ${s.step()}`);
-    }
-  }
   s.free();
 }
 secs.sort((a, b) => a - b);
 cpuSecs.sort((a, b) => a - b);
-seekMs.sort((a, b) => a - b);
 const median = secs[Math.floor(secs.length / 2)];
 console.log(
   JSON.stringify({
@@ -70,8 +57,5 @@ console.log(
     requests_per_s: requests / median,
     flash_ops_per_s: ops / median,
     wasm_memory_bytes: wasm.memory.buffer.byteLength,
-    seek_ms: seekMs.length
-      ? { median: seekMs[Math.floor(seekMs.length / 2)], max: seekMs[seekMs.length - 1], n: seekMs.length }
-      : null,
   }),
 );

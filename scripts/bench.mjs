@@ -9,7 +9,8 @@
 //     app's .wasm in Chromium, in a worker as the app runs it (scripts/bench-wasm-browser.mjs,
 //     one browser for every scheme; Session.run as "Run to end" does, and the full-speed path):
 //     host requests/s, flash operations/s as a secondary column, wasm / native.
-//  3. Seek on a 1,000,000-request run and the 8 GB chip's wasm memory (in Node: bench-wasm.mjs).
+//  3. Seek on a 1,000,000-request run (in Chromium's worker: bench-wasm-browser.mjs --seek) and
+//     the 8 GB chip's wasm memory (in Node: bench-wasm.mjs, a process of its own).
 //  4. One op step on a 65,536 x 64 chip in Chromium, key press to drawn change
 //     (scripts/bench-step-browser.mjs, Playwright on the production build), at request 250,000.
 //  5. "Run to end" of the loop's request count on that chip in Chromium
@@ -198,7 +199,7 @@ function measureWasm(into, pkg) {
     );
 }
 
-/** The loop's scenario for `scheme` (`ftl bench`, `scripts/bench-wasm.mjs`). */
+/** The loop's scenario for `scheme` (`ftl bench`, `scripts/bench-wasm-browser.mjs`). */
 function loopScenario(scheme) {
   return JSON.stringify({
     scheme,
@@ -371,11 +372,12 @@ if (!only) {
     chip: { preset: 'fast2007' },
     workload: { kind: 'uniform', n: N_LOOP, seed: 1, read_ratio: 0.2 },
   };
+  // In Chromium's worker, as the app's scrubber seeks (the player's path, one run).
   seek = JSON.parse(
-    run('node', ['scripts/bench-wasm.mjs', JSON.stringify(seekScenario), '1', '--seek', '20'], env),
+    run('node', ['scripts/bench-wasm-browser.mjs', JSON.stringify(seekScenario), '1', '--seek', '20'], env),
   ).seek_ms;
   console.log(
-    `[bench] seek on a ${N_LOOP.toLocaleString('en')}-request run (wasm): median ${seek.median.toFixed(1)} ms, max ${seek.max.toFixed(1)} ms`,
+    `[bench] seek on a ${N_LOOP.toLocaleString('en')}-request run (wasm in Chromium): median ${seek.median.toFixed(1)} ms, max ${seek.max.toFixed(1)} ms`,
   );
   const bigScenario = {
     scheme: 'page',
@@ -756,8 +758,8 @@ ${lines.join('\n')}
 ${
   seek
     ? `
-- Seek to a random step of a ${N_LOOP.toLocaleString('en')}-request run (page mapping, fast2007 chip, wasm, keyframes +
-  replay): median ${f(seek.median, 1)} ms, max ${f(seek.max, 1)} ms over ${seek.n} seeks.
+- Seek to a random step of a ${N_LOOP.toLocaleString('en')}-request run (page mapping, fast2007 chip, wasm in a
+  worker of ${wasmEngine ?? 'Chromium'}, \`bench-wasm-browser.mjs --seek 20\`, keyframes + replay): median ${f(seek.median, 1)} ms, max ${f(seek.max, 1)} ms over ${seek.n} seeks.
 - The FastCheck 8 GB chip (16,384 blocks × 128 pages = 2 M pages of 4 KB), page mapping,
   ${N_LOOP.toLocaleString('en')} writes in wasm: ${f(big.wasm_memory_bytes / 2 ** 20, 1)} MB of wasm memory, ${f(big.requests_per_s / 1e6)} M req/s.`
     : ''
