@@ -6,7 +6,7 @@
 //! them as after a player run). Each stretch is then checked as a whole by the
 //! chip's and the host's counts (`runlog::Quiet`): a quiet stretch has no marker, and its
 //! sample is read from the counters at its end. A stretch that was not quiet is run again
-//! logged, from the nearest kept state before it (`Simulator::seek`), and from the first
+//! logged, from the nearest kept state before it (`seek_to`: after a recovery, the branch's), and from the first
 //! such stretch on the run is logged request by request, as before: a chip that has begun
 //! collecting garbage usually goes on, and a chip too large for keyframes replays from
 //! step 0 each time. The log, the state, the keyframes and the timeline are those of
@@ -51,7 +51,7 @@ impl Stepper {
             // Not quiet (or failed): again from `a`, logged (the replay to `a` is not).
             self.ahead_logged_from = Some(a);
             self.sim.log.rewind(a);
-            self.sim.seek(a)?;
+            self.seek_to(a)?;
             self.sim.run(b - a)?;
         }
         if self.sim.pos() < end {
