@@ -91,6 +91,19 @@ impl LogBlock {
     fn find(&self, lpn: Lpn, n: u32) -> Option<u32> {
         (0..self.top).rev().find(|&p| self.lsn(p, n) == Some(lpn))
     }
+    /// `find` for every offset of logical block `lbn` at once, in one pass over the log:
+    /// `latest[o]` = the last page appended holding offset `o`, NONE if none. A full merge
+    /// asks this of each associated block (one pass, not one backward scan an offset).
+    fn latest_pages(&self, lbn: u32, n: u32, latest: &mut [u32]) {
+        latest.fill(NONE);
+        for p in 0..self.top {
+            if let Some(l) = self.lsn(p, n) {
+                if l / n == lbn {
+                    latest[(l % n) as usize] = p;
+                }
+            }
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -483,16 +496,17 @@ impl Kraft {
         self.count_replacement(flash, a);
         // The victim counts at its first operation, each logical block's merge at its own first copy.
         flash.count_at_next_op(Count::FullMergeVictim);
+        let mut latest = vec![NONE; n as usize];
         for &lbn in &lbns {
             flash.count_at_next_op(Count::FullMerge);
             let fresh = self.take_free()?;
             let old = self.data[lbn as usize];
+            self.logs[a].latest_pages(lbn, n, &mut latest);
             for o in 0..n {
-                let lpn = lbn * n + o;
-                let src = match self.logs[a].find(lpn, n) {
-                    Some(p) => Some(pbn * n + p),
-                    None if self.data_valid(flash, lbn, o) => Some(old * n + o),
-                    None => None,
+                let src = match latest[o as usize] {
+                    NONE if self.data_valid(flash, lbn, o) => Some(old * n + o),
+                    NONE => None,
+                    p => Some(pbn * n + p),
                 };
                 if let Some(s) = src {
                     self.copy(flash, s, fresh * n + o, TAG_MERGE, Cause::FullMerge)?;
