@@ -108,14 +108,19 @@ impl RunLog {
             self.markers.push((index as u32, bits));
         }
         if self.upto.is_multiple_of(self.sample_every) {
-            self.samples.push(Sample {
-                step: self.upto as u32,
-                host_writes,
-                page_programs: f.total(OpKind::Program),
-                erases: f.total(OpKind::Erase),
-                elapsed_us: f.elapsed_ns as f64 / 1000.0,
-            });
+            self.push_sample(f, host_writes);
         }
+    }
+
+    /// The sample at `upto`, read from the chip's counters now.
+    fn push_sample(&mut self, f: &Flash, host_writes: u64) {
+        self.samples.push(Sample {
+            step: self.upto as u32,
+            host_writes,
+            page_programs: f.total(OpKind::Program),
+            erases: f.total(OpKind::Erase),
+            elapsed_us: f.elapsed_ns as f64 / 1000.0,
+        });
     }
 
     /// The end of the stretch from request `from` that a run can pass unlogged and then
@@ -141,13 +146,7 @@ impl RunLog {
         if self.upto.is_multiple_of(self.sample_every)
             && self.samples.last().is_none_or(|s| s.step as usize != self.upto)
         {
-            self.samples.push(Sample {
-                step: self.upto as u32,
-                host_writes,
-                page_programs: f.total(OpKind::Program),
-                erases: f.total(OpKind::Erase),
-                elapsed_us: f.elapsed_ns as f64 / 1000.0,
-            });
+            self.push_sample(f, host_writes);
         }
     }
 

@@ -135,3 +135,21 @@ pub fn assert_same(label: &str, a: &Simulator, b: &Simulator) {
     assert!(a.state.mismatches().is_empty() && b.state.mismatches().is_empty(), "{label}: reference model");
     assert_eq!(a.state.host.wrong_reads, 0, "{label}: wrong reads");
 }
+
+/// A player run as the app's Session keeps it: keyframes every few hundred requests on
+/// the tests' small chips, and the response-time timeline on.
+pub fn prepare_player(mut sim: Simulator) -> Simulator {
+    sim.set_keyframe_budget(1 << 17);
+    sim.record_timeline(true);
+    sim
+}
+
+/// What a player run leaves beside the state (`assert_same`): the run log, the
+/// response-time timeline and the keyframes.
+pub fn assert_same_record(label: &str, a: &Simulator, b: &Simulator) {
+    assert_eq!(a.log.upto(), b.log.upto(), "{label}: run log covers");
+    assert_eq!(a.log.markers(), b.log.markers(), "{label}: run log markers");
+    assert_eq!(a.log.samples(), b.log.samples(), "{label}: run log samples");
+    assert_eq!(a.timeline(), b.timeline(), "{label}: response times");
+    assert_eq!(a.keyframe_steps(), b.keyframe_steps(), "{label}: keyframes");
+}

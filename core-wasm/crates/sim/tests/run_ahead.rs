@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{assert_same, scenario};
+use common::{assert_same, assert_same_record, prepare_player, scenario};
 use ftl_sim::ftl::{SchemeParams, SCHEMES};
 use ftl_sim::scenario::load;
 use ftl_sim::sim::Simulator;
@@ -16,27 +16,13 @@ use ftl_sim::stepper::Stepper;
 use ftl_sim::trace::fit::Fit;
 use ftl_sim::trace::gen::Workload;
 
-fn prepare(mut sim: Simulator) -> Simulator {
-    sim.set_keyframe_budget(1 << 17);
-    sim.record_timeline(true);
-    sim
-}
-
-fn assert_same_record(label: &str, a: &Simulator, b: &Simulator) {
-    assert_eq!(a.log.upto(), b.log.upto(), "{label}: run log covers");
-    assert_eq!(a.log.markers(), b.log.markers(), "{label}: run log markers");
-    assert_eq!(a.log.samples(), b.log.samples(), "{label}: run log samples");
-    assert_eq!(a.timeline(), b.timeline(), "{label}: response times");
-    assert_eq!(a.keyframe_steps(), b.keyframe_steps(), "{label}: keyframes");
-}
-
 /// Runs `build()` to the end by `run_ahead` in uneven chunks and by stepping, compares
 /// them, and returns where `run_ahead` went logged.
 fn check(label: &str, build: &dyn Fn() -> Simulator) -> Option<usize> {
-    let mut stepped = prepare(build());
+    let mut stepped = prepare_player(build());
     let total = stepped.total();
     while stepped.step().unwrap_or_else(|e| panic!("{label} (stepped): {e}")) {}
-    let mut ahead = Stepper::new(prepare(build()));
+    let mut ahead = Stepper::new(prepare_player(build()));
     let mut chunk = 1;
     while ahead.sim.pos() < total {
         let before = ahead.sim.pos();
@@ -51,7 +37,7 @@ fn check(label: &str, build: &dyn Fn() -> Simulator) -> Option<usize> {
     // Scrubbing after it: a seek back replays from its keyframes to the stepped state.
     let mid = total / 2 + 3;
     ahead.seek(mid).unwrap();
-    let mut there = prepare(build());
+    let mut there = prepare_player(build());
     while there.pos() < mid {
         there.step().unwrap();
     }
@@ -128,7 +114,7 @@ fn run_ahead_after_a_power_cut_and_recovery_keeps_the_branch() {
         let w = Workload::Hotcold { n: 3000, seed: 5, read_ratio: 0.2, hot_fraction: 0.1, hot_ratio: 0.9 };
         let sc = scenario("page", SchemeParams::default(), 64, 16, w);
         // No keyframes: a seek back replays from a kept state before the cut, not on the branch.
-        let mut sim = prepare(sc.build().unwrap());
+        let mut sim = prepare_player(sc.build().unwrap());
         sim.set_keyframe_budget(0);
         let mut s = Stepper::new(sim);
         s.set_recoverer(sc.recoverer());

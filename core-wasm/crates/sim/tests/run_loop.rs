@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{assert_same, scenario};
+use common::{assert_same, prepare_player, scenario};
 use ftl_sim::ftl::{SchemeParams, SCHEMES};
 use ftl_sim::scenario::load;
 use ftl_sim::sim::Simulator;
@@ -48,20 +48,10 @@ fn builds(scheme: &str) -> Vec<(String, Box<dyn Fn() -> Simulator>)> {
     vec![(format!("{scheme} / hotcold"), Box::new(generated)), (format!("{scheme} / trace"), Box::new(traced))]
 }
 
-/// Keyframes every few hundred requests on the 64 x 16 chip, and the timeline on.
-fn prepare(mut sim: Simulator) -> Simulator {
-    sim.set_keyframe_budget(1 << 17);
-    sim.record_timeline(true);
-    sim
-}
-
+/// The record, and the host requests in time (the CLI's and tests' runs record them).
 fn assert_same_record(label: &str, a: &Simulator, b: &Simulator) {
-    assert_eq!(a.log.upto(), b.log.upto(), "{label}: run log covers");
-    assert_eq!(a.log.markers(), b.log.markers(), "{label}: run log markers");
-    assert_eq!(a.log.samples(), b.log.samples(), "{label}: run log samples");
-    assert_eq!(a.timeline(), b.timeline(), "{label}: response times");
+    common::assert_same_record(label, a, b);
     assert_eq!(a.host_timeline(), b.host_timeline(), "{label}: host requests in time");
-    assert_eq!(a.keyframe_steps(), b.keyframe_steps(), "{label}: keyframes");
 }
 
 #[test]
@@ -69,13 +59,13 @@ fn the_run_loop_leaves_what_stepping_leaves_for_every_scheme() {
     let mut checked = 0;
     for &(scheme, _) in SCHEMES {
         for (label, build) in builds(scheme) {
-            let mut stepped = prepare(build());
+            let mut stepped = prepare_player(build());
             let total = stepped.total();
             assert!(total > 1000, "{label}: {total} requests");
             while stepped.step().unwrap_or_else(|e| panic!("{label} (stepped): {e}")) {}
 
             // Uneven chunks, some ending on a keyframe position and some just after one.
-            let mut run = prepare(build());
+            let mut run = prepare_player(build());
             let interval = run.keyframe_interval();
             assert!(interval < total / 2, "{label}: keyframes are taken ({interval})");
             let mut chunk = 1;
@@ -86,7 +76,7 @@ fn the_run_loop_leaves_what_stepping_leaves_for_every_scheme() {
                 assert_eq!(ran, chunk.min(total - before), "{label}: ran");
                 if cut.is_none() && run.pos() > total / 3 {
                     // Cancel here: the moment is a request boundary, equal to stepping there.
-                    let mut there = prepare(build());
+                    let mut there = prepare_player(build());
                     for _ in 0..run.pos() {
                         there.step().unwrap();
                     }
@@ -107,7 +97,7 @@ fn the_run_loop_leaves_what_stepping_leaves_for_every_scheme() {
             // fresh Simulator stepped there, and nothing recorded changes.
             let mid = total / 2 + 7;
             run.seek(mid).unwrap();
-            let mut there = prepare(build());
+            let mut there = prepare_player(build());
             while there.pos() < mid {
                 there.step().unwrap();
             }
