@@ -344,12 +344,19 @@ impl Stepper {
 
     /// Full speed, no events kept.
     pub fn run(&mut self, n: usize) -> Result<usize, String> {
+        self.begin_run()?;
+        self.sim.run(n)
+    }
+
+    /// What every run leaves behind it first (`run`, `run_ahead`): the power on, no
+    /// recovery or request shown, the delta's base taken whole afterwards.
+    fn begin_run(&mut self) -> Result<(), String> {
         self.shown = OnceCell::new();
         self.check_power()?;
         self.leave_recovery();
         self.forget_request();
         self.track.need_full();
-        self.sim.run(n)
+        Ok(())
     }
 
     /// Leaves no request in progress and no events to show.

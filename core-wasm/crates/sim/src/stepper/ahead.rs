@@ -27,11 +27,7 @@ impl Stepper {
         {
             return self.run(end - start);
         }
-        self.shown = std::cell::OnceCell::new();
-        self.check_power()?;
-        self.leave_recovery();
-        self.forget_request();
-        self.track.need_full();
+        self.begin_run()?;
         while self.sim.pos() < end && self.ahead_logged_from.is_none() {
             let a = self.sim.pos();
             let b = self.sim.log.stretch_end(a, end);
