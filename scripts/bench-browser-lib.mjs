@@ -1,9 +1,13 @@
 /* global window -- page.evaluate callbacks run in the browser */
 // What the browser benchmarks share (scripts/bench-step-browser.mjs,
-// scripts/bench-run-browser.mjs): the arguments, `vite preview` of the production build
-// (`npx vite build` first) and its wait, Chromium's launch, and the long-task observer.
+// scripts/bench-run-browser.mjs, scripts/bench-wasm-browser.mjs, scripts/bench.mjs): the
+// arguments, `vite preview` of the production build (`npx vite build` first) and its wait,
+// Chromium's launch, the long-task observer, and the app's .wasm run in a worker of one
+// Chromium kept open (openWasmBench).
 import { spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
+import { createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 
@@ -164,4 +168,184 @@ function attributeLongTasks(trace) {
         .map((e) => [what(e), Number((e.dur / 1000).toFixed(1))]);
       return { ms: Number((t.dur / 1000).toFixed(1)), top: inside };
     });
+}
+
+// ---- the app's .wasm in Chromium (openWasmBench) -------------------------------------------
+// What the worker (or the page, mainThread) runs: one Session at a time, opened, run and
+// closed by separate calls, so the CPU read between calls brackets `run` alone.
+const WASM_CORE = `
+import init, { Session } from './pkg/ftlscope_wasm.js';
+const wasm = await init({ module_or_path: './pkg/ftlscope_wasm_bg.wasm' });
+let s = null;
+let ahead = false;
+export function call(op, arg) {
+  if (op === 'open') {
+    s = new Session(arg.json);
+    if (arg.full) s.set_full_speed(true);
+    // The player's path as "Run to end" takes it (run_ahead: the run log a stretch at a
+    // time while the run is quiet), unless \`logged\` asks for Session.run (logged request by
+    // request: a seek's replay, "Run to end" before session 14).
+    ahead = !arg.full && !arg.logged;
+    return s.total();
+  }
+  if (op === 'run') {
+    const t0 = performance.now();
+    // run() takes a u32 count; a run is at most 20 M requests.
+    if (ahead) s.run_ahead(s.total());
+    else s.run(s.total());
+    return (performance.now() - t0) / 1000;
+  }
+  if (op === 'seek') {
+    // Spread-out steps, backwards and forwards, as a scrubber does (the bench's seek row).
+    const ms = [];
+    const n = s.total();
+    let x = 0x9e3779b9;
+    for (let k = 0; k < arg; k++) {
+      x = (x * 1103515245 + 12345) >>> 0;
+      const step = x % (n + 1);
+      const t = performance.now();
+      s.seek(step);
+      ms.push(performance.now() - t);
+      if (s.step() !== step) throw new Error('seek(' + step + ') landed on ' + s.step());
+    }
+    return ms;
+  }
+  if (op === 'close') {
+    const m = JSON.parse(s.metrics());
+    s.free();
+    s = null;
+    return {
+      wrong_reads: m.wrong_reads,
+      ops: m.page_reads + m.oob_reads + m.page_programs + m.erases,
+      memory: wasm.memory.buffer.byteLength,
+    };
+  }
+  throw new Error('unknown op ' + op);
+}
+`;
+const WASM_WORKER = `
+import { call } from './core.js';
+onmessage = ({ data: [op, arg] }) => {
+  try {
+    postMessage([call(op, arg)]);
+  } catch (e) {
+    postMessage([null, String(e)]);
+  }
+};
+// Loaded (the wasm compiled): messages sent before this might find no handler.
+postMessage(['ready']);
+`;
+const wasmPage = (mainThread) => `<!doctype html><meta charset="utf-8"><title>wasm bench</title><script type="module">
+if (${mainThread}) {
+  const { call } = await import('./core.js');
+  window.call = async (op, arg) => call(op, arg);
+} else {
+  const w = new Worker('./worker.js', { type: 'module' });
+  await new Promise((resolve, reject) => {
+    w.onmessage = resolve;
+    w.onerror = (e) => reject(new Error(e.message));
+  });
+  window.call = (op, arg) =>
+    new Promise((resolve, reject) => {
+      w.onmessage = ({ data: [r, e] }) => (e ? reject(new Error(e)) : resolve(r));
+      w.onerror = (e) => reject(new Error(e.message));
+      w.postMessage([op, arg]);
+    });
+}
+window.ready = true;
+</script>`;
+const TYPES = { '.js': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html' };
+
+/**
+ * The app's .wasm (a wasm-bindgen pkg dir, as web/src/sim/pkg: the production build ships
+ * it byte for byte) in one headless Chromium kept open, each pkg in a page of its own
+ * (`/<key>/`) with a dedicated worker as the app runs it (or on the page's main thread),
+ * served from 127.0.0.1:`port` by a server in this process (no other requests: any other is
+ * aborted and counted, and `close()` throws if there were any). `pkgs`: { key: dir }.
+ * Returns { engine, page(key), runOnce(key, json, full, seeks), close() }; `runOnce`
+ * opens a Session of the scenario (`full`: the full-speed path, `set_full_speed`), runs the
+ * whole workload (the player's: `Session.run_ahead` as "Run to end" runs it, or with `logged`
+ * `Session.run`; full speed: `Session.run`) and closes it: { secs (by the worker's clock), cpu (CPU
+ * seconds of Chromium's renderer processes over the run: CDP SystemInfo.getProcessInfo, all
+ * their threads), requests, ops, memory (wasm bytes), seek (ms of `seeks` seeks after it) }.
+ */
+export async function openWasmBench({ pkgs, port, mainThread = false }) {
+  const page = wasmPage(mainThread);
+  const server = createServer((req, res) => {
+    const url = new URL(req.url, 'http://x').pathname;
+    const [, key, ...restParts] = url.split('/');
+    const rest = `/${restParts.join('/')}`;
+    let body = key in pkgs ? { '/': page, '/core.js': WASM_CORE, '/worker.js': WASM_WORKER }[rest] : undefined;
+    if (body == null && key in pkgs && rest.startsWith('/pkg/')) {
+      const rel = normalize(rest.slice(5));
+      if (!rel.startsWith('..')) {
+        try {
+          body = readFileSync(join(pkgs[key], rel));
+        } catch {
+          /* 404 below */
+        }
+      }
+    }
+    if (body == null) {
+      res.writeHead(404).end();
+      return;
+    }
+    const ext = rest === '/' ? '.html' : rest.slice(rest.lastIndexOf('.'));
+    res.writeHead(200, { 'content-type': TYPES[ext] ?? 'application/octet-stream' }).end(body);
+  });
+  await new Promise((resolve, reject) => server.listen(port, '127.0.0.1', resolve).on('error', reject));
+  const base = `http://127.0.0.1:${port}`;
+  let browser;
+  try {
+    browser = await launchChromium();
+    const cdp = await browser.newBrowserCDPSession();
+    const { product, jsVersion } = await cdp.send('Browser.getVersion');
+    // CPU seconds of the renderer processes (the pages', which hold their workers' threads).
+    const rendererCpu = async () =>
+      (await cdp.send('SystemInfo.getProcessInfo')).processInfo
+        .filter((p) => p.type === 'renderer')
+        .reduce((a, p) => a + p.cpuTime, 0);
+    let outside = 0;
+    const pages = {};
+    for (const key of Object.keys(pkgs)) {
+      const p = await browser.newPage();
+      // The page's errors (a pkg that fails to load) on stderr, not a silent wait.
+      p.on('pageerror', (e) => process.stderr.write(`[page ${key}] ${e.message}\n`));
+      p.on('console', (m) => m.type() === 'error' && process.stderr.write(`[page ${key}] ${m.text()}\n`));
+      await p.route(
+        (u) => !u.href.startsWith(base),
+        (r) => {
+          outside++;
+          return r.abort();
+        },
+      );
+      await p.goto(`${base}/${key}/`);
+      await p.waitForFunction(() => window.ready === true, null, { timeout: 60_000 });
+      pages[key] = p;
+    }
+    const call = (key, op, arg) => pages[key].evaluate(([op, arg]) => window.call(op, arg), [op, arg]);
+    return {
+      engine: `${product} (V8 ${jsVersion}), ${mainThread ? "the page's main thread" : 'a dedicated worker'}`,
+      page: (key) => pages[key],
+      async runOnce(key, json, full, seeks = 0, logged = false) {
+        const requests = await call(key, 'open', { json, full, logged });
+        const c0 = await rendererCpu();
+        const secs = await call(key, 'run');
+        const cpu = (await rendererCpu()) - c0;
+        const seek = seeks > 0 ? await call(key, 'seek', seeks) : [];
+        const m = await call(key, 'close');
+        if (m.wrong_reads > 0) throw new Error(`${JSON.parse(json).scheme}: ${m.wrong_reads} wrong reads`);
+        return { secs, cpu, requests, ops: m.ops, memory: m.memory, seek };
+      },
+      async close() {
+        await browser.close();
+        server.close();
+        if (outside) throw new Error(`${outside} requests outside ${base} (aborted)`);
+      },
+    };
+  } catch (e) {
+    await browser?.close();
+    server.close();
+    throw e;
+  }
 }
