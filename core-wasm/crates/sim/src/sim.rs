@@ -3,9 +3,10 @@
 
 use std::sync::Arc;
 
+use crate::ftl::host::{self, Parts};
 use crate::ftl::Ftl;
 use crate::metrics::{HostCounters, Metrics, Scheme};
-use crate::nand::{Flash, FlashError, Lpn, PageKind};
+use crate::nand::{Flash, FlashError, Lpn};
 use crate::oracle::Oracle;
 use crate::timing::{Clock, HostTime, Kind, Schedule, TimingConfig};
 use crate::trace::requests::Requests;
@@ -48,81 +49,28 @@ impl State {
     }
 
     /// `exec` inline, for the simulator's loops (a call a request was about 25 of page
-    /// mapping's 373 instructions, issue 37); reads and writes here, the rest out of line.
+    /// mapping's 373 instructions, issue 37): ftl/host.rs's body on this state's own fields;
+    /// freeze, unfreeze and revert out of line.
     #[inline(always)]
     fn exec_inline(&mut self, req: Request) -> Result<(), FlashError> {
-        let t0 = self.flash.elapsed_ns;
-        // The cleanings this request counts name its GC / merge work (`note_gc`).
-        self.flash.cleaned = 0;
-        match req {
-            Request::Write { lpn } => {
-                let version = self.next_version;
-                self.next_version += 1;
-                self.ftl.write(&mut self.flash, lpn, version)?;
-                self.oracle.ack(lpn, version);
-                self.host.writes += 1;
-                self.host.write_latency.record(self.flash.elapsed_ns - t0);
-            }
-            Request::Read { lpn } => {
-                let ppn = self.ftl.read(&mut self.flash, lpn)?;
-                let got = ppn.map(|p| self.version_at(p, lpn)).unwrap_or(0);
-                let want = self.oracle.expected(lpn);
-                if got != want {
-                    self.host.wrong_reads += 1;
-                    self.flash.note("wrong_read", || {
-                        format!("WRONG READ: lpn {lpn} returned version {got}, the latest acknowledged is {want}")
-                    });
-                }
-                self.host.reads += 1;
-                // Never written (no acknowledged version): counted apart (metrics.rs).
-                if want == 0 {
-                    self.host.unwritten_reads += 1;
-                    self.host.unwritten_read_latency.record(self.flash.elapsed_ns - t0);
-                } else {
-                    self.host.read_latency.record(self.flash.elapsed_ns - t0);
-                }
-            }
-            other => self.exec_state_request(other)?,
-        }
-        // A count announced for work that did no flash operation counts now, with its request.
-        self.flash.flush_counts();
-        self.pos += 1;
-        Ok(())
+        host::exec_request!(self.ftl, self.flash, self.oracle, self.host, self.next_version, self.pos, req,
+            other => self.exec_state_request(other))
     }
 
-    /// Freeze, unfreeze and revert (the rest of `exec`; neither a read nor a write).
     #[inline(never)]
     fn exec_state_request(&mut self, req: Request) -> Result<(), FlashError> {
-        match req {
-            Request::Freeze => {
-                if let Ok(id) = self.ftl.freeze(&mut self.flash)? {
-                    self.oracle.freeze(id);
-                }
-            }
-            Request::Unfreeze { state } => {
-                if self.ftl.unfreeze(&mut self.flash, state)?.is_ok() {
-                    self.oracle.unfreeze(state);
-                }
-            }
-            Request::Revert { state } => {
-                if self.ftl.revert(&mut self.flash, state)?.is_ok() {
-                    self.oracle.revert(state);
-                }
-            }
-            Request::Write { .. } | Request::Read { .. } => unreachable!("reads and writes run inline"),
-        }
-        Ok(())
+        let (ftl, mut parts) = self.parts();
+        host::state_request(ftl, &mut parts, req)
     }
 
-    /// Version of `lpn` held by page `ppn`, 0 if the page does not hold it
-    /// (a torn page never counts as data).
+    /// The scheme and, borrowed apart, everything else a request changes.
+    pub fn parts(&mut self) -> (&mut dyn Ftl, Parts<'_>) {
+        let State { flash, ftl, oracle, host, next_version, pos, clock } = self;
+        (&mut **ftl, Parts { flash, oracle, host, next_version, pos, clock })
+    }
+
     fn version_at(&self, ppn: u32, lpn: Lpn) -> u32 {
-        let p = self.flash.peek(ppn);
-        if p.kind == PageKind::Data && p.lpn == lpn {
-            p.version
-        } else {
-            0
-        }
+        host::version_at(&self.flash, ppn, lpn)
     }
 
     /// Logical pages whose current mapping disagrees with the reference model.
@@ -169,8 +117,6 @@ macro_rules! exec_timed {
         (t0, h0, service, service - (f.time_ns(crate::nand::Cause::Host) - h0))
     }};
 }
-// After `exec_timed`, which it uses.
-mod closed;
 
 /// One request's response time (section 5.1 of the RFTL paper: its own flash operations
 /// plus the GC / merge work scheduled with it), in ns, saturating at u32::MAX.
@@ -446,7 +392,7 @@ impl Simulator {
     /// Names the GC / merge work the request just run carried (the cleanings it counted).
     #[inline(never)]
     fn note_gc(&mut self) {
-        self.state.clock.note_gc(self.state.flash.cleaning_name());
+        host::note_gc(&mut self.state.clock, &self.state.flash);
     }
 
     /// `tick` for a page request of a longer host request, or in the open model.
@@ -679,11 +625,19 @@ impl Simulator {
         // taken out of `self` while the loop borrows it.
         let requests = std::mem::take(&mut self.requests);
         let from = start - self.base;
-        let r = match requests.as_slice() {
+        // The closed model with every page request a host request of its own and no
+        // per-request timeline: `tick`'s checks made once for the run (issue 37).
+        let closed = self.arrivals.is_none()
+            && self.schedule.per_page_only()
+            && self.timeline.is_none()
+            && self.host_timeline.is_none();
+        let r = match (requests.as_slice(), closed) {
             // Stored as given (a generated workload: `ftl bench`): a slice, without the
             // store's match on every request (issue 37).
-            Some(s) => self.run_each(s[from..from + (end - start)].iter().copied()),
-            None => self.run_each(requests.iter_from(from).take(end - start)),
+            (Some(s), true) => self.run_closed(&s[from..from + (end - start)]),
+            (Some(s), false) => self.run_each(s[from..from + (end - start)].iter().copied()),
+            (None, true) => self.run_closed_runs(requests.iter_from(from).take(end - start)),
+            (None, false) => self.run_each(requests.iter_from(from).take(end - start)),
         };
         self.requests = requests;
         r.map(|()| end - start)
@@ -698,15 +652,11 @@ impl Simulator {
     }
 
     /// Full speed's own copy of `exec_logged` without the run log (folding the two cost
-    /// `ftl bench` 3 % more instructions on page mapping: p-wasm, issue 37).
+    /// `ftl bench` 3 % more instructions on page mapping: p-wasm, issue 37). Out of line:
+    /// inlined in `run_fast` beside the closed loop's calls, it kept one value less in
+    /// registers (a trace's `ftl run`: 2 instructions a request more, callgrind).
+    #[inline(never)]
     fn run_each(&mut self, reqs: impl Iterator<Item = Request>) -> Result<(), String> {
-        if self.arrivals.is_none()
-            && self.schedule.per_page_only()
-            && self.timeline.is_none()
-            && self.host_timeline.is_none()
-        {
-            return self.run_closed(reqs);
-        }
         for req in reqs {
             let (t0, h0, service, gc) = exec_timed!(self, req);
             self.tick(req, service, gc);
@@ -715,6 +665,38 @@ impl Simulator {
             }
         }
         Ok(())
+    }
+
+    /// `run_each` in the closed model with every page request a host request of its own
+    /// and no per-request timeline (`run_fast`): `tick`'s checks made once for the run. The
+    /// scheme's own loop if it has one (`Ftl::run_closed`), else the same loop on `dyn Ftl`
+    /// (ftl/host.rs); one call through the vtable for the batch. Same clock, same state.
+    #[inline(never)]
+    fn run_closed(&mut self, reqs: &[Request]) -> Result<(), String> {
+        let (ftl, mut parts) = self.state.parts();
+        let r = match ftl.run_closed(&mut parts, reqs) {
+            Some(r) => r,
+            None => host::run_closed(ftl, &mut parts, reqs),
+        };
+        match r {
+            Ok(()) => Ok(()),
+            Err((req, e)) => Err(self.failed(req, e)),
+        }
+    }
+
+    /// `run_closed` on stored runs of pages: expanded into a buffer, run a buffer at a time.
+    /// Out of line, as `run_closed`: inlined, they cost the per-request loop of `run_each`
+    /// (a trace's path) 5 instructions a request in registers (callgrind, issue 37).
+    #[inline(never)]
+    fn run_closed_runs(&mut self, mut reqs: impl Iterator<Item = Request>) -> Result<(), String> {
+        let mut buf = [Request::Freeze; 1024];
+        loop {
+            let k = buf.iter_mut().zip(reqs.by_ref()).map(|(b, q)| *b = q).count();
+            if k == 0 {
+                return Ok(());
+            }
+            self.run_closed(&buf[..k])?;
+        }
     }
 
     /// The state after `step` requests: the nearest keyframe at or before it, then replay.
