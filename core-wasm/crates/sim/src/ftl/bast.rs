@@ -107,6 +107,9 @@ pub struct BastFtl {
     pub(crate) rules: VictimRules,
     /// Sequence number written to the spare area of every program.
     pub(crate) seq: u32,
+    /// The merge's source page of each offset (NONE: none), kept between merges so a
+    /// merge allocates nothing; no state of the scheme (not in ram_bytes).
+    merge_srcs: Vec<Ppn>,
 }
 
 impl BastFtl {
@@ -142,6 +145,7 @@ impl BastFtl {
             rr: 0,
             rules: VictimRules::default(),
             seq: 0,
+            merge_srcs: Vec::with_capacity(g.pages_per_block as usize),
         })
     }
 
@@ -188,58 +192,70 @@ impl BastFtl {
         // RAM changes in the order of the operations (docs/architecture.md, "What a moment
         // shows"): the slot keeps its log block until that block is erased, the block map
         // switches to the destination when the old data block is erased.
-        let log = self.slots[slot].clone().expect("merge of an empty slot");
+        // Not cloned (a Vec per merge, issue 37): the slot is read in place, the sources go
+        // to a buffer kept between merges.
+        let log = self.slots[slot].as_ref().expect("merge of an empty slot");
+        let (pbn, lbn, len) = (log.pbn, log.lbn, log.lsns.len());
         let n = self.ppb;
         // The replacement and the merge count at the merge's first operation (Flash::count_at_next_op).
-        flash.count_at_next_op(Count::LogReplacement(log.lsns.len() as f64 / n as f64));
-        let old = self.bmt[log.lbn as usize];
-        if self.switchable(&log) {
-            self.bmt[log.lbn as usize] = log.pbn;
-            self.usage[log.pbn as usize] = Use::Data;
+        flash.count_at_next_op(Count::LogReplacement(len as f64 / n as f64));
+        let old = self.bmt[lbn as usize];
+        if self.switchable(log) {
+            self.bmt[lbn as usize] = pbn;
+            self.usage[pbn as usize] = Use::Data;
             self.slots[slot] = None;
-            self.slot_of[log.lbn as usize] = NONE;
+            self.slot_of[lbn as usize] = NONE;
             // A switch's one operation: the erase.
             flash.count_at_next_op(Count::SwitchMerge);
             flash.note("switch", || {
-                format!("switch: log block {} holds LBN {}'s sectors in order and becomes its data block; old data block {old} erased (1 erase)", log.pbn, log.lbn)
+                format!("switch: log block {pbn} holds LBN {lbn}'s sectors in order and becomes its data block; old data block {old} erased (1 erase)")
             });
             return self.erase(flash, old, Cause::Switch);
         }
-        let dst = self.take_free(Use::Data, log.lbn)?;
-        // The newest log copy of each sector, else the data block's page if written: one
-        // pass over the log (later entries overwrite earlier ones), not a search per sector.
-        let mut srcs: Vec<Option<Ppn>> =
-            (0..n).map(|off| (old != NONE).then(|| old * n + off).filter(|&p| self.written[p as usize])).collect();
-        for (i, &l) in log.lsns.iter().enumerate() {
-            // (A recovered log block may hold entries of no sector of this lbn: skipped.)
-            if let Some(s) = srcs.get_mut(l.wrapping_sub(log.lbn * n) as usize) {
-                *s = Some(log.pbn * n + i as u32);
+        // The newest log copy of each sector, else the data block's page if written (NONE:
+        // neither): one pass over the log (later entries overwrite earlier ones), not a
+        // search per sector.
+        let mut srcs = std::mem::take(&mut self.merge_srcs);
+        srcs.clear();
+        srcs.resize(n as usize, NONE);
+        if old != NONE {
+            let base = (old * n) as usize;
+            let written = &self.written[base..base + n as usize];
+            for ((s, &w), p) in srcs.iter_mut().zip(written).zip(old * n..) {
+                if w {
+                    *s = p;
+                }
             }
         }
+        for (i, &l) in log.lsns.iter().enumerate() {
+            // (A recovered log block may hold entries of no sector of this lbn: skipped.)
+            if let Some(s) = srcs.get_mut(l.wrapping_sub(lbn * n) as usize) {
+                *s = pbn * n + i as u32;
+            }
+        }
+        let dst = self.take_free(Use::Data, lbn)?;
         flash.note("merge", || {
             format!(
-                "full merge of LBN {}: {} up-to-date sectors copied into free block {dst}, the new data block; data block {old} and log block {} erased (2 erases)",
-                log.lbn,
-                srcs.iter().flatten().count(),
-                log.pbn
+                "full merge of LBN {lbn}: {} up-to-date sectors copied into free block {dst}, the new data block; data block {old} and log block {pbn} erased (2 erases)",
+                srcs.iter().filter(|&&p| p != NONE).count(),
             )
         });
-        let last = srcs.iter().rposition(|s| s.is_some());
+        let last = srcs.iter().rposition(|&p| p != NONE);
         // Counted at the first copy's read (or the first erase if nothing is copied).
         flash.count_at_next_op(Count::FullMerge);
         flash.count_at_next_op(Count::FullMergeVictim);
-        for (off, src) in srcs.iter().enumerate() {
-            if let Some(src) = *src {
-                let p = flash.read(src, Cause::FullMerge)?;
-                let t = tag::MERGE | if Some(off) == last { tag::LAST } else { 0 };
-                self.program(flash, dst * n + off as u32, p.lpn, p.version, Cause::FullMerge, t)?;
-            }
-        }
+        let copied = srcs.iter().enumerate().filter(|&(_, &src)| src != NONE).try_for_each(|(off, &src)| {
+            let p = flash.read(src, Cause::FullMerge)?;
+            let t = tag::MERGE | if Some(off) == last { tag::LAST } else { 0 };
+            self.program(flash, dst * n + off as u32, p.lpn, p.version, Cause::FullMerge, t)
+        });
+        self.merge_srcs = srcs;
+        copied?;
         self.erase(flash, old, Cause::FullMerge)?;
-        self.bmt[log.lbn as usize] = dst;
+        self.bmt[lbn as usize] = dst;
         self.slots[slot] = None;
-        self.slot_of[log.lbn as usize] = NONE;
-        self.erase(flash, log.pbn, Cause::FullMerge)
+        self.slot_of[lbn as usize] = NONE;
+        self.erase(flash, pbn, Cause::FullMerge)
     }
 
     /// A log block for `lbn` in `slot` (which must be empty), from the free list.
