@@ -773,6 +773,12 @@ const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, $
 const date = new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
 const load = `load average ${load0.toFixed(1)} at the start, ${loadEnd.toFixed(1)} at the end`;
 const measured = BEFORE_FTL ? beforeRows : rows;
+// Read before --save-baseline overwrites it: the figures compare with the previous baseline.
+const base = BEFORE_FTL
+  ? { date: `${date} (same run, ${BEFORE_FTL})`, load, n_trace: N_TRACE, n_loop: N_LOOP, rows: beforeRows }
+  : existsSync(BASELINE)
+    ? JSON.parse(readFileSync(BASELINE, 'utf8'))
+    : null;
 if (saveBaseline) {
   const doc = {
     date,
@@ -788,11 +794,6 @@ if (saveBaseline) {
   writeFileSync(BASELINE, JSON.stringify(doc, null, 1) + '\n');
   console.log(`[bench] wrote the baseline ${BASELINE}${BEFORE_FTL ? ' (the --before-ftl build)' : ''}`);
 }
-const base = BEFORE_FTL
-  ? { date: `${date} (same run, ${BEFORE_FTL})`, load, n_trace: N_TRACE, n_loop: N_LOOP, rows: beforeRows }
-  : existsSync(BASELINE)
-    ? JSON.parse(readFileSync(BASELINE, 'utf8'))
-    : null;
 const comparable = base && base.n_trace === N_TRACE && base.n_loop === N_LOOP;
 if (base && !comparable) console.log('[bench] the baseline was taken with other workload sizes: no ratios');
 // speed-up: > 1 is faster than the baseline (time before / time now, rate now / rate before).
