@@ -69,15 +69,11 @@ impl State {
         (&mut **ftl, Parts { flash, oracle, host, next_version, pos, clock })
     }
 
-    fn version_at(&self, ppn: u32, lpn: Lpn) -> u32 {
-        host::version_at(&self.flash, ppn, lpn)
-    }
-
     /// Logical pages whose current mapping disagrees with the reference model.
     pub fn mismatches(&self) -> Vec<Lpn> {
         (0..self.ftl.logical_pages())
             .filter(|&lpn| {
-                let got = self.ftl.locate(lpn).map(|p| self.version_at(p, lpn)).unwrap_or(0);
+                let got = self.ftl.locate(lpn).map(|p| host::version_at(&self.flash, p, lpn)).unwrap_or(0);
                 got != self.oracle.expected(lpn)
             })
             .collect()
