@@ -791,7 +791,10 @@ if (saveBaseline) {
     ftl: BEFORE_FTL ?? FTL,
     rows: measured,
   };
-  writeFileSync(BASELINE, JSON.stringify(doc, null, 1) + '\n');
+  // Formatted as `npm run lint` checks it (prettier --check .): a saved baseline is committed as is.
+  const prettier = await import('prettier');
+  const options = { ...(await prettier.resolveConfig(BASELINE)), parser: 'json', filepath: BASELINE };
+  writeFileSync(BASELINE, await prettier.format(JSON.stringify(doc), options));
   console.log(`[bench] wrote the baseline ${BASELINE}${BEFORE_FTL ? ' (the --before-ftl build)' : ''}`);
 }
 const comparable = base && base.n_trace === N_TRACE && base.n_loop === N_LOOP;
