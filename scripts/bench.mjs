@@ -8,7 +8,8 @@
 //  2. In the loop: `ftl bench` (the run alone, full-speed path, median of runs) and the
 //     app's .wasm in Chromium, in a worker as the app runs it (scripts/bench-wasm-browser.mjs,
 //     one browser for every scheme; Session.run_ahead as "Run to end" does, and the full-speed path):
-//     host requests/s, flash operations/s as a secondary column, wasm / native.
+//     host requests/s, flash operations/s as a secondary column, wasm / native of the same
+//     path (the player's over `ftl bench --player`).
 //  3. Seek on a 1,000,000-request run (in Chromium's worker: bench-wasm-browser.mjs --seek) and
 //     the 8 GB chip's wasm memory (in Node: bench-wasm.mjs, a process of its own).
 //  4. One op step on a 65,536 x 64 chip in Chromium, key press to drawn change
@@ -190,9 +191,12 @@ const spread = (xs, scale = 1, d = 2) =>
 
 const LOOP_SHARE = 0.9;
 const LOOP_TRIES = 4;
-/** One `ftl bench --runs 1` process: the loop's result and the process's share of a core. */
-function loopSample(ftl, scheme) {
-  const argv = ['bench', '--scenario', loopScenario(scheme), '--runs', '1'];
+/**
+ * One `ftl bench --runs 1` process: the loop's result and the process's share of a core.
+ * `player`: the player's path (`--player`, as the app's "Run to end" runs it), not the loop.
+ */
+function loopSample(ftl, scheme, player = false) {
+  const argv = ['bench', '--scenario', loopScenario(scheme), '--runs', '1', ...(player ? ['--player'] : [])];
   if (!haveTime) return { nat: JSON.parse(run(ftl, argv)), share: null };
   const rusage = join(dir, 'loop-rusage.txt');
   // Timed by bash's `time` (getrusage, to the millisecond), not /usr/bin/time's 10 ms steps: a
@@ -242,7 +246,9 @@ console.log(`[bench] whole process: load ${loadSpan(load0, loadWhole1)}`);
 // 2x fewer cycles within minutes (native page samples fell 20.5 -> 9.8 M req/s in one bench,
 // session 14), and a ratio of medians taken in separate phases measured that drift, not
 // the code. The spread of the per-round ratios and of the native samples is printed with
-// them, so a drifting host shows in the table.
+// them, so a drifting host shows in the table. The player's wasm run is a ratio of the native
+// player's path taken in the same round (`ftl bench --player`: `run_ahead` natively), the
+// full-speed run of the loop sample: each path over itself.
 // A burst of load from another process falls on one sample of several schemes rather than on
 // every sample of one. Each native sample's process is timed from outside too (bash's
 // `time`): its share of a core, CPU (user + sys) / wall. A sample whose process had less
@@ -283,25 +289,31 @@ for (let round = 0; round < LOOP_RUNS; round++) {
         shares: [],
         retaken: 0,
         short: 0,
+        natPlayer: [],
         wasm: [[], []],
         ratios: [[], []],
         wasmFailed: false,
       });
-      let nat;
-      try {
+      // A sample on a core of its own (retaken when it had under LOOP_SHARE of one).
+      const sample = (player) => {
         let best = null;
         let tries = 0;
         while (tries < LOOP_TRIES) {
-          const s = loopSample(ftl, scheme);
+          const s = loopSample(ftl, scheme, player);
           tries++;
           if (!best || (s.share ?? 1) > (best.share ?? 1)) best = s;
           if (s.share == null || s.share >= LOOP_SHARE) break;
         }
+        acc.retaken += tries - 1;
+        if (best.share != null && best.share < LOOP_SHARE) acc.short++;
+        return best;
+      };
+      let nat;
+      try {
+        const best = sample(false);
         nat = best.nat.requests_per_s;
         acc.xs.push(nat);
         acc.shares.push(best.share);
-        acc.retaken += tries - 1;
-        if (best.share != null && best.share < LOOP_SHARE) acc.short++;
         into[scheme].loop_ops = best.nat.flash_ops;
       } catch (e) {
         console.log(`[bench] ${scheme} / in the loop: ${e.message}`);
@@ -309,11 +321,16 @@ for (let round = 0; round < LOOP_RUNS; round++) {
       }
       if (!wasmBench || acc.wasmFailed) continue;
       try {
+        // Each wasm path over the native run of the same path (issue 37 item 5): the player's
+        // keyframes and run log cost natively too (page mapping's player path runs at about
+        // 0.55x its loop natively, session 16), and over the loop the player row measured them.
+        const natPlayer = sample(true).nat.requests_per_s;
+        acc.natPlayer.push(natPlayer);
         for (const [k, full] of [false, true].entries()) {
           const r = await wasmBench.runOnce(key, loopScenario(scheme), full);
           const rate = r.requests / r.secs;
           acc.wasm[k].push(rate);
-          acc.ratios[k].push(rate / nat);
+          acc.ratios[k].push(rate / (full ? nat : natPlayer));
           if (!full) into[scheme].wasm_mb = r.memory / 2 ** 20;
         }
       } catch (e) {
@@ -348,13 +365,14 @@ for (const [key, , into] of builds) {
     if (!acc.wasmFailed && acc.wasm[0].length === xs.length) {
       row.wasm_engine = 'chromium';
       [row.wasm_req_s, row.wasm_fast_req_s] = acc.wasm.map(median);
+      row.native_player_req_s = median(acc.natPlayer);
       [row.wasm_ratio, row.wasm_fast_ratio] = acc.ratios.map(median);
       [row.wasm_ratios, row.wasm_fast_ratios] = acc.ratios;
     }
     if (key === 'now') loopNotes.push(`${scheme} ${shareText(acc)}`);
     const ratioText = (k) => `${f2(median(acc.ratios[k]))} (${spread(acc.ratios[k])})`;
     console.log(
-      `${scheme.padEnd(10)} ${key.padEnd(6)} loop ${f2(row.loop_req_s / 1e6)} M req/s (median of ${xs.map((x) => f2(x / 1e6)).join(', ')} in the order taken; ${shareText(acc)}) ${f2(row.loop_ops_s / 1e6, 1)} M ops/s; wasm ${f2(row.wasm_req_s / 1e6)} M req/s, full speed ${f2(row.wasm_fast_req_s / 1e6)}; wasm / native ${row.wasm_ratio == null ? '-' : ratioText(0)}, full speed ${row.wasm_ratio == null ? '-' : ratioText(1)}`,
+      `${scheme.padEnd(10)} ${key.padEnd(6)} loop ${f2(row.loop_req_s / 1e6)} M req/s (median of ${xs.map((x) => f2(x / 1e6)).join(', ')} in the order taken; ${shareText(acc)}) ${f2(row.loop_ops_s / 1e6, 1)} M ops/s; wasm ${f2(row.wasm_req_s / 1e6)} M req/s (native player ${f2(row.native_player_req_s / 1e6)}), full speed ${f2(row.wasm_fast_req_s / 1e6)}; wasm / native ${row.wasm_ratio == null ? '-' : ratioText(0)}, full speed ${row.wasm_ratio == null ? '-' : ratioText(1)}`,
     );
   }
 }
@@ -649,7 +667,7 @@ let issueTable = '';
   for (const s of schemes) {
     const r = rows[s];
     for (const [path, key] of [
-      ['player', 'wasm_ratio'],
+      ['player (over native ftl bench --player)', 'wasm_ratio'],
       ['full speed', 'wasm_fast_ratio'],
     ]) {
       const x = r[key] ?? null;
@@ -829,13 +847,13 @@ if (write) {
   // In millions, or none (a missing baseline figure is '-', not 0.00).
   const bM = (s, k) => (b(s, k) == null ? null : b(s, k) / 1e6);
   const head =
-    '| scheme | uniform trace: s (before) | M req/s | peak RSS MB (before) | B / page | hot/cold trace: s (before) | M req/s | loop M req/s (before) | loop samples, min-max | loop M flash ops/s | wasm M req/s (before) | wasm / native (rounds) | wasm full-speed M req/s | full-speed wasm / native (rounds) |\n' +
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|';
+    '| scheme | uniform trace: s (before) | M req/s | peak RSS MB (before) | B / page | hot/cold trace: s (before) | M req/s | loop M req/s (before) | loop samples, min-max | loop M flash ops/s | wasm M req/s (before) | native player M req/s | wasm / native player (rounds) | wasm full-speed M req/s | full-speed wasm / native (rounds) |\n' +
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|';
   // A median of per-round ratios and their range.
   const rr = (r, k) => (r[k] == null ? '-' : `${f(r[k])} (${spread(r[`${k}s`])})`);
   const lines = schemes.map((s) => {
     const r = rows[s];
-    return `| ${s} | ${f(r.uniform_s)} (${f(b(s, 'uniform_s'))}) | ${f(r.uniform_req_s / 1e6)} | ${f(r.uniform_rss_mb, 0)} (${f(b(s, 'uniform_rss_mb'), 0)}) | ${f((r.uniform_rss_mb * 2 ** 20) / PAGES, 0)} | ${f(r.hotcold_s)} (${f(b(s, 'hotcold_s'))}) | ${f(r.hotcold_req_s / 1e6)} | ${f(r.loop_req_s / 1e6)} (${f(bM(s, 'loop_req_s'))}) | ${spread(r.loop_req_s_runs ?? [], 1e6)} | ${f(r.loop_ops_s / 1e6, 1)} | ${f(r.wasm_req_s / 1e6)} (${f(bM(s, 'wasm_req_s'))}) | ${rr(r, 'wasm_ratio')} | ${f(r.wasm_fast_req_s / 1e6)} | ${rr(r, 'wasm_fast_ratio')} |`;
+    return `| ${s} | ${f(r.uniform_s)} (${f(b(s, 'uniform_s'))}) | ${f(r.uniform_req_s / 1e6)} | ${f(r.uniform_rss_mb, 0)} (${f(b(s, 'uniform_rss_mb'), 0)}) | ${f((r.uniform_rss_mb * 2 ** 20) / PAGES, 0)} | ${f(r.hotcold_s)} (${f(b(s, 'hotcold_s'))}) | ${f(r.hotcold_req_s / 1e6)} | ${f(r.loop_req_s / 1e6)} (${f(bM(s, 'loop_req_s'))}) | ${spread(r.loop_req_s_runs ?? [], 1e6)} | ${f(r.loop_ops_s / 1e6, 1)} | ${f(r.wasm_req_s / 1e6)} (${f(bM(s, 'wasm_req_s'))}) | ${f(r.native_player_req_s / 1e6)} | ${rr(r, 'wasm_ratio')} | ${f(r.wasm_fast_req_s / 1e6)} | ${rr(r, 'wasm_fast_ratio')} |`;
   });
   const table = `<!-- bench:start (written by scripts/bench.mjs; edit outside the markers) -->
 Measured by \`npm run bench\` (scripts/bench.mjs) on ${date}: ${machine}; ${load}
@@ -864,7 +882,9 @@ Measured by \`npm run bench\` (scripts/bench.mjs) on ${date}: ${machine}; ${load
   by request once it is not; \`--logged\` there times \`Session.run\`, logged request by request), and the full-speed path (\`set_full_speed\`, the loop \`ftl bench\`
   times), one run of each a round, right after the scheme's native sample; M req/s the median of the rounds.
   **wasm / native is the median of the ${LOOP_RUNS} per-round ratios** (each a wasm run over the native sample
-  taken seconds before it; their range in brackets), not a ratio of medians: this VM's host speed drifts by up
+  of the same path taken seconds before it: the player's over \`ftl bench --runs 1 --player\`, the same
+  \`Session.run_ahead\` natively, whose keyframes and run log cost natively too; the full-speed path over the loop
+  sample; their range in brackets), not a ratio of medians: this VM's host speed drifts by up
   to 2x within minutes (see the host drift line), and a ratio of figures taken minutes apart measures the drift.
 - **Host drift**: ${driftText}.
 

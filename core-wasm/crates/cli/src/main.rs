@@ -36,7 +36,8 @@ enum Cmd {
     /// Cut power at chosen flash-operation boundaries, recover from the chip alone,
     /// verify against the reference model.
     CrashSweep(crash_sweep::CrashArgs),
-    /// Time full-speed runs of one scenario (JSON, as the app's Session takes it).
+    /// Time full-speed runs of one scenario (JSON, as the app's Session takes it), or with
+    /// --player its runs on the player's path.
     Bench(bench::BenchArgs),
     /// List the schemes, chip presets, generators and trace formats.
     List,

@@ -1,10 +1,12 @@
-//! `ftl bench`: time full-speed runs of one scenario.
+//! `ftl bench`: time full-speed runs of one scenario (or, with `--player`, its runs on the
+//! player's path as the app's "Run to end" takes them).
 
 use std::process::ExitCode;
 
 use clap::Args;
 use ftl_sim::scenario::Scenario;
 use ftl_sim::sim::RunMode;
+use ftl_sim::stepper::Stepper;
 
 use crate::output::fail;
 
@@ -16,6 +18,11 @@ pub(crate) struct BenchArgs {
     /// Runs to take the median of.
     #[arg(long, default_value_t = 5)]
     pub(crate) runs: usize,
+    /// The player's path instead, as the app's Session runs "Run to end" (keyframes within
+    /// the Session's budget, the run log: `Stepper::run_ahead`): the native figure the wasm
+    /// player path is compared with (issue 37 item 5).
+    #[arg(long)]
+    pub(crate) player: bool,
 }
 
 /// Peak resident memory of this process (Linux), in bytes.
@@ -36,20 +43,33 @@ fn bench(a: &BenchArgs) -> Result<serde_json::Value, String> {
     };
     ftl_sim::limits::at_most("--runs", a.runs as u64, ftl_sim::limits::MAX_BENCH_RUNS)?;
     let mut secs = Vec::new();
-    let (mut requests, mut ops) = (0, 0);
+    let (mut requests, mut ops, mut keyframes) = (0, 0, 0);
     for _ in 0..a.runs.max(1) {
         let mut sim = scenario.build()?;
-        sim.set_mode(RunMode::FullSpeed);
         let total = sim.total();
-        let t0 = std::time::Instant::now();
-        sim.run(total)?;
-        secs.push(t0.elapsed().as_secs_f64());
+        let sim = if a.player {
+            // As the wasm crate's `Session::new` sets it up.
+            sim.set_keyframe_budget(ftl_sim::limits::SESSION_KEYFRAME_BYTES);
+            let mut stepper = Stepper::new(sim);
+            stepper.set_recoverer(scenario.recoverer());
+            let t0 = std::time::Instant::now();
+            stepper.run_ahead(total)?;
+            secs.push(t0.elapsed().as_secs_f64());
+            stepper.sim
+        } else {
+            sim.set_mode(RunMode::FullSpeed);
+            let t0 = std::time::Instant::now();
+            sim.run(total)?;
+            secs.push(t0.elapsed().as_secs_f64());
+            sim
+        };
         let m = sim.state.metrics();
         if m.wrong_reads > 0 {
             return Err(format!("{} wrong reads", m.wrong_reads));
         }
         requests = total as u64;
         ops = sim.state.flash.total_ops();
+        keyframes = sim.keyframe_steps().len();
     }
     secs.sort_by(|a, b| a.total_cmp(b));
     let median = secs[secs.len() / 2];
@@ -57,6 +77,9 @@ fn bench(a: &BenchArgs) -> Result<serde_json::Value, String> {
         "scheme": scenario.scheme,
         "requests": requests,
         "flash_ops": ops,
+        "path": if a.player { "player" } else { "full_speed" },
+        // Keyframes the run kept (the player's path takes them within the Session's budget).
+        "keyframes": keyframes,
         "runs_s": secs,
         "median_s": median,
         "requests_per_s": requests as f64 / median,
