@@ -44,7 +44,8 @@ export function AppHeader(p: AppHeaderProps) {
       <h1>
         ftlscope<span className="tagline"> — NAND flash translation layers, one operation at a time</span>
       </h1>
-      <p className="scenario-line" data-testid="scenario-line">
+      {/* data-scheme: the scheme shown, for tests that check the form agrees with it */}
+      <p className="scenario-line" data-testid="scenario-line" data-scheme={loaded?.scenario.scheme}>
         {loaded ? describeWithTrace(loaded.scenario) : loading ? 'Loading the simulator…' : 'No scenario loaded'}
         {info && <span className="muted"> · {info.logical_pages} logical pages</span>}
         {loaded && (

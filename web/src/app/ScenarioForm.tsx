@@ -47,26 +47,32 @@ function coreErrorNow(s: Scenario): string[] {
 export function ScenarioForm({ current, busy, onApply, device, onDevice }: ScenarioFormProps) {
   const [draft, setDraft] = useState<Scenario>(current);
   const [deviceDraft, setDeviceDraft] = useState<DeviceShape>(device ?? ONE_DIE);
-  useEffect(() => {
-    if (device) setDeviceDraft(device);
-  }, [device]);
+  // Apply's outcome when the scenario was not started (the app keeps running the previous one).
+  const [applyError, setApplyError] = useState<string | null>(null);
   const [presetId, setPresetId] = useState('');
+  // A newly applied scenario (or device) becomes the form's starting point in the render that
+  // shows it: set during render, React renders the form again before committing anything. An
+  // effect did it one commit late, and that commit could be painted: the header and panels of
+  // the new scenario beside the previous one's form (a scenario opened by URL, session 16).
+  const [shown, setShown] = useState({ current, device });
+  if (shown.current !== current || shown.device !== device) {
+    setShown({ current, device });
+    if (shown.current !== current) {
+      setDraft(current);
+      setApplyError(null);
+      // the preset picker names the scenario shown only if it is that preset's, unedited
+      setPresetId(PRESETS.find((p) => p.scenario === current)?.id ?? '');
+    }
+    if (device && shown.device !== device) setDeviceDraft(device);
+  }
   const [openAt, setOpenAt] = useState(0);
   const ids = { preset: useId(), kind: useId(), pattern: useId() };
   // What the form changed on its own (a chip that fits the picked scheme), and why.
   const [fitNote, setFitNote] = useState<string | null>(null);
-  // Apply's outcome when the scenario was not started (the app keeps running the previous one).
-  const [applyError, setApplyError] = useState<string | null>(null);
   const [ctorReady, setCtorReady] = useState(false);
   useEffect(() => {
     void coreReady().then((c) => setCtorReady(!!c));
   }, []);
-
-  // A newly applied scenario becomes the form's starting point.
-  useEffect(() => {
-    setDraft(current);
-    setApplyError(null);
-  }, [current]);
 
   const errors = useMemo(() => {
     const local = validateScenario(draft).filter((e) => !e.startsWith('pattern:'));
