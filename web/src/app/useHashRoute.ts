@@ -16,6 +16,7 @@ import { decodeHash, encodeHash, type CompareSpec, type ShareState } from '../sc
 import type { DeviceShape } from '../sim/deviceTypes';
 import { addOwnTour, tourById } from '../tour/tours';
 import { problemsMessage, tourFromHash } from '../tour/tourShare';
+import { closeModalsForNavigation } from '../trace/modal';
 import { scenarioFromUrl, withoutScenarioQuery } from '../viz/urlScenario';
 import { EMBED } from './embed';
 import type { Theme } from './theme';
@@ -29,6 +30,9 @@ import type { TourPlayer } from './useTourPlayer';
  * only a long held key waits.
  */
 export const HASH_BURST = 100;
+/** The banner after a link opened while the upload dialog was open closed the dialog. */
+export const NAVIGATION_CLOSED_DIALOG =
+  'The upload dialog was closed to open the address you went to. Choose the file again to upload it.';
 export const HASH_WINDOW_MS = 10_000;
 /** While playing, the address bar trails the moment by this much (it moves too fast to copy). */
 export const HASH_PLAYING_MS = 500;
@@ -164,13 +168,19 @@ export function useHashRoute({
     // The hash navigated to, from the event: the address bar may since have been rewritten
     // for the moment still drawn (useLayoutEffect below) before this handler ran.
     const onHash = (e: HashChangeEvent) => {
-      if (isReady.current) void openFromHash(new URL(e.newURL).hash);
+      if (!isReady.current) return;
+      // A navigation closes the upload dialog: what the link opens would load behind it, unseen
+      // (docs/links-tours-compare.md). The banner says why the dialog went.
+      const closed = closeModalsForNavigation() > 0;
+      void openFromHash(new URL(e.newURL).hash).then(() => {
+        if (closed) setNotices((n) => (n.error || n.missingTrace ? n : { notice: NAVIGATION_CLOSED_DIALOG }));
+      });
     };
     window.addEventListener('hashchange', onHash);
     // for tests: the app now hears hash changes (a startup race test changes it then)
     document.documentElement.dataset.hashListening = 'true';
     return () => window.removeEventListener('hashchange', onHash);
-  }, [openFromHash]);
+  }, [openFromHash, setNotices]);
 
   const shareState = useCallback((): ShareState | null => {
     const cur = latest.current.loaded;

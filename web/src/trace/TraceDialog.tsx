@@ -14,7 +14,7 @@ import {
 } from '../scenario/model';
 import type { Moment, ShareState } from '../scenario/share';
 import { MappingEditor } from './MappingEditor';
-import { trapFocus } from './modal';
+import { trapFocus, useClosedByNavigation } from './modal';
 import { ReadOptions } from './ReadOptions';
 import { ReadStatus } from './ReadStatus';
 import { mismatch, reopened } from './reopen';
@@ -86,6 +86,7 @@ export function TraceDialog({ client, file, current, reopen, onClose, onRun }: T
     read.abort();
     onClose();
   };
+  useClosedByNavigation(close);
 
   const summary = phase.kind === 'ready' ? phase.summary : null;
   const fitted = fitResult?.ok ? fitResult.summary : null;
