@@ -735,16 +735,35 @@ impl Simulator {
         let worth_a_copy = back || replay.saturating_mul(50) >= self.state.flash.geometry().pages() as usize;
         if worth_a_copy && self.near_gap > 0 && replay > 2 * self.near_gap {
             let mid = step - self.near_gap;
-            r = self.run(mid - self.state.pos);
+            r = self.replay(mid - self.state.pos, step);
             if r.is_ok() {
                 self.near = Some(self.state.clone());
             }
         }
         if r.is_ok() {
             let n = step - self.state.pos;
-            r = self.run(n);
+            r = self.replay(n, step);
         }
         self.state.flash.set_recording(recording);
         r.map(|_| ())
+    }
+
+    /// `n` requests of a seek's replay to `step`. A span the run log already covers, with no
+    /// keyframe position in it that the player's loop would keep (`keyframe_here`), replays
+    /// on the full-speed loop: the player's would run the same requests slower, request by
+    /// request through `dyn Ftl`, to the same state (`Stepper::run_ahead`'s rewind to its
+    /// first stretch that was not quiet replayed page mapping's first half that way: 1.9x
+    /// the loop's instructions for its run; issue 37 item 5).
+    fn replay(&mut self, n: usize, step: usize) -> Result<usize, String> {
+        let end = self.state.pos + n;
+        // The first position from here on where `keyframe_here` would keep a state.
+        let lo = self.state.pos.max(self.keyframes.last().map_or(0, |k| k.pos + 1)).max(1);
+        let next_keyframe = lo.div_ceil(self.interval.max(1)).checked_mul(self.interval.max(1));
+        let no_keyframe = next_keyframe.is_none_or(|k| k >= end);
+        if self.mode == RunMode::Player && self.log.upto() >= step && no_keyframe {
+            self.run_unlogged(n)
+        } else {
+            self.run(n)
+        }
     }
 }
