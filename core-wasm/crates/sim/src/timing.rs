@@ -591,6 +591,44 @@ impl Schedule {
     pub fn per_page_only(&self) -> bool {
         self.starts.is_empty()
     }
+    /// Whether page request `j` (< `end` <= `pages`) is a host request of one page, and
+    /// where the stretch of page requests from `j` that are alike in this ends (at most
+    /// `end`): the full-speed loop runs one-page host requests in the closed model's own
+    /// loop and the rest request by request (issue 37: a trace of one-page records with a
+    /// few longer ones).
+    pub fn one_page_stretch(&self, j: usize, end: usize) -> (bool, usize) {
+        if self.starts.is_empty() {
+            return (true, end);
+        }
+        let one = self.one_page_word(j / 64) >> (j % 64) & 1 == 1;
+        let mut i = j;
+        while i < end {
+            let b = i % 64;
+            // Set bits: page requests unlike `j`'s, from `i` on (shifted-in zeros count as
+            // unlike, limited by the word's end below).
+            let word = self.one_page_word(i / 64) >> b;
+            let alike = (if one { word } else { !word }).trailing_ones() as usize;
+            let alike = alike.min(64 - b);
+            i += alike;
+            if alike < 64 - b {
+                break;
+            }
+        }
+        (one, i.min(end))
+    }
+    /// Bit b: page request `64 w + b` begins a host request and ends it.
+    fn one_page_word(&self, w: usize) -> u64 {
+        let s = self.starts[w];
+        // The next word's first bit: the last page request of this word ends its host
+        // request when the next one begins; the very last page request ends its own.
+        let next = self.starts.get(w + 1).map_or(1, |x| x & 1);
+        let mut ends = s >> 1 | next << 63;
+        let last = self.pages - 1;
+        if last / 64 == w {
+            ends |= 1 << (last % 64);
+        }
+        s & ends
+    }
     /// Page requests.
     pub fn pages(&self) -> usize {
         self.pages
@@ -645,7 +683,34 @@ impl Schedule {
 
 #[cfg(test)]
 mod tests {
+
     use super::*;
+
+    /// `one_page_stretch` against `begins` / `ends` page by page, across words and at the
+    /// last page, for every start.
+    #[test]
+    fn one_page_stretches_are_the_pages_that_begin_and_end_their_request() {
+        for pages in [1, 2, 63, 64, 65, 130, 200] {
+            let mut starts = vec![0u64; 4];
+            // Longer requests at pages 5-7, 62-65, 127-128, and the last two pages.
+            for p in (0..pages).filter(|p| ![6, 7, 63, 64, 65, 128].contains(p) && *p + 1 != pages || *p == 0) {
+                starts[p / 64] |= 1 << (p % 64);
+            }
+            let s = Schedule::new(starts, pages, None);
+            let one = |i: usize| s.begins(i) && s.ends(i);
+            for j in 0..pages {
+                for end in [j + 1, (j + 70).min(pages), pages] {
+                    let (o, k) = s.one_page_stretch(j, end);
+                    assert_eq!(o, one(j), "{pages} pages, from {j}");
+                    assert!(k > j && k <= end, "{pages} pages, from {j} to {end}: {k}");
+                    assert!((j..k).all(|i| one(i) == o), "{pages} pages, {j}..{k} alike");
+                    assert!(k == end || one(k) != o, "{pages} pages, {j}..{k} ends where it changes");
+                }
+            }
+        }
+        let s = Schedule::per_page(10);
+        assert_eq!(s.one_page_stretch(3, 10), (true, 10));
+    }
 
     /// Issue 34, by hand: a 2-page write arriving at 0 is cut between its pages; the
     /// recovery takes 1,000 ns; its second page runs after it. A read arriving at 500
