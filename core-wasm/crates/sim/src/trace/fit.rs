@@ -394,6 +394,9 @@ pub(crate) struct Fitter {
     fit: Fit,
     lp: u64,
     ppb: u64,
+    /// log2 of `ppb` when it is a power of two: a page's block by a shift, not a 64-bit
+    /// division a request (issue 37).
+    ppb_shift: Option<u32>,
     /// Compact's renumbering: logical block -> its dense number.
     compact: HashMap<u64, u64>,
     // Fitted pages are < lp <= 2^26: bitsets, 1 bit per page.
@@ -418,6 +421,7 @@ impl Fitter {
             fit,
             lp,
             ppb,
+            ppb_shift: ppb.is_power_of_two().then(|| ppb.trailing_zeros()),
             compact: HashMap::new(),
             blocks: Bits::new(lp.div_ceil(ppb)),
             written: Bits::new(lp),
@@ -460,6 +464,48 @@ impl Fitter {
     /// The next page request `(kind, value)`, fitted.
     #[inline]
     pub(crate) fn next(&mut self, k: u64, v: u64) -> Result<Request, String> {
+        Ok(match k {
+            K_READ => Request::Read { lpn: self.next_page(false, v)? as u32 },
+            K_WRITE => Request::Write { lpn: self.next_page(true, v)? as u32 },
+            _ => {
+                self.advance();
+                match k {
+                    K_FREEZE => Request::Freeze,
+                    K_UNFREEZE => Request::Unfreeze { state: v as u32 },
+                    K_REVERT => Request::Revert { state: v as u32 },
+                    _ => unreachable!("only the parser packs requests"),
+                }
+            }
+        })
+    }
+
+    /// The next page request, a read or a write of page `v`: its page fitted (`next`'s
+    /// path for them, without building a `Request` and matching it again; issue 37).
+    #[inline(always)]
+    pub(crate) fn next_page(&mut self, write: bool, v: u64) -> Result<u64, String> {
+        let i = self.advance();
+        let q = self.map(v)?;
+        self.touched += (q != v) as u64;
+        self.fitted_pages += !self.pages.set(q) as u64;
+        if i & (self.step - 1) == 0 {
+            self.sample.push([i, q]);
+        }
+        let block = match self.ppb_shift {
+            Some(b) => q >> b,
+            None => q / self.ppb,
+        };
+        self.fitted_blocks += !self.blocks.set(block) as u64;
+        if write {
+            self.written.set(q);
+        } else if !self.written.get(q) {
+            self.reads_of_unwritten += 1;
+        }
+        Ok(q)
+    }
+
+    /// The next page request's index; the sample's step doubles when the index reaches it.
+    #[inline(always)]
+    fn advance(&mut self) -> u64 {
         let i = self.i;
         self.i += 1;
         if i >= SAMPLE_POINTS as u64 * self.step {
@@ -467,43 +513,7 @@ impl Fitter {
             let step = self.step;
             self.sample.retain(|p| p[0] & (step - 1) == 0);
         }
-        let r = match k {
-            K_READ | K_WRITE => {
-                let q = self.map(v)?;
-                if q != v {
-                    self.touched += 1;
-                }
-                if k == K_READ {
-                    Request::Read { lpn: q as u32 }
-                } else {
-                    Request::Write { lpn: q as u32 }
-                }
-            }
-            K_FREEZE => Request::Freeze,
-            K_UNFREEZE => Request::Unfreeze { state: v as u32 },
-            K_REVERT => Request::Revert { state: v as u32 },
-            _ => unreachable!("only the parser packs requests"),
-        };
-        if let Some(lpn) = r.lpn() {
-            self.fitted_pages += !self.pages.set(lpn as u64) as u64;
-            if i & (self.step - 1) == 0 {
-                self.sample.push([i, lpn as u64]);
-            }
-        }
-        match r {
-            Request::Write { lpn } => {
-                self.written.set(lpn as u64);
-                self.fitted_blocks += !self.blocks.set(lpn as u64 / self.ppb) as u64;
-            }
-            Request::Read { lpn } => {
-                self.fitted_blocks += !self.blocks.set(lpn as u64 / self.ppb) as u64;
-                if !self.written.get(lpn as u64) {
-                    self.reads_of_unwritten += 1;
-                }
-            }
-            _ => {}
-        }
-        Ok(r)
+        i
     }
 
     /// The fitted requests' counts, the fit's note and warnings, into `s`.
@@ -609,11 +619,16 @@ impl FitStream {
             if !self.fitting {
                 continue;
             }
-            for v in e.first..e.first + e.n {
-                match self.fitter.next(e.kind, v) {
-                    Ok(r) => keep(r),
-                    Err(_) => unreachable!("only compact fails a page, and it is not streamed"),
+            const NOT_COMPACT: &str = "only compact fails a page, and it is not streamed";
+            match e.kind {
+                K_READ | K_WRITE => {
+                    let write = e.kind == K_WRITE;
+                    for v in e.first..e.first + e.n {
+                        let lpn = self.fitter.next_page(write, v).expect(NOT_COMPACT) as u32;
+                        keep(if write { Request::Write { lpn } } else { Request::Read { lpn } });
+                    }
                 }
+                k => keep(self.fitter.next(k, e.first).expect(NOT_COMPACT)),
             }
         }
     }
