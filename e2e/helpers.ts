@@ -37,6 +37,15 @@ export async function ready(page: Page) {
   await settled(page);
 }
 
+/** A trace file chosen in the upload control: its dialog open with the trace's summary. */
+export async function openUpload(page: Page, file: string) {
+  await page.getByTestId('trace-input').setInputFiles(file);
+  const dialog = page.getByTestId('trace-dialog');
+  await expect(dialog).toBeVisible();
+  await expect(page.getByTestId('trace-summary')).toBeVisible();
+  return dialog;
+}
+
 /** A test's start: console problems watched, the window sized, the app `ready`. */
 export async function readyAt(page: Page, size: { width: number; height: number }) {
   const problems = watch(page);

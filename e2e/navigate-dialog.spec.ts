@@ -3,15 +3,12 @@
 // nothing happen. Chosen (docs/links-tours-compare.md): the navigation closes the dialog,
 // the tour shows, and a banner says why the dialog went.
 import { expect, test } from '@playwright/test';
-import { ready, settled, watch } from './helpers';
+import { openUpload, ready, settled, watch } from './helpers';
 
 test('a tour opened by hash while the upload dialog is open closes the dialog and shows the tour', async ({ page }) => {
   const problems = watch(page);
   await ready(page);
-  await page.getByTestId('trace-input').setInputFiles('traces/oltp.csv');
-  const dialog = page.getByTestId('trace-dialog');
-  await expect(dialog).toBeVisible();
-  await expect(page.getByTestId('trace-summary')).toBeVisible();
+  const dialog = await openUpload(page, 'traces/oltp.csv');
   await page.evaluate(() => (location.hash = '#tour=fast-merges'));
   // The tour is what the user sees: its panel, not under a dialog.
   await expect(page.getByTestId('tour-panel')).toBeVisible();

@@ -2,7 +2,7 @@
 // Trace upload (issue 8) and the scheme panels of RFTL/GFTL/NFTL (issue 5) and KRAFT/KAST (issue 4).
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { counter, ready, stepTo, still, watch } from './helpers';
+import { counter, openUpload, ready, stepTo, still, watch } from './helpers';
 
 async function shot(page: Page, name: string) {
   mkdirSync('test-results', { recursive: true });
@@ -18,10 +18,7 @@ async function applyPreset(page: Page, id: string) {
 test('upload traces/oltp.csv: summary, address plot, fit preview, run', async ({ page }) => {
   const problems = watch(page);
   await ready(page);
-  await page.getByTestId('trace-input').setInputFiles('traces/oltp.csv');
-  const dialog = page.getByTestId('trace-dialog');
-  await expect(dialog).toBeVisible();
-  await expect(page.getByTestId('trace-summary')).toBeVisible();
+  const dialog = await openUpload(page, 'traces/oltp.csv');
   await expect(page.getByTestId('trace-format-detected')).toContainText('csv (detected)');
   await expect(page.getByTestId('trace-requests')).toHaveText('3,000');
   // the sampled requests, drawn as one path of dots (trace/AddressPlot.tsx)
