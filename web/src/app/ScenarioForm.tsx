@@ -12,7 +12,7 @@ import {
   type WorkloadKind,
   generatorHelp,
 } from '../scenario/model';
-import { PRESETS } from '../scenario/presets';
+import { PRESETS, presetOf } from '../scenario/presets';
 import { checkPattern, describePatternError } from '../scenario/core';
 import { coreError, coreReady, fitChip, peekCore } from '../sim/schemeFit';
 import { PatternHelp } from './PatternHelp';
@@ -49,7 +49,6 @@ export function ScenarioForm({ current, busy, onApply, device, onDevice }: Scena
   const [deviceDraft, setDeviceDraft] = useState<DeviceShape>(device ?? ONE_DIE);
   // Apply's outcome when the scenario was not started (the app keeps running the previous one).
   const [applyError, setApplyError] = useState<string | null>(null);
-  const [presetId, setPresetId] = useState('');
   // A newly applied scenario (or device) becomes the form's starting point in the render that
   // shows it: set during render, React renders the form again before committing anything. An
   // effect did it one commit late, and that commit could be painted: the header and panels of
@@ -60,12 +59,13 @@ export function ScenarioForm({ current, busy, onApply, device, onDevice }: Scena
     if (shown.current !== current) {
       setDraft(current);
       setApplyError(null);
-      // the preset picker names the scenario shown only if it is that preset's, unedited
-      setPresetId(PRESETS.find((p) => p.scenario === current)?.id ?? '');
     }
     if (device && shown.device !== device) setDeviceDraft(device);
   }
   const [openAt, setOpenAt] = useState(0);
+  // The picker names the form's scenario only while it is a preset's, by value: a link to a
+  // preset's exact scenario is named, and one edited field makes it "Choose a preset…".
+  const presetId = useMemo(() => presetOf(draft)?.id ?? '', [draft]);
   const ids = { preset: useId(), kind: useId(), pattern: useId() };
   // What the form changed on its own (a chip that fits the picked scheme), and why.
   const [fitNote, setFitNote] = useState<string | null>(null);
@@ -133,7 +133,6 @@ export function ScenarioForm({ current, busy, onApply, device, onDevice }: Scena
           data-testid="preset"
           onChange={(e) => {
             const p = PRESETS.find((x) => x.id === e.target.value);
-            setPresetId(e.target.value);
             if (p) {
               setDraft(p.scenario);
               setOpenAt(p.openAt);

@@ -190,6 +190,25 @@ export function scenarioToJson(s: Scenario): string {
   return JSON.stringify(s);
 }
 
+/**
+ * A scenario's canonical form: its JSON with every object's keys sorted. Two scenarios are
+ * the same by value when these are equal, whatever order their fields were written or
+ * decoded in (a link's workload comes back in the generator's field order).
+ */
+export function canonicalScenario(s: Scenario): string {
+  const sorted = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(sorted)
+      : isObject(v)
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, sorted(v[k])]),
+          )
+        : v;
+  return JSON.stringify(sorted(s));
+}
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

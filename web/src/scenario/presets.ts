@@ -3,7 +3,7 @@
 // example here (docs/architecture.md, "How to add a scheme"). docs/schemes/rftl.md and
 // docs/schemes/kraft.md explain the panels' presets; "K at work" is docs/schemes/kraft.md's
 // pattern `w0-19 w0 w4 ...`, written out so every pattern parser reads it.
-import { defaultScenario, type Scenario } from './model';
+import { canonicalScenario, defaultScenario, type Scenario } from './model';
 
 /**
  * Compare's and sweep's starting choices: the second run beside the baseline scheme
@@ -184,3 +184,13 @@ const PAPER_PRESETS: Preset[] = [
 export const PRESETS: Preset[] = [...GENERAL_PRESETS, ...SCHEME_PRESETS, ...PAPER_PRESETS];
 
 export const DEFAULT_PRESET = PRESETS[0];
+
+const PRESET_KEYS = new Map(PRESETS.map((p) => [canonicalScenario(p.scenario), p]));
+
+/**
+ * The preset whose scenario `s` is, by value (a link or file to a preset's exact scenario
+ * is a new object: compared by identity, the picker said "Choose a preset…"); else undefined.
+ */
+export function presetOf(s: Scenario): Preset | undefined {
+  return PRESET_KEYS.get(canonicalScenario(s));
+}
