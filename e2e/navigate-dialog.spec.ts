@@ -18,6 +18,9 @@ test('a tour opened by hash while the upload dialog is open closes the dialog an
   await expect(notice).toContainText('The upload dialog was closed');
   await settled(page);
   await expect(page.getByTestId('scenario-line')).toHaveAttribute('data-scheme', 'fast');
+  // The keyboard is on what the link opened, the tour's stop, not on the upload button the
+  // dialog handed focus back to (session 17).
+  await expect(page.getByTestId('tour-body')).toBeFocused();
   // The tour's own controls take clicks (nothing modal covers them).
   await page.getByTestId('tour-exit').click({ trial: true });
   await page.screenshot({ path: 'test-results/navigate-dialog-tour.png' });
@@ -25,5 +28,37 @@ test('a tour opened by hash while the upload dialog is open closes the dialog an
   await notice.getByRole('button', { name: 'Dismiss' }).click();
   await page.getByTestId('trace-input').setInputFiles('traces/oltp.csv');
   await expect(dialog).toBeVisible();
+  expect(problems).toEqual([]);
+});
+
+test('a scenario link or Back that closes the upload dialog puts the keyboard on the view opened', async ({ page }) => {
+  const problems = watch(page);
+  await ready(page);
+  const main = page.locator('main.center');
+  // Back: from a tour (a history entry of its own) to the default scenario's address.
+  await page.evaluate(() => (location.hash = '#tour=fast-merges'));
+  await expect(page.getByTestId('tour-panel')).toBeVisible();
+  await settled(page);
+  let dialog = await openUpload(page, 'traces/oltp.csv');
+  await page.goBack();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('tour-panel')).toHaveCount(0);
+  await expect(page.getByTestId('link-notice')).toContainText('The upload dialog was closed');
+  await expect(main).toBeFocused();
+  // A `#v1=` link: the scenario's main view.
+  await settled(page);
+  const link = await page.evaluate(() => location.hash);
+  await page.getByTestId('link-notice').getByRole('button', { name: 'Dismiss' }).click();
+  await page.evaluate(() => (location.hash = '#tour=fast-merges'));
+  await expect(page.getByTestId('tour-panel')).toBeVisible();
+  await settled(page);
+  dialog = await openUpload(page, 'traces/oltp.csv');
+  await page.evaluate((h) => (location.hash = h), link);
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('tour-panel')).toHaveCount(0);
+  await expect(main).toBeFocused();
+  // Tab goes on from there into the page (no trap, nothing lost).
+  await page.keyboard.press('Tab');
+  await expect(page.locator(':focus')).toHaveCount(1);
   expect(problems).toEqual([]);
 });

@@ -64,7 +64,7 @@ export function CenterColumn(p: CenterColumnProps) {
     sim.seek(v);
   };
   return (
-    <main className="center">
+    <main className="center" tabIndex={-1}>
       <Controls
         step={snap?.step ?? 0}
         total={snap?.total ?? 0}

@@ -52,6 +52,27 @@ export function hashWriteDelay(writes: number[], now: number, playing: boolean):
   return writes.length < HASH_BURST ? 0 : writes[0] + HASH_WINDOW_MS - now;
 }
 
+/**
+ * After a navigation closed the upload dialog, focus goes to what the link opened: the
+ * tour's stop (its narration) or the view shown (compare, the device, the chip), not to the
+ * upload button the dialog hands it back to (a keyboard user would start from the header).
+ * Two frames on, so the opened view is drawn; not if the user has since focused elsewhere.
+ */
+export function focusOpened(): void {
+  requestAnimationFrame(() =>
+    requestAnimationFrame(() => {
+      const at = document.activeElement;
+      if (at && at !== document.body && !at.closest('.trace-upload')) return;
+      const shown = (el: Element | null): el is HTMLElement =>
+        el instanceof HTMLElement && el.getClientRects().length > 0;
+      const target = [document.querySelector('[data-testid=tour-body]'), ...document.querySelectorAll('main')].find(
+        shown,
+      );
+      target?.focus();
+    }),
+  );
+}
+
 export interface HashRouteDeps {
   sim: Sim;
   /** the worker and the core's catalog are there (or the catalog failed: open anyway) */
@@ -173,7 +194,9 @@ export function useHashRoute({
       // (docs/links-tours-compare.md). The banner says why the dialog went.
       const closed = closeModalsForNavigation() > 0;
       void openFromHash(new URL(e.newURL).hash).then(() => {
-        if (closed) setNotices((n) => (n.error || n.missingTrace ? n : { notice: NAVIGATION_CLOSED_DIALOG }));
+        if (!closed) return;
+        setNotices((n) => (n.error || n.missingTrace ? n : { notice: NAVIGATION_CLOSED_DIALOG }));
+        focusOpened();
       });
     };
     window.addEventListener('hashchange', onHash);

@@ -226,7 +226,7 @@ export function CompareView({ client, base: given, spec, theme, onSpec, onClose,
   const canRunDefaults = chipBlocks(base);
 
   return (
-    <main className="compare" aria-labelledby="compare-h" data-testid="compare-view">
+    <main className="compare" aria-labelledby="compare-h" data-testid="compare-view" tabIndex={-1}>
       <div className="compare-head">
         <h2 id="compare-h">Compare schemes</h2>
         <p className="muted" data-testid="compare-workload">

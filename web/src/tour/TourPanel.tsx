@@ -174,7 +174,8 @@ export function TourPanel({
           {index + 1} / {tour.stops.length}
         </span>
       </div>
-      <div className="tour-body" ref={body} data-testid="tour-body">
+      {/* focusable by script: a link that opens the tour puts the keyboard here (focusOpened) */}
+      <div className="tour-body" ref={body} data-testid="tour-body" tabIndex={-1}>
         <h3 className="tour-title" ref={title}>
           {stop.title}
         </h3>
