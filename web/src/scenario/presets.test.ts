@@ -37,6 +37,7 @@ describe('presets', () => {
     };
     expect(presetOf(reordered as typeof u)?.id).toBe('uniform-classroom');
     expect(presetOf({ ...u, workload: { ...u.workload, seed: 8 } } as typeof u)).toBeUndefined();
+    expect(PRESETS.filter((p) => p.scenario.workload.kind === 'trace')).toEqual([]);
   });
 
   for (const p of PRESETS) {

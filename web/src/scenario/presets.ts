@@ -192,5 +192,7 @@ const PRESET_KEYS = new Map(PRESETS.map((p) => [canonicalScenario(p.scenario), p
  * is a new object: compared by identity, the picker said "Choose a preset…"); else undefined.
  */
 export function presetOf(s: Scenario): Preset | undefined {
+  // No preset is a trace, and a trace's text may be megabytes: not serialised on every edit.
+  if (s.workload.kind === 'trace') return undefined;
   return PRESET_KEYS.get(canonicalScenario(s));
 }
