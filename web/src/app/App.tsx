@@ -187,7 +187,8 @@ export function App() {
             }
           />
           <p className="keys-hint">
-            Keys: <kbd>Space</kbd> play/pause · <kbd>→</kbd> step op · <kbd>←</kbd> back
+            Keys: <kbd>Space</kbd> play/pause · <kbd>→</kbd> step op · <kbd>←</kbd> back · <kbd>PageDown</kbd> /{' '}
+            <kbd>PageUp</kbd> next / previous tour stop (a presenter’s clicker)
           </p>
         </aside>
         <CenterColumn
