@@ -53,6 +53,22 @@ test('the keys hint names every key of the single view, the tour’s PageDown / 
     await expect(hint.locator('kbd', { hasText: key })).toHaveCount(1);
 });
 
+test('the header’s scenario line says nothing rather than two letters at 1024 px, and says it at 1366 px', async ({
+  page,
+}) => {
+  const text = page.locator('[data-testid=scenario-line] .scenario-text');
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.goto('/#tour=fast-merges');
+  await expect(page.getByTestId('scenario-line')).toHaveAttribute('data-scheme', 'fast');
+  await expect(text).toHaveCount(1);
+  // 33 px of it was left: "FA…"
+  expect((await page.getByTestId('scenario-line').boundingBox())!.width).toBeLessThan(128);
+  await expect(text).toBeHidden();
+  await expect(page.getByTestId('scenario-line')).toHaveAttribute('title', /^FAST · classroom 16×4/);
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await expect(text).toBeVisible();
+});
+
 test('Tab walks the whole page at 1024 × 768: every stop shows its focus, and it comes round (no trap)', async ({
   page,
 }) => {

@@ -45,15 +45,24 @@ export function AppHeader(p: AppHeaderProps) {
         ftlscope<span className="tagline"> — NAND flash translation layers, one operation at a time</span>
       </h1>
       {/* data-scheme: the scheme shown, for tests that check the form agrees with it */}
-      <p className="scenario-line" data-testid="scenario-line" data-scheme={loaded?.scenario.scheme}>
-        {loaded ? describeWithTrace(loaded.scenario) : loading ? 'Loading the simulator…' : 'No scenario loaded'}
-        {info && <span className="muted"> · {info.logical_pages} logical pages</span>}
-        {loaded && (
-          <span className="muted" data-testid="scenario-timing">
-            {' '}
-            · {describeTiming(loaded.scenario.timing)}
-          </span>
-        )}
+      {/* too narrow to say anything (1024 px: "FA…"), the line shows nothing, its title says it
+          all (styles.css); the scenario is in the form on the left */}
+      <p
+        className="scenario-line"
+        data-testid="scenario-line"
+        data-scheme={loaded?.scenario.scheme}
+        title={loaded ? describeWithTrace(loaded.scenario) : undefined}
+      >
+        <span className="scenario-text">
+          {loaded ? describeWithTrace(loaded.scenario) : loading ? 'Loading the simulator…' : 'No scenario loaded'}
+          {info && <span className="muted"> · {info.logical_pages} logical pages</span>}
+          {loaded && (
+            <span className="muted" data-testid="scenario-timing">
+              {' '}
+              · {describeTiming(loaded.scenario.timing)}
+            </span>
+          )}
+        </span>
       </p>
       <nav className="header-tools" aria-label="Trace, tours, compare, share and export">
         <TraceUpload
