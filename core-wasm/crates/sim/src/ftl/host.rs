@@ -123,6 +123,35 @@ pub fn run_closed<F: Ftl + ?Sized>(
     s: &mut Parts<'_>,
     reqs: &[Request],
 ) -> Result<(), (Request, FlashError)> {
+    run_closed_ahead(ftl, s, reqs, |_, _, _, _| {})
+}
+
+/// Asks the cache for the line holding `*p`, to be read or written soon: a hint, with no
+/// effect on any result (it never faults, whatever the address). Nothing on targets without
+/// a prefetch instruction (wasm32).
+#[inline(always)]
+pub fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing the program sees and does not fault on any address;
+    // SSE is part of every x86_64 target.
+    unsafe {
+        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(p.cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
+/// `run_closed` with `ahead(ftl, s, reqs, i)` called before request `i` runs: a scheme's
+/// loop prefetches there what later requests of the batch will touch (`prefetch`; page
+/// mapping: issue 37, its loop's time was cache misses on the map and the page states).
+/// `ahead` must change nothing.
+#[inline(always)]
+pub fn run_closed_ahead<F: Ftl + ?Sized>(
+    ftl: &mut F,
+    s: &mut Parts<'_>,
+    reqs: &[Request],
+    ahead: impl Fn(&F, &Parts<'_>, &[Request], usize),
+) -> Result<(), (Request, FlashError)> {
     // A local copy of the borrows, kept in registers (through `s`, every field a request
     // touches was one more load: 6 instructions a request, callgrind).
     let Parts { flash, oracle, host, next_version, pos, clock } = s;
@@ -132,7 +161,8 @@ pub fn run_closed<F: Ftl + ?Sized>(
     // The host's latency records before the loop: the clock's from them at its end.
     let then = [s.host.write_latency.clone(), s.host.read_latency.clone(), s.host.unwritten_read_latency.clone()];
     let mut r = Ok(());
-    for &req in reqs {
+    for (i, &req) in reqs.iter().enumerate() {
+        ahead(ftl, s, reqs, i);
         // One match on the kind serves both the request and the clock.
         let done = match req {
             Request::Write { .. } => closed_one(ftl, s, req, Kind::Write),
