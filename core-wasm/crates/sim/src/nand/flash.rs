@@ -560,7 +560,22 @@ impl Flash {
     }
 
     /// Reads only the spare (OOB) area: the caller must use only `lpn`, `seq`, `tag`, `kind`.
+    /// Inline for the common case, as `read` (NFTL's and RFTL's hot path: one a host write;
+    /// a call in wasm was a prologue, a stack check and the result through memory).
+    #[inline(always)]
     pub fn read_oob(&mut self, ppn: Ppn, cause: Cause) -> FlashResult<Page> {
+        match self.pages.get(ppn as usize) {
+            Some(&p) if self.plain => {
+                self.account_plain(OpKind::ReadOob, cause);
+                Ok(p)
+            }
+            _ => self.read_oob_checked(ppn, cause),
+        }
+    }
+
+    /// `read_oob` in every case: out of range, a power budget, counts waiting, recording.
+    #[inline(never)]
+    fn read_oob_checked(&mut self, ppn: Ppn, cause: Cause) -> FlashResult<Page> {
         self.check_ppn(ppn)?;
         self.spend(cause)?;
         let p = self.pages[ppn as usize];
