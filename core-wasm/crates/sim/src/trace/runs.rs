@@ -171,6 +171,21 @@ impl<W: Word> Runs<W> {
         if first.checked_add(n - 1).is_none_or(|end| end > Self::MASK) {
             return false;
         }
+        self.push_checked(rw, kind, first, n);
+        true
+    }
+
+    /// `push` of a read or write of `n >= 1` pages whose last page fits the word (the
+    /// caller checked both): without those checks, for DiskSim's bulk lines (issue 37).
+    #[inline(always)]
+    pub fn push_rw(&mut self, kind: u64, first: u64, n: u64) {
+        debug_assert!(matches!(kind, K_READ | K_WRITE) && n >= 1 && first + (n - 1) <= Self::MASK);
+        self.push_checked(true, kind, first, n);
+    }
+
+    /// `push` after its checks; `rw`: `kind` is a read or a write.
+    #[inline(always)]
+    fn push_checked(&mut self, rw: bool, kind: u64, first: u64, n: u64) {
         let at = self.pages;
         match &mut self.last {
             Some(l) if rw && l.kind == kind && l.first + l.n == first => {
@@ -200,7 +215,6 @@ impl<W: Word> Runs<W> {
         while self.marks.len() * MARK_EVERY < self.pages {
             self.marks.push((l.word as u32, l.start as u32));
         }
-        true
     }
 
     /// The entry at word `w` and its width in words.

@@ -79,47 +79,88 @@ pub(super) fn fast_line(b: &[u8], sector_bytes: u64) -> Option<(FastLine<'_>, us
 
 /// The commonest form first, a word of 8 bytes per field (issue 37): no leading blank,
 /// fields of at most 7 digits (a timestamp of at most 7 before and 7 after its dot) each
-/// followed by one space, the type, then the newline. The byte after a field's digits is
-/// in the word already read. None for anything else (`cursor_line` reads it then).
+/// followed by one space, the type, then the newline (or CR LF). The byte after a field's
+/// digits is in the word already read. None for anything else (`cursor_line` reads it then).
 #[inline(always)]
 fn usual_line(b: &[u8], sector_bytes: u64) -> Option<(FastLine<'_>, usize)> {
-    let (whole, int_digits, mut sep) = field(b, 0)?;
+    let (u, end) = usual(b, sector_bytes)?;
+    let device = &b[u.dev_at..u.dev_at + u.dev_len];
+    Some((FastLine { time: u.time(), device, offset: u.offset, bytes: u.bytes, write: u.write }, end))
+}
+
+/// A usual line's fields as read (`usual`): the timestamp not yet in billionths (a parse
+/// that drops the times needs only the first record's).
+pub(super) struct Usual {
+    /// The timestamp's words of digits (integer part, fraction) and their digit counts:
+    /// converted only when the time is asked for (a closed-model parse keeps none).
+    whole: (u64, usize),
+    frac: (u64, usize),
+    /// The device's digits, the last in the top byte and zeros below the first: equal
+    /// words are equal device names (a digit is never a zero byte).
+    pub dev: u64,
+    pub dev_at: usize,
+    pub dev_len: usize,
+    /// The LBA and the size, in bytes.
+    pub offset: u64,
+    pub bytes: u64,
+    pub write: bool,
+}
+
+impl Usual {
+    /// The arrival time in billionths.
+    #[inline(always)]
+    pub fn time(&self) -> i128 {
+        let ((w, int_digits), (f, frac_digits)) = (self.whole, self.frac);
+        super::helpers::billionths(digits_value(w, int_digits), int_digits, digits_value(f, frac_digits), frac_digits)
+    }
+}
+
+/// `usual_line`'s reading: the fields and the index of the line's newline.
+#[inline(always)]
+pub(super) fn usual(b: &[u8], sector_bytes: u64) -> Option<(Usual, usize)> {
+    let (whole, int_digits, mut sep) = word_of_digits(b, 0)?;
     let mut i = int_digits;
-    let (mut f9, mut frac_digits) = (0, 0);
+    let (mut frac, mut frac_digits) = (0, 0);
     if sep == b'.' {
-        (f9, frac_digits, sep) = field(b, i + 1)?;
+        (frac, frac_digits, sep) = word_of_digits(b, i + 1)?;
         i += 1 + frac_digits;
     }
     if int_digits + frac_digits == 0 || sep != b' ' {
         return None;
     }
-    let next = |i: &mut usize| {
-        let (v, n, sep) = field(b, *i)?;
-        let at = *i;
-        *i += n + 1;
-        (n > 0 && sep == b' ').then_some((v, at))
-    };
     i += 1;
-    let (_, d) = next(&mut i)?;
-    let device = &b[d..i - 1];
-    let offset = next(&mut i)?.0.checked_mul(sector_bytes)?;
-    let bytes = next(&mut i)?.0.checked_mul(sector_bytes)?;
-    let write = match b.get(i..i + 2)? {
-        b"0\n" => true,
-        b"1\n" => false,
+    let (w, dev_len, sep) = word_of_digits(b, i)?;
+    if dev_len == 0 || sep != b' ' {
+        return None;
+    }
+    let (dev, dev_at) = (w << (64 - 8 * dev_len), i);
+    i += dev_len + 1;
+    let mut next = || {
+        let (w, n, sep) = word_of_digits(b, i)?;
+        i += n + 1;
+        (n > 0 && sep == b' ').then(|| digits_value(w, n))
+    };
+    let offset = next()?.checked_mul(sector_bytes)?;
+    let bytes = next()?.checked_mul(sector_bytes)?;
+    // The type, then LF or CR LF (the CR is cut as the general path cuts it).
+    let (write, end) = match b.get(i..i + 2)? {
+        b"0\n" => (true, i + 1),
+        b"1\n" => (false, i + 1),
+        b"0\r" if b.get(i + 2) == Some(&b'\n') => (true, i + 2),
+        b"1\r" if b.get(i + 2) == Some(&b'\n') => (false, i + 2),
         _ => return None,
     };
-    let time = super::helpers::billionths(whole, int_digits, f9, frac_digits);
-    Some((FastLine { time, device, offset, bytes, write }, i + 1))
+    let (whole, frac) = ((whole, int_digits), (frac, frac_digits));
+    Some((Usual { whole, frac, dev, dev_at, dev_len, offset, bytes, write }, end))
 }
 
-/// The digits at `b[i..]` when fewer than 8 (the 8 bytes from `i` are in the text), their
-/// count and the byte after them.
+/// The 8 bytes at `b[i..]` (when in the text) as a word, the count of digits they start
+/// with when fewer than 8, and the byte after those digits.
 #[inline(always)]
-fn field(b: &[u8], i: usize) -> Option<(u64, usize, u8)> {
+fn word_of_digits(b: &[u8], i: usize) -> Option<(u64, usize, u8)> {
     let w = u64::from_le_bytes(b.get(i..i + 8)?.try_into().expect("8 bytes"));
-    let (v, n) = swar_digits(w);
-    (n < 8).then(|| (v, n, (w >> (8 * n)) as u8))
+    let n = digit_count(w);
+    (n < 8).then(|| (w, n, (w >> (8 * n)) as u8))
 }
 
 /// `fast_line` for the forms `usual_line` leaves: a byte at a time between the fields.
@@ -173,18 +214,30 @@ const ONES: u64 = 0x0101_0101_0101_0101;
 /// bytes after it, which are past the first non-digit and not used.
 #[inline(always)]
 fn swar_digits(w: u64) -> (u64, usize) {
+    let n = digit_count(w);
+    (digits_value(w, n), n)
+}
+
+/// `swar_digits`'s count alone.
+#[inline(always)]
+fn digit_count(w: u64) -> usize {
     let hi = 0xF0 * ONES;
     let not_digit = ((w & hi) ^ (0x30 * ONES)) | ((w.wrapping_add(6 * ONES) & hi) ^ (0x30 * ONES));
-    let n = (not_digit.trailing_zeros() / 8) as usize;
+    (not_digit.trailing_zeros() / 8) as usize
+}
+
+/// `swar_digits`'s value of the `n` digits `w` starts with (`digit_count`).
+#[inline(always)]
+fn digits_value(w: u64, n: usize) -> u64 {
     if n == 0 {
-        return (0, 0);
+        return 0;
     }
     // The n digits into the top bytes (the last digit in the top byte), zeros below; then
     // pairs, quads and the eight combined (the usual SWAR conversion).
     let d = (w.wrapping_sub(0x30 * ONES) & (0x0F * ONES)) << (64 - 8 * n);
     let d = (d.wrapping_mul(10 << 8 | 1) >> 8) & 0x00FF_00FF_00FF_00FF;
     let d = (d.wrapping_mul(100 << 16 | 1) >> 16) & 0x0000_FFFF_0000_FFFF;
-    (d.wrapping_mul(10_000 << 32 | 1) >> 32, n)
+    d.wrapping_mul(10_000 << 32 | 1) >> 32
 }
 
 impl Cursor<'_> {

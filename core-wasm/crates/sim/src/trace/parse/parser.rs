@@ -6,7 +6,7 @@
 use super::codec::{gzip_push, Codec, ZstdPush};
 use super::helpers::{clip, is_comment, line_col, parse_u64, trim};
 use super::options::{TraceOptions, Unit};
-use super::raw::{Progress, RawTrace, TraceError, K_READ, K_WRITE, VALUE_MASK};
+use super::raw::{Progress, RawTrace, TraceError, K_READ, K_WRITE};
 use super::{detect_line, registry, sniff_binary, Body, Format, LineReader, REGISTRY, SNIFF};
 use crate::trace::ParseError;
 
@@ -466,7 +466,18 @@ impl TraceParser {
             |me: &TraceParser| me.fast_paths && me.out.format == Some(Format::Disksim) && me.reader.is_some();
         let mut fast = fast_now(self);
         let sector = self.opts.sector_bytes.max(1) as u64;
+        // Lines left before the bulk reader is tried again, after it took none.
+        let mut pause = 0u32;
         while start < lines_end {
+            if fast && pause == 0 {
+                let to = self.usual_run(&buf, start, lines_end, sector);
+                pause = if to == start { 16 } else { 0 };
+                start = to;
+                if start == lines_end {
+                    break;
+                }
+            }
+            pause = pause.saturating_sub(1);
             // The fast reader finds the line's end as it reads (no search ahead for it).
             let nl = match fast.then(|| super::disksim::fast_line(&buf[start..lines_end], sector)).flatten() {
                 Some((r, end)) => {
@@ -632,86 +643,9 @@ impl TraceParser {
         }
     }
 
-    /// One record; its device name is UTF-8 (bytes: DiskSim's fast reader has only digits).
-    /// Inlined, as what it calls (issue 37: the calls' saved registers were a third of
-    /// the per-line cost after the reading).
-    #[inline(always)]
-    fn record(&mut self, write: bool, offset: u64, bytes: u64, device: Option<&[u8]>, time: Option<i128>) {
-        if let Some(d) = device {
-            // Names of up to 7 bytes compare as one u64 (device numbers are short).
-            let key = if d.len() < 8 { d.iter().fold(d.len() as u64, |k, &c| k << 8 | c as u64) } else { u64::MAX };
-            if let Some(c) = self.dev_counts.iter_mut().find(|c| c.0 == key && (key != u64::MAX || c.1.as_bytes() == d))
-            {
-                c.2 += 1;
-            } else if self.dev_counts.len() < 64 {
-                self.dev_counts.push((key, String::from_utf8_lossy(d).into_owned(), 1));
-            }
-            if let Some(want) = &self.opts.device {
-                if want.trim().as_bytes() != d {
-                    self.out.ignored.other_device += 1;
-                    return;
-                }
-            }
-        }
-        if bytes == 0 {
-            self.out.ignored.zero_size += 1;
-            return;
-        }
-        let first = self.page_of(offset);
-        let last = match offset.checked_add(bytes - 1) {
-            Some(end) => self.page_of(end),
-            None => {
-                self.bad(1, format!("offset {offset} + size {bytes} overflows 64 bits"));
-                return;
-            }
-        };
-        self.record_pages(write, first, last, time);
-    }
-
-    /// The page holding byte `b`: a shift when the page size is a power of two (a 64-bit
-    /// division costs tens of cycles, twice a record; issue 37).
-    #[inline]
-    fn page_of(&self, b: u64) -> u64 {
-        match self.page_shift {
-            Some(s) => b >> s,
-            None => b / self.opts.page_bytes.max(1) as u64,
-        }
-    }
-
     /// How the detected (or chosen) format reads its input.
     fn body(&self) -> Option<Body> {
         self.out.format.map(|f| registry(f).imp.body())
-    }
-
-    /// Pages `first..=last` (one host request), after the device filter and zero sizes.
-    #[inline(always)]
-    fn record_pages(&mut self, write: bool, first: u64, last: u64, time: Option<i128>) {
-        if last > VALUE_MASK {
-            self.bad(1, format!("page {last} is beyond 2^61 pages"));
-            return;
-        }
-        let n = last - first + 1;
-        // The first record that does not fit under the limit ends the parse: the kept
-        // trace is a prefix, and the rest of the file is not read.
-        if self.done || self.pages() + n > self.opts.limit {
-            if !self.done {
-                self.out.ignored.beyond_limit += 1;
-                self.out.stopped_at_line = Some(self.out.lines);
-                self.over_limit_pages = n;
-                self.done = true;
-            }
-            return;
-        }
-        self.out.records += 1;
-        if write {
-            self.out.record_writes += 1;
-        } else {
-            self.out.record_reads += 1;
-        }
-        let kind = if write { K_WRITE } else { K_READ };
-        self.out.mark_start(time, !self.opts.drop_times);
-        // One entry for the record's pages (or none: it continues the last one).
-        self.out.push_pages(kind, first, n);
     }
 
     /// A whole-text format (the pattern language): parse the text kept.
@@ -795,5 +729,6 @@ pub fn parse_bytes(bytes: &[u8], opts: TraceOptions) -> Result<RawTrace, TraceEr
     p.finish()
 }
 
+mod record;
 #[cfg(test)]
 mod tests;

@@ -150,6 +150,16 @@ pub struct RawTrace {
     pub(crate) untimed: u64,
 }
 
+/// A timestamp after the first, in the time unit (billionths in). As i64 when it fits (always,
+/// for times under 292 years): the same f64, without the i128 -> f64 helper (`__floattidf`,
+/// ~5 % of the wasm parse).
+#[inline(always)]
+pub(crate) fn since(t: i128, t0: i128) -> f64 {
+    let d = t - t0;
+    let d = i64::try_from(d).map_or(d as f64, |d| d as f64);
+    d * 1e-9
+}
+
 impl RawTrace {
     /// The next page request begins a host request (a record) with this timestamp, kept
     /// in `times` if `keep`.
@@ -164,11 +174,7 @@ impl RawTrace {
             Some(t) if self.untimed == 0 => {
                 let t0 = *self.time0.get_or_insert(t);
                 if keep {
-                    // As i64 when it fits (always, for times under 292 years): the same f64,
-                    // without the i128 -> f64 helper (`__floattidf`, ~5 % of the wasm parse).
-                    let d = t - t0;
-                    let d = i64::try_from(d).map_or(d as f64, |d| d as f64);
-                    self.times.push(d * 1e-9);
+                    self.times.push(since(t, t0));
                 }
             }
             _ => {

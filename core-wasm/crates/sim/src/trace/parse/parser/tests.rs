@@ -87,3 +87,100 @@ fn bad_lines_name_their_lines_on_the_fast_path() {
         assert_eq!(errors.iter().map(|e| e.line).collect::<Vec<_>>(), bad, "skip {skip}");
     }
 }
+
+/// A random DiskSim text: mostly usual lines (the bulk reader's), among them the lines that
+/// must end a bulk run or leave the fast paths (another device, size 0, leading blanks,
+/// tabs, CR LF, long and huge numbers, signs, missing and extra fields, bad types, comments,
+/// blank lines), with or without a newline after the last line.
+fn random_disksim(rng: &mut crate::trace::rng::SplitMix64, lines: usize) -> String {
+    let odd = [
+        "  {t} 0 {a} 8 1",
+        "\t{t}\t0\t{a}\t8\t0",
+        "{t} 0 {a} 8 1\r",
+        "{t}  0 {a} 8 0",
+        "{t} 0 {a} 8 0 ",
+        "{t} 1 {a} 8 0",
+        "{t} 12 {a} 8 1",
+        "{t} 0 {a} 0 1",
+        "{t} 0 {a} 16 0",
+        "{t} 0 {a} 123456789 1",
+        "{t} 0 99999999999999999 8 0",
+        "{t} 0 18014398509481983 8 0",
+        "{t} 0 36028797018963967 9 1",
+        "{t} 0 999999999999999999999 8 0",
+        "{t} 0 -{a} 8 0",
+        "{t} 0 +{a} 8 0",
+        "-{t} 0 {a} 8 1",
+        "{t}.5 0 {a} 8 1",
+        "12345678.5 0 {a} 8 1",
+        "1.123456789012 0 {a} 8 1",
+        "{t} 0 {a} 8",
+        "{t} 0 {a}",
+        "{t} 0 {a} 8 2",
+        "{t} 0 {a} 8 1 9",
+        "{t} 0 {a} 8 x",
+        "# a comment",
+        "",
+        "   ",
+        "{t} 0 1{a}0 8 0",
+    ];
+    let mut text = String::new();
+    let mut t = 0u64;
+    for _ in 0..lines {
+        t += rng.below(2000);
+        let time = format!("{}.{:03}", t / 1000, t % 1000);
+        let a = (rng.below(1 << 20) * 8).to_string();
+        let line = if rng.below(10) < 8 {
+            format!("{time} 0 {a} {} {}", [8, 8, 8, 1, 16, 64][rng.below(6) as usize], rng.below(2))
+        } else {
+            odd[rng.below(odd.len() as u64) as usize].replace("{t}", &time).replace("{a}", &a)
+        };
+        text.push_str(&line);
+        text.push('\n');
+    }
+    if rng.below(2) == 0 {
+        text.pop();
+    }
+    text
+}
+
+/// DiskSim's bulk reader (`usual_run`) against the general path on random texts with the
+/// lines that must end a run among the usual ones: the same trace (requests, host-request
+/// starts, times, counters, devices, errors and their line numbers), whatever the options
+/// (the request limit reached inside a run, a device filter, times kept or dropped, bad
+/// lines skipped or not, pages that are or are not a power of two) and wherever the chunks
+/// are cut, a small text at every offset.
+#[test]
+fn the_bulk_reader_reads_random_disksim_texts_as_the_general_path() {
+    let mut rng = crate::trace::rng::SplitMix64::new(377);
+    for case in 0..120u64 {
+        let lines = 1 + rng.below(3_000) as usize;
+        let text = random_disksim(&mut rng, lines);
+        let opts = TraceOptions {
+            page_bytes: [4096, 512, 3000][(case % 3) as usize],
+            skip_bad_lines: case % 4 != 0,
+            max_errors: [1, 5, 100][(case % 5 % 3) as usize],
+            limit: if case % 7 == 0 { 1 + rng.below(4_000) } else { TraceOptions::default().limit },
+            device: (case % 11 == 0).then(|| ["0", " 1 "][(case % 2) as usize].to_string()),
+            drop_times: case % 2 == 1,
+            ..TraceOptions::default()
+        };
+        for chunk in [text.len(), 1 + rng.below(300) as usize, 4093] {
+            // The same chunks (the bytes read before a stop depend on them).
+            let general = parse_with(text.as_bytes(), opts.clone(), false, chunk);
+            let fast = parse_with(text.as_bytes(), opts.clone(), true, chunk);
+            assert!(fast == general, "case {case}, chunks of {chunk}:\n{fast}\n{general}");
+        }
+    }
+    for case in 0..40 {
+        let text = random_disksim(&mut rng, 12);
+        let opts = TraceOptions { skip_bad_lines: true, drop_times: case % 2 == 0, ..TraceOptions::default() };
+        let general = parse_with(text.as_bytes(), opts.clone(), false, text.len());
+        for cut in 0..=text.len() {
+            let mut p = TraceParser::new(opts.clone());
+            p.feed(&text.as_bytes()[..cut]);
+            p.feed(&text.as_bytes()[cut..]);
+            assert_eq!(format!("{:?}", p.finish()), general, "case {case}, cut at {cut}: {text:?}");
+        }
+    }
+}
