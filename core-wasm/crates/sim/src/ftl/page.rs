@@ -25,6 +25,9 @@ pub const DEFAULT_OP: f64 = 0.25;
 /// How many requests ahead the closed loop prefetches a request's map entry (`run_closed`).
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 const AHEAD: usize = 16;
+/// How many requests' lines the closed loop reads together where it cannot prefetch (wasm32).
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+const GROUP: usize = 16;
 
 /// The registry's page-mapping entry (ftl::REGISTRY).
 pub const ENTRY: SchemeEntry = SchemeEntry {
@@ -85,6 +88,30 @@ pub struct PageFtl {
 }
 
 impl PageFtl {
+    /// Reads what `reqs` will touch (each one's map entry and oracle slot, then the page state
+    /// its current mapping points at) in two passes of independent loads, so the cache misses
+    /// overlap; returns a sum of them only so that the loads are kept. Changes nothing: a hint
+    /// for targets without a prefetch instruction (`run_closed` on wasm32, issue 37).
+    #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+    #[inline(always)]
+    fn touch_group(&self, s: &Parts<'_>, reqs: &[Request]) -> u32 {
+        let (l2p, latest, pages) = (&self.l2p, s.oracle.latest(), s.flash.pages());
+        let mut ppns = [NONE; GROUP];
+        let mut sum = 0u32;
+        for (slot, r) in ppns.iter_mut().zip(reqs) {
+            if let Some(lpn) = r.lpn() {
+                *slot = l2p.get(lpn as usize).copied().unwrap_or(NONE);
+                sum = sum.wrapping_add(latest.get(lpn as usize).copied().unwrap_or(0));
+            }
+        }
+        for &ppn in &ppns {
+            if let Some(p) = pages.get(ppn as usize) {
+                sum = sum.wrapping_add(p.version);
+            }
+        }
+        sum
+    }
+
     /// The registry's geometry rule (`registry::Fits`): what `new` refuses.
     pub fn fits(g: &Geometry, params: &SchemeParams) -> Result<(), String> {
         let op = params.op.unwrap_or(DEFAULT_OP);
@@ -446,10 +473,17 @@ impl Ftl for PageFtl {
     // a 1.5 MB map, a 1.5 MB oracle and 8 MB of page states): each request prefetches the map
     // entry and oracle slot of the request `AHEAD` on, and, for the read `AHEAD / 2` on (its
     // map entry in cache by then), the page state `version_at` reads.
-    // wasm32 has no prefetch: there the hints' address work would be all cost.
+    // wasm32 has no prefetch instruction: there, every `GROUP` requests, the next group's map
+    // entries, oracle slots and old page states are read together (`touch_group`), so their
+    // misses overlap instead of coming one after another inside each request.
     fn run_closed(&mut self, parts: &mut Parts<'_>, reqs: &[Request]) -> Option<Result<(), (Request, FlashError)>> {
         #[cfg(not(target_arch = "x86_64"))]
-        return Some(host::run_closed(self, parts, reqs));
+        return Some(host::run_closed_ahead(self, parts, reqs, |ftl: &PageFtl, s, reqs, i| {
+            if i % GROUP == 0 {
+                let end = reqs.len().min(i + GROUP);
+                core::hint::black_box(ftl.touch_group(s, &reqs[i..end]));
+            }
+        }));
         #[cfg(target_arch = "x86_64")]
         Some(host::run_closed_ahead(self, parts, reqs, |ftl: &PageFtl, s, reqs, i| {
             if let Some(lpn) = reqs.get(i + AHEAD).and_then(Request::lpn) {
