@@ -540,23 +540,7 @@ impl Flash {
     /// alone left it a call).
     #[inline(always)]
     pub fn read(&mut self, ppn: Ppn, cause: Cause) -> FlashResult<Page> {
-        match self.pages.get(ppn as usize) {
-            Some(&p) if self.plain => {
-                self.account_plain(OpKind::Read, cause);
-                Ok(p)
-            }
-            _ => self.read_checked(ppn, cause),
-        }
-    }
-
-    /// `read` in every case: out of range, a power budget, counts waiting, recording.
-    #[inline(never)]
-    fn read_checked(&mut self, ppn: Ppn, cause: Cause) -> FlashResult<Page> {
-        self.check_ppn(ppn)?;
-        self.spend(cause)?;
-        let p = self.pages[ppn as usize];
-        self.account(OpKind::Read, ppn, p.lpn, cause);
-        Ok(p)
+        self.read_as(OpKind::Read, ppn, cause)
     }
 
     /// Reads only the spare (OOB) area: the caller must use only `lpn`, `seq`, `tag`, `kind`.
@@ -564,22 +548,28 @@ impl Flash {
     /// a call in wasm was a prologue, a stack check and the result through memory).
     #[inline(always)]
     pub fn read_oob(&mut self, ppn: Ppn, cause: Cause) -> FlashResult<Page> {
+        self.read_as(OpKind::ReadOob, ppn, cause)
+    }
+
+    /// `read` and `read_oob`: the plain case inline, the rest a call.
+    #[inline(always)]
+    fn read_as(&mut self, kind: OpKind, ppn: Ppn, cause: Cause) -> FlashResult<Page> {
         match self.pages.get(ppn as usize) {
             Some(&p) if self.plain => {
-                self.account_plain(OpKind::ReadOob, cause);
+                self.account_plain(kind, cause);
                 Ok(p)
             }
-            _ => self.read_oob_checked(ppn, cause),
+            _ => self.read_checked(kind, ppn, cause),
         }
     }
 
-    /// `read_oob` in every case: out of range, a power budget, counts waiting, recording.
+    /// A read in every case: out of range, a power budget, counts waiting, recording.
     #[inline(never)]
-    fn read_oob_checked(&mut self, ppn: Ppn, cause: Cause) -> FlashResult<Page> {
+    fn read_checked(&mut self, kind: OpKind, ppn: Ppn, cause: Cause) -> FlashResult<Page> {
         self.check_ppn(ppn)?;
         self.spend(cause)?;
         let p = self.pages[ppn as usize];
-        self.account(OpKind::ReadOob, ppn, p.lpn, cause);
+        self.account(kind, ppn, p.lpn, cause);
         Ok(p)
     }
 
