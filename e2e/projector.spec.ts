@@ -64,6 +64,8 @@ test('the header’s scenario line says nothing rather than two letters at 1024 
   // 33 px of it was left: "FA…"
   expect((await page.getByTestId('scenario-line').boundingBox())!.width).toBeLessThan(128);
   await expect(text).toBeHidden();
+  // Nor a lone "…": the line itself draws no ellipsis (its text's is hidden with the text).
+  expect(await page.getByTestId('scenario-line').evaluate((e) => getComputedStyle(e).textOverflow)).toBe('clip');
   await expect(page.getByTestId('scenario-line')).toHaveAttribute('title', /^FAST · classroom 16×4/);
   await page.setViewportSize({ width: 1366, height: 768 });
   await expect(text).toBeVisible();
