@@ -19,6 +19,7 @@ import { CenterColumn } from './CenterColumn';
 import { EMBED, EmbedLink } from './embed';
 import { ScenarioForm } from './ScenarioForm';
 import { SideColumn } from './SideColumn';
+import { SkipLink } from './SkipLink';
 import { TourArea } from './TourArea';
 import { useTheme } from './theme';
 import { useClassroom } from './useClassroom';
@@ -106,6 +107,7 @@ export function App() {
       data-revealing={sim.state.revealing || undefined}
       style={present ? ({ '--present-scale': presentation.scale } as React.CSSProperties) : undefined}
     >
+      <SkipLink />
       <AppHeader
         sim={sim}
         client={client}
