@@ -44,6 +44,13 @@ import './compare.css';
 // SweepPanel imports planSummary from here (see planSummary.ts).
 export { planSummary } from './planSummary';
 
+/**
+ * A parameter box wide enough for its placeholder (the core's one-line help: "core default",
+ * "default chip pages / 32"), which the fixed 96 px cut to "core defau…"; its title holds it too.
+ */
+const placeholderWidth = (hint: string | undefined) =>
+  `calc(${Math.min(Math.max(hint?.length ?? 0, 8), 36)}ch + 1.5em)`;
+
 export interface CompareViewProps {
   client: SimClient;
   base: Scenario;
@@ -285,6 +292,8 @@ export function CompareView({ client, base: given, spec, theme, onSpec, onClose,
                   max={p.max}
                   step={p.step}
                   placeholder={p.hint}
+                  title={p.hint}
+                  style={{ width: placeholderWidth(p.hint) }}
                   onChange={(e) => {
                     const v = e.target.value === '' ? undefined : Number(e.target.value);
                     setRuns(runs.map((r, j) => (j === i ? { ...r, params: { ...r.params, [p.key]: v } } : r)));
