@@ -372,7 +372,7 @@ test('a tour on paper: one stop a page, each with its chip', async ({ page }) =>
 });
 
 test('classroom additions have no axe violations, light and dark', async ({ page }) => {
-  test.setTimeout(60_000);
+  // the config's hang detector (90 s): 18 s idle, 48 s at load 15 (session 18)
   await ready(page);
   const check = async () => {
     const r = await new AxeBuilder({ page })
