@@ -27,7 +27,7 @@ pub const DEFAULT_OP: f64 = 0.25;
 const AHEAD: usize = 16;
 /// How many requests' lines the closed loop reads together where it cannot prefetch (wasm32).
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
-const GROUP: usize = 16;
+const GROUP: usize = 32;
 
 /// The registry's page-mapping entry (ftl::REGISTRY).
 pub const ENTRY: SchemeEntry = SchemeEntry {
@@ -88,25 +88,31 @@ pub struct PageFtl {
 }
 
 impl PageFtl {
-    /// Reads what `reqs` will touch (each one's map entry and oracle slot, then the page state
-    /// its current mapping points at) in two passes of independent loads, so the cache misses
-    /// overlap; returns a sum of them only so that the loads are kept. Changes nothing: a hint
-    /// for targets without a prefetch instruction (`run_closed` on wasm32, issue 37).
+    /// Reads, before the `GROUP` requests from `i` run, what the next group and this one will
+    /// touch: the next group's map entries and oracle slots, and the page states this group's
+    /// reads will check (their map entries were read one group ago, so these loads do not wait
+    /// on them). Every load is independent of the others, so their cache misses overlap
+    /// instead of coming one after another inside each request. Returns a sum of them only so
+    /// that the loads are kept. Changes nothing: a hint for targets without a prefetch
+    /// instruction (`run_closed` on wasm32, issue 37).
     #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
     #[inline(always)]
-    fn touch_group(&self, s: &Parts<'_>, reqs: &[Request]) -> u32 {
+    fn touch_group(&self, s: &Parts<'_>, reqs: &[Request], i: usize) -> u32 {
         let (l2p, latest, pages) = (&self.l2p, s.oracle.latest(), s.flash.pages());
-        let mut ppns = [NONE; GROUP];
+        let n = reqs.len();
         let mut sum = 0u32;
-        for (slot, r) in ppns.iter_mut().zip(reqs) {
+        for r in &reqs[n.min(i + GROUP)..n.min(i + 2 * GROUP)] {
             if let Some(lpn) = r.lpn() {
-                *slot = l2p.get(lpn as usize).copied().unwrap_or(NONE);
+                sum = sum.wrapping_add(l2p.get(lpn as usize).copied().unwrap_or(0));
                 sum = sum.wrapping_add(latest.get(lpn as usize).copied().unwrap_or(0));
             }
         }
-        for &ppn in &ppns {
-            if let Some(p) = pages.get(ppn as usize) {
-                sum = sum.wrapping_add(p.version);
+        for r in &reqs[i..n.min(i + GROUP)] {
+            if let Request::Read { lpn } = *r {
+                let ppn = l2p.get(lpn as usize).copied().unwrap_or(NONE);
+                if let Some(p) = pages.get(ppn as usize) {
+                    sum = sum.wrapping_add(p.version);
+                }
             }
         }
         sum
@@ -474,14 +480,16 @@ impl Ftl for PageFtl {
     // entry and oracle slot of the request `AHEAD` on, and, for the read `AHEAD / 2` on (its
     // map entry in cache by then), the page state `version_at` reads.
     // wasm32 has no prefetch instruction: there, every `GROUP` requests, the next group's map
-    // entries, oracle slots and old page states are read together (`touch_group`), so their
-    // misses overlap instead of coming one after another inside each request.
+    // entries and oracle slots and this group's reads' page states are read together
+    // (`touch_group`), so their misses overlap instead of coming one after another inside each
+    // request. Natively the prefetches stay: a prefetch retires at once, where a load that
+    // misses holds the reorder buffer, and in wall-clock pairs the grouped reads were not
+    // faster than the prefetches (docs/performance.md, session 18).
     fn run_closed(&mut self, parts: &mut Parts<'_>, reqs: &[Request]) -> Option<Result<(), (Request, FlashError)>> {
         #[cfg(not(target_arch = "x86_64"))]
         return Some(host::run_closed_ahead(self, parts, reqs, |ftl: &PageFtl, s, reqs, i| {
             if i % GROUP == 0 {
-                let end = reqs.len().min(i + GROUP);
-                core::hint::black_box(ftl.touch_group(s, &reqs[i..end]));
+                core::hint::black_box(ftl.touch_group(s, reqs, i));
             }
         }));
         #[cfg(target_arch = "x86_64")]
