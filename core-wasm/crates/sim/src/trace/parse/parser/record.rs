@@ -5,7 +5,7 @@
 //! path, which reads it as before (its errors keep their line numbers). And `record`, what
 //! every other path does a record (moved here from parser.rs for its length).
 
-use super::super::disksim::usual;
+use super::super::disksim::{usual, usual_in, Usual, WINDOW};
 use super::super::raw::{since, RawTrace, K_READ, K_WRITE, VALUE_MASK};
 use super::TraceParser;
 
@@ -93,7 +93,7 @@ impl TraceParser {
     /// the first timestamp is still to be seen (the line-at-a-time path records them first).
     pub(super) fn usual_run(&mut self, buf: &[u8], start: usize, end: usize, sector: u64) -> usize {
         let (Some(shift), Some(t0)) = (self.page_shift, self.out.time0) else { return start };
-        let Some(mut line) = usual(&buf[start..end], sector) else { return start };
+        let Some(mut line) = usual_at(buf, start, end, sector) else { return start };
         let u = &line.0;
         // The device's entry in the counts (as `record` keys it) and the filter, once a run.
         let d = &buf[start + u.dev_at..start + u.dev_at + u.dev_len];
@@ -104,40 +104,47 @@ impl TraceParser {
         }
         let dev = u.dev;
         let keep = !self.opts.drop_times && self.out.untimed == 0;
-        let room = self.opts.limit.saturating_sub(self.pages());
         let RawTrace { packed, starts, times, .. } = &mut self.out;
-        let (mut at, mut lines, mut writes, mut pages) = (start, 0u64, 0u64, 0u64);
-        let mut i = packed.len();
+        // Page requests: the next one's index, and the limit's on it.
+        let mut i = packed.len() as u64;
+        let room = i + self.opts.limit.saturating_sub(self.taken + i);
+        let (mut at, mut lines, mut writes) = (start, 0u64, 0u64);
+        // `mark_start`'s bits of the starts word `word`, stored when the next word begins.
+        let (mut word, mut bits) = (i / 64, 0u64);
+        let mut runs = packed.appender();
         loop {
             let (u, nl) = line;
             if u.dev != dev || u.bytes == 0 {
                 break;
             }
-            let Some(last) = u.offset.checked_add(u.bytes - 1) else { break };
-            let (first, last) = (u.offset >> shift, last >> shift);
+            // No overflow and no page past 2^61: both fields have at most 7 digits (`usual`)
+            // and the sector size 32 bits, so the byte offsets are below 2^57.
+            let (first, last) = (u.offset >> shift, (u.offset + u.bytes - 1) >> shift);
             let n = last - first + 1;
-            if last > VALUE_MASK || pages + n > room {
+            if i + n > room {
                 break;
             }
-            pages += n;
             lines += 1;
             writes += u.write as u64;
             // `mark_start`: the record's first page request begins a host request.
-            if i / 64 >= starts.len() {
-                starts.resize(i / 64 + 1, 0);
+            if i / 64 != word {
+                set_starts(starts, word, bits);
+                (word, bits) = (i / 64, 0);
             }
-            starts[i / 64] |= 1 << (i % 64);
+            bits |= 1 << (i % 64);
             if keep {
                 times.push(since(u.time(), t0));
             }
-            i += n as usize;
-            packed.push_rw(if u.write { K_WRITE } else { K_READ }, first, n);
+            i += n;
+            runs.push(if u.write { K_WRITE } else { K_READ }, first, n);
             at += nl + 1;
-            match (at < end).then(|| usual(&buf[at..end], sector)).flatten() {
+            match (at < end).then(|| usual_at(buf, at, end, sector)).flatten() {
                 Some(l) => line = l,
                 None => break,
             }
         }
+        drop(runs);
+        set_starts(starts, word, bits);
         let o = &mut self.out;
         o.lines += lines;
         self.meaningful_lines += lines;
@@ -151,4 +158,27 @@ impl TraceParser {
         }
         at
     }
+}
+
+/// The usual line at `buf[at..]` (`usual`): read from a window of the buffer when one is
+/// left after `at` (bytes past `end` are read but not taken: the line ends before `end`).
+#[inline(always)]
+fn usual_at(buf: &[u8], at: usize, end: usize, sector: u64) -> Option<(Usual, usize)> {
+    match buf.get(at..at + WINDOW) {
+        Some(w) => usual_in(w.try_into().expect("a window"), sector),
+        None => usual(&buf[at..end], sector),
+    }
+}
+
+/// ORs `bits` into the starts word `word` (allocated if new).
+#[inline(always)]
+fn set_starts(starts: &mut Vec<u64>, word: u64, bits: u64) {
+    let word = word as usize;
+    if word >= starts.len() {
+        if bits == 0 {
+            return;
+        }
+        starts.resize(word + 1, 0);
+    }
+    starts[word] |= bits;
 }

@@ -126,13 +126,19 @@ fn random_disksim(rng: &mut crate::trace::rng::SplitMix64, lines: usize) -> Stri
     ];
     let mut text = String::new();
     let mut t = 0u64;
+    // Half the addresses continue the last usual line's (its pages extend a run when the
+    // type is the same).
+    let mut next = 0u64;
     for _ in 0..lines {
         t += rng.below(2000);
         let time = format!("{}.{:03}", t / 1000, t % 1000);
-        let a = (rng.below(1 << 20) * 8).to_string();
+        let a = if rng.below(2) == 0 { next } else { rng.below(1 << 20) * 8 };
         let line = if rng.below(10) < 8 {
-            format!("{time} 0 {a} {} {}", [8, 8, 8, 1, 16, 64][rng.below(6) as usize], rng.below(2))
+            let size = [8, 8, 8, 1, 16, 64][rng.below(6) as usize];
+            next = a + size;
+            format!("{time} 0 {a} {size} {}", rng.below(2))
         } else {
+            let a = a.to_string();
             odd[rng.below(odd.len() as u64) as usize].replace("{t}", &time).replace("{a}", &a)
         };
         text.push_str(&line);
