@@ -69,15 +69,10 @@ impl StreamRun {
     /// Fits, hashes and runs one batch.
     pub fn push(&mut self, batch: crate::trace::parse::Batch) {
         // As `Request`s (8 bytes each, a batch at a time): cheaper to fill than runs.
-        let mut reqs = Vec::with_capacity(batch.len());
-        let (hash, refused, time_shift) = (&mut self.hash, &mut self.refused_time_shift, self.time_shift);
-        self.fit.push(&batch, |r| {
-            if !time_shift && r.lpn().is_none() {
-                *refused = true;
-            }
-            hash.push(r);
-            reqs.push(r);
-        });
+        let mut reqs = Vec::new();
+        if self.fit.push(&batch, &mut reqs, &mut self.hash) && !self.time_shift {
+            self.refused_time_shift = true;
+        }
         if !self.fit.fitting() || self.refused_time_shift || self.run_error.is_some() || reqs.is_empty() {
             return;
         }

@@ -309,11 +309,31 @@ impl Bits {
     fn get(&self, i: u64) -> bool {
         self.0[(i / 64) as usize] >> (i % 64) & 1 == 1
     }
-    /// Sets bit i; returns whether it was set before.
-    fn set(&mut self, i: u64) -> bool {
-        let was = self.get(i);
+    fn set(&mut self, i: u64) {
         self.0[(i / 64) as usize] |= 1 << (i % 64);
-        was
+    }
+    /// Bits set.
+    fn count(&self) -> u64 {
+        self.0.iter().map(|w| w.count_ones() as u64).sum()
+    }
+    /// The first bit set at or after `from`.
+    fn next_set(&self, from: u64) -> Option<u64> {
+        let mut w = (from / 64) as usize;
+        let mut word = *self.0.get(w)? & (!0u64 << (from % 64));
+        while word == 0 {
+            w += 1;
+            word = *self.0.get(w)?;
+        }
+        Some(w as u64 * 64 + word.trailing_zeros() as u64)
+    }
+    /// Runs of `n` bits (from bit 0) with at least one bit set.
+    fn count_groups(&self, n: u64) -> u64 {
+        let (mut groups, mut from) = (0, 0);
+        while let Some(i) = self.next_set(from) {
+            groups += 1;
+            from = (i / n + 1) * n;
+        }
+        groups
     }
 }
 
@@ -394,23 +414,23 @@ pub(crate) struct Fitter {
     fit: Fit,
     lp: u64,
     ppb: u64,
-    /// log2 of `ppb` when it is a power of two: a page's block by a shift, not a 64-bit
-    /// division a request (issue 37).
-    ppb_shift: Option<u32>,
     /// Compact's renumbering: logical block -> its dense number.
     compact: HashMap<u64, u64>,
-    // Fitted pages are < lp <= 2^26: bitsets, 1 bit per page.
-    blocks: Bits,
+    // Fitted pages are < lp <= 2^26: bitsets, 1 bit per page. The distinct pages and
+    // blocks are counted from `pages` at the end, not a test a request (issue 37).
     written: Bits,
     pages: Bits,
-    /// Index of the next page request, the sample's step, and the index at which the
-    /// step doubles (a power of two: the points of `sample_step` of the final count).
+    /// Index of the next page request and the sample's step (a power of two: the points
+    /// of `sample_step` of the final count; it doubles when the index reaches
+    /// SAMPLE_POINTS steps).
     i: u64,
     step: u64,
+    /// The next index at which the sample takes a point or its step doubles: one compare
+    /// a request (issue 37).
+    mark: u64,
     sample: Vec<[u64; 2]>,
+    /// Page requests whose page the fit changed (counted where `map` changes one).
     touched: u64,
-    fitted_pages: u64,
-    fitted_blocks: u64,
     reads_of_unwritten: u64,
 }
 
@@ -421,17 +441,14 @@ impl Fitter {
             fit,
             lp,
             ppb,
-            ppb_shift: ppb.is_power_of_two().then(|| ppb.trailing_zeros()),
             compact: HashMap::new(),
-            blocks: Bits::new(lp.div_ceil(ppb)),
             written: Bits::new(lp),
             pages: Bits::new(lp),
             i: 0,
             step: 1,
+            mark: 0,
             sample: Vec::new(),
             touched: 0,
-            fitted_pages: 0,
-            fitted_blocks: 0,
             reads_of_unwritten: 0,
         }
     }
@@ -442,13 +459,19 @@ impl Fitter {
         let lp = self.lp;
         match self.fit {
             Fit::None | Fit::Scale => Ok(p),
-            // A page inside the space is its own fold (no 64-bit division per request).
-            Fit::Fold => Ok(if p < lp { p } else { p % lp }),
+            // A page inside the space is its own fold (no 64-bit division per request);
+            // one beyond it always changes (p % lp < lp <= p).
+            Fit::Fold if p < lp => Ok(p),
+            Fit::Fold => {
+                self.touched += 1;
+                Ok(p % lp)
+            }
             Fit::Compact => {
                 let ppb = self.ppb;
                 let next = self.compact.len() as u64;
                 let nb = *self.compact.entry(p / ppb).or_insert(next);
                 let q = nb * ppb + p % ppb;
+                self.touched += (q != p) as u64;
                 if q >= lp {
                     Err(format!(
                         "compacted, the trace still touches more than {} logical blocks of {ppb} pages ({} pages), but the space has only {lp} pages: fold, or scale the chip",
@@ -483,18 +506,12 @@ impl Fitter {
     /// path for them, without building a `Request` and matching it again; issue 37).
     #[inline(always)]
     pub(crate) fn next_page(&mut self, write: bool, v: u64) -> Result<u64, String> {
-        let i = self.advance();
+        let sampled = self.advance();
         let q = self.map(v)?;
-        self.touched += (q != v) as u64;
-        self.fitted_pages += !self.pages.set(q) as u64;
-        if i & (self.step - 1) == 0 {
-            self.sample.push([i, q]);
+        self.pages.set(q);
+        if sampled {
+            self.sample.push([self.i - 1, q]);
         }
-        let block = match self.ppb_shift {
-            Some(b) => q >> b,
-            None => q / self.ppb,
-        };
-        self.fitted_blocks += !self.blocks.set(block) as u64;
         if write {
             self.written.set(q);
         } else if !self.written.get(q) {
@@ -503,24 +520,35 @@ impl Fitter {
         Ok(q)
     }
 
-    /// The next page request's index; the sample's step doubles when the index reaches it.
+    /// Counts the next page request; whether the sample takes it (its index a multiple of
+    /// the step, which doubles first when the index reaches SAMPLE_POINTS steps).
     #[inline(always)]
-    fn advance(&mut self) -> u64 {
+    fn advance(&mut self) -> bool {
         let i = self.i;
         self.i += 1;
-        if i >= SAMPLE_POINTS as u64 * self.step {
+        i >= self.mark && self.at_mark(i)
+    }
+
+    /// `advance` at its mark: the step doubles or request `i` is a sample point.
+    #[inline(never)]
+    fn at_mark(&mut self, i: u64) -> bool {
+        let end = SAMPLE_POINTS as u64 * self.step;
+        if i >= end {
             self.step *= 2;
             let step = self.step;
             self.sample.retain(|p| p[0] & (step - 1) == 0);
         }
-        i
+        let step = self.step;
+        // The next multiple of the step, or the index at which it doubles.
+        self.mark = ((i / step + 1) * step).min(SAMPLE_POINTS as u64 * step);
+        i & (step - 1) == 0
     }
 
     /// The fitted requests' counts, the fit's note and warnings, into `s`.
     pub(crate) fn finish(self, s: &mut TraceSummary) {
         let (lp, fit, touched, out_of_range, total) = (self.lp, self.fit, self.touched, s.out_of_range, s.requests);
-        s.fitted_footprint_pages = self.fitted_pages;
-        s.fitted_footprint_blocks = self.fitted_blocks;
+        s.fitted_footprint_pages = self.pages.count();
+        s.fitted_footprint_blocks = self.pages.count_groups(self.ppb);
         s.reads_of_unwritten = self.reads_of_unwritten;
         s.sample = self.sample;
         s.fit_touched = touched;
@@ -605,9 +633,13 @@ impl FitStream {
         (self.counts.reads + self.counts.writes > 0).then_some(self.counts.hi + 1)
     }
 
-    /// Counts the batch's page requests, handing each fitted one to `keep` while fitting.
-    pub fn push(&mut self, batch: &super::parse::Batch, mut keep: impl FnMut(Request)) {
+    /// Counts the batch's page requests and, while fitting, appends each fitted one to
+    /// `out` and hashes it into `hash` (a streamed run's batch: issue 37, one loop without
+    /// a call a request). Returns whether a freeze, unfreeze or revert came.
+    pub fn push(&mut self, batch: &super::parse::Batch, out: &mut Vec<Request>, hash: &mut super::RequestHash) -> bool {
         let refuse_beyond = matches!(self.fitter.fit, Fit::None | Fit::Scale);
+        let mut time_shift = false;
+        out.reserve(batch.len());
         for e in batch.packed.entries() {
             self.pages += e.n;
             if matches!(e.kind, K_READ | K_WRITE) {
@@ -625,12 +657,19 @@ impl FitStream {
                     let write = e.kind == K_WRITE;
                     for v in e.first..e.first + e.n {
                         let lpn = self.fitter.next_page(write, v).expect(NOT_COMPACT) as u32;
-                        keep(if write { Request::Write { lpn } } else { Request::Read { lpn } });
+                        hash.push_page(write, lpn);
+                        out.push(if write { Request::Write { lpn } } else { Request::Read { lpn } });
                     }
                 }
-                k => keep(self.fitter.next(k, e.first).expect(NOT_COMPACT)),
+                k => {
+                    let r = self.fitter.next(k, e.first).expect(NOT_COMPACT);
+                    time_shift = true;
+                    hash.push(r);
+                    out.push(r);
+                }
             }
         }
+        time_shift
     }
 
     /// The summary of the whole trace: `raw` is the parse's record (`TraceParser::finish`),

@@ -111,6 +111,16 @@ impl RequestHash {
         }
         self.0 = h;
     }
+    /// `push` of a read (`write` false) or a write of `lpn`: the tag without a match.
+    #[inline(always)]
+    pub fn push_page(&mut self, write: bool, lpn: Lpn) {
+        const PRIME: u64 = 0x0100_0000_01b3;
+        let mut h = (self.0 ^ write as u64).wrapping_mul(PRIME);
+        for b in lpn.to_le_bytes() {
+            h = (h ^ b as u64).wrapping_mul(PRIME);
+        }
+        self.0 = h;
+    }
     pub fn hex(&self) -> String {
         format!("{:016x}", self.0)
     }
