@@ -117,7 +117,13 @@ fn the_documented_gnu_parallel_recipe_merges_to_the_sweep() {
     let recipe = recipe.replace("--list-jobs |", "--list-jobs | tac |");
     if !installed {
         eprintln!("GNU parallel is not installed: running the recipe with a stand-in `parallel` on xargs -P");
-        make_executable(&dir.join("bin/parallel"), "#!/bin/bash\nexec xargs -d '\\n' -P 4 -I{} bash -c '{}'\n");
+        // Like GNU parallel's default (--group), each job's output is written whole: a job
+        // prints its row line in more than one write(), so bare `xargs -P` children sharing
+        // stdout could interleave two rows (seen once with the tests in one binary).
+        make_executable(
+            &dir.join("bin/parallel"),
+            "#!/bin/bash\nexec xargs -d '\\n' -P 4 -I{} bash -c 'o=$({}); exec 9>>.parallel.lock; flock 9; printf \"%s\\n\" \"$o\"'\n",
+        );
     }
     ok(&sh(&dir, &recipe), "the documented parallel recipe");
     let merged = std::fs::read_to_string(dir.join("sweep.csv")).unwrap();
