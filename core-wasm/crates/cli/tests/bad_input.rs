@@ -1,7 +1,7 @@
 //! Bad input through the `ftl` binary (issue 29): exit code 2 and one clear line on
 //! stderr, never a panic, an abort or a stack overflow; a closed pipe ends quietly.
 
-mod common;
+use crate::common;
 use common::*;
 use std::io::Write;
 use std::process::{Command, Stdio};

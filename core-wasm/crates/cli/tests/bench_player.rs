@@ -3,7 +3,7 @@
 //! requests to the same flash operations as the full-speed loop, past the point where the
 //! run log goes request by request (GC has begun), with no wrong read (`bench` fails on one).
 
-mod common;
+use crate::common;
 use common::*;
 use serde_json::Value;
 

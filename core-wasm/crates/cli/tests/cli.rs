@@ -1,7 +1,7 @@
 //! The `ftl` binary as a user runs it: the JSON fields docs/cli.md promises as stable,
 //! and the exit codes (0 success, 2 bad arguments or input, 3 a failed check).
 
-mod common;
+use crate::common;
 use common::*;
 use serde_json::Value;
 

@@ -6,7 +6,7 @@
 //! when one differs. `FTL_WRITE_GOLDEN=1 cargo test --release -p ftlscope-cli --test
 //! same_results` writes it again (only on purpose: a result that changes for a reason).
 
-mod common;
+use crate::common;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;

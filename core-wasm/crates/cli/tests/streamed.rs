@@ -2,7 +2,7 @@
 //! and the same exit and message on an error, as with the trace held whole
 //! (`FTL_TRACE_HELD=1`).
 
-mod common;
+use crate::common;
 
 use std::process::{Command, Output};
 

@@ -3,7 +3,7 @@
 //! `ftl run --json` (item 3), merges and replays that refuse mixed inputs (item 4), and
 //! the small usage errors (item 6).
 
-mod common;
+use crate::common;
 use std::path::{Path, PathBuf};
 
 use common::*;

@@ -1,7 +1,7 @@
 //! `ftl run`'s timing flags (docs/timing.md): the model is named in the JSON and the
 //! text output, open arrivals from a trace's times or a rate, the request timeline.
 
-mod common;
+use crate::common;
 use common::*;
 
 const CAMERA: &[&str] = &[

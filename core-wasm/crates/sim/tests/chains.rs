@@ -4,7 +4,7 @@
 //! recoveries, and short chains of `crash::chain` for all schemes (the long ones are in
 //! docs/schemes/recovery.md).
 
-mod common;
+use crate::common;
 
 use common::scenario;
 use ftl_sim::crash::{chain, verify, ChainOptions, ChainReport};

@@ -2,7 +2,7 @@
 //! run alone (issue 27; issue 16 for the shared-space case), and preconditioning
 //! (src/precondition.rs).
 
-mod common;
+use crate::common;
 
 use common::{lb, parse_text, run_checked, scenario, trace_workload};
 use ftl_sim::ftl::SchemeParams;

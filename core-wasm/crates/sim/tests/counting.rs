@@ -10,7 +10,7 @@
 //!     rises inside a run (a late count);
 //! (c) at k = n the counters are those of the request run whole.
 
-mod common;
+use crate::common;
 
 use common::scenario;
 use ftl_sim::ftl::{entry, scheme_cleaning, Cleaning, Mapping, SchemeParams, SCHEMES};

@@ -1,6 +1,6 @@
 //! Power cuts at every flash-operation boundary, recovery from the chip alone.
 
-mod common;
+use crate::common;
 
 use common::scenario;
 use ftl_sim::crash::{sweep, Points};

@@ -4,7 +4,7 @@
 //! and the moment read page by page inside a request (`moment::DuringPages`) equals
 //! `Display::during`.
 
-mod common;
+use crate::common;
 
 use common::scenario;
 use ftl_sim::ftl::{SchemeParams, SCHEMES};

@@ -2,7 +2,7 @@
 //! the reference model holds with and without power cuts, the CMT hit ratio grows with the
 //! cache, and the address-translation overhead falls as the paper reports.
 
-mod common;
+use crate::common;
 
 use common::{run_checked, scenario};
 use ftl_sim::ftl::dftl::Dftl;

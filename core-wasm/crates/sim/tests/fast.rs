@@ -5,7 +5,7 @@
 //! writes every logical sector once (in place, no erase, no merge), then the paper's
 //! pattern; counts are the deltas over the pattern (docs/schemes/fast.md).
 
-mod common;
+use crate::common;
 
 use common::{run_checked, scenario};
 use ftl_sim::ftl::panel::SectorEntry;

@@ -4,7 +4,7 @@
 //! number), a retired SW log block is told from the live one, and recovery is idempotent —
 //! a cut anywhere inside it, then recovery again, gives the same device as one recovery.
 
-mod common;
+use crate::common;
 
 use common::scenario;
 use ftl_sim::crash::{chain, sweep, verify, ChainOptions, ChainReport, Points, Recover};

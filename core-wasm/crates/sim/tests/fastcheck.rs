@@ -3,7 +3,7 @@
 //! second cut inside each recovery), the situation of FastCheck Figure 4, and the
 //! paper's logging-overhead and recovery-cost equations.
 
-mod common;
+use crate::common;
 
 use common::scenario;
 use ftl_sim::crash::{sweep, Points, SweepReport};

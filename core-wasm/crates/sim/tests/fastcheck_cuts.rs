@@ -4,7 +4,7 @@
 //! pattern that builds the situation on purpose (every cut point of it, each cut again
 //! inside its recovery).
 
-mod common;
+use crate::common;
 
 use common::scenario;
 use ftl_sim::crash::{chain, sweep, verify, ChainOptions, ChainReport, Points, Recover, SweepReport};

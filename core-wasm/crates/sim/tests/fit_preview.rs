@@ -2,7 +2,7 @@
 //! for the summary without building the chip or keeping the fitted requests (issue 37).
 //! It must say what building the run says: the same summary, or the same refusal.
 
-mod common;
+use crate::common;
 
 use common::{lb, parse_text, scenario as scenario_on, trace_workload};
 use ftl_sim::ftl::SchemeParams;

@@ -3,7 +3,7 @@
 //! and the Simulator with keyframes, run log and seeks) end in the same state with the
 //! same metrics, for every scheme on several workloads.
 
-mod common;
+use crate::common;
 
 use common::{assert_same, scenario};
 use ftl_sim::ftl::{SchemeParams, SCHEMES};

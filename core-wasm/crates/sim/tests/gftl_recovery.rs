@@ -2,7 +2,7 @@
 //! pools a run without cuts has between requests, so the device never runs out of free
 //! blocks however often the power fails.
 
-mod common;
+use crate::common;
 
 use common::scenario;
 use ftl_sim::crash::{chain, ChainOptions, ChainReport};

@@ -2,7 +2,7 @@
 //! the classroom chip (16 blocks of 4 pages), relative addressing (2-B, Figure 3), the RAM
 //! comparison of section 3, reference-model property tests, and the two ends of K.
 
-mod common;
+use crate::common;
 
 use common::{run_checked, scenario};
 use ftl_sim::ftl::kraft::{Kraft, Variant};

@@ -3,7 +3,7 @@
 //! freeze / unfreeze / revert, power-loss recovery sweeps, space accounting (Figure 8)
 //! and the reliability experiment of section 5.2 (Table 1).
 
-mod common;
+use crate::common;
 
 use std::collections::hash_map::DefaultHasher;
 use std::collections::HashSet;

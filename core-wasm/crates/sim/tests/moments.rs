@@ -15,7 +15,7 @@
 //!   FREE while they hold metadata), and a block just erased has no role before it is
 //!   programmed.
 
-mod common;
+use crate::common;
 
 use common::scenario;
 use ftl_sim::ftl::panel::DedicatedLog;

@@ -6,7 +6,7 @@
 //! rules instead (tests/moments.rs); at request boundaries they are the scheme's own.
 //! Every scheme of ftl::SCHEMES, random workloads.
 
-mod common;
+use crate::common;
 
 use common::scenario;
 use ftl_sim::ftl::{SchemeParams, SCHEMES};

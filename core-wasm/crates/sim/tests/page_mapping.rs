@@ -1,6 +1,6 @@
 //! The page-mapping FTL against the reference model, time travel and determinism.
 
-mod common;
+use crate::common;
 
 use common::{run_checked, scenario};
 use ftl_sim::ftl::SchemeParams;

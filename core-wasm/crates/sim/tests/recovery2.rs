@@ -2,7 +2,7 @@
 //! NFTL (issue 7): every flash-operation boundary on small chips, with a second cut
 //! inside each recovery; random points on a larger chip with a skewed workload.
 
-mod common;
+use crate::common;
 
 use common::scenario;
 use ftl_sim::crash::{sweep, Points, SweepReport};

@@ -1,7 +1,7 @@
 //! RFTL, GFTL and NFTL (papers/rftl-real-time-ftl.txt): Table 4's response times,
 //! Table 2's bounds, the Figure 5 GC walk-through, and the reference model.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

@@ -6,7 +6,7 @@
 //! collecting garbage or merging part-way, and that are noisy from the start, for every
 //! scheme, run in uneven chunks (a chunk ends where the page's Cancel or progress stops it).
 
-mod common;
+use crate::common;
 
 use common::{assert_same, assert_same_record, prepare_player, scenario};
 use ftl_sim::ftl::{SchemeParams, SCHEMES};

@@ -6,7 +6,7 @@
 //! generated workload and on a parsed trace stored as runs of pages, run in uneven chunks
 //! (a chunk ends where the page's Cancel or a progress report stops it).
 
-mod common;
+use crate::common;
 
 use common::{assert_same, prepare_player, scenario};
 use ftl_sim::ftl::{SchemeParams, SCHEMES};

@@ -1,6 +1,6 @@
 //! Markers and sampled series for the timeline and charts.
 
-mod common;
+use crate::common;
 
 use common::scenario;
 use ftl_sim::ftl::SchemeParams;

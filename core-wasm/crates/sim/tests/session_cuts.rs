@@ -3,7 +3,7 @@
 //! mid-request and inside the recovery being revealed — recovering and running on each
 //! time: every verdict ok, no error, the state always equal to the reference model.
 
-mod common;
+use crate::common;
 
 use common::scenario;
 use ftl_sim::ftl::SchemeParams;

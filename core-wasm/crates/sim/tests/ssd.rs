@@ -2,7 +2,7 @@
 //! clock exactly; every scheme on 4 dies reads back what it was given; W page-striped dies
 //! under Poisson arrivals and a fixed service are W M/D/1 queues at rate λ/W.
 
-mod common;
+use crate::common;
 
 use common::scenario;
 use ftl_sim::ftl::{SchemeParams, SCHEMES};

@@ -5,7 +5,7 @@
 //! reference model), and every die's pools (free blocks; log, map, checkpoint blocks) stay
 //! within their bound in a run without cuts after every recovery (crash/health.rs).
 
-mod common;
+use crate::common;
 
 use common::scenario;
 use ftl_sim::crash::{ChainOptions, ChainReport, CutVerdict};

@@ -2,7 +2,7 @@
 //! (same chips, counters and completions); its steps come in time order with each die's
 //! operations in that die's order; Back retraces them; one die is today's Stepper exactly.
 
-mod common;
+use crate::common;
 
 use common::scenario;
 use ftl_sim::ftl::SchemeParams;

@@ -5,7 +5,7 @@
 //! recorded run. After the recovery the run goes on, on every die, with the chips' invariants
 //! holding; cuts chain.
 
-mod common;
+use crate::common;
 
 use common::scenario;
 use ftl_sim::ftl::SchemeParams;

@@ -1,6 +1,6 @@
 //! Stepping one flash operation at a time, and stepping back.
 
-mod common;
+use crate::common;
 
 use common::scenario;
 use ftl_sim::ftl::SchemeParams;

@@ -5,7 +5,7 @@
 //! exactly what stepping it request by request leaves, for every scheme: a request
 //! dropped, reordered or run twice changes the chip page by page.
 
-mod common;
+use crate::common;
 
 use common::{assert_same, scenario, trace_workload};
 use ftl_sim::ftl::{SchemeParams, SCHEMES};

@@ -2,7 +2,7 @@
 //! the same trace parsed whole, fitted and run (`load::build_with_raw_owned`): the same
 //! summary, metrics, request count and hash, or the same error, whatever the batches.
 
-mod common;
+use crate::common;
 
 use common::{lb, scenario, trace_workload};
 use ftl_sim::ftl::SchemeParams;

@@ -2,7 +2,7 @@
 //! arrivals, requests of several pages, reads that wait behind a merge, and the RFTL
 //! paper's bounds (Table 2) under open arrivals.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

@@ -1,6 +1,6 @@
 //! Trace parsers, fits, generators and the trace workload (docs/traces.md).
 
-mod common;
+use crate::common;
 
 use common::{run_checked, scenario};
 use ftl_sim::ftl::SchemeParams;

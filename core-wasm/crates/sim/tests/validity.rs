@@ -15,7 +15,7 @@
 //! Plus the two cases as fixed tests: FAST's full merge (tour fast-merges) and
 //! RFTL's rewrite of LPN 36 (tour rftl-bounded).
 
-mod common;
+use crate::common;
 
 use common::scenario;
 use ftl_sim::ftl::{BlockRole, PageState, SchemeParams, REGISTRY};

@@ -1,6 +1,6 @@
 //! What the CLI tests share: run the built `ftl` (in the repository root, where the
 //! docs' relative trace paths resolve) and read what it printed.
-// Each test file is its own crate and uses its own subset of these.
+// Each test file (a module of tests/all.rs) uses its own subset of these.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
