@@ -102,21 +102,20 @@ impl RequestHash {
             Request::Unfreeze { state } => (3, state),
             Request::Revert { state } => (4, state),
         };
-        // FNV-1a over the tag and the value's 4 bytes (written out: the chained iterator
-        // was not unrolled; issue 37).
-        const PRIME: u64 = 0x0100_0000_01b3;
-        let mut h = (self.0 ^ tag as u64).wrapping_mul(PRIME);
-        for b in v.to_le_bytes() {
-            h = (h ^ b as u64).wrapping_mul(PRIME);
-        }
-        self.0 = h;
+        self.fold(tag as u64, v);
     }
     /// `push` of a read (`write` false) or a write of `lpn`: the tag without a match.
     #[inline(always)]
     pub fn push_page(&mut self, write: bool, lpn: Lpn) {
+        self.fold(write as u64, lpn);
+    }
+    /// FNV-1a over the tag and the value's 4 bytes (written out: the chained iterator
+    /// was not unrolled; issue 37).
+    #[inline(always)]
+    fn fold(&mut self, tag: u64, v: u32) {
         const PRIME: u64 = 0x0100_0000_01b3;
-        let mut h = (self.0 ^ write as u64).wrapping_mul(PRIME);
-        for b in lpn.to_le_bytes() {
+        let mut h = (self.0 ^ tag).wrapping_mul(PRIME);
+        for b in v.to_le_bytes() {
             h = (h ^ b as u64).wrapping_mul(PRIME);
         }
         self.0 = h;
