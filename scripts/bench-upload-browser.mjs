@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/* global document, window, requestAnimationFrame */
+/* global document, window, requestAnimationFrame, Worker */
 // An upload in Chromium, as a user waits for it (issue 37, item 6): from choosing the file
 // to the trace's summary shown (read in the worker by the core's TraceParser, 4 MB a
 // request; the file's SHA-256 is taken in the same worker meanwhile), and the tab's memory
@@ -8,7 +8,8 @@
 // tab's renderer), sampled every 100 ms, with the renderer's VmHWM at the end.
 // Makes a DiskSim text file of MB megabytes (one 8-sector, 4 KB-aligned request a line,
 // like a 4 KB file system's trace) in the temp directory unless it is there.
-// Drives the production build (`npx vite build` first). Prints one JSON line.
+// `steps_ms`: where the upload's time goes, from its trace_* requests to the worker and their
+// answers (page clock). Drives the production build (`npx vite build` first). Prints one JSON line.
 //   node scripts/bench-upload-browser.mjs [MB] [page bytes: 4096 | 512] [--port N]
 // Not a timed test: the benchmark (scripts/bench.mjs) reports it.
 import { createWriteStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -97,6 +98,30 @@ const scenario = {
 };
 const { base, page, close } = await openBench(PORT);
 try {
+  // The upload's steps by the page's clock (issue 37, item 6: where a 64 MB upload's time goes):
+  // each trace_* request to the worker and its answer, matched by id.
+  await page.addInitScript(() => {
+    window.__uploadSteps = [];
+    const sent = new Map();
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (m, t) {
+      if (typeof m?.type === 'string' && m.type.startsWith('trace_')) {
+        sent.set(m.id, m.type);
+        window.__uploadSteps.push([performance.now(), '>', m.type]);
+      }
+      return post.call(this, m, t);
+    };
+    const W = window.Worker;
+    window.Worker = class extends W {
+      constructor(...a) {
+        super(...a);
+        this.addEventListener('message', (e) => {
+          const type = sent.get(e.data?.id);
+          if (type) window.__uploadSteps.push([performance.now(), '<', type]);
+        });
+      }
+    };
+  });
   await page.goto(`${base}/?scenario=${encodeURIComponent(JSON.stringify(scenario))}`);
   // The scenario on screen (its chip's page size is the one the dialog reads at).
   await page.waitForFunction(() => {
@@ -143,6 +168,15 @@ try {
   await page.waitForFunction(() => window.__upload.shown !== undefined);
   const clock = await page.evaluate(() => window.__upload);
   const appS = (clock.shown - clock.chosen) / 1000;
+  const steps = await page.evaluate(() => window.__uploadSteps);
+  const at = (dir, type, last = false) => {
+    const s = steps.filter((x) => x[1] === dir && x[2] === type && x[0] >= clock.chosen);
+    return (last ? s.at(-1) : s[0])?.[0];
+  };
+  const ms = (a, b) => (a === undefined || b === undefined ? null : Number((b - a).toFixed(1)));
+  const firstFeed = at('>', 'trace_feed');
+  const finishSent = at('>', 'trace_finish');
+  const finishAnswered = at('<', 'trace_finish');
   sampling = false;
   await sampler;
   const requests = await page.getByTestId('trace-requests').textContent();
@@ -162,6 +196,16 @@ try {
       // the app's part: change event to the summary's first frame (page clock)
       app_read_s: Number(appS.toFixed(3)),
       app_read_mb_per_s: Number((size / 1e6 / appS).toFixed(1)),
+      // its steps (ms, page clock): file chosen -> first trace_feed sent, the feeds (first sent
+      // -> trace_finish sent), trace_finish (the summary), its answer -> the summary's frame
+      steps_ms: {
+        to_first_feed: ms(clock.chosen, firstFeed),
+        feeds: ms(firstFeed, finishSent),
+        first_feed: ms(firstFeed, at('<', 'trace_feed')),
+        last_feed: ms(at('>', 'trace_feed', true), at('<', 'trace_feed', true)),
+        finish: ms(finishSent, finishAnswered),
+        to_shown: ms(finishAnswered, clock.shown),
+      },
       // the tab's renderer: resident before the upload and its peak (sampled, and VmHWM)
       tab_before_mb: kb(before.rss.get(tab)),
       tab_peak_mb: kb(peak.get(tab)),
