@@ -115,43 +115,24 @@ impl Usual {
     }
 }
 
-/// `usual_line`'s reading: the fields and the index of the line's newline.
+/// `usual_line`'s reading: the fields and the index of the line's newline. One field
+/// reader (`usual_in`) for both: a text shorter than the window is read from a zero-padded
+/// copy. A zero byte is no digit, blank, dot or newline, so a line the copy answers for
+/// ends in the text (its newline is in it), and what it reads is the text's.
 #[inline(always)]
 pub(super) fn usual(b: &[u8], sector_bytes: u64) -> Option<(Usual, usize)> {
-    let (whole, int_digits, mut sep) = word_of_digits(b, 0)?;
-    let mut i = int_digits;
-    let (mut frac, mut frac_digits) = (0, 0);
-    if sep == b'.' {
-        (frac, frac_digits, sep) = word_of_digits(b, i + 1)?;
-        i += 1 + frac_digits;
+    match b.get(..WINDOW) {
+        Some(w) => usual_in(w.try_into().expect("a window"), sector_bytes),
+        None => usual_in(&padded(b), sector_bytes),
     }
-    if int_digits + frac_digits == 0 || sep != b' ' {
-        return None;
-    }
-    i += 1;
-    let (w, dev_len, sep) = word_of_digits(b, i)?;
-    if dev_len == 0 || sep != b' ' {
-        return None;
-    }
-    let (dev, dev_at) = (w << (64 - 8 * dev_len), i);
-    i += dev_len + 1;
-    let mut next = || {
-        let (w, n, sep) = word_of_digits(b, i)?;
-        i += n + 1;
-        (n > 0 && sep == b' ').then(|| digits_value(w, n))
-    };
-    let offset = next()?.checked_mul(sector_bytes)?;
-    let bytes = next()?.checked_mul(sector_bytes)?;
-    // The type, then LF or CR LF (the CR is cut as the general path cuts it).
-    let (write, end) = match b.get(i..i + 2)? {
-        b"0\n" => (true, i + 1),
-        b"1\n" => (false, i + 1),
-        b"0\r" if b.get(i + 2) == Some(&b'\n') => (true, i + 2),
-        b"1\r" if b.get(i + 2) == Some(&b'\n') => (false, i + 2),
-        _ => return None,
-    };
-    let (whole, frac) = ((whole, int_digits), (frac, frac_digits));
-    Some((Usual { whole, frac, dev, dev_at, dev_len, offset, bytes, write }, end))
+}
+
+/// The last bytes of a text (fewer than `WINDOW`) in a window, zeros after them.
+#[cold]
+fn padded(b: &[u8]) -> [u8; WINDOW] {
+    let mut w = [0; WINDOW];
+    w[..b.len()].copy_from_slice(b);
+    w
 }
 
 /// Bytes of text `usual_in` reads a line from: a usual line (at most 43 bytes with its CR
@@ -163,8 +144,7 @@ pub(super) const WINDOW: usize = 72;
 /// holds it whole: one bounds check a line (the window's) instead of one a field; a field
 /// of 8 digits refused by its separator check (the byte after 8 is read as the first);
 /// fewer operations a digit test (`digits_of`); and the sizes in bytes unchecked (7 digits
-/// times a sector size of 32 bits cannot overflow). Where `usual` answers, this answers the
-/// same (the window may also hold what `usual`'s text cut off).
+/// times a sector size of 32 bits cannot overflow). `usual` reads with it too.
 #[inline(always)]
 pub(super) fn usual_in(w: &[u8; WINDOW], sector: u64) -> Option<(Usual, usize)> {
     let whole = word_at(w, 0);
@@ -244,15 +224,6 @@ fn value_of(x: u64, n: usize) -> u64 {
     let d = (d.wrapping_mul(10 << 8 | 1) >> 8) & 0x00FF_00FF_00FF_00FF;
     let d = (d.wrapping_mul(100 << 16 | 1) >> 16) & 0x0000_FFFF_0000_FFFF;
     d.wrapping_mul(10_000 << 32 | 1) >> 32
-}
-
-/// The 8 bytes at `b[i..]` (when in the text) as a word, the count of digits they start
-/// with when fewer than 8, and the byte after those digits.
-#[inline(always)]
-fn word_of_digits(b: &[u8], i: usize) -> Option<(u64, usize, u8)> {
-    let w = u64::from_le_bytes(b.get(i..i + 8)?.try_into().expect("8 bytes"));
-    let n = digit_count(w);
-    (n < 8).then(|| (w, n, (w >> (8 * n)) as u8))
 }
 
 /// `fast_line` for the forms `usual_line` leaves: a byte at a time between the fields.
