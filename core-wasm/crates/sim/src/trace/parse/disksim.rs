@@ -390,6 +390,41 @@ mod tests {
     use super::{fast_line, Disksim};
     use crate::trace::rng::SplitMix64;
 
+    /// The window reader reads the usual lines itself, short texts (padded) and long ones
+    /// (a window), and refuses 8-digit fields: a reader that refused every line would leave
+    /// them to the slower paths with the same records, which the other tests do not see.
+    #[test]
+    fn the_window_reader_reads_the_usual_lines() {
+        let lines: [(&str, i128, &str, u64, u64, bool); 3] = [
+            ("0.000 0 356880 8 0\n", 0, "0", 356_880, 8, true),
+            ("1141868.000 12 7 64 1\r\n", 1_141_868_000_000_000, "12", 7, 64, false),
+            (
+                "9999999.9999999 1234567 9999999 9999999 1\n",
+                9_999_999_999_999_900,
+                "1234567",
+                9_999_999,
+                9_999_999,
+                false,
+            ),
+        ];
+        for (line, time, dev, lba, size, write) in lines {
+            for text in [line.to_string(), format!("{line}{}", "0 0 0 8 0\n".repeat(8))] {
+                let (u, end) = super::usual(text.as_bytes(), 512).unwrap_or_else(|| panic!("{text:?}"));
+                let got = (u.time(), &text[u.dev_at..u.dev_at + u.dev_len], u.offset, u.bytes, u.write, end);
+                assert_eq!(got, (time, dev, lba * 512, size * 512, write, line.len() - 1), "{text:?}");
+            }
+        }
+        for line in [
+            "12345678 0 0 8 0\n",
+            "1.12345678 0 0 8 0\n",
+            "0 12345678 0 8 0\n",
+            "0 0 12345678 8 0\n",
+            "0 0 0 12345678 0\n",
+        ] {
+            assert!(super::usual(line.as_bytes(), 512).is_none(), "{line:?}");
+        }
+    }
+
     /// Wherever the fast path reads a line, the general reader reads the same record from
     /// it; and it does read the usual lines (random lines from pieces that are valid,
     /// odd or wrong: blanks, CRs, signs, exponents, long numbers, extra fields).
