@@ -1,21 +1,21 @@
 #!/usr/bin/env node
-// `npm test`: the toolchain and the wasm build, then two lanes at once, each a chain of
-// commands that stops at its first failure:
+// `npm test`: the toolchain and the wasm build, then two lanes, each a chain of commands that
+// stops at its first failure:
 //   rust  cargo test --release; gen-types --check; npm run lint (ESLint, prettier, cargo fmt,
 //         clippy, the Rust structure check)
 //   web   vitest; typecheck; vite build; playwright test
-// Both lanes need only the wasm build (web/src/sim/pkg), not each other. Run one after the
-// other they left a core idle for minutes (the Rust tests' binaries, tsc, ESLint and
-// prettier use one core; docs/performance.md, "session 18, p-suite"). Each line of output
-// is prefixed with its lane; the exit code is non-zero when any command failed.
-// `node scripts/test.mjs --serial` runs the lanes one after the other (rust first).
+// One after the other by default; `--lanes` runs them at once. Measured from a fresh clone on
+// the 2-core machine, idle: one after the other 1,368 s, at once 1,420 s (Playwright 810 ->
+// 1,064 s, cargo's compile starved beside Chromium): no core was idle enough to win
+// (docs/performance.md, "session 20, lead"). Each line of output is prefixed with its lane;
+// the exit code is non-zero when any command failed; both lanes always run.
 import { spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const serial = process.argv.includes('--serial');
+const serial = !process.argv.includes('--lanes');
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
