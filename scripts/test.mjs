@@ -39,8 +39,10 @@ const LANES = {
 
 // FTL_TEST_LANES (a JSON object of lanes) replaces LANES: scripts/test.mjs's own check of
 // its exit codes, without the real suite.
-if (process.env.FTL_TEST_LANES) Object.assign(LANES, JSON.parse(process.env.FTL_TEST_LANES));
-if (process.env.FTL_TEST_LANES) PRE.length = 0;
+if (process.env.FTL_TEST_LANES) {
+  Object.assign(LANES, JSON.parse(process.env.FTL_TEST_LANES));
+  PRE.length = 0;
+}
 const T0 = Date.now();
 const show = ([cmd, args]) => `${cmd} ${args.join(' ')}`;
 const secs = (t0) => `${Math.round((Date.now() - t0) / 1000)} s`;
