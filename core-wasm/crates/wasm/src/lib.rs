@@ -4,7 +4,7 @@
 use ftl_sim::scenario::load;
 use ftl_sim::scenario::Scenario;
 use ftl_sim::stepper::Stepper;
-use ftl_sim::trace::fit::Fit;
+use ftl_sim::trace::fit::{Fit, SummaryCounter};
 use ftl_sim::trace::parse::{self, RawTrace, TraceOptions};
 use wasm_bindgen::prelude::*;
 
@@ -479,6 +479,9 @@ impl Delta {
 #[wasm_bindgen]
 pub struct TraceParser {
     parser: Option<parse::TraceParser>,
+    /// The summary's counts, added after each piece fed (issue 37 item 6: in the browser
+    /// they run between the Blob reads, and `finish` only takes the sample).
+    counter: SummaryCounter,
     raw: Option<RawTrace>,
     pages_per_block: u32,
 }
@@ -495,7 +498,12 @@ impl TraceParser {
             v.as_object_mut().and_then(|o| o.remove("pages_per_block")).and_then(|p| p.as_u64()).unwrap_or(1) as u32;
         let opts: TraceOptions =
             serde_json::from_value(v).map_err(|e| js_err(format!("invalid trace options: {e}")))?;
-        Ok(TraceParser { parser: Some(parse::TraceParser::new(opts)), raw: None, pages_per_block: ppb })
+        Ok(TraceParser {
+            parser: Some(parse::TraceParser::new(opts)),
+            counter: SummaryCounter::new(),
+            raw: None,
+            pages_per_block: ppb,
+        })
     }
 
     /// Feeds the next chunk (in `TIER_UP_PIECE` pieces); returns the progress.
@@ -504,6 +512,8 @@ impl TraceParser {
         let p = self.parser.as_mut().ok_or_else(|| js_err("the parser is finished"))?;
         for piece in bytes.chunks(TIER_UP_PIECE) {
             p.feed(piece);
+            // Piece by piece: a small loop called often gets V8's optimised code soon.
+            self.counter.count(p.raw());
         }
         to_js(&p.progress())
     }
@@ -515,7 +525,8 @@ impl TraceParser {
         let p = self.parser.take().ok_or_else(|| js_err("the parser is finished"))?;
         let r = match p.finish() {
             Ok(raw) => {
-                let summary = raw.summary(self.pages_per_block);
+                let counter = std::mem::take(&mut self.counter);
+                let summary = counter.summary(&raw, self.pages_per_block);
                 // How CSV columns were read and the compression, beside the summary.
                 let r = TraceFinish::Parsed {
                     ok: true,

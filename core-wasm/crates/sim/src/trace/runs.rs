@@ -260,6 +260,16 @@ impl<W: Word> Runs<W> {
         Entries { runs: self, w: 0 }
     }
 
+    /// The entries from word `w` on (an entry's first word, or the end; `Entries::word`).
+    pub(crate) fn entries_from(&self, w: usize) -> Entries<'_, W> {
+        Entries { runs: self, w }
+    }
+
+    /// The first word of the last entry, which a push may still extend (0 when none).
+    pub(crate) fn last_word(&self) -> usize {
+        self.last.map_or(0, |l| l.word)
+    }
+
     /// `(kind, value)` of every page request from `i` on, runs expanded.
     pub fn iter_from(&self, i: usize) -> Pages<'_, W> {
         let mut it = Pages { entries: Entries { runs: self, w: 0 }, kind: 0, next: 0, left: 0 };
@@ -379,6 +389,13 @@ impl<W: Word> Drop for RwAppender<'_, W> {
 pub(crate) struct Entries<'a, W> {
     runs: &'a Runs<W>,
     w: usize,
+}
+
+impl<W> Entries<'_, W> {
+    /// The word of the next entry (the end once done).
+    pub(crate) fn word(&self) -> usize {
+        self.w
+    }
 }
 
 impl<W: Word> Iterator for Entries<'_, W> {

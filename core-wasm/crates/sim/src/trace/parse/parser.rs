@@ -128,6 +128,12 @@ impl TraceParser {
         }
     }
 
+    /// The trace parsed so far (an upload's summary counts it feed by feed:
+    /// `fit::SummaryCounter`).
+    pub fn raw(&self) -> &RawTrace {
+        &self.out
+    }
+
     /// Page requests parsed so far, those taken by `take_batch` included.
     fn pages(&self) -> u64 {
         self.taken + self.out.len() as u64
