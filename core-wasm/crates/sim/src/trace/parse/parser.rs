@@ -35,12 +35,12 @@ impl Cx<'_> {
     /// A sector number or count in bytes.
     pub fn sectors(&self, col: usize, s: &str, what: &str) -> Result<u64, (usize, String)> {
         let v = parse_u64(col, s, what)?;
-        v.checked_mul(self.opts.sector_bytes.max(1) as u64).ok_or_else(|| (col, format!("{what} '{s}' is too large")))
+        v.checked_mul(self.opts.sector_bytes as u64).ok_or_else(|| (col, format!("{what} '{s}' is too large")))
     }
     pub fn unit_bytes(&self, u: Unit) -> u64 {
         match u {
             Unit::Bytes => 1,
-            Unit::Sectors => self.opts.sector_bytes.max(1) as u64,
+            Unit::Sectors => self.opts.sector_bytes as u64,
             Unit::Pages => self.opts.page_bytes.max(1) as u64,
         }
     }
@@ -330,9 +330,13 @@ impl TraceParser {
     /// Binary check and format detection on the first bytes.
     fn sniff(&mut self) {
         self.sniffed = true;
-        if self.opts.page_bytes == 0 || self.opts.sector_bytes == 0 {
-            self.fail("page_bytes and sector_bytes must be at least 1".into());
-            return;
+        // Refused before any line is read, naming the option that is 0: every reader then
+        // multiplies by the size as given (a sector size of 0 made every record empty).
+        for (name, size) in [("page_bytes", self.opts.page_bytes), ("sector_bytes", self.opts.sector_bytes)] {
+            if size == 0 {
+                self.fail(format!("{name} 0: a size in bytes must be at least 1"));
+                return;
+            }
         }
         // Counts are capped as the CLI caps them (a limit past it kept every page of a
         // record of 2^61 pages and trapped the wasm module; issue 34).
@@ -471,7 +475,7 @@ impl TraceParser {
         let fast_now =
             |me: &TraceParser| me.fast_paths && me.out.format == Some(Format::Disksim) && me.reader.is_some();
         let mut fast = fast_now(self);
-        let sector = self.opts.sector_bytes.max(1) as u64;
+        let sector = self.opts.sector_bytes as u64;
         // Lines left before the bulk reader is tried again, after it took none.
         let mut pause = 0u32;
         while start < lines_end {

@@ -103,8 +103,7 @@ impl TraceFormat for Vscsi {
             return Ok(None);
         }
         let pb = cx.opts.page_bytes.max(1) as u64;
-        let start =
-            lbn.checked_mul(cx.opts.sector_bytes.max(1) as u64).ok_or((5, format!("LBA {lbn} is too large")))?;
+        let start = lbn.checked_mul(cx.opts.sector_bytes as u64).ok_or((5, format!("LBA {lbn} is too large")))?;
         let (first, last) = (start / pb, (start + len as u64 - 1) / pb);
         if last > VALUE_MASK {
             return Err((5, format!("LBA {lbn} is beyond 2^61 pages")));

@@ -190,3 +190,83 @@ fn the_bulk_reader_reads_random_disksim_texts_as_the_general_path() {
         }
     }
 }
+
+/// A number of exactly `digits` digits (1 to 7), its first one not 0 unless it is alone.
+fn number(rng: &mut crate::trace::rng::SplitMix64, digits: u32) -> u64 {
+    let low = if digits == 1 { 0 } else { 10u64.pow(digits - 1) };
+    low + rng.below(10u64.pow(digits) - low)
+}
+
+/// The bulk reader (`usual_run`) takes every usual line it is given, the last ones of the
+/// buffer too (fewer than a window's bytes left: read from a padded copy), whatever
+/// follows the lines' end in the buffer (a partial line or nothing), at every field width
+/// up to 7 digits, LF or CR LF; and it reads them as the general path does. A bulk reader
+/// that stopped early (a window bound off by one) leaves the lines to `fast_line`, which
+/// reads the same records: the comparisons above cannot see it.
+#[test]
+fn the_bulk_reader_takes_every_usual_line_to_the_end() {
+    let mut rng = crate::trace::rng::SplitMix64::new(12);
+    // Read line at a time first (the device and the first time), then in bulk.
+    let head: String = (0..1_000).map(|i| format!("{i}.5 0 {} 8 0\n", i * 8)).collect();
+    assert!(head.len() >= SNIFF);
+    for case in 0..300 {
+        let mut tail = String::new();
+        for _ in 0..1 + rng.below(8) {
+            let mut num = |most: u64| {
+                let digits = 1 + rng.below(most) as u32;
+                number(&mut rng, digits)
+            };
+            let whole = num(7);
+            let time = match num(8) {
+                // No fraction, or one of 1 to 7 digits (leading zeros kept).
+                f if f < 10 => whole.to_string(),
+                f => format!("{whole}.{}", &f.to_string()[1..]),
+            };
+            let (lba, size) = (num(7), 1 + num(4));
+            let (write, nl) = (rng.below(2), if rng.below(3) == 0 { "\r\n" } else { "\n" });
+            tail.push_str(&format!("{time} 0 {lba} {size} {write}{nl}"));
+        }
+        let end = tail.len();
+        let buf = format!("{tail}{}", ["", "7", "12.5 0 8", "1234567.1234567 0 1234567 12"][case % 4]);
+        let mut p = TraceParser::new(TraceOptions::default());
+        p.feed(head.as_bytes());
+        assert_eq!(p.out.lines, 1_000, "the head is read whole");
+        assert_eq!(p.usual_run(buf.as_bytes(), 0, end, 512), end, "case {case}: {tail:?}");
+        // The tail was read, not fed: `bytes` counts the text fed.
+        p.out.bytes += end as u64;
+        let general = parse_with(format!("{head}{tail}").as_bytes(), TraceOptions::default(), false, usize::MAX);
+        assert!(format!("{:?}", p.finish()) == general, "case {case}: {tail:?}");
+    }
+}
+
+/// A page or sector size of 0 is refused before any line is read, with the option's name
+/// (from JSON too, as the app's TraceParser takes its options), whole or in small chunks;
+/// every other sector size reads the same through the fast paths as through the general
+/// one, the overflow edges too (a size of 32 bits times an LBA of up to 21 digits).
+#[test]
+fn a_size_of_0_is_refused_and_every_sector_size_reads_alike() {
+    let text = "0.000 0 356880 8 0\n1.000 0 356888 8 1\n";
+    for (json, name) in [(r#"{"sector_bytes": 0}"#, "sector_bytes 0"), (r#"{"page_bytes": 0}"#, "page_bytes 0")] {
+        let opts: TraceOptions = serde_json::from_str(json).unwrap();
+        for chunk in [text.len(), 7] {
+            let e = parse_with(text.as_bytes(), opts.clone(), true, chunk);
+            assert!(e.starts_with("Err(") && e.contains(name), "{json}, chunks of {chunk}: {e}");
+            let other = if name.starts_with("page") { "sector_bytes" } else { "page_bytes" };
+            assert!(!e.contains(other), "{e}");
+        }
+    }
+    let mut rng = crate::trace::rng::SplitMix64::new(21);
+    for sector_bytes in [1, 3, 512, 4096, u32::MAX] {
+        for case in 0..12 {
+            let lines = 1 + rng.below(2_000) as usize;
+            let text = random_disksim(&mut rng, lines);
+            let opts = TraceOptions { sector_bytes, page_bytes: 4096, skip_bad_lines: true, ..TraceOptions::default() };
+            for chunk in [text.len(), 4093] {
+                // The same chunks (the bytes read before a stop depend on them).
+                let general = parse_with(text.as_bytes(), opts.clone(), false, chunk);
+                let fast = parse_with(text.as_bytes(), opts.clone(), true, chunk);
+                assert!(fast == general, "sector {sector_bytes}, case {case}, chunks of {chunk}:\n{fast}\n{general}");
+            }
+        }
+    }
+}
