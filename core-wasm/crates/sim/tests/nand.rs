@@ -86,6 +86,40 @@ fn counts_and_time_by_cause() {
     assert_eq!(f.total_ops(), 5);
 }
 
+/// `read_oob_unused` (the OOB read whose page the caller does not use) counts, times and
+/// fails exactly as `read_oob`: on the plain path, out of range, under a power budget,
+/// and with the event recorded.
+#[test]
+fn an_unused_oob_read_is_an_oob_read() {
+    use ftl_sim::nand::OpKind::ReadOob;
+    let (mut a, mut b) = (chip(), chip());
+    for f in [&mut a, &mut b] {
+        f.program(4, Page::data(9, 1), Cause::Host).unwrap();
+    }
+    a.read_oob(4, Cause::Gc).unwrap();
+    b.read_oob_unused(4, Cause::Gc).unwrap();
+    assert_eq!((b.elapsed_ns, b.count(ReadOob, Cause::Gc)), (a.elapsed_ns, a.count(ReadOob, Cause::Gc)));
+    assert_eq!(b.count(ReadOob, Cause::Gc), 1);
+    assert!(matches!(b.read_oob_unused(64, Cause::Host), Err(FlashError::Violation(_))));
+    assert_eq!(b.total_ops(), a.total_ops(), "a refused read is not counted");
+    for f in [&mut a, &mut b] {
+        f.set_recording(true);
+    }
+    a.read_oob(4, Cause::Host).unwrap();
+    b.read_oob_unused(4, Cause::Host).unwrap();
+    let events = a.take_events();
+    assert_eq!(events.len(), 1);
+    assert_eq!(b.take_events(), events);
+    for f in [&mut a, &mut b] {
+        f.set_power_budget(Some(1));
+    }
+    a.read_oob(4, Cause::Host).unwrap();
+    b.read_oob_unused(4, Cause::Host).unwrap();
+    assert_eq!(a.read_oob(4, Cause::Host), Err(FlashError::PowerLoss));
+    assert_eq!(b.read_oob_unused(4, Cause::Host), Err(FlashError::PowerLoss));
+    assert_eq!((b.elapsed_ns, b.count(ReadOob, Cause::Host)), (a.elapsed_ns, a.count(ReadOob, Cause::Host)));
+}
+
 #[test]
 fn events_only_when_recording() {
     let mut f = chip();

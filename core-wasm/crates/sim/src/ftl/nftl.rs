@@ -271,7 +271,7 @@ impl Nftl {
         });
         // The replacement block's OOB tells which page holds the latest copy of each LPN.
         for o in 0..e.repl_next {
-            flash.read_oob(e.repl * ppb + o, Cause::FullMerge)?;
+            flash.read_oob_unused(e.repl * ppb + o, Cause::FullMerge)?;
         }
         let nb = self.alloc(Use::Data(lbn))?;
         for bo in 0..ppb {

@@ -314,7 +314,7 @@ impl Gftl {
                     if spent + self.timing.read_oob_ns > budget {
                         break;
                     }
-                    flash.read_oob(job.old * ppb + o, Cause::Gc)?;
+                    flash.read_oob_unused(job.old * ppb + o, Cause::Gc)?;
                     did += 1;
                     job.phase = Phase::Scan(o + 1);
                 }

@@ -254,7 +254,7 @@ impl Rftl {
         if idx == NONE {
             return Ok(false);
         }
-        flash.read_oob(idx, cause)?;
+        flash.read_oob_unused(idx, cause)?;
         Ok(true)
     }
 
@@ -439,7 +439,7 @@ impl Rftl {
                 // Equation 2's copy: the source's OOB (its LPN), the sub-table's OOB (the
                 // current mapping, updated into the copy's OOB), the page, the program.
                 let dst = self.take_page(lbn, dest_role)?;
-                flash.read_oob(src, Cause::Gc)?;
+                flash.read_oob_unused(src, Cause::Gc)?;
                 let g = (p.lpn % self.ppb) / self.p.alpha;
                 let written = self.read_subtable(flash, lbn, g, Cause::Gc)?;
                 if self.subtable_entry(lbn, g, (p.lpn % self.ppb) % self.p.alpha, written) != src {
