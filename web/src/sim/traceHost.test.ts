@@ -42,4 +42,36 @@ describe('TraceHost trace_feed', () => {
     await host.handle({ type: 'trace_drop', pid });
     expect(host.open).toBe(0);
   });
+
+  // Issue 37, item 6: the first chunk is read from trace_open on, and each next one with the
+  // length the page says it asks for next, so no feed waits for a read that could have started.
+  it('reads the first chunk at the open and the next one at the length asked next', async () => {
+    const data = Uint8Array.from({ length: 1000 }, (_, i) => (i * 7) % 251);
+    const file = new Blob([data]);
+    const slices: [number, number][] = [];
+    const slice = file.slice.bind(file);
+    file.slice = (start?: number, end?: number) => {
+      slices.push([start ?? 0, end ?? file.size]);
+      return slice(start, end);
+    };
+    const fed: number[][] = [];
+    const host = new TraceHost(async () => recordingCore(fed));
+    const { pid } = (await host.handle({ type: 'trace_open', file, options: {}, first: 100 })) as { pid: number };
+    expect(slices).toEqual([[0, 100]]);
+    await host.handle({ type: 'trace_feed', pid, offset: 0, length: 100, next: 400 });
+    expect(slices).toEqual([
+      [0, 100],
+      [100, 500],
+    ]);
+    await host.handle({ type: 'trace_feed', pid, offset: 100, length: 400, next: 400 });
+    await host.handle({ type: 'trace_feed', pid, offset: 500, length: 400, next: 400 });
+    await host.handle({ type: 'trace_feed', pid, offset: 900, length: 400, next: 400 });
+    expect(slices).toEqual([
+      [0, 100],
+      [100, 500],
+      [500, 900],
+      [900, 1300],
+    ]);
+    expect(fed[0]).toEqual([...data]);
+  });
 });

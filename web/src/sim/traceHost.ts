@@ -18,6 +18,20 @@ function readSlice(file: Blob, offset: number, length: number): Promise<ArrayBuf
   return file.slice(offset, offset + length).arrayBuffer();
 }
 
+/** A chunk's length as asked, clamped to 0..MAX_CHUNK. */
+function chunkLength(n: number): number {
+  return Math.max(0, Math.min(MAX_CHUNK, Math.floor(n)));
+}
+
+/** Starts reading `offset..offset + length` of `file` for a trace_feed to come (null past the end). */
+function readAhead(file: Blob, offset: number, length: number): Upload['ahead'] {
+  if (offset >= file.size || length <= 0) return null;
+  const bytes = readSlice(file, offset, length);
+  // A read the next request never collects must not be an unhandled rejection.
+  bytes.catch(() => undefined);
+  return { offset, length, bytes };
+}
+
 /** Bytes read for a preview (decompressed further if the file is compressed). */
 export const PREVIEW_BYTES = 64 << 10;
 
@@ -52,15 +66,17 @@ export class TraceHost {
   async handle(cmd: TraceCommand): Promise<unknown> {
     switch (cmd.type) {
       case 'trace_open': {
+        // The first chunk's read starts now, not when its trace_feed arrives (issue 37, item 6).
+        const ahead = readAhead(cmd.file, 0, chunkLength(cmd.first ?? 0));
         const core = await this.getCore();
         const parser = new core.TraceParser(JSON.stringify(cmd.options ?? {}));
         const pid = this.nextPid++;
-        this.uploads.set(pid, { file: cmd.file, parser, finished: false, ahead: null });
+        this.uploads.set(pid, { file: cmd.file, parser, finished: false, ahead });
         return { pid, size: cmd.file.size };
       }
       case 'trace_feed': {
         const u = this.upload(cmd.pid);
-        const length = Math.max(0, Math.min(MAX_CHUNK, Math.floor(cmd.length)));
+        const length = chunkLength(cmd.length);
         // The page asks for the chunks in order: read the next one while this one is parsed,
         // so the browser's file read overlaps the parse instead of preceding it (issue 37,
         // item 6). An out-of-order request just reads its own chunk.
@@ -69,12 +85,7 @@ export class TraceHost {
         const bytes =
           a && a.offset === cmd.offset && a.length === length ? a.bytes : readSlice(u.file, cmd.offset, length);
         const chunk = new Uint8Array(await bytes);
-        const next = cmd.offset + length;
-        if (next < u.file.size && length > 0) {
-          u.ahead = { offset: next, length, bytes: readSlice(u.file, next, length) };
-          // A read the next request never collects must not be an unhandled rejection.
-          u.ahead.bytes.catch(() => undefined);
-        }
+        if (length > 0) u.ahead = readAhead(u.file, cmd.offset + length, chunkLength(cmd.next ?? length));
         return u.parser.feed(chunk);
       }
       case 'trace_finish': {

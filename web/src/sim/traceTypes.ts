@@ -74,8 +74,10 @@ export interface UploadWorkload {
 const PAGE_SIDE = ['upload', 'name', 'mapping', 'size', 'sha256', 'missing'];
 
 export type TraceCommand =
-  | { type: 'trace_open'; file: Blob; options: TraceOptions }
-  | { type: 'trace_feed'; pid: number; offset: number; length: number }
+  /** `first`: the first chunk's length, read from the open on (before its trace_feed arrives). */
+  | { type: 'trace_open'; file: Blob; options: TraceOptions; first?: number }
+  /** `next`: the length the page asks for next, read ahead while this chunk is parsed (else `length`). */
+  | { type: 'trace_feed'; pid: number; offset: number; length: number; next?: number }
   | { type: 'trace_finish'; pid: number }
   | { type: 'trace_fit'; pid: number; scenario: unknown }
   | { type: 'trace_drop'; pid: number }

@@ -3,7 +3,7 @@ import { SimClient, type WorkerLike } from '../sim/client';
 import { SessionHost } from '../sim/host';
 import type { Request } from '../sim/protocol';
 import type { TraceCore } from './types';
-import { Cancelled, hashUpload, parseUpload } from './upload';
+import { CHUNK_BYTES, Cancelled, FIRST_CHUNK_BYTES, hashUpload, parseUpload } from './upload';
 
 /** A TraceParser stand-in that counts what it was fed. */
 class FakeParser {
@@ -90,6 +90,35 @@ describe('parseUpload', () => {
     expect(fractions.at(-1)).toBe(1);
     expect(out.result).toEqual({ ok: true, summary: { requests: 10_000 } });
     expect(host.traces.open).toBe(1);
+  });
+
+  it('asks for a small first chunk, read from the open on, then whole chunks read ahead', async () => {
+    // Issue 37, item 6: the parse starts after a short read, while the next chunk is read.
+    const asked: Request[] = [];
+    const { c } = client((r) => {
+      if (r.type === 'trace_open' || r.type === 'trace_feed') asked.push(r);
+    });
+    const file = new Blob([new Uint8Array(FIRST_CHUNK_BYTES + 2 * CHUNK_BYTES + 5)]);
+    const fractions: number[] = [];
+    await parseUpload(c, file, {}, (f) => fractions.push(f));
+    const p = FakeParser.made.at(-1)!;
+    expect(p.bytes).toBe(file.size);
+    expect(asked.map((r) => [r.type, 'offset' in r ? r.offset : null, 'length' in r ? r.length : null])).toEqual([
+      ['trace_open', null, null],
+      ['trace_feed', 0, FIRST_CHUNK_BYTES],
+      ['trace_feed', FIRST_CHUNK_BYTES, CHUNK_BYTES],
+      ['trace_feed', FIRST_CHUNK_BYTES + CHUNK_BYTES, CHUNK_BYTES],
+      ['trace_feed', FIRST_CHUNK_BYTES + 2 * CHUNK_BYTES, CHUNK_BYTES],
+    ]);
+    expect(asked[0]).toMatchObject({ first: FIRST_CHUNK_BYTES });
+    for (const r of asked.slice(1)) expect(r).toMatchObject({ next: CHUNK_BYTES });
+    expect(fractions).toEqual([
+      0,
+      FIRST_CHUNK_BYTES / file.size,
+      (FIRST_CHUNK_BYTES + CHUNK_BYTES) / file.size,
+      (FIRST_CHUNK_BYTES + 2 * CHUNK_BYTES) / file.size,
+      1,
+    ]);
   });
 
   it('stops feeding on cancel and drops the parser', async () => {

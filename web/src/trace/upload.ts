@@ -7,6 +7,11 @@ import { keepUpload } from './keptUploads';
 import type { FinishResult, TraceOptions, TraceProgress } from './types';
 
 export const CHUNK_BYTES = 4 << 20;
+/**
+ * The first chunk is small (issue 37, item 6): the parse starts after a short read, while the
+ * browser reads the next 4 MB, and the part parsed before V8's optimised code is ready is short.
+ */
+export const FIRST_CHUNK_BYTES = 256 << 10;
 
 /** Chip presets' page sizes (core-wasm nand/geometry.rs; checked against the core in trace.test.ts). */
 export const PRESET_PAGE_BYTES: Record<string, number> = {
@@ -64,15 +69,17 @@ async function readUpload(
   signal: AbortSignal | undefined,
   chunkBytes: number,
 ): Promise<ParseOutcome> {
-  const { pid } = await client.request('trace_open', { file, options });
+  const first = Math.min(FIRST_CHUNK_BYTES, chunkBytes);
+  // The worker starts reading the first chunk at the open, and each next one during a feed.
+  const { pid } = await client.request('trace_open', { file, options, first });
   keepUpload(pid, file, options);
   let progress: TraceProgress | null = null;
   try {
     onProgress(0, null);
-    for (let offset = 0; offset < file.size; offset += chunkBytes) {
+    for (let offset = 0, length = first; offset < file.size; offset += length, length = chunkBytes) {
       if (signal?.aborted) throw new Cancelled();
-      progress = await client.request('trace_feed', { pid, offset, length: chunkBytes });
-      onProgress(Math.min(1, (offset + chunkBytes) / file.size), progress);
+      progress = await client.request('trace_feed', { pid, offset, length, next: chunkBytes });
+      onProgress(Math.min(1, (offset + length) / file.size), progress);
       if (progress.failed || progress.done) break;
     }
     if (signal?.aborted) throw new Cancelled();
