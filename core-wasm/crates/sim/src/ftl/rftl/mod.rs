@@ -154,8 +154,6 @@ pub struct LogicalBlock {
     pub blocks: [Pbn; 3],
     /// Next free page in each (the three indices of section 4.1), by role.
     pub next: [u32; 3],
-    /// RAM: where the latest copy of each sub-table is (NONE: never written).
-    pub sub_index: Vec<Ppn>,
     pub gc: Option<Gc>,
 }
 
@@ -177,6 +175,11 @@ pub struct Rftl {
     ppb: u32,
     logical_pages: u32,
     pub lbs: Vec<LogicalBlock>,
+    /// RAM: where the latest copy of each sub-table is (NONE: never written), N per
+    /// logical block at `lbn * N + g` (`sub_at`). One flat array, not a Vec per logical
+    /// block: every host request reads an entry, and a Vec each cost a pointer chase to
+    /// a scattered allocation (issue 37: the second miss of wasm's `read_subtable`).
+    sub_index: Vec<Ppn>,
     /// Per physical block: (logical block, role), or None if unused.
     owner: Vec<Option<(u32, u8)>>,
     /// The OOB sub-tables: only the latest copy of each is kept, and that copy lives in
@@ -224,7 +227,6 @@ impl Rftl {
                 LogicalBlock {
                     blocks: [3 * l, 3 * l + 1, 3 * l + 2],
                     next: [0; 3],
-                    sub_index: vec![NONE; p.n_sub as usize],
                     gc: None,
                 }
             })
@@ -234,6 +236,7 @@ impl Rftl {
             ppb,
             logical_pages: n_lbs * ppb,
             lbs,
+            sub_index: vec![NONE; (n_lbs * p.n_sub) as usize],
             owner,
             oob: vec![NONE; (n_lbs * p.n_sub * p.alpha) as usize],
             loc: vec![NONE; (n_lbs * ppb) as usize],
@@ -250,7 +253,7 @@ impl Rftl {
     /// never written (an empty table). Its entries are then in `oob` at `oob_slot` (no
     /// copy per request: issue 37 item 5).
     fn read_subtable(&mut self, flash: &mut Flash, lbn: u32, g: u32, cause: Cause) -> FlashResult<bool> {
-        let idx = self.lbs[lbn as usize].sub_index[g as usize];
+        let idx = self.sub_index[self.sub_at(lbn, g)];
         if idx == NONE {
             return Ok(false);
         }
@@ -267,8 +270,20 @@ impl Rftl {
         }
     }
 
+    /// Where sub-table `g` of logical block `lbn` is named in `sub_index`.
+    fn sub_at(&self, lbn: u32, g: u32) -> usize {
+        (lbn * self.p.n_sub + g) as usize
+    }
+
+    /// RAM's sub-table indices of logical block `lbn`: the page holding the latest copy
+    /// of each of its N sub-tables (NONE: never written).
+    pub fn sub_indices(&self, lbn: u32) -> &[Ppn] {
+        let n = self.p.n_sub as usize;
+        &self.sub_index[lbn as usize * n..(lbn as usize + 1) * n]
+    }
+
     /// The entries of sub-table `g` of logical block `lbn` in `oob` (the OOB of the page
-    /// `sub_index[g]` names).
+    /// `sub_index` names for it).
     fn oob_slot(p: &RftlParams, lbn: u32, g: u32) -> std::ops::Range<usize> {
         let start = ((lbn * p.n_sub + g) * p.alpha) as usize;
         start..start + p.alpha as usize
@@ -297,7 +312,8 @@ impl Rftl {
         flash.program(dst, page, cause)?;
         // The older copy is still on the chip, but no longer reachable: nothing reads it
         // again, so the new one takes its slot.
-        self.lbs[lbn as usize].sub_index[g as usize] = dst;
+        let at = self.sub_at(lbn, g);
+        self.sub_index[at] = dst;
         // The sub-table as read (`written`: else empty), updated with the new entry.
         let slot = Self::oob_slot(&self.p, lbn, g);
         if !written {
@@ -484,7 +500,7 @@ impl Rftl {
                 o % ppb
             ));
         }
-        if self.lbs[lbn as usize].sub_index.iter().any(|i| range.contains(i)) {
+        if self.sub_indices(lbn).iter().any(|i| range.contains(i)) {
             return Self::violation(format!("logical block {lbn}: erasing block {victim} would lose a sub-table"));
         }
         flash.erase(victim, Cause::Gc)?;
@@ -621,7 +637,7 @@ impl Ftl for Rftl {
         }
         let (lbn, bo) = (lpn / self.ppb, lpn % self.ppb);
         let g = bo / self.p.alpha;
-        if self.lbs[lbn as usize].sub_index[g as usize] == NONE {
+        if self.sub_index[self.sub_at(lbn, g)] == NONE {
             return Ok(None);
         }
         let written = self.read_subtable(flash, lbn, g, Cause::Host)?;
@@ -705,15 +721,9 @@ impl Ftl for Rftl {
                 }),
             })
             .collect();
-        let rows = self
-            .lbs
-            .iter()
-            .enumerate()
+        let rows = (0..self.lbs.len() as u32)
             .take(PANEL_ROWS)
-            .map(|(l, lb)| SubTableRow {
-                lbn: l as u32,
-                at: lb.sub_index.iter().map(|&q| PageAt::of(q, ppb)).collect(),
-            })
+            .map(|l| SubTableRow { lbn: l, at: self.sub_indices(l).iter().map(|&q| PageAt::of(q, ppb)).collect() })
             .collect();
         let sub_tables = (0..self.p.n_sub)
             .map(|g| {

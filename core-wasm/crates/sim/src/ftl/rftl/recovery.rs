@@ -235,7 +235,8 @@ impl Rftl {
                 if q == NONE {
                     continue;
                 }
-                lb.sub_index[grp] = q;
+                let at = f.sub_at(l, grp as u32);
+                f.sub_index[at] = q;
                 let lo = l * ppb + grp as u32 * f.p.alpha;
                 let slot = Rftl::oob_slot(&f.p, l, grp as u32);
                 for (k, x) in (lo..lo + f.p.alpha).enumerate() {
