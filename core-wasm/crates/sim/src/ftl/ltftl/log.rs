@@ -169,12 +169,13 @@ impl LtFtl {
             self.cur_slot = other;
             self.slot_next = 0;
         }
-        let per_map = (self.page_bytes / 4) as usize;
         let first = self.slot_ppn(self.slot_next);
-        for i in 0..self.map_pages {
-            let lo = i as usize * per_map;
-            let hi = (lo + per_map).min(self.pages as usize);
-            let payload = (lo..hi).map(|p| self.owner(flash, p as Ppn)).collect();
+        let tables = self.inverted_table();
+        debug_assert!(
+            tables.concat() == self.inverted_table_by_scan(flash),
+            "map dump: the inverted table from the forward map differs from the page scan"
+        );
+        for (i, payload) in (0..self.map_pages).zip(tables) {
             let ppn = self.slot_ppn(self.slot_next);
             let page = Page { lpn: i, version: 0, seq: gen, kind: PageKind::Meta, tag: TAG_MAP };
             self.prog_meta(flash, ppn, page, payload, cause)?;
@@ -226,6 +227,33 @@ impl LtFtl {
         self.rebuild_old_ref();
         self.dumps += 1;
         self.wear_level(flash)
+    }
+
+    /// The up-to-date inverted table (page -> sector, NONE where no valid sector lives),
+    /// one Vec per map page, generated from the forward map in RAM as the paper's dump
+    /// does (section 4): `inv[fwd[s]] = s`. One pass over `fwd`, where reading every
+    /// page's spare area and then `fwd` (`inverted_table_by_scan`) cost a pass over the
+    /// whole chip per dump (issue 37: LTFTL's wasm profile). The same table, since a
+    /// `fwd` entry always names a page that holds its sector (recovery refuses others).
+    pub(super) fn inverted_table(&self) -> Vec<Vec<Lpn>> {
+        let per_map = (self.page_bytes / 4) as usize;
+        let pages = self.pages as usize;
+        let mut tables: Vec<Vec<Lpn>> = (0..self.map_pages as usize)
+            .map(|i| vec![NONE; (pages - (i * per_map).min(pages)).min(per_map)])
+            .collect();
+        for (s, &p) in self.fwd.iter().enumerate() {
+            if p != NONE {
+                tables[p as usize / per_map][p as usize % per_map] = s as Lpn;
+            }
+        }
+        tables
+    }
+
+    /// The inverted table read page by page (`owner`: each page's spare area, then
+    /// `fwd`): the reference `inverted_table` is checked against (debug builds' dumps,
+    /// `check_counters`).
+    pub(super) fn inverted_table_by_scan(&self, flash: &Flash) -> Vec<Lpn> {
+        (0..self.pages).map(|p| self.owner(flash, p)).collect()
     }
 
     /// Points every page at the log entry that invalidated its data. An entry can

@@ -76,6 +76,10 @@ impl LtFtl {
                 return Err(format!("block {b}: a retractable flag is stale"));
             }
         }
+        // What a map dump writes (from `fwd`) is what the pages say.
+        if self.inverted_table().concat() != self.inverted_table_by_scan(flash) {
+            return Err("the inverted table from the forward map differs from the page scan".into());
+        }
         Ok(())
     }
 }
