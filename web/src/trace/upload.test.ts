@@ -121,6 +121,27 @@ describe('parseUpload', () => {
     ]);
   });
 
+  it('asks for the next chunk before the one in the worker is answered', async () => {
+    // Issue 37, item 6: the worker goes on to the next feed without a round trip through the page.
+    const events: string[] = [];
+    const { c } = client((r) => {
+      if (r.type === 'trace_feed') events.push(`ask ${r.offset}`);
+    });
+    const file = new Blob([new Uint8Array(10_000)]);
+    await parseUpload(c, file, {}, (f) => f > 0 && events.push(`answer ${Math.round(f * 10_000)}`), undefined, 3000);
+    expect(events).toEqual([
+      'ask 0',
+      'ask 3000',
+      'answer 3000',
+      'ask 6000',
+      'answer 6000',
+      'ask 9000',
+      'answer 9000',
+      'answer 10000',
+    ]);
+    expect(FakeParser.made.at(-1)!.bytes).toBe(10_000);
+  });
+
   it('stops feeding on cancel and drops the parser', async () => {
     const ac = new AbortController();
     const seen: string[] = [];

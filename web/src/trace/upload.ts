@@ -74,13 +74,25 @@ async function readUpload(
   const { pid } = await client.request('trace_open', { file, options, first });
   keepUpload(pid, file, options);
   let progress: TraceProgress | null = null;
+  const feed = (offset: number, length: number) => {
+    const p = client.request('trace_feed', { pid, offset, length, next: chunkBytes });
+    // A feed asked ahead and left unread (cancel, a failure) must not be an unhandled rejection.
+    p.catch(() => undefined);
+    return p;
+  };
   try {
     onProgress(0, null);
-    for (let offset = 0, length = first; offset < file.size; offset += length, length = chunkBytes) {
-      if (signal?.aborted) throw new Cancelled();
-      progress = await client.request('trace_feed', { pid, offset, length, next: chunkBytes });
-      onProgress(Math.min(1, (offset + length) / file.size), progress);
-      if (progress.failed || progress.done) break;
+    let asked = file.size > 0 && !signal?.aborted ? feed(0, first) : null;
+    for (let offset = 0, length = first; asked; offset += length, length = chunkBytes) {
+      // Two feeds in flight: the next is asked before this one is answered, so the worker
+      // starts it as soon as this one is parsed, not a round trip through the page later
+      // (the page may be busy drawing the progress). A parser stopped (failed, done) ignores it.
+      const end = offset + length;
+      const next = end < file.size && !signal?.aborted ? feed(end, chunkBytes) : null;
+      progress = await asked;
+      onProgress(Math.min(1, end / file.size), progress);
+      if (progress.failed || progress.done || signal?.aborted) break;
+      asked = next;
     }
     if (signal?.aborted) throw new Cancelled();
     const result = await client.request('trace_finish', { pid });
