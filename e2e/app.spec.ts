@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { watch, counter, settled, stepTo, chipStill } from './helpers';
+import { watch, counter, settled, stepTo, chipStill, poll } from './helpers';
 
 // Collect console errors/warnings, page errors and off-site requests for each test.
 
@@ -33,8 +33,8 @@ test('opens on a ready default scenario at request 0 with the welcome, no consol
   await expect(page.getByTestId('welcome-tour')).toBeEnabled();
   await expect(page.getByTestId('narration')).not.toBeEmpty();
   await page.getByTestId('btn-step-request').click();
-  await expect.poll(async () => (await counter(page)).step).toBe(1);
-  await expect.poll(() => gridSignature(page)).toMatch(/1/);
+  await poll(async () => (await counter(page)).step).toBe(1);
+  await poll(() => gridSignature(page)).toMatch(/1/);
   await expect(page.getByRole('heading', { name: 'Metrics' })).toBeVisible();
   // Hover details are in <title>: pbn, role, erase count, owner, valid pages.
   const title = await page.locator('[data-testid=device-grid] g.block > title').first().textContent();
@@ -54,9 +54,9 @@ test('stepping changes the counters and the grid', async ({ page }) => {
     programs: await metric(page, 'page_programs'),
   };
   for (let i = 0; i < 5; i++) await page.getByTestId('btn-step-request').click();
-  await expect.poll(async () => (await counter(page)).step).toBeGreaterThanOrEqual(before.c.step + 4);
-  await expect.poll(() => gridSignature(page)).not.toBe(before.grid);
-  await expect.poll(() => metric(page, 'page_programs')).not.toBe(before.programs);
+  await poll(async () => (await counter(page)).step).toBeGreaterThanOrEqual(before.c.step + 4);
+  await poll(() => gridSignature(page)).not.toBe(before.grid);
+  await poll(() => metric(page, 'page_programs')).not.toBe(before.programs);
 
   // Step op reveals one operation at a time: the event list grows or a new request starts.
   await stepTo(page, 'btn-step-op');
@@ -71,7 +71,7 @@ test('play and pause', async ({ page }) => {
   const start = (await counter(page)).step;
   await page.getByTestId('btn-play').click();
   await expect(page.getByTestId('btn-play')).toHaveAttribute('aria-pressed', 'true');
-  await expect.poll(async () => (await counter(page)).step, { timeout: 10_000 }).toBeGreaterThan(start + 3);
+  await poll(async () => (await counter(page)).step, { timeout: 10_000 }).toBeGreaterThan(start + 3);
   await page.getByTestId('btn-play').click();
   await expect(page.getByTestId('btn-play')).toHaveAttribute('aria-pressed', 'false');
   // Settled means nothing is queued, revealing or playing: paused, nothing moves on its own.
@@ -94,10 +94,10 @@ test('step back undoes a step, by button and by arrow keys', async ({ page }) =>
   const g0 = await gridSignature(page);
   const m0 = await metric(page, 'page_programs');
   await page.getByTestId('btn-step-request').click();
-  await expect.poll(async () => JSON.stringify(await counter(page))).not.toBe(JSON.stringify(c0));
+  await poll(async () => JSON.stringify(await counter(page))).not.toBe(JSON.stringify(c0));
   const c1 = JSON.stringify(await counter(page));
   await page.getByTestId('btn-step-request').click();
-  await expect.poll(async () => JSON.stringify(await counter(page))).not.toBe(c1);
+  await poll(async () => JSON.stringify(await counter(page))).not.toBe(c1);
   expect((await counter(page)).step).toBeGreaterThan(c0.step);
   // Back one operation at a time until we are where we started.
   for (let i = 0; i < 50 && JSON.stringify(await counter(page)) !== JSON.stringify(c0); i++) {
@@ -110,9 +110,9 @@ test('step back undoes a step, by button and by arrow keys', async ({ page }) =>
   // → then ← with the keyboard lands on the same state again.
   await page.locator('body').click({ position: { x: 5, y: 700 } });
   await page.keyboard.press('ArrowRight');
-  await expect.poll(async () => JSON.stringify(await counter(page))).not.toBe(JSON.stringify(c0));
+  await poll(async () => JSON.stringify(await counter(page))).not.toBe(JSON.stringify(c0));
   await page.keyboard.press('ArrowLeft');
-  await expect.poll(async () => JSON.stringify(await counter(page))).toBe(JSON.stringify(c0));
+  await poll(async () => JSON.stringify(await counter(page))).toBe(JSON.stringify(c0));
   expect(await gridSignature(page)).toBe(g0);
   expect(problems).toEqual([]);
 });
@@ -124,12 +124,12 @@ test('the scrubber seeks, and arrow keys in a text field do not step', async ({ 
   const scrubber = page.getByTestId('scrubber');
   await scrubber.focus();
   await page.keyboard.press('Home');
-  await expect.poll(async () => (await counter(page)).step).toBe(0);
-  await expect.poll(() => metric(page, 'host_writes')).toBe('0');
+  await poll(async () => (await counter(page)).step).toBe(0);
+  await poll(() => metric(page, 'host_writes')).toBe('0');
   for (let i = 0; i < 10; i++) await page.keyboard.press('ArrowRight');
-  await expect.poll(async () => (await counter(page)).step).toBe(10);
+  await poll(async () => (await counter(page)).step).toBe(10);
   await page.keyboard.press('End');
-  await expect.poll(async () => (await counter(page)).step).toBe(200);
+  await poll(async () => (await counter(page)).step).toBe(200);
   await page.getByTestId('workload-n').focus();
   const c = await counter(page);
   await page.keyboard.press('ArrowLeft');
@@ -187,7 +187,7 @@ test('the application-like generators are offered, each described in one sentenc
     await page.getByTestId('apply').click();
     await expect(page.getByTestId('step-counter')).toContainText('/ 200');
     await page.getByTestId('btn-step-request').click();
-    await expect.poll(async () => (await counter(page)).step).toBeGreaterThan(0);
+    await poll(async () => (await counter(page)).step).toBeGreaterThan(0);
   }
   expect(problems).toEqual([]);
 });

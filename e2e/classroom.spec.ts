@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { counter, readyAt, settled, watch } from './helpers';
+import { counter, readyAt, settled, watch, poll } from './helpers';
 
 const SHOTS = 'test-results/classroom';
 
@@ -53,7 +53,7 @@ test('presentation mode: everything that carries meaning is at least 18 px at 13
   await ready(page, '/#tour=intro-ftl');
   await page.getByTestId('tour-exit').click();
   for (let i = 0; i < 6; i++) await page.getByTestId('btn-step-request').click();
-  await expect.poll(async () => (await counter(page)).step).toBe(6);
+  await poll(async () => (await counter(page)).step).toBe(6);
   await page.getByTestId('present-toggle').click();
   await expect(page.locator('.app.presenting')).toBeVisible();
   const sizes = await fontSizes(page, MEANINGFUL);
@@ -78,9 +78,9 @@ test('presentation mode: everything that carries meaning is at least 18 px at 13
       .evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
   const before = await lpn();
   await page.getByTestId('zoom-in').click();
-  await expect.poll(lpn).toBeGreaterThan(before);
+  await poll(lpn).toBeGreaterThan(before);
   await page.keyboard.press('-');
-  await expect.poll(lpn).toBe(before);
+  await poll(lpn).toBe(before);
   // The metrics come back on demand.
   await page.getByTestId('side-toggle').click();
   await expect(page.locator('aside.right')).toBeVisible();
@@ -208,16 +208,14 @@ test('presentation at 1366 × 768: the welcome’s text is whole at every text s
       await expect(scale).toHaveText(label);
     }
     // the card's text: all of it in its box (it scrolls only when cut), the box in the window
-    await expect
-      .poll(
-        () =>
-          page.locator('.welcome p').evaluate((p) => {
-            const r = p.getBoundingClientRect();
-            return p.scrollHeight <= p.clientHeight + 1 && r.top >= 0 && r.bottom <= innerHeight;
-          }),
-        { message: `${label}: the welcome's text is whole` },
-      )
-      .toBe(true);
+    await poll(
+      () =>
+        page.locator('.welcome p').evaluate((p) => {
+          const r = p.getBoundingClientRect();
+          return p.scrollHeight <= p.clientHeight + 1 && r.top >= 0 && r.bottom <= innerHeight;
+        }),
+      { message: `${label}: the welcome's text is whole` },
+    ).toBe(true);
     expect(await bottomOf(page, '[data-testid=welcome-close]'), label).toBeLessThanOrEqual(768);
     const w = (await page.getByTestId('welcome').boundingBox())!;
     const n = (await page.getByTestId('narration').boundingBox())!;
@@ -238,7 +236,7 @@ test('a prediction answered right at a tour stop, one answered wrong on demand, 
     await page.getByTestId('tour-next').click();
     await expect(panel).toHaveAttribute('data-stop', String(i + 1));
   }
-  await expect.poll(async () => (await counter(page)).step).toBe(28);
+  await poll(async () => (await counter(page)).step).toBe(28);
   const predict = panel.getByTestId('predict');
   await expect(predict).toContainText('What happens next?');
   // Before checking, the request is not revealed and the quiz answer is hidden.
@@ -253,7 +251,7 @@ test('a prediction answered right at a tour stop, one answered wrong on demand, 
     await expect(predict.getByTestId(`predict-result-${q}`)).toHaveAttribute('data-right', 'true');
   await expect(predict.getByTestId('predict-reason')).toContainText('erases blocks 3, 2 and copies 4 pages');
   // … and the request is then shown: it finished, so the quiz answer appears too.
-  await expect.poll(async () => (await counter(page)).step).toBe(29);
+  await poll(async () => (await counter(page)).step).toBe(29);
   await expect(page.getByTestId('tour-answer-stepped')).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/predict-right.png` });
 
@@ -268,7 +266,7 @@ test('a prediction answered right at a tour stop, one answered wrong on demand, 
     await expect(free.getByTestId(`predict-result-${q}`)).toHaveAttribute('data-right', 'false');
   await expect(free.getByTestId('predict-result-kind')).toContainText('Nothing extra');
   await expect(free.getByTestId('predict-reason')).toContainText('w17 causes no garbage collection and no merge');
-  await expect.poll(async () => (await counter(page)).step).toBe(30);
+  await poll(async () => (await counter(page)).step).toBe(30);
   await page.screenshot({ path: `${SHOTS}/predict-wrong.png` });
   await page.getByTestId('predict-toggle').click();
 
@@ -463,7 +461,7 @@ test('the build runs from /course/ftl/ of a plain static server, and offline aft
     await expect(page.locator('[data-testid=device-grid] rect.page').first()).toBeVisible();
     await expect(page.getByTestId('welcome')).toBeVisible();
     await page.getByTestId('btn-step-request').click();
-    await expect.poll(async () => (await counter(page)).step).toBe(1);
+    await poll(async () => (await counter(page)).step).toBe(1);
     // The service worker has precached every asset and controls the page.
     await page.evaluate(async () => {
       await navigator.serviceWorker.ready;
@@ -490,7 +488,7 @@ test('the build runs from /course/ftl/ of a plain static server, and offline aft
   await page.reload();
   await expect(page.locator('[data-testid=device-grid] rect.page').first()).toBeVisible();
   await page.getByTestId('btn-step-request').click();
-  await expect.poll(async () => (await counter(page)).step).toBeGreaterThanOrEqual(1);
+  await poll(async () => (await counter(page)).step).toBeGreaterThanOrEqual(1);
   // (the address bar now holds the state, so no welcome: the tour from the menu)
   await page.getByTestId('tour-menu').click();
   await page.getByTestId('tour-intro-ftl').click();

@@ -2,7 +2,7 @@
 // the stepped one, the tour's buttons stay in view, presentation keeps the chip's marks.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { counter, settled, stepTo, watch } from './helpers';
+import { counter, settled, stepTo, watch, poll } from './helpers';
 
 const SHOTS = 'test-results/classroom25';
 test.beforeAll(() => mkdirSync(SHOTS, { recursive: true }));
@@ -20,7 +20,7 @@ const url = (scenario: object, at = 0) =>
 async function open(page: Page, path: string, at: { step: number; op: number }) {
   await page.goto(path);
   await expect(page.locator('[data-testid=device-grid] rect.page').first()).toBeVisible();
-  await expect.poll(async () => JSON.stringify(await counter(page))).toBe(JSON.stringify(at));
+  await poll(async () => JSON.stringify(await counter(page))).toBe(JSON.stringify(at));
 }
 
 async function stepOp(page: Page) {
@@ -176,12 +176,10 @@ for (const vp of [
     const zoomIn = page.locator('.present-tools [data-testid=zoom-in]');
     for (let stepNo = 0; ; stepNo++) {
       const scale = await page.getByTestId('present-scale').textContent();
-      await expect
-        .poll(async () => {
-          const m = await chipMarks(page);
-          return m.lpn >= 17 && m.lbn >= 3 && m.erase === 16 && m.min >= 18;
-        }, `${scale}: marks`)
-        .toBe(true);
+      await poll(async () => {
+        const m = await chipMarks(page);
+        return m.lpn >= 17 && m.lbn >= 3 && m.erase === 16 && m.min >= 18;
+      }, `${scale}: marks`).toBe(true);
       expect(await smallTexts(page), `${scale}: texts under 18 px`).toEqual([]);
       expect(await inViewAndOnTop(page, 'tour-next'), `${scale}: Next in view`).toBe(true);
       await page.screenshot({ path: `${SHOTS}/present-${vp.width}-${stepNo}.png` });
@@ -216,7 +214,7 @@ test('presentation, canvas view (8,192 pages): zoomed in, its page numbers and b
   };
   await page.goto(url(scenario, 1500));
   await expect(page.getByTestId('device-canvas')).toBeVisible();
-  await expect.poll(async () => (await counter(page)).step).toBe(1500);
+  await poll(async () => (await counter(page)).step).toBe(1500);
   await page.getByTestId('present-toggle').click();
   await expect(page.locator('.app.presenting')).toBeVisible();
   const tools = page.locator('.canvas-tools');
@@ -226,12 +224,12 @@ test('presentation, canvas view (8,192 pages): zoomed in, its page numbers and b
   for (let i = 0; i < 6; i++) {
     await page.evaluate(() => ((window as unknown as { __texts: [string, string][] }).__texts = []));
     await tools.getByTestId('zoom-in').click();
-    await expect.poll(async () => (await page.getByTestId('zoom-level').textContent()) ?? '').toMatch(/px\/page/);
+    await poll(async () => (await page.getByTestId('zoom-level').textContent()) ?? '').toMatch(/px\/page/);
     for (const [text, font] of await drawn())
       expect(parseFloat(font), `"${text}" drawn at ${font}`).toBeGreaterThanOrEqual(18);
   }
   // Zoomed in all the way: page numbers are drawn.
-  await expect.poll(async () => (await drawn()).filter(([t]) => /^\d+$/.test(t)).length).toBeGreaterThan(10);
+  await poll(async () => (await drawn()).filter(([t]) => /^\d+$/.test(t)).length).toBeGreaterThan(10);
   await page.screenshot({ path: `${SHOTS}/present-canvas.png` });
   expect(problems).toEqual([]);
 });
@@ -264,12 +262,10 @@ test('print tour: each printed stop has its own highlight, the one the live stop
       await page.getByTestId('tour-next').click();
       await expect(panel).toHaveAttribute('data-stop', String(i));
     }
-    await expect
-      .poll(async () => {
-        const s = await settled(page);
-        return `${s.step}:${s.op}`;
-      })
-      .toBe(`${at[i].step}:${at[i].op}`);
+    await poll(async () => {
+      const s = await settled(page);
+      return `${s.step}:${s.op}`;
+    }).toBe(`${at[i].step}:${at[i].op}`);
     await expect(page.getByTestId('tour-next')).toBeEnabled();
     // The highlight is applied in the commit that draws the stop (TourPanel's layout
     // effect): read once, here, it is this stop's, never the previous one's.

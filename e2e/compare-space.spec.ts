@@ -6,7 +6,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import lz from 'lz-string';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { watch } from './helpers';
+import { watch, poll } from './helpers';
 
 interface Row {
   scheme: string;
@@ -88,16 +88,14 @@ test("compare: one request list by default, equal to ftl sweep; each scheme's ow
   // space turns the switch off (it does not apply).
   await own.check();
   // The choice travels in the link.
-  await expect
-    .poll(() =>
-      page
-        .evaluate(() => location.hash)
-        .then((h) => {
-          const json = lz.decompressFromEncodedURIComponent(h.replace(/^#v1=/, ''));
-          return json ? (JSON.parse(json) as { compare?: { ownSpace?: boolean } }).compare?.ownSpace : undefined;
-        }),
-    )
-    .toBe(true);
+  await poll(() =>
+    page
+      .evaluate(() => location.hash)
+      .then((h) => {
+        const json = lz.decompressFromEncodedURIComponent(h.replace(/^#v1=/, ''));
+        return json ? (JSON.parse(json) as { compare?: { ownSpace?: boolean } }).compare?.ownSpace : undefined;
+      }),
+  ).toBe(true);
   await runAndCheck(page, fixture.own);
   await expect(head).toContainText("workload in each run's own logical space");
   expect(new Set(await cells(page, 'hash')).size).toBeGreaterThan(1);

@@ -4,7 +4,7 @@
 // snapshot of the same moment (the page opened afresh there). No timing here: the
 // benchmark (npm run bench) measures the speed.
 import { expect, test, type Page } from '@playwright/test';
-import { counter, watch } from './helpers';
+import { counter, watch, poll } from './helpers';
 
 function url(scenario: object, at = 0) {
   return `/?scenario=${encodeURIComponent(JSON.stringify(scenario))}${at ? `&at=${at}` : ''}`;
@@ -29,7 +29,7 @@ async function probe<T>(page: Page, f: (p: Probe) => T): Promise<T> {
 
 /** Everything received is on screen and nothing is being redrawn. */
 async function settled(page: Page) {
-  await expect.poll(() => probe(page, (p) => p.idle() && p.drawn() === p.received()), { timeout: 20_000 }).toBe(true);
+  await poll(() => probe(page, (p) => p.idle() && p.drawn() === p.received()), { timeout: 20_000 }).toBe(true);
 }
 
 const SCENARIOS = [
@@ -53,7 +53,7 @@ for (const [i, scenario] of SCENARIOS.entries()) {
     test.setTimeout(180_000);
     const problems = watch(page);
     await page.goto(url(scenario, AT[i]));
-    await expect.poll(async () => (await counter(page)).step, { timeout: 60_000 }).toBe(AT[i]);
+    await poll(async () => (await counter(page)).step, { timeout: 60_000 }).toBe(AT[i]);
     await expect(page.getByTestId('device-canvas')).toBeVisible();
     await expect(page.getByTestId('btn-step-op')).toBeEnabled();
     await settled(page);
@@ -66,7 +66,7 @@ for (const [i, scenario] of SCENARIOS.entries()) {
       const before = await counter(page);
       const back = rnd() < 0.35 && (before.step > 0 || before.op > 0);
       await page.keyboard.press(back ? 'ArrowLeft' : 'ArrowRight');
-      await expect.poll(async () => JSON.stringify(await counter(page))).not.toBe(JSON.stringify(before));
+      await poll(async () => JSON.stringify(await counter(page))).not.toBe(JSON.stringify(before));
     }
     await settled(page);
     expect(await probe(page, (p) => p.byChange())).toBeGreaterThan(byChange0 + 25);
@@ -77,7 +77,7 @@ for (const [i, scenario] of SCENARIOS.entries()) {
     while ((await counter(page)).op > 0) {
       const before = await counter(page);
       await page.keyboard.press('ArrowLeft');
-      await expect.poll(async () => JSON.stringify(await counter(page))).not.toBe(JSON.stringify(before));
+      await poll(async () => JSON.stringify(await counter(page))).not.toBe(JSON.stringify(before));
     }
     await settled(page);
     const at = (await counter(page)).step;
@@ -85,7 +85,7 @@ for (const [i, scenario] of SCENARIOS.entries()) {
     expect(mine[1]).toBe(mine[2]);
 
     await page.goto(url(scenario, at));
-    await expect.poll(async () => (await counter(page)).step, { timeout: 60_000 }).toBe(at);
+    await poll(async () => (await counter(page)).step, { timeout: 60_000 }).toBe(at);
     await settled(page);
     const fresh = await probe(page, (p) => [p.dataHash(), p.hash()]);
     expect(mine[0], 'the arrays rebuilt from deltas equal a full snapshot').toBe(fresh[0]);

@@ -6,7 +6,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import lz from 'lz-string';
 import { mkdirSync } from 'node:fs';
-import { readyAt, watch } from './helpers';
+import { readyAt, watch, poll } from './helpers';
 
 const SHOTS = 'test-results/device-compare';
 
@@ -55,16 +55,14 @@ for (const [w, h] of [
     // Keyboard: the rate field, then Tab on to the Run button and Enter.
     await page.getByTestId('device-compare-rate').focus();
     await page.keyboard.type('2000');
-    await expect
-      .poll(async () => (await linkState(page)).compare?.devices)
-      .toEqual({
-        scheme: 'page',
-        shapes: [
-          { channels: 1, diesPerChannel: 1 },
-          { channels: 8, diesPerChannel: 1 },
-        ],
-        rate: 2000,
-      });
+    await poll(async () => (await linkState(page)).compare?.devices).toEqual({
+      scheme: 'page',
+      shapes: [
+        { channels: 1, diesPerChannel: 1 },
+        { channels: 8, diesPerChannel: 1 },
+      ],
+      rate: 2000,
+    });
     const run = page.getByTestId('device-compare-run');
     await run.focus();
     await page.keyboard.press('Enter');

@@ -5,7 +5,7 @@
 // Screenshots at 1024 x 768 and 1366 x 768, normal and presentation.
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
-import { counter, watch } from './helpers';
+import { counter, watch, poll } from './helpers';
 
 const SHOTS = 'test-results/device-tour';
 
@@ -31,13 +31,13 @@ test('the striping tour: one chip, then 8 dies with the tour beside them, and ba
   await atStop(page, 0);
   await expect(panel).toContainText('A burst of 32 writes on one chip');
   // One chip: the first write done, the other 31 queued above the chip.
-  await expect.poll(() => counter(page)).toEqual({ step: 1, op: 0 });
+  await poll(() => counter(page)).toEqual({ step: 1, op: 0 });
   await expect(page.getByTestId('queue-strip')).toBeVisible();
   await expect(page.getByTestId('device-view')).toHaveCount(0);
 
   await page.getByTestId('tour-next').click();
   await atStop(page, 1);
-  await expect.poll(() => counter(page)).toEqual({ step: 32, op: 0 });
+  await poll(() => counter(page)).toEqual({ step: 32, op: 0 });
 
   // The device stop: 8 dies at device operation 9 (die 0's second write), the tour beside.
   await page.getByTestId('tour-next').click();
@@ -103,7 +103,7 @@ test('the striping tour: one chip, then 8 dies with the tour beside them, and ba
   await expect(page.getByTestId('device-view')).toHaveCount(0);
   await expect(page.locator('.layout')).toBeVisible();
   await expect(page.locator('.chip-area [data-testid=device-grid] rect.page').first()).toBeVisible();
-  await expect.poll(() => counter(page)).toEqual({ step: 32, op: 0 });
+  await poll(() => counter(page)).toEqual({ step: 32, op: 0 });
   expect(problems).toEqual([]);
 });
 
@@ -142,7 +142,7 @@ test('the tour editor adds a stop on the device view', async ({ page }) => {
   // Selecting a one-chip stop brings the chip view back, the editor above it.
   await editor.getByTestId('ted-stop-item').nth(0).locator('.ted-stop-go').click();
   await expect(page.getByTestId('device-view')).toHaveCount(0);
-  await expect.poll(() => counter(page)).toEqual({ step: 1, op: 0 });
+  await poll(() => counter(page)).toEqual({ step: 1, op: 0 });
   await expect(page.getByTestId('tour-editor')).toBeVisible();
   expect(problems).toEqual([]);
 });

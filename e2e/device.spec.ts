@@ -5,7 +5,7 @@
 // 2 and 8 dies at 1366 x 768.
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { ready, readyAt, watch } from './helpers';
+import { ready, readyAt, watch, poll } from './helpers';
 
 const SHOTS = 'test-results/device';
 
@@ -164,7 +164,7 @@ test('open model: requests wait in several dies’ queues at once while the dies
   // at the same moment (every die in the same place).
   const at = await moment(page);
   expect(at.cursor).toBe(60);
-  await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#v1=/);
+  await poll(() => page.evaluate(() => location.hash)).toMatch(/^#v1=/);
   const hashAt60 = await page.evaluate(() => location.hash);
   await page.reload();
   await expect(view).toHaveAttribute('data-ready', 'true');
@@ -174,7 +174,7 @@ test('open model: requests wait in several dies’ queues at once while the dies
   expect(await moment(page)).toEqual(at);
   await stepTo(page, 'device-step', 61);
   // The link follows the step.
-  await expect.poll(() => page.evaluate(() => location.hash)).not.toBe(hashAt60);
+  await poll(() => page.evaluate(() => location.hash)).not.toBe(hashAt60);
   // Closing the view drops the shape from the link: a reload opens the chip view.
   await page.getByTestId('device-close').click();
   await expect(view).toHaveCount(0);
@@ -217,7 +217,7 @@ test('a power cut stops every die, each recovers from its own chip, the verdict,
       .reduce((a, b) => a + b, 0);
   for (let i = 1; i <= 3; i++) {
     await page.getByTestId('device-step').click();
-    await expect.poll(revealed).toBe(i);
+    await poll(revealed).toBe(i);
     await expect(page.locator('.device-die[data-current]')).toHaveCount(1);
   }
   await page.setViewportSize({ width: 1024, height: 768 });
@@ -249,9 +249,10 @@ test('a power cut stops every die, each recovers from its own chip, the verdict,
     const p = await power.getAttribute('data-power');
     const n = await revealed().catch(() => -1);
     await page.getByTestId('device-back').click();
-    await expect
-      .poll(async () => [await power.getAttribute('data-power'), await revealed().catch(() => -1)])
-      .not.toEqual([p, n]);
+    await poll(async () => [await power.getAttribute('data-power'), await revealed().catch(() => -1)]).not.toEqual([
+      p,
+      n,
+    ]);
     expect(was).toBeTruthy();
   }
   await expect(power).toHaveAttribute('data-power', 'on');
@@ -321,7 +322,7 @@ test('after a power cut on 8 dies and their recovery, Step goes on with the run 
   await expect(page.getByTestId('device-after-cut')).toHaveCount(0);
   // A link made on the recorded run again carries the cursor alone.
   await stepTo(page, 'device-step', 1);
-  await expect.poll(() => page.evaluate(() => location.hash)).not.toBe(new URL(linkHere).hash);
+  await poll(() => page.evaluate(() => location.hash)).not.toBe(new URL(linkHere).hash);
   await page.goto('about:blank');
   await page.goBack();
   await expect(view).toHaveAttribute('data-ready', 'true');

@@ -3,7 +3,7 @@
 // GTD, as the generic table list draws them, and their words in the glossary.
 import { mkdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { ready, still, watch } from './helpers';
+import { ready, still, watch, poll } from './helpers';
 
 test('DFTL shows its CMT, its translation counters and its GTD as requests run', async ({ page }) => {
   const problems = watch(page);
@@ -18,9 +18,9 @@ test('DFTL shows its CMT, its translation counters and its GTD as requests run',
   await expect(cmt).toBeVisible();
   await expect(gtd).toBeVisible();
   for (let i = 0; i < 12; i++) await page.getByTestId('btn-step-request').click();
-  await expect
-    .poll(async () => Number(await page.getByTestId('step-counter').getAttribute('data-step')))
-    .toBeGreaterThanOrEqual(12);
+  await poll(async () =>
+    Number(await page.getByTestId('step-counter').getAttribute('data-step')),
+  ).toBeGreaterThanOrEqual(12);
   // The classroom default CMT holds 4 entries: after 12 requests it is full, and some are dirty.
   await expect(cmt.locator('h2')).toContainText('4 of 4 entries');
   await expect(cmt.locator('tbody tr')).toHaveCount(4);

@@ -7,7 +7,7 @@
 // requestAnimationFrame, setTimeout) move only when the test runs the clock, so every
 // colour below is read at a known time from the plan's start, whatever the machine's load.
 import { expect, test, type Page } from '@playwright/test';
-import { readyAt } from './helpers';
+import { readyAt, poll } from './helpers';
 
 /** The grid's fills generation (DeviceGrid's data-fills-gen: one more per restart of its fades). */
 const fillsGen = (page: Page) =>
@@ -44,7 +44,7 @@ test('a resize in the middle of a page’s fade carries the fade on at once, not
   // Step op: the first request's host program fills an erased page (in its slot: the plan's
   // delay for a program is 0.6 of a slot, a slot at least 220 ms: ChipView, fillDelays.ts).
   await page.getByTestId('btn-step-op').click();
-  await expect.poll(() => fillsGen(page)).toBeGreaterThan(gen0);
+  await poll(() => fillsGen(page)).toBeGreaterThan(gen0);
   const gen1 = await fillsGen(page);
   const after = await cells(page);
   const changed = after.filter((c, i) => c.state !== before[i].state);
@@ -66,7 +66,7 @@ test('a resize in the middle of a page’s fade carries the fade on at once, not
 
   // A layout change: the grid restarts its fills for the new size.
   await page.setViewportSize({ width: 1300, height: 768 });
-  await expect.poll(() => fillsGen(page)).toBeGreaterThan(gen1);
+  await poll(() => fillsGen(page)).toBeGreaterThan(gen1);
   expect(await fillOf(page, ppn), 'the restart keeps the colour reached').toBe(midway);
   // Three frames on, the fade has gone on from there (the old code held it for the slot's
   // delay again, at least 132 ms: eight frames).

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import lz from 'lz-string';
-import { counter, watch } from './helpers';
+import { counter, watch, poll } from './helpers';
 
 // Every key press counts, however fast (issue 14); ←/→/Space step and play unless a text
 // field has focus. Run 20 times under load: `npm run test:e2e:stress`.
@@ -22,7 +22,7 @@ async function open(page: Page) {
   );
   await expect(page.locator('[data-testid=device-grid] rect.page').first()).toBeVisible();
   await expect(page.getByTestId('btn-step-op')).toBeEnabled();
-  await expect.poll(async () => JSON.stringify(await counter(page))).toBe(JSON.stringify({ step: 0, op: 0 }));
+  await poll(async () => JSON.stringify(await counter(page))).toBe(JSON.stringify({ step: 0, op: 0 }));
 }
 
 test('10 quick → presses with the scrubber focused land 10 requests on', async ({ page }) => {
@@ -30,9 +30,9 @@ test('10 quick → presses with the scrubber focused land 10 requests on', async
   await open(page);
   await page.getByTestId('scrubber').focus();
   for (let i = 0; i < 10; i++) await page.keyboard.press('ArrowRight');
-  await expect.poll(async () => (await counter(page)).step).toBe(10);
+  await poll(async () => (await counter(page)).step).toBe(10);
   for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowLeft');
-  await expect.poll(async () => (await counter(page)).step).toBe(6);
+  await poll(async () => (await counter(page)).step).toBe(6);
   expect(problems).toEqual([]);
 });
 
@@ -41,9 +41,9 @@ test('10 quick → presses on the page step 10 flash operations, 10 ← step bac
   await open(page);
   await page.locator('body').click({ position: { x: 5, y: 700 } });
   for (let i = 0; i < 10; i++) await page.keyboard.press('ArrowRight');
-  await expect.poll(async () => (await counter(page)).step).toBe(10);
+  await poll(async () => (await counter(page)).step).toBe(10);
   for (let i = 0; i < 7; i++) await page.keyboard.press('ArrowLeft');
-  await expect.poll(async () => (await counter(page)).step).toBe(3);
+  await poll(async () => (await counter(page)).step).toBe(3);
   expect(problems).toEqual([]);
 });
 
@@ -54,7 +54,7 @@ test('with the speed menu focused, → steps and Space plays (the speed is uncha
   const v = await speed.inputValue();
   await speed.focus();
   for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
-  await expect.poll(async () => (await counter(page)).step).toBe(3);
+  await poll(async () => (await counter(page)).step).toBe(3);
   await expect(speed).toHaveValue(v);
   await expect(speed).toBeFocused();
   await page.keyboard.press('Space');
@@ -69,7 +69,7 @@ test('in a text field, arrows and Space type instead of stepping', async ({ page
   const problems = watch(page);
   await open(page);
   await page.getByTestId('btn-step-request').click();
-  await expect.poll(async () => (await counter(page)).step).toBe(1);
+  await poll(async () => (await counter(page)).step).toBe(1);
   const field = page.getByTestId('pattern');
   await field.focus();
   const c = await counter(page);
@@ -79,6 +79,6 @@ test('in a text field, arrows and Space type instead of stepping', async ({ page
   await expect(page.getByTestId('btn-play')).toHaveAttribute('aria-pressed', 'false');
   // Commands run in order: had an arrow stepped, this request step would land further on.
   await page.getByTestId('btn-step-request').click();
-  await expect.poll(async () => JSON.stringify(await counter(page))).toBe(JSON.stringify({ step: c.step + 1, op: 0 }));
+  await poll(async () => JSON.stringify(await counter(page))).toBe(JSON.stringify({ step: c.step + 1, op: 0 }));
   expect(problems).toEqual([]);
 });

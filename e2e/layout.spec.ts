@@ -240,6 +240,7 @@ async function layoutProblems(page: Page): Promise<string[]> {
 
 async function tourIds(page: Page): Promise<string[]> {
   await page.getByTestId('tour-menu').click();
+  await expect(page.locator('.tour-list')).toBeVisible();
   const ids = await page
     .locator('.tour-list [data-testid^="tour-"]')
     .evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!.slice('tour-'.length)));
@@ -247,19 +248,24 @@ async function tourIds(page: Page): Promise<string[]> {
   return ids;
 }
 
+// The two walks reach the stops two ways a user does: at 1024 px each tour is opened from the
+// tours menu, walked by its Next button and finished (every tour runs to its end: Next is
+// enabled at every stop, a quiz's answer is shown at the stop after it, the last stop's
+// button reads "Finish tour" and closes the panel); at 1366 px by `#tour=` links and PageDown.
 for (const vp of [
-  { width: 1024, height: 768 },
-  { width: 1366, height: 768 },
+  { width: 1024, height: 768, byMenu: true },
+  { width: 1366, height: 768, byMenu: false },
 ]) {
-  test(`${vp.width}×${vp.height}: at every stop of every tour, normal and presentation at every text step, the whole chip is in view and at least a third of the window`, async ({
+  test(`${vp.width}×${vp.height}: at every stop of every tour${vp.byMenu ? ' (opened from the menu, walked by Next to its end)' : ''}, normal and presentation at every text step, the whole chip is in view and at least a third of the window`, async ({
     page,
   }) => {
     test.setTimeout(300_000);
     const problems = watch(page);
-    await page.setViewportSize(vp);
-    await page.goto('/#tour=intro-ftl');
+    await page.setViewportSize({ width: vp.width, height: vp.height });
+    await page.goto(vp.byMenu ? '/' : '/#tour=intro-ftl');
     const panel = page.getByTestId('tour-panel');
-    await expect(panel).toHaveAttribute('data-stop', '0');
+    const next = page.getByTestId('tour-next');
+    if (!vp.byMenu) await expect(panel).toHaveAttribute('data-stop', '0');
     await settled(page);
     const ids = await tourIds(page);
     expect(ids.length).toBeGreaterThan(5);
@@ -273,12 +279,23 @@ for (const vp of [
     let scale = 2; // the presentation's text step (kept between visits, as the app does)
     let checked = 0;
     for (const id of ids) {
-      await page.evaluate((h) => (location.hash = h), `#tour=${id}`);
+      if (vp.byMenu) {
+        await page.getByTestId('tour-menu').click();
+        await page.getByTestId(`tour-${id}`).click();
+      } else if (!vp.byMenu) await page.evaluate((h) => (location.hash = h), `#tour=${id}`);
       await expect(panel).toHaveAttribute('data-tour', id);
       await expect(panel).toHaveAttribute('data-stop', '0');
       const stops = Number(await panel.getAttribute('data-stops'));
       for (let stop = 0; stop < stops; stop++) {
-        if (stop > 0) {
+        if (stop > 0 && vp.byMenu) {
+          await expect(next).toBeEnabled();
+          const quiz = await page.getByTestId('tour-quiz').count();
+          await next.click();
+          await expect(panel).toHaveAttribute('data-stop', String(stop));
+          if (quiz) await expect(page.getByTestId('tour-answer')).toBeVisible();
+          if (id === 'bast-thrashing' && stop === 1)
+            await page.screenshot({ path: 'test-results/share-tour-bast.png' });
+        } else if (stop > 0) {
           await page.keyboard.press('PageDown');
           await page.waitForFunction(
             (n) => document.querySelector('[data-testid=tour-panel]')?.getAttribute('data-stop') === n,
@@ -311,6 +328,12 @@ for (const vp of [
           checked++;
         }
         await present(false);
+      }
+      if (vp.byMenu) {
+        await expect(next).toHaveText('Finish tour');
+        await expect(next).toBeEnabled();
+        await next.click();
+        await expect(panel).toHaveCount(0);
       }
     }
     expect(failures).toEqual([]);
@@ -345,7 +368,10 @@ test('a role change’s old band shrinks under the band’s text, never over it'
             (!text || !!(n.compareDocumentPosition(text) & Node.DOCUMENT_POSITION_FOLLOWING));
           seen.push(`${g?.getAttribute('data-block') ?? 'fx layer'}:${under ? 'under' : 'over'}`);
         }
-    }).observe(document.querySelector('[data-testid=device-grid]')!, { childList: true, subtree: true });
+    }).observe(document.querySelector('[data-testid=device-grid]')!, {
+      childList: true,
+      subtree: true,
+    });
   });
   const seen = () => page.evaluate(() => (window as unknown as { fxRoles: string[] }).fxRoles);
   for (let i = 0; i < 12 && (await seen()).length === 0; i++) {
@@ -409,11 +435,16 @@ for (const vp of [
         }
         await chipDrawn(page, { present: true, scale: s });
         for (const p of await layoutProblems(page)) failures.push(`${where}, presentation ${label}: ${p}`);
-        if (s === 2) await page.screenshot({ path: `test-results/layout-${where}-${vp.width}-present.png` });
+        if (s === 2)
+          await page.screenshot({
+            path: `test-results/layout-${where}-${vp.width}-present.png`,
+          });
       }
       await present(false);
       await chipDrawn(page, { present: false });
-      await page.screenshot({ path: `test-results/layout-${where}-${vp.width}.png` });
+      await page.screenshot({
+        path: `test-results/layout-${where}-${vp.width}.png`,
+      });
     };
     await everyMode('torn');
     await chipStill(page);
@@ -458,7 +489,11 @@ for (const vp of [
     const torn = await page.evaluate(() => {
       const w = window as unknown as TornWatch;
       w.tornStop = true;
-      return { drawn: w.tornDrawn, unexplained: w.tornUnexplained, idleFills: w.idleFills };
+      return {
+        drawn: w.tornDrawn,
+        unexplained: w.tornUnexplained,
+        idleFills: w.idleFills,
+      };
     });
     // torn is state 5 (PageState::Torn); every state seen idle has exactly one colour
     expect(torn.idleFills['5'], 'a torn page at rest is drawn #882255').toEqual(['rgb(136, 34, 85)']);

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { counter, scenarioUrl, settled, settledAt, stepTo, watch, watchReveal } from './helpers';
+import { counter, scenarioUrl, settled, settledAt, stepTo, watch, watchReveal, poll } from './helpers';
 
 // Mid-merge, the chip shows what a real chip holds (issue 24): page states and block roles
 // true at every flash operation, a layout that never moves mid-request, Back that stays on
@@ -36,7 +36,7 @@ const FAST_LTLOG = {
 async function open(page: Page, scenario: object, at: number) {
   await page.goto(scenarioUrl(scenario, at));
   await expect(page.locator('[data-testid=device-grid] rect.page').first()).toBeVisible();
-  await expect.poll(async () => JSON.stringify(await counter(page))).toBe(JSON.stringify({ step: at, op: 0 }));
+  await poll(async () => JSON.stringify(await counter(page))).toBe(JSON.stringify({ step: at, op: 0 }));
 }
 
 /**
@@ -47,12 +47,10 @@ async function open(page: Page, scenario: object, at: number) {
 async function stepOp(page: Page) {
   const before = await counter(page);
   await page.getByTestId('btn-step-op').click();
-  await expect
-    .poll(async () => {
-      const at = await settled(page);
-      return at.step !== before.step || at.op !== before.op;
-    })
-    .toBe(true);
+  await poll(async () => {
+    const at = await settled(page);
+    return at.step !== before.step || at.op !== before.op;
+  }).toBe(true);
 }
 
 /** The operation the narration's last line names ("program lpn 3 into page 3 of block 6 ..."). */
@@ -159,7 +157,7 @@ test('a power cut mid-request, recovered: Back twice stays on the branch', async
   await page.getByTestId('power-recover').click();
   await page.getByTestId('power-finish').click();
   await expect(page.getByTestId('power-verdict')).toContainText('Recovered');
-  await expect.poll(async () => (await counter(page)).step).toBe(19);
+  await poll(async () => (await counter(page)).step).toBe(19);
   const where = page.locator('.narration-where');
   for (let i = 1; i <= 2; i++) {
     await stepTo(page, 'btn-back');

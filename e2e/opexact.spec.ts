@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import lz from 'lz-string';
-import { counter, stepTo, watch } from './helpers';
+import { counter, stepTo, watch, poll } from './helpers';
 
 // What is on screen at (request, flash operation) is the simulation's state at that
 // moment (issue 14; docs/architecture.md, "Op-exact moments").
@@ -15,7 +15,7 @@ function link(scenario: object, at: { step: number; op: number }) {
 async function open(page: Page, path: string, at: { step: number; op: number }) {
   await page.goto(path);
   await expect(page.locator('[data-testid=device-grid] rect.page').first()).toBeVisible();
-  await expect.poll(async () => JSON.stringify(await counter(page))).toBe(JSON.stringify(at));
+  await poll(async () => JSON.stringify(await counter(page))).toBe(JSON.stringify(at));
 }
 
 async function metric(page: Page, key: string) {
@@ -105,7 +105,7 @@ test('FastCheck tour stop 5: the map block the narration writes to is drawn as a
     await page.keyboard.press('PageDown');
     await expect(panel).toHaveAttribute('data-stop', String(i));
   }
-  await expect.poll(async () => JSON.stringify(await counter(page))).toBe(JSON.stringify({ step: 108, op: 10 }));
+  await poll(async () => JSON.stringify(await counter(page))).toBe(JSON.stringify({ step: 108, op: 10 }));
   const events = page.getByTestId('event-list');
   const said =
     ((await page.getByTestId('narration').textContent()) ?? '') +
@@ -158,7 +158,7 @@ test('power cut mid-request on a branch, recover, cut again inside the recovery,
   for (let i = 0; i < 5; i++) {
     const before = (await counter(page)).step;
     await page.getByTestId('btn-step-request').click();
-    await expect.poll(async () => (await counter(page)).step).toBe(before + 1);
+    await poll(async () => (await counter(page)).step).toBe(before + 1);
   }
   // Second cut, mid-request on the branch.
   await intoLongRequest(page);
@@ -184,11 +184,11 @@ test('power cut mid-request on a branch, recover, cut again inside the recovery,
   await shot(page, 'recovering-again');
   await page.getByTestId('power-finish').click();
   await expect(page.getByTestId('power-verdict')).toContainText('Recovered');
-  await expect.poll(async () => (await counter(page)).step).toBe(r2 + 1);
+  await poll(async () => (await counter(page)).step).toBe(r2 + 1);
   expect(await metric(page, 'host_writes')).toBe(writes);
   // The session stays on its branch: the next request counts on from there.
   await page.getByTestId('btn-step-request').click();
-  await expect.poll(async () => (await counter(page)).step).toBe(r2 + 2);
+  await poll(async () => (await counter(page)).step).toBe(r2 + 2);
   expect(await metric(page, 'host_writes')).toBe(writes + 1);
   expect(problems).toEqual([]);
 });

@@ -3,7 +3,7 @@
 // the narration; one request number in counter, panel and narration.
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { counter, settled, watch } from './helpers';
+import { counter, settled, watch, poll } from './helpers';
 
 test.beforeAll(() => mkdirSync('test-results', { recursive: true }));
 
@@ -20,18 +20,16 @@ const FAST = {
 async function open(page: Page, at: number) {
   await page.goto(`/?scenario=${encodeURIComponent(JSON.stringify(FAST))}&at=${at}`);
   await expect(page.locator('[data-testid=device-grid] rect.page').first()).toBeVisible();
-  await expect.poll(async () => JSON.stringify(await counter(page))).toBe(JSON.stringify({ step: at, op: 0 }));
+  await poll(async () => JSON.stringify(await counter(page))).toBe(JSON.stringify({ step: at, op: 0 }));
 }
 
 async function press(page: Page, testid: string) {
   const before = await settled(page);
   await page.getByTestId(testid).click();
-  await expect
-    .poll(async () => {
-      const at = await settled(page);
-      return `${at.step}:${at.op}` !== `${before.step}:${before.op}`;
-    })
-    .toBe(true);
+  await poll(async () => {
+    const at = await settled(page);
+    return `${at.step}:${at.op}` !== `${before.step}:${before.op}`;
+  }).toBe(true);
 }
 
 const counterText = (page: Page) => page.getByTestId('step-counter');
@@ -116,7 +114,7 @@ test('a big chip on the canvas draws the torn page in its own colour and names i
   await page.goto(`/?scenario=${encodeURIComponent(JSON.stringify(big))}&at=31`);
   const canvas = page.getByTestId('device-canvas');
   await expect(canvas).toBeVisible();
-  await expect.poll(async () => JSON.stringify(await counter(page))).toBe(JSON.stringify({ step: 31, op: 0 }));
+  await poll(async () => JSON.stringify(await counter(page))).toBe(JSON.stringify({ step: 31, op: 0 }));
   await press(page, 'btn-step-op');
   // Before the cut no page is torn: neither the legend nor the canvas shows the colour.
   const tornPixels = () =>
@@ -139,7 +137,7 @@ test('a big chip on the canvas draws the torn page in its own colour and names i
   await expect(page.getByTestId('legend').locator('[data-state-key=torn]')).toBeVisible();
   await expect(narration(page)).toContainText(/Page \d of block \d+ is torn/);
   // the torn cell is painted: at least a few pixels of its colour on the canvas
-  await expect.poll(tornPixels).toBeGreaterThan(4);
+  await poll(tornPixels).toBeGreaterThan(4);
   await page.screenshot({ path: 'test-results/power-torn-canvas.png' });
   expect(problems).toEqual([]);
 });

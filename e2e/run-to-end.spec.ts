@@ -5,7 +5,7 @@
 // never ran ahead.
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { watch, counter, settled, openAt, pressTo } from './helpers';
+import { watch, counter, settled, openAt, pressTo, poll } from './helpers';
 
 test.beforeAll(() => mkdirSync('test-results', { recursive: true }));
 
@@ -94,9 +94,9 @@ test('run to end shows its progress and stops on Cancel, back at the moment show
   // the clicked button is gone: keyboard focus on Cancel, not dropped to the page
   await expect(page.getByTestId('run-cancel')).toBeFocused();
   // Progress moves chunk by chunk (timed chunks in the worker), not in one jump at the end.
-  await expect.poll(async () => Number(await bar.getAttribute('value'))).toBeGreaterThan(50);
+  await poll(async () => Number(await bar.getAttribute('value'))).toBeGreaterThan(50);
   const first = Number(await bar.getAttribute('value'));
-  await expect.poll(async () => Number(await bar.getAttribute('value'))).toBeGreaterThan(first);
+  await poll(async () => Number(await bar.getAttribute('value'))).toBeGreaterThan(first);
   await expect(page.getByTestId('run-progress-text')).toContainText('of 5,000,000');
   await page.screenshot({ path: 'test-results/run-to-end-progress.png' });
   await page.keyboard.press('Enter');

@@ -2,7 +2,7 @@
 // Trace upload (issue 8) and the scheme panels of RFTL/GFTL/NFTL (issue 5) and KRAFT/KAST (issue 4).
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { counter, openUpload, ready, stepTo, still, watch } from './helpers';
+import { counter, openUpload, ready, stepTo, still, watch, poll } from './helpers';
 
 async function shot(page: Page, name: string) {
   mkdirSync('test-results', { recursive: true });
@@ -41,9 +41,9 @@ test('upload traces/oltp.csv: summary, address plot, fit preview, run', async ({
   await expect(page.getByTestId('scenario-line')).toContainText('trace “oltp.csv”');
   await expect(page.getByTestId('step-counter')).toContainText('/ 3000');
   for (let i = 0; i < 5; i++) await page.getByTestId('btn-step-request').click();
-  await expect
-    .poll(async () => Number(await page.getByTestId('step-counter').getAttribute('data-step')))
-    .toBeGreaterThanOrEqual(5);
+  await poll(async () =>
+    Number(await page.getByTestId('step-counter').getAttribute('data-step')),
+  ).toBeGreaterThanOrEqual(5);
   await shot(page, 'trace-running');
   expect(problems).toEqual([]);
 });
@@ -167,7 +167,7 @@ test('a large file streams with progress and can be cancelled', async ({ page },
   // The simulator still answers.
   const before = (await counter(page)).step;
   await page.getByTestId('btn-step-request').click();
-  await expect.poll(async () => (await counter(page)).step).toBe(before + 1);
+  await poll(async () => (await counter(page)).step).toBe(before + 1);
   await expect(page.getByTestId('trace-dialog')).toBeHidden();
   expect(problems).toEqual([]);
 });
@@ -182,17 +182,15 @@ test('RFTL: response-time timeline against L(p), histogram, primary/replacement/
   await expect(page.getByTestId('latency-histogram')).toBeVisible();
   await expect(page.getByTestId('rftl-group-0')).toContainText('primary');
   // GC happened: the worst response time is the bound, 2,325 µs, and never above it.
-  await expect
-    .poll(async () => Number(await page.getByTestId('response-timeline').getAttribute('data-max-us')))
-    .toBe(2325);
+  await poll(async () => Number(await page.getByTestId('response-timeline').getAttribute('data-max-us'))).toBe(2325);
   await shot(page, 'rftl');
   await page.getByTestId('latency-histogram').scrollIntoViewIfNeeded();
   await page.locator('aside.right').screenshot({ path: 'test-results/rftl-right.png' });
   await applyPreset(page, 'nftl-merge');
   await expect(page.getByTestId('scenario-line')).toContainText('NFTL');
-  await expect
-    .poll(async () => Number(await page.getByTestId('response-timeline').getAttribute('data-max-us')))
-    .toBeGreaterThan(2325);
+  await poll(async () =>
+    Number(await page.getByTestId('response-timeline').getAttribute('data-max-us')),
+  ).toBeGreaterThan(2325);
   await shot(page, 'nftl');
   await page.getByRole('button', { name: 'Dark theme' }).click();
   await shot(page, 'nftl-dark');
@@ -240,7 +238,7 @@ test('LTFTL: frozen states, revert diff, revert / unfreeze / freeze buttons, int
 
   await page.getByTestId('ts-revert-1').click();
   await expect(page.getByTestId('step-counter')).toContainText('/ 20');
-  await expect.poll(async () => Number(await page.getByTestId('step-counter').getAttribute('data-step'))).toBe(20);
+  await poll(async () => Number(await page.getByTestId('step-counter').getAttribute('data-step'))).toBe(20);
   await expect(page.getByTestId('diff-1')).toContainText('A revert changes no sector.');
   await expect(page.getByTestId('time-shift').getByRole('status')).toContainText('“revert 1” inserted as request 20');
 
@@ -307,7 +305,7 @@ test('power cut at the current operation: RAM panels go dark, recovery is reveal
   // The app opens at request 0 (issue 19): run a few requests, and stop inside one.
   // (a request with more than one flash operation: the first one comes after request 66)
   await page.getByTestId('scrubber').fill('66');
-  await expect.poll(async () => (await counter(page)).step).toBe(66);
+  await poll(async () => (await counter(page)).step).toBe(66);
   for (let i = 0; i < 20 && (await counter(page)).op === 0; i++) {
     await stepTo(page, 'btn-step-op');
   }

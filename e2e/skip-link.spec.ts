@@ -1,7 +1,7 @@
 // The page's first Tab stop skips the header and the scenario form (session 18): before it,
 // Tab crossed ~10 header controls and ~20 form fields before reaching Step.
 import { expect, test } from '@playwright/test';
-import { ready, settled, watch } from './helpers';
+import { ready, settled, watch, poll } from './helpers';
 
 test('the first Tab stop skips to the simulation, and the next Tab is Step', async ({ page }) => {
   const problems = watch(page);
@@ -28,12 +28,10 @@ test('the first Tab stop skips to the simulation, and the next Tab is Step', asy
     // And it steps: the keyboard reached the simulation.
     const before = await settled(page);
     await page.keyboard.press('Enter');
-    await expect
-      .poll(async () => {
-        const now = await settled(page);
-        return `${now.step}:${now.op}`;
-      })
-      .not.toBe(`${before.step}:${before.op}`);
+    await poll(async () => {
+      const now = await settled(page);
+      return `${now.step}:${now.op}`;
+    }).not.toBe(`${before.step}:${before.op}`);
   }
   expect(problems).toEqual([]);
 });

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { watch, counter, chipStill, inWindow, scenarioUrl, settled, watchReveal } from './helpers';
+import { watch, counter, chipStill, inWindow, scenarioUrl, settled, watchReveal, poll } from './helpers';
 
 const BAST = {
   scheme: 'bast',
@@ -15,7 +15,7 @@ test.beforeAll(() => mkdirSync('test-results', { recursive: true }));
 test('views render: chip, charts, light and dark, with no console errors', async ({ page }) => {
   const problems = watch(page);
   await page.goto(scenarioUrl(BAST, 18));
-  await expect.poll(async () => (await counter(page)).step).toBe(18);
+  await poll(async () => (await counter(page)).step).toBe(18);
   await expect(page.locator('[data-testid=device-grid] rect.page')).toHaveCount(64);
   await page.screenshot({ path: 'test-results/viz-chip-light.png' });
   await page.getByTestId('tab-charts').click();
@@ -36,7 +36,7 @@ test('a BAST merge is revealed op by op: tokens copy, blocks flash clean, nothin
 }) => {
   const problems = watch(page);
   await page.goto(scenarioUrl(BAST, 18));
-  await expect.poll(async () => (await counter(page)).step).toBe(18);
+  await poll(async () => (await counter(page)).step).toBe(18);
   const grid = page.getByTestId('device-grid');
   // A copy token lives for one operation's animation: under load a poll can miss it, so a
   // MutationObserver set up before the step records that one was drawn.
@@ -52,7 +52,7 @@ test('a BAST merge is revealed op by op: tokens copy, blocks flash clean, nothin
   // mid-reveal: the request's operations are shown one by one (recorded in the page at each
   // revealing commit: a loaded machine may end the reveal before a poll), a copy token moves
   await reveal.started();
-  await expect.poll(() => page.evaluate(() => (window as unknown as { fxTokenSeen?: boolean }).fxTokenSeen)).toBe(true);
+  await poll(() => page.evaluate(() => (window as unknown as { fxTokenSeen?: boolean }).fxTokenSeen)).toBe(true);
   // no caption over the chip (the narration says what the merge does)
   await expect(grid.locator('.fx-label')).toHaveCount(0);
   await page.screenshot({ path: 'test-results/viz-merge-mid.png' });
@@ -73,13 +73,13 @@ test('a BAST merge is revealed op by op: tokens copy, blocks flash clean, nothin
 test('clicking an event jumps to that moment', async ({ page }) => {
   const problems = watch(page);
   await page.goto(scenarioUrl(BAST, 18));
-  await expect.poll(async () => (await counter(page)).step).toBe(18);
+  await poll(async () => (await counter(page)).step).toBe(18);
   await page.getByTestId('speed').selectOption('2000req'); // discrete: no animation to wait for
   await page.getByTestId('btn-step-request').click();
-  await expect.poll(async () => (await counter(page)).step).toBe(19);
+  await poll(async () => (await counter(page)).step).toBe(19);
   // event 3 is the first copy's program: 2 flash operations into request 19
   await page.getByTestId('event-3').click();
-  await expect.poll(async () => counter(page)).toEqual({ step: 18, op: 2 });
+  await poll(async () => counter(page)).toEqual({ step: 18, op: 2 });
   await expect(page.getByTestId('narration')).toContainText('op 2/11');
   expect(problems).toEqual([]);
 });
@@ -102,7 +102,7 @@ test('scrubbing lands on the right step: metrics equal a fresh run to that step'
     workload: { kind: 'uniform', n: 3000, seed: 5, read_ratio: 0.2 },
   };
   await page.goto(scenarioUrl(scenario));
-  await expect.poll(async () => (await counter(page)).step).toBe(0);
+  await poll(async () => (await counter(page)).step).toBe(0);
   const scrubber = page.getByTestId('scrubber');
   // drag across the run (many seeks in flight), then settle on a value
   const box = (await scrubber.boundingBox())!;
@@ -113,14 +113,14 @@ test('scrubbing lands on the right step: metrics equal a fresh run to that step'
   await scrubber.focus();
   const t0 = Date.now();
   await scrubber.fill('1777');
-  await expect.poll(async () => (await counter(page)).step).toBe(1777);
+  await poll(async () => (await counter(page)).step).toBe(1777);
   const seekMs = Date.now() - t0;
   const scrubbed = await metrics(page);
 
   // a second, fresh Session run straight to that step
   const fresh = await browser.newPage();
   await fresh.goto(scenarioUrl(scenario, 1777));
-  await expect.poll(async () => (await counter(fresh)).step).toBe(1777);
+  await poll(async () => (await counter(fresh)).step).toBe(1777);
   expect(await metrics(fresh)).toEqual(scrubbed);
   expect(Number(String(scrubbed['metric-host_writes']).replace(/,/g, ''))).toBeGreaterThan(1000);
   await fresh.close();
@@ -137,7 +137,7 @@ test('run to end fills the charts, then returns to the same step', async ({ page
     workload: { kind: 'hotcold', n: 50000, seed: 1, read_ratio: 0.2, hot_fraction: 0.2, hot_ratio: 0.8 },
   };
   await page.goto(scenarioUrl(scenario, 100));
-  await expect.poll(async () => (await counter(page)).step).toBe(100);
+  await poll(async () => (await counter(page)).step).toBe(100);
   await page.getByTestId('tab-charts').click();
   await expect(page.getByTestId('charts-coverage')).toContainText('0–100 of 50,000');
   await page.getByTestId('run-to-end').click();
@@ -183,7 +183,7 @@ test('a 64K-block chip plays on a canvas, zooms and pans while playing (no long 
   await page.getByTestId('speed').selectOption('2000req');
   await page.getByTestId('btn-play').click();
   console.log('playing from', await page.evaluate(() => Math.round(performance.now())));
-  await expect.poll(async () => (await counter(page)).step, { timeout: 30_000 }).toBeGreaterThan(1500);
+  await poll(async () => (await counter(page)).step, { timeout: 30_000 }).toBeGreaterThan(1500);
   // zoom in to page level while it plays
   console.log('zoom start', await page.evaluate(() => Math.round(performance.now())));
   for (let i = 0; i < 6; i++) await page.getByTestId('zoom-in').click();
@@ -192,7 +192,7 @@ test('a 64K-block chip plays on a canvas, zooms and pans while playing (no long 
   await page.getByTestId('minimap').click({ position: { x: 3, y: 3 } });
   // let it play on at page zoom for a few hundred more requests
   const zoomedAt = (await counter(page)).step;
-  await expect.poll(async () => (await counter(page)).step, { timeout: 30_000 }).toBeGreaterThan(zoomedAt + 300);
+  await poll(async () => (await counter(page)).step, { timeout: 30_000 }).toBeGreaterThan(zoomedAt + 300);
   await page.getByTestId('btn-play').click();
   const long = await page.evaluate(() => (window as unknown as { __long: number[] }).__long);
   console.log(
@@ -220,10 +220,10 @@ test('axe: no serious or critical accessibility violations, light and dark, chip
   const { default: AxeBuilder } = await import('@axe-core/playwright');
   const problems = watch(page);
   await page.goto(scenarioUrl(BAST, 18));
-  await expect.poll(async () => (await counter(page)).step).toBe(18);
+  await poll(async () => (await counter(page)).step).toBe(18);
   await page.getByTestId('speed').selectOption('2000req');
   await page.getByTestId('btn-step-request').click();
-  await expect.poll(async () => (await counter(page)).step).toBe(19);
+  await poll(async () => (await counter(page)).step).toBe(19);
   await expect(page.getByTestId('event-3')).toBeVisible();
   const serious = async () => {
     const r = await new AxeBuilder({ page }).analyze();
@@ -254,10 +254,10 @@ test('axe: no serious or critical accessibility violations, light and dark, chip
 test('keyboard: tabs, timeline and event jumps are reachable with a visible focus ring', async ({ page }) => {
   const problems = watch(page);
   await page.goto(scenarioUrl(BAST, 18));
-  await expect.poll(async () => (await counter(page)).step).toBe(18);
+  await poll(async () => (await counter(page)).step).toBe(18);
   await page.getByTestId('speed').selectOption('2000req');
   await page.getByTestId('btn-step-request').click();
-  await expect.poll(async () => (await counter(page)).step).toBe(19);
+  await poll(async () => (await counter(page)).step).toBe(19);
   await expect(page.getByTestId('event-3')).toBeVisible();
   const reached = new Set<string>();
   const wanted = ['tab-chip', 'tab-charts', 'scrubber', 'marker-prev', 'event-3'];
@@ -292,7 +292,7 @@ test('RFTL groups each logical block’s primary, replacement and buffer', async
     workload: { kind: 'uniform', n: 400, seed: 1, read_ratio: 0.1 },
   };
   await page.goto(scenarioUrl(scenario, 150));
-  await expect.poll(async () => (await counter(page)).step).toBe(150);
+  await poll(async () => (await counter(page)).step).toBe(150);
   await expect(page.locator('[data-testid=device-grid] g.rftl-group')).toHaveCount(8);
   await expect(page.getByTestId('legend').locator('[data-role-key=primary]')).toBeVisible();
   await expect(page.getByTestId('legend').locator('[data-role-key=data]')).toHaveCount(0);
@@ -307,9 +307,9 @@ test('with reduced motion, a merge changes state in one discrete step', async ({
   const problems = watch(page);
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await page.goto(scenarioUrl(BAST, 18));
-  await expect.poll(async () => (await counter(page)).step).toBe(18);
+  await poll(async () => (await counter(page)).step).toBe(18);
   await page.getByTestId('btn-step-request').click();
-  await expect.poll(async () => (await counter(page)).step).toBe(19);
+  await poll(async () => (await counter(page)).step).toBe(19);
   const grid = page.getByTestId('device-grid');
   await expect(grid).toHaveAttribute('data-fx', 'idle');
   await expect(grid.locator('g.fx > *')).toHaveCount(0);
@@ -333,7 +333,7 @@ test('the scenario form opens the whole FastCheck chip on the canvas', async ({ 
   await expect(page.getByTestId('scenario-line')).toContainText('16384×128');
   await page.getByTestId('speed').selectOption('2000req');
   await page.getByTestId('btn-play').click();
-  await expect.poll(async () => (await counter(page)).step, { timeout: 20_000 }).toBeGreaterThan(1000);
+  await poll(async () => (await counter(page)).step, { timeout: 20_000 }).toBeGreaterThan(1000);
   await page.getByTestId('btn-play').click();
   await expect(page.getByTestId('legend').locator('[data-state-key=valid]')).toBeVisible();
   await page.screenshot({ path: 'test-results/viz-fastcheck-form.png' });
@@ -351,17 +351,15 @@ test('run to end can be cancelled, and comes back to the same moment', async ({ 
     workload: { kind: 'uniform', n: 5_000_000, seed: 2, read_ratio: 0.1 },
   };
   await page.goto(scenarioUrl(scenario, 50));
-  await expect.poll(async () => (await counter(page)).step).toBe(50);
+  await poll(async () => (await counter(page)).step).toBe(50);
   await page.getByTestId('btn-step-op').click();
-  await expect.poll(async () => JSON.stringify(await counter(page))).not.toBe(JSON.stringify({ step: 50, op: 0 }));
+  await poll(async () => JSON.stringify(await counter(page))).not.toBe(JSON.stringify({ step: 50, op: 0 }));
   const before = await counter(page);
   await page.getByTestId('tab-charts').click();
   await page.getByTestId('run-to-end').click();
   await expect(page.getByTestId('run-progress')).toBeVisible();
   // Cancel once the run has made progress (a chunk came back), not after a guessed time.
-  await expect
-    .poll(async () => Number(await page.getByTestId('run-progress').getAttribute('value')))
-    .toBeGreaterThan(0);
+  await poll(async () => Number(await page.getByTestId('run-progress').getAttribute('value'))).toBeGreaterThan(0);
   await page.getByTestId('run-cancel').click();
   await expect(page.getByTestId('run-to-end')).toBeVisible({ timeout: 20_000 });
   await expect(page.getByTestId('charts-coverage')).not.toContainText('the whole run');
@@ -404,7 +402,7 @@ for (const vp of [
     };
     await page.goto(scenarioUrl(scenario, 15000));
     await expect(page.getByTestId('device-canvas')).toBeVisible({ timeout: 30_000 });
-    await expect.poll(async () => (await counter(page)).step).toBe(15000);
+    await poll(async () => (await counter(page)).step).toBe(15000);
     const level = page.getByTestId('zoom-level');
     const texts = () => page.evaluate(() => (window as unknown as { __texts: [string, number][] }).__texts);
     // zoom in until the zoom stops growing (the most it allows)
@@ -417,7 +415,7 @@ for (const vp of [
       if (after === before) break;
     }
     await page.getByTestId('zoom-in').click();
-    await expect.poll(async () => (await texts()).filter(([t]) => /^\d{4} · e\d+$/.test(t)).length).toBeGreaterThan(0);
+    await poll(async () => (await texts()).filter(([t]) => /^\d{4} · e\d+$/.test(t)).length).toBeGreaterThan(0);
     const drawn = await texts();
     for (const [t, px] of drawn.filter(([t]) => /·|L\d/.test(t))) expect(px, `"${t}"`).toBeGreaterThanOrEqual(8);
     expect(drawn.some(([t]) => /^DATA L\d{4}$/.test(t))).toBe(true);
