@@ -604,7 +604,11 @@ impl Flash {
         let in_order = !self.chip.in_order_programming || self.write_ptr.get(pbn as usize).is_some_and(|&w| off >= w);
         match self.pages.get_mut(ppn as usize) {
             Some(p) if self.plain && p.is_erased() && page.kind != PageKind::Erased && in_order => {
-                *p = page;
+                // Field by field, not `*p = page`: that copy reloaded the page as 16 bytes from
+                // the stack where it was built by narrower stores (its padding never written),
+                // a store-forwarding stall (issue 37).
+                let Page { lpn, version, seq, kind, tag } = page;
+                (p.lpn, p.version, p.seq, p.kind, p.tag) = (lpn, version, seq, kind, tag);
                 // In range: `pages` holds `write_ptr.len()` blocks of pages.
                 let wp = &mut self.write_ptr[pbn as usize];
                 *wp = (*wp).max(off + 1);
