@@ -74,3 +74,76 @@ fn streamed_runs_print_what_held_runs_print() {
     // Some runs end in an error (none on traces beyond the chip), most do not.
     assert!(failed > 0 && failed < files.len() * 5 / 2, "{failed} failed");
 }
+
+/// `ftl trace` counts its summary while the trace is parsed (issue 37) and prints what the
+/// held path prints (`FTL_TRACE_HELD=1`), byte for byte, with the same exit and messages
+/// (stderr's timing line aside): the sample traces and DiskSim files written here (bad
+/// lines early and late, CR LF, no newline at the end, one line, empty, a page beyond the
+/// space), on fold, none, compact and scale, 4 KB and 512 B pages, skipping bad lines
+/// or not.
+#[test]
+fn streamed_trace_summaries_print_what_held_ones_print() {
+    let dir = std::env::temp_dir().join(format!("ftl-streamed-trace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut text = String::new();
+    for i in 0..40_000u64 {
+        match i {
+            2 | 39_000 => text.push_str("2.0 0 x 8 1\n"),
+            _ => text.push_str(&format!("{i}.25 0 {} {} {}\n", i * 7919 % 300_000 * 8, 8 << (i % 3), i % 2)),
+        }
+    }
+    let mut files: Vec<_> = ["traces", "docs/traces"]
+        .iter()
+        .filter_map(|d| std::fs::read_dir(repo().join(d)).ok())
+        .flat_map(|rd| rd.flatten().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x != "md"))
+        .collect();
+    files.sort();
+    let written: [(&str, &[u8]); 6] = [
+        ("bad.disksim", text.as_bytes()),
+        ("crlf.disksim", &text.replace('\n', "\r\n").into_bytes()),
+        ("nonl.disksim", text.trim_end().as_bytes()),
+        ("one.disksim", b"0.0 0 8 8 1"),
+        ("empty.disksim", b""),
+        ("far.disksim", b"0.000 0 0 8 0\n1.000 0 900000000 8 0\n2.000 0 16 8 1\n"),
+    ];
+    for (name, bytes) in written {
+        files.push(dir.join(name));
+        std::fs::write(dir.join(name), bytes).unwrap();
+    }
+    let timing = |o: &Output| -> String {
+        String::from_utf8_lossy(&o.stderr)
+            .lines()
+            .filter(|l| !l.starts_with("trace: read"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let (mut ok, mut failed) = (0, 0);
+    for f in &files {
+        let t = f.display().to_string();
+        for chip in [["classroom", "128", "32"], ["fast2007", "256", "32"]] {
+            for v in [
+                &["--fit", "fold"][..],
+                &[],
+                &["--fit", "fold", "--skip-bad-lines"],
+                &["--fit", "compact"],
+                &["--fit", "scale"],
+            ] {
+                let args: Vec<&str> =
+                    ["trace", "--chip", chip[0], "--blocks", chip[1], "--pages-per-block", chip[2], "--trace", &t]
+                        .iter()
+                        .chain(v)
+                        .copied()
+                        .collect();
+                let (a, b) = (ftl(&args, false), ftl(&args, true));
+                assert_eq!(a.status.code(), b.status.code(), "{args:?}");
+                assert!(a.stdout == b.stdout, "{args:?}: stdout differs");
+                assert_eq!(timing(&a), timing(&b), "{args:?}");
+                ok += a.status.success() as usize;
+                failed += !a.status.success() as usize;
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(ok > files.len() * 5 && failed > 0, "{ok} ok, {failed} failed");
+}

@@ -151,6 +151,70 @@ pub fn summary_with_raw(scenario: &Scenario, raw: &RawTrace, fit: Fit) -> Result
     Ok(summary)
 }
 
+/// `summary_with_raw`'s summary counted batch by batch while the trace is parsed (`ftl
+/// trace`; issue 37: the fit and the counts were 45 % of its instructions, all after the
+/// parse): the `FitStream` a streamed run uses. Only where `summary_with_raw` would fit
+/// the held trace the same way: no precondition, no timing, fit none or fold (no
+/// scaling); the scheme's space is built before the parse, with `summary_with_raw`'s
+/// checks. Any error from here (or from `finish`) means: take the held path.
+pub fn summary_stream(scenario: &Scenario, fit: Fit) -> Result<SummaryStream, String> {
+    if scenario.run.precondition.is_some() || scenario.run.timing.is_some() || !matches!(fit, Fit::None | Fit::Fold) {
+        return Err("a streamed summary is untimed, not preconditioned, fitted by none or fold".into());
+    }
+    let chip = scenario.chip.chip()?;
+    super::check_params(&scenario.scheme, &scenario.params, &chip.geometry)?;
+    let ftl = ftl::build_on_chip(&scenario.scheme, &scenario.params, &chip)?;
+    let (logical, time_shift) = (ftl.logical_pages(), ftl.time_shift());
+    drop(ftl);
+    let space = space_of(scenario, logical, chip.geometry.pages_per_block)?;
+    Ok(SummaryStream {
+        fit: crate::trace::fit::FitStream::new(space, fit)?,
+        page_bytes: chip.geometry.page_bytes,
+        time_shift,
+        shifted: false,
+        scratch: Vec::new(),
+        hash: Default::default(),
+        refused: time_shift_refused(scenario),
+    })
+}
+
+/// A summary counted batch by batch (`summary_stream`).
+pub struct SummaryStream {
+    fit: crate::trace::fit::FitStream,
+    page_bytes: u32,
+    /// The scheme runs freeze / unfreeze / revert.
+    time_shift: bool,
+    /// A freeze, unfreeze or revert came.
+    shifted: bool,
+    /// `FitStream::push`'s fitted requests and their hash, which a summary does not keep.
+    scratch: Vec<crate::trace::Request>,
+    hash: crate::trace::RequestHash,
+    refused: String,
+}
+
+impl SummaryStream {
+    /// Counts and fits one batch (`TraceParser::take_batch`).
+    pub fn push(&mut self, batch: &crate::trace::parse::Batch) {
+        self.scratch.clear();
+        self.shifted |= self.fit.push(batch, &mut self.scratch, &mut self.hash);
+    }
+
+    /// The summary `summary_with_raw` gives for the whole trace: `raw` is the parse's end
+    /// (`TraceParser::finish`), its last requests not yet taken. An error is `summary_with_raw`'s
+    /// (the held path tells which, and shows the trace's own summary beside it).
+    pub fn finish(mut self, raw: &mut RawTrace) -> Result<TraceSummary, String> {
+        self.push(&raw.take_batch());
+        if raw.page_bytes != self.page_bytes {
+            return Err("the trace's page size is not the chip's".into());
+        }
+        let summary = finish_summary(self.fit.finish(raw)?, None);
+        if !self.time_shift && self.shifted {
+            return Err(self.refused);
+        }
+        Ok(summary)
+    }
+}
+
 fn is_open(sc: &Scenario) -> bool {
     sc.run.timing.is_some_and(|t| t.model == crate::timing::Model::Open)
 }
