@@ -27,13 +27,7 @@ fn streamed_runs_print_what_held_runs_print() {
     // and a trace beyond the chip written here: without a fit its run stops at the plan's
     // check, so the error path is compared in every checkout (the MQSim trace was the only
     // one before, and a clone without ../shared had none).
-    let mut files: Vec<_> = ["traces", "docs/traces", "../shared/traces"]
-        .iter()
-        .filter_map(|d| std::fs::read_dir(repo().join(d)).ok())
-        .flat_map(|rd| rd.flatten().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x != "md"))
-        .collect();
-    files.sort();
+    let mut files = trace_files(&["traces", "docs/traces", "../shared/traces"]);
     let far = std::env::temp_dir().join(format!("ftl-streamed-far-{}.disksim", std::process::id()));
     std::fs::write(&far, "0.000 0 0 8 0\n1.000 0 900000000 8 0\n2.000 0 16 8 1\n").unwrap();
     files.push(far.clone());
@@ -92,13 +86,7 @@ fn streamed_trace_summaries_print_what_held_ones_print() {
             _ => text.push_str(&format!("{i}.25 0 {} {} {}\n", i * 7919 % 300_000 * 8, 8 << (i % 3), i % 2)),
         }
     }
-    let mut files: Vec<_> = ["traces", "docs/traces"]
-        .iter()
-        .filter_map(|d| std::fs::read_dir(repo().join(d)).ok())
-        .flat_map(|rd| rd.flatten().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x != "md"))
-        .collect();
-    files.sort();
+    let mut files = trace_files(&["traces", "docs/traces"]);
     let written: [(&str, &[u8]); 6] = [
         ("bad.disksim", text.as_bytes()),
         ("crlf.disksim", &text.replace('\n', "\r\n").into_bytes()),
@@ -146,4 +134,17 @@ fn streamed_trace_summaries_print_what_held_ones_print() {
     }
     std::fs::remove_dir_all(&dir).ok();
     assert!(ok > files.len() * 5 && failed > 0, "{ok} ok, {failed} failed");
+}
+
+/// The trace files (not their READMEs) in these folders of the repository, sorted; a
+/// folder that is not there (../shared in a lone clone) gives none.
+fn trace_files(dirs: &[&str]) -> Vec<std::path::PathBuf> {
+    let mut files: Vec<_> = dirs
+        .iter()
+        .filter_map(|d| std::fs::read_dir(repo().join(d)).ok())
+        .flat_map(|rd| rd.flatten().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x != "md"))
+        .collect();
+    files.sort();
+    files
 }
