@@ -463,6 +463,27 @@ pub(crate) fn read_trace(
     Ok(TraceFile { name, path, bytes, sha256 })
 }
 
+/// `read_trace` without the hash, for `ftl trace`, which shows none: the same chunks and
+/// stops (a failed parse stops the read, and so does the parser's end).
+pub(crate) fn read_trace_unhashed(
+    path: &std::path::Path,
+    mut feed: impl FnMut(&[u8]) -> ftl_sim::trace::parse::Progress,
+) -> Result<(), String> {
+    let cannot = |e: std::io::Error| format!("cannot read trace {}: {e}", path.display());
+    let mut file = std::fs::File::open(path).map_err(cannot)?;
+    let mut buf = vec![0u8; READ_CHUNK];
+    loop {
+        let n = file.read(&mut buf).map_err(cannot)?;
+        if n == 0 {
+            return Ok(());
+        }
+        let p = feed(&buf[..n]);
+        if p.failed || p.done {
+            return Ok(());
+        }
+    }
+}
+
 /// Bytes read at a time. A streamed run hands one batch per chunk to the run, and up to
 /// four chunks are alive (read, parsed, two waiting for the hasher): 256 KB keeps the
 /// process under the 32 MB target where 1 MB chunks and their batches cost 6-8 MB more

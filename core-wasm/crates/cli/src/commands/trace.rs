@@ -115,38 +115,25 @@ fn streamed(
     t0: std::time::Instant,
 ) -> Result<Option<Streamed>, String> {
     use ftl_sim::trace::parse::{Batch, TraceParser};
-    use std::io::Read;
     if std::env::var_os("FTL_TRACE_HELD").is_some_and(|v| v == "1") {
         return Ok(None);
     }
     let (opts, fit) = args.setup.trace_options(scenario, open)?;
     let Ok(mut stream) = load::summary_stream(scenario, fit) else { return Ok(None) };
-    let cannot = |e: std::io::Error| format!("cannot read trace {}: {e}", path.display());
-    let mut file = std::fs::File::open(path).map_err(cannot)?;
     let parsed = std::thread::scope(|s| {
         // A few batches (a chunk of text each) in flight: bounded memory, as `ftl run`'s.
         let (to_count, batches) = std::sync::mpsc::sync_channel::<Batch>(2);
         let parse = s.spawn(move || {
             let mut parser = TraceParser::new(opts);
-            // `setup::read_trace`'s chunks (256 KB) and its stops: a failed parse stops the
-            // read, and so does the request limit (nothing past it is hashed here).
-            let mut buf = vec![0u8; 256 << 10];
-            loop {
-                let n = match file.read(&mut buf) {
-                    Ok(0) => break,
-                    Ok(n) => n,
-                    Err(e) => return Err(cannot(e)),
-                };
-                let p = parser.feed(&buf[..n]);
+            crate::setup::read_trace_unhashed(path, |chunk| {
+                let p = parser.feed(chunk);
                 let batch = parser.take_batch();
                 if !batch.is_empty() {
                     let _ = to_count.send(batch);
                 }
-                if p.failed || p.done {
-                    break;
-                }
-            }
-            Ok(parser.finish())
+                p
+            })?;
+            Ok::<_, String>(parser.finish())
         });
         for batch in batches {
             stream.push(&batch);
