@@ -217,7 +217,7 @@ impl Dftl {
             logical_pages,
             per_page,
             gtd: vec![NONE; logical_pages.div_ceil(per_page) as usize],
-            cmt: Cmt::new(cap, per_page),
+            cmt: Cmt::new(cap, per_page, logical_pages),
             at: vec![NONE; logical_pages as usize],
             valid: ValidBuckets::new(g.blocks, g.pages_per_block),
             usage: vec![BlockUse::Free; g.blocks as usize],
@@ -414,12 +414,19 @@ impl Dftl {
             self.evict(flash)?;
         }
         let tvpn = lpn / self.per_page;
-        if self.gtd[tvpn as usize] != NONE {
+        let at = self.gtd[tvpn as usize];
+        let ppn = if at == NONE {
+            // Never written: every entry NONE, nothing to read.
+            NONE
+        } else {
             flash.note("cmt", || format!("CMT miss on LPN {lpn}: reads translation page {tvpn}"));
             self.stats.translation_reads_miss += 1;
-        }
-        let entries = self.read_translation(flash, tvpn, Cause::Map)?;
-        let ppn = entries[(lpn % self.per_page) as usize];
+            // The same counted read as `read_translation`; the one entry is taken from the
+            // page's payload in place (a copy of the whole page into a new Vec was DFTL's
+            // largest cost after the CMT's lookups: issue 37).
+            flash.read(at, Cause::Map)?;
+            flash.payload(at).map_or(NONE, |e| e[(lpn % self.per_page) as usize])
+        };
         self.cmt.insert(lpn, ppn, false);
         Ok(ppn)
     }
