@@ -5,6 +5,7 @@
 // 2 and 8 dies at 1366 x 768.
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
+import lz from 'lz-string';
 import { ready, readyAt, watch, poll } from './helpers';
 
 const SHOTS = 'test-results/device';
@@ -31,13 +32,38 @@ async function moment(page: Page) {
   return { cursor, current: current === null ? null : Number(current), dies, highlighted };
 }
 
-/** At 1280 x 720, a device of `channels` x `dies` opened and stepped to operation `ops`; the page watched. */
+/** The scenario the app opens on (web/src/scenario/model.ts's defaultScenario), as a link carries it. */
+const OPENING = {
+  scheme: 'page',
+  params: { op: 0.25 },
+  chip: { preset: 'classroom', blocks: 16, pages_per_block: 4 },
+  workload: { kind: 'hotcold', n: 400, seed: 1, read_ratio: 0.1, hot_fraction: 0.2, hot_ratio: 0.8 },
+};
+
+/**
+ * At 1280 x 720, a device of `channels` x `dies` (page striping) over the opening scenario, at
+ * operation `ops`; the page watched. Opened by a `#v1=` link with the device's cursor, not by
+ * `ops` steps: the first test steps op by op and checks every step, and the open-model test
+ * checks that a link reopens every die where stepping left it.
+ */
 async function deviceAt(page: Page, channels: number, dies: number, ops: number) {
-  const problems = await readyAt(page, { width: 1280, height: 720 });
-  await openDevice(page, channels, dies, 'page');
+  const problems = watch(page);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const state = {
+    v: 1,
+    scenario: OPENING,
+    at: { step: 0, op: 0 },
+    device: { channels, diesPerChannel: dies, stripe: 'page', cursor: ops },
+  };
+  await page.goto(`/#v1=${lz.compressToEncodedURIComponent(JSON.stringify(state))}`);
   const view = page.getByTestId('device-view');
   await expect(view).toHaveAttribute('data-ready', 'true');
-  for (let i = 1; i <= ops; i++) await stepTo(page, 'device-step', i);
+  await expect(view).toHaveAttribute('data-cursor', String(ops));
+  await expect(page.locator('.device-die')).toHaveCount(channels * dies);
+  // The shape the link gave (DeviceScreen's shapeLabel).
+  await expect(
+    page.getByRole('heading', { name: `${channels * dies} dies), page striping`, exact: false }),
+  ).toBeVisible();
   return { view, problems };
 }
 
