@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import lz from 'lz-string';
-import { counter, stepTo, watch, poll } from './helpers';
+import { counter, settled, settledAt, stepTo, watch, poll } from './helpers';
 
 // What is on screen at (request, flash operation) is the simulation's state at that
 // moment (issue 14; docs/architecture.md, "Op-exact moments").
@@ -155,11 +155,11 @@ test('power cut mid-request on a branch, recover, cut again inside the recovery,
   await page.getByTestId('power-recover').click();
   await page.getByTestId('power-finish').click();
   await expect(page.getByTestId('power-verdict')).toContainText('Recovered');
-  for (let i = 0; i < 5; i++) {
-    const before = (await counter(page)).step;
-    await page.getByTestId('btn-step-request').click();
-    await poll(async () => (await counter(page)).step).toBe(before + 1);
-  }
+  // Five requests, each whole: a click during a reveal lands it first (midmerge.spec.ts), so
+  // the clicks need not wait out each reveal's 250 ms frames; settled on the fifth.
+  const from = (await settled(page)).step;
+  for (let i = 0; i < 5; i++) await page.getByTestId('btn-step-request').click();
+  await settledAt(page, { step: from + 5, op: 0 });
   // Second cut, mid-request on the branch.
   await intoLongRequest(page);
   const r2 = (await counter(page)).step;
