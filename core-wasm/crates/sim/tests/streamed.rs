@@ -31,14 +31,28 @@ fn held(sc: &Scenario, bytes: &[u8], fit: Fit) -> Outcome {
 
 /// The trace fed in chunks of `chunk` bytes, each chunk's batch run as it is parsed.
 fn streamed(sc: &Scenario, bytes: &[u8], fit: Fit, chunk: usize) -> Outcome {
+    streamed_as(sc, bytes, fit, chunk, false)
+}
+
+/// `streamed`; `counted`: the summary's counts taken apart from the run, batch by batch
+/// (`StreamRun::counter`, `push_counted`, `finish_counted`: `ftl run` counts on its parse
+/// thread), else by the run's own `push`.
+fn streamed_as(sc: &Scenario, bytes: &[u8], fit: Fit, chunk: usize, counted: bool) -> Outcome {
     let mut run = load::stream_run(sc, fit)?;
+    let mut counts = run.counter();
     let mut parser = TraceParser::new(options(sc));
     for c in bytes.chunks(chunk) {
         parser.feed(c);
-        run.push(parser.take_batch());
+        let batch = parser.take_batch();
+        if counted {
+            counts.add(&batch);
+            run.push_counted(batch);
+        } else {
+            run.push(batch);
+        }
     }
     let raw = parser.finish().map_err(|e| format!("parse: {e}"))?;
-    let s = run.finish(raw);
+    let s = if counted { run.finish_counted(raw, counts) } else { run.finish(raw) };
     let summary = s.summary?;
     if s.refused_time_shift {
         return Err(load::time_shift_refused(sc));
@@ -84,8 +98,11 @@ fn a_streamed_trace_runs_as_the_held_one() {
                 let want = held(&sc, bytes, fit);
                 ran += want.is_ok() as usize;
                 for chunk in [bytes.len(), 4093, 97] {
-                    let got = streamed(&sc, bytes, fit, chunk);
-                    assert!(got == want, "{name}, {scheme}, {fit:?}, chunks of {chunk}:\n{got:?}\nheld:\n{want:?}");
+                    for counted in [false, true] {
+                        let got = streamed_as(&sc, bytes, fit, chunk, counted);
+                        let at = format!("{name}, {scheme}, {fit:?}, chunks of {chunk}, counted apart {counted}");
+                        assert!(got == want, "{at}:\n{got:?}\nheld:\n{want:?}");
+                    }
                 }
             }
         }
@@ -125,6 +142,7 @@ fn a_bad_line_deep_in_a_streamed_trace_names_its_line() {
     assert!(summary.sample.len() <= 1000 && summary.sample.len() > 500, "{}", summary.sample.len());
     for chunk in [text.len(), 65_536, 4093] {
         assert!(streamed(&sc, text.as_bytes(), Fit::Fold, chunk) == want, "chunks of {chunk}");
+        assert!(streamed_as(&sc, text.as_bytes(), Fit::Fold, chunk, true) == want, "chunks of {chunk}, counted apart");
     }
     *match &mut sc.workload {
         ftl_sim::trace::gen::Workload::Trace { skip_bad_lines, .. } => skip_bad_lines,

@@ -345,7 +345,11 @@ fn fill_streamed(
     // The highest page, counted here only when the run could not be built (its plan's
     // error then needs it).
     let mut need = None;
-    let (parsed, file) = std::thread::scope(|s| {
+    // The summary's counts are taken on the parse thread (issue 37: they were ~7 % of the
+    // process's CPU on the run thread, which is the critical path; the parse thread waits
+    // for it).
+    let mut counts = run.as_ref().ok().map(|r| r.counter());
+    let (parsed, file, counts) = std::thread::scope(|s| {
         // A few batches (a 256 KB chunk of text each, `setup::READ_CHUNK`) in flight at most:
         // bounded memory.
         let (to_run, batches) = std::sync::mpsc::sync_channel::<Batch>(2);
@@ -354,17 +358,20 @@ fn fill_streamed(
             let file = crate::setup::read_trace(path, |chunk| {
                 let p = parser.feed(chunk);
                 let batch = parser.take_batch();
+                if let Some(c) = &mut counts {
+                    c.add(&batch);
+                }
                 // The run stopped taking batches: only the summary is left to count.
                 if !batch.is_empty() {
                     let _ = to_run.send(batch);
                 }
                 p
             });
-            (parser.finish(), file)
+            (parser.finish(), file, counts)
         });
         for batch in batches {
             match &mut run {
-                Ok(r) => r.push(batch),
+                Ok(r) => r.push_counted(batch),
                 Err(_) => need = need.max(batch.max_page().map(|m| m + 1)),
             }
         }
@@ -375,7 +382,7 @@ fn fill_streamed(
     row.trace = Some(file);
     row.fit = fit;
     let streamed = match run {
-        Ok(r) => Ok(r.finish(raw)),
+        Ok(r) => Ok(r.finish_counted(raw, counts.expect("a built run's batches are counted"))),
         Err(e) => {
             need = need.max(raw.take_batch().max_page().map(|m| m + 1));
             Err(e)

@@ -66,11 +66,32 @@ impl StreamRun {
         &mut self.sim
     }
 
-    /// Fits, hashes and runs one batch.
+    /// Fits, counts, hashes and runs one batch.
     pub fn push(&mut self, batch: crate::trace::parse::Batch) {
+        self.push_with::<true>(batch)
+    }
+
+    /// A fresh `StreamCounts` of this run's space: the caller counts every batch in it
+    /// (`StreamCounts::add`, e.g. on the parse thread: `ftl run`), feeds them with
+    /// `push_counted` and ends with `finish_counted`.
+    pub fn counter(&self) -> crate::trace::fit::StreamCounts {
+        self.fit.counter()
+    }
+
+    /// `push` of a batch the caller counts (`counter`): fits, hashes and runs it.
+    pub fn push_counted(&mut self, batch: crate::trace::parse::Batch) {
+        self.push_with::<false>(batch)
+    }
+
+    fn push_with<const COUNT: bool>(&mut self, batch: crate::trace::parse::Batch) {
         // As `Request`s (8 bytes each, a batch at a time): cheaper to fill than runs.
         let mut reqs = Vec::new();
-        if self.fit.push(&batch, &mut reqs, &mut self.hash) && !self.time_shift {
+        let shifted = if COUNT {
+            self.fit.push(&batch, &mut reqs, &mut self.hash)
+        } else {
+            self.fit.push_fitted(&batch, &mut reqs, &mut self.hash)
+        };
+        if shifted && !self.time_shift {
             self.refused_time_shift = true;
         }
         if !self.fit.fitting() || self.refused_time_shift || self.run_error.is_some() || reqs.is_empty() {
@@ -86,10 +107,27 @@ impl StreamRun {
     /// Ends the run: `raw` is `TraceParser::finish`'s trace (its last requests are run here).
     pub fn finish(mut self, mut raw: crate::trace::parse::RawTrace) -> Streamed {
         self.push(raw.take_batch());
-        let need = self.fit.need();
+        let counts = self.fit.take_counts();
+        self.conclude(raw, counts)
+    }
+
+    /// `finish` of a run fed by `push_counted`: `counts` holds every batch pushed (the
+    /// last requests, still in `raw`, are counted and run here).
+    pub fn finish_counted(
+        mut self,
+        mut raw: crate::trace::parse::RawTrace,
+        mut counts: crate::trace::fit::StreamCounts,
+    ) -> Streamed {
+        let batch = raw.take_batch();
+        counts.add(&batch);
+        self.push_counted(batch);
+        self.conclude(raw, counts)
+    }
+
+    fn conclude(self, raw: crate::trace::parse::RawTrace, counts: crate::trace::fit::StreamCounts) -> Streamed {
         Streamed {
-            need,
-            summary: self.fit.finish(&raw),
+            need: counts.need(),
+            summary: self.fit.finish_counted(&raw, counts),
             sim: self.sim,
             request_hash: self.hash.hex(),
             refused_time_shift: self.refused_time_shift,

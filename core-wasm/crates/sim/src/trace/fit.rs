@@ -11,7 +11,9 @@ use super::parse::{Format, Ignored, RawTrace, K_FREEZE, K_READ, K_REVERT, K_UNFR
 use super::{ParseError, Request};
 
 mod counter;
+mod stream;
 pub use counter::SummaryCounter;
+pub use stream::{FitStream, StreamCounts};
 
 /// What to do with addresses beyond the logical space.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -642,99 +644,6 @@ impl Fitter {
                 s.reads_of_unwritten, s.reads
             ));
         }
-    }
-}
-
-/// A trace fitted and summarised batch by batch as it is parsed (a streamed run; issue
-/// 37): the same summary and fitted requests as `RawTrace::fit_packed` of the whole
-/// trace, without holding it. Under none and scale, fitting stops at the first page
-/// beyond the space (the result is then `check_space`'s error); compact is not streamed
-/// (its check needs the whole trace's block count first).
-pub struct FitStream {
-    space: Space,
-    counts: Counts,
-    fitter: Fitter,
-    /// Page requests seen.
-    pages: u64,
-    /// Requests are still fitted (no page was beyond the space under none or scale).
-    fitting: bool,
-}
-
-impl FitStream {
-    pub fn new(space: Space, fit: Fit) -> Result<FitStream, String> {
-        if fit == Fit::Compact {
-            return Err("a compacted trace is fitted whole, not streamed".into());
-        }
-        Ok(FitStream {
-            space,
-            counts: Counts::new(space.logical_pages as u64),
-            fitter: Fitter::new(space, fit),
-            pages: 0,
-            fitting: space.logical_pages > 0,
-        })
-    }
-
-    /// Whether the requests are still fitted (else the stream ends in an error).
-    pub fn fitting(&self) -> bool {
-        self.fitting
-    }
-
-    /// Highest page + 1 of the reads and writes so far (None: none yet).
-    pub fn need(&self) -> Option<u64> {
-        (self.counts.reads + self.counts.writes > 0).then_some(self.counts.hi + 1)
-    }
-
-    /// Counts the batch's page requests and, while fitting, appends each fitted one to
-    /// `out` and hashes it into `hash` (a streamed run's batch: issue 37, one loop without
-    /// a call a request). Returns whether a freeze, unfreeze or revert came.
-    pub fn push(&mut self, batch: &super::parse::Batch, out: &mut Vec<Request>, hash: &mut super::RequestHash) -> bool {
-        let refuse_beyond = matches!(self.fitter.fit, Fit::None | Fit::Scale);
-        let mut time_shift = false;
-        out.reserve(batch.len());
-        for e in batch.packed.entries() {
-            self.pages += e.n;
-            if matches!(e.kind, K_READ | K_WRITE) {
-                let beyond = self.counts.add(e.kind, e.first, e.n);
-                if beyond > 0 && refuse_beyond {
-                    self.fitting = false;
-                }
-            }
-            if !self.fitting {
-                continue;
-            }
-            const NOT_COMPACT: &str = "only compact fails a page, and it is not streamed";
-            match e.kind {
-                K_READ | K_WRITE => {
-                    let write = e.kind == K_WRITE;
-                    for v in e.first..e.first + e.n {
-                        let lpn = self.fitter.next_page(write, v).expect(NOT_COMPACT) as u32;
-                        hash.push_page(write, lpn);
-                        out.push(if write { Request::Write { lpn } } else { Request::Read { lpn } });
-                    }
-                }
-                k => {
-                    let r = self.fitter.next(k, e.first).expect(NOT_COMPACT);
-                    time_shift = true;
-                    hash.push(r);
-                    out.push(r);
-                }
-            }
-        }
-        time_shift
-    }
-
-    /// The summary of the whole trace: `raw` is the parse's record (`TraceParser::finish`),
-    /// whose requests must all have been pushed (`RawTrace::take_batch`). The fit's errors
-    /// are `fit`'s.
-    pub fn finish(self, raw: &RawTrace) -> Result<TraceSummary, String> {
-        debug_assert!(raw.packed.is_empty(), "every batch pushed");
-        let ppb = self.space.pages_per_block.max(1) as u64;
-        let mut s = raw.summary_of(self.counts, ppb, self.pages);
-        s.logical_pages = self.space.logical_pages as u64;
-        s.fit = self.fitter.fit;
-        check_space(&s, ppb)?;
-        self.fitter.finish(&mut s);
-        Ok(s)
     }
 }
 
