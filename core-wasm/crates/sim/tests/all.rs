@@ -62,3 +62,44 @@ fn every_test_file_is_listed() {
         }
     }
 }
+
+/// The cli's `ftl` binary has `test = false` and the sim and wasm libraries `doctest = false`
+/// (their Cargo.toml): none held a test, and each cost `cargo test` a release compile of its
+/// own in every fresh clone (the cli crate a second time; the wasm crate as a host cdylib
+/// and rlib, built only for rustdoc). So a `#[test]` in crates/cli/src, or a code block in a
+/// doc comment of any crate, would never run: this test fails first.
+#[test]
+fn what_npm_test_leaves_out_holds_no_tests() {
+    fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                rust_files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let crates = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut checked = 0;
+    for krate in ["sim", "cli", "wasm"] {
+        let mut files = Vec::new();
+        rust_files(&crates.join(krate).join("src"), &mut files);
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            for (i, line) in text.lines().enumerate() {
+                let l = line.trim_start();
+                let doc_code = (l.starts_with("///") || l.starts_with("//!")) && l.contains("```");
+                let cli_test = krate == "cli" && (l.starts_with("#[test]") || l.starts_with("#[cfg(test)]"));
+                assert!(
+                    !doc_code && !cli_test,
+                    "{}:{}: a test `cargo test` would not run (test = false / doctest = false in Cargo.toml)",
+                    file.display(),
+                    i + 1
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 50, "only {checked} source files found");
+}
