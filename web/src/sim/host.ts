@@ -23,6 +23,7 @@ import { isUploadWorkload, type TraceCommand, type TraceCore } from './traceType
 import { associativitySeries, schemeData, startTimeline, workloadPattern } from './schemeHost';
 import { PAGE_COMMANDS, PageHost, type PageCommand } from './pageHost';
 import { summarise } from './summarise';
+import { runAhead } from './runAhead';
 
 export { errorMessage, LEAN_PAGES, summarise };
 
@@ -93,35 +94,6 @@ export function snapshotTransferables(snap: Snapshot): ArrayBuffer[] {
   return [...buffers];
 }
 
-/** Requests run per slice of a timed run-ahead at first (doubled while slices are quick). */
-const FIRST_SLICE = 1024;
-/** Largest slice: a FAST or BAST request with a full merge costs up to ~1 ms in wasm. */
-const MAX_SLICE = 1 << 16;
-
-/**
- * Runs up to `count` requests of `s` with `Session.run_ahead` (the core's run loop: no
- * snapshot, no events; keyframes and the response-time timeline kept as the player keeps
- * them, and the run log taken a stretch at a time while the run is quiet, checked by the
- * chip's counts, not probed a request: ftl_sim stepper/ahead.rs), so Back and the charts
- * cover what ran. With `ms`, in slices that stop once `ms` milliseconds have passed: a chunk
- * of "Run to end" takes about that long, so the page's progress and Cancel answer within it
- * whatever a request costs (a merge storm is slower per request than a run of hits).
- * Returns the requests run.
- */
-export function runAhead(s: Pick<Session, 'run_ahead'>, count: number, ms?: number): number {
-  if (ms === undefined) return s.run_ahead(count);
-  const until = performance.now() + Math.max(1, ms);
-  let ran = 0;
-  let slice = FIRST_SLICE;
-  while (ran < count) {
-    const r = s.run_ahead(Math.min(slice, count - ran));
-    ran += r;
-    if (r === 0 || performance.now() >= until) break;
-    slice = Math.min(MAX_SLICE, slice * 2);
-  }
-  return ran;
-}
-
 export class SessionHost {
   private sessions = new Map<number, Session>();
   /** Huge chips: the page states last sent per Session (the base of the next patch). */
@@ -144,6 +116,14 @@ export class SessionHost {
     private readonly getPlan: () => Promise<typeof plan_runs> = () =>
       Promise.reject(new Error('this build of the core cannot plan a comparison')),
     resetCore?: () => void,
+    /**
+     * Whether a scheme's panels show each request's response time (the core's catalog:
+     * the `response_times` panel, RFTL-like schemes). Only those Sessions record the
+     * per-request timeline, its one reader (`scheme_data`): recording it keeps the run off
+     * the scheme's closed loop (page mapping's Run to end of 1 M requests in wasm: ~3x the
+     * CPU; issue 37 item 4). Absent: every Session records it.
+     */
+    private readonly showsResponseTimes: (scheme: string) => boolean = () => true,
   ) {
     this.traces = new TraceHost(getTraceCore);
     this.revival = new Revival(getSessionClass, resetCore);
@@ -238,7 +218,7 @@ export class SessionHost {
         const s = upload ? await this.traces.session(cmd.scenario) : new SessionClass(JSON.stringify(cmd.scenario));
         try {
           const info = s.info();
-          startTimeline(s, info.total_requests);
+          if (this.showsResponseTimes(info.scheme)) startTimeline(s, info.total_requests);
           const sid = this.nextSid++;
           this.sessions.set(sid, s);
           this.revival.created(sid, upload ? null : cmd.scenario);

@@ -5,11 +5,13 @@ import init, {
   Sha256Stream,
   TraceParser,
   __wbg_reset_state,
+  catalog,
   plan_runs,
   trace_catalog,
   trace_preview,
 } from './pkg/ftlscope_wasm.js';
 import { SessionHost, errorMessage, snapshotTransferables } from './host';
+import { responseTimeSchemes } from './runAhead';
 import { snapshotIn } from './patch';
 import type { Request, Response, SessionConstructor } from './protocol';
 import type { TraceCore } from './traceTypes';
@@ -29,6 +31,10 @@ function loadCore(): Promise<SessionConstructor> {
   return ready;
 }
 
+/** Schemes whose panels show each request's response time (read once, after init). */
+let responseTimes: Set<string> | null = null;
+const showsResponseTimes = (scheme: string) => (responseTimes ??= responseTimeSchemes(catalog())).has(scheme);
+
 const host = new SessionHost(
   loadCore,
   () => loadCore().then((): TraceCore => ({ TraceParser, Session, Sha256Stream, trace_catalog, trace_preview })),
@@ -36,6 +42,7 @@ const host = new SessionHost(
   // After a trap: a fresh instance of the same module (scripts/build-wasm.mjs builds the
   // bindings with --experimental-reset-state-function).
   __wbg_reset_state,
+  showsResponseTimes,
 );
 
 function transferablesOf(res: Response): Transferable[] {

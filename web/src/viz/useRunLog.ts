@@ -102,7 +102,7 @@ export function useRunLog(
     let at = snap.step;
     try {
       while (!cancel.current && at < total) {
-        // The worker runs for about CHUNK_MS per round trip (sim/host.ts runAhead), so
+        // The worker runs for about CHUNK_MS per round trip (sim/runAhead.ts), so
         // progress and Cancel answer within it whatever a request costs.
         const r = await exec((c, s) => c.runAhead(s, total - at, CHUNK_MS));
         if (!r) break;
