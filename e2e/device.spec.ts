@@ -138,6 +138,40 @@ test('an 8-die device steps op by op, the dies in turn, and Back retraces it', a
   expect(problems).toEqual([]);
 });
 
+test('a Step clicked while a step is in flight is made after it, never lost, and the wait is shown', async ({
+  page,
+}) => {
+  // Issue 37 (session 24): a click while a step was in flight was dropped, silently. The
+  // race is made on purpose: the page holds the device worker's replies (the e2e hook,
+  // docs/ssd.md "Tests"), Step is clicked twice, then the replies are let go.
+  const { view, problems } = await deviceAt(page, 4, 2, 0);
+  await page.evaluate(() => {
+    (window as unknown as { __ftlscopeHoldDeviceReplies: boolean }).__ftlscopeHoldDeviceReplies = true;
+  });
+  await page.getByTestId('device-step').click();
+  await page.getByTestId('device-step').click();
+  // The second waits behind the first, and the view says so; nothing has moved yet.
+  await expect(view).toHaveAttribute('data-queued', '1');
+  await expect(page.getByTestId('device-queued')).toHaveText('1 more move queued');
+  await expect(view).toHaveAttribute('data-cursor', '0');
+  await page.evaluate(() =>
+    (window as unknown as { __ftlscopeReleaseDeviceReplies: () => void }).__ftlscopeReleaseDeviceReplies(),
+  );
+  await expect(view).toHaveAttribute('data-cursor', '2');
+  await expect(view).not.toHaveAttribute('data-queued');
+  await expect(page.getByTestId('device-queued')).toHaveCount(0);
+  // The link followed both steps.
+  const linked = async () => {
+    const hash = await page.evaluate(() => location.hash);
+    const state = JSON.parse(lz.decompressFromEncodedURIComponent(hash.replace(/^#v1=/, '')) ?? 'null') as {
+      device?: { cursor?: number };
+    } | null;
+    return state?.device?.cursor;
+  };
+  await poll(linked).toBe(2);
+  expect(problems).toEqual([]);
+});
+
 test('page striping of a block-mapped scheme is caught up front, explained, and mended', async ({ page }) => {
   const problems = await readyAt(page, { width: 1280, height: 720 });
   await openDevice(page, 2, 1, 'page', 'bast');

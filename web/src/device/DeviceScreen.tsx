@@ -23,6 +23,7 @@ import { keptUpload } from '../trace/keptUploads';
 import { DevicePowerPanel, DieRecoveryLine } from './DevicePowerPanel';
 import { DeviceTraceRead } from './DeviceTraceRead';
 import { follow, type DevicePath } from './devicePath';
+import { DeviceSender } from './deviceSend';
 import './device.css';
 
 export interface DeviceScreenProps {
@@ -50,10 +51,12 @@ export function shapeLabel(s: DeviceShape): string {
 
 export function DeviceScreen({ scenario, shape, theme, onClose, onCursor }: DeviceScreenProps) {
   const [client, setClient] = useState<DeviceClient | null>(null);
+  const [sender, setSender] = useState<DeviceSender | null>(null);
+  // Moves clicked while one is in flight, waiting their turn (deviceSend.ts): shown, never dropped.
+  const [queued, setQueued] = useState(0);
   const [shown, setShown] = useState<Shown | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [reading, setReading] = useState<DeviceReadProgress | null>(null);
-  const pending = useRef(false);
   const cursorOut = useRef(onCursor);
   useEffect(() => {
     cursorOut.current = onCursor;
@@ -90,13 +93,17 @@ export function DeviceScreen({ scenario, shape, theme, onClose, onCursor }: Devi
     setReading(null);
     if (traceName !== null && !upload) {
       setClient(null);
+      setSender(null);
       setError(
         `The uploaded trace ${traceName} is not open on this page: upload it again (Trace) to run it on the device.`,
       );
       return;
     }
     const c = new DeviceClient();
+    const s = new DeviceSender(c, apply, setQueued);
     setClient(c);
+    setSender(s);
+    setQueued(0);
     setError(null);
     c.onProgress = setReading;
     const at = openAt.current;
@@ -109,21 +116,15 @@ export function DeviceScreen({ scenario, shape, theme, onClose, onCursor }: Devi
       .then((r) => (r.kind === 'moment' && at.moves.length ? c.request({ kind: 'replay', moves: at.moves }) : r))
       .then((r) => apply(r, null))
       .finally(() => setReading(null));
-    return () => c.close();
+    return () => {
+      s.close();
+      c.close();
+    };
   }, [scenario, traceName, upload, channels, diesPerChannel, stripe, apply]);
 
-  const send = useCallback(
-    (r: DeviceRequest) => {
-      // One request at a time: a held key does not queue up moves.
-      if (!client || pending.current) return;
-      pending.current = true;
-      void client
-        .request(r)
-        .then((reply) => apply(reply, r))
-        .finally(() => (pending.current = false));
-    },
-    [client, apply],
-  );
+  // One request at a time, in order: a click while a move is in flight is queued behind it,
+  // never dropped (issue 37, session 24); only a held key's repeat is (`repeat`).
+  const send = useCallback((r: DeviceRequest, repeat = false) => void sender?.send(r, repeat), [sender]);
 
   // A cursor given from outside (a tour's next device stop on the same device) is gone to;
   // a step's own cursor, reported through onCursor, is already the one shown.
@@ -139,9 +140,9 @@ export function DeviceScreen({ scenario, shape, theme, onClose, onCursor }: Devi
   const onKey = (e: KeyboardEvent) => {
     const off = shown?.moment.power === 'off';
     if (e.key === 'ArrowRight') {
-      if (!off) send({ kind: 'step' });
-    } else if (e.key === 'ArrowLeft') send({ kind: 'back' });
-    else if (e.key === 'Home') send({ kind: 'goto', cursor: 0 });
+      if (!off) send({ kind: 'step' }, e.repeat);
+    } else if (e.key === 'ArrowLeft') send({ kind: 'back' }, e.repeat);
+    else if (e.key === 'Home') send({ kind: 'goto', cursor: 0 }, e.repeat);
     else return;
     e.preventDefault();
   };
@@ -161,6 +162,8 @@ export function DeviceScreen({ scenario, shape, theme, onClose, onCursor }: Devi
       data-current-op={cur ? `${cur.op}/${cur.ops}` : undefined}
       data-current-start={cur?.start_ns}
       data-ready={shown ? 'true' : undefined}
+      data-queued={queued || undefined}
+      aria-busy={queued > 0 || undefined}
       tabIndex={-1}
       onKeyDown={onKey}
     >
@@ -194,6 +197,11 @@ export function DeviceScreen({ scenario, shape, theme, onClose, onCursor }: Devi
           <button type="button" onClick={onClose} data-testid="device-close">
             Close device view
           </button>
+          {queued > 0 && (
+            <span className="device-queued" role="status" data-testid="device-queued">
+              {queued} more {queued === 1 ? 'move' : 'moves'} queued
+            </span>
+          )}
         </div>
       </div>
       {error && (

@@ -89,10 +89,21 @@ export type DeviceReply =
   | { kind: 'stripe'; stripe: 'page' | 'block' }
   | { kind: 'error'; message: string };
 
+/** e2e only (docs/ssd.md, "Tests"): replies held while `__ftlscopeHoldDeviceReplies` is true, let go by
+ * `__ftlscopeReleaseDeviceReplies()`. Nothing in the app, a link or a file sets it. */
+interface ReplyHold {
+  __ftlscopeHoldDeviceReplies?: boolean;
+  __ftlscopeReleaseDeviceReplies?: () => void;
+}
+
 /** A worker holding one device session; requests are answered in order. */
 export class DeviceClient {
   private worker: Worker;
   private queue: ((r: DeviceReply) => void)[] = [];
+  /** Why the worker can answer no more (it failed): every request is answered with it. */
+  private broken: string | null = null;
+  /** Replies held by the e2e hook (ReplyHold). */
+  private held: DeviceReply[] = [];
   /** Progress of reading an uploaded file (not a reply: the request's reply follows). */
   onProgress: ((p: DeviceReadProgress) => void) | null = null;
 
@@ -103,11 +114,42 @@ export class DeviceClient {
     });
     this.worker.addEventListener('message', (ev: MessageEvent<DeviceReply | DeviceReadProgress>) => {
       if (ev.data.kind === 'progress') this.onProgress?.(ev.data);
-      else this.queue.shift()?.(ev.data);
+      else this.reply(ev.data);
     });
+    // A reply that could not be read, or a worker that failed, answers with a message the view
+    // shows: a request never waits for ever on a reply that will not come (issue 37, session 24).
+    this.worker.addEventListener('messageerror', () =>
+      this.reply({ kind: 'error', message: 'a reply of the device worker could not be read' }),
+    );
+    this.worker.addEventListener('error', (ev: ErrorEvent) =>
+      this.fail(
+        `the device worker stopped${ev.message ? `: ${ev.message}` : ''}; close the device view and open it again`,
+      ),
+    );
+  }
+
+  private reply(r: DeviceReply): void {
+    const hook = globalThis as ReplyHold;
+    if (hook.__ftlscopeHoldDeviceReplies === true) {
+      const held = this.held;
+      held.push(r);
+      hook.__ftlscopeReleaseDeviceReplies = () => {
+        hook.__ftlscopeHoldDeviceReplies = false;
+        for (const h of held.splice(0)) this.reply(h);
+      };
+      return;
+    }
+    this.queue.shift()?.(r);
+  }
+
+  private fail(message: string): void {
+    this.broken = message;
+    this.worker.terminate();
+    for (const q of this.queue.splice(0)) q({ kind: 'error', message });
   }
 
   request(r: DeviceRequest): Promise<DeviceReply> {
+    if (this.broken) return Promise.resolve({ kind: 'error', message: this.broken });
     return new Promise((resolve) => {
       this.queue.push(resolve);
       this.worker.postMessage(r);
