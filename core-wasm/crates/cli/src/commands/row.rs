@@ -332,6 +332,7 @@ fn fill_streamed(
     o: &RowOptions,
     row: &mut Row,
 ) -> Result<(), String> {
+    use ftl_sim::trace::fit::StreamCounts;
     use ftl_sim::trace::parse::{Batch, RawTrace, TraceParser};
     let (opts, fit) = setup.trace_options(&sc, false)?;
     // The plan without the trace's highest page: fold does not read it, and none's check
@@ -341,41 +342,41 @@ fn fill_streamed(
     if let (Ok(p), Some(t)) = (&mut planned, o.timing) {
         p.run.timing = Some(t);
     }
-    let mut run = planned.as_ref().map_err(Clone::clone).and_then(|p| load::stream_run(p, fit));
     // The highest page, counted here only when the run could not be built (its plan's
     // error then needs it).
     let mut need = None;
-    // The summary's counts are taken on the parse thread (issue 37: they were ~7 % of the
-    // process's CPU on the run thread, which is the critical path; the parse thread waits
-    // for it).
-    let mut counts = run.as_ref().ok().map(|r| r.counter());
-    let (parsed, file, counts) = std::thread::scope(|s| {
+    let (parsed, file, counts, run) = std::thread::scope(|s| {
         // A few batches (a 256 KB chunk of text each, `setup::READ_CHUNK`) in flight at most:
         // bounded memory.
         let (to_run, batches) = std::sync::mpsc::sync_channel::<Batch>(2);
+        // The run's counter, once its chip is built (None: the run could not be built).
+        let (give_counter, counter) = std::sync::mpsc::sync_channel::<Option<StreamCounts>>(1);
+        // The parse (and the file's hash) starts first, while this thread builds the run's
+        // chip (issue 37: `Flash::new`'s page faults were ~10 ms before the first read).
         let parse = s.spawn(move || {
             let mut parser = TraceParser::new(opts);
+            let mut early = Early::new(counter);
             let file = crate::setup::read_trace(path, |chunk| {
                 let p = parser.feed(chunk);
-                let batch = parser.take_batch();
-                if let Some(c) = &mut counts {
-                    c.add(&batch);
-                }
-                // The run stopped taking batches: only the summary is left to count.
-                if !batch.is_empty() {
-                    let _ = to_run.send(batch);
-                }
+                early.pass(parser.take_batch(), &to_run);
                 p
             });
+            let counts = early.finish(&to_run);
             (parser.finish(), file, counts)
         });
+        let mut run = planned.as_ref().map_err(Clone::clone).and_then(|p| load::stream_run(p, fit));
+        // The summary's counts are taken on the parse thread (issue 37: they were ~7 % of the
+        // process's CPU on the run thread, which is the critical path; the parse thread waits
+        // for it).
+        let _ = give_counter.send(run.as_ref().ok().map(|r| r.counter()));
         for batch in batches {
             match &mut run {
                 Ok(r) => r.push_counted(batch),
                 Err(_) => need = need.max(batch.max_page().map(|m| m + 1)),
             }
         }
-        parse.join().expect("the parsing thread does not panic")
+        let (parsed, file, counts) = parse.join().expect("the parsing thread does not panic");
+        (parsed, file, counts, run)
     });
     let file = file?;
     let mut raw: RawTrace = parsed.map_err(|e| format!("trace {}: {e}", path.display()))?;
@@ -411,6 +412,86 @@ fn fill_streamed(
     let samples = if o.recovery { vec![recovery_cost(&planned, &sim.state)?] } else { Vec::new() };
     conclude(sim, samples, o, row);
     Ok(())
+}
+
+/// Batches parsed before the run's chip is built that the parse thread holds at most
+/// (`Early`): about 2 MB of batches, several milliseconds of parsing.
+const EARLY_MAX: usize = 24;
+
+/// The parse thread's side of `fill_streamed`: each batch is counted in the run's
+/// `StreamCounts` and handed to the run, in order. Until the run is built (its counter
+/// comes) the batches are held here, `EARLY_MAX` at most (then it waits), so that the
+/// parse overlaps the chip's build instead of waiting for it.
+struct Early {
+    counter: std::sync::mpsc::Receiver<Option<ftl_sim::trace::fit::StreamCounts>>,
+    /// The run's counter once it came (Some(None): the run could not be built).
+    counts: Option<Option<ftl_sim::trace::fit::StreamCounts>>,
+    held: Vec<ftl_sim::trace::parse::Batch>,
+}
+
+impl Early {
+    fn new(counter: std::sync::mpsc::Receiver<Option<ftl_sim::trace::fit::StreamCounts>>) -> Early {
+        Early { counter, counts: None, held: Vec::new() }
+    }
+
+    /// The next batch: counted and sent, or held while the run is being built.
+    fn pass(
+        &mut self,
+        batch: ftl_sim::trace::parse::Batch,
+        to_run: &std::sync::mpsc::SyncSender<ftl_sim::trace::parse::Batch>,
+    ) {
+        use std::sync::mpsc::TryRecvError;
+        if self.counts.is_none() {
+            let came = if self.held.len() < EARLY_MAX {
+                match self.counter.try_recv() {
+                    Ok(c) => Some(c),
+                    Err(TryRecvError::Empty) => None,
+                    Err(TryRecvError::Disconnected) => Some(None),
+                }
+            } else {
+                Some(self.counter.recv().unwrap_or(None))
+            };
+            let Some(c) = came else {
+                if !batch.is_empty() {
+                    self.held.push(batch);
+                }
+                return;
+            };
+            self.counts = Some(c);
+            for b in std::mem::take(&mut self.held) {
+                self.send(b, to_run);
+            }
+        }
+        self.send(batch, to_run);
+    }
+
+    fn send(
+        &mut self,
+        batch: ftl_sim::trace::parse::Batch,
+        to_run: &std::sync::mpsc::SyncSender<ftl_sim::trace::parse::Batch>,
+    ) {
+        if let Some(Some(c)) = &mut self.counts {
+            c.add(&batch);
+        }
+        // The run stopped taking batches: only the summary is left to count.
+        if !batch.is_empty() {
+            let _ = to_run.send(batch);
+        }
+    }
+
+    /// The end of the read: the held batches sent (the run built first), the counts.
+    fn finish(
+        mut self,
+        to_run: &std::sync::mpsc::SyncSender<ftl_sim::trace::parse::Batch>,
+    ) -> Option<ftl_sim::trace::fit::StreamCounts> {
+        if self.counts.is_none() {
+            self.counts = Some(self.counter.recv().unwrap_or(None));
+            for b in std::mem::take(&mut self.held) {
+                self.send(b, to_run);
+            }
+        }
+        self.counts.flatten()
+    }
 }
 
 /// The samples' metadata writes at the last point and mean recovery reads.
