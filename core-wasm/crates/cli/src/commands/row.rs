@@ -335,13 +335,6 @@ fn fill_streamed(
     use ftl_sim::trace::fit::StreamCounts;
     use ftl_sim::trace::parse::{Batch, RawTrace, TraceParser};
     let (opts, fit) = setup.trace_options(&sc, false)?;
-    // The plan without the trace's highest page: fold does not read it, and none's check
-    // of it comes at the end (`plan_one` again, with it).
-    let plan = plan_one(&sc, fit, None, o.space);
-    let mut planned = plan.apply(&sc);
-    if let (Ok(p), Some(t)) = (&mut planned, o.timing) {
-        p.run.timing = Some(t);
-    }
     // The highest page, counted here only when the run could not be built (its plan's
     // error then needs it).
     let mut need = None;
@@ -351,8 +344,9 @@ fn fill_streamed(
         let (to_run, batches) = std::sync::mpsc::sync_channel::<Batch>(2);
         // The run's counter, once its chip is built (None: the run could not be built).
         let (give_counter, counter) = std::sync::mpsc::sync_channel::<Option<StreamCounts>>(1);
-        // The parse (and the file's hash) starts first, while this thread builds the run's
-        // chip (issue 37: `Flash::new`'s page faults were ~10 ms before the first read).
+        // The parse (and the file's hash) starts first, while this thread plans the run and
+        // builds its chip (issue 37: `plan_one`'s scheme and `Flash::new`'s page faults were
+        // ~10 ms of CPU before the first read).
         let parse = s.spawn(move || {
             let mut parser = TraceParser::new(opts);
             let mut early = Early::new(counter);
@@ -364,6 +358,13 @@ fn fill_streamed(
             let counts = early.finish(&to_run);
             (parser.finish(), file, counts)
         });
+        // The plan without the trace's highest page: fold does not read it, and none's check
+        // of it comes at the end (`plan_one` again, with it).
+        let plan = plan_one(&sc, fit, None, o.space);
+        let mut planned = plan.apply(&sc);
+        if let (Ok(p), Some(t)) = (&mut planned, o.timing) {
+            p.run.timing = Some(t);
+        }
         let mut run = planned.as_ref().map_err(Clone::clone).and_then(|p| load::stream_run(p, fit));
         // The summary's counts are taken on the parse thread (issue 37: they were ~7 % of the
         // process's CPU on the run thread, which is the critical path; the parse thread waits
