@@ -69,6 +69,56 @@ fn streamed_runs_print_what_held_runs_print() {
     assert!(failed > 0 && failed < files.len() * 5 / 2, "{failed} failed");
 }
 
+/// A trace of many read chunks (~10 MB: more than the `EARLY_MAX` batches that the parse
+/// thread holds while the run's chip is built, issue 37) on a large chip: the batches
+/// parsed before the run was built, then the rest, give the held run's output byte for
+/// byte, whether they were held or not.
+#[test]
+fn a_long_streamed_trace_parsed_while_its_chip_is_built_runs_as_held() {
+    let f = std::env::temp_dir().join(format!("ftl-streamed-long-{}.disksim", std::process::id()));
+    let mut text = String::with_capacity(11 << 20);
+    let mut x = 11u64;
+    for i in 0..440_000u64 {
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        // Pages up to twice the space (fold changes some), 4 KB and 16 KB requests.
+        let lba = (x >> 20) % (786_432 * 8);
+        text.push_str(&format!(
+            "{}.{:03} 0 {lba} {} {}
+",
+            i / 1000,
+            i % 1000,
+            [8, 32][(x & 1) as usize],
+            (x >> 3) & 1
+        ));
+    }
+    assert!(text.len() > 8 << 20, "{}", text.len());
+    std::fs::write(&f, &text).unwrap();
+    let t = f.display().to_string();
+    let base = [
+        "run",
+        "--scheme",
+        "page",
+        "--chip",
+        "fastcheck",
+        "--blocks",
+        "8192",
+        "--pages-per-block",
+        "64",
+        "--trace",
+        &t,
+    ];
+    for v in [&["--fit", "fold", "--json"][..], &["--json"][..]] {
+        let args: Vec<&str> = base.iter().chain(v.iter()).copied().collect();
+        let (a, b) = (ftl(&args, false), ftl(&args, true));
+        assert_eq!(a.status.code(), b.status.code(), "{args:?}");
+        assert!(a.stdout == b.stdout, "{args:?}: stdout differs");
+        assert_eq!(String::from_utf8_lossy(&a.stderr), String::from_utf8_lossy(&b.stderr), "{args:?}");
+        // Fold runs every request; without a fit the pages beyond the space stop it.
+        assert_eq!(a.status.success(), v.contains(&"fold"), "{args:?}: {}", String::from_utf8_lossy(&a.stderr));
+    }
+    std::fs::remove_file(&f).ok();
+}
+
 /// `ftl trace` counts its summary while the trace is parsed (issue 37) and prints what the
 /// held path prints (`FTL_TRACE_HELD=1`), byte for byte, with the same exit and messages
 /// (stderr's timing line aside): the sample traces and DiskSim files written here (bad
