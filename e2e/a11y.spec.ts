@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import { chipStill, still } from './helpers';
+import { expect, type Page } from '@playwright/test';
+import { sharedTest as test, chipStill, still } from './helpers';
 
 // axe-core on what issue 10 added: header tools, menus, the tour panel, the compare view,
 // in the light and dark themes. Two tests, one a page (the tour, the compare view), so that

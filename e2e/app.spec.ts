@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
-import { watch, counter, settled, stepTo, chipStill, poll } from './helpers';
+import { expect, type Page } from '@playwright/test';
+import { watch, counter, settled, stepTo, chipStill, poll, sharedTest as test } from './helpers';
 
 // Collect console errors/warnings, page errors and off-site requests for each test.
 

@@ -3,8 +3,8 @@
 // dialog, Apply keeps the upload, and a link reopened with the same file lands on the
 // same moment while a different file is refused.
 import { mkdirSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
-import { hashMoment, ready, settled, settledAt, watch } from './helpers';
+import { expect, type Page } from '@playwright/test';
+import { sharedTest as test, hashMoment, ready, settled, settledAt, watch } from './helpers';
 
 async function shot(page: Page, name: string) {
   mkdirSync('test-results', { recursive: true });

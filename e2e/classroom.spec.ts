@@ -4,8 +4,8 @@ import { createServer, type Server } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import { counter, readyAt, settled, watch, poll } from './helpers';
+import { expect, test as isolated, type Page } from '@playwright/test';
+import { sharedTest as test, counter, readyAt, settled, watch, poll } from './helpers';
 
 const SHOTS = 'test-results/classroom';
 
@@ -445,56 +445,56 @@ function courseServer(prefix: string): Promise<{ server: Server; url: string; no
   );
 }
 
-test('the build runs from /course/ftl/ of a plain static server, and offline after the first visit', async ({
-  page,
-  context,
-}) => {
-  test.setTimeout(60_000);
-  const problems = watch(page);
-  const failed: string[] = [];
-  page.on('response', (r) => {
-    if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`);
-  });
-  const { server, url, notFound } = await courseServer('/course/ftl/');
-  try {
-    await page.goto(url);
+isolated(
+  'the build runs from /course/ftl/ of a plain static server, and offline after the first visit',
+  async ({ page, context }) => {
+    test.setTimeout(60_000);
+    const problems = watch(page);
+    const failed: string[] = [];
+    page.on('response', (r) => {
+      if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`);
+    });
+    const { server, url, notFound } = await courseServer('/course/ftl/');
+    try {
+      await page.goto(url);
+      await expect(page.locator('[data-testid=device-grid] rect.page').first()).toBeVisible();
+      await expect(page.getByTestId('welcome')).toBeVisible();
+      await page.getByTestId('btn-step-request').click();
+      await poll(async () => (await counter(page)).step).toBe(1);
+      // The service worker has precached every asset and controls the page.
+      await page.evaluate(async () => {
+        await navigator.serviceWorker.ready;
+        if (!navigator.serviceWorker.controller)
+          await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
+      });
+      const cached = await page.evaluate(async () => {
+        const keys: string[] = [];
+        for (const name of await caches.keys())
+          for (const r of await (await caches.open(name)).keys()) keys.push(new URL(r.url).pathname);
+        return keys;
+      });
+      expect(cached.some((k) => k.endsWith('.wasm'))).toBe(true);
+      expect(cached.some((k) => /worker-.*\.js$/.test(k))).toBe(true);
+      expect(cached).toContain('/course/ftl/index.html');
+      expect(notFound).toEqual([]);
+      expect(failed).toEqual([]);
+    } finally {
+      await new Promise((r) => server.close(r));
+      server.closeAllConnections();
+    }
+    // Server gone, network off: the page reloads from the service worker and still simulates.
+    await context.setOffline(true);
+    await page.reload();
     await expect(page.locator('[data-testid=device-grid] rect.page').first()).toBeVisible();
-    await expect(page.getByTestId('welcome')).toBeVisible();
     await page.getByTestId('btn-step-request').click();
-    await poll(async () => (await counter(page)).step).toBe(1);
-    // The service worker has precached every asset and controls the page.
-    await page.evaluate(async () => {
-      await navigator.serviceWorker.ready;
-      if (!navigator.serviceWorker.controller)
-        await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
-    });
-    const cached = await page.evaluate(async () => {
-      const keys: string[] = [];
-      for (const name of await caches.keys())
-        for (const r of await (await caches.open(name)).keys()) keys.push(new URL(r.url).pathname);
-      return keys;
-    });
-    expect(cached.some((k) => k.endsWith('.wasm'))).toBe(true);
-    expect(cached.some((k) => /worker-.*\.js$/.test(k))).toBe(true);
-    expect(cached).toContain('/course/ftl/index.html');
-    expect(notFound).toEqual([]);
+    await poll(async () => (await counter(page)).step).toBeGreaterThanOrEqual(1);
+    // (the address bar now holds the state, so no welcome: the tour from the menu)
+    await page.getByTestId('tour-menu').click();
+    await page.getByTestId('tour-intro-ftl').click();
+    await expect(page.getByTestId('tour-panel')).toBeVisible();
+    await expect(page.getByTestId('scenario-line')).toContainText('classroom 8×4');
+    await context.setOffline(false);
     expect(failed).toEqual([]);
-  } finally {
-    await new Promise((r) => server.close(r));
-    server.closeAllConnections();
-  }
-  // Server gone, network off: the page reloads from the service worker and still simulates.
-  await context.setOffline(true);
-  await page.reload();
-  await expect(page.locator('[data-testid=device-grid] rect.page').first()).toBeVisible();
-  await page.getByTestId('btn-step-request').click();
-  await poll(async () => (await counter(page)).step).toBeGreaterThanOrEqual(1);
-  // (the address bar now holds the state, so no welcome: the tour from the menu)
-  await page.getByTestId('tour-menu').click();
-  await page.getByTestId('tour-intro-ftl').click();
-  await expect(page.getByTestId('tour-panel')).toBeVisible();
-  await expect(page.getByTestId('scenario-line')).toContainText('classroom 8×4');
-  await context.setOffline(false);
-  expect(failed).toEqual([]);
-  expect(problems).toEqual([]);
-});
+    expect(problems).toEqual([]);
+  },
+);

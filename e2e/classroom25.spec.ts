@@ -1,8 +1,8 @@
 // Issue 25, in front of a class: the power-cut panel reads right, a restored moment reads as
 // the stepped one, the tour's buttons stay in view, presentation keeps the chip's marks.
 import { mkdirSync, readFileSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
-import { counter, settled, stepTo, watch, poll } from './helpers';
+import { expect, test as isolated, type Page } from '@playwright/test';
+import { sharedTest as test, counter, settled, stepTo, watch, poll } from './helpers';
 
 const SHOTS = 'test-results/classroom25';
 test.beforeAll(() => mkdirSync(SHOTS, { recursive: true }));
@@ -191,48 +191,49 @@ for (const vp of [
   });
 }
 
-test('presentation, canvas view (8,192 pages): zoomed in, its page numbers and band text are at least 18 px, and so are its zoom controls', async ({
-  page,
-}) => {
-  const problems = watch(page);
-  await page.setViewportSize({ width: 1366, height: 768 });
-  // Every text the chip's canvas draws, with its font.
-  await page.addInitScript(() => {
-    const w = window as unknown as { __texts: [string, string][] };
-    w.__texts = [];
-    const fill = CanvasRenderingContext2D.prototype.fillText;
-    CanvasRenderingContext2D.prototype.fillText = function (text, x, y, max) {
-      if (this.canvas.getAttribute('data-testid') === 'device-canvas') w.__texts.push([String(text), this.font]);
-      return fill.call(this, text, x, y, max);
+isolated(
+  'presentation, canvas view (8,192 pages): zoomed in, its page numbers and band text are at least 18 px, and so are its zoom controls',
+  async ({ page }) => {
+    const problems = watch(page);
+    await page.setViewportSize({ width: 1366, height: 768 });
+    // Every text the chip's canvas draws, with its font.
+    await page.addInitScript(() => {
+      const w = window as unknown as { __texts: [string, string][] };
+      w.__texts = [];
+      const fill = CanvasRenderingContext2D.prototype.fillText;
+      CanvasRenderingContext2D.prototype.fillText = function (text, x, y, max) {
+        if (this.canvas.getAttribute('data-testid') === 'device-canvas') w.__texts.push([String(text), this.font]);
+        return fill.call(this, text, x, y, max);
+      };
+    });
+    const scenario = {
+      scheme: 'fast',
+      params: {},
+      chip: { preset: 'classroom', blocks: 512, pages_per_block: 16 },
+      workload: { kind: 'uniform', n: 3000, seed: 1, read_ratio: 0 },
     };
-  });
-  const scenario = {
-    scheme: 'fast',
-    params: {},
-    chip: { preset: 'classroom', blocks: 512, pages_per_block: 16 },
-    workload: { kind: 'uniform', n: 3000, seed: 1, read_ratio: 0 },
-  };
-  await page.goto(url(scenario, 1500));
-  await expect(page.getByTestId('device-canvas')).toBeVisible();
-  await poll(async () => (await counter(page)).step).toBe(1500);
-  await page.getByTestId('present-toggle').click();
-  await expect(page.locator('.app.presenting')).toBeVisible();
-  const tools = page.locator('.canvas-tools');
-  for (const el of await tools.locator('button, .zoom-level, label').all())
-    expect(await el.evaluate((e) => parseFloat(getComputedStyle(e).fontSize))).toBeGreaterThanOrEqual(18);
-  const drawn = () => page.evaluate(() => (window as unknown as { __texts: [string, string][] }).__texts);
-  for (let i = 0; i < 6; i++) {
-    await page.evaluate(() => ((window as unknown as { __texts: [string, string][] }).__texts = []));
-    await tools.getByTestId('zoom-in').click();
-    await poll(async () => (await page.getByTestId('zoom-level').textContent()) ?? '').toMatch(/px\/page/);
-    for (const [text, font] of await drawn())
-      expect(parseFloat(font), `"${text}" drawn at ${font}`).toBeGreaterThanOrEqual(18);
-  }
-  // Zoomed in all the way: page numbers are drawn.
-  await poll(async () => (await drawn()).filter(([t]) => /^\d+$/.test(t)).length).toBeGreaterThan(10);
-  await page.screenshot({ path: `${SHOTS}/present-canvas.png` });
-  expect(problems).toEqual([]);
-});
+    await page.goto(url(scenario, 1500));
+    await expect(page.getByTestId('device-canvas')).toBeVisible();
+    await poll(async () => (await counter(page)).step).toBe(1500);
+    await page.getByTestId('present-toggle').click();
+    await expect(page.locator('.app.presenting')).toBeVisible();
+    const tools = page.locator('.canvas-tools');
+    for (const el of await tools.locator('button, .zoom-level, label').all())
+      expect(await el.evaluate((e) => parseFloat(getComputedStyle(e).fontSize))).toBeGreaterThanOrEqual(18);
+    const drawn = () => page.evaluate(() => (window as unknown as { __texts: [string, string][] }).__texts);
+    for (let i = 0; i < 6; i++) {
+      await page.evaluate(() => ((window as unknown as { __texts: [string, string][] }).__texts = []));
+      await tools.getByTestId('zoom-in').click();
+      await poll(async () => (await page.getByTestId('zoom-level').textContent()) ?? '').toMatch(/px\/page/);
+      for (const [text, font] of await drawn())
+        expect(parseFloat(font), `"${text}" drawn at ${font}`).toBeGreaterThanOrEqual(18);
+    }
+    // Zoomed in all the way: page numbers are drawn.
+    await poll(async () => (await drawn()).filter(([t]) => /^\d+$/.test(t)).length).toBeGreaterThan(10);
+    await page.screenshot({ path: `${SHOTS}/present-canvas.png` });
+    expect(problems).toEqual([]);
+  },
+);
 
 test('print tour: each printed stop has its own highlight, the one the live stop shows', async ({ page }) => {
   const problems = watch(page);

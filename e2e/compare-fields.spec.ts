@@ -1,7 +1,7 @@
 // Compare's parameter boxes show their whole placeholder (session 18): at 96 px they cut the
 // core's help to "core defau…" at every window size (p-ui6's note, session 17).
-import { expect, test } from '@playwright/test';
-import { ready, watch } from './helpers';
+import { expect } from '@playwright/test';
+import { sharedTest as test, ready, watch } from './helpers';
 
 test("compare's parameter boxes show their whole placeholder, for every scheme", async ({ page }) => {
   const problems = watch(page);

@@ -3,10 +3,10 @@
 // (web/src/compare/fixtures/ftl-sweep-classroom.json), each row's own space, workload space
 // and resolved parameters shown; "each scheme's own space" gives the paper defaults, equal to
 // `ftl sweep --own-space`.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import lz from 'lz-string';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { watch, poll } from './helpers';
+import { sharedTest as test, watch, poll } from './helpers';
 
 interface Row {
   scheme: string;

@@ -1,9 +1,9 @@
 // The DFTL tour in the app (issue 38): its stops reach the CMT miss, the dirty eviction's
 // batched translation-page write and the GC of a translation block, and its prediction
 // (GC of translation block 13, one copy) is answered right by the core.
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
-import { chipStill, settledAt, watch } from './helpers';
+import { sharedTest as test, chipStill, settledAt, watch } from './helpers';
 
 test('DFTL tour: CMT miss, batched write-back, translation-block GC predicted and shown', async ({ page }) => {
   test.setTimeout(120_000);

@@ -2,8 +2,8 @@
 // DFTL's panels (issue 38): the CMT's entries, the address-translation counters and the
 // GTD, as the generic table list draws them, and their words in the glossary.
 import { mkdirSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
-import { ready, still, watch, poll } from './helpers';
+import { expect } from '@playwright/test';
+import { sharedTest as test, ready, still, watch, poll } from './helpers';
 
 test('DFTL shows its CMT, its translation counters and its GTD as requests run', async ({ page }) => {
   const problems = watch(page);

@@ -6,8 +6,8 @@
 // The page's clock is Playwright's (page.clock): D3's transitions (performance.now,
 // requestAnimationFrame, setTimeout) move only when the test runs the clock, so every
 // colour below is read at a known time from the plan's start, whatever the machine's load.
-import { expect, test, type Page } from '@playwright/test';
-import { readyAt, poll } from './helpers';
+import { expect, type Page } from '@playwright/test';
+import { sharedTest as test, readyAt, poll } from './helpers';
 
 /** The grid's fills generation (DeviceGrid's data-fills-gen: one more per restart of its fades). */
 const fillsGen = (page: Page) =>

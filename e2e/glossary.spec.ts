@@ -2,8 +2,8 @@
 // headings and the narration show their definition on hover or focus and open the glossary
 // at their entry on a click; headings keep the case of symbols (α, lbMSN).
 import { mkdirSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
-import { ready, still, watch } from './helpers';
+import { expect } from '@playwright/test';
+import { sharedTest as test, ready, still, watch } from './helpers';
 
 const SHOTS = 'test-results/glossary';
 test.beforeAll(() => mkdirSync(SHOTS, { recursive: true }));

@@ -1,5 +1,5 @@
 // Shared by the e2e specs: what every test asserts about the page, and where it stands.
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, test as base, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import lz from 'lz-string';
 
 /** Console errors and warnings, uncaught errors and any request off this machine. */
@@ -262,3 +262,47 @@ export async function inWindow(locator: Locator) {
     }),
   ).toBe(true);
 }
+
+// ---- one page a worker (issue 37, session 24): the app's cold start paid once, not per test ----
+
+const TEST_EVENTS = ['console', 'pageerror', 'request', 'response', 'dialog', 'download', 'filechooser'] as const;
+
+/**
+ * `test` whose `page` (and `context`) is one page a worker keeps for the spec files that use it,
+ * handed to each test blank (about:blank, the project's window size or the test's `viewport`),
+ * with the origin's storage (local and session storage, IndexedDB, service worker and its
+ * caches, cookies) cleared after the test, its listeners, routes, extra pages and media
+ * emulation removed. What it saves: a fresh context and page cost ~0.6 s, and the app's first
+ * load in a new renderer ~1 s more than a load in a renderer that has run it (its script and
+ * wasm compiled; HTTP cache warm), at load 12 on the 2-core machine. A test that needs what
+ * cannot be undone (addInitScript, a route seen by a service worker, offline, another scale
+ * factor) uses Playwright's own `test`.
+ */
+export const sharedTest = base.extend<object, { shared: { context: BrowserContext; page: Page; origin: string } }>({
+  shared: [
+    async ({ browser }, provide, workerInfo) => {
+      const { baseURL, viewport } = workerInfo.project.use;
+      const context = await browser.newContext({ baseURL, viewport });
+      const page = await context.newPage();
+      await provide({ context, page, origin: new URL(baseURL ?? 'http://127.0.0.1').origin });
+      await context.close();
+    },
+    { scope: 'worker' },
+  ],
+  context: async ({ shared }, provide) => provide(shared.context),
+  page: async ({ shared, viewport }, provide) => {
+    const { context, page, origin } = shared;
+    if (viewport) await page.setViewportSize(viewport);
+    await provide(page);
+    for (const p of context.pages()) if (p !== page) await p.close();
+    for (const e of TEST_EVENTS) page.removeAllListeners(e);
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    await page.emulateMedia({ media: null, colorScheme: null, reducedMotion: null });
+    if (page.url().startsWith(origin)) await page.evaluate(() => sessionStorage.clear()).catch(() => {});
+    await page.goto('about:blank');
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
+    await cdp.detach();
+    await context.clearCookies();
+  },
+});

@@ -1,6 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import lz from 'lz-string';
-import { counter, watch, poll } from './helpers';
+import { sharedTest as test, counter, watch, poll } from './helpers';
 
 // Every key press counts, however fast (issue 14); ←/→/Space step and play unless a text
 // field has focus. Run 20 times under load: `npm run test:e2e:stress`.

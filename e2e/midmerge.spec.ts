@@ -1,6 +1,16 @@
 import { mkdirSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
-import { counter, scenarioUrl, settled, settledAt, stepTo, watch, watchReveal, poll } from './helpers';
+import { expect, type Page } from '@playwright/test';
+import {
+  sharedTest as test,
+  counter,
+  scenarioUrl,
+  settled,
+  settledAt,
+  stepTo,
+  watch,
+  watchReveal,
+  poll,
+} from './helpers';
 
 // Mid-merge, the chip shows what a real chip holds (issue 24): page states and block roles
 // true at every flash operation, a layout that never moves mid-request, Back that stays on

@@ -2,8 +2,8 @@
 // address bar's hash to a tour loaded the tour behind the modal dialog, and the user saw
 // nothing happen. Chosen (docs/links-tours-compare.md): the navigation closes the dialog,
 // the tour shows, and a banner says why the dialog went.
-import { expect, test } from '@playwright/test';
-import { openUpload, ready, settled, watch } from './helpers';
+import { expect } from '@playwright/test';
+import { sharedTest as test, openUpload, ready, settled, watch } from './helpers';
 
 test('a tour opened by hash while the upload dialog is open closes the dialog and shows the tour', async ({ page }) => {
   const problems = watch(page);

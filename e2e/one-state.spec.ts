@@ -2,8 +2,8 @@
 // URL shows its scheme in the header, the side panels AND the scenario form at once. The form
 // kept its draft in state synced by an effect, so for at least one commit (painted under load:
 // /work/notes/s15/shots/kraft-before.png) it still held the previous scenario's values.
-import { expect, test, type Page } from '@playwright/test';
-import { ready, settled, watch } from './helpers';
+import { expect, type Page } from '@playwright/test';
+import { sharedTest as test, ready, settled, watch } from './helpers';
 
 /** The scheme the header says and the one the form's picker holds, read together. */
 type Look = { header: string; form: string };

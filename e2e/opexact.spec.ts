@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import lz from 'lz-string';
-import { counter, settled, settledAt, stepTo, watch, poll } from './helpers';
+import { sharedTest as test, counter, settled, settledAt, stepTo, watch, poll } from './helpers';
 
 // What is on screen at (request, flash operation) is the simulation's state at that
 // moment (issue 14; docs/architecture.md, "Op-exact moments").

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
-import { settled, watch } from './helpers';
+import { expect } from '@playwright/test';
+import { sharedTest as test, settled, watch } from './helpers';
 
 // The Paper results page (web/src/papers): claims beside our figures, and a claim's
 // scenario opened in the simulator from its button.

@@ -2,8 +2,8 @@
 // describes complete on screen; a torn page drawn, named in the legend, the hover text and
 // the narration; one request number in counter, panel and narration.
 import { mkdirSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
-import { counter, settled, watch, poll } from './helpers';
+import { expect, type Page } from '@playwright/test';
+import { sharedTest as test, counter, settled, watch, poll } from './helpers';
 
 test.beforeAll(() => mkdirSync('test-results', { recursive: true }));
 

@@ -1,9 +1,9 @@
 // The preset picker names the scenario the form shows by value (session 17, p-ui6): a link to
 // a preset's exact scenario is a new object, and compared by identity the picker said
 // "Choose a preset…" for it.
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import lz from 'lz-string';
-import { settled, watch } from './helpers';
+import { sharedTest as test, settled, watch } from './helpers';
 
 test('a link to a preset’s scenario names the preset; one edited field un-names it', async ({ page }) => {
   const problems = watch(page);

@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 // Trace upload (issue 8) and the scheme panels of RFTL/GFTL/NFTL (issue 5) and KRAFT/KAST (issue 4).
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
-import { counter, openUpload, ready, stepTo, still, watch, poll } from './helpers';
+import { expect, test as isolated, type Page } from '@playwright/test';
+import { sharedTest as test, counter, openUpload, ready, stepTo, still, watch, poll } from './helpers';
 
 async function shot(page: Page, name: string) {
   mkdirSync('test-results', { recursive: true });
@@ -128,7 +128,7 @@ test('a file dropped anywhere on the page is read; the dialog keeps keyboard foc
   expect(problems).toEqual([]);
 });
 
-test('a large file streams with progress and can be cancelled', async ({ page }, testInfo) => {
+isolated('a large file streams with progress and can be cancelled', async ({ page }, testInfo) => {
   const problems = watch(page);
   // The read is chunked (one trace_feed request per slice). Hold the chunks after the
   // second at the page's side, so Cancel is clicked while the read is surely under way —

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
-import { expect, test, type Download, type Page } from '@playwright/test';
+import { expect, test as isolated, type Download, type Page } from '@playwright/test';
 import {
+  sharedTest as test,
   watch,
   counter,
   hashMoment,
@@ -473,7 +474,7 @@ test('a tour plays the operations up to the next stop and pauses there', async (
   expect(problems).toEqual([]);
 });
 
-test('a hash changed during startup is the one opened, and the address bar keeps it', async ({ page }) => {
+isolated('a hash changed during startup is the one opened, and the address bar keeps it', async ({ page }) => {
   const problems = watch(page);
   // Hold the core (its wasm) until the hash has changed: the app listens but is not ready.
   let release!: () => void;

@@ -1,7 +1,7 @@
 // The page's first Tab stop skips the header and the scenario form (session 18): before it,
 // Tab crossed ~10 header controls and ~20 form fields before reaching Step.
-import { expect, test } from '@playwright/test';
-import { ready, settled, watch, poll } from './helpers';
+import { expect } from '@playwright/test';
+import { sharedTest as test, ready, settled, watch, poll } from './helpers';
 
 test('the first Tab stop skips to the simulation, and the next Tab is Step', async ({ page }) => {
   const problems = watch(page);

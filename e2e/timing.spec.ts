@@ -1,9 +1,9 @@
 // The open timing model in the app (docs/timing.md): the queue strip above the chip,
 // the narration's "waits ... behind the full merge", and the response-time tail chart.
 import { mkdirSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import lz from 'lz-string';
-import { ready, still, watch } from './helpers';
+import { sharedTest as test, ready, still, watch } from './helpers';
 
 const SHOTS = 'test-results/timing';
 test.beforeAll(() => mkdirSync(SHOTS, { recursive: true }));

@@ -4,8 +4,8 @@
 // it. And nothing is lost: the draft survives a reload, closing asks before discarding.
 import { mkdirSync, readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import { ready, readyAt, settled, stepTo, watch } from './helpers';
+import { expect, type Page } from '@playwright/test';
+import { sharedTest as test, ready, readyAt, settled, stepTo, watch } from './helpers';
 
 const SHOTS = 'test-results/toureditor';
 test.beforeAll(() => mkdirSync(SHOTS, { recursive: true }));

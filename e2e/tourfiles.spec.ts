@@ -1,9 +1,9 @@
 // Issue 39: a teacher's own tour travels as a file and as a link, and is played and printed
 // like a built-in one; a hostile file is one clear error, or inert text.
 import { mkdirSync, readFileSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import lz from 'lz-string';
-import { still, watch } from './helpers';
+import { sharedTest as test, still, watch } from './helpers';
 
 const SHOTS = 'test-results/tourfiles';
 test.beforeAll(() => mkdirSync(SHOTS, { recursive: true }));
