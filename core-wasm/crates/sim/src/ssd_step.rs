@@ -241,6 +241,11 @@ pub struct DeviceStepper {
     /// The run after a recovery (ssd_step/power.rs, `resume`).
     after: Option<Box<DeviceStepper>>,
     pos: Vec<Pos>,
+    /// Pages of each of `hosts` not yet done at the moment shown, and how many host requests
+    /// have none left: kept by `advance` and `retreat` (every way `pos` moves), so a moment
+    /// costs no recount of every step so far (issue 37: that made a step O(steps so far)).
+    left: Vec<u32>,
+    done_hosts: usize,
     /// Busy time of the steps revealed, by die.
     busy: Vec<u64>,
     cursor: usize,
@@ -297,6 +302,8 @@ impl DeviceStepper {
         let d = plan.len();
         let prior = Prior { hosts: hosts.len(), ..Prior::default() };
         let total = plan.iter().map(|p| p.steps.iter().map(DieStep::units).sum::<usize>()).sum();
+        let left: Vec<u32> = hosts.iter().map(|h| h.pages).collect();
+        let done_hosts = left.iter().filter(|&&l| l == 0).count();
         DeviceStepper {
             shape,
             unit,
@@ -312,6 +319,8 @@ impl DeviceStepper {
             prior,
             after: None,
             pos: vec![Pos::default(); d],
+            left,
+            done_hosts,
             busy: vec![0; d],
             cursor: 0,
             total,
@@ -396,13 +405,28 @@ impl DeviceStepper {
     fn advance(&mut self, d: usize) {
         let (s, k) = (self.pos[d].s, self.pos[d].k);
         self.busy[d] += self.plan[d].unit_busy(s, k);
-        self.pos[d] = if k + 1 >= self.plan[d].steps[s].units() { Pos { s: s + 1, k: 0 } } else { Pos { s, k: k + 1 } };
+        let st = self.plan[d].steps[s];
+        self.pos[d] = if k + 1 >= st.units() {
+            // Its page request is done: one page less for its host request.
+            let l = &mut self.left[st.host as usize];
+            *l -= 1;
+            self.done_hosts += usize::from(*l == 0);
+            Pos { s: s + 1, k: 0 }
+        } else {
+            Pos { s, k: k + 1 }
+        };
         self.cursor += 1;
     }
 
     fn retreat(&mut self, d: usize) {
         let (s, k) = self.last_of(d).expect("a step revealed on the die");
         self.busy[d] -= self.plan[d].unit_busy(s, k);
+        if self.pos[d].k == 0 {
+            // Back into page request s, which was done.
+            let l = &mut self.left[self.plan[d].steps[s].host as usize];
+            self.done_hosts -= usize::from(*l == 0);
+            *l += 1;
+        }
         self.pos[d] = Pos { s, k };
         self.cursor -= 1;
     }
@@ -579,7 +603,7 @@ impl DeviceStepper {
             now_ns: now,
             current: self.current(),
             next: self.next(),
-            hosts_done: (self.prior.hosts_done + self.hosts_done()) as u32,
+            hosts_done: (self.prior.hosts_done + self.done_hosts) as u32,
             hosts: self.prior.hosts as u32,
             dies,
             power: self.power(),
@@ -588,18 +612,6 @@ impl DeviceStepper {
             recovery_next: self.recovery_next(),
             recovered_cuts: self.prior.cuts,
         }
-    }
-
-    /// Host requests whose every page is done at the moment shown: each die's page
-    /// requests completed are counted, and a host request is done when all its pages are.
-    fn hosts_done(&self) -> usize {
-        let mut left: Vec<u32> = self.hosts.iter().map(|h| h.pages).collect();
-        for (d, p) in self.plan.iter().enumerate() {
-            for st in &p.steps[..self.pos[d].s] {
-                left[st.host as usize] -= 1;
-            }
-        }
-        left.iter().filter(|&&l| l == 0).count()
     }
 
     /// Die `d`'s queue at the moment shown (at the start of the current step): its page

@@ -38,11 +38,12 @@ impl DiePlan {
 impl DeviceStepper {
     /// Bytes of the workload's copy (page requests, host requests, arrivals: kept to plan
     /// the run after a recovery), the plan (each die's steps, operation times and requests,
-    /// the host requests in time) and each die's Simulator's requests and job arrivals,
+    /// the host requests in time and their pages left) and each die's Simulator's requests and job arrivals,
     /// the run after a recovery's too. Counted from the vectors' capacities: `tests/session_memory.rs`
     /// holds what the allocator gives to it.
     pub fn workload_bytes(&self) -> u64 {
-        let hosts = self.hosts.capacity() * size_of::<DeviceHost>() + self.host_ids.capacity() * 4;
+        let hosts =
+            self.hosts.capacity() * size_of::<DeviceHost>() + (self.host_ids.capacity() + self.left.capacity()) * 4;
         let dies = self.die_stats.capacity() * size_of::<DieStats>();
         let plan: u64 = self.plan.iter().map(DiePlan::bytes).sum();
         let after = self.after.as_ref().map_or(0, |a| a.workload_bytes());

@@ -235,7 +235,7 @@ impl DeviceStepper {
         a.busy = self.busy.iter().zip(&rec_ns).map(|(b, r)| b + r).collect();
         a.prior = Prior {
             cursor: self.cursor(),
-            hosts_done: self.prior.hosts_done + self.hosts_done(),
+            hosts_done: self.prior.hosts_done + self.done_hosts,
             hosts: self.prior.hosts,
             cuts: self.prior.cuts + 1,
         };
