@@ -87,7 +87,8 @@ export function Charts({
       color: OKABE_ITO.blue,
       points: s.filter((d) => d.host_writes > 0).map((d) => [d.step, d.page_programs / d.host_writes]),
     };
-    return { erases, wa };
+    // Arrays made once per log: the charts are memoised and redraw only when these change.
+    return { erases: [erases], wa: [wa] };
   }, [log]);
 
   const latency = useMemo(() => {
@@ -171,7 +172,7 @@ export function Charts({
               title="Cumulative block erases"
               xLabel="requests"
               yLabel="erases (count)"
-              series={[over.erases]}
+              series={over.erases}
               width={w}
               height={h}
               rule={snap.step}
@@ -181,7 +182,7 @@ export function Charts({
               title="Write amplification over time"
               xLabel="requests"
               yLabel="WA (programs ÷ writes)"
-              series={[over.wa]}
+              series={over.wa}
               width={w}
               height={h}
               rule={snap.step}

@@ -2,7 +2,7 @@
 // so the tail that a linear 0–100 % CDF flattens against its top is spread out: ticks
 // at 10 %, 1 %, 0.1 %... read as "p90, p99, p99.9" (docs/timing.md). D3 scales and
 // axes, marks by React; exported with the other charts (svg[data-chart]).
-import { useEffect, useMemo, useRef } from 'react';
+import { memo, useEffect, useMemo, useRef } from 'react';
 import { axisBottom, axisLeft, curveStepAfter, format, line, max, min, scaleLog, select } from 'd3';
 
 export interface TailSeries {
@@ -38,7 +38,14 @@ export function ninesLabel(share: number): string {
 
 const M = { top: 8, right: 12, bottom: 38, left: 54 };
 
-export function TailChart(p: { id: string; title: string; series: TailSeries[]; width: number; height: number }) {
+/** Memoised, as XYChart: redrawn only when its props change. */
+export const TailChart = memo(function TailChart(p: {
+  id: string;
+  title: string;
+  series: TailSeries[];
+  width: number;
+  height: number;
+}) {
   const xRef = useRef<SVGGElement>(null);
   const yRef = useRef<SVGGElement>(null);
   const innerW = Math.max(10, p.width - M.left - M.right);
@@ -113,4 +120,4 @@ export function TailChart(p: { id: string; title: string; series: TailSeries[]; 
       </div>
     </figure>
   );
-}
+});

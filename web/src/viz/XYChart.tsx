@@ -1,6 +1,6 @@
 // One small D3 chart: scales and axes from D3, marks rendered by React. Lines, steps or
 // bars; both axes labelled with units.
-import { useEffect, useMemo, useRef } from 'react';
+import { memo, useEffect, useMemo, useRef } from 'react';
 import { axisBottom, axisLeft, curveStepAfter, format, line, max, min, scaleLinear, scaleLog, select } from 'd3';
 
 export interface XYSeries {
@@ -28,7 +28,11 @@ export interface XYChartProps {
 
 const M = { top: 8, right: 12, bottom: 38, left: 54 };
 
-export function XYChart(p: XYChartProps) {
+/**
+ * Memoised: Run to end's progress re-renders the charts view a few times a second, and a
+ * chart whose props did not change is not drawn again.
+ */
+export const XYChart = memo(function XYChart(p: XYChartProps) {
   const xAxisRef = useRef<SVGGElement>(null);
   const yAxisRef = useRef<SVGGElement>(null);
   const innerW = Math.max(10, p.width - M.left - M.right);
@@ -141,4 +145,4 @@ export function XYChart(p: XYChartProps) {
       )}
     </figure>
   );
-}
+});

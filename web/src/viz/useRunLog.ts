@@ -12,8 +12,11 @@ export interface RunAhead {
   total: number;
 }
 
-/** Worker time per chunk of "Run to end": the longest wait for Cancel, and the progress bar's tick. */
-const CHUNK_MS = 150;
+/**
+ * Worker time per chunk of "Run to end": the progress bar's tick. Two chunks are in flight
+ * (the worker never waits for the page between them), so Cancel answers within about two.
+ */
+const CHUNK_MS = 100;
 
 type Exec = <T>(fn: (c: SimClient, sid: number) => Promise<T>) => Promise<T | undefined>;
 
@@ -94,30 +97,49 @@ export function useRunLog(
 
   const runToEnd = useCallback(async () => {
     if (!snap || ahead.running) return;
-    pause();
-    cancel.current = false;
     const back = { step: snap.step, ops: snap.opCursor };
     const total = snap.total;
-    setAhead({ running: true, done: snap.step, total });
     let at = snap.step;
-    try {
-      while (!cancel.current && at < total) {
-        // The worker runs for about CHUNK_MS per round trip (sim/runAhead.ts), so
-        // progress and Cancel answer within it whatever a request costs.
-        const r = await exec((c, s) => c.runAhead(s, total - at, CHUNK_MS));
-        if (!r) break;
-        at = r.step;
-        setAhead({ running: true, done: at, total });
-        if (r.ran === 0) break;
+    pause();
+    cancel.current = false;
+    // The whole run is one queued command, asked for before anything on the page renders
+    // (the progress bar's first render then runs beside the worker's first chunk).
+    const run = exec(async (c, s) => {
+      // Two chunks in flight: the next is queued in the worker while the page handles the
+      // last answer (the worker runs for about CHUNK_MS a chunk: sim/runAhead.ts), so a busy
+      // main thread never holds the run. Each asks for the rest; past the end one runs none.
+      let failed: unknown = null;
+      const chunk = () =>
+        c.runAhead(s, total, CHUNK_MS).catch((e: unknown) => {
+          failed ??= e;
+          return null;
+        });
+      const flight = [chunk(), chunk()];
+      while (flight.length > 0) {
+        const r = await flight.shift()!;
+        if (r) at = Math.max(at, r.step);
+        if (r) setAhead({ running: true, done: at, total });
+        if (r && r.ran > 0 && at < total && !cancel.current && failed === null) flight.push(chunk());
       }
-    } finally {
-      // The return to the moment shown and the run log asked for together: the worker
-      // answers them in order, one round trip, and the page draws both in one render.
-      const [r, l] = (await exec((c, s) => Promise.all([c.goto(s, back.step, back.ops), c.runLog(s)]))) ?? [];
-      apply(r);
+      // The run log first: the charts are drawn from it as soon as it comes (the moment
+      // shown does not change: the return below goes back to it, deterministic, and sends
+      // no chip). The return is asked for in the same breath, answered right after.
+      const log = c.runLog(s);
+      const ret = c.goto(s, back.step, back.ops).catch((e: unknown) => {
+        failed ??= e;
+        return undefined;
+      });
+      const l = await log.catch(() => null);
       setAhead({ running: false, done: at, total });
       if (l) setLog(l);
-    }
+      apply(await ret);
+      if (failed !== null) throw failed;
+      return true;
+    });
+    setAhead({ running: true, done: snap.step, total });
+    const done = await run;
+    // No client or Session (nothing ran): the bar goes away.
+    if (done === undefined) setAhead((a) => (a.running ? { ...a, running: false } : a));
   }, [snap, ahead.running, exec, apply, pause]);
 
   const cancelRun = useCallback(() => {
