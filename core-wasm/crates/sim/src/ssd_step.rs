@@ -22,6 +22,8 @@
 //! that holds the dies while it runs; Back from its first step returns to the recovery.
 
 mod memory;
+#[cfg(test)]
+mod oracle;
 mod power;
 pub use power::{DevicePower, DieRecoveryMoment};
 

@@ -153,3 +153,6 @@ pub fn stepper_on_trace(
     dev.set_recoverer(planned.recoverer());
     Ok(dev)
 }
+
+#[cfg(test)]
+mod tests;
