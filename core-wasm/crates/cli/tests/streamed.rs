@@ -19,6 +19,15 @@ fn ftl(args: &[&str], held: bool) -> Output {
     c.output().expect("the ftl binary runs")
 }
 
+/// `ftl run` with `args` streamed and held: the same exit, stdout and stderr; the streamed output.
+fn streamed_as_held(args: &[&str]) -> Output {
+    let (a, b) = (ftl(args, false), ftl(args, true));
+    assert_eq!(a.status.code(), b.status.code(), "{args:?}");
+    assert!(a.stdout == b.stdout, "{args:?}: stdout differs");
+    assert_eq!(String::from_utf8_lossy(&a.stderr), String::from_utf8_lossy(&b.stderr), "{args:?}");
+    a
+}
+
 /// Every sample trace, with fold and without a fit (most then stop at the plan's check of
 /// the highest page), JSON and human output, and with --recovery and --space.
 #[test]
@@ -57,11 +66,7 @@ fn streamed_runs_print_what_held_runs_print() {
         ];
         for v in variants {
             let args: Vec<&str> = base.iter().chain(v.iter()).copied().collect();
-            let (a, b) = (ftl(&args, false), ftl(&args, true));
-            assert_eq!(a.status.code(), b.status.code(), "{args:?}");
-            assert!(a.stdout == b.stdout, "{args:?}: stdout differs");
-            assert_eq!(String::from_utf8_lossy(&a.stderr), String::from_utf8_lossy(&b.stderr), "{args:?}");
-            failed += !a.status.success() as usize;
+            failed += !streamed_as_held(&args).status.success() as usize;
         }
     }
     std::fs::remove_file(&far).ok();
@@ -109,10 +114,7 @@ fn a_long_streamed_trace_parsed_while_its_chip_is_built_runs_as_held() {
     ];
     for v in [&["--fit", "fold", "--json"][..], &["--json"][..]] {
         let args: Vec<&str> = base.iter().chain(v.iter()).copied().collect();
-        let (a, b) = (ftl(&args, false), ftl(&args, true));
-        assert_eq!(a.status.code(), b.status.code(), "{args:?}");
-        assert!(a.stdout == b.stdout, "{args:?}: stdout differs");
-        assert_eq!(String::from_utf8_lossy(&a.stderr), String::from_utf8_lossy(&b.stderr), "{args:?}");
+        let a = streamed_as_held(&args);
         // Fold runs every request; without a fit the pages beyond the space stop it.
         assert_eq!(a.status.success(), v.contains(&"fold"), "{args:?}: {}", String::from_utf8_lossy(&a.stderr));
     }
