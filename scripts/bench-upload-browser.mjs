@@ -9,15 +9,22 @@
 // Makes a DiskSim text file of MB megabytes (one 8-sector, 4 KB-aligned request a line,
 // like a 4 KB file system's trace) in the temp directory unless it is there.
 // `steps_ms`: where the upload's time goes, from its trace_* requests to the worker and their
-// answers (page clock). Drives the production build (`npx vite build` first). Prints one JSON line.
-//   node scripts/bench-upload-browser.mjs [MB] [page bytes: 4096 | 512] [--port N]
+// answers (page clock). `thread_cpu_ms`: CPU time (user + system, /proc, 10 ms ticks) of the tab
+// renderer's threads over the upload, by thread name (the worker is DedicatedWorker): a figure that
+// holds better than wall time when the host is loaded. `--profile`: a Chromium trace with V8's CPU
+// profiler on every thread, and `profile_ms`, the worker's and the page's self time per function
+// between the file chosen and the summary shown (wasm by its Rust names; slower while it samples).
+// Drives the production build (`npx vite build` first). Prints one JSON line.
+//   node scripts/bench-upload-browser.mjs [MB] [page bytes: 4096 | 512] [--port N] [--dist D] [--profile]
 // Not a timed test: the benchmark (scripts/bench.mjs) reports it.
 import { createWriteStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchArgs, openBench } from './bench-browser-lib.mjs';
 
-const { port: PORT, positional: pos } = benchArgs();
+const { port: PORT, positional: args } = benchArgs();
+const PROFILE = args.includes('--profile');
+const pos = args.filter((a) => a !== '--profile');
 const MB = Number(pos[0] ?? 64);
 const PAGE_BYTES = Number(pos[1] ?? 4096);
 // The app reads a trace at the page size of the chip on screen (trace/upload.ts PRESET_PAGE_BYTES).
@@ -75,6 +82,79 @@ function renderers() {
       return false;
     }
   });
+}
+
+/** CPU ms (user + system) of each of process `pid`'s threads, by thread name (summed). */
+function threadCpu(pid) {
+  const out = {};
+  try {
+    for (const t of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const s = readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8');
+        const name = s.slice(s.indexOf('(') + 1, s.lastIndexOf(')'));
+        const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+        // utime and stime (fields 14 and 15 of stat) in 10 ms ticks
+        out[name] = (out[name] ?? 0) + (Number(f[11]) + Number(f[12])) * 10;
+      } catch {
+        /* the thread ended */
+      }
+    }
+  } catch {
+    /* gone */
+  }
+  return out;
+}
+
+/**
+ * Self time (ms) per function of the DedicatedWorker and CrRendererMain threads in a Chromium
+ * trace with V8's CPU profiler, between the user-timing marks `from` and `to`: each thread's
+ * sampled total, its idle part, and the top functions (wasm ones by their Rust names).
+ */
+function profileSplit(events, from, to) {
+  const names = new Map();
+  for (const e of events) if (e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, e.args.name);
+  const mark = (name) => events.find((e) => e.name === name)?.ts;
+  const [t0, t1] = [mark(from), mark(to)];
+  const profiles = new Map();
+  for (const e of events) {
+    if (e.name === 'Profile')
+      profiles.set(`${e.pid}:${e.id}`, {
+        thread: names.get(`${e.pid}:${e.tid}`) ?? '?',
+        start: e.args.data.startTime,
+        nodes: new Map(),
+        samples: [],
+        deltas: [],
+      });
+    const p = e.name === 'ProfileChunk' && profiles.get(`${e.pid}:${e.id}`);
+    if (!p) continue;
+    for (const n of e.args.data.cpuProfile?.nodes ?? []) p.nodes.set(n.id, n);
+    p.samples.push(...(e.args.data.cpuProfile?.samples ?? []));
+    p.deltas.push(...(e.args.data.timeDeltas ?? []));
+  }
+  const out = {};
+  for (const p of profiles.values()) {
+    if (!/^(DedicatedWorker|CrRendererMain)/.test(p.thread) || t0 === undefined || t1 === undefined) continue;
+    const self = new Map();
+    let t = p.start;
+    for (let i = 0; i < p.samples.length; i++) {
+      t += p.deltas[i] ?? 0;
+      if (t < t0 || t > t1) continue;
+      const cf = p.nodes.get(p.samples[i])?.callFrame ?? {};
+      // Rust names without their hash; JS ones (minified) with their file
+      const f = (cf.functionName || '(anonymous)').replace(/::h[0-9a-f]{16}$/, '');
+      const key = /\.wasm$/.test(cf.url ?? '') || !cf.url ? f : `${f} ${cf.url.split('/').pop()}`;
+      self.set(key, (self.get(key) ?? 0) + (p.deltas[i + 1] ?? 0) / 1000);
+    }
+    const total = [...self.values()].reduce((a, b) => a + b, 0);
+    if (total === 0) continue;
+    const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 15);
+    out[p.thread] = {
+      sampled: Math.round(total),
+      idle: Math.round(self.get('(idle)') ?? 0),
+      top: top.map(([k, v]) => [k, Number(v.toFixed(1))]),
+    };
+  }
+  return out;
 }
 
 /** kB fields of /proc/PID/status (VmRSS, VmHWM). */
@@ -151,21 +231,41 @@ try {
   // it is in read_s, not in the app's part.
   await page.evaluate(() => {
     window.__upload = {};
-    document.addEventListener('change', () => (window.__upload.chosen ??= performance.now()), {
-      capture: true,
-      once: true,
-    });
+    document.addEventListener(
+      'change',
+      () => {
+        window.__upload.chosen ??= performance.now();
+        performance.mark('ftl-upload-chosen');
+      },
+      { capture: true, once: true },
+    );
     const frame = () => {
-      if (document.querySelector('[data-testid=trace-summary]')) window.__upload.shown = performance.now();
-      else requestAnimationFrame(frame);
+      if (document.querySelector('[data-testid=trace-summary]')) {
+        window.__upload.shown = performance.now();
+        performance.mark('ftl-upload-shown');
+      } else requestAnimationFrame(frame);
     };
     requestAnimationFrame(frame);
   });
+  const browser = page.context().browser();
+  if (PROFILE)
+    await browser.startTracing(page, {
+      categories: ['blink.user_timing', 'devtools.timeline', 'disabled-by-default-v8.cpu_profiler'],
+    });
+  const cpuBefore = new Map(procs.map((p) => [p, threadCpu(p)]));
   const t0 = Date.now();
   await page.getByTestId('trace-input').setInputFiles(file);
   await page.getByTestId('trace-summary').waitFor({ timeout: 1_800_000 });
   const readS = (Date.now() - t0) / 1000;
+  const cpuAfter = new Map(procs.map((p) => [p, threadCpu(p)]));
   await page.waitForFunction(() => window.__upload.shown !== undefined);
+  const profile = PROFILE
+    ? profileSplit(
+        JSON.parse((await browser.stopTracing()).toString('utf8')).traceEvents,
+        'ftl-upload-chosen',
+        'ftl-upload-shown',
+      )
+    : null;
   const clock = await page.evaluate(() => window.__upload);
   const appS = (clock.shown - clock.chosen) / 1000;
   const steps = await page.evaluate(() => window.__uploadSteps);
@@ -214,6 +314,13 @@ try {
       js_heap_peak_mb: mb(peakHeap),
       // the target: the tab's memory at most twice the file
       tab_peak_over_file: Number(((peak.get(tab) * 1024) / size).toFixed(2)),
+      // CPU per thread of the tab's renderer, from setting the file to the summary found
+      thread_cpu_ms: Object.fromEntries(
+        Object.entries(cpuAfter.get(tab))
+          .map(([name, ms]) => [name, ms - (cpuBefore.get(tab)[name] ?? 0)])
+          .filter(([, ms]) => ms > 0),
+      ),
+      ...(profile ? { profile_ms: profile } : {}),
     }),
   );
 } finally {
