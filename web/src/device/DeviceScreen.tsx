@@ -3,7 +3,7 @@
 // side, each its chip grid (SVG, or the canvas for big chips), the die of the operation
 // shown highlighted, each die's queue and utilisation. One die never comes here: the app's
 // own view is that device.
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import {
   DeviceClient,
   type DeviceMoment,
@@ -24,6 +24,7 @@ import { DevicePowerPanel, DieRecoveryLine } from './DevicePowerPanel';
 import { DeviceTraceRead } from './DeviceTraceRead';
 import { follow, type DevicePath } from './devicePath';
 import { DeviceSender } from './deviceSend';
+import { keepUnchanged } from './dieArrays';
 import './device.css';
 
 export interface DeviceScreenProps {
@@ -76,7 +77,8 @@ export function DeviceScreen({ scenario, shape, theme, onClose, onCursor }: Devi
     }
     if (r.kind !== 'moment') return;
     setError(null);
-    setShown({ moment: r.moment, dies: r.dies });
+    // A die whose chip did not change keeps the arrays shown, and with them its drawn grid (dieArrays.ts).
+    setShown((was) => ({ moment: r.moment, dies: keepUnchanged(was?.dies, r.dies) }));
     // Opened: the path it opened at, unless that is the recorded run (a goto's rule).
     path.current = follow(path.current, req ?? { kind: 'goto', cursor: path.current.cursor }, r.moment);
     cursorOut.current?.(path.current.cursor, path.current.moves.length ? path.current.moves : undefined);
@@ -309,7 +311,13 @@ function DieCard({
   const ppb = blocks > 0 ? arrays.pageStates.length / blocks : 0;
   const large = blocks * ppb > SVG_MAX_PAGES;
   const pct = Math.round(die.utilisation * 100);
-  const grid = { ...arrays, blocks, pagesPerBlock: ppb, width, height, theme };
+  // The grid drawn again only when this die's arrays (kept by identity while unchanged:
+  // dieArrays.ts), its size or the theme change; not for another die's step.
+  const chip = useMemo(() => {
+    if (width <= 0 || height <= 0) return null;
+    const grid = { ...arrays, blocks, pagesPerBlock: ppb, width, height, theme };
+    return large ? <CanvasGrid {...grid} /> : <DeviceGrid {...grid} transitionMs={0} />;
+  }, [arrays, blocks, ppb, large, width, height, theme]);
   return (
     <section
       className={`device-die${current ? ' current' : ''}`}
@@ -326,7 +334,7 @@ function DieCard({
         </span>
       </header>
       <div className="device-chip" ref={ref}>
-        {width > 0 && height > 0 && (large ? <CanvasGrid {...grid} /> : <DeviceGrid {...grid} transitionMs={0} />)}
+        {chip}
       </div>
       <div className="device-util" title="Busy share of the time so far">
         <span>Utilisation {pct} %</span>
