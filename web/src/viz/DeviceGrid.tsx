@@ -120,10 +120,17 @@ export function DeviceGrid(props: DeviceGridProps) {
     if (!svg) return;
     const cells = select(svg).selectAll<SVGRectElement, unknown>('rect.page');
     const css = getComputedStyle(svg);
-    // Resolve var(--x) so D3 can interpolate between concrete colours.
+    // Resolve var(--x) so D3 can interpolate between concrete colours: once a colour in each
+    // run, not once a page (a die of 1,024 pages read the computed style 1,024 times).
+    const resolved = new Map<string, string>();
     const resolve = (fill: string) => {
-      const m = /^var\((--[\w-]+)\)$/.exec(fill);
-      return m ? css.getPropertyValue(m[1]).trim() || '#ccc' : fill;
+      let c = resolved.get(fill);
+      if (c === undefined) {
+        const m = /^var\((--[\w-]+)\)$/.exec(fill);
+        c = m ? css.getPropertyValue(m[1]).trim() || '#ccc' : fill;
+        resolved.set(fill, c);
+      }
+      return c;
     };
     const fillOf = function (this: SVGRectElement) {
       return resolve(pageStyle(Number(this.getAttribute('data-state'))).fill);
