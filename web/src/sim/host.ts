@@ -218,10 +218,11 @@ export class SessionHost {
         const s = upload ? await this.traces.session(cmd.scenario) : new SessionClass(JSON.stringify(cmd.scenario));
         try {
           const info = s.info();
-          if (this.showsResponseTimes(info.scheme)) startTimeline(s, info.total_requests);
+          const timeline = this.showsResponseTimes(info.scheme);
+          if (timeline) startTimeline(s, info.total_requests);
           const sid = this.nextSid++;
           this.sessions.set(sid, s);
-          this.revival.created(sid, upload ? null : cmd.scenario);
+          this.revival.created(sid, upload ? null : cmd.scenario, timeline);
           const result: CreateResult = { sid, info, snapshot: this.remember(sid, takeSnapshot(s), s) };
           return result;
         } catch (e) {

@@ -30,6 +30,12 @@ export class Revival {
   private scenarios = new Map<number, unknown>();
   /** The request each Session had reached after its last successful command. */
   private steps = new Map<number, number>();
+  /**
+   * The Sessions that recorded the per-request timeline (the worker's rule: only schemes whose
+   * panels show response times, SessionHost's `showsResponseTimes`; recording it keeps a run
+   * off the scheme's closed loop). A rebuilt Session records it exactly when the old one did.
+   */
+  private timelines = new Set<number>();
 
   constructor(
     private readonly getSessionClass: () => Promise<SessionConstructor>,
@@ -37,13 +43,16 @@ export class Revival {
     private readonly resetCore?: () => void,
   ) {}
 
-  created(sid: number, scenario: unknown | null): void {
+  /** A Session made from `scenario` (null: an upload, not rebuilt); `timeline`: it records the timeline. */
+  created(sid: number, scenario: unknown | null, timeline: boolean): void {
     if (scenario !== null) this.scenarios.set(sid, scenario);
+    if (timeline) this.timelines.add(sid);
   }
 
   disposed(sid: number): void {
     this.scenarios.delete(sid);
     this.steps.delete(sid);
+    this.timelines.delete(sid);
   }
 
   moved(sid: number, s: Session | undefined): void {
@@ -72,7 +81,7 @@ export class Revival {
       try {
         const SessionClass = await this.getSessionClass();
         const s = new SessionClass(JSON.stringify(scenario));
-        startTimeline(s, s.info().total_requests);
+        if (this.timelines.has(sid)) startTimeline(s, s.info().total_requests);
         s.seek(this.steps.get(sid) ?? 0);
         sessions.set(sid, s);
         rebuilt++;

@@ -8,8 +8,10 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Session, __wbg_reset_state, check_pattern, initSync } from './pkg/ftlscope_wasm.js';
+import { Session, __wbg_reset_state, catalog, check_pattern, initSync } from './pkg/ftlscope_wasm.js';
 import { SessionHost } from './host';
+import { responseTimeSchemes } from './runAhead';
+import type { SchemeData } from './schemeTypes';
 import type { CreateResult, SessionConstructor, StepResult } from './protocol';
 
 beforeAll(() => {
@@ -74,6 +76,47 @@ describe('SessionHost after a trap in the wasm core', () => {
     expect(!gone.ok && gone.error).toMatch(/no session/);
     const c = await create(9, 2);
     expect((await host.handle({ id: 10, type: 'run', sid: c, count: 500 })).ok).toBe(true);
+  });
+
+  it('rebuilds a Session with the per-request timeline only where the worker recorded one', async () => {
+    // The worker's rule (worker.ts): only schemes whose panels show response times record it.
+    const shows = responseTimeSchemes(catalog() as { schemes: { id: string; panels?: string[] }[] });
+    expect(shows.has('nftl')).toBe(true);
+    expect(shows.has('page')).toBe(false);
+    const host = new SessionHost(
+      async () => Trapping as unknown as SessionConstructor,
+      undefined,
+      undefined,
+      () => __wbg_reset_state(),
+      (scheme) => shows.has(scheme),
+    );
+    let id = 100;
+    const create = async (scheme: string, seed: number) => {
+      const chip = { preset: 'classroom', blocks: 64, pages_per_block: 8 };
+      const r = await host.handle({ id: id++, type: 'create', scenario: { ...scenario(seed), scheme, chip } });
+      if (!r.ok) throw new Error(r.error);
+      return (r.result as CreateResult).sid;
+    };
+    const timeline = async (sid: number) => {
+      const r = await host.handle({ id: id++, type: 'scheme_data', sid, bins: 50, upto: 500 });
+      if (!r.ok) throw new Error(r.error);
+      return (r.result as SchemeData).timeline;
+    };
+    const page = await create('page', 1);
+    const nftl = await create('nftl', 2);
+    const bad = await create('page', 13);
+    for (const sid of [page, nftl])
+      expect((await host.handle({ id: id++, type: 'run', sid, count: 120 })).ok).toBe(true);
+    const before = { page: await timeline(page), nftl: await timeline(nftl) };
+    expect(before.page?.n).toBe(0);
+    expect(before.nftl?.n).toBe(120);
+
+    const res = await host.handle({ id: id++, type: 'step_op', sid: bad });
+    expect(!res.ok && res.error).toMatch(/restarted \(2 other open runs rebuilt/);
+    // Rebuilt at request 120: page mapping records no timeline (its runs keep the closed
+    // loop), NFTL's is the same as before the trap.
+    expect(await timeline(page)).toEqual(before.page);
+    expect(await timeline(nftl)).toEqual(before.nftl);
   });
 
   it('deep nesting is no trap: 20,000 nested groups parse, every call after works', () => {
