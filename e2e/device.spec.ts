@@ -32,6 +32,24 @@ async function moment(page: Page) {
   return { cursor, current: current === null ? null : Number(current), dies, highlighted };
 }
 
+/**
+ * What each die's grid draws: its pages' states and LPN marks, its blocks' roles, owners and
+ * labels (erase counts). A step redraws only the dies whose chip changed (device/dieArrays.ts):
+ * a stepped view must draw what a view opened at that moment draws.
+ */
+async function drawn(page: Page) {
+  return page.locator('.device-die').evaluateAll((els) =>
+    els.map((e) => ({
+      pages: Array.from(e.querySelectorAll('rect.page'), (r) => r.getAttribute('data-state')).join(''),
+      marks: Array.from(e.querySelectorAll('text.lpn'), (t) => `${t.getAttribute('data-ppn')}:${t.textContent}`),
+      blocks: Array.from(
+        e.querySelectorAll('g.block'),
+        (b) => `${b.getAttribute('data-role')} ${b.getAttribute('data-owner')} ${b.querySelector('.pbn')?.textContent}`,
+      ),
+    })),
+  );
+}
+
 /** The scenario the app opens on (web/src/scenario/model.ts's defaultScenario), as a link carries it. */
 const OPENING = {
   scheme: 'page',
@@ -224,6 +242,9 @@ test('open model: requests wait in several dies’ queues at once while the dies
   // at the same moment (every die in the same place).
   const at = await moment(page);
   expect(at.cursor).toBe(60);
+  const stepped = await drawn(page);
+  expect(stepped[0].pages.length).toBeGreaterThan(0);
+  expect(stepped.map((d) => d.pages.length)).toEqual(Array(8).fill(stepped[0].pages.length));
   await poll(() => page.evaluate(() => location.hash)).toMatch(/^#v1=/);
   const hashAt60 = await page.evaluate(() => location.hash);
   await page.reload();
@@ -232,6 +253,8 @@ test('open model: requests wait in several dies’ queues at once while the dies
   await expect(page.locator('.device-die')).toHaveCount(8);
   await expect(page.getByRole('heading', { name: /4 channels × 2 dies \(8 dies\), page striping/ })).toBeVisible();
   expect(await moment(page)).toEqual(at);
+  // Every die drawn as 60 steps left it (each step redrew only the dies it changed).
+  await poll(() => drawn(page)).toEqual(stepped);
   await stepTo(page, 'device-step', 61);
   // The link follows the step.
   await poll(() => page.evaluate(() => location.hash)).not.toBe(hashAt60);
