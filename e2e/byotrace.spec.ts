@@ -4,7 +4,7 @@
 // same moment while a different file is refused.
 import { mkdirSync } from 'node:fs';
 import { expect, type Page } from '@playwright/test';
-import { sharedTest as test, hashMoment, ready, settled, settledAt, watch } from './helpers';
+import { sharedTest as test, hashMoment, ready, settled, settledAt, stepTo, watch } from './helpers';
 
 async function shot(page: Page, name: string) {
   mkdirSync('test-results', { recursive: true });
@@ -86,11 +86,15 @@ test('a link reopened with the same file lands on the same step with the same me
   await uploadAndMap(page);
   await page.getByTestId('trace-run').click();
   await expect(page.getByTestId('trace-dialog')).toBeHidden();
-  for (let i = 0; i < 40; i++) await page.getByTestId('btn-step-request').click();
-  await page.getByTestId('btn-step-op').click();
+  // A moment inside the run: request 40 by the scrubber (a seek, not 40 reveals), then one
+  // operation on, so the link carries an operation as well as a request.
+  await page.getByTestId('scrubber').fill('40');
+  await settledAt(page, { step: 40, op: 0 });
+  await stepTo(page, 'btn-step-op');
   // The moment drawn once everything has landed, and the address bar written for it.
   const { hash, ...at } = await settled(page);
   expect(at.step).toBeGreaterThanOrEqual(40);
+  expect(at).not.toEqual({ step: 40, op: 0 });
   expect(hashMoment(hash)).toEqual(at);
   const metrics = await page.locator('section.metrics dl.metrics-list').textContent();
 
