@@ -410,6 +410,13 @@ impl PageFtl {
                 self.ppb
             )
         });
+        // Out of the candidates before its copies, not after its erase: each copy's `remap`
+        // takes one valid page off the victim, which for a candidate moves it to the head of
+        // the next lower count's list (its node and three neighbours' written: a quarter of a
+        // GC copy's instructions, issue 37); a block that is no candidate only has its count
+        // changed. The other candidates' lists end the same (a block moved in and out of a
+        // list leaves the others in their order), and no choice is made during the copies.
+        self.valid.remove(victim);
         // The victim's map entries asked of the cache together, not one miss per copy in turn
         // (issue 37: a uniform trace's victims hold pages of lpns all over the map).
         // wasm32 has no prefetch: there the entries are read, all before the copies, so their
@@ -446,7 +453,6 @@ impl PageFtl {
             self.remap(data.lpn, dst);
         }
         flash.erase(victim, Cause::Gc)?;
-        self.valid.remove(victim);
         self.usage[victim as usize] = BlockUse::Free;
         self.free.push_back(victim);
         Ok(())
