@@ -338,7 +338,7 @@ fn fill_streamed(
     // The highest page, counted here only when the run could not be built (its plan's
     // error then needs it).
     let mut need = None;
-    let (parsed, file, counts, run) = std::thread::scope(|s| {
+    let (parsed, file, counts, run, first_plan) = std::thread::scope(|s| {
         // A few batches (a 256 KB chunk of text each, `setup::READ_CHUNK`) in flight at most:
         // bounded memory.
         let (to_run, batches) = std::sync::mpsc::sync_channel::<Batch>(2);
@@ -377,7 +377,7 @@ fn fill_streamed(
             }
         }
         let (parsed, file, counts) = parse.join().expect("the parsing thread does not panic");
-        (parsed, file, counts, run)
+        (parsed, file, counts, run, plan)
     });
     let file = file?;
     let mut raw: RawTrace = parsed.map_err(|e| format!("trace {}: {e}", path.display()))?;
@@ -391,7 +391,9 @@ fn fill_streamed(
         }
     };
     let need = streamed.as_ref().map_or(need, |s| s.need);
-    let plan = plan_one(&sc, fit, need, o.space);
+    // Fold's plan does not read the trace's highest page: the first plan stands (issue 37:
+    // planning again built the scheme once more, after the run, on no other thread's time).
+    let plan = if fit == Fit::Fold { first_plan } else { plan_one(&sc, fit, need, o.space) };
     row.plan = Some(plan.clone());
     let mut planned = plan.apply(&sc)?;
     if o.timing.is_some() {
