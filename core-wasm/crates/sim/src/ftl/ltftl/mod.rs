@@ -33,6 +33,7 @@ use super::registry::{self, Builder, Mapping, PanelKind, ParamSpec, Run, SchemeE
 use super::{BlockRole, Cleaning, Ftl, PageState, Panel, SchemeParams};
 use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
 
+mod ahead;
 mod gc;
 mod log;
 mod meta;
@@ -681,6 +682,10 @@ impl Ftl for LtFtl {
 
     fn locate(&self, lpn: Lpn) -> Option<Ppn> {
         self.fwd.get(lpn as usize).copied().filter(|&p| p != NONE)
+    }
+
+    fn run_closed(&mut self, parts: &mut super::host::Parts<'_>, reqs: &[crate::trace::Request]) -> Option<Result<(), (crate::trace::Request, FlashError)>> {
+        self.closed_loop(parts, reqs)
     }
 
     fn block_role(&self, pbn: Pbn) -> BlockRole {
