@@ -708,25 +708,11 @@ impl Simulator {
         }
         let recording = self.state.flash.recording();
         let back = step < self.state.pos;
-        // The nearest kept state at or before `step`: a keyframe or the one near the cursor.
-        let kf = self.keyframes.iter().rev().find(|k| k.pos <= step);
-        let near = self.near.as_ref().filter(|k| k.pos <= step);
-        let base = match (kf, near) {
-            (Some(k), Some(n)) => Some(if n.pos > k.pos { n } else { k }),
-            (k, n) => k.or(n),
-        };
         if back || self.error.is_some() {
             self.error = None;
-            self.state = match base {
-                Some(k) => k.clone(),
-                None => {
-                    let mut s = (self.fresh)();
-                    s.clock.config = self.timing;
-                    s
-                }
-            };
-        } else if let Some(k) = base.filter(|k| k.pos > self.state.pos) {
-            self.state = k.clone();
+            self.state = self.copy_of(self.kept_at(step));
+        } else if let Some(k) = self.kept_at(step).filter(|k| k.pos > self.state.pos).cloned() {
+            self.state = k;
         }
         self.state.flash.set_recording(false);
         let mut r = Ok(0);
@@ -750,6 +736,56 @@ impl Simulator {
         }
         self.state.flash.set_recording(recording);
         r.map(|_| ())
+    }
+
+    /// The nearest kept state at or before `step`: a keyframe or the one near the cursor
+    /// (None: step 0's, built afresh).
+    fn kept_at(&self, step: usize) -> Option<&State> {
+        let kf = self.keyframes.iter().rev().find(|k| k.pos <= step);
+        let near = self.near.as_ref().filter(|k| k.pos <= step);
+        match (kf, near) {
+            (Some(k), Some(n)) => Some(if n.pos > k.pos { n } else { k }),
+            (k, n) => k.or(n),
+        }
+    }
+
+    /// A copy of a kept state, or step 0's state built afresh.
+    fn copy_of(&self, kept: Option<&State>) -> State {
+        match kept {
+            Some(k) => k.clone(),
+            None => {
+                let mut s = (self.fresh)();
+                s.clock.config = self.timing;
+                s
+            }
+        }
+    }
+
+    /// The state after `step` requests, for a step behind the cursor, rebuilt as `seek`
+    /// rebuilds it (the nearest kept state, then replay; no near keyframe taken) while
+    /// this one stays where it is: the state before a request the stepper ran without
+    /// copying the chip first (stepper.rs `begin`; issue 37 item 3). Only on the recorded
+    /// run (a branch after a recovery replays from its own roots) and not on a streamed
+    /// run (its earlier batches are gone).
+    pub fn state_at(&mut self, step: usize) -> Result<State, String> {
+        if step > self.state.pos || !self.rebuilds_behind() {
+            return Err(format!("request {step} cannot be rebuilt from request {}", self.state.pos));
+        }
+        let recording = self.state.flash.recording();
+        let mut here = self.copy_of(self.kept_at(step));
+        std::mem::swap(&mut self.state, &mut here);
+        self.state.flash.set_recording(false);
+        let r = self.replay(step - self.state.pos, step);
+        std::mem::swap(&mut self.state, &mut here);
+        self.state.flash.set_recording(recording);
+        // A failed replay left its message in `error`: the run at the cursor did not fail.
+        let e = self.error.take();
+        r.map(|_| here).map_err(|m| e.unwrap_or(m))
+    }
+
+    /// Whether `state_at` can rebuild a state behind the cursor.
+    pub fn rebuilds_behind(&self) -> bool {
+        self.base == 0 && self.error.is_none()
     }
 
     /// `n` requests of a seek's replay to `step`. A span the run log already covers, with no

@@ -197,6 +197,12 @@ impl Stepper {
         self.paused.as_ref().unwrap_or(&self.sim.state)
     }
 
+    /// Whether a copy of the state before the request shown is held (`begin`: only while
+    /// a request of several operations is revealed, or on a branch after a recovery).
+    pub fn holds_before(&self) -> bool {
+        self.before.is_some()
+    }
+
     /// The state before the next flash operation can run, as a crash test starts from
     /// it: the state before the request in progress (with the request and the operations
     /// revealed of it), or the present between requests. None while power is off or a
@@ -223,7 +229,13 @@ impl Stepper {
         // chip of 4 M pages: a fourth state's fresh pages cost a 50-60 ms first touch; issue
         // 37 item 3). Back without it replays from a keyframe.
         self.before = None;
-        let before = keep_before.then(|| self.sim.state.clone());
+        // On the recorded run the copy waits until the request turns out to need it: most
+        // requests are one operation, shown complete at once, and a copy of a 4 M-page
+        // chip is most of an op step's time (issue 37 item 3). A branch after a recovery
+        // copies first (its states are not the recorded run's to rebuild).
+        let pos = self.sim.pos();
+        let lazy = keep_before && self.roots.is_empty() && self.sim.rebuilds_behind();
+        let before = (keep_before && !lazy).then(|| self.sim.state.clone());
         // The copy a write replaces (its block changes with no operation on it).
         let old = match req {
             Request::Write { lpn } | Request::Read { lpn } => self.sim.state.ftl.locate(lpn),
@@ -242,6 +254,11 @@ impl Stepper {
         self.recovery_events = false;
         self.request = Some(req);
         self.n = self.events.iter().filter(|e| matches!(e, Event::Op { .. })).count();
+        if lazy && self.n > 1 {
+            // Revealed operation by operation: each moment is the state before, re-run
+            // paused (`pause_at`). Rebuilt from the nearest kept state.
+            self.before = Some(self.sim.state_at(pos)?);
+        }
         self.cursor = 0;
         self.k = 0;
         self.in_request = true;
@@ -546,12 +563,15 @@ impl Stepper {
     /// The state before the request in progress: between requests again.
     /// The request before it is shown complete, as Step leaves it (`seek`).
     fn restore_before(&mut self) {
+        // A request run without a copy first (`begin`) left the state after it: the
+        // state before it is the moment after the request before, as `seek` shows it.
+        let ran_here = self.before.is_none() && self.request.is_some();
         if let Some(b) = self.before.take() {
             self.sim.state = b;
         }
+        let pos = self.sim.pos() - usize::from(ran_here);
         self.forget_request();
-        let pos = self.sim.pos();
-        if pos > 0 && !self.roots.iter().any(|r| r.state.pos >= pos) {
+        if (pos > 0 || ran_here) && !self.roots.iter().any(|r| r.state.pos >= pos) {
             // On failure the moment stays as restored, without the request's events.
             let _ = self.seek_shown(pos);
         }

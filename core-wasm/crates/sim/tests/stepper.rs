@@ -37,6 +37,25 @@ fn op_steps_reveal_a_gc_then_snap_to_the_scheme_view() {
 }
 
 #[test]
+fn only_a_request_revealed_op_by_op_copies_the_state_before_it() {
+    // Issue 37 item 3: a copy of a 4 M-page chip was most of an op step's time. Most
+    // requests are one operation, shown complete at once: no copy (Back rebuilds the state
+    // from a keyframe); a GC's operations are revealed one by one from a copy.
+    let mut s = stepper("(w0-19)x3");
+    let (mut one, mut several) = (0, 0);
+    while s.step_op().unwrap() {
+        if s.op_cursor() < s.op_count() {
+            assert!(s.holds_before(), "request {} revealed op by op without its before-state", s.step());
+            several += 1;
+        } else if s.op_count() == 1 {
+            assert!(!s.holds_before(), "request {} of one operation copied the state before it", s.step());
+            one += 1;
+        }
+    }
+    assert!(one > 20 && several > 0, "{one} one-operation requests, {several} revealed op by op");
+}
+
+#[test]
 fn back_op_returns_to_the_same_state() {
     // Random rewrites leave victims with valid pages, so some GCs copy (many ops per request).
     let mut s = stepper("(w0-19)x2 (w3 w7 w1 w15 w2 w9 w11 w0 w4 w13 w17 w5)x6");
