@@ -9,6 +9,7 @@ use crate::crash::request_words;
 use crate::ftl::{PageState, Panel};
 use crate::moment::Display;
 use crate::nand::{Cause, Event, OpKind, PageKind, NONE};
+use crate::sim::State;
 use crate::trace::Request;
 
 /// The scheme panels of the moment on screen (`Session.view()`; ftl/panel.rs).
@@ -42,6 +43,32 @@ fn cleaning(c: Cause) -> bool {
 }
 
 impl Stepper {
+    /// The state on screen: the paused state inside a request or recovery, else the
+    /// simulator's (after the last completed request, or as the power cut left it).
+    pub fn view(&self) -> &State {
+        self.paused.as_ref().unwrap_or(&self.sim.state)
+    }
+
+    /// Whether a copy of the state before the request shown is held (`begin`: only while
+    /// a request of several operations is revealed, or on a branch after a recovery).
+    pub fn holds_before(&self) -> bool {
+        self.before.is_some()
+    }
+
+    /// The state before the next flash operation can run, as a crash test starts from
+    /// it: the state before the request in progress (with the request and the operations
+    /// revealed of it), or the present between requests. None while power is off or a
+    /// recovery is being revealed.
+    pub fn cut_point(&self) -> Option<(&State, usize)> {
+        if self.power.is_some() || self.rec.is_some() {
+            return None;
+        }
+        if self.in_request {
+            return self.before.as_ref().map(|b| (b, self.k));
+        }
+        Some((&self.sim.state, 0))
+    }
+
     /// Requests completed (the one in progress excluded).
     pub fn step(&self) -> usize {
         if let Some(rec) = &self.rec {
