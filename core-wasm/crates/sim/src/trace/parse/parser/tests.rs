@@ -270,3 +270,64 @@ fn a_size_of_0_is_refused_and_every_sector_size_reads_alike() {
         }
     }
 }
+
+/// A chunk's whole lines are read where the chunk lies and only its last partial line is
+/// carried (issue 37): wherever the chunks end (inside a line, right after a newline,
+/// between CR and LF, inside a multi-byte character, in a chunk without a newline, in a
+/// line too long to be a trace's), every format reads as it does whole, with the same
+/// errors at the same lines.
+#[test]
+fn a_text_read_in_any_chunks_reads_as_whole() {
+    // Usual DiskSim lines of varied lengths (no bad ones: those come below).
+    let usual: String = (0..3_000u64)
+        .map(|i| format!("{}.{:03} 0 {} {} {}\n", i, i * 37 % 1000, i * 7_919 % 1_000_003, 8 << (i % 4), i % 2))
+        .collect();
+    let mut texts: Vec<(&str, Vec<u8>)> = vec![
+        ("disksim", usual.clone().into_bytes()),
+        ("crlf", usual.replace('\n', "\r\n").into_bytes()),
+        ("no final newline", usual.trim_end().as_bytes().to_vec()),
+        ("comments", usual.replace("\n1", "\n# a comment é\n\n1").into_bytes()),
+        (
+            "bom csv",
+            [&b"\xef\xbb\xbfop,offset (bytes),size (bytes)\n"[..], &b"W,4096,8192\nR,0,4096\n".repeat(400)].concat(),
+        ),
+        ("umass", "0,76040,4096,w,0.000\n0,45752,8192,r,0.001\n".repeat(700).into_bytes()),
+        (
+            "late pattern",
+            format!("{}w0 w32 r64 w96\nw0 r32\n", "# padding before the pattern\n".repeat(400)).into_bytes(),
+        ),
+    ];
+    // A bad byte and a bad line deep in the text.
+    let mut bad = usual.clone().into_bytes();
+    let at = bad.len() * 2 / 3;
+    bad[at] = 0xff;
+    bad.extend_from_slice(b"1.0 0 12x 8 0\n0.5 0 8 8 0\n");
+    texts.push(("bad byte and line", bad));
+    // A line of twice the 1 MB limit after usual ones.
+    let mut long = usual.clone().into_bytes();
+    long.extend_from_slice(b"0.1 0 ");
+    long.extend(std::iter::repeat_n(b'9', 2 * MAX_LINE));
+    long.extend_from_slice(b" 8 0\n");
+    texts.push(("long line", long));
+    for (name, text) in &texts {
+        for skip_bad_lines in [false, true] {
+            let opts = TraceOptions { skip_bad_lines, ..TraceOptions::default() };
+            // Whole, the long line is a whole line (a bad one); in chunks it is refused for its
+            // length once its carried part passes the limit, at any chunk size.
+            let long = *name == "long line";
+            let whole = parse_with(text, opts.clone(), true, if long { 65_537 } else { text.len() });
+            assert!(
+                whole.starts_with(if long || (name.contains("bad") && !skip_bad_lines) { "Err(" } else { "Ok(" }),
+                "{name}: {whole:.300}"
+            );
+            let small: &[usize] = if long { &[] } else { &[1, 2, 3, 61] };
+            for &chunk in small.iter().chain(&[4093, SNIFF + 1, 65_537, 300_000]) {
+                let chunked = parse_with(text, opts.clone(), true, chunk);
+                assert!(
+                    chunked == whole,
+                    "{name}, skip {skip_bad_lines}, chunks of {chunk}:\n{chunked:.600}\n{whole:.600}"
+                );
+            }
+        }
+    }
+}
