@@ -13,6 +13,7 @@ use crate::trace::requests::Requests;
 use crate::trace::Request;
 
 mod seek;
+pub use seek::REBUILD_REPLAY;
 mod stream;
 pub use stream::{StreamRun, Streamed};
 

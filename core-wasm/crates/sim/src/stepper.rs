@@ -206,9 +206,10 @@ impl Stepper {
         // On the recorded run the copy waits until the request turns out to need it: most
         // requests are one operation, shown complete at once, and a copy of a 4 M-page
         // chip is most of an op step's time (issue 37 item 3). A branch after a recovery
-        // copies first (its states are not the recorded run's to rebuild).
+        // copies first (its states are not the recorded run's to rebuild), and so does a
+        // request far from any kept state (a replay would cost more than the copy).
         let pos = self.sim.pos();
-        let lazy = keep_before && self.roots.is_empty() && self.sim.rebuilds_behind();
+        let lazy = keep_before && self.roots.is_empty() && self.sim.rebuilds_behind(pos);
         let before = (keep_before && !lazy).then(|| self.sim.state.clone());
         // The copy a write replaces (its block changes with no operation on it).
         let old = match req {

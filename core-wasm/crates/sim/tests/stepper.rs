@@ -60,6 +60,28 @@ fn only_a_request_revealed_op_by_op_copies_the_state_before_it() {
 }
 
 #[test]
+fn far_from_any_kept_state_a_request_copies_the_state_before_it() {
+    // No keyframes and no near keyframe (a chip too large for either): a request more than
+    // REBUILD_REPLAY requests into the run copies first, as a replay from step 0 would cost
+    // more than the copy; one nearer step 0 does not.
+    let n = ftl_sim::sim::REBUILD_REPLAY + 2_000;
+    let mut s = stepper(&format!("(w0-19)x{}", n.div_ceil(20)));
+    s.sim.set_keyframe_budget(0);
+    s.sim.set_near_keyframe(0);
+    let one_op = |s: &mut Stepper| loop {
+        let between = s.op_count() == 0;
+        assert!(s.step_op().unwrap());
+        if between && s.op_count() == 0 {
+            return s.holds_before();
+        }
+    };
+    s.seek(1_000).unwrap();
+    assert!(!one_op(&mut s), "near step 0: rebuilt when needed, not copied");
+    s.seek(ftl_sim::sim::REBUILD_REPLAY + 1_000).unwrap();
+    assert!(one_op(&mut s), "far from any kept state: copied first");
+}
+
+#[test]
 fn back_op_returns_to_the_same_state() {
     // Random rewrites leave victims with valid pages, so some GCs copy (many ops per request).
     let mut s = stepper("(w0-19)x2 (w3 w7 w1 w15 w2 w9 w11 w0 w4 w13 w17 w5)x6");

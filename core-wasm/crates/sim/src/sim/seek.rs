@@ -4,6 +4,10 @@
 
 use super::{RunMode, Simulator, State};
 
+/// Requests `rebuilds_behind` lets a rebuild replay: about the time a copy of a chip of
+/// millions of pages takes (a request ~ copying a few hundred bytes).
+pub const REBUILD_REPLAY: usize = 1 << 16;
+
 impl Simulator {
     /// The state after `step` requests: the nearest keyframe at or before it, then replay.
     /// Equal to a fresh replay because everything is deterministic.
@@ -74,7 +78,7 @@ impl Simulator {
     /// run (a branch after a recovery replays from its own roots) and not on a streamed
     /// run (its earlier batches are gone).
     pub fn state_at(&mut self, step: usize) -> Result<State, String> {
-        if step > self.state.pos || !self.rebuilds_behind() {
+        if step > self.state.pos || self.base > 0 || self.error.is_some() {
             return Err(format!("request {step} cannot be rebuilt from request {}", self.state.pos));
         }
         let recording = self.state.flash.recording();
@@ -89,9 +93,13 @@ impl Simulator {
         r.map(|_| here).map_err(|m| e.unwrap_or(m))
     }
 
-    /// Whether `state_at` can rebuild a state behind the cursor.
-    pub fn rebuilds_behind(&self) -> bool {
-        self.base == 0 && self.error.is_none()
+    /// Whether `state_at` can rebuild the state after `step` requests behind the cursor,
+    /// and cheaply: a kept state (or step 0) at most `REBUILD_REPLAY` requests before
+    /// `step`. A chip with no keyframe and no near one (too large for either) far into its
+    /// run copies instead.
+    pub fn rebuilds_behind(&self, step: usize) -> bool {
+        let from = self.kept_at(step).map_or(0, |k| k.pos);
+        self.base == 0 && self.error.is_none() && step.saturating_sub(from) <= REBUILD_REPLAY
     }
 
     /// `n` requests of a seek's replay to `step`. A span the run log already covers, with no
