@@ -105,3 +105,25 @@ fn bad_parameters_are_clear_errors() {
     let e = scenario("page", params(0.1), 16, 4, p).build().err().unwrap();
     assert!(e.contains("does not support"), "{e}");
 }
+
+#[test]
+fn page_mapping_says_how_many_writes_stay_quiet() {
+    // `quiet_writes` (what `Stepper::run_ahead` logs by) is exact: that many writes do no
+    // garbage collection, and the one after them collects, before and after GC has begun.
+    for (blocks, ppb, op, seed) in [(16, 8, 0.25, 1), (40, 16, 0.1, 2), (64, 4, 0.4, 3), (12, 1, 0.3, 4)] {
+        let w = Workload::Uniform { n: 20_000, seed, read_ratio: 0.0 };
+        let mut sim = scenario("page", params(op), blocks, ppb, w).build().unwrap();
+        let (total, mut collected) = (sim.total(), 0);
+        while sim.pos() < total {
+            let quiet = sim.state.ftl.quiet_writes().expect("page mapping says") as usize;
+            let gc = sim.state.flash.counters.gc_runs;
+            sim.run(quiet.min(total - sim.pos())).unwrap();
+            assert_eq!(sim.state.flash.counters.gc_runs, gc, "{blocks} x {ppb}: {quiet} quiet writes");
+            if sim.step().unwrap() {
+                assert!(sim.state.flash.counters.gc_runs > gc, "{blocks} x {ppb}: the write after them collects");
+                collected += 1;
+            }
+        }
+        assert!(collected > 100, "{blocks} x {ppb}: GC ran {collected} times");
+    }
+}

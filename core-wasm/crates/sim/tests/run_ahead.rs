@@ -6,12 +6,17 @@
 //! collecting garbage or merging part-way, and that are noisy from the start, for every
 //! scheme, run in uneven chunks (a chunk ends where the page's Cancel or progress stops it).
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
 use crate::common;
 
 use common::{assert_same, assert_same_record, prepare_player, scenario};
-use ftl_sim::ftl::{SchemeParams, SCHEMES};
+use ftl_sim::ftl::page::PageFtl;
+use ftl_sim::ftl::{BlockRole, Ftl, SchemeParams, SCHEMES};
+use ftl_sim::nand::{Flash, FlashResult, Lpn, Pbn, Ppn};
 use ftl_sim::scenario::load;
-use ftl_sim::sim::Simulator;
+use ftl_sim::sim::{Fresh, Simulator};
 use ftl_sim::stepper::Stepper;
 use ftl_sim::trace::fit::Fit;
 use ftl_sim::trace::gen::Workload;
@@ -143,4 +148,89 @@ fn run_ahead_after_a_power_cut_and_recovery_keeps_the_branch() {
     assert_eq!(ahead.sim.log.markers(), stepped.sim.log.markers(), "markers");
     assert_eq!(ahead.sim.log.samples(), stepped.sim.log.samples(), "samples");
     assert!(ahead.sim.state.mismatches().is_empty());
+}
+
+#[test]
+fn run_ahead_logs_page_mappings_first_cleaning_at_once_without_a_replay() {
+    // No keyframe, as for page mapping's 12 MB state in the Session's 16 MB: a stretch found
+    // not quiet after it ran unlogged went back to step 0's state, built afresh, and replayed
+    // the run to it. Page mapping says how many writes stay quiet (`Ftl::quiet_writes`), so
+    // the stretch that may collect garbage is logged at once and nothing is built again.
+    let w = Workload::Hotcold { n: 3000, seed: 5, read_ratio: 0.2, hot_fraction: 0.1, hot_ratio: 0.9 };
+    let built = Arc::new(AtomicUsize::new(0));
+    let build = || {
+        let sim = generated("page", 64, w.clone());
+        let inner = sim.fresh().clone();
+        let count = built.clone();
+        let fresh: Fresh = Arc::new(move || {
+            count.fetch_add(1, Ordering::SeqCst);
+            inner()
+        });
+        let mut sim = Simulator::new(fresh, sim.requests().to_vec());
+        sim.set_keyframe_budget(0);
+        sim.record_timeline(true);
+        sim
+    };
+    let mut stepped = build();
+    while stepped.step().unwrap() {}
+    built.store(0, Ordering::SeqCst);
+    let mut ahead = Stepper::new(build());
+    let total = ahead.sim.total();
+    assert_eq!(ahead.run_ahead(total).unwrap(), total);
+    assert!(ahead.run_ahead_logged_from().is_some_and(|at| at > 0), "quiet stretches, then one that cleans");
+    assert_eq!(built.load(Ordering::SeqCst), 1, "step 0's state built once: no stretch run again");
+    assert_same("page, no keyframe", &ahead.sim, &stepped);
+    assert_same_record("page, no keyframe", &ahead.sim, &stepped);
+}
+
+/// Page mapping that claims every write stays quiet: what `run_ahead` must survive from a
+/// scheme wrong about `quiet_writes` (it only chooses how a stretch is tried first).
+#[derive(Clone)]
+struct ClaimsQuiet(PageFtl);
+
+impl Ftl for ClaimsQuiet {
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+    fn logical_pages(&self) -> u32 {
+        self.0.logical_pages()
+    }
+    fn write(&mut self, flash: &mut Flash, lpn: Lpn, version: u32) -> FlashResult<()> {
+        self.0.write(flash, lpn, version)
+    }
+    fn read(&mut self, flash: &mut Flash, lpn: Lpn) -> FlashResult<Option<Ppn>> {
+        self.0.read(flash, lpn)
+    }
+    fn locate(&self, lpn: Lpn) -> Option<Ppn> {
+        self.0.locate(lpn)
+    }
+    fn block_role(&self, pbn: Pbn) -> BlockRole {
+        self.0.block_role(pbn)
+    }
+    fn ram_bytes(&self) -> u64 {
+        self.0.ram_bytes()
+    }
+    fn quiet_writes(&self) -> Option<u64> {
+        Some(u64::MAX)
+    }
+}
+
+#[test]
+fn run_ahead_checks_each_stretch_whatever_the_scheme_claims() {
+    // The stretch after the claim is still checked by the counts: the first GC's stretch is
+    // found not quiet and run again logged, so the log keeps every marker.
+    let w = Workload::Hotcold { n: 3000, seed: 5, read_ratio: 0.2, hot_fraction: 0.1, hot_ratio: 0.9 };
+    let build = || {
+        let sim = generated("page", 64, w.clone());
+        let inner = sim.fresh().clone();
+        let g = *sim.state.flash.geometry();
+        let fresh: Fresh = Arc::new(move || {
+            let mut s = inner();
+            s.ftl = Box::new(ClaimsQuiet(PageFtl::new(&g, &SchemeParams::default()).unwrap()));
+            s
+        });
+        Simulator::new(fresh, sim.requests().to_vec())
+    };
+    let at = check("page claiming quiet writes", &build);
+    assert!(at.is_some_and(|at| at > 0), "quiet stretches, then one found not quiet");
 }

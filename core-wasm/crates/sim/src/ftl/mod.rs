@@ -288,6 +288,16 @@ pub trait Ftl: FtlClone + Send {
         role
     }
 
+    /// Host writes from now on that certainly do no flash work but their own program: no
+    /// garbage collection, merge or metadata write, so no request among them is a run-log
+    /// marker (runlog.rs). `Stepper::run_ahead` runs a stretch with more writes than this
+    /// logged at once, where run unlogged it would be found not quiet and run again from
+    /// the nearest kept state: from step 0 on a chip too large for a keyframe (issue 37).
+    /// `None` (the default): the scheme does not say, and every stretch is tried unlogged.
+    fn quiet_writes(&self) -> Option<u64> {
+        None
+    }
+
     /// Runs `reqs` in the closed model at full speed in a loop compiled for this scheme's
     /// own type (`host::run_closed(self, ..)`), its `write` and `read` called directly, not
     /// through `Box<dyn Ftl>` once a request (issue 37). `None` (the default): the

@@ -534,6 +534,15 @@ impl Ftl for PageFtl {
         }))
     }
 
+    /// The frontier's room, then a block a frontier while two or more are free: the write
+    /// that opens a frontier with fewer free collects garbage first (`open_frontier`). A
+    /// read does no other flash work, so only writes count.
+    fn quiet_writes(&self) -> Option<u64> {
+        let room = self.frontier.map_or(0, |f| self.ppb - f.next);
+        let opens = (self.free.len() as u64).saturating_sub(1);
+        Some(room as u64 + opens * self.ppb as u64)
+    }
+
     #[inline]
     fn read(&mut self, flash: &mut Flash, lpn: Lpn) -> FlashResult<Option<Ppn>> {
         let ppn = self.l2p[lpn as usize];
