@@ -32,6 +32,21 @@ fn peak_rss() -> Option<u64> {
     line.split_whitespace().nth(1)?.parse::<u64>().ok().map(|kb| kb * 1024)
 }
 
+/// CPU seconds this thread has run (CLOCK_THREAD_CPUTIME_ID): a run's CPU time, without the
+/// time it waited for a core behind another process (the bench's wasm / native ratios by CPU,
+/// scripts/bench-wasm-rounds.mjs). None where the clock is missing.
+#[cfg(unix)]
+fn thread_cpu_s() -> Option<f64> {
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime writes the one timespec it is given.
+    let r = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    (r == 0).then(|| t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
+}
+#[cfg(not(unix))]
+fn thread_cpu_s() -> Option<f64> {
+    None
+}
+
 fn bench(a: &BenchArgs) -> Result<serde_json::Value, String> {
     let scenario = match a.scenario.strip_prefix('@') {
         Some(path) => {
@@ -43,6 +58,7 @@ fn bench(a: &BenchArgs) -> Result<serde_json::Value, String> {
     };
     ftl_sim::limits::at_most("--runs", a.runs as u64, ftl_sim::limits::MAX_BENCH_RUNS)?;
     let mut secs = Vec::new();
+    let mut cpu = Vec::new();
     let (mut requests, mut ops, mut keyframes) = (0, 0, 0);
     for _ in 0..a.runs.max(1) {
         let mut sim = scenario.build()?;
@@ -52,15 +68,17 @@ fn bench(a: &BenchArgs) -> Result<serde_json::Value, String> {
             sim.set_keyframe_budget(ftl_sim::limits::SESSION_KEYFRAME_BYTES);
             let mut stepper = Stepper::new(sim);
             stepper.set_recoverer(scenario.recoverer());
-            let t0 = std::time::Instant::now();
+            let (t0, c0) = (std::time::Instant::now(), thread_cpu_s());
             stepper.run_ahead(total)?;
             secs.push(t0.elapsed().as_secs_f64());
+            cpu.push(thread_cpu_s().zip(c0).map(|(c1, c0)| c1 - c0));
             stepper.sim
         } else {
             sim.set_mode(RunMode::FullSpeed);
-            let t0 = std::time::Instant::now();
+            let (t0, c0) = (std::time::Instant::now(), thread_cpu_s());
             sim.run(total)?;
             secs.push(t0.elapsed().as_secs_f64());
+            cpu.push(thread_cpu_s().zip(c0).map(|(c1, c0)| c1 - c0));
             sim
         };
         let m = sim.state.metrics();
@@ -71,6 +89,13 @@ fn bench(a: &BenchArgs) -> Result<serde_json::Value, String> {
         ops = sim.state.flash.total_ops();
         keyframes = sim.keyframe_steps().len();
     }
+    // The CPU of the run whose wall clock is the median.
+    let mid = {
+        let mut order: Vec<usize> = (0..secs.len()).collect();
+        order.sort_by(|&i, &j| secs[i].total_cmp(&secs[j]));
+        order[order.len() / 2]
+    };
+    let cpu_s = cpu[mid];
     secs.sort_by(|a, b| a.total_cmp(b));
     let median = secs[secs.len() / 2];
     Ok(serde_json::json!({
@@ -82,6 +107,8 @@ fn bench(a: &BenchArgs) -> Result<serde_json::Value, String> {
         "keyframes": keyframes,
         "runs_s": secs,
         "median_s": median,
+        // The thread's CPU seconds in the median run (null where not measured).
+        "cpu_s": cpu_s,
         "requests_per_s": requests as f64 / median,
         "flash_ops_per_s": ops as f64 / median,
         "peak_rss_bytes": peak_rss(),
