@@ -14,9 +14,11 @@
 use super::pool::BlockPool;
 use super::panel::{first_rows, some, BlockFill, ReplacementEntry, PANEL_ROWS};
 use super::registry::{self, Builder, Mapping, PanelKind, Run, SchemeEntry};
+use super::host::Parts;
 use super::scan_recovery::{scan, Extent};
 use super::{BlockRole, Cleaning, Ftl, Panel, PanelData, SchemeParams};
 use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
+use crate::trace::Request;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Use {
@@ -303,6 +305,41 @@ impl Nftl {
     }
 }
 
+/// How many requests' lines the closed loop reads together where it cannot prefetch (wasm32).
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+const GROUP: usize = 32;
+
+impl Nftl {
+    /// Reads, before the `GROUP` requests from `i` run, the lines the next group's requests
+    /// will miss on: a request's page at its offset in the data block (a write's OOB read
+    /// of it, section 2.2; a read's last try), the newest page of its replacement block (a
+    /// read's first OOB read), its `loc` entry and its oracle slot. The block map (4 B a
+    /// logical block) stays in cache; the page states (16 B a page, 8 MB on the bench's chip)
+    /// do not, and in wasm each was a miss waited for inside its request. Every load is
+    /// independent of the others, so their misses overlap. Returns a sum only so that the
+    /// loads are kept: changes nothing (LTFTL's and page mapping's `touch_group`, the same idea).
+    #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+    #[inline(always)]
+    fn touch_group(&self, s: &Parts<'_>, reqs: &[Request], i: usize) -> u32 {
+        let (latest, pages, ppb) = (s.oracle.latest(), s.flash.pages(), self.ppb);
+        let n = reqs.len();
+        let mut sum = 0u32;
+        for r in &reqs[n.min(i + GROUP)..n.min(i + 2 * GROUP)] {
+            let Some(lpn) = r.lpn() else { continue };
+            let Some(e) = self.map.get((lpn / ppb) as usize) else { continue };
+            let home = e.data.wrapping_mul(ppb).wrapping_add(lpn % ppb) as usize;
+            sum = sum.wrapping_add(pages.get(home).map_or(0, |p| p.lpn));
+            if e.repl != NONE && e.repl_next > 0 {
+                let newest = (e.repl * ppb + e.repl_next - 1) as usize;
+                sum = sum.wrapping_add(pages.get(newest).map_or(0, |p| p.lpn));
+            }
+            sum = sum.wrapping_add(self.loc.get(lpn as usize).copied().unwrap_or(0));
+            sum = sum.wrapping_add(latest.get(lpn as usize).copied().unwrap_or(0));
+        }
+        sum
+    }
+}
+
 impl Ftl for Nftl {
     fn name(&self) -> &'static str {
         "nftl"
@@ -370,6 +407,21 @@ impl Ftl for Nftl {
 
     fn locate(&self, lpn: Lpn) -> Option<Ppn> {
         self.loc.get(lpn as usize).copied().filter(|&p| p != NONE)
+    }
+
+    /// On wasm32 the closed loop is compiled for NFTL, with `touch_group` every `GROUP`
+    /// requests (issue 37: NFTL's wasm / native cells). Natively the simulator's shared loop
+    /// runs it, unchanged (`None`).
+    #[cfg_attr(target_arch = "x86_64", allow(unused_variables))]
+    fn run_closed(&mut self, parts: &mut Parts<'_>, reqs: &[Request]) -> Option<Result<(), (Request, FlashError)>> {
+        #[cfg(not(target_arch = "x86_64"))]
+        return Some(super::host::run_closed_ahead(self, parts, reqs, |ftl: &Nftl, s, reqs, i| {
+            if i % GROUP == 0 {
+                core::hint::black_box(ftl.touch_group(s, reqs, i));
+            }
+        }));
+        #[cfg(target_arch = "x86_64")]
+        None
     }
 
     fn block_role(&self, pbn: Pbn) -> BlockRole {
