@@ -40,7 +40,7 @@ fn thread_cpu_s() -> Option<f64> {
     let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: clock_gettime writes the one timespec it is given.
     let r = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
-    (r == 0).then(|| t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
+    (r == 0).then_some(t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
 }
 #[cfg(not(unix))]
 fn thread_cpu_s() -> Option<f64> {
