@@ -6,7 +6,7 @@
 // Chromium kept open (openWasmBench).
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
@@ -170,6 +170,30 @@ function attributeLongTasks(trace) {
     });
 }
 
+/**
+ * CPU ns of the DedicatedWorker threads of `pids` (Chromium's renderers): field 1 of
+ * /proc/PID/task/TID/schedstat, the thread's time on a CPU, in ns (exact for a thread that is
+ * not running: it is brought up to date when the thread leaves the CPU). Null off Linux.
+ */
+function workerCpuNs(pids) {
+  let ns = 0;
+  try {
+    for (const pid of pids) {
+      for (const tid of readdirSync(`/proc/${pid}/task`)) {
+        try {
+          if (!readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').startsWith('DedicatedWorker')) continue;
+          ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+        } catch {
+          /* the thread ended */
+        }
+      }
+    }
+  } catch {
+    return null;
+  }
+  return ns;
+}
+
 // ---- the app's .wasm in Chromium (openWasmBench) -------------------------------------------
 // What the worker (or the page, mainThread) runs: one Session at a time, opened, run and
 // closed by separate calls, so the CPU read between calls brackets `run` alone.
@@ -267,7 +291,8 @@ const TYPES = { '.js': 'text/javascript', '.wasm': 'application/wasm', '.html': 
  * whole workload (the player's: `Session.run_ahead` as "Run to end" runs it, or with `logged`
  * `Session.run`; full speed: `Session.run`) and closes it: { secs (by the worker's clock), cpu (CPU
  * seconds of Chromium's renderer processes over the run: CDP SystemInfo.getProcessInfo, all
- * their threads), requests, ops, memory (wasm bytes), seek (ms of `seeks` seeks after it) }.
+ * their threads), workerCpu (CPU seconds of their DedicatedWorker threads over the run, /proc;
+ * null off Linux), requests, ops, memory (wasm bytes), seek (ms of `seeks` seeks after it) }.
  */
 export async function openWasmBench({ pkgs, port, mainThread = false }) {
   const page = wasmPage(mainThread);
@@ -301,10 +326,9 @@ export async function openWasmBench({ pkgs, port, mainThread = false }) {
     const cdp = await browser.newBrowserCDPSession();
     const { product, jsVersion } = await cdp.send('Browser.getVersion');
     // CPU seconds of the renderer processes (the pages', which hold their workers' threads).
-    const rendererCpu = async () =>
-      (await cdp.send('SystemInfo.getProcessInfo')).processInfo
-        .filter((p) => p.type === 'renderer')
-        .reduce((a, p) => a + p.cpuTime, 0);
+    const renderers = async () =>
+      (await cdp.send('SystemInfo.getProcessInfo')).processInfo.filter((p) => p.type === 'renderer');
+    const rendererCpu = async () => (await renderers()).reduce((a, p) => a + p.cpuTime, 0);
     let outside = 0;
     const pages = {};
     for (const key of Object.keys(pkgs)) {
@@ -329,13 +353,17 @@ export async function openWasmBench({ pkgs, port, mainThread = false }) {
       page: (key) => pages[key],
       async runOnce(key, json, full, seeks = 0, logged = false) {
         const requests = await call(key, 'open', { json, full, logged });
+        const pids = (await renderers()).map((p) => p.id);
         const c0 = await rendererCpu();
+        const w0 = workerCpuNs(pids);
         const secs = await call(key, 'run');
+        const w1 = workerCpuNs(pids);
         const cpu = (await rendererCpu()) - c0;
+        const workerCpu = w0 == null || w1 == null ? null : (w1 - w0) / 1e9;
         const seek = seeks > 0 ? await call(key, 'seek', seeks) : [];
         const m = await call(key, 'close');
         if (m.wrong_reads > 0) throw new Error(`${JSON.parse(json).scheme}: ${m.wrong_reads} wrong reads`);
-        return { secs, cpu, requests, ops: m.ops, memory: m.memory, seek };
+        return { secs, cpu, workerCpu, requests, ops: m.ops, memory: m.memory, seek };
       },
       async close() {
         await browser.close();

@@ -50,6 +50,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { openWasmBench } from './bench-browser-lib.mjs';
+import { LOOP_SHARE, LOOP_TRIES, loopRounds, loopSample, loopScenario as scenarioOf } from './bench-wasm-rounds.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -106,7 +107,6 @@ const CHIP = { preset: 'fastcheck', blocks: 8192, pages_per_block: 64 };
 const PAGES = 8192 * 64;
 const logBlocks = (scheme) =>
   ['rftl', 'gftl', 'nftl', 'page', 'ltftl', 'dftl'].includes(scheme) ? [] : ['--log-blocks', '16'];
-const params = (scheme) => (logBlocks(scheme).length ? { log_blocks: 16 } : {});
 
 // ---- 1. whole process on trace files ---------------------------------------------------
 const dir = join(tmpdir(), 'ftlscope-bench');
@@ -171,14 +171,7 @@ function measure(scheme, ftl) {
 }
 
 /** The loop's scenario for `scheme` (`ftl bench`, `scripts/bench-wasm-browser.mjs`). */
-function loopScenario(scheme) {
-  return JSON.stringify({
-    scheme,
-    chip: CHIP,
-    params: params(scheme),
-    workload: { kind: 'uniform', n: N_LOOP, seed: 1 },
-  });
-}
+const loopScenario = (scheme) => scenarioOf(scheme, N_LOOP);
 
 const rows = {};
 const beforeRows = {};
@@ -189,26 +182,6 @@ const loadSpan = (a, b) => `${f2(a, 1)}-${f2(b, 1)}`;
 const spread = (xs, scale = 1, d = 2) =>
   xs.length ? `${f2(Math.min(...xs) / scale, d)}-${f2(Math.max(...xs) / scale, d)}` : '-';
 
-const LOOP_SHARE = 0.9;
-const LOOP_TRIES = 4;
-/**
- * One `ftl bench --runs 1` process: the loop's result and the process's share of a core.
- * `player`: the player's path (`--player`, as the app's "Run to end" runs it), not the loop.
- */
-function loopSample(ftl, scheme, player = false) {
-  const argv = ['bench', '--scenario', loopScenario(scheme), '--runs', '1', ...(player ? ['--player'] : [])];
-  if (!haveTime) return { nat: JSON.parse(run(ftl, argv)), share: null };
-  const rusage = join(dir, 'loop-rusage.txt');
-  // Timed by bash's `time` (getrusage, to the millisecond), not /usr/bin/time's 10 ms steps: a
-  // page-mapping sample is a 0.06 s process, where those steps read a full core as 0.86 and
-  // retook samples that had the core, keeping the one whose rounding looked best (session 12).
-  const timed = 'TIMEFORMAT="%3R %3U %3S"; { time "$0" "$@"; } 2>"$LOOP_RUSAGE"';
-  const nat = JSON.parse(run('bash', ['-c', timed, ftl, ...argv], { env: { ...process.env, LOOP_RUSAGE: rusage } }));
-  const [wall, user, sys] = readFileSync(rusage, 'utf8').trim().split(/\s+/).slice(-3).map(Number);
-  // A share above 1 is rounding.
-  return { nat, share: wall > 0 ? Math.min(1, (user + sys) / wall) : null };
-}
-
 // ---- host drift: a fixed native sample at the start and at the end of the bench ------------
 // This VM's host gives a process less (or more) of a cycle by up to 2x within minutes, at a
 // full core each (docs/performance.md, "Issue 37 (session 14, lead)"): the same page-mapping
@@ -217,7 +190,7 @@ function loopSample(ftl, scheme, player = false) {
 const DRIFT_SAMPLES = 3;
 function driftSamples() {
   const load = loadNow();
-  const xs = Array.from({ length: DRIFT_SAMPLES }, () => loopSample(FTL, 'page').nat.requests_per_s);
+  const xs = Array.from({ length: DRIFT_SAMPLES }, () => loopSample(FTL, loopScenario('page')).nat.requests_per_s);
   return { xs, load, at: new Date().toISOString().slice(11, 19) };
 }
 const drift = { start: driftSamples() };
@@ -235,20 +208,23 @@ const loadWhole1 = loadNow();
 console.log(`[bench] whole process: load ${loadSpan(load0, loadWhole1)}`);
 
 // ---- 2. in the loop: native and wasm alternated round by round (issue 37) ---------------
-// LOOP_RUNS rounds; each round runs every scheme once (the --before build right before this
-// one): first its native sample, one `ftl bench --runs 1` process (the run alone on the
-// full-speed path), then its wasm runs in Chromium (the app's .wasm in a worker of one
-// Chromium kept open for the whole section, bench-browser-lib.mjs openWasmBench): the
-// player's path as "Run to end" runs it (`Session.run_ahead`: keyframes, and the run log
-// taken a stretch at a time while the run is quiet, request by request once it is not) and the full-speed path (`set_full_speed`, the loop `ftl bench` times). A
-// wasm / native figure is the median of the per-round ratios, each of a wasm run and the
-// native sample taken just before it, seconds apart: this VM's host gives a process up to
-// 2x fewer cycles within minutes (native page samples fell 20.5 -> 9.8 M req/s in one bench,
-// session 14), and a ratio of medians taken in separate phases measured that drift, not
-// the code. The spread of the per-round ratios and of the native samples is printed with
-// them, so a drifting host shows in the table. The player's wasm run is a ratio of the native
-// player's path taken in the same round (`ftl bench --player`: `run_ahead` natively), the
-// full-speed run of the loop sample: each path over itself.
+// LOOP_RUNS rounds (scripts/bench-wasm-rounds.mjs, which runs them alone too); each round runs
+// every scheme once (the --before build right before this one): its native loop sample, one
+// `ftl bench --runs 1` process (the run alone on the full-speed path), its full-speed wasm run
+// in Chromium (the app's .wasm in a worker of one Chromium kept open for the whole section,
+// bench-browser-lib.mjs openWasmBench; `set_full_speed`, the loop `ftl bench` times) and the
+// native loop sample again; then the player's path the same way: `ftl bench --player`
+// (`run_ahead` natively), the wasm `Session.run_ahead` ("Run to end": keyframes, and the run
+// log taken a stretch at a time while the run is quiet, request by request once it is not),
+// `ftl bench --player` again. A wasm / native figure is the median of the per-round ratios,
+// each a wasm run over the mean of the two native samples of its path taken just before and
+// just after it: this VM's host gives a process up to 2x fewer cycles within minutes (native
+// page samples fell 20.5 -> 9.8 M req/s in one bench, session 14; 15.8 and 22.9 a minute apart
+// in session 25), and one native sample taken before the wasm run put a scheme's per-round
+// ratios over 0.5-1.3 (session 25); the two brackets' mean is the native speed when the wasm
+// ran (docs/performance.md, "Issue 37 (session 26, p-wasm4)"). The loop row's samples are the
+// first of each round's pair, as before. The spread of the per-round ratios and of the native
+// samples is printed with them, so a drifting host shows in the table.
 // A burst of load from another process falls on one sample of several schemes rather than on
 // every sample of one. Each native sample's process is timed from outside too (bash's
 // `time`): its share of a core, CPU (user + sys) / wall. A sample whose process had less
@@ -261,7 +237,6 @@ console.log(`[bench] whole process: load ${loadSpan(load0, loadWhole1)}`);
 // speed followed the share (0.42 of a core 5.4 M, 1.00 of a core 13.6 M). The loop's page
 // faults (the first run in a fresh process) are under 0.5 % of it: no warm-up.
 const LOOP_RUNS = Math.max(RUNS, quick ? 3 : 5);
-const loopSamples = {};
 const builds = BEFORE_FTL
   ? [
       ['before', BEFORE_FTL, beforeRows],
@@ -280,66 +255,14 @@ try {
 } catch (e) {
   console.log(`[bench] wasm in Chromium: ${e.message} (native samples only)`);
 }
-for (let round = 0; round < LOOP_RUNS; round++) {
-  for (const scheme of schemes) {
-    for (const [key, ftl, into] of builds) {
-      if (!into[scheme]) continue;
-      const acc = (loopSamples[`${key} ${scheme}`] ??= {
-        xs: [],
-        shares: [],
-        retaken: 0,
-        short: 0,
-        natPlayer: [],
-        wasm: [[], []],
-        ratios: [[], []],
-        wasmFailed: false,
-      });
-      // A sample on a core of its own (retaken when it had under LOOP_SHARE of one).
-      const sample = (player) => {
-        let best = null;
-        let tries = 0;
-        while (tries < LOOP_TRIES) {
-          const s = loopSample(ftl, scheme, player);
-          tries++;
-          if (!best || (s.share ?? 1) > (best.share ?? 1)) best = s;
-          if (s.share == null || s.share >= LOOP_SHARE) break;
-        }
-        acc.retaken += tries - 1;
-        if (best.share != null && best.share < LOOP_SHARE) acc.short++;
-        return best;
-      };
-      let nat;
-      try {
-        const best = sample(false);
-        nat = best.nat.requests_per_s;
-        acc.xs.push(nat);
-        acc.shares.push(best.share);
-        into[scheme].loop_ops = best.nat.flash_ops;
-      } catch (e) {
-        console.log(`[bench] ${scheme} / in the loop: ${e.message}`);
-        continue;
-      }
-      if (!wasmBench || acc.wasmFailed) continue;
-      try {
-        // Each wasm path over the native run of the same path (issue 37 item 5): the player's
-        // keyframes and run log cost natively too (page mapping's player path runs at about
-        // 0.55x its loop natively, session 16), and over the loop the player row measured them.
-        const natPlayer = sample(true).nat.requests_per_s;
-        acc.natPlayer.push(natPlayer);
-        for (const [k, full] of [false, true].entries()) {
-          const r = await wasmBench.runOnce(key, loopScenario(scheme), full);
-          const rate = r.requests / r.secs;
-          acc.wasm[k].push(rate);
-          acc.ratios[k].push(rate / (full ? nat : natPlayer));
-          if (!full) into[scheme].wasm_mb = r.memory / 2 ** 20;
-        }
-      } catch (e) {
-        acc.wasmFailed = true;
-        console.log(`[bench] ${scheme} / wasm in Chromium: ${e.message}`);
-      }
-    }
-  }
-}
+const loopSamples = await loopRounds({
+  builds: builds.map(([key, ftl]) => [key, ftl]),
+  schemes,
+  rounds: LOOP_RUNS,
+  scenario: loopScenario,
+  wasmBench,
+  onError: (scheme, e) => console.log(`[bench] ${scheme} / in the loop or wasm in Chromium: ${e.message}`),
+});
 await wasmBench?.close().catch((e) => console.log(`[bench] wasm in Chromium: ${e.message}`));
 const load1 = loadNow();
 /** The shares of a core behind a row's loop figure, for the console and the table's notes. */
@@ -360,6 +283,7 @@ for (const [key, , into] of builds) {
     row.loop_req_s = median(xs);
     row.loop_req_s_runs = xs;
     row.loop_shares = acc.shares;
+    row.loop_ops = acc.loopOps;
     row.loop_ops_s = (row.loop_ops / N_LOOP) * row.loop_req_s;
     // Only wasm figures of every round: a scheme whose wasm failed part-way has none.
     if (!acc.wasmFailed && acc.wasm[0].length === xs.length) {
@@ -368,9 +292,16 @@ for (const [key, , into] of builds) {
       row.native_player_req_s = median(acc.natPlayer);
       [row.wasm_ratio, row.wasm_fast_ratio] = acc.ratios.map(median);
       [row.wasm_ratios, row.wasm_fast_ratios] = acc.ratios;
+      // Beside the cells: over the native sample before the wasm run only (the measure until
+      // session 26), by CPU time, and how far the native moved across the wasm run.
+      [row.wasm_ratios_before, row.wasm_fast_ratios_before] = acc.before;
+      [row.wasm_cpu_ratios, row.wasm_fast_cpu_ratios] = acc.cpuRatios;
+      [row.native_drift_player, row.native_drift_full] = acc.drift;
+      row.wasm_mb = acc.wasmMb;
     }
     if (key === 'now') loopNotes.push(`${scheme} ${shareText(acc)}`);
-    const ratioText = (k) => `${f2(median(acc.ratios[k]))} (${spread(acc.ratios[k])})`;
+    const ratioText = (k) =>
+      `${f2(median(acc.ratios[k]))} (${spread(acc.ratios[k])}; over the native before only ${f2(median(acc.before[k]))} (${spread(acc.before[k])})${acc.cpuRatios[k].length ? `, by CPU ${f2(median(acc.cpuRatios[k]))} (${spread(acc.cpuRatios[k])})` : ''}, native after / before ${spread(acc.drift[k])})`;
     console.log(
       `${scheme.padEnd(10)} ${key.padEnd(6)} loop ${f2(row.loop_req_s / 1e6)} M req/s (median of ${xs.map((x) => f2(x / 1e6)).join(', ')} in the order taken; ${shareText(acc)}) ${f2(row.loop_ops_s / 1e6, 1)} M ops/s; wasm ${f2(row.wasm_req_s / 1e6)} M req/s (native player ${f2(row.native_player_req_s / 1e6)}), full speed ${f2(row.wasm_fast_req_s / 1e6)}; wasm / native ${row.wasm_ratio == null ? '-' : ratioText(0)}, full speed ${row.wasm_ratio == null ? '-' : ratioText(1)}`,
     );
@@ -869,7 +800,7 @@ Measured by \`npm run bench\` (scripts/bench.mjs) on ${date}: ${machine}; ${load
   DiskSim text. M req/s = host requests / whole-process seconds. B / page = peak RSS / ${PAGES.toLocaleString('en')} physical pages.
 - **In the loop**: \`ftl bench --runs 1 --scenario '{"scheme":S,"chip":${JSON.stringify(CHIP)},"params":{"log_blocks":16},"workload":{"kind":"uniform","n":${N_LOOP},"seed":1}}'\`
   (the run alone on the full-speed path), one process per sample, the median of ${LOOP_RUNS} samples taken in
-  alternating rounds (each round runs every scheme once${BEFORE_FTL ? ', the before build right before this one' : ''}, its native sample and then its two wasm runs), so a burst
+  alternating rounds (each round runs every scheme once${BEFORE_FTL ? ', the before build right before this one' : ''}, its native loop sample, its full-speed wasm run, the native loop sample again, then the same for the player's path), so a burst
   of load falls on one sample of several schemes, not on all of one; load ${loadSpan(loadLoop0, load1)}. Each sample's process is timed by
   \`/usr/bin/time\` as well: one that had under ${LOOP_SHARE} of a core (CPU / wall) waited behind another
   process and is taken again, up to ${LOOP_TRIES} times (docs/performance.md, "Issue 37 (session 11, p-loop)").
@@ -880,12 +811,13 @@ Measured by \`npm run bench\` (scripts/bench.mjs) on ${date}: ${machine}; ${load
   \`openWasmBench\`, as \`node scripts/bench-wasm-browser.mjs SCENARIO... N --both\` runs it): \`Session.run_ahead\`, the
   player's path as "Run to end" runs it (keyframes, and the run log a stretch at a time while the run is quiet, request
   by request once it is not; \`--logged\` there times \`Session.run\`, logged request by request), and the full-speed path (\`set_full_speed\`, the loop \`ftl bench\`
-  times), one run of each a round, right after the scheme's native sample; M req/s the median of the rounds.
-  **wasm / native is the median of the ${LOOP_RUNS} per-round ratios** (each a wasm run over the native sample
-  of the same path taken seconds before it: the player's over \`ftl bench --runs 1 --player\`, the same
+  times), one run of each a round, between two native samples of its path; M req/s the median of the rounds.
+  **wasm / native is the median of the ${LOOP_RUNS} per-round ratios** (each a wasm run over the mean of the two native
+  samples of the same path taken just before and just after it: the player's over \`ftl bench --runs 1 --player\`, the same
   \`Session.run_ahead\` natively, whose keyframes and run log cost natively too; the full-speed path over the loop
-  sample; their range in brackets), not a ratio of medians: this VM's host speed drifts by up
-  to 2x within minutes (see the host drift line), and a ratio of figures taken minutes apart measures the drift.
+  samples; their range in brackets), not a ratio of medians: this VM's host speed drifts by up
+  to 2x within minutes (see the host drift line), and a ratio of figures taken minutes apart measures the drift; the
+  two natives around the wasm run give the native speed when it ran (scripts/bench-wasm-rounds.mjs).
 - **Host drift**: ${driftText}.
 
 ${head}
