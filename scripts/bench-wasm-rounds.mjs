@@ -9,17 +9,17 @@
 // A round runs every scheme once: the loop's native sample (`ftl bench --runs 1`, one process),
 // the full-speed wasm run, the loop's native sample again; then the player's native sample
 // (`ftl bench --player`), the player's wasm run (`Session.run_ahead`) and the player's native
-// sample again. A wasm / native ratio is the wasm run's M req/s over the mean of the two native
-// samples of the same path taken just before and just after it: the native figure at the time
-// the wasm ran. This VM's host gives a process up to 1.6x more or fewer cycles within minutes
-// (the bench's drift line) and the spread of a single native sample taken before a wasm run put
-// one scheme's per-round ratios over 0.5-1.3 (sessions 25-26): a host that speeds up or slows
-// down during the three runs moves both natives, and their mean is the native speed at the wasm
-// run's midpoint when the change is gradual (and a mean of two samples when it is not).
-// Each ratio is also printed over the native before it only (the bench's measure until session
-// 26), and by CPU time (the wasm worker thread's CPU, /proc schedstat of Chromium's
-// DedicatedWorker threads; the native run's CPU, `ftl bench`'s cpu_s when it reports it), which
-// leaves out the time a run waited for a core behind another process.
+// sample again. Three ratios per wasm run, each the wasm run's M req/s over native M req/s of
+// the same path: over the native sample just before it (`before`: bench.mjs's cells), over the
+// mean of the two natives just before and after it (`ratios`: the native speed at the wasm
+// run's midpoint if the host's speed changed gradually across the three runs, the mean of two
+// samples if not), and by CPU time (`cpuRatios`: the wasm worker thread's CPU, /proc schedstat
+// of Chromium's DedicatedWorker threads, over the native run's thread CPU, `ftl bench`'s
+// cpu_s), which leaves out the time a run waited for a core behind another process and the
+// CPU of threads other than the run's (V8's background compiles; a wasm run's page faults
+// and its memory's growth are on its own thread and count). This VM's host gives a process
+// up to 1.6x more or fewer cycles within minutes (the bench's drift line); native after /
+// before (`drift`) says how far it moved across one wasm run.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';

@@ -217,12 +217,14 @@ console.log(`[bench] whole process: load ${loadSpan(load0, loadWhole1)}`);
 // (`run_ahead` natively), the wasm `Session.run_ahead` ("Run to end": keyframes, and the run
 // log taken a stretch at a time while the run is quiet, request by request once it is not),
 // `ftl bench --player` again. A wasm / native figure is the median of the per-round ratios,
-// each a wasm run over the mean of the two native samples of its path taken just before and
-// just after it: this VM's host gives a process up to 2x fewer cycles within minutes (native
-// page samples fell 20.5 -> 9.8 M req/s in one bench, session 14; 15.8 and 22.9 a minute apart
-// in session 25), and one native sample taken before the wasm run put a scheme's per-round
-// ratios over 0.5-1.3 (session 25); the two brackets' mean is the native speed when the wasm
-// ran (docs/performance.md, "Issue 37 (session 26, p-wasm4)"). The loop row's samples are the
+// each a wasm run over the native sample of its path taken just before it, seconds apart:
+// this VM's host gives a process up to 2x fewer cycles within minutes (native page samples
+// fell 20.5 -> 9.8 M req/s in one bench, session 14; 15.8 and 22.9 a minute apart in session
+// 25), and a ratio of medians taken in separate phases measured that drift, not the code.
+// The sample after the wasm run gives the ratio over the mean of the two (the native speed
+// when the wasm ran) and native after / before, printed beside the cells with the ratio by
+// CPU time, so an idle bench shows whether the bracket or CPU time is the steadier measure
+// (docs/performance.md, "Issue 37 (session 26, p-wasm4)"). The loop row's samples are the
 // first of each round's pair, as before. The spread of the per-round ratios and of the native
 // samples is printed with them, so a drifting host shows in the table.
 // A burst of load from another process falls on one sample of several schemes rather than on
@@ -290,18 +292,22 @@ for (const [key, , into] of builds) {
       row.wasm_engine = 'chromium';
       [row.wasm_req_s, row.wasm_fast_req_s] = acc.wasm.map(median);
       row.native_player_req_s = median(acc.natPlayer);
-      [row.wasm_ratio, row.wasm_fast_ratio] = acc.ratios.map(median);
-      [row.wasm_ratios, row.wasm_fast_ratios] = acc.ratios;
-      // Beside the cells: over the native sample before the wasm run only (the measure until
-      // session 26), by CPU time, and how far the native moved across the wasm run.
-      [row.wasm_ratios_before, row.wasm_fast_ratios_before] = acc.before;
+      // The cells: each wasm run over the native sample of its path taken just before it (as
+      // until session 26). Beside them (console and baseline JSON, not the table): over the mean
+      // of the natives before and after it, by CPU time, and how far the native moved across
+      // the wasm run. Under load (session 26) the bracket did not narrow the wall ratios' spread
+      // (3 of 8 and 8 of 12 cells narrower) and CPU time did (docs/performance.md, "Issue 37
+      // (session 26, p-wasm4)"): an idle bench's figures decide which the cells take.
+      [row.wasm_ratio, row.wasm_fast_ratio] = acc.before.map(median);
+      [row.wasm_ratios, row.wasm_fast_ratios] = acc.before;
+      [row.wasm_ratios_bracketed, row.wasm_fast_ratios_bracketed] = acc.ratios;
       [row.wasm_cpu_ratios, row.wasm_fast_cpu_ratios] = acc.cpuRatios;
       [row.native_drift_player, row.native_drift_full] = acc.drift;
       row.wasm_mb = acc.wasmMb;
     }
     if (key === 'now') loopNotes.push(`${scheme} ${shareText(acc)}`);
     const ratioText = (k) =>
-      `${f2(median(acc.ratios[k]))} (${spread(acc.ratios[k])}; over the native before only ${f2(median(acc.before[k]))} (${spread(acc.before[k])})${acc.cpuRatios[k].length ? `, by CPU ${f2(median(acc.cpuRatios[k]))} (${spread(acc.cpuRatios[k])})` : ''}, native after / before ${spread(acc.drift[k])})`;
+      `${f2(median(acc.before[k]))} (${spread(acc.before[k])}; over the natives before and after ${f2(median(acc.ratios[k]))} (${spread(acc.ratios[k])})${acc.cpuRatios[k].length ? `, by CPU ${f2(median(acc.cpuRatios[k]))} (${spread(acc.cpuRatios[k])})` : ''}, native after / before ${spread(acc.drift[k])})`;
     console.log(
       `${scheme.padEnd(10)} ${key.padEnd(6)} loop ${f2(row.loop_req_s / 1e6)} M req/s (median of ${xs.map((x) => f2(x / 1e6)).join(', ')} in the order taken; ${shareText(acc)}) ${f2(row.loop_ops_s / 1e6, 1)} M ops/s; wasm ${f2(row.wasm_req_s / 1e6)} M req/s (native player ${f2(row.native_player_req_s / 1e6)}), full speed ${f2(row.wasm_fast_req_s / 1e6)}; wasm / native ${row.wasm_ratio == null ? '-' : ratioText(0)}, full speed ${row.wasm_ratio == null ? '-' : ratioText(1)}`,
     );
@@ -812,12 +818,13 @@ Measured by \`npm run bench\` (scripts/bench.mjs) on ${date}: ${machine}; ${load
   player's path as "Run to end" runs it (keyframes, and the run log a stretch at a time while the run is quiet, request
   by request once it is not; \`--logged\` there times \`Session.run\`, logged request by request), and the full-speed path (\`set_full_speed\`, the loop \`ftl bench\`
   times), one run of each a round, between two native samples of its path; M req/s the median of the rounds.
-  **wasm / native is the median of the ${LOOP_RUNS} per-round ratios** (each a wasm run over the mean of the two native
-  samples of the same path taken just before and just after it: the player's over \`ftl bench --runs 1 --player\`, the same
+  **wasm / native is the median of the ${LOOP_RUNS} per-round ratios** (each a wasm run over the native sample
+  of the same path taken just before it: the player's over \`ftl bench --runs 1 --player\`, the same
   \`Session.run_ahead\` natively, whose keyframes and run log cost natively too; the full-speed path over the loop
-  samples; their range in brackets), not a ratio of medians: this VM's host speed drifts by up
-  to 2x within minutes (see the host drift line), and a ratio of figures taken minutes apart measures the drift; the
-  two natives around the wasm run give the native speed when it ran (scripts/bench-wasm-rounds.mjs).
+  sample; their range in brackets), not a ratio of medians: this VM's host speed drifts by up
+  to 2x within minutes (see the host drift line), and a ratio of figures taken minutes apart measures the drift.
+  The console and the baseline JSON also give each cell over the mean of the natives before and after its wasm run,
+  by CPU time, and native after / before (scripts/bench-wasm-rounds.mjs).
 - **Host drift**: ${driftText}.
 
 ${head}
