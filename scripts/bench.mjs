@@ -296,7 +296,7 @@ for (const [key, , into] of builds) {
       // until session 26). Beside them (console and baseline JSON, not the table): over the mean
       // of the natives before and after it, by CPU time, and how far the native moved across
       // the wasm run. Under load (session 26) the bracket did not narrow the wall ratios' spread
-      // (3 of 8 and 8 of 12 cells narrower) and CPU time did (docs/performance.md, "Issue 37
+      // (3 of 8 and 7 of 12 cells narrower) and CPU time did (docs/performance.md, "Issue 37
       // (session 26, p-wasm4)"): an idle bench's figures decide which the cells take.
       [row.wasm_ratio, row.wasm_fast_ratio] = acc.before.map(median);
       [row.wasm_ratios, row.wasm_fast_ratios] = acc.before;
