@@ -17,6 +17,7 @@ use crate::sim::{Simulator, State};
 use crate::trace::Request;
 
 mod ahead;
+mod back;
 mod delta;
 mod queue;
 mod view;
@@ -73,6 +74,11 @@ pub struct Stepper {
     before: Option<State>,
     /// The state shown at (request, k) for 0 <= k < n (None: `sim.state` is shown).
     paused: Option<State>,
+    /// A state of the recorded run a request or two behind the moment, made while the app
+    /// is idle (`prepare_back`) and taken by move by the next Back or rebuilt before-state
+    /// instead of a copy of a kept state (issue 37 item 3). Held only while `before` and
+    /// `paused` are not: it takes their place in the Session's memory budget.
+    behind: Option<State>,
     /// Power cut and recovery (`power_cut`, `recover`).
     power: Option<PowerOff>,
     recoverer: Option<Recover>,
@@ -137,6 +143,7 @@ impl Stepper {
             request: None,
             before: None,
             paused: None,
+            behind: None,
             power: None,
             recoverer: None,
             rec: None,
@@ -209,7 +216,10 @@ impl Stepper {
         // copies first (its states are not the recorded run's to rebuild), and so does a
         // request far from any kept state (a replay would cost more than the copy).
         let pos = self.sim.pos();
-        let lazy = keep_before && self.roots.is_empty() && self.sim.rebuilds_behind(pos);
+        let lazy = keep_before && self.roots.is_empty() && self.sim.rebuilds_behind(pos, self.behind.as_ref());
+        if keep_before && !lazy {
+            self.behind = None;
+        }
         let before = (keep_before && !lazy).then(|| self.sim.state.clone());
         // The copy a write replaces (its block changes with no operation on it).
         let old = match req {
@@ -232,7 +242,11 @@ impl Stepper {
         if lazy && self.n > 1 {
             // Revealed operation by operation: each moment is the state before, re-run
             // paused (`pause_at`). Rebuilt from the nearest kept state.
-            self.before = Some(self.sim.state_at(pos)?);
+            // The state prepared behind the moment, when there is one, is taken instead of a
+            // copy; it goes either way, as the before-state and the paused one take its place.
+            let r = self.sim.state_at_from(pos, &mut self.behind);
+            self.behind = None;
+            self.before = Some(r?);
         }
         self.cursor = 0;
         self.k = 0;
@@ -374,196 +388,6 @@ impl Stepper {
         Ok(())
     }
 
-    /// The state after `step` requests, shown as stepping shows it: the last request's
-    /// operations, notes and narration (so Back, a link or a scenario file opening at a
-    /// request boundary reads like the moment reached by Step; issue 25). Right after a
-    /// recovery the moment is the recovered state (`seek_to`), as stepping leaves it.
-    pub fn seek(&mut self, step: usize) -> Result<(), String> {
-        self.track.need_full();
-        self.seek_shown(step)
-    }
-
-    /// `seek` without asking the app for a full snapshot: for restore_before, whose move
-    /// the request blocks marked cover (stepper/delta.rs).
-    fn seek_shown(&mut self, step: usize) -> Result<(), String> {
-        let step = step.min(self.sim.total());
-        if step == 0 || self.roots.iter().any(|r| r.state.pos >= step) {
-            return self.seek_to(step);
-        }
-        self.seek_to(step - 1)?;
-        if self.begin(false)? {
-            self.reveal_to(self.n);
-        }
-        Ok(())
-    }
-
-    /// The state after `step` requests with no request shown. Seeking leaves a power cut
-    /// (to the state before it). On a branch (after a recovery) it replays from the
-    /// branch's recovered states, so the branch is kept; seeking before the first cut
-    /// returns to the recorded run. For back_op: the request re-run is the one the app
-    /// was shown (its blocks are marked), so the next delta follows.
-    fn seek_to(&mut self, step: usize) -> Result<(), String> {
-        self.shown = OnceCell::new();
-        if !self.roots.is_empty() {
-            self.track.need_full();
-        }
-        if let Some(off) = self.power.take() {
-            self.sim.state = off.before;
-        }
-        self.leave_recovery();
-        self.forget_request();
-        if self.roots.iter().any(|r| r.state.pos > step) {
-            // Going back before a recovery: stepping forward again runs the requests
-            // normally, so keyframes made after this point no longer hold.
-            self.drop_roots(|r| r.state.pos <= step);
-            self.sim.truncate_keyframes(step);
-            if self.roots.is_empty() {
-                self.branch_from = None;
-            }
-        }
-        if let Some(root) = self.roots.last() {
-            if step < self.sim.pos() || self.sim.pos() < root.state.pos {
-                self.sim.state = root.state.clone();
-            }
-        }
-        self.sim.seek(step)
-    }
-
-    /// The state after `step` requests plus `ops` flash operations of the next one
-    /// (scrubbing, markers, the event list's "jump to this moment", tour stops).
-    pub fn goto(&mut self, step: usize, ops: usize) -> Result<(), String> {
-        self.shown = OnceCell::new();
-        if ops == 0 {
-            return self.seek(step);
-        }
-        self.track.need_full();
-        self.seek_to(step)?;
-        if !self.begin(true)? {
-            return Ok(());
-        }
-        self.reveal_to(ops);
-        Ok(())
-    }
-
-    /// Back one flash operation (into the previous request when between requests). In a
-    /// recovery being revealed, back to its previous operation, then to the power cut.
-    pub fn back_op(&mut self) -> Result<bool, String> {
-        self.shown = OnceCell::new();
-        self.mark_request();
-        let r = self.back_op_inner();
-        self.mark_request();
-        r
-    }
-
-    fn back_op_inner(&mut self) -> Result<bool, String> {
-        if self.rec.is_some() {
-            if self.k > 1 {
-                self.reveal_to(self.k - 1);
-            } else {
-                self.undo_recovery();
-            }
-            return Ok(true);
-        }
-        if self.power.is_some() {
-            // Power off: back to the moment of the cut, powered.
-            let off = self.power.take().unwrap();
-            let ops = off.ops;
-            let req = off.req;
-            self.sim.state = off.before;
-            self.forget_request();
-            if let (Some(_), false) = (req, off.in_recovery) {
-                if self.begin(true)? {
-                    self.reveal_to(ops);
-                }
-            }
-            return Ok(true);
-        }
-        if self.in_request {
-            if self.k > 1 {
-                self.reveal_to(self.k - 1);
-            } else {
-                self.restore_before();
-            }
-            return Ok(true);
-        }
-        // Between requests: into the request just completed.
-        let have_before = !self.recovery_events
-            && self.request.is_some()
-            && self.before.as_ref().is_some_and(|b| b.pos + 1 == self.sim.pos());
-        if !have_before && self.roots.last().is_some_and(|r| r.state.pos == self.sim.pos()) {
-            // Right after a recovery: back into it, then to the power cut and the cut moment.
-            let root = self.roots.last().unwrap();
-            let (rec, events, verdict) = (root.rec.clone(), root.events.clone(), root.verdict.clone());
-            self.forget_request();
-            self.rec = Some(rec);
-            self.events = events;
-            self.verdict = verdict;
-            self.n = self.events.iter().filter(|e| matches!(e, Event::Op { .. })).count();
-            self.recovery_events = true;
-            if self.n == 0 {
-                self.undo_recovery();
-            } else {
-                self.in_request = true;
-                self.reveal_to(self.n - 1);
-            }
-            return Ok(true);
-        }
-        if !have_before {
-            if self.sim.pos() == 0 {
-                return Ok(false);
-            }
-            if self.n <= 1 && self.request.is_some() && !self.recovery_events && self.roots.is_empty() {
-                // The request shown complete had at most one operation (most do): back is
-                // the previous request complete, so seek there once instead of re-running
-                // this request from a keyframe only to restore the state before it (which
-                // seeks again): one keyframe replay, no chip copy (issue 37 item 3).
-                self.forget_request();
-                let _ = self.seek_shown(self.sim.pos() - 1);
-                return Ok(true);
-            }
-            let pos = self.sim.pos() - 1;
-            self.mark_request();
-            self.seek_to(pos)?;
-            self.begin(true)?;
-        }
-        if self.n <= 1 {
-            self.restore_before();
-        } else {
-            self.in_request = true;
-            self.reveal_to(self.n - 1);
-        }
-        Ok(true)
-    }
-
-    /// The state before the request in progress: between requests again.
-    /// The request before it is shown complete, as Step leaves it (`seek`).
-    fn restore_before(&mut self) {
-        // A request run without a copy first (`begin`) left the state after it: the
-        // state before it is the moment after the request before, as `seek` shows it.
-        let ran_here = self.before.is_none() && self.request.is_some();
-        if let Some(b) = self.before.take() {
-            self.sim.state = b;
-        }
-        let pos = self.sim.pos() - usize::from(ran_here);
-        self.forget_request();
-        if (pos > 0 || ran_here) && !self.roots.iter().any(|r| r.state.pos >= pos) {
-            // On failure the moment stays as restored, without the request's events.
-            let _ = self.seek_shown(pos);
-        }
-    }
-
-    /// Back from the start of a recovery being revealed to the power cut it recovers from.
-    fn undo_recovery(&mut self) {
-        self.track.need_full();
-        let Some(rec) = self.rec.take() else { return };
-        self.sim.state = rec.cut;
-        self.truncate_roots(self.roots.len().saturating_sub(1));
-        self.branch_from = rec.branch_from;
-        self.power = Some(rec.off);
-        self.forget_request();
-        self.verdict = None;
-    }
-
     // ---- power ------------------------------------------------------------------
 
     /// Cuts power at the current flash operation: mid-request, the operations revealed so
@@ -575,6 +399,8 @@ impl Stepper {
     pub fn power_cut(&mut self) -> Result<(), String> {
         self.shown = OnceCell::new();
         self.track.need_full();
+        // A branch replays from its own recovered states; and the cut copies the state.
+        self.behind = None;
         if self.power.is_some() {
             return Err("power is already off".into());
         }

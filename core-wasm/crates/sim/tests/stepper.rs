@@ -478,3 +478,54 @@ fn steps_back_from_the_near_keyframe_land_where_goto_does() {
         assert_eq!(shown(&s), shown(&fresh), "after {back} steps back");
     }
 }
+
+/// The state made behind the moment while the app is idle (`prepare_back`, issue 37 item 3)
+/// changes no moment: a walk of op steps, Backs, request steps, seeks, gotos and two power
+/// cuts with their recoveries (the branch after each) reads the same, move by move, on a
+/// Stepper that prepares after every move and on one that never does; the state made is
+/// taken by Backs, and never held beside a before-state.
+#[test]
+fn the_state_made_behind_the_moment_changes_no_moment() {
+    let text = "(w0-40)x4 (w3 w9 w17 w33 w2 w21)x20";
+    let build = || {
+        let mut s = fastcheck_stepper(text);
+        s.sim.set_keyframe_budget(0);
+        s
+    };
+    let (mut s, mut plain) = (build(), build());
+    let moment = |s: &Stepper| (shown(s), s.page_states(), s.page_lpns(), s.block_roles(), s.metrics_json());
+    let mut seed = 7u64;
+    let mut next = |n: u64| {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (seed >> 33) % n
+    };
+    let (mut made, mut taken) = (0, 0);
+    for i in 0..600 {
+        let held = s.holds_behind();
+        let mv = match i {
+            150 | 400 => 9,
+            _ => next(10),
+        };
+        let to = next(290) as usize;
+        for t in [&mut s, &mut plain] {
+            let _ = match mv {
+                0..=2 => t.step_op(),
+                3..=6 => t.back_op(),
+                7 => t.step_request(),
+                8 if i % 2 == 0 => t.seek(to).map(|_| true),
+                8 => t.goto(to, to % 3).map(|_| true),
+                _ => {
+                    // A cut mid-request (or between requests), then the recovery revealed whole.
+                    t.power_cut().unwrap();
+                    t.recover().unwrap();
+                    t.step_request()
+                }
+            };
+        }
+        taken += usize::from(held && (3..=6).contains(&mv) && !s.holds_behind());
+        assert_eq!(moment(&s), moment(&plain), "move {i} ({mv})");
+        made += usize::from(s.prepare_back().unwrap());
+        assert!(!(s.holds_behind() && s.holds_before()), "move {i}: the state behind beside a before-state");
+    }
+    assert!(made >= 20 && taken >= 10, "{made} states made behind the moment, {taken} taken by Back");
+}

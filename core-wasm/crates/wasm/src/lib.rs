@@ -189,6 +189,12 @@ impl Session {
     pub fn back_op(&mut self) -> Result<bool, JsError> {
         self.stepper.back_op().map_err(js_err)
     }
+    /// While the app is idle after a move: makes the state the next `back_op` replays from,
+    /// so that Back takes it instead of copying a kept state (ftl_sim stepper/back.rs; a
+    /// copy of a chip of millions of pages). True when one was made.
+    pub fn prepare_back(&mut self) -> Result<bool, JsError> {
+        self.stepper.prepare_back().map_err(js_err)
+    }
     pub fn page_states(&self) -> Vec<u8> {
         self.stepper.page_states()
     }

@@ -12,13 +12,25 @@ impl Simulator {
     /// The state after `step` requests: the nearest keyframe at or before it, then replay.
     /// Equal to a fresh replay because everything is deterministic.
     pub fn seek(&mut self, step: usize) -> Result<(), String> {
+        self.seek_from(step, &mut None)
+    }
+
+    /// `seek`, taking `spare` (a state of this run the caller made earlier, `state_at`) by
+    /// move instead of copying a kept state when it is the nearest state at or before
+    /// `step` that the replay can start from; left in place otherwise. A copy of a chip of
+    /// millions of pages is most of a step back's time (issue 37 item 3).
+    pub fn seek_from(&mut self, step: usize, spare: &mut Option<State>) -> Result<(), String> {
         let step = step.min(self.total());
         if self.base > 0 && (step < self.state.pos || self.error.is_some()) {
             return Err("a streamed run keeps only its last batch: it cannot go back".into());
         }
         let recording = self.state.flash.recording();
         let back = step < self.state.pos;
-        if back || self.error.is_some() {
+        let from = if back || self.error.is_some() { 0 } else { self.state.pos + 1 };
+        if self.takes_spare(step, from, spare) {
+            self.error = None;
+            self.state = spare.take().expect("checked");
+        } else if back || self.error.is_some() {
             self.error = None;
             self.state = self.copy_of(self.kept_at(step));
         } else if let Some(k) = self.kept_at(step).filter(|k| k.pos > self.state.pos).cloned() {
@@ -78,11 +90,19 @@ impl Simulator {
     /// run (a branch after a recovery replays from its own roots) and not on a streamed
     /// run (its earlier batches are gone).
     pub fn state_at(&mut self, step: usize) -> Result<State, String> {
+        self.state_at_from(step, &mut None)
+    }
+
+    /// `state_at`, taking `spare` by move as `seek_from` does.
+    pub fn state_at_from(&mut self, step: usize, spare: &mut Option<State>) -> Result<State, String> {
         if step > self.state.pos || self.base > 0 || self.error.is_some() {
             return Err(format!("request {step} cannot be rebuilt from request {}", self.state.pos));
         }
         let recording = self.state.flash.recording();
-        let mut here = self.copy_of(self.kept_at(step));
+        let mut here = match self.takes_spare(step, 0, spare) {
+            true => spare.take().expect("checked"),
+            false => self.copy_of(self.kept_at(step)),
+        };
         std::mem::swap(&mut self.state, &mut here);
         self.state.flash.set_recording(false);
         let r = self.replay(step - self.state.pos, step);
@@ -97,9 +117,18 @@ impl Simulator {
     /// and cheaply: a kept state (or step 0) at most `REBUILD_REPLAY` requests before
     /// `step`. A chip with no keyframe and no near one (too large for either) far into its
     /// run copies instead.
-    pub fn rebuilds_behind(&self, step: usize) -> bool {
-        let from = self.kept_at(step).map_or(0, |k| k.pos);
+    pub fn rebuilds_behind(&self, step: usize, spare: Option<&State>) -> bool {
+        let kept = self.kept_at(step).map_or(0, |k| k.pos);
+        let from = spare.map(|s| s.pos).filter(|&p| p <= step).map_or(kept, |p| p.max(kept));
         self.base == 0 && self.error.is_none() && step.saturating_sub(from) <= REBUILD_REPLAY
+    }
+
+    /// Whether a replay to `step` starts from `spare` rather than from a kept state: it lies
+    /// at or before `step`, at `from` or later, and no kept state lies nearer `step`. On the
+    /// recorded run only (a streamed run's earlier batches are gone).
+    fn takes_spare(&self, step: usize, from: usize, spare: &Option<State>) -> bool {
+        let kept = self.kept_at(step).map_or(0, |k| k.pos);
+        self.base == 0 && spare.as_ref().is_some_and(|s| s.pos <= step && s.pos >= from && s.pos >= kept)
     }
 
     /// `n` requests of a seek's replay to `step`. A span the run log already covers, with no
