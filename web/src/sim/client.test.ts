@@ -175,6 +175,27 @@ describe('SessionHost', () => {
     expect(res).toEqual({ id: 1, ok: false, error: 'bad scenario: blocks must be ≥ 2' });
   });
 
+  it("when idle, has the Session make the next Back's state after a move by hand only", async () => {
+    let prepared = 0;
+    class Counting extends FakeSession {
+      prepare_back() {
+        prepared++;
+        return false;
+      }
+    }
+    const host = new SessionHost(async () => fakeCore(Counting));
+    const after = async (req: Request) => {
+      await host.idle(req, await host.handle(req));
+      return prepared;
+    };
+    expect(await after({ id: 1, type: 'create', scenario: defaultScenario() })).toBe(1);
+    expect(await after({ id: 2, type: 'step_op', sid: 1 })).toBe(2);
+    expect(await after({ id: 3, type: 'run', sid: 1, count: 3 })).toBe(2);
+    expect(await after({ id: 4, type: 'snapshot', sid: 1 })).toBe(2);
+    expect(await after({ id: 5, type: 'back_op', sid: 1 })).toBe(3);
+    expect(await after({ id: 6, type: 'step_op', sid: 99 })).toBe(3);
+  });
+
   it('rejects unknown commands without throwing', async () => {
     const host = new SessionHost(async () => fakeCore(FakeSession));
     const res = await host.handle({ id: 2, type: 'explode' } as unknown as Request);

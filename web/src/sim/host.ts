@@ -42,6 +42,8 @@ function ownerSets(s: Session): { ownerSets?: Record<string, number[]> } {
   return Object.keys(sets).length > 0 ? { ownerSets: sets } : {};
 }
 
+/** Moves after which the idle worker makes the next Back's state (`SessionHost.idle`). */
+const PREPARES_BACK = new Set<Request['type']>(['create', 'step_op', 'step_request', 'back_op', 'seek', 'goto']);
 /** Chips with more pages than this get per-block summaries in compare (as the single view's canvas threshold). */
 const LEAN_THUMB = 4096;
 function cutRequests(s: Session): Snapshot['cutRequests'] {
@@ -137,12 +139,7 @@ export class SessionHost {
       return { id: req.id, ok: true, result };
     } catch (e) {
       if (isTrap(e)) {
-        // A trap poisons the whole instance (revival.ts): restart it, rebuild the rest.
-        const then = await this.revival.revive(this.sessions, 'sid' in req ? req.sid : undefined, () => {
-          [this.sentStates, this.synced] = [new Map(), new Set()];
-          this.traces.reset();
-          this.pages.reset();
-        });
+        const then = await this.revive('sid' in req ? req.sid : undefined);
         return {
           id: req.id,
           ok: false,
@@ -150,6 +147,26 @@ export class SessionHost {
         };
       }
       return { id: req.id, ok: false, error: errorMessage(e) };
+    }
+  }
+
+  /** A trap poisons the whole instance (revival.ts): restart it, rebuild the rest. */
+  private revive(sid: number | undefined): Promise<string> {
+    return this.revival.revive(this.sessions, sid, () => {
+      [this.sentStates, this.synced] = [new Map(), new Set()];
+      this.traces.reset();
+      this.pages.reset();
+    });
+  }
+
+  /** Idle after a move by hand: the state the next Back takes instead of a copy (issue 37 item 3). */
+  async idle(req: Request, res: Response): Promise<void> {
+    if (!res.ok || !PREPARES_BACK.has(req.type)) return;
+    const sid = req.type === 'create' ? (res.result as CreateResult).sid : 'sid' in req ? req.sid : -1;
+    try {
+      this.sessions.get(sid)?.prepare_back();
+    } catch (e) {
+      if (isTrap(e)) await this.revive(sid);
     }
   }
 

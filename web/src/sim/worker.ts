@@ -65,11 +65,29 @@ function transferablesOf(res: Response): Transferable[] {
 
 // Requests are answered strictly in order: one command at a time.
 let queue: Promise<void> = Promise.resolve();
+/** Requests received and not yet answered. */
+let waiting = 0;
+/** Idle work, posted to ourselves behind any request already received (host.ts `idle`). */
+const idle = new MessageChannel();
+let idleFor: { req: Request; res: Response } | null = null;
+idle.port1.onmessage = () => {
+  const next = idleFor;
+  idleFor = null;
+  if (next && waiting === 0) queue = queue.then(() => host.idle(next.req, next.res));
+};
 
 self.addEventListener('message', (ev: MessageEvent<Request>) => {
   const req = ev.data;
+  waiting++;
   queue = queue.then(async () => {
     const res = await host.handle(req);
+    waiting--;
     self.postMessage(res, transferablesOf(res));
+    // Idle work (the next Back's state) once the answer is out, unless a request waits:
+    // a message to ourselves, so a request that arrived meanwhile goes first.
+    if (waiting === 0) {
+      idleFor = { req, res };
+      idle.port2.postMessage(null);
+    }
   });
 });

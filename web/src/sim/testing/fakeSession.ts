@@ -246,6 +246,10 @@ export class FakeSession {
     this.reset();
     this.run(step);
   }
+  /** Nothing to prepare: the fake's Back copies nothing. */
+  prepare_back() {
+    return false;
+  }
   back_op() {
     if (this.done === 0 && this.cursor === 0) return false;
     if (this.ops.length) {
