@@ -2,8 +2,10 @@
 // Bring your own trace (issue 17): map a CSV with unusual column names in the upload
 // dialog, Apply keeps the upload, and a link reopened with the same file lands on the
 // same moment while a different file is refused.
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { expect, type Page } from '@playwright/test';
+import LZString from 'lz-string';
 import { sharedTest as test, hashMoment, ready, settled, settledAt, stepTo, watch } from './helpers';
 
 async function shot(page: Page, name: string) {
@@ -146,5 +148,87 @@ test('a CloudPhysics CSV (SCSI hex ops) reads out of the box: guessed roles show
   await page.getByTestId('trace-dialog').getByRole('button', { name: 'Cancel' }).click();
   await page.getByTestId('trace-input').setInputFiles('traces/oltp.csv.gz');
   await expect(page.getByTestId('trace-requests')).toHaveText('3,000');
+  expect(problems).toEqual([]);
+});
+
+test('the fit preview is asked once: the file digest, known after it, does not ask it again', async ({ page }) => {
+  // A link whose trace carries the file's SHA-256: reopened, the dialog waits for the digest
+  // before it runs by itself. The digest changes no fit (issue 37, item 6: a preview keyed by
+  // it was asked again when it came, a whole second fit of the trace).
+  const problems = watch(page);
+  await ready(page);
+  await uploadAndMap(page);
+  await page.getByTestId('trace-run').click();
+  await expect(page.getByTestId('trace-dialog')).toBeHidden();
+  const { hash } = await settled(page);
+  const link = JSON.parse(LZString.decompressFromEncodedURIComponent(hash.replace(/^#?v1=/, ''))) as {
+    scenario: { workload: Record<string, unknown> };
+  };
+  link.scenario.workload.sha256 = createHash('sha256').update(FILE.buffer).digest('hex');
+  const again = await page.context().newPage();
+  const p2 = watch(again);
+  // Count the trace_fit requests to the worker, and hold the digest's answer until released.
+  await again.addInitScript(() => {
+    const w = window as unknown as {
+      __fits: number;
+      __order: string[];
+      __held: (() => void)[];
+      __release: () => void;
+    };
+    w.__fits = 0;
+    w.__order = [];
+    w.__held = [];
+    let released = false;
+    w.__release = () => {
+      released = true;
+      w.__held.splice(0).forEach((f) => f());
+    };
+    // Request ids per worker (each client numbers its own).
+    const ids = new WeakMap<Worker, { hashes: Set<unknown>; fits: Set<unknown> }>();
+    const of = (worker: Worker) => {
+      if (!ids.has(worker)) ids.set(worker, { hashes: new Set(), fits: new Set() });
+      return ids.get(worker)!;
+    };
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (this: Worker, m: { id?: unknown; type?: string }, t?: unknown) {
+      if (m?.type === 'trace_fit') {
+        w.__fits++;
+        of(this).fits.add(m.id);
+      }
+      if (m?.type === 'trace_hash') of(this).hashes.add(m.id);
+      if (m?.type === 'trace_fit' || m?.type === 'trace_hash') w.__order.push(`> ${m.type}`);
+      return post.call(this, m, t as StructuredSerializeOptions);
+    } as Worker['postMessage'];
+    const add = Worker.prototype.addEventListener;
+    Worker.prototype.addEventListener = function (this: Worker, type: string, l: unknown, o?: unknown) {
+      if (type !== 'message' || typeof l !== 'function') return add.call(this, type, l as EventListener, o as boolean);
+      const held = (ev: MessageEvent) => {
+        const d = ev.data as { id?: unknown; result?: unknown };
+        if (of(this).fits.has(d?.id)) w.__order.push('< trace_fit');
+        if (!released && of(this).hashes.has(d?.id) && typeof d.result === 'string')
+          w.__held.push(() => l.call(this, ev));
+        else l.call(this, ev);
+      };
+      return add.call(this, type, held as EventListener, o as boolean);
+    };
+  });
+  await again.goto(`/#v1=${LZString.compressToEncodedURIComponent(JSON.stringify(link))}`);
+  const chooser = again.waitForEvent('filechooser');
+  await again.getByTestId('upload-again').click();
+  await (await chooser).setFiles(FILE);
+  // The preview answered, the digest held: the dialog waits for it.
+  await expect(again.getByTestId('trace-fit-preview')).toContainText('requests touched');
+  await expect(again.getByTestId('trace-reopen')).toContainText('Checking that this is the file');
+  await expect.poll(() => again.evaluate(() => (window as unknown as { __held: unknown[] }).__held.length)).toBe(1);
+  await again.evaluate(() => (window as unknown as { __release: () => void }).__release());
+  // The digest matches: the dialog runs by itself, with no second fit asked.
+  await expect(again.getByTestId('trace-dialog')).toBeHidden();
+  await expect(again.getByTestId('scenario-line')).toContainText('odd-columns.csv');
+  expect(await again.evaluate(() => (window as unknown as { __fits: number }).__fits)).toBe(1);
+  // The digest was asked once the preview was answered (what a user reads first).
+  const order = await again.evaluate(() => (window as unknown as { __order: string[] }).__order);
+  expect(order.slice(0, 3)).toEqual(['> trace_fit', '< trace_fit', '> trace_hash']);
+  expect(p2).toEqual([]);
+  await again.close();
   expect(problems).toEqual([]);
 });

@@ -23,7 +23,7 @@ import { SummaryView } from './SummaryView';
 import type { TraceFit } from './types';
 import { PRESET_PAGE_BYTES, formatBytes } from './upload';
 import { chipPagesAfterFit, useTraceFit } from './useTraceFit';
-import { useFileFacts, useTraceRead } from './useTraceRead';
+import { useFileDigest, useFileFacts, useTraceRead } from './useTraceRead';
 
 export interface TraceDialogProps {
   client: SimClient;
@@ -60,27 +60,37 @@ export function TraceDialog({ client, file, current, reopen, onClose, onRun }: T
   const { preset, blocks, pages_per_block: ppb } = target.chip;
 
   // Choose file: its facts, and reading it.
-  const { catalog, preview, digest } = useFileFacts(client, file);
-  const refused = was ? mismatch(was, file.size, digest) : null;
+  const { catalog, preview } = useFileFacts(client, file);
   const read = useTraceRead(client, file, was, PRESET_PAGE_BYTES[preset] ?? 512, ppb);
   const { phase } = read;
   const { format, device, skipBad, mapping, mappingJson } = read.options;
   useEffect(() => dialogRef.current?.focus(), []);
 
-  // Fit: the scenario the trace would run as, previewed by the core.
-  const scenario = useCallback(
+  // Fit: the scenario the trace would run as, previewed by the core. Without the file's
+  // digest, which changes no fit: the digest comes after the summary, and a preview keyed by
+  // it was asked again then, its answer hidden meanwhile (issue 37, item 6).
+  const fitScenario = useCallback(
     (pid: number): Scenario => {
       const workload: TraceWorkload = { kind: 'trace', name: file.name, upload: pid, fit, size: file.size };
       if (format) workload.format = format;
       if (device) workload.device = device;
       if (skipBad) workload.skip_bad_lines = true;
       if (mappingJson) workload.mapping = mappingJson;
-      if (digest) workload.sha256 = digest;
       return { scheme: target.scheme, params: target.params, chip: target.chip, workload };
     },
-    [file.name, file.size, fit, format, device, skipBad, target, mappingJson, digest],
+    [file.name, file.size, fit, format, device, skipBad, target, mappingJson],
   );
-  const fitResult = useTraceFit(client, phase.kind === 'ready' ? phase.pid : null, scenario);
+  const fitResult = useTraceFit(client, phase.kind === 'ready' ? phase.pid : null, fitScenario);
+  const digest = useFileDigest(client, file, fitResult !== null || phase.kind === 'failed');
+  const refused = was ? mismatch(was, file.size, digest) : null;
+  // The scenario run: the fit's, with the digest when known (links carry it).
+  const scenario = useCallback(
+    (pid: number): Scenario => {
+      const s = fitScenario(pid);
+      return digest ? { ...s, workload: { ...(s.workload as TraceWorkload), sha256: digest } } : s;
+    },
+    [fitScenario, digest],
+  );
 
   const close = () => {
     read.abort();

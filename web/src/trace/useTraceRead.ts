@@ -16,20 +16,31 @@ function drop(client: SimClient, pid: number) {
   void client.request('trace_drop', { pid }).catch(() => undefined);
 }
 
-/** The file's catalog of formats, preview rows and SHA-256 (null until known; '' if it failed). */
+/** The file's catalog of formats and preview rows (null until known). */
 export function useFileFacts(client: SimClient, file: File) {
   const [catalog, setCatalog] = useState<TraceCatalog | null>(null);
   const [preview, setPreview] = useState<TracePreview | null>(null);
-  const [digest, setDigest] = useState<string | null>(null);
   useEffect(() => {
     void client.request('trace_catalog', {}).then(setCatalog, () => undefined);
     void client.request('trace_preview', { file, rows: 8 }).then(setPreview, () => undefined);
   }, [client, file]);
-  // The file's SHA-256, in the worker slice by slice (the file never leaves the browser
-  // and is never copied whole): links carry it so a reopened link can check that the
-  // file given again is the same one.
+  return { catalog, preview };
+}
+
+/**
+ * The file's SHA-256 (null until known; '' if it failed), taken once `start` is true: links
+ * carry it so a reopened link can check that the file given again is the same one. The
+ * dialog starts it once the summary and its fit preview are answered, the things a user reads
+ * first: on two cores the digest slowed the preview (issue 37, item 6).
+ */
+export function useFileDigest(client: SimClient, file: File, start: boolean) {
+  const [digest, setDigest] = useState<string | null>(null);
+  const [started, setStarted] = useState<File | null>(null);
+  if (start && started !== file) setStarted(file);
   useEffect(() => {
+    if (started !== file) return;
     let live = true;
+    setDigest(null);
     hashUpload(client, file).then(
       (h) => live && setDigest(h),
       () => live && setDigest(''),
@@ -37,8 +48,8 @@ export function useFileFacts(client: SimClient, file: File) {
     return () => {
       live = false;
     };
-  }, [client, file]);
-  return { catalog, preview, digest };
+  }, [client, file, started]);
+  return started === file ? digest : null;
 }
 
 /**
