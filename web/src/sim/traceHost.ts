@@ -32,6 +32,21 @@ function readAhead(file: Blob, offset: number, length: number): Upload['ahead'] 
   return { offset, length, bytes };
 }
 
+/**
+ * SHA-256 of `file` by the platform (`crypto.subtle`: the browser's own SHA-256, with the CPU's
+ * SHA instructions where it has them, run off the worker's thread), in lower-case hex; null
+ * where there is none (`crypto.subtle` exists only in secure contexts). The file is read
+ * whole: the page asks this only of files up to `WHOLE_DIGEST_BYTES` (trace/upload.ts). In
+ * wasm the SHA-256 has no such instructions: 64 MB cost the worker about as much CPU as the
+ * parse, after the summary (issue 37, item 6).
+ */
+async function wholeDigest(file: Blob): Promise<string | null> {
+  const subtle = globalThis.crypto?.subtle;
+  if (!subtle) return null;
+  const digest = new Uint8Array(await subtle.digest('SHA-256', await file.arrayBuffer()));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 /** Bytes read for a preview (decompressed further if the file is compressed). */
 export const PREVIEW_BYTES = 64 << 10;
 
@@ -103,6 +118,7 @@ export class TraceHost {
       case 'trace_catalog':
         return (await this.getCore()).trace_catalog();
       case 'trace_hash': {
+        if (cmd.whole) return wholeDigest(cmd.file);
         // One slice per request (the page drives the loop, so hashing interleaves with
         // parsing) into the core's SHA-256: never the whole file in memory.
         const core = await this.getCore();

@@ -83,7 +83,11 @@ export type TraceCommand =
   | { type: 'trace_drop'; pid: number }
   | { type: 'trace_catalog' }
   | { type: 'trace_preview'; file: Blob; rows: number }
-  | { type: 'trace_hash'; file: Blob; offset: number; length: number };
+  /**
+   * `whole`: the file's digest in one go by the platform's SHA-256 (`crypto.subtle`, off the
+   * worker's thread), or null at once, nothing hashed, where it has none (not a secure context).
+   */
+  | { type: 'trace_hash'; file: Blob; offset: number; length: number; whole?: boolean };
 
 export interface TraceResultMap {
   trace_open: { pid: number; size: number };

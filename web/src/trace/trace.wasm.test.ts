@@ -4,7 +4,7 @@
 // trace and scheme-data commands end to end. (Was core-wasm/crates/wasm/tests/trace_parser.cjs.)
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   Session,
   Sha256Stream,
@@ -228,5 +228,51 @@ describe('TraceParser errors and the worker host (real core)', () => {
     });
     expect(res.ok).toBe(false);
     if (!res.ok) expect(res.error).toMatch(/upload the file again/);
+  });
+});
+
+describe('the file digest (trace_hash) by the platform and by the core', () => {
+  /** The digest of `file` through the worker host: whole by the platform's SHA-256, and slice by slice in wasm. */
+  async function digests(file: Blob, slice: number) {
+    const host = new SessionHost(
+      async () => Session as unknown as SessionConstructor,
+      async () => core(),
+    );
+    let id = 0;
+    const hash = async (offset: number, length: number, whole?: boolean) => {
+      const r = await host.handle({ id: id++, type: 'trace_hash', file, offset, length, whole });
+      if (!r.ok) throw new Error(r.error);
+      return r.result as string | null;
+    };
+    const platform = await hash(0, file.size, true);
+    let wasm: string | null = null;
+    for (let offset = 0; wasm === null; offset += slice) wasm = await hash(offset, slice);
+    return { platform, wasm };
+  }
+
+  it('is the same hex both ways, for sizes around SHA-256 blocks and over several slices', async () => {
+    const { createHash } = await import('node:crypto');
+    let x = 99;
+    for (const size of [0, 1, 15, 55, 56, 63, 64, 65, 119, 4096, 65_537, 3_000_001]) {
+      // Bytes of every value, so each hex digit and a leading 0 of a byte occur.
+      const bytes = new Uint8Array(size).map(() => (x = (x * 1103515245 + 12345) >>> 0) >>> 24);
+      const { platform, wasm } = await digests(new Blob([bytes]), 1 << 20);
+      expect(platform, `${size} bytes`).toBe(wasm);
+      expect(wasm, `${size} bytes`).toBe(createHash('sha256').update(bytes).digest('hex'));
+    }
+  });
+
+  it('answers null without hashing where the platform has no SHA-256 (no crypto.subtle)', async () => {
+    vi.stubGlobal('crypto', {});
+    try {
+      const bytes = new Uint8Array(70_000).map((_, i) => i % 253);
+      const { platform, wasm } = await digests(new Blob([bytes]), 1 << 14);
+      expect(platform).toBeNull();
+      // The slices after it start from nothing hashed.
+      const { createHash } = await import('node:crypto');
+      expect(wasm).toBe(createHash('sha256').update(bytes).digest('hex'));
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

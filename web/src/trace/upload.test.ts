@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { describe, expect, it, vi } from 'vitest';
 import { SimClient, type WorkerLike } from '../sim/client';
 import { SessionHost } from '../sim/host';
 import type { Request } from '../sim/protocol';
@@ -166,11 +167,41 @@ describe('parseUpload', () => {
     const parse = parseUpload(c, file, {}, () => undefined, undefined, 1000);
     const digest = hashUpload(c, file, 3000);
     await parse;
-    expect(await digest).toBe('10000');
+    // One request, by the platform's SHA-256 (Node's crypto.subtle here), not the core's.
+    expect(await digest).toBe(createHash('sha256').update(new Uint8Array(10_000)).digest('hex'));
     const finish = seen.indexOf('trace_finish');
     expect(seen.filter((t) => t === 'trace_feed').length).toBe(10);
-    expect(seen.filter((t) => t === 'trace_hash').length).toBe(4);
+    expect(seen.filter((t) => t === 'trace_hash').length).toBe(1);
     expect(seen.findIndex((t) => t === 'trace_hash')).toBeGreaterThan(finish);
+  });
+
+  it('hashes slice by slice in the core where the platform has no SHA-256, or the file is large', async () => {
+    const file = new Blob([new Uint8Array(10_000)]);
+    for (const [subtle, wholeBytes, asked] of [
+      [false, 10_000, 5],
+      [true, 9_999, 4],
+    ] as const) {
+      if (!subtle) vi.stubGlobal('crypto', {});
+      try {
+        const seen: Request[] = [];
+        const { c } = client((r) => seen.push(r));
+        const parse = parseUpload(c, file, {}, () => undefined, undefined, 1000);
+        const digest = hashUpload(c, file, 3000, wholeBytes);
+        await parse;
+        expect(await digest).toBe('10000');
+        const hashes = seen.filter((r) => r.type === 'trace_hash');
+        expect(hashes.length).toBe(asked);
+        // Without the platform's: the whole file asked first (answered null), then the slices from 0.
+        expect(hashes.map((r) => ('whole' in r ? !!r.whole : false))).toEqual(
+          [!subtle, false, false, false, false].slice(0, asked),
+        );
+        expect(hashes.filter((r) => !('whole' in r && r.whole)).map((r) => ('offset' in r ? r.offset : -1))).toEqual([
+          0, 3000, 6000, 9000,
+        ]);
+      } finally {
+        vi.unstubAllGlobals();
+      }
+    }
   });
 
   it('hashes after a parse started in the same turn, even when the hash was asked first', async () => {
@@ -181,7 +212,7 @@ describe('parseUpload', () => {
     const digest = hashUpload(c, file, 3000);
     const parse = parseUpload(c, file, {}, () => undefined, undefined, 1000);
     await parse;
-    expect(await digest).toBe('10000');
+    expect(await digest).toBe(createHash('sha256').update(new Uint8Array(10_000)).digest('hex'));
     expect(seen.findIndex((t) => t === 'trace_hash')).toBeGreaterThan(seen.indexOf('trace_finish'));
   });
 });

@@ -104,14 +104,32 @@ async function readUpload(
 }
 
 /**
- * SHA-256 of `file`, hashed in the worker slice by slice: each slice is one request, and
- * the file is never copied whole. A slice waits while a parse is in progress (`reading`).
+ * Files up to this size are hashed whole by the platform's SHA-256 (`trace_hash`'s `whole`),
+ * which holds the file's bytes once while it hashes; larger ones slice by slice, so a 500 MB
+ * upload's tab memory stays under twice the file (issue 37).
  */
-export async function hashUpload(client: SimClient, file: Blob, chunkBytes = CHUNK_BYTES): Promise<string> {
+export const WHOLE_DIGEST_BYTES = 128 << 20;
+
+/**
+ * SHA-256 of `file`, after the parse in progress (`reading`): by the platform's SHA-256 in
+ * one request where it has one and the file is small enough, else in the worker's wasm slice
+ * by slice (each slice one request, and the file never copied whole).
+ */
+export async function hashUpload(
+  client: SimClient,
+  file: Blob,
+  chunkBytes = CHUNK_BYTES,
+  wholeBytes = WHOLE_DIGEST_BYTES,
+): Promise<string> {
   // A parse started in the same turn (the dialog's effects run one after the other, the
   // hash's first) still goes first: in Chromium the first slice alone took 0.3 s of the
   // worker before the parse could start (issue 37).
   await Promise.resolve();
+  if (file.size <= wholeBytes) {
+    await reading;
+    const hex = await client.request('trace_hash', { file, offset: 0, length: file.size, whole: true });
+    if (hex !== null) return hex;
+  }
   for (let offset = 0; ; offset += chunkBytes) {
     await reading;
     const hex = await client.request('trace_hash', { file, offset, length: chunkBytes });
