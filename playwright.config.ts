@@ -11,7 +11,12 @@ export default defineConfig({
   // pages, an upload, 40 steps) took over 30 s at load average 23 on the 2-core machine.
   timeout: 90_000,
   expect: { timeout: 10_000 },
-  fullyParallel: false,
+  // Tests, not files, are shared out between the workers: each test opens its own page (or
+  // the worker's blank shared page, e2e/helpers.ts) and nothing passes between tests. With
+  // files as the unit, the last file (viz.spec.ts, 15 tests, 61 s) ran alone on one worker
+  // while the other had nothing left (session 26's idle run: 509 of 525 s by the files'
+  // order, 480 s shared test by test).
+  fullyParallel: true,
   // One worker a core: the 2-core CI machine ran the suite in 9.4 min with two (12.9 min with
   // one), and passed with both cores held by two busy loops (15.6 min, load 13-16).
   // PW_WORKERS=1 for a serial run.
