@@ -2,7 +2,7 @@
 // The in-the-loop rounds of scripts/bench.mjs (section 2, issue 37's wasm / native cells), also
 // runnable alone on a few schemes to check the measure:
 //   node scripts/bench-wasm-rounds.mjs [--schemes page,rftl] [--rounds N] [--n REQUESTS]
-//        [--ftl PATH] [--pkg DIR] [--port N] [--json FILE] [--tries N]
+//        [--ftl PATH] [--pkg DIR] [--port N] [--json FILE] [--tries N] [--extra N]
 // --tries: takes of a native sample that had under 0.9 of a core (default 4, as the bench; 1 on a
 // loaded machine, where the CPU-time ratios are the ones to read).
 //
@@ -71,11 +71,19 @@ export function loopSample(ftl, json, player = false) {
 export const LOOP_SHARE = 0.9;
 export const LOOP_TRIES = 4;
 
+/** A cell whose per-round ratios (bracketed) span more than this gets the extra rounds. */
+export const WIDE = 0.1;
+
 /**
  * `rounds` rounds of every scheme of `schemes` for every build of `builds` ([key, ftl] with a
  * pkg of the same key open in `wasmBench`, or no wasmBench: native samples only), in the order
- * the file's head describes. Returns { `${key} ${scheme}`: acc } (see `newAcc`). `onError`
- * gets the messages of a failed sample, `onRound(round, scheme, key, acc)` each round's.
+ * the file's head describes. Then up to `extra` more rounds, two at a time (a scheme's count
+ * stays odd, so its median is one round's ratio), of the schemes with a cell whose bracketed
+ * ratios span more than WIDE, while the extra rounds have taken under `extraBudget` times the
+ * first `rounds` rounds' time. Which schemes get them depends on the spread alone, never on the
+ * ratios' level, so the extra rounds narrow a cell's median without moving it either way.
+ * Returns { `${key} ${scheme}`: acc } (see `newAcc`). `onError` gets the messages of a failed
+ * sample, `onRound(round, scheme, key, acc)` each round's.
  */
 export async function loopRounds({
   builds,
@@ -84,21 +92,39 @@ export async function loopRounds({
   scenario,
   wasmBench,
   tries = LOOP_TRIES,
+  extra = 0,
+  extraBudget = 1,
   onError = () => {},
   onRound = () => {},
 }) {
   const samples = {};
-  for (let round = 0; round < rounds; round++) {
-    for (const scheme of schemes) {
+  const round = async (i, among) => {
+    for (const scheme of among) {
       for (const [key, ftl] of builds) {
         const acc = (samples[`${key} ${scheme}`] ??= newAcc());
         await oneRound(acc, ftl, key, scenario(scheme), wasmBench, tries, (e) => onError(scheme, e));
-        onRound(round, scheme, key, acc);
+        onRound(i, scheme, key, acc);
       }
     }
+  };
+  const t0 = Date.now();
+  for (let i = 0; i < rounds; i++) await round(i, schemes);
+  const budget = (Date.now() - t0) * extraBudget;
+  const t1 = Date.now();
+  const wide = (s) =>
+    builds.some(([key]) => samples[`${key} ${s}`]?.ratios.some((xs) => xs.length && width(xs) > WIDE));
+  // A pair starts while the budget lasts (it may end past it).
+  for (let i = rounds; i + 2 <= rounds + extra && Date.now() - t1 < budget; i += 2) {
+    const among = schemes.filter(wide);
+    if (!among.length) break;
+    await round(i, among);
+    await round(i + 1, among);
   }
   return samples;
 }
+
+/** max - min of `xs`. */
+const width = (xs) => Math.max(...xs) - Math.min(...xs);
 
 /**
  * Per scheme and build: `xs` the loop's native M req/s before the full-speed wasm run (the loop
@@ -218,6 +244,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       scenario: (s) => loopScenario(s, n),
       wasmBench,
       tries: Number(opt('--tries', LOOP_TRIES)),
+      extra: Number(opt('--extra', 0)),
       onError: (s, e) => console.log(`[rounds] ${s}: ${e.message}`),
       // Each round's ratios as taken (stderr): player, full speed; bracketed / before only / CPU.
       onRound: (i, s, _k, a) =>
@@ -229,7 +256,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     await wasmBench.close();
   }
   console.log(
-    `[rounds] ${rounds} rounds, ${((Date.now() - t0) / 1000).toFixed(0)} s, load ${l0.toFixed(1)}-${loadavg()[0].toFixed(1)}; per path: median (range, max/min) of the per-round ratios`,
+    `[rounds] ${rounds} rounds (+ up to ${Number(opt('--extra', 0))} for wide cells), ${((Date.now() - t0) / 1000).toFixed(0)} s, load ${l0.toFixed(1)}-${loadavg()[0].toFixed(1)}; per path: median (range, max/min) of the per-round ratios`,
   );
   for (const s of schemes) {
     const a = samples[`now ${s}`];

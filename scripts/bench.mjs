@@ -50,7 +50,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { openWasmBench } from './bench-browser-lib.mjs';
-import { LOOP_SHARE, LOOP_TRIES, loopRounds, loopSample, loopScenario as scenarioOf } from './bench-wasm-rounds.mjs';
+import {
+  LOOP_SHARE,
+  LOOP_TRIES,
+  WIDE,
+  loopRounds,
+  loopSample,
+  loopScenario as scenarioOf,
+} from './bench-wasm-rounds.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -217,16 +224,20 @@ console.log(`[bench] whole process: load ${loadSpan(load0, loadWhole1)}`);
 // (`run_ahead` natively), the wasm `Session.run_ahead` ("Run to end": keyframes, and the run
 // log taken a stretch at a time while the run is quiet, request by request once it is not),
 // `ftl bench --player` again. A wasm / native figure is the median of the per-round ratios,
-// each a wasm run over the native sample of its path taken just before it, seconds apart:
-// this VM's host gives a process up to 2x fewer cycles within minutes (native page samples
-// fell 20.5 -> 9.8 M req/s in one bench, session 14; 15.8 and 22.9 a minute apart in session
-// 25), and a ratio of medians taken in separate phases measured that drift, not the code.
-// The sample after the wasm run gives the ratio over the mean of the two (the native speed
-// when the wasm ran) and native after / before, printed beside the cells with the ratio by
-// CPU time, so an idle bench shows whether the bracket or CPU time is the steadier measure
-// (docs/performance.md, "Issue 37 (session 26, p-wasm4)"). The loop row's samples are the
-// first of each round's pair, as before. The spread of the per-round ratios and of the native
-// samples is printed with them, so a drifting host shows in the table.
+// each a wasm run over the mean of the native samples of its path taken just before and just
+// after it, seconds apart (the native speed while the wasm ran): this VM's host gives a
+// process up to 2x fewer cycles within minutes (native page samples fell 20.5 -> 9.8 M req/s
+// in one bench, session 14; 15.8 and 22.9 a minute apart in session 25; native after / before
+// one wasm run 0.46-1.75 in the idle benches of session 26 and 27), and a ratio of medians
+// taken in separate phases measured that drift, not the code. Over the sample before only
+// (the cells until session 27) is printed beside them with the ratio by CPU time: in two idle
+// benches the bracket was the narrower in 18 and 19 of 26 cells and no friendlier (cells at
+// 0.85 or more 8 -> 7 and 11 -> 10; docs/performance.md, "Issue 37 (session 27, p-wasm5)").
+// Schemes with a cell wider than WIDE get up to LOOP_EXTRA more rounds, within
+// LOOP_EXTRA_BUDGET times the first rounds' time (bench-wasm-rounds.mjs `loopRounds`). The
+// loop row's samples are the first of each round's pair, as before. The spread of the
+// per-round ratios and of the native samples is printed with them, so a drifting host shows
+// in the table.
 // A burst of load from another process falls on one sample of several schemes rather than on
 // every sample of one. Each native sample's process is timed from outside too (bash's
 // `time`): its share of a core, CPU (user + sys) / wall. A sample whose process had less
@@ -239,6 +250,8 @@ console.log(`[bench] whole process: load ${loadSpan(load0, loadWhole1)}`);
 // speed followed the share (0.42 of a core 5.4 M, 1.00 of a core 13.6 M). The loop's page
 // faults (the first run in a fresh process) are under 0.5 % of it: no warm-up.
 const LOOP_RUNS = Math.max(RUNS, quick ? 3 : 5);
+const LOOP_EXTRA = quick ? 0 : 4;
+const LOOP_EXTRA_BUDGET = 0.8;
 const builds = BEFORE_FTL
   ? [
       ['before', BEFORE_FTL, beforeRows],
@@ -261,6 +274,8 @@ const loopSamples = await loopRounds({
   builds: builds.map(([key, ftl]) => [key, ftl]),
   schemes,
   rounds: LOOP_RUNS,
+  extra: LOOP_EXTRA,
+  extraBudget: LOOP_EXTRA_BUDGET,
   scenario: loopScenario,
   wasmBench,
   onError: (scheme, e) => console.log(`[bench] ${scheme} / in the loop or wasm in Chromium: ${e.message}`),
@@ -274,7 +289,7 @@ const shareText = (acc) =>
     : `share of a core ${f2(Math.min(...acc.shares))}-${f2(Math.max(...acc.shares))}, ${acc.retaken} retaken, ${acc.short} under ${LOOP_SHARE}`;
 const loopNotes = [];
 console.log(
-  `[bench] in the loop, native and wasm alternated (${LOOP_RUNS} rounds, load ${loadSpan(loadLoop0, load1)}); wasm / native = median of the per-round ratios (range):`,
+  `[bench] in the loop, native and wasm alternated (${LOOP_RUNS} rounds, up to ${LOOP_EXTRA} more for a scheme with a cell wider than ${WIDE}; load ${loadSpan(loadLoop0, load1)}); wasm / native = median of the per-round ratios over the natives before and after (range):`,
 );
 for (const [key, , into] of builds) {
   for (const scheme of schemes) {
@@ -292,22 +307,21 @@ for (const [key, , into] of builds) {
       row.wasm_engine = 'chromium';
       [row.wasm_req_s, row.wasm_fast_req_s] = acc.wasm.map(median);
       row.native_player_req_s = median(acc.natPlayer);
-      // The cells: each wasm run over the native sample of its path taken just before it (as
-      // until session 26). Beside them (console and baseline JSON, not the table): over the mean
-      // of the natives before and after it, by CPU time, and how far the native moved across
-      // the wasm run. Under load (session 26) the bracket did not narrow the wall ratios' spread
-      // (3 of 8 and 7 of 12 cells narrower) and CPU time did (docs/performance.md, "Issue 37
-      // (session 26, p-wasm4)"): an idle bench's figures decide which the cells take.
-      [row.wasm_ratio, row.wasm_fast_ratio] = acc.before.map(median);
-      [row.wasm_ratios, row.wasm_fast_ratios] = acc.before;
-      [row.wasm_ratios_bracketed, row.wasm_fast_ratios_bracketed] = acc.ratios;
+      // The cells: each wasm run over the mean of the native samples of its path just before
+      // and after it (session 27: narrower than over the native before only in 18 and 19 of 26
+      // cells of two idle benches, and lower in its median). Beside them (console and baseline
+      // JSON, not the table): over the native before only, by CPU time, and how far the native
+      // moved across the wasm run.
+      [row.wasm_ratio, row.wasm_fast_ratio] = acc.ratios.map(median);
+      [row.wasm_ratios, row.wasm_fast_ratios] = acc.ratios;
+      [row.wasm_ratios_before, row.wasm_fast_ratios_before] = acc.before;
       [row.wasm_cpu_ratios, row.wasm_fast_cpu_ratios] = acc.cpuRatios;
       [row.native_drift_player, row.native_drift_full] = acc.drift;
       row.wasm_mb = acc.wasmMb;
     }
     if (key === 'now') loopNotes.push(`${scheme} ${shareText(acc)}`);
     const ratioText = (k) =>
-      `${f2(median(acc.before[k]))} (${spread(acc.before[k])}; over the natives before and after ${f2(median(acc.ratios[k]))} (${spread(acc.ratios[k])})${acc.cpuRatios[k].length ? `, by CPU ${f2(median(acc.cpuRatios[k]))} (${spread(acc.cpuRatios[k])})` : ''}, native after / before ${spread(acc.drift[k])})`;
+      `${f2(median(acc.ratios[k]))} (${spread(acc.ratios[k])}; over the native before only ${f2(median(acc.before[k]))} (${spread(acc.before[k])})${acc.cpuRatios[k].length ? `, by CPU ${f2(median(acc.cpuRatios[k]))} (${spread(acc.cpuRatios[k])})` : ''}, native after / before ${spread(acc.drift[k])})`;
     console.log(
       `${scheme.padEnd(10)} ${key.padEnd(6)} loop ${f2(row.loop_req_s / 1e6)} M req/s (median of ${xs.map((x) => f2(x / 1e6)).join(', ')} in the order taken; ${shareText(acc)}) ${f2(row.loop_ops_s / 1e6, 1)} M ops/s; wasm ${f2(row.wasm_req_s / 1e6)} M req/s (native player ${f2(row.native_player_req_s / 1e6)}), full speed ${f2(row.wasm_fast_req_s / 1e6)}; wasm / native ${row.wasm_ratio == null ? '-' : ratioText(0)}, full speed ${row.wasm_ratio == null ? '-' : ratioText(1)}`,
     );
@@ -609,7 +623,7 @@ let issueTable = '';
     ]) {
       const x = r[key] ?? null;
       add(
-        `wasm / native req/s, ${s}, ${path} (median of per-round ratios)`,
+        `wasm / native req/s, ${s}, ${path} (median of per-round ratios over the natives before and after)`,
         '>= 0.85',
         x,
         'x',
@@ -805,7 +819,7 @@ Measured by \`npm run bench\` (scripts/bench.mjs) on ${date}: ${machine}; ${load
   \`${TRACES[1].gen}\` (hot/cold): ${N_TRACE.toLocaleString('en')} page requests, 57 % writes,
   DiskSim text. M req/s = host requests / whole-process seconds. B / page = peak RSS / ${PAGES.toLocaleString('en')} physical pages.
 - **In the loop**: \`ftl bench --runs 1 --scenario '{"scheme":S,"chip":${JSON.stringify(CHIP)},"params":{"log_blocks":16},"workload":{"kind":"uniform","n":${N_LOOP},"seed":1}}'\`
-  (the run alone on the full-speed path), one process per sample, the median of ${LOOP_RUNS} samples taken in
+  (the run alone on the full-speed path), one process per sample, the median of ${LOOP_RUNS} samples (up to ${LOOP_EXTRA} more where a wasm / native cell's rounds spanned more than ${WIDE}) taken in
   alternating rounds (each round runs every scheme once${BEFORE_FTL ? ', the before build right before this one' : ''}, its native loop sample, its full-speed wasm run, the native loop sample again, then the same for the player's path), so a burst
   of load falls on one sample of several schemes, not on all of one; load ${loadSpan(loadLoop0, load1)}. Each sample's process is timed by
   \`/usr/bin/time\` as well: one that had under ${LOOP_SHARE} of a core (CPU / wall) waited behind another
@@ -818,12 +832,13 @@ Measured by \`npm run bench\` (scripts/bench.mjs) on ${date}: ${machine}; ${load
   player's path as "Run to end" runs it (keyframes, and the run log a stretch at a time while the run is quiet, request
   by request once it is not; \`--logged\` there times \`Session.run\`, logged request by request), and the full-speed path (\`set_full_speed\`, the loop \`ftl bench\`
   times), one run of each a round, between two native samples of its path; M req/s the median of the rounds.
-  **wasm / native is the median of the ${LOOP_RUNS} per-round ratios** (each a wasm run over the native sample
-  of the same path taken just before it: the player's over \`ftl bench --runs 1 --player\`, the same
+  **wasm / native is the median of the per-round ratios** (${LOOP_RUNS} rounds, up to ${LOOP_EXTRA} more for a scheme
+  with a cell whose rounds spanned more than ${WIDE}, within ${LOOP_EXTRA_BUDGET} times the first rounds' time; each a wasm
+  run over the mean of the native samples of the same path taken just before and just after it: the player's over \`ftl bench --runs 1 --player\`, the same
   \`Session.run_ahead\` natively, whose keyframes and run log cost natively too; the full-speed path over the loop
-  sample; their range in brackets), not a ratio of medians: this VM's host speed drifts by up
+  samples; their range in brackets), not a ratio of medians: this VM's host speed drifts by up
   to 2x within minutes (see the host drift line), and a ratio of figures taken minutes apart measures the drift.
-  The console and the baseline JSON also give each cell over the mean of the natives before and after its wasm run,
+  The console and the baseline JSON also give each cell over the native before only (the cells until session 27),
   by CPU time, and native after / before (scripts/bench-wasm-rounds.mjs).
 - **Host drift**: ${driftText}.
 
