@@ -83,7 +83,8 @@ export const WIDE = 0.1;
  * first `rounds` rounds' time. Which schemes get them depends on the spread alone, never on the
  * ratios' level, so the extra rounds narrow a cell's median without moving it either way.
  * Returns { `${key} ${scheme}`: acc } (see `newAcc`). `onError` gets the messages of a failed
- * sample, `onRound(round, scheme, key, acc)` each round's.
+ * sample, `onRound(round, scheme, key, acc)` each round's; `times` gets the seconds the first
+ * rounds (`first`) and the extra ones (`extra`) took.
  */
 export async function loopRounds({
   builds,
@@ -94,6 +95,7 @@ export async function loopRounds({
   tries = LOOP_TRIES,
   extra = 0,
   extraBudget = 1,
+  times = {},
   onError = () => {},
   onRound = () => {},
 }) {
@@ -120,6 +122,8 @@ export async function loopRounds({
     await round(i, among);
     await round(i + 1, among);
   }
+  times.first = (t1 - t0) / 1000;
+  times.extra = (Date.now() - t1) / 1000;
   return samples;
 }
 

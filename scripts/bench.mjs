@@ -270,12 +270,14 @@ try {
 } catch (e) {
   console.log(`[bench] wasm in Chromium: ${e.message} (native samples only)`);
 }
+const loopTimes = {};
 const loopSamples = await loopRounds({
   builds: builds.map(([key, ftl]) => [key, ftl]),
   schemes,
   rounds: LOOP_RUNS,
   extra: LOOP_EXTRA,
   extraBudget: LOOP_EXTRA_BUDGET,
+  times: loopTimes,
   scenario: loopScenario,
   wasmBench,
   onError: (scheme, e) => console.log(`[bench] ${scheme} / in the loop or wasm in Chromium: ${e.message}`),
@@ -289,7 +291,7 @@ const shareText = (acc) =>
     : `share of a core ${f2(Math.min(...acc.shares))}-${f2(Math.max(...acc.shares))}, ${acc.retaken} retaken, ${acc.short} under ${LOOP_SHARE}`;
 const loopNotes = [];
 console.log(
-  `[bench] in the loop, native and wasm alternated (${LOOP_RUNS} rounds, up to ${LOOP_EXTRA} more for a scheme with a cell wider than ${WIDE}; load ${loadSpan(loadLoop0, load1)}); wasm / native = median of the per-round ratios over the natives before and after (range):`,
+  `[bench] in the loop, native and wasm alternated (${LOOP_RUNS} rounds in ${loopTimes.first?.toFixed(0)} s, up to ${LOOP_EXTRA} more for a scheme with a cell wider than ${WIDE} in ${loopTimes.extra?.toFixed(0)} s; load ${loadSpan(loadLoop0, load1)}); wasm / native = median of the per-round ratios over the natives before and after (range):`,
 );
 for (const [key, , into] of builds) {
   for (const scheme of schemes) {
