@@ -32,7 +32,7 @@ function runOnce(json: string, fullSpeed: boolean) {
 }
 
 describe('a scheme-compiled closed loop in wasm leaves what the request-by-request path leaves', () => {
-  for (const scheme of ['ltftl', 'page', 'nftl']) {
+  for (const scheme of ['ltftl', 'page', 'nftl', 'rftl']) {
     for (const workload of WORKLOADS) {
       it(`${scheme}, ${workload.kind}`, () => {
         const json = JSON.stringify({ scheme, chip: CHIP, workload });

@@ -30,6 +30,7 @@ use crate::nand::{
     Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, Timing, NONE,
 };
 
+mod ahead;
 mod recovery;
 
 /// Index of a block's role inside a logical block's triple.
@@ -652,6 +653,14 @@ impl Ftl for Rftl {
 
     fn locate(&self, lpn: Lpn) -> Option<Ppn> {
         self.loc.get(lpn as usize).copied().filter(|&p| p != NONE)
+    }
+
+    fn run_closed(
+        &mut self,
+        parts: &mut super::host::Parts<'_>,
+        reqs: &[crate::trace::Request],
+    ) -> Option<Result<(), (crate::trace::Request, FlashError)>> {
+        self.closed_loop(parts, reqs)
     }
 
     fn block_role(&self, pbn: Pbn) -> BlockRole {
