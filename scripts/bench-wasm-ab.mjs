@@ -10,7 +10,8 @@
 // loaded host: it leaves out the time the worker waited for a core) and its wall seconds;
 // flash operations must be equal between old and new (the same simulation), or it fails.
 // Prints per scheme and path: medians of old and new, new / old per round, and with --ftl
-// the native run's CPU (`cpu_s`) and wall seconds over the same rounds.
+// the native run's CPU (`cpu_s`) and wall seconds over the same rounds and native / wasm of
+// the medians (by wall: the cell's measure, to be read on an idle host).
 import { loadavg } from 'node:os';
 import { openWasmBench } from './bench-browser-lib.mjs';
 import { loopSample, loopScenario, median, range } from './bench-wasm-rounds.mjs';
@@ -68,7 +69,7 @@ for (const [cell, a] of Object.entries(acc)) {
   const per = a.new.map((x, i) => x / a.old[i]);
   const lower = per.filter((x) => x < 1).length;
   const nat = a.nat.length
-    ? `; native cpu_s ${f3(median(a.nat))} (${range(a.nat)}), wall ${f3(median(a.natWall))}; native / wasm by CPU old ${f3(median(a.nat) / median(a.old))} new ${f3(median(a.nat) / median(a.new))}`
+    ? `; native cpu_s ${f3(median(a.nat))} (${range(a.nat)}), wall ${f3(median(a.natWall))}; native / wasm by CPU old ${f3(median(a.nat) / median(a.old))} new ${f3(median(a.nat) / median(a.new))}, by wall old ${f3(median(a.natWall) / median(a.oldWall))} new ${f3(median(a.natWall) / median(a.newWall))}`
     : '';
   console.log(
     `${cell.padEnd(16)} worker CPU old ${f3(median(a.old))} (${range(a.old)}) new ${f3(median(a.new))} (${range(a.new)}); new / old per round ${range(per)}, median ${median(per).toFixed(2)}, lower in ${lower} of ${per.length}; wall old ${f3(median(a.oldWall))} new ${f3(median(a.newWall))}${nat}`,
