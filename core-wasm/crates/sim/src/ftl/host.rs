@@ -141,6 +141,36 @@ pub fn prefetch<T>(p: *const T) {
     let _ = p;
 }
 
+/// How many requests' lines a scheme's closed loop reads together where it cannot prefetch
+/// (wasm32: `run_closed_grouped`; a scheme's `touch` reads the next group's lines).
+pub const GROUP: usize = 32;
+
+/// A scheme's `Ftl::run_closed` that reads ahead where there is no prefetch instruction: on
+/// wasm32, `run_closed_ahead` compiled for the scheme's type with `touch(ftl, s, reqs, i)`
+/// called every `GROUP` requests, which loads (and sums, so the loads are kept) the lines the
+/// next requests will miss on, all independent so their misses overlap (issue 37: in wasm
+/// each was a miss waited for inside its request). `touch` must change nothing. Natively
+/// `None`: the simulator's shared loop, unchanged (a read-ahead there would speed native too).
+#[inline(always)]
+pub fn run_closed_grouped<F: Ftl>(
+    ftl: &mut F,
+    parts: &mut Parts<'_>,
+    reqs: &[Request],
+    touch: impl Fn(&F, &Parts<'_>, &[Request], usize) -> u32,
+) -> Option<Result<(), (Request, FlashError)>> {
+    #[cfg(not(target_arch = "x86_64"))]
+    return Some(run_closed_ahead(ftl, parts, reqs, |ftl: &F, s, reqs, i| {
+        if i % GROUP == 0 {
+            core::hint::black_box(touch(ftl, s, reqs, i));
+        }
+    }));
+    #[cfg(target_arch = "x86_64")]
+    {
+        let _ = (ftl, parts, reqs, touch);
+        None
+    }
+}
+
 /// `run_closed` with `ahead(ftl, s, reqs, i)` called before request `i` runs: a scheme's
 /// loop prefetches there what later requests of the batch will touch (`prefetch`; page
 /// mapping: issue 37, its loop's time was cache misses on the map and the page states).

@@ -14,7 +14,7 @@
 use super::pool::BlockPool;
 use super::panel::{first_rows, some, BlockFill, ReplacementEntry, PANEL_ROWS};
 use super::registry::{self, Builder, Mapping, PanelKind, Run, SchemeEntry};
-use super::host::Parts;
+use super::host::{Parts, GROUP};
 use super::scan_recovery::{scan, Extent};
 use super::{BlockRole, Cleaning, Ftl, Panel, PanelData, SchemeParams};
 use crate::nand::{Cause, Count, Flash, FlashError, FlashResult, Geometry, Lpn, Page, PageKind, Pbn, Ppn, NONE};
@@ -305,10 +305,6 @@ impl Nftl {
     }
 }
 
-/// How many requests' lines the closed loop reads together where it cannot prefetch (wasm32).
-#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
-const GROUP: usize = 32;
-
 impl Nftl {
     /// Reads, before the `GROUP` requests from `i` run, the lines the next group's requests
     /// will miss on: a request's page at its offset in the data block (a write's OOB read
@@ -318,7 +314,6 @@ impl Nftl {
     /// do not, and in wasm each was a miss waited for inside its request. Every load is
     /// independent of the others, so their misses overlap. Returns a sum only so that the
     /// loads are kept: changes nothing (LTFTL's and page mapping's `touch_group`, the same idea).
-    #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
     #[inline(always)]
     fn touch_group(&self, s: &Parts<'_>, reqs: &[Request], i: usize) -> u32 {
         let (latest, pages, ppb) = (s.oracle.latest(), s.flash.pages(), self.ppb);
@@ -412,16 +407,8 @@ impl Ftl for Nftl {
     /// On wasm32 the closed loop is compiled for NFTL, with `touch_group` every `GROUP`
     /// requests (issue 37: NFTL's wasm / native cells). Natively the simulator's shared loop
     /// runs it, unchanged (`None`).
-    #[cfg_attr(target_arch = "x86_64", allow(unused_variables))]
     fn run_closed(&mut self, parts: &mut Parts<'_>, reqs: &[Request]) -> Option<Result<(), (Request, FlashError)>> {
-        #[cfg(not(target_arch = "x86_64"))]
-        return Some(super::host::run_closed_ahead(self, parts, reqs, |ftl: &Nftl, s, reqs, i| {
-            if i % GROUP == 0 {
-                core::hint::black_box(ftl.touch_group(s, reqs, i));
-            }
-        }));
-        #[cfg(target_arch = "x86_64")]
-        None
+        super::host::run_closed_grouped(self, parts, reqs, Nftl::touch_group)
     }
 
     fn block_role(&self, pbn: Pbn) -> BlockRole {

@@ -1,49 +1,23 @@
-//! RFTL's closed loop on wasm32: the lines the next requests will miss on, read a group at a
-//! time so their misses overlap (issue 37: RFTL's wasm / native cells).
+//! RFTL's closed loop on wasm32 (`host::run_closed_grouped`): the lines the next requests will
+//! miss on, read a group at a time so their misses overlap (issue 37: RFTL's wasm / native
+//! cells). A write reads its logical block's triple and free-page indices (section 4.1), the
+//! sub-table index in RAM and the sub-table entry (section 4.3), then programs the next free
+//! page of the block and moves `loc` and the oracle's slot: each a random line on the bench's
+//! chip, and in wasm each was a miss waited for inside its request.
 
 use super::*;
-#[cfg(not(target_arch = "x86_64"))]
-use crate::ftl::host;
-use crate::ftl::host::Parts;
+use crate::ftl::host::{Parts, GROUP};
 use crate::trace::Request;
 
-/// How many requests' lines the closed loop reads together where it cannot prefetch (wasm32).
-#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
-const GROUP: usize = 32;
-
 impl Rftl {
-    /// The closed loop (`Ftl::run_closed`). On wasm32 it is compiled for RFTL, with
-    /// `touch_group` every `GROUP` requests: a write reads its logical block's triple and
-    /// free-page indices (section 4.1), the sub-table index in RAM and the sub-table entry
-    /// (section 4.3), then programs the next free page of the block and moves `loc` and the
-    /// oracle's slot, each a random line on the bench's chip, and in wasm each was a miss
-    /// waited for inside its request. Natively the simulator's shared loop runs it,
-    /// unchanged (`None`).
-    #[cfg_attr(target_arch = "x86_64", allow(unused_variables))]
-    pub(super) fn closed_loop(
-        &mut self,
-        parts: &mut Parts<'_>,
-        reqs: &[Request],
-    ) -> Option<Result<(), (Request, FlashError)>> {
-        #[cfg(not(target_arch = "x86_64"))]
-        return Some(host::run_closed_ahead(self, parts, reqs, |ftl: &Rftl, s, reqs, i| {
-            if i % GROUP == 0 {
-                core::hint::black_box(ftl.touch_group(s, reqs, i));
-            }
-        }));
-        #[cfg(target_arch = "x86_64")]
-        None
-    }
-
     /// Reads, before the `GROUP` requests from `i` run, the next group's logical blocks, RAM
     /// sub-table indices, OOB sub-table entries, `loc` entries and oracle slots, and for this
     /// group (whose logical blocks and `loc` entries were read a group ago) the page a write
     /// will program (its block's next free page) and the page a read will read. Every load
     /// of a pass is independent of the others, so their misses overlap. Returns a sum only so
     /// that the loads are kept: changes nothing (NFTL's and LTFTL's `touch_group`, the idea).
-    #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
     #[inline(always)]
-    fn touch_group(&self, s: &Parts<'_>, reqs: &[Request], i: usize) -> u32 {
+    pub(super) fn touch_group(&self, s: &Parts<'_>, reqs: &[Request], i: usize) -> u32 {
         let (latest, pages, ppb, alpha) = (s.oracle.latest(), s.flash.pages(), self.ppb, self.p.alpha);
         let n = reqs.len();
         let mut sum = 0u32;

@@ -655,12 +655,14 @@ impl Ftl for Rftl {
         self.loc.get(lpn as usize).copied().filter(|&p| p != NONE)
     }
 
+    /// On wasm32 the closed loop is compiled for RFTL and reads ahead (ahead.rs); natively
+    /// the simulator's shared loop runs it, unchanged (`None`).
     fn run_closed(
         &mut self,
         parts: &mut super::host::Parts<'_>,
         reqs: &[crate::trace::Request],
     ) -> Option<Result<(), (crate::trace::Request, FlashError)>> {
-        self.closed_loop(parts, reqs)
+        super::host::run_closed_grouped(self, parts, reqs, Rftl::touch_group)
     }
 
     fn block_role(&self, pbn: Pbn) -> BlockRole {
