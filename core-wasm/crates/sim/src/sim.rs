@@ -13,7 +13,7 @@ use crate::trace::requests::Requests;
 use crate::trace::Request;
 
 mod seek;
-pub use seek::REBUILD_REPLAY;
+pub use seek::{Rebuild, REBUILD_REPLAY};
 mod stream;
 pub use stream::{StreamRun, Streamed};
 
@@ -163,6 +163,10 @@ pub struct Simulator {
     /// 37, item 3). Off (0) unless the owner has memory for one more state.
     near: Option<State>,
     near_gap: usize,
+    /// Changes whenever a kept state (a keyframe, the one near the cursor) is added, dropped
+    /// or replaced: a rebuild made in parts (`Rebuild`) copies from one between the app's
+    /// moves, and starts again when it may have changed.
+    kept_gen: u64,
     /// Keyframe budget in bytes (used in `RunMode::Player`).
     budget: usize,
     mode: RunMode,
@@ -208,6 +212,7 @@ impl Simulator {
             interval: 0,
             near: None,
             near_gap: 0,
+            kept_gen: 0,
             budget: KEYFRAME_BUDGET,
             mode: RunMode::Player,
             error: None,
@@ -226,6 +231,7 @@ impl Simulator {
     /// one keyframe gets none (seeking back then replays from step 0).
     pub fn set_keyframe_budget(&mut self, bytes: usize) {
         self.budget = bytes;
+        self.kept_gen += 1;
         if self.mode == RunMode::FullSpeed {
             self.interval = usize::MAX;
             self.keyframes.clear();
@@ -315,6 +321,7 @@ impl Simulator {
             ));
         }
         self.schedule = schedule;
+        self.kept_gen += 1;
         if self.timing.model != crate::timing::Model::Closed {
             let t = self.timing;
             self.set_timing(t)?;
@@ -347,6 +354,7 @@ impl Simulator {
         }
         self.keyframes.clear();
         self.near = None;
+        self.kept_gen += 1;
         self.state = (self.fresh)();
         self.state.clock.config = self.timing;
         self.seek(pos)
@@ -451,6 +459,7 @@ impl Simulator {
     /// Drops keyframes after request `pos` (the run diverged there: a power cut and recovery).
     pub fn truncate_keyframes(&mut self, pos: usize) {
         self.keyframes.retain(|k| k.pos <= pos);
+        self.kept_gen += 1;
         if self.near.as_ref().is_some_and(|k| k.pos > pos) {
             self.near = None;
         }
@@ -460,6 +469,7 @@ impl Simulator {
     /// back (0: none, and the one kept is dropped). It costs one more state in memory.
     pub fn set_near_keyframe(&mut self, gap: usize) {
         self.near_gap = gap;
+        self.kept_gen += 1;
         if gap == 0 {
             self.near = None;
         }
@@ -508,6 +518,7 @@ impl Simulator {
             && self.keyframes.last().is_none_or(|k| k.pos < self.state.pos)
         {
             self.keyframes.push(self.state.clone());
+            self.kept_gen += 1;
         }
     }
 

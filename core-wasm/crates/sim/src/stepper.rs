@@ -13,7 +13,7 @@ use std::cell::OnceCell;
 use crate::crash::{request_words, CrashOutcome, Recover};
 use crate::moment::Display;
 use crate::nand::{Event, FlashError, OpKind, Pbn};
-use crate::sim::{Simulator, State};
+use crate::sim::{Rebuild, Simulator, State};
 use crate::trace::Request;
 
 mod ahead;
@@ -21,6 +21,7 @@ mod back;
 mod delta;
 mod queue;
 mod view;
+pub use back::{Prepare, PREPARE_PART_BYTES};
 pub use delta::Delta;
 use delta::Track;
 pub use queue::{fmt_wait, QueueItem, QueueView};
@@ -79,6 +80,9 @@ pub struct Stepper {
     /// instead of a copy of a kept state (issue 37 item 3). Held only while `before` and
     /// `paused` are not: it takes their place in the Session's memory budget.
     behind: Option<State>,
+    /// `behind` being made in parts (`prepare_back_part`), one short task each; held, and
+    /// dropped, as `behind` is.
+    rebuilding: Option<Rebuild>,
     /// Power cut and recovery (`power_cut`, `recover`).
     power: Option<PowerOff>,
     recoverer: Option<Recover>,
@@ -144,6 +148,7 @@ impl Stepper {
             before: None,
             paused: None,
             behind: None,
+            rebuilding: None,
             power: None,
             recoverer: None,
             rec: None,
@@ -219,6 +224,7 @@ impl Stepper {
         let lazy = keep_before && self.roots.is_empty() && self.sim.rebuilds_behind(pos, self.behind.as_ref());
         if keep_before && !lazy {
             self.behind = None;
+            self.rebuilding = None;
         }
         let before = (keep_before && !lazy).then(|| self.sim.state.clone());
         // The copy a write replaces (its block changes with no operation on it).
@@ -246,6 +252,7 @@ impl Stepper {
             // copy; it goes either way, as the before-state and the paused one take its place.
             let r = self.sim.state_at_from(pos, &mut self.behind);
             self.behind = None;
+            self.rebuilding = None;
             self.before = Some(r?);
         }
         self.cursor = 0;
@@ -401,6 +408,7 @@ impl Stepper {
         self.track.need_full();
         // A branch replays from its own recovered states; and the cut copies the state.
         self.behind = None;
+        self.rebuilding = None;
         if self.power.is_some() {
             return Err("power is already off".into());
         }

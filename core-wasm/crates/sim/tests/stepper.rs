@@ -4,7 +4,7 @@ use crate::common;
 
 use common::scenario;
 use ftl_sim::ftl::SchemeParams;
-use ftl_sim::stepper::Stepper;
+use ftl_sim::stepper::{Prepare, Stepper};
 use ftl_sim::trace::gen::Workload;
 
 fn stepper(text: &str) -> Stepper {
@@ -480,9 +480,11 @@ fn steps_back_from_the_near_keyframe_land_where_goto_does() {
 }
 
 /// The state made behind the moment while the app is idle (`prepare_back`, issue 37 item 3)
-/// changes no moment: a walk of op steps, Backs, request steps, seeks, gotos and two power
-/// cuts with their recoveries (the branch after each) reads the same, move by move, on a
-/// Stepper that prepares after every move and on one that never does; the state made is
+/// changes no moment: a walk of op steps, Backs, request steps, seeks, gotos, seeks away and
+/// back, and two power cuts with their recoveries (the branch after each) reads the same,
+/// move by move, on a Stepper that prepares after every move, on one that prepares in short
+/// parts (`prepare_back_part`) stopped by the next move after 0, 1, 2, ... parts (every
+/// point of the copy and of the replay), and on one that never prepares; the states made are
 /// taken by Backs, and never held beside a before-state.
 #[test]
 fn the_state_made_behind_the_moment_changes_no_moment() {
@@ -490,30 +492,43 @@ fn the_state_made_behind_the_moment_changes_no_moment() {
     let build = || {
         let mut s = fastcheck_stepper(text);
         s.sim.set_keyframe_budget(0);
+        // A near keyframe a few requests before each long seek's target: the kept state
+        // copied in parts, and replaced by seeks between parts.
+        s.sim.set_near_keyframe(8);
         s
     };
-    let (mut s, mut plain) = (build(), build());
+    let (mut s, mut parts, mut plain) = (build(), build(), build());
     let moment = |s: &Stepper| (shown(s), s.page_states(), s.page_lpns(), s.block_roles(), s.metrics_json());
     let mut seed = 7u64;
     let mut next = |n: u64| {
         seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         (seed >> 33) % n
     };
-    let (mut made, mut taken) = (0, 0);
-    for i in 0..600 {
-        let held = s.holds_behind();
+    // 32 blocks x 4 pages of 16 bytes: the chip's pages in 6 parts, then the scheme, then the
+    // reference model, then the replay a request a part.
+    let part = 16 * 24;
+    let (mut made, mut taken, mut made_in_parts, mut taken_in_parts, mut stopped) = (0, 0, 0, 0, 0);
+    for i in 0..900 {
+        let held = [s.holds_behind(), parts.holds_behind()];
         let mv = match i {
             150 | 400 => 9,
-            _ => next(10),
+            _ => next(11),
         };
         let to = next(290) as usize;
-        for t in [&mut s, &mut plain] {
+        for t in [&mut s, &mut parts, &mut plain] {
             let _ = match mv {
                 0..=2 => t.step_op(),
                 3..=6 => t.back_op(),
                 7 => t.step_request(),
                 8 if i % 2 == 0 => t.seek(to).map(|_| true),
                 8 => t.goto(to, to % 3).map(|_| true),
+                10 => {
+                    // To the moment's request complete, from there (the parts under way go on)
+                    // or away and back (the kept states change).
+                    let here = t.step();
+                    let away = if i % 2 == 0 { here } else { to };
+                    t.seek(away).and_then(|_| t.seek(here)).map(|_| true)
+                }
                 _ => {
                     // A cut mid-request (or between requests), then the recovery revealed whole.
                     t.power_cut().unwrap();
@@ -522,10 +537,32 @@ fn the_state_made_behind_the_moment_changes_no_moment() {
                 }
             };
         }
-        taken += usize::from(held && (3..=6).contains(&mv) && !s.holds_behind());
+        let back = (3..=6).contains(&mv);
+        taken += usize::from(held[0] && back && !s.holds_behind());
+        taken_in_parts += usize::from(held[1] && back && !parts.holds_behind());
         assert_eq!(moment(&s), moment(&plain), "move {i} ({mv})");
+        assert_eq!(moment(&parts), moment(&plain), "move {i} ({mv}), prepared in parts");
         made += usize::from(s.prepare_back().unwrap());
-        assert!(!(s.holds_behind() && s.holds_before()), "move {i}: the state behind beside a before-state");
+        // 0, 1, 2, ... parts before the next move, and now and then all of them.
+        let n = if i % 7 == 6 { usize::MAX } else { i % 43 };
+        for _ in 0..n {
+            match parts.prepare_back_part(part).unwrap() {
+                Prepare::More => continue,
+                Prepare::Done(m) => made_in_parts += usize::from(m),
+            }
+            break;
+        }
+        stopped += usize::from(parts.holds_behind() && n < usize::MAX);
+        for (t, who) in [(&s, "whole"), (&parts, "in parts")] {
+            assert!(
+                !(t.holds_behind() && t.holds_before()),
+                "move {i}: the state behind beside a before-state ({who})"
+            );
+        }
     }
     assert!(made >= 20 && taken >= 10, "{made} states made behind the moment, {taken} taken by Back");
+    assert!(
+        made_in_parts >= 20 && taken_in_parts >= 10 && stopped >= 50,
+        "{made_in_parts} states made in parts, {taken_in_parts} taken by Back, {stopped} stopped by a move"
+    );
 }

@@ -1,6 +1,8 @@
 use serde::Serialize;
 use std::collections::BTreeMap;
 
+mod copy;
+
 use super::{BlockSplit, Chip, Geometry, Timing};
 
 pub type Lpn = u32;

@@ -3,6 +3,39 @@
 //! to running there.
 
 use super::{RunMode, Simulator, State};
+use crate::ftl::Ftl;
+use crate::nand::{Flash, Page};
+
+/// Bytes a request's replay counts as in a `Rebuild`'s parts (a request ~ copying a few
+/// hundred bytes to a KB).
+const REQUEST_BYTES: usize = 1024;
+
+/// The state after a request behind the cursor (`Simulator::state_at`), rebuilt in parts
+/// of about a given size (`Simulator::rebuild_part`): a copy of a chip of millions of pages
+/// is one task of 50-60 ms otherwise, the worker's longest while stepping back (issue 37
+/// item 3). The kept state it copies stays as it is between parts unless the simulator's
+/// `kept_gen` changes: then the parts start again.
+pub struct Rebuild {
+    step: usize,
+    gen: u64,
+    part: Part,
+}
+
+enum Part {
+    /// Nothing copied yet.
+    Start,
+    /// The kept state at `from` being copied: the chip, its pages so far, then the scheme.
+    Copy { from: usize, flash: Box<Flash>, ftl: Option<Box<dyn Ftl>> },
+    /// The copy, replayed so far towards `step`.
+    Replay(Box<State>),
+}
+
+impl Rebuild {
+    /// The request the state is rebuilt after.
+    pub fn step(&self) -> usize {
+        self.step
+    }
+}
 
 /// Requests `rebuilds_behind` lets a rebuild replay: about the time a copy of a chip of
 /// millions of pages takes (a request ~ copying a few hundred bytes).
@@ -111,6 +144,81 @@ impl Simulator {
         // A failed replay left its message in `error`: the run at the cursor did not fail.
         let e = self.error.take();
         r.map(|_| here).map_err(|m| e.unwrap_or(m))
+    }
+
+    /// `state_at(step)` to be made in parts (`rebuild_part`), between the owner's moves.
+    pub fn rebuild(&self, step: usize) -> Rebuild {
+        Rebuild { step, gen: self.kept_gen, part: Part::Start }
+    }
+
+    /// Whether `r`'s parts still add up to the state after its step: no kept state was added,
+    /// dropped or replaced (the one it copies, or one its copy would no longer start from)
+    /// and the run's timing is the same, since it began.
+    pub fn rebuild_holds(&self, r: &Rebuild) -> bool {
+        let copies = |from: usize| self.kept_at(r.step).is_some_and(|k| k.pos == from);
+        r.gen == self.kept_gen && !matches!(r.part, Part::Copy { from, .. } if !copies(from))
+    }
+
+    /// The next part of `r` (one that holds: `rebuild_holds`), about `bytes` of copying or
+    /// the replay of as many requests as cost that: the state once the last is done, equal
+    /// to `state_at(r.step())`.
+    pub fn rebuild_part(&mut self, r: &mut Rebuild, bytes: usize) -> Result<Option<State>, String> {
+        let step = r.step;
+        if step > self.state.pos || self.base > 0 || self.error.is_some() {
+            return Err(format!("request {step} cannot be rebuilt from request {}", self.state.pos));
+        }
+        r.part = match std::mem::replace(&mut r.part, Part::Start) {
+            Part::Start => match self.kept_at(step) {
+                None => Part::Replay(Box::new(self.copy_of(None))),
+                Some(k) => {
+                    let mut flash = Box::new(k.flash.clone_but_pages());
+                    flash.copy_pages(&k.flash, bytes / size_of::<Page>());
+                    Part::Copy { from: k.pos, flash, ftl: None }
+                }
+            },
+            Part::Copy { from, mut flash, ftl } => {
+                let k = self.kept_at(step).filter(|k| k.pos == from).expect("rebuild_holds");
+                match ftl {
+                    _ if !flash.copy_pages(&k.flash, bytes / size_of::<Page>()) => Part::Copy { from, flash, ftl },
+                    None => Part::Copy { from, flash, ftl: Some(k.ftl.clone()) },
+                    Some(ftl) => Part::Replay(Box::new(State {
+                        flash: *flash,
+                        ftl,
+                        oracle: k.oracle.clone(),
+                        host: k.host.clone(),
+                        next_version: k.next_version,
+                        pos: k.pos,
+                        clock: k.clock.clone(),
+                    })),
+                }
+            }
+            Part::Replay(mut here) => {
+                let recording = self.state.flash.recording();
+                std::mem::swap(&mut self.state, &mut *here);
+                self.state.flash.set_recording(false);
+                let n = (step - self.state.pos).min((bytes / REQUEST_BYTES).max(1));
+                let r = self.replay(n, step);
+                std::mem::swap(&mut self.state, &mut *here);
+                self.state.flash.set_recording(recording);
+                // A failed replay left its message in `error`: the run at the cursor did not fail.
+                let e = self.error.take();
+                r.map_err(|m| e.unwrap_or(m))?;
+                Part::Replay(here)
+            }
+        };
+        // A replay's keyframes are kept states of this run too: the rebuild still holds.
+        r.gen = self.kept_gen;
+        if let Part::Replay(s) = &mut r.part {
+            // As `state_at` leaves it (a keyframe taken mid-request may be recording).
+            s.flash.set_recording(false);
+        }
+        match &r.part {
+            Part::Replay(s) if s.pos == step => match std::mem::replace(&mut r.part, Part::Start) {
+                Part::Replay(s) => Ok(Some(*s)),
+                _ => unreachable!(),
+            },
+            _ => Ok(None),
+        }
     }
 
     /// Whether `state_at` can rebuild the state after `step` requests behind the cursor,

@@ -83,6 +83,7 @@ impl Stepper {
     /// Back one flash operation (into the previous request when between requests). In a
     /// recovery being revealed, back to its previous operation, then to the power cut.
     pub fn back_op(&mut self) -> Result<bool, String> {
+        self.finish_behind();
         self.shown = OnceCell::new();
         self.mark_request();
         let r = self.back_op_inner();
@@ -206,26 +207,91 @@ impl Stepper {
     /// of a step back's time: made here, after the app has the moment, Back takes it by
     /// move (issue 37 item 3). Only between requests on the recorded run, near a kept state
     /// (`rebuilds_behind`); kept when the one held already serves. True when one was made.
+    /// All at once: `prepare_back_part` makes it in short parts.
     pub fn prepare_back(&mut self) -> Result<bool, String> {
+        loop {
+            if let Prepare::Done(made) = self.prepare_back_part(usize::MAX)? {
+                return Ok(made);
+            }
+        }
+    }
+
+    /// One part of `prepare_back`, about `bytes` of copying (or the replay of as many
+    /// requests as cost that; `PREPARE_PART_BYTES` in the app): the copy is one task of
+    /// 50-60 ms on a chip of 4 M pages otherwise, and a key pressed meanwhile waits for all
+    /// of it (issue 37 item 3). Any move may come between two parts: the next part goes on
+    /// while the state it makes is still the one the moment's Back needs and the kept
+    /// state it copies is unchanged (`Simulator::rebuild_holds`), else starts again.
+    pub fn prepare_back_part(&mut self, bytes: usize) -> Result<Prepare, String> {
+        let Some(target) = self.behind_target() else {
+            self.rebuilding = None;
+            return Ok(Prepare::Done(false));
+        };
+        if !self.rebuilding.as_ref().is_some_and(|r| r.step() == target && self.sim.rebuild_holds(r)) {
+            // The old ones go first, so their memory takes the new one.
+            self.behind = None;
+            self.rebuilding = None;
+            self.rebuilding = Some(self.sim.rebuild(target));
+        }
+        let r = self.rebuilding.as_mut().expect("made above");
+        match self.sim.rebuild_part(r, bytes) {
+            Ok(None) => Ok(Prepare::More),
+            Ok(Some(state)) => {
+                self.rebuilding = None;
+                self.behind = Some(state);
+                Ok(Prepare::Done(true))
+            }
+            Err(e) => {
+                self.rebuilding = None;
+                Err(e)
+            }
+        }
+    }
+
+    /// The request after which `prepare_back` would make a state now; None when it makes
+    /// none (see there).
+    fn behind_target(&self) -> Option<usize> {
         let j = self.sim.pos();
         let quiet = self.power.is_none() && self.rec.is_none() && !self.recovery_events && self.roots.is_empty();
         if !quiet || self.in_request || self.before.is_some() || self.paused.is_some() || j < 2 {
-            return Ok(false);
+            return None;
         }
         let several = self.request.is_some() && self.n > 1;
         let target = j - if several { 1 } else { 2 };
         let serves = |b: &State| b.pos <= target && target - b.pos <= crate::limits::NEAR_KEYFRAME_GAP;
         if self.behind.as_ref().is_some_and(serves) || !self.sim.rebuilds_behind(target, None) {
-            return Ok(false);
+            return None;
         }
-        // The old one goes first, so its memory takes the new one.
-        self.behind = None;
-        self.behind = Some(self.sim.state_at(target)?);
-        Ok(true)
+        Some(target)
     }
 
-    /// Whether a state made behind the moment (`prepare_back`) is held.
-    pub fn holds_behind(&self) -> bool {
-        self.behind.is_some()
+    /// Before a Back: the state being made in parts behind the moment, finished when it is
+    /// the one this Back takes (the parts left cost less than the copy Back makes without).
+    /// On failure Back goes on without it, as without a state prepared.
+    fn finish_behind(&mut self) {
+        let Some(r) = &self.rebuilding else { return };
+        if self.behind_target() == Some(r.step()) && self.sim.rebuild_holds(r) {
+            let _ = self.prepare_back();
+        }
     }
+
+    /// Whether a state made behind the moment (`prepare_back`), or one being made in parts,
+    /// is held.
+    pub fn holds_behind(&self) -> bool {
+        self.behind.is_some() || self.rebuilding.is_some()
+    }
+}
+
+/// Bytes of copying one part of the app's `prepare_back_part` does: 8 MB, a few ms of
+/// wasm's memory.copy, so a key pressed while the worker is idle waits at most that long
+/// (a chip of 4 M pages: about 13 parts, issue 37 item 3).
+pub const PREPARE_PART_BYTES: usize = 8 << 20;
+
+/// What a part of `Stepper::prepare_back_part` left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Prepare {
+    /// More parts to do.
+    More,
+    /// Nothing left to do; true when this part finished a state.
+    Done(bool),
 }
