@@ -178,7 +178,7 @@ describe('SessionHost', () => {
   it("when idle, has the Session make the next Back's state after a move by hand only", async () => {
     let prepared = 0;
     class Counting extends FakeSession {
-      prepare_back() {
+      prepare_back_part() {
         prepared++;
         return false;
       }
@@ -194,6 +194,35 @@ describe('SessionHost', () => {
     expect(await after({ id: 4, type: 'snapshot', sid: 1 })).toBe(2);
     expect(await after({ id: 5, type: 'back_op', sid: 1 })).toBe(3);
     expect(await after({ id: 6, type: 'step_op', sid: 99 })).toBe(3);
+  });
+
+  it("makes the next Back's state in parts, a part a call, until none is left", async () => {
+    const parts: number[] = [];
+    class InParts extends FakeSession {
+      left = 0;
+      back_op() {
+        this.left = 3;
+        return super.back_op();
+      }
+      prepare_back_part() {
+        parts.push(this.left);
+        this.left = Math.max(0, this.left - 1);
+        return this.left > 0;
+      }
+    }
+    const host = new SessionHost(async () => fakeCore(InParts));
+    const create: Request = { id: 1, type: 'create', scenario: defaultScenario() };
+    expect(await host.idle(create, await host.handle(create))).toBe(false);
+    await host.handle({ id: 2, type: 'step_op', sid: 1 });
+    const back: Request = { id: 3, type: 'back_op', sid: 1 };
+    const res = await host.handle(back);
+    expect(await host.idle(back, res)).toBe(true);
+    // A request that moves nothing has no idle work of its own: the worker goes on with the move's.
+    const snap: Request = { id: 4, type: 'snapshot', sid: 1 };
+    expect(await host.idle(snap, await host.handle(snap))).toBe(null);
+    expect(await host.idle(back, res)).toBe(true);
+    expect(await host.idle(back, res)).toBe(false);
+    expect(parts).toEqual([0, 3, 2, 1]);
   });
 
   it('rejects unknown commands without throwing', async () => {

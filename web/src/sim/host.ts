@@ -159,15 +159,16 @@ export class SessionHost {
     });
   }
 
-  /** Idle after a move by hand: the state the next Back takes instead of a copy (issue 37 item 3). */
-  async idle(req: Request, res: Response): Promise<void> {
-    if (!res.ok || !PREPARES_BACK.has(req.type)) return;
+  /** Idle after a move by hand: a part (a few ms) of the next Back's state (issue 37 item 3); true while parts are left, null after a request that moves nothing. */
+  async idle(req: Request, res: Response): Promise<boolean | null> {
+    if (!res.ok || !PREPARES_BACK.has(req.type)) return null;
     const sid = req.type === 'create' ? (res.result as CreateResult).sid : 'sid' in req ? req.sid : -1;
     try {
-      this.sessions.get(sid)?.prepare_back();
+      return this.sessions.get(sid)?.prepare_back_part() ?? false;
     } catch (e) {
       if (isTrap(e)) await this.revive(sid);
     }
+    return false;
   }
 
   private session(sid: number): Session {

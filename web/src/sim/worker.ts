@@ -70,10 +70,23 @@ let waiting = 0;
 /** Idle work, posted to ourselves behind any request already received (host.ts `idle`). */
 const idle = new MessageChannel();
 let idleFor: { req: Request; res: Response } | null = null;
+/** The last move whose idle work has parts left: they go on after a request that moves nothing. */
+let preparing: { req: Request; res: Response } | null = null;
 idle.port1.onmessage = () => {
   const next = idleFor;
   idleFor = null;
-  if (next && waiting === 0) queue = queue.then(() => host.idle(next.req, next.res));
+  if (next && waiting === 0)
+    queue = queue.then(async () => {
+      // A part at a time (host.ts `idle`): the next goes behind any request that came meanwhile.
+      const own = await host.idle(next.req, next.res);
+      const of = own === null ? preparing : next;
+      const more = own ?? (of !== null && (await host.idle(of.req, of.res)) === true);
+      preparing = more ? of : null;
+      if (more && waiting === 0) {
+        idleFor = of;
+        idle.port2.postMessage(null);
+      }
+    });
 };
 
 self.addEventListener('message', (ev: MessageEvent<Request>) => {

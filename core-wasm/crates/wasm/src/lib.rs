@@ -195,6 +195,14 @@ impl Session {
     pub fn prepare_back(&mut self) -> Result<bool, JsError> {
         self.stepper.prepare_back().map_err(js_err)
     }
+    /// `prepare_back` in parts, for the worker's idle tasks: one part (a few ms of copying,
+    /// `ftl_sim::stepper::PREPARE_PART_BYTES`) a call, so a key pressed meanwhile waits at
+    /// most one part, not the whole copy (issue 37 item 3). True while parts are left.
+    pub fn prepare_back_part(&mut self) -> Result<bool, JsError> {
+        use ftl_sim::stepper::{Prepare, PREPARE_PART_BYTES};
+        let part = self.stepper.prepare_back_part(PREPARE_PART_BYTES).map_err(js_err)?;
+        Ok(part == Prepare::More)
+    }
     pub fn page_states(&self) -> Vec<u8> {
         self.stepper.page_states()
     }

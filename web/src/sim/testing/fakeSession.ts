@@ -250,6 +250,10 @@ export class FakeSession {
   prepare_back() {
     return false;
   }
+  /** Nothing to prepare, in parts: no part left. */
+  prepare_back_part() {
+    return false;
+  }
   back_op() {
     if (this.done === 0 && this.cursor === 0) return false;
     if (this.ops.length) {
