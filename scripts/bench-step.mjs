@@ -131,21 +131,42 @@ async function bench(pkg) {
   // Back after Back (issue 37 item 3): no state before the request is kept then. A build
   // with `prepare_back` makes the next Back's state while the app is idle (the worker calls
   // it once the moment is posted): timed apart, as `prepare_back_ms_median`, and included
-  // in `back_after_back_cpu_ms_median` (the CPU a step back costs in all).
+  // in `back_after_back_cpu_ms_median` (the CPU a step back costs in all). A build with
+  // `prepare_back_part` makes it in parts, one worker task each, as the worker does.
+  // Each task (a Back with its delta, one prepare or one part of it) is timed by the wall
+  // and by the process's CPU: the longest of each (`longest_task_*`, the worker task a key
+  // pressed meanwhile waits for), and the parts a prepare took.
   r.prepare = [];
   r.backCpu = [];
+  r.tasks = [];
+  r.parts = [];
+  const task = (what, fn) => {
+    const [t, c] = [performance.now(), process.cpuUsage()];
+    const v = fn();
+    const { user, system } = process.cpuUsage(c);
+    r.tasks.push({ what, ms: performance.now() - t, cpu: (user + system) / 1000 });
+    return v;
+  };
   r.backAgain = () => {
     const t = performance.now();
-    s.back_op();
-    deltaGetters();
+    task('back', () => {
+      s.back_op();
+      deltaGetters();
+    });
     const dt = performance.now() - t;
     r.backAfterBack.push(dt);
     const t1 = performance.now();
-    if (s.prepare_back) s.prepare_back();
+    let parts = 0;
+    if (s.prepare_back_part) {
+      do parts++;
+      while (task('prepare part', () => s.prepare_back_part()));
+    } else if (s.prepare_back) task('prepare', () => s.prepare_back());
     const dp = performance.now() - t1;
     if (s.prepare_back) r.prepare.push(dp);
+    if (parts) r.parts.push(parts);
     r.backCpu.push(dt + dp);
   };
+  const longest = (key) => r.tasks.reduce((a, b) => (b[key] > a[key] ? b : a), { ms: 0, cpu: 0, what: null });
   r.summary = () => ({
     pkg: pkg.startsWith(ROOT) ? pkg.slice(ROOT.length + 1) : pkg,
     scheme,
@@ -164,6 +185,13 @@ async function bench(pkg) {
     back_after_back_plus_delta_ms_median: med(r.backAfterBack),
     prepare_back_ms_median: med(r.prepare),
     back_after_back_cpu_ms_median: med(r.backCpu),
+    prepare_parts_median: med(r.parts),
+    longest_task_ms: Number(longest('ms').ms.toFixed(1)),
+    longest_task_cpu_ms: Number(longest('ms').cpu.toFixed(1)),
+    longest_task_what: longest('ms').what,
+    longest_cpu_task_ms: Number(longest('cpu').cpu.toFixed(1)),
+    longest_cpu_task_what: longest('cpu').what,
+    prepare_task_ms_max: Number(Math.max(0, ...r.tasks.filter((x) => x.what !== 'back').map((x) => x.ms)).toFixed(1)),
     view_read_ms_median: med(r.view),
     view_bytes_last: r.viewBytes(),
     wasm_memory_mb: Math.round(wasm.memory.buffer.byteLength / 2 ** 20),
@@ -191,7 +219,7 @@ if (sums.length > 1) {
   for (const other of sums.slice(1)) {
     const ratio = { ratio: `${sums[0].pkg} / ${other.pkg}` };
     for (const k of Object.keys(sums[0])) {
-      if (/_ms_median$|_bytes/.test(k) && other[k]) ratio[k] = Number((sums[0][k] / other[k]).toFixed(2));
+      if (/_ms_median$|_bytes|_ms$|_ms_max$/.test(k) && other[k]) ratio[k] = Number((sums[0][k] / other[k]).toFixed(2));
     }
     console.log(JSON.stringify(ratio));
   }
