@@ -95,9 +95,8 @@ fn bench(a: &BenchArgs) -> Result<serde_json::Value, String> {
         order.sort_by(|&i, &j| secs[i].total_cmp(&secs[j]));
         order[order.len() / 2]
     };
-    let cpu_s = cpu[mid];
+    let (median, cpu_s) = (secs[mid], cpu[mid]);
     secs.sort_by(|a, b| a.total_cmp(b));
-    let median = secs[secs.len() / 2];
     Ok(serde_json::json!({
         "scheme": scenario.scheme,
         "requests": requests,

@@ -178,8 +178,10 @@ impl Simulator {
             },
             Part::Copy { from, mut flash, ftl } => {
                 let k = self.kept_at(step).filter(|k| k.pos == from).expect("rebuild_holds");
+                let pages_done = flash.copy_pages(&k.flash, bytes / size_of::<Page>());
                 match ftl {
-                    _ if !flash.copy_pages(&k.flash, bytes / size_of::<Page>()) => Part::Copy { from, flash, ftl },
+                    _ if !pages_done => Part::Copy { from, flash, ftl },
+                    // The pages done: the scheme's copy next, in the same part.
                     None => Part::Copy { from, flash, ftl: Some(k.ftl.clone()) },
                     Some(ftl) => Part::Replay(Box::new(State {
                         flash: *flash,
