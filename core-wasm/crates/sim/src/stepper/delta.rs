@@ -112,75 +112,24 @@ impl Stepper {
             return Delta { full: true, ..Delta::default() };
         }
         self.mark_request();
-        let mut blocks = std::mem::take(&mut self.track.blocks);
-        let (roles, owners, states) = self.blocks_and_pages(&mut blocks);
-        let view = self.view();
-        let ppb = view.flash.ppb();
-        let erases = view.flash.erase_counts();
-        let mut d = Delta::default();
-        for (i, &b) in blocks.iter().enumerate() {
-            for (j, p) in (b * ppb..(b + 1) * ppb).enumerate() {
-                let page = view.flash.peek(p);
-                d.pages.push(p);
-                d.states.push(states[i * ppb as usize + j]);
-                d.lpns.push(if page.kind == PageKind::Data { page.lpn } else { NONE });
-            }
-        }
-        // Blocks: every one whose pages are sent, and every one whose role, owners or erase
-        // count differs from what was sent.
-        let mut bi = 0;
-        for b in 0..roles.len() {
-            let touched = bi < blocks.len() && blocks[bi] as usize == b;
-            if touched {
-                bi += 1;
-            }
-            let t = &self.track;
-            if touched || roles[b] != t.roles[b] || owners[b] != t.owners[b] || erases[b] != t.erases[b] {
-                d.blocks.push(b as u32);
-                d.roles.push(roles[b]);
-                d.owners.push(owners[b].first().map_or(-1, |&l| l as i32));
-                d.owner_sets.push(owners[b].clone());
-                d.erase_counts.push(erases[b]);
-            }
-        }
-        self.track.erases = erases.to_vec();
-        self.track.roles = roles;
-        self.track.owners = owners;
+        let touched = std::mem::take(&mut self.track.blocks);
+        // The track is brought up to date in place (no per-block vectors made afresh a step:
+        // issue 37, 65,536 blocks), apart from `self` so the moment can be read meanwhile.
+        let mut t = std::mem::take(&mut self.track);
+        let d = self.delta_from(&mut t, touched);
+        self.track = t;
         d
     }
 
-    /// Roles and owners of every block at the moment shown, and the states of the pages of
-    /// `blocks` (sorted on return; blocks whose role or owners changed are added: a scheme
-    /// may read a page's state from its block's role).
-    fn blocks_and_pages(&self, blocks: &mut Vec<Pbn>) -> (Vec<u8>, Vec<Vec<u32>>, Vec<u8>) {
+    /// The delta of the moment shown against `t` (what was sent), which it brings up to
+    /// date: the pages of `blocks` (the blocks touched), and of every block whose role or
+    /// owners changed (a scheme may read a page's state from its block's role), and every
+    /// block whose role, owners or erase count changed.
+    fn delta_from(&self, t: &mut Track, blocks: Vec<Pbn>) -> Delta {
         let view = self.view();
         let ppb = view.flash.ppb();
-        let pages_of = |blocks: &[Pbn], f: &dyn Fn(Ppn) -> PageState| -> Vec<u8> {
-            blocks.iter().flat_map(|&b| (b * ppb..(b + 1) * ppb).map(|p| f(p) as u8)).collect()
-        };
-        let with_changed = |blocks: &mut Vec<Pbn>, roles: &[u8], owners: &[Vec<u32>]| {
-            let t = &self.track;
-            // A page's state may hang on another block of its logical block (GFTL's and
-            // RFTL's cleaning jobs span requests): every block serving a logical block that
-            // a touched block serves (before or now) is sent whole.
-            let mut lbns: Vec<u32> =
-                blocks.iter().flat_map(|&b| owners[b as usize].iter().chain(&t.owners[b as usize]).copied()).collect();
-            lbns.sort_unstable();
-            lbns.dedup();
-            let serves = |o: &[u32]| o.iter().any(|l| lbns.binary_search(l).is_ok());
-            blocks.extend(
-                (0..roles.len())
-                    .filter(|&b| {
-                        roles[b] != t.roles[b]
-                            || owners[b] != t.owners[b]
-                            || (!lbns.is_empty() && (serves(&owners[b]) || serves(&t.owners[b])))
-                    })
-                    .map(|b| b as Pbn),
-            );
-            blocks.sort_unstable();
-            blocks.dedup();
-        };
-        if let (true, Some(before)) = (self.in_request, self.before.as_ref()) {
+        let erases = view.flash.erase_counts();
+        let (blocks, states) = if let (true, Some(before)) = (self.in_request, self.before.as_ref()) {
             // Inside a request: the display before it (the scheme's own view of `before`,
             // read page by page) with the operations revealed applied (src/moment.rs).
             let base = |p: Ppn| match self.base.get() {
@@ -192,17 +141,95 @@ impl Stepper {
                 None => blocks_of(before),
             };
             let during = DuringPages::new(&base, &br, &bo, before, view, &self.events[..self.cursor], true);
-            let roles: Vec<u8> = during.roles.iter().map(|&r| r as u8).collect();
-            let owners = during.owners.clone();
-            with_changed(blocks, &roles, &owners);
-            let states = pages_of(blocks, &|p| during.state(p));
-            return (roles, owners, states);
+            let blocks = t.follow(blocks, |b| during.roles[b as usize] as u8, |b| during.owners[b as usize].clone());
+            let states = pages_of(&blocks, ppb, |p| during.state(p));
+            (blocks, states)
+        } else {
+            // Between requests the scheme's own view is the truth.
+            let blocks = t.follow(blocks, |b| view.ftl.block_role(b) as u8, |b| view.ftl.block_owners_all(b));
+            let states = pages_of(&blocks, ppb, |p| view.ftl.page_state(&view.flash, p));
+            (blocks, states)
+        };
+        let mut d = Delta::default();
+        for (i, &b) in blocks.iter().enumerate() {
+            for (j, p) in (b * ppb..(b + 1) * ppb).enumerate() {
+                let page = view.flash.peek(p);
+                d.pages.push(p);
+                d.states.push(states[i * ppb as usize + j]);
+                d.lpns.push(if page.kind == PageKind::Data { page.lpn } else { NONE });
+            }
         }
-        // Between requests the scheme's own view is the truth.
-        let (r, owners) = blocks_of(view);
-        let roles: Vec<u8> = r.iter().map(|&r| r as u8).collect();
-        with_changed(blocks, &roles, &owners);
-        let states = pages_of(blocks, &|p| view.ftl.page_state(&view.flash, p));
-        (roles, owners, states)
+        // Blocks: every one whose pages are sent, and every one whose erase count changed
+        // (an erase is an operation on its block, so these are normally among them).
+        let mut sent = blocks;
+        for (b, (e, was)) in erases.iter().zip(t.erases.iter_mut()).enumerate() {
+            if e != was {
+                *was = *e;
+                sent.push(b as Pbn);
+            }
+        }
+        sent.sort_unstable();
+        sent.dedup();
+        for b in sent {
+            let o = &t.owners[b as usize];
+            d.blocks.push(b);
+            d.roles.push(t.roles[b as usize]);
+            d.owners.push(o.first().map_or(-1, |&l| l as i32));
+            d.owner_sets.push(o.clone());
+            d.erase_counts.push(erases[b as usize]);
+        }
+        d
     }
+}
+
+impl Track {
+    /// Compares every block's role and owners (`role`, `owners`: the moment's) with what was
+    /// sent, bringing the track up to date; returns `touched` with the blocks whose role or
+    /// owners changed and, when the touched blocks serve logical blocks, every block serving
+    /// one of them before or now (GFTL's and RFTL's cleaning jobs span requests: a page's
+    /// state may hang on another block of its logical block), sorted.
+    fn follow(
+        &mut self,
+        mut touched: Vec<Pbn>,
+        role: impl Fn(Pbn) -> u8,
+        owners: impl Fn(Pbn) -> Vec<u32>,
+    ) -> Vec<Pbn> {
+        touched.sort_unstable();
+        touched.dedup();
+        // The blocks whose role or owners changed, with the owners they had.
+        let mut changed: Vec<Pbn> = Vec::new();
+        let mut had: Vec<Vec<u32>> = Vec::new();
+        for (b, (r, o)) in self.roles.iter_mut().zip(self.owners.iter_mut()).enumerate() {
+            let (nr, no) = (role(b as Pbn), owners(b as Pbn));
+            if nr != *r || no != *o {
+                *r = nr;
+                had.push(std::mem::replace(o, no));
+                changed.push(b as Pbn);
+            }
+        }
+        let had_of = |b: Pbn| changed.binary_search(&b).ok().map(|i| &had[i]);
+        let mut lbns: Vec<u32> = touched
+            .iter()
+            .flat_map(|&b| self.owners[b as usize].iter().chain(had_of(b).into_iter().flatten()).copied())
+            .collect();
+        lbns.sort_unstable();
+        lbns.dedup();
+        let mut blocks = touched;
+        blocks.extend_from_slice(&changed);
+        if !lbns.is_empty() {
+            let serves = |o: &[u32]| o.iter().any(|l| lbns.binary_search(l).is_ok());
+            blocks.extend(
+                (0..self.owners.len() as Pbn)
+                    .filter(|&b| serves(&self.owners[b as usize]) || had_of(b).is_some_and(|o| serves(o))),
+            );
+        }
+        blocks.sort_unstable();
+        blocks.dedup();
+        blocks
+    }
+}
+
+/// The states of the pages of `blocks`, block by block.
+fn pages_of(blocks: &[Pbn], ppb: u32, state: impl Fn(Ppn) -> PageState) -> Vec<u8> {
+    blocks.iter().flat_map(|&b| (b * ppb..(b + 1) * ppb).map(|p| state(p) as u8)).collect()
 }
