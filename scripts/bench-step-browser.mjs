@@ -103,6 +103,9 @@ try {
       back_drawn_ms_median: med(back.rs.map((r) => r.drawn)),
       back_drawn_ms_max: max(back.rs.map((r) => r.drawn)),
       back_counter_ms_median: med(back.rs.map((r) => r.counted)),
+      // Every press, so a caller can pool several runs (scripts/bench.mjs takes three).
+      step_drawn_ms: fwd.rs.map((r) => Number(r.drawn.toFixed(1))),
+      back_drawn_ms: back.rs.map((r) => Number(r.drawn.toFixed(1))),
       // Main-thread tasks (the long-task observer) and the worker's (the trace), > 50 ms.
       long_tasks_over_50ms: over(fwd.long) + over(back.long),
       longest_task_ms: max([...fwd.long, ...back.long]),
