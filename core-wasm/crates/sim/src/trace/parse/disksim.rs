@@ -3,6 +3,8 @@
 use super::helpers::{clip, fields_n, is_number, need, parse_time, parse_u64, LineResult, Rec};
 use super::{Cx, Entry, Format, LineReader, LineView, TimeUnit, TraceFormat};
 
+mod classes;
+
 pub(super) const ENTRY: Entry = Entry {
     format: Format::Disksim,
     name: "disksim",
@@ -90,6 +92,7 @@ fn usual_line(b: &[u8], sector_bytes: u64) -> Option<(FastLine<'_>, usize)> {
 
 /// A usual line's fields as read (`usual`): the timestamp not yet in billionths (a parse
 /// that drops the times needs only the first record's).
+#[cfg_attr(test, derive(Debug, PartialEq))]
 pub(super) struct Usual {
     /// The timestamp's words of digits (integer part, fraction) and their digit counts:
     /// converted only when the time is asked for (a closed-model parse keeps none).
@@ -147,6 +150,16 @@ pub(super) const WINDOW: usize = 72;
 /// times a sector size of 32 bits cannot overflow). `usual` reads with it too.
 #[inline(always)]
 pub(super) fn usual_in(w: &[u8; WINDOW], sector: u64) -> Option<(Usual, usize)> {
+    match classes::usual_classes(w, sector) {
+        Some(answer) => answer,
+        None => usual_words(w, sector),
+    }
+}
+
+/// `usual_in` a field at a time: each field's digits counted in the word at its start
+/// (the lines `classes` leaves: longer than 32 bytes, or no masks on the target).
+#[inline(always)]
+fn usual_words(w: &[u8; WINDOW], sector: u64) -> Option<(Usual, usize)> {
     let whole = word_at(w, 0);
     let int_digits = digits_of(whole).1;
     let mut sep = byte_after(whole, int_digits);
