@@ -539,8 +539,8 @@ impl TraceParser {
         let p = self.parser.take().ok_or_else(|| js_err("the parser is finished"))?;
         let r = match p.finish() {
             Ok(raw) => {
-                let counter = std::mem::take(&mut self.counter);
-                let summary = counter.summary(&raw, self.pages_per_block);
+                // The counts stay held for the fit previews (`fit`).
+                let summary = self.counter.summary(&raw, self.pages_per_block);
                 // How CSV columns were read and the compression, beside the summary.
                 let r = TraceFinish::Parsed {
                     ok: true,
@@ -559,11 +559,14 @@ impl TraceParser {
     /// Preview of the fit on a scenario (scheme, chip, `workload.fit`):
     /// `{ok: true, summary}` or `{ok: false, message}` (e.g. addresses out of range).
     /// The summary alone: no chip, scheme state or fitted requests are built (issue 37;
-    /// `load::summary_with_raw`, the same checks and errors as building the run).
+    /// `load::summary_with_raw`, the same checks and errors as building the run), from the
+    /// counts the feeds made (no whole-trace pass of them again; issue 37 item 6).
     #[wasm_bindgen(unchecked_return_type = "TraceFitPreview")]
     pub fn fit(&self, scenario_json: &str) -> Result<JsValue, JsError> {
         use types::TraceFitPreview;
-        let r = self.scenario_and_raw(scenario_json).and_then(|(sc, raw, fit)| load::summary_with_raw(&sc, raw, fit));
+        let r = self
+            .scenario_and_raw(scenario_json)
+            .and_then(|(sc, raw, fit)| load::summary_with_counts(&sc, raw, fit, Some(&self.counter)));
         to_js(&match r {
             Ok(summary) => TraceFitPreview::Fitted { ok: true, summary: Box::new(summary) },
             Err(message) => TraceFitPreview::Refused { ok: false, message },

@@ -5,7 +5,7 @@ use super::Scenario;
 use crate::ftl;
 use crate::nand::{Chip, Geometry};
 use crate::sim::Simulator;
-use crate::trace::fit::{Fit, Space, TraceSummary};
+use crate::trace::fit::{Fit, Space, SummaryCounter, TraceSummary};
 use crate::trace::gen::Workload;
 use crate::trace::parse::{parse_bytes, RawTrace, TraceOptions};
 
@@ -128,7 +128,22 @@ pub fn streamed_summary(summary: TraceSummary) -> TraceSummary {
 /// fitted requests (`ftl trace`; issue 37): the same checks and the same errors, from the
 /// scheme's space alone as `build_with_raw_owned` takes it.
 pub fn summary_with_raw(scenario: &Scenario, raw: &RawTrace, fit: Fit) -> Result<TraceSummary, String> {
-    let (sc, scaled) = scaled(scenario, raw, fit)?;
+    summary_with_counts(scenario, raw, fit, None)
+}
+
+/// `summary_with_raw` of an upload whose counts `counter` holds (the browser's fit preview:
+/// no whole-trace pass of the counts again after the parse; issue 37 item 6). The same
+/// summary or error.
+pub fn summary_with_counts(
+    scenario: &Scenario,
+    raw: &RawTrace,
+    fit: Fit,
+    counter: Option<&SummaryCounter>,
+) -> Result<TraceSummary, String> {
+    let (sc, scaled) = scaled_to(scenario, raw, fit, || match counter {
+        Some(c) if c.counted() => c.max_page(),
+        _ => raw.max_page(),
+    })?;
     if sc.run.precondition.is_some() {
         return build_with_raw(scenario, raw, fit).map(|(_, s)| s);
     }
@@ -138,7 +153,10 @@ pub fn summary_with_raw(scenario: &Scenario, raw: &RawTrace, fit: Fit) -> Result
     let (logical, time_shift) = (ftl.logical_pages(), ftl.time_shift());
     drop(ftl);
     let space = space_of(&sc, logical, chip.geometry.pages_per_block)?;
-    let summary = raw.fit_summary(Some(space), fit)?;
+    let summary = match counter {
+        Some(c) => raw.fit_summary_counted(Some(space), fit, c)?,
+        None => raw.fit_summary(Some(space), fit)?,
+    };
     let summary = finish_summary(summary, scaled);
     if !time_shift && raw.has_time_shift() {
         return Err(time_shift_refused(&sc));
@@ -224,6 +242,16 @@ type Scaled = Option<(u32, String)>;
 
 /// The scenario with the chip `Fit::Scale` needs for `raw`.
 fn scaled(scenario: &Scenario, raw: &RawTrace, fit: Fit) -> Result<(Scenario, Scaled), String> {
+    scaled_to(scenario, raw, fit, || raw.max_page())
+}
+
+/// `scaled`, the trace's highest page given by `max_page` (held counts, or a pass of `raw`).
+fn scaled_to(
+    scenario: &Scenario,
+    raw: &RawTrace,
+    fit: Fit,
+    max_page: impl FnOnce() -> Option<u64>,
+) -> Result<(Scenario, Scaled), String> {
     let mut sc = scenario.clone();
     let chip = sc.chip.chip()?;
     if chip.geometry.page_bytes != raw.page_bytes {
@@ -235,7 +263,7 @@ fn scaled(scenario: &Scenario, raw: &RawTrace, fit: Fit) -> Result<(Scenario, Sc
     let mut scaled = None;
     // A comparison's runs share one chip and space decided once (plan::plan): no scaling here.
     if fit == Fit::Scale && sc.run.workload_space.is_none() {
-        if let Some(max) = raw.max_page() {
+        if let Some(max) = max_page() {
             let blocks = blocks_needed(&sc, &chip, max + 1)?;
             if blocks != chip.geometry.blocks {
                 scaled = Some((blocks, format!(

@@ -152,7 +152,7 @@ impl RawTrace {
     /// summary of the trace alone (no fit; `sample` holds the raw pages).
     pub fn fit(&self, space: Option<Space>, fit: Fit) -> Result<(Vec<Request>, TraceSummary), String> {
         let mut reqs = Vec::with_capacity(if space.is_some() { self.packed.len() } else { 0 });
-        let s = self.fit_each(space, fit, |r| reqs.push(r))?;
+        let s = self.fit_each(space, fit, None, |r| reqs.push(r))?;
         Ok((reqs, s))
     }
 
@@ -164,21 +164,50 @@ impl RawTrace {
         fit: Fit,
     ) -> Result<(super::requests::Requests, TraceSummary), String> {
         let mut reqs = super::requests::Requests::default();
-        let s = self.fit_each(space, fit, |r| reqs.push(r))?;
+        let s = self.fit_each(space, fit, None, |r| reqs.push(r))?;
         Ok((reqs, s))
     }
 
     /// The summary `fit` gives, without keeping the fitted requests (`ftl trace`: the
     /// summary of a large trace without a second copy of it in memory; issue 37).
     pub fn fit_summary(&self, space: Option<Space>, fit: Fit) -> Result<TraceSummary, String> {
-        self.fit_each(space, fit, |_| ())
+        self.fit_each(space, fit, None, |_| ())
     }
 
-    /// `fit`, handing each fitted request to `keep` in order.
-    fn fit_each(&self, space: Option<Space>, fit: Fit, mut keep: impl FnMut(Request)) -> Result<TraceSummary, String> {
+    /// `fit_summary` of an upload whose counts `counter` holds (`SummaryCounter::summary`
+    /// counted them during the feeds): the fit preview without the whole-trace pass of
+    /// `Counts` again (issue 37 item 6: 45-100 ms of the worker after the parse, on the
+    /// path to the dialog's preview). The same summary or error as `fit_summary`.
+    pub fn fit_summary_counted(
+        &self,
+        space: Option<Space>,
+        fit: Fit,
+        counter: &SummaryCounter,
+    ) -> Result<TraceSummary, String> {
+        self.fit_each(space, fit, counter.held(), |_| ())
+    }
+
+    /// `fit`, handing each fitted request to `keep` in order; `held`: this trace's counts
+    /// with no space (`Counts::new(0)`), counted already.
+    fn fit_each(
+        &self,
+        space: Option<Space>,
+        fit: Fit,
+        held: Option<&Counts>,
+        mut keep: impl FnMut(Request),
+    ) -> Result<TraceSummary, String> {
         let Some(space) = space else { return Ok(self.summary(1)) };
         let (lp, ppb) = (space.logical_pages as u64, space.pages_per_block.max(1) as u64);
-        let mut s = self.base_summary(ppb, lp);
+        let mut s = match held {
+            Some(c) => self.summary_of(c.clone(), ppb, self.packed.len() as u64),
+            None => self.base_summary(ppb, lp),
+        };
+        // Held counts have no space: the pages at or past it are 0 when the highest page is
+        // inside it, else counted where the fit needs them (none and scale refuse any).
+        let beyond_unknown = held.is_some() && lp > 0 && s.requests > 0 && s.max_page >= lp;
+        if beyond_unknown && matches!(fit, Fit::None | Fit::Scale) {
+            s.out_of_range = self.pages_beyond(lp);
+        }
         s.logical_pages = lp;
         s.fit = fit;
         check_space(&s, ppb)?;
@@ -186,8 +215,16 @@ impl RawTrace {
         for (k, v) in self.packed.iter() {
             keep(f.next(k, v)?);
         }
+        if beyond_unknown {
+            s.out_of_range = f.beyond();
+        }
         f.finish(&mut s);
         Ok(s)
+    }
+
+    /// Page requests (reads and writes) at or past page `lp`.
+    fn pages_beyond(&self, lp: u64) -> u64 {
+        self.rw_entries().map(|e| (e.first + e.n).saturating_sub(e.first.max(lp))).sum()
     }
 
     /// Every `step`-th page request (reads and writes) as `[index, f(page)]`, found run by
@@ -399,6 +436,7 @@ impl PageBits {
 
 /// The summary's counts over runs of pages before the fit, added as the runs come (the
 /// held trace's, or a streamed run's batch by batch).
+#[derive(Clone)]
 pub(crate) struct Counts {
     reads: u64,
     writes: u64,
@@ -490,6 +528,8 @@ pub(crate) struct Fitter {
     sample: Vec<[u64; 2]>,
     /// Page requests whose page the fit changed (counted where `map` changes one).
     touched: u64,
+    /// Compact's page requests at or past the space before the fit (`beyond`).
+    compact_beyond: u64,
     reads_of_unwritten: u64,
 }
 
@@ -507,7 +547,19 @@ impl Fitter {
             mark: 0,
             sample: Vec::new(),
             touched: 0,
+            compact_beyond: 0,
             reads_of_unwritten: 0,
+        }
+    }
+
+    /// The page requests fitted so far that were at or past the space before the fit, under
+    /// fold and compact (`Counts`' `out_of_range`, for a summary from held counts): fold
+    /// changes exactly those, compact counts them as it renumbers.
+    fn beyond(&self) -> u64 {
+        match self.fit {
+            Fit::Fold => self.touched,
+            Fit::Compact => self.compact_beyond,
+            Fit::None | Fit::Scale => 0,
         }
     }
 
@@ -530,6 +582,7 @@ impl Fitter {
                 let nb = *self.compact.entry(p / ppb).or_insert(next);
                 let q = nb * ppb + p % ppb;
                 self.touched += (q != p) as u64;
+                self.compact_beyond += (p >= lp) as u64;
                 if q >= lp {
                     Err(format!(
                         "compacted, the trace still touches more than {} logical blocks of {ppb} pages ({} pages), but the space has only {lp} pages: fold, or scale the chip",
