@@ -9,7 +9,7 @@
 // Makes a DiskSim text file of MB megabytes (one 8-sector, 4 KB-aligned request a line,
 // like a 4 KB file system's trace) in the temp directory unless it is there.
 // `steps_ms`: where the upload's time goes, from its trace_* requests to the worker and their
-// answers (page clock). `thread_cpu_ms`: CPU time (user + system, /proc, 10 ms ticks) of the tab
+// answers (page clock), the fit preview's among them. `thread_cpu_ms`: CPU time (user + system, /proc, 10 ms ticks) of the tab
 // renderer's threads over the upload, by thread name (the worker is DedicatedWorker): a figure that
 // holds better than wall time when the host is loaded. `--profile`: a Chromium trace with V8's CPU
 // profiler on every thread, and `profile_ms`, the worker's and the page's self time per function
@@ -349,6 +349,9 @@ try {
         to_shown: ms(finishAnswered, clock.shown),
         // the summary's frame -> the file's SHA-256 answered
         shown_to_digest: ms(clock.shown, clock.digestAt),
+        // the fit preview: the summary's frame -> trace_fit asked, and trace_fit asked -> answered
+        shown_to_fit: ms(clock.shown, at('>', 'trace_fit')),
+        fit: ms(at('>', 'trace_fit'), at('<', 'trace_fit')),
       },
       // the tab's renderer: resident before the upload and its peak (sampled, and VmHWM)
       tab_before_mb: kb(before.rss.get(tab)),
