@@ -1,6 +1,7 @@
 // The closed loop a scheme compiles for itself on wasm32 only (issue 37: LTFTL's and page
 // mapping's read-ahead, core-wasm/crates/sim/src/ftl/ltftl/ahead.rs and page.rs `touch_group`)
-// runs in no native test: here, in the built wasm, a full-speed run (that loop) must leave the
+// and FAST's merges' read-ahead (ftl/fast/merge.rs, ftl/host.rs `read_ahead`: wasm32 only)
+// run in no native test: here, in the built wasm, a full-speed run (that loop) must leave the
 // chip and the metrics exactly as the player's path, request by request, leaves them.
 import { describe, expect, it } from 'vitest';
 import { loadNodeCore } from '../scenario/testing/nodeCore';
@@ -32,7 +33,7 @@ function runOnce(json: string, fullSpeed: boolean) {
 }
 
 describe('a scheme-compiled closed loop in wasm leaves what the request-by-request path leaves', () => {
-  for (const scheme of ['ltftl', 'page', 'nftl', 'rftl']) {
+  for (const scheme of ['ltftl', 'page', 'nftl', 'rftl', 'fast', 'ofast', 'fastcheck']) {
     for (const workload of WORKLOADS) {
       it(`${scheme}, ${workload.kind}`, () => {
         const json = JSON.stringify({ scheme, chip: CHIP, workload });
