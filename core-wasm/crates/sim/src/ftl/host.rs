@@ -141,29 +141,6 @@ pub fn prefetch<T>(p: *const T) {
     let _ = p;
 }
 
-/// Loads ahead where there is no prefetch instruction: on wasm32 `touch` runs and its sum
-/// is kept (black_box), so its loads, independent of each other, miss together before the
-/// work that needs them (a merge's next logical block: issue 37, in wasm each line was a
-/// miss waited for inside the copy that needed it). `touch` must change nothing. Natively
-/// nothing, as `run_closed_grouped`: the native code stays as it is.
-#[inline(always)]
-pub fn read_ahead(touch: impl FnOnce() -> u32) {
-    #[cfg(not(target_arch = "x86_64"))]
-    core::hint::black_box(touch());
-    #[cfg(target_arch = "x86_64")]
-    let _ = touch;
-}
-
-/// A word of every line of block `pbn`'s pages (4 pages of 16 bytes a 64-byte line), summed:
-/// what `read_ahead` loads of a block a merge will copy from or into. 0 for no block.
-#[inline(always)]
-pub fn block_lines(flash: &Flash, pbn: Option<u32>, ppb: u32) -> u32 {
-    let n = ppb as usize;
-    let block =
-        pbn.filter(|&b| b != crate::nand::NONE).and_then(|b| flash.pages().get(b as usize * n..(b as usize + 1) * n));
-    block.map_or(0, |b| b.iter().step_by(4).chain(b.last()).fold(0, |a, p| a ^ p.lpn))
-}
-
 /// How many requests' lines a scheme's closed loop reads together where it cannot prefetch
 /// (wasm32: `run_closed_grouped`; a scheme's `touch` reads the next group's lines).
 pub const GROUP: usize = 32;

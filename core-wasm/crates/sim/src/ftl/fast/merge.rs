@@ -1,7 +1,6 @@
 //! FAST's merges (FAST paper section 3.4): switch, partial and full merges, the SW log block's retirement and the RW log victim's replacement.
 
 use super::*;
-use crate::ftl::host;
 
 impl FastFtl {
     /// A log block is replaced: counted at the first operation of the merge (or erase)
@@ -192,12 +191,7 @@ impl FastFtl {
         } else {
             self.cases.victims_without_merge += 1;
         }
-        for (i, &lbn) in merge.iter().enumerate() {
-            if let Some(&next) = merge.get(i + 1) {
-                // The next merge's lines, loaded while this one runs (wasm32 only): it takes
-                // the free block after the one this merge takes.
-                host::read_ahead(|| self.merge_lines(flash, next, self.free.iter().nth(1)));
-            }
+        for &lbn in &merge {
             flash.count_at_next_op(Count::FullMerge);
             self.merge_into_new(flash, lbn, Cause::FullMerge)?;
         }
@@ -219,22 +213,6 @@ impl FastFtl {
             self.victim = None;
         }
         Ok(victim)
-    }
-
-    /// Sums a word of every line a merge of `lbn` into free block `dst` reads or writes
-    /// first (its `rw_latest` run, its data block's pages and `written` flags, the free
-    /// block's): `host::read_ahead`'s loads. Changes nothing.
-    fn merge_lines(&self, flash: &Flash, lbn: u32, dst: Option<Pbn>) -> u32 {
-        let n = self.ppb as usize;
-        let lsns = lbn as usize * n..(lbn as usize + 1) * n;
-        // 16 entries of 4 bytes a 64-byte line.
-        let mut sum = self.rw_latest.get(lsns).map_or(0, |r| r.iter().step_by(16).fold(0u32, |a, &x| a ^ x));
-        for pbn in [self.bmt.get(lbn as usize).copied(), dst] {
-            sum ^= host::block_lines(flash, pbn, self.ppb);
-            let flags = pbn.filter(|&b| b != NONE).and_then(|b| self.written.get(b as usize * n));
-            sum ^= flags.copied().unwrap_or_default() as u32;
-        }
-        sum
     }
 
     /// O-FAST's test (3.6): does every sector of `lbn` in the victim have a newer copy
